@@ -1,0 +1,20 @@
+// The options that describe one collective call, shared by `collsim measure` and
+// `collsim-mpi measure` so the two accept the same words and check them the same way.
+#pragma once
+
+#include <vector>
+
+#include "cli/options.hpp"
+#include "engines/run.hpp"
+
+namespace collsim::cli {
+
+// --op, --bytes, --root, --segment, --fanout, --radix, --csv (and --procs where `with_procs`).
+std::vector<OptionDef> call_options(bool with_procs);
+
+// Builds the call from parsed options; throws UsageError on a missing --op or --bytes, an unknown
+// algorithm, P < 1, a root outside [0, P) or a bad number. `procs` overrides --procs when > 0
+// (under MPI the process count is the communicator's).
+RunSpec read_call(const ParsedOptions& options, int procs = 0);
+
+}  // namespace collsim::cli

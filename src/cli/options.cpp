@@ -1,0 +1,100 @@
+#include "cli/options.hpp"
+
+#include <algorithm>
+
+#include "experiment/units.hpp"
+
+namespace collsim::cli {
+
+namespace {
+const OptionDef* find(std::span<const OptionDef> defs, const std::string& name) {
+  for (const auto& d : defs)
+    if (d.name == name) return &d;
+  return nullptr;
+}
+}  // namespace
+
+ParsedOptions parse_options(std::span<char* const> args, std::span<const OptionDef> defs) {
+  ParsedOptions out;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    std::string arg = args[i];
+    if (arg.rfind("--", 0) != 0 || arg == "--") {
+      out.positional.push_back(arg);
+      continue;
+    }
+    std::string name = arg.substr(2);
+    std::string value;
+    bool inline_value = false;
+    if (auto eq = name.find('='); eq != std::string::npos) {
+      value = name.substr(eq + 1);
+      name = name.substr(0, eq);
+      inline_value = true;
+    }
+    const OptionDef* def = find(defs, name);
+    if (!def) throw UsageError("unknown option --" + name + " (see --help)");
+    if (def->value_name.empty()) {
+      if (inline_value) throw UsageError("option --" + name + " takes no value");
+    } else if (!inline_value) {
+      if (i + 1 >= args.size()) throw UsageError("option --" + name + " needs a value (" + def->value_name + ")");
+      value = args[++i];
+    }
+    auto& slot = out.values_[name];
+    if (!slot.empty() && !def->repeatable) throw UsageError("option --" + name + " given twice");
+    slot.push_back(value);
+  }
+  return out;
+}
+
+std::string ParsedOptions::text(const std::string& name, const std::string& fallback) const {
+  auto it = values_.find(name);
+  return it == values_.end() ? fallback : it->second.back();
+}
+
+const std::vector<std::string>& ParsedOptions::all(const std::string& name) const {
+  static const std::vector<std::string> none;
+  auto it = values_.find(name);
+  return it == values_.end() ? none : it->second;
+}
+
+std::size_t ParsedOptions::bytes(const std::string& name, std::size_t fallback) const {
+  if (!has(name)) return fallback;
+  const std::string v = text(name);
+  auto b = parse_bytes(v);
+  if (!b) throw UsageError("--" + name + ": '" + v + "' is not a size in bytes (e.g. 0, 1000, 8KiB, 4MiB)");
+  return *b;
+}
+
+long long ParsedOptions::integer(const std::string& name, long long fallback, long long min,
+                                 long long max) const {
+  if (!has(name)) return fallback;
+  const std::string v = text(name);
+  auto n = parse_integer(v);
+  if (!n) throw UsageError("--" + name + ": '" + v + "' is not a whole number");
+  if (*n < min || *n > max)
+    throw UsageError("--" + name + ": " + v + " is out of range [" + std::to_string(min) + ", " +
+                     std::to_string(max) + "]");
+  return *n;
+}
+
+double ParsedOptions::real(const std::string& name, double fallback, double min) const {
+  if (!has(name)) return fallback;
+  const std::string v = text(name);
+  auto x = parse_real(v);
+  if (!x) throw UsageError("--" + name + ": '" + v + "' is not a number");
+  if (*x < min) throw UsageError("--" + name + ": " + v + " must be at least " + std::to_string(min));
+  return *x;
+}
+
+std::string format_options(std::span<const OptionDef> defs) {
+  std::size_t width = 0;
+  auto left = [](const OptionDef& d) { return "--" + d.name + (d.value_name.empty() ? "" : " " + d.value_name); };
+  for (const auto& d : defs) width = std::max(width, left(d).size());
+  std::string out;
+  for (const auto& d : defs) {
+    std::string l = left(d);
+    out += "  " + l + std::string(width - l.size() + 2, ' ') + d.help + "\n";
+  }
+  return out;
+}
+
+}  // namespace collsim::cli

@@ -1,0 +1,50 @@
+// A small long-option parser for the collsim commands, with one-line errors.
+//
+// "--name value", "--name=value" and bare "--flag" are accepted; anything unknown, a missing
+// value or an unparsable number raises UsageError, which the commands print as one line and turn
+// into exit status 2.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace collsim::cli {
+
+class UsageError : public std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct OptionDef {
+  std::string name;        // without the leading "--"
+  std::string value_name;  // empty for a flag
+  std::string help;
+  bool repeatable = false;
+};
+
+class ParsedOptions {
+ public:
+  bool has(const std::string& name) const { return values_.count(name) > 0; }
+  // The last value given for `name`; `fallback` when absent.
+  std::string text(const std::string& name, const std::string& fallback = {}) const;
+  const std::vector<std::string>& all(const std::string& name) const;
+
+  std::size_t bytes(const std::string& name, std::size_t fallback) const;
+  long long integer(const std::string& name, long long fallback, long long min, long long max) const;
+  double real(const std::string& name, double fallback, double min) const;
+
+  std::vector<std::string> positional;
+
+ private:
+  friend ParsedOptions parse_options(std::span<char* const>, std::span<const OptionDef>);
+  std::map<std::string, std::vector<std::string>> values_;
+};
+
+ParsedOptions parse_options(std::span<char* const> args, std::span<const OptionDef> defs);
+// Two-column option list for --help.
+std::string format_options(std::span<const OptionDef> defs);
+
+}  // namespace collsim::cli

@@ -1,0 +1,36 @@
+// One row of results: what was measured, by which engine, and how long it took.
+//
+// Simulated engines give one exact time per point (runs = 1); the mpi engines repeat a point and
+// fill the statistics. time_s is the number to compare across engines: the simulated time, or
+// the median of the measured runs.
+#pragma once
+
+#include <cstddef>
+#include <ostream>
+#include <string>
+
+namespace collsim {
+
+struct Measurement {
+  std::string engine;   // "model", "sim", "mpi", "mpi-native"
+  std::string op;       // "bcast/binomial"
+  int procs = 0;
+  std::size_t bytes = 0;
+  std::size_t segment = 0;
+  int root = 0;
+  double time_s = 0;
+  int runs = 1;
+  double mean_s = 0, median_s = 0, min_s = 0, max_s = 0;
+  double ci95_s = 0;    // half-width of the 95% confidence interval of the mean (0 for one run)
+  std::string data;     // "ok", "unchecked" (virtual bytes) or the first wrong byte
+};
+
+// Fills the statistics of a simulated point from its single time.
+Measurement simulated_measurement(std::string engine, std::string op, int procs, std::size_t bytes,
+                                  std::size_t segment, int root, double time_s, std::string data);
+
+// The CSV header line and one row (RFC 4180 quoting where a field needs it), no newline.
+std::string csv_header();
+std::string csv_row(const Measurement& m);
+
+}  // namespace collsim
