@@ -1,0 +1,350 @@
+#include "engines/model/model_engine.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <queue>
+#include <string>
+#include <vector>
+
+#include "algorithms/rank_data.hpp"
+
+namespace collsim {
+
+namespace {
+
+struct Message {
+  int source, tag;
+  std::size_t size;
+  double arrival;
+  std::vector<std::byte> payload;  // empty for virtual buffers
+};
+
+struct PostedRecv {
+  int source, tag;
+  std::int64_t request;
+  double posted;
+};
+
+struct RequestState {
+  bool done = false;
+  bool is_recv = false;
+  int peer = -1, tag = 0;
+  Buffer buffer;  // receive target
+};
+
+class ModelEngine;
+
+class ModelComm final : public Comm {
+ public:
+  ModelComm(ModelEngine& engine, int rank) : engine_(&engine), rank_(rank) {}
+  int rank() const override { return rank_; }
+  int size() const override;
+  double now() const override;
+  bool start(Op& op) override;
+
+ private:
+  ModelEngine* engine_;
+  int rank_;
+};
+
+struct Rank {
+  explicit Rank(ModelEngine& engine, int rank) : comm(engine, rank) {}
+  ModelComm comm;
+  Task<> task;
+  std::unique_ptr<RankData> data;
+  Op* waiting = nullptr;  // the op this rank is suspended on, if it waits for requests
+  bool finished = false;
+  double finish = 0;
+  std::vector<PostedRecv> posted;
+  std::vector<Message> unexpected;
+  double send_port_free = 0, recv_port_free = 0;  // Hockney one-port
+  double cpu_free = 0, next_injection = 0;        // LogGP
+};
+
+struct Event {
+  double time;
+  std::uint64_t seq;  // FIFO among equal times keeps runs deterministic
+  int rank;
+  std::int64_t request;  // completes this request, or -1: resume the rank
+  bool operator>(const Event& o) const { return time != o.time ? time > o.time : seq > o.seq; }
+};
+
+class ModelEngine {
+ public:
+  ModelEngine(const ModelConfig& config, const RunSpec& spec) : config_(config), spec_(spec) {}
+
+  RunResult run();
+
+  int size() const { return spec_.procs; }
+  double now() const { return now_; }
+  bool start(int rank, Op& op);
+
+ private:
+  bool start_isend(int rank, Op& op);
+  bool start_irecv(int rank, Op& op);
+  bool try_wait(int rank, Op& op);
+  std::int64_t new_request(bool is_recv, int peer, int tag, Buffer buffer);
+  void deliver(int rank, std::int64_t request, Message& message, double posted);
+  void push(double time, int rank, std::int64_t request) { queue_.push({time, seq_++, rank, request}); }
+  void resume(int rank);
+  [[noreturn]] void deadlock();
+  std::string describe_wait(const Rank& r) const;
+
+  const ModelConfig& config_;
+  const RunSpec& spec_;
+  double now_ = 0;
+  std::uint64_t seq_ = 0;
+  std::vector<Rank> ranks_;
+  std::vector<RequestState> requests_;
+  std::vector<std::int64_t> free_requests_;
+  std::priority_queue<Event, std::vector<Event>, std::greater<>> queue_;
+  int in_barrier_ = 0;
+};
+
+int ModelComm::size() const { return engine_->size(); }
+double ModelComm::now() const { return engine_->now(); }
+bool ModelComm::start(Op& op) { return engine_->start(rank_, op); }
+
+std::int64_t ModelEngine::new_request(bool is_recv, int peer, int tag, Buffer buffer) {
+  std::int64_t id;
+  if (!free_requests_.empty()) {
+    id = free_requests_.back();
+    free_requests_.pop_back();
+  } else {
+    id = static_cast<std::int64_t>(requests_.size());
+    requests_.emplace_back();
+  }
+  requests_[static_cast<std::size_t>(id)] = RequestState{false, is_recv, peer, tag, buffer};
+  return id;
+}
+
+bool ModelEngine::start(int rank, Op& op) {
+  switch (op.kind) {
+    case OpKind::isend: return start_isend(rank, op);
+    case OpKind::irecv: return start_irecv(rank, op);
+    case OpKind::wait_all:
+    case OpKind::wait_any:
+      if (try_wait(rank, op)) return true;
+      ranks_[static_cast<std::size_t>(rank)].waiting = &op;
+      return false;
+    case OpKind::barrier:
+      if (++in_barrier_ < size()) {
+        ranks_[static_cast<std::size_t>(rank)].waiting = &op;
+        return false;
+      }
+      in_barrier_ = 0;
+      for (int r = 0; r < size(); ++r)
+        if (ranks_[static_cast<std::size_t>(r)].waiting && ranks_[static_cast<std::size_t>(r)].waiting->kind == OpKind::barrier)
+          push(now_, r, -1);
+      return true;
+    case OpKind::copy: {
+      if (op.buffer.size() != op.source.size())
+        throw CommError("copy of " + std::to_string(op.source.size()) + " bytes into a buffer of " +
+                        std::to_string(op.buffer.size()));
+      copy_bytes(op.buffer, op.source);
+      if (config_.copy_bandwidth <= 0 || op.buffer.size() == 0) return true;
+      ranks_[static_cast<std::size_t>(rank)].waiting = &op;
+      push(now_ + static_cast<double>(op.buffer.size()) / config_.copy_bandwidth, rank, -1);
+      return false;
+    }
+  }
+  return true;
+}
+
+bool ModelEngine::start_isend(int rank, Op& op) {
+  if (op.peer < 0 || op.peer >= size())
+    throw CommError("rank " + std::to_string(rank) + " sends to rank " + std::to_string(op.peer) +
+                    ", which does not exist");
+  Rank& me = ranks_[static_cast<std::size_t>(rank)];
+  Rank& dest = ranks_[static_cast<std::size_t>(op.peer)];
+  const double m = static_cast<double>(op.buffer.size());
+  double send_done = now_, arrival = now_, resume_at = now_;
+  if (config_.kind == ModelConfig::Kind::hockney) {
+    double begin = now_;
+    if (config_.one_port) begin = std::max({now_, me.send_port_free, dest.recv_port_free});
+    send_done = arrival = begin + config_.alpha + config_.beta * m;
+    if (config_.one_port) me.send_port_free = dest.recv_port_free = send_done;
+  } else {
+    const double cpu = std::max(now_, me.cpu_free);
+    resume_at = me.cpu_free = cpu + config_.o;
+    const double inject = std::max(resume_at, me.next_injection);
+    const double length = std::max(0.0, m - 1) * config_.G;
+    me.next_injection = inject + std::max(config_.g, length);
+    send_done = inject + length;
+    arrival = send_done + config_.L;
+  }
+
+  op.request.id = new_request(false, op.peer, op.tag, {});
+  push(send_done, rank, op.request.id);
+
+  Message msg{rank, op.tag, op.buffer.size(), arrival, {}};
+  if (!op.buffer.is_virtual())
+    msg.payload.assign(op.buffer.data(), op.buffer.data() + op.buffer.size());
+  auto match = std::find_if(dest.posted.begin(), dest.posted.end(),
+                            [&](const PostedRecv& p) { return p.source == rank && p.tag == op.tag; });
+  if (match != dest.posted.end()) {
+    const PostedRecv p = *match;
+    dest.posted.erase(match);
+    deliver(op.peer, p.request, msg, p.posted);
+  } else {
+    dest.unexpected.push_back(std::move(msg));
+  }
+  if (resume_at > now_) {
+    me.waiting = &op;
+    push(resume_at, rank, -1);
+    return false;
+  }
+  return true;
+}
+
+bool ModelEngine::start_irecv(int rank, Op& op) {
+  if (op.peer < 0 || op.peer >= size())
+    throw CommError("rank " + std::to_string(rank) + " receives from rank " + std::to_string(op.peer) +
+                    ", which does not exist");
+  Rank& me = ranks_[static_cast<std::size_t>(rank)];
+  op.request.id = new_request(true, op.peer, op.tag, op.buffer);
+  auto match = std::find_if(me.unexpected.begin(), me.unexpected.end(),
+                            [&](const Message& m) { return m.source == op.peer && m.tag == op.tag; });
+  if (match != me.unexpected.end()) {
+    Message msg = std::move(*match);
+    me.unexpected.erase(match);
+    deliver(rank, op.request.id, msg, now_);
+  } else {
+    me.posted.push_back({op.peer, op.tag, op.request.id, now_});
+  }
+  return true;
+}
+
+// Matches `message` with the receive `request` of `rank`, posted at `posted`.
+void ModelEngine::deliver(int rank, std::int64_t request, Message& message, double posted) {
+  RequestState& r = requests_[static_cast<std::size_t>(request)];
+  if (r.buffer.size() != message.size)
+    throw CommError("rank " + std::to_string(rank) + " posted a receive of " +
+                    std::to_string(r.buffer.size()) + " bytes from rank " + std::to_string(message.source) +
+                    " (tag " + std::to_string(message.tag) + "), which sent " + std::to_string(message.size));
+  if (!message.payload.empty() && !r.buffer.is_virtual())
+    std::copy(message.payload.begin(), message.payload.end(), r.buffer.data());
+  double done = std::max(posted, message.arrival);
+  if (config_.kind == ModelConfig::Kind::loggp) done += config_.o;
+  push(done, rank, request);
+}
+
+// True when `op` (wait_all / wait_any) is satisfied; then its requests are released.
+bool ModelEngine::try_wait(int /*rank*/, Op& op) {
+  auto done = [&](const Request& r) { return r.is_null() || requests_[static_cast<std::size_t>(r.id)].done; };
+  auto release = [&](Request& r) {
+    if (!r.is_null()) free_requests_.push_back(r.id);
+    r = Request{};
+  };
+  if (op.kind == OpKind::wait_all) {
+    if (!std::all_of(op.requests.begin(), op.requests.end(), done)) return false;
+    for (auto& r : op.requests) release(r);
+    return true;
+  }
+  for (std::size_t i = 0; i < op.requests.size(); ++i) {
+    if (!op.requests[i].is_null() && done(op.requests[i])) {
+      release(op.requests[i]);
+      op.index = i;
+      return true;
+    }
+  }
+  if (std::all_of(op.requests.begin(), op.requests.end(), [](const Request& r) { return r.is_null(); }))
+    throw CommError("wait_any on requests that are all null");
+  return false;
+}
+
+void ModelEngine::resume(int rank) {
+  Rank& r = ranks_[static_cast<std::size_t>(rank)];
+  std::coroutine_handle<> h = r.waiting->waiter;
+  r.waiting = nullptr;
+  h.resume();
+  if (r.task.done() && !r.finished) {
+    r.finished = true;
+    r.finish = now_;
+    rethrow_if_failed(r.task);
+  }
+}
+
+std::string ModelEngine::describe_wait(const Rank& r) const {
+  if (!r.waiting) return "running";
+  if (r.waiting->kind == OpKind::barrier) return "in barrier";
+  std::string s = r.waiting->kind == OpKind::wait_any ? "wait_any on" : "wait_all on";
+  for (const Request& q : r.waiting->requests) {
+    if (q.is_null()) continue;
+    const RequestState& st = requests_[static_cast<std::size_t>(q.id)];
+    if (st.done) continue;
+    s += st.is_recv ? " recv from " : " send to ";
+    s += std::to_string(st.peer) + " (tag " + std::to_string(st.tag) + ")";
+  }
+  return s;
+}
+
+void ModelEngine::deadlock() {
+  std::string msg = "deadlock in " + describe(spec_) + ":";
+  int listed = 0, stuck = 0;
+  for (int i = 0; i < size(); ++i) {
+    const Rank& r = ranks_[static_cast<std::size_t>(i)];
+    if (r.finished) continue;
+    if (++stuck <= 8) msg += (listed++ ? "; rank " : " rank ") + std::to_string(i) + " " + describe_wait(r);
+  }
+  if (stuck > 8) msg += "; and " + std::to_string(stuck - 8) + " more ranks";
+  throw EngineError(msg);
+}
+
+RunResult ModelEngine::run() {
+  const auto P = static_cast<std::size_t>(size());
+  ranks_.reserve(P);
+  for (int i = 0; i < size(); ++i) ranks_.emplace_back(*this, i);
+  for (int i = 0; i < size(); ++i) {
+    Rank& r = ranks_[static_cast<std::size_t>(i)];
+    r.data = std::make_unique<RankData>(spec_.algorithm->op, i, size(), spec_.params.root, spec_.bytes,
+                                        spec_.real_bytes);
+    r.task = spec_.algorithm->run(r.comm, r.data->buffers(), spec_.params);
+  }
+  try {
+    for (int i = 0; i < size(); ++i) {
+      Rank& r = ranks_[static_cast<std::size_t>(i)];
+      collsim::start(r.task);
+      if (r.task.done()) {
+        r.finished = true;
+        rethrow_if_failed(r.task);
+      }
+    }
+    while (!queue_.empty()) {
+      const Event e = queue_.top();
+      queue_.pop();
+      now_ = e.time;
+      Rank& r = ranks_[static_cast<std::size_t>(e.rank)];
+      if (e.request >= 0) {
+        requests_[static_cast<std::size_t>(e.request)].done = true;
+        if (r.waiting && (r.waiting->kind == OpKind::wait_all || r.waiting->kind == OpKind::wait_any) &&
+            try_wait(e.rank, *r.waiting))
+          resume(e.rank);
+      } else if (r.waiting) {
+        resume(e.rank);
+      }
+    }
+  } catch (const CommError& e) {
+    throw EngineError(describe(spec_) + ": " + e.what());
+  }
+  if (std::any_of(ranks_.begin(), ranks_.end(), [](const Rank& r) { return !r.finished; })) deadlock();
+
+  RunResult result;
+  result.finish_s.reserve(P);
+  for (const Rank& r : ranks_) {
+    result.finish_s.push_back(r.finish);
+    result.time_s = std::max(result.time_s, r.finish);
+    if (result.data_error.empty()) result.data_error = r.data->check();
+  }
+  return result;
+}
+
+}  // namespace
+
+RunResult run_model(const ModelConfig& config, const RunSpec& spec) {
+  ModelEngine engine(config, spec);
+  return engine.run();
+}
+
+}  // namespace collsim

@@ -1,0 +1,170 @@
+// The model engine against closed forms and hand calculations.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+
+#include "algorithms/registry.hpp"
+#include "algorithms/topology/tree.hpp"
+#include "engines/model/model_engine.hpp"
+
+namespace collsim {
+namespace {
+
+RunSpec spec(const char* op, int procs, std::size_t bytes, std::size_t segment = 0, int root = 0) {
+  RunSpec s;
+  s.algorithm = find_algorithm(op);
+  s.procs = procs;
+  s.bytes = bytes;
+  s.params.segment = segment;
+  s.params.root = root;
+  return s;
+}
+
+ModelConfig hockney(double alpha, double beta) {
+  ModelConfig c;
+  c.alpha = alpha;
+  c.beta = beta;
+  return c;
+}
+
+TEST(BinomialHeight, MatchesOpenMpiTree) {
+  EXPECT_EQ(binomial_tree_height(1), 0);
+  EXPECT_EQ(binomial_tree_height(2), 1);
+  EXPECT_EQ(binomial_tree_height(8), 3);
+  EXPECT_EQ(binomial_tree_height(1000), 9);
+  EXPECT_EQ(binomial_tree_height(1 << 20), 20);
+  // Brute force: the height is the deepest node found by walking parents.
+  for (int p = 1; p <= 70; ++p) {
+    int deepest = 0;
+    for (int r = 0; r < p; ++r) {
+      int depth = 0;
+      for (int x = r; x != 0; x = binomial_tree(x, p, 0).parent) ++depth;
+      deepest = std::max(deepest, depth);
+    }
+    EXPECT_EQ(binomial_tree_height(p), deepest) << "p=" << p;
+  }
+}
+
+// An unsegmented binomial broadcast under Hockney without contention takes exactly
+// H * (alpha + beta*m), H the height of Open MPI's binomial tree.
+TEST(ModelEngine, UnsegmentedBinomialBcastIsHeightTimesHockney) {
+  const double alpha = 25e-6, beta = 1.0 / 1.17e9;
+  for (int p : {2, 3, 5, 8, 13, 16, 33, 100, 1000}) {
+    for (std::size_t m : {std::size_t{1}, std::size_t{8192}, std::size_t{1} << 20}) {
+      RunSpec s = spec("bcast/binomial", p, m);
+      s.real_bytes = false;
+      const RunResult r = run_model(hockney(alpha, beta), s);
+      const double expected = binomial_tree_height(p) * (alpha + beta * static_cast<double>(m));
+      EXPECT_NEAR(r.time_s, expected, 1e-12 * expected) << "p=" << p << " m=" << m;
+    }
+  }
+}
+
+// On two ranks the root sends one segment at a time (isend, then wait), so n segments take the
+// sum of their Hockney times; the short last segment costs less.
+TEST(ModelEngine, SegmentedTwoRanksStreamsSegments) {
+  const double alpha = 10e-6, beta = 1e-9;
+  RunSpec s = spec("bcast/binomial", 2, 10000, 1024);  // 9 full segments and one of 784
+  const RunResult r = run_model(hockney(alpha, beta), s);
+  const double expected = 9 * (alpha + beta * 1024) + (alpha + beta * 784);
+  EXPECT_NEAR(r.time_s, expected, 1e-15);
+  EXPECT_TRUE(r.data_error.empty()) << r.data_error;
+}
+
+// Per-rank finish times: under Hockney a rank of an unsegmented binomial bcast receives at
+// depth * (alpha + beta*m) and, if it has children, finishes one step later when its sends end.
+TEST(ModelEngine, FinishTimesFollowTreeDepth) {
+  const double t = 10e-6 + 1e-9 * 4096;
+  RunSpec s = spec("bcast/binomial", 8, 4096, 0, 3);
+  const RunResult r = run_model(hockney(10e-6, 1e-9), s);
+  ASSERT_EQ(r.finish_s.size(), 8u);
+  for (int rank = 0; rank < 8; ++rank) {
+    const int vrank = (rank - 3 + 8) % 8;
+    const bool inner = !binomial_tree(rank, 8, 3).children.empty();
+    const double expected = (std::popcount(static_cast<unsigned>(vrank)) + (inner ? 1 : 0)) * t;
+    EXPECT_NEAR(r.finish_s[static_cast<std::size_t>(rank)], expected, 1e-15) << "rank " << rank;
+  }
+  EXPECT_DOUBLE_EQ(r.time_s, 3 * t);
+}
+
+// With one port per rank the root serves its children one after another: the linear gather's
+// root receives P-1 messages back to back.
+TEST(ModelEngine, OnePortSerialisesTheRootOfLinearGather) {
+  ModelConfig c = hockney(5e-6, 2e-9);
+  RunSpec s = spec("gather/basic_linear", 9, 1000);
+  EXPECT_NEAR(run_model(c, s).time_s, 5e-6 + 2e-9 * 1000, 1e-15);  // all in parallel
+  c.one_port = true;
+  EXPECT_NEAR(run_model(c, s).time_s, 8 * (5e-6 + 2e-9 * 1000), 1e-15);
+}
+
+TEST(ModelEngine, CopiesAreChargedAtTheCopyRate) {
+  ModelConfig c = hockney(5e-6, 2e-9);
+  c.copy_bandwidth = 1e9;
+  RunSpec s = spec("gather/basic_linear", 1, 1 << 20);
+  EXPECT_NEAR(run_model(c, s).time_s, (1 << 20) / 1e9, 1e-15);
+}
+
+TEST(ModelEngine, LogGPBinomialOnTwoRanks) {
+  ModelConfig c;
+  c.kind = ModelConfig::Kind::loggp;
+  c.L = 5e-6, c.o = 1e-6, c.g = 2e-6, c.G = 1e-9;
+  RunSpec s = spec("bcast/binomial", 2, 1001);
+  // o to post, (m-1)G to inject, L to arrive, o to receive.
+  EXPECT_NEAR(run_model(c, s).time_s, 1e-6 + 1000 * 1e-9 + 5e-6 + 1e-6, 1e-15);
+}
+
+TEST(ModelEngine, IsDeterministic) {
+  RunSpec s = spec("bcast/binomial", 37, 100000, 4096, 5);
+  const RunResult a = run_model(hockney(7e-6, 1e-9), s);
+  const RunResult b = run_model(hockney(7e-6, 1e-9), s);
+  EXPECT_EQ(a.finish_s, b.finish_s);
+}
+
+TEST(ModelEngine, VirtualAndRealBytesTakeTheSameTime) {
+  RunSpec s = spec("bcast/binomial", 13, 70000, 8192, 4);
+  const RunResult real = run_model(hockney(7e-6, 1e-9), s);
+  s.real_bytes = false;
+  const RunResult fake = run_model(hockney(7e-6, 1e-9), s);
+  EXPECT_EQ(real.finish_s, fake.finish_s);
+  EXPECT_TRUE(real.data_error.empty());
+}
+
+// A test-only algorithm in which two ranks both receive first.
+Task<> head_to_head(Comm& comm, RankBuffers b, const AlgorithmParams&) {
+  const int other = 1 - comm.rank();
+  co_await comm.recv(b.data, other, 7);
+  co_await comm.send(b.data, other, 7);
+}
+
+TEST(ModelEngine, DeadlockNamesTheWaitingRanks) {
+  AlgorithmInfo bad{"test/head_to_head", Operation::bcast, 0, false, "", &head_to_head};
+  RunSpec s = spec("bcast/binomial", 2, 16);
+  s.algorithm = &bad;
+  try {
+    run_model(hockney(1e-6, 1e-9), s);
+    FAIL() << "no deadlock reported";
+  } catch (const EngineError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("deadlock in test/head_to_head on 2 processes"), std::string::npos) << what;
+    EXPECT_NE(what.find("rank 0 wait_all on recv from 1 (tag 7)"), std::string::npos) << what;
+    EXPECT_NE(what.find("rank 1 wait_all on recv from 0 (tag 7)"), std::string::npos) << what;
+  }
+}
+
+Task<> wrong_size(Comm& comm, RankBuffers b, const AlgorithmParams&) {
+  if (comm.rank() == 0)
+    co_await comm.send(b.data, 1, 7);
+  else
+    co_await comm.recv(b.data.slice(0, b.data.size() - 1), 0, 7);
+}
+
+TEST(ModelEngine, SizeMismatchIsAnError) {
+  AlgorithmInfo bad{"test/wrong_size", Operation::bcast, 0, false, "", &wrong_size};
+  RunSpec s = spec("bcast/binomial", 2, 16);
+  s.algorithm = &bad;
+  EXPECT_THROW(run_model(hockney(1e-6, 1e-9), s), EngineError);
+}
+
+}  // namespace
+}  // namespace collsim
