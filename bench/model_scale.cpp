@@ -1,0 +1,63 @@
+// Scale benchmark of the model engine: a binomial broadcast on 2^k ranks in one process.
+//
+// Prints the simulated time (checked against the closed form H * (alpha + beta*m)), the wall
+// time, the peak resident memory and the derived costs per rank and per message. Run:
+//   build/release/bench/model_scale [log2_ranks=20] [bytes=1MiB] [segment=0]
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include "algorithms/registry.hpp"
+#include "algorithms/segmentation.hpp"
+#include "algorithms/topology/tree.hpp"
+#include "engines/model/model_engine.hpp"
+#include "experiment/units.hpp"
+
+int main(int argc, char** argv) {
+  using namespace collsim;
+  const int log2p = argc > 1 ? std::atoi(argv[1]) : 20;
+  const auto bytes = argc > 2 ? parse_bytes(argv[2]) : std::optional<std::size_t>(1 << 20);
+  const auto segment = argc > 3 ? parse_bytes(argv[3]) : std::optional<std::size_t>(0);
+  if (log2p < 0 || log2p > 26 || !bytes || !segment) {
+    std::fprintf(stderr, "usage: model_scale [log2_ranks 0..26] [bytes] [segment]\n");
+    return 2;
+  }
+  RunSpec spec;
+  spec.algorithm = find_algorithm("bcast/binomial");
+  spec.procs = 1 << log2p;
+  spec.bytes = *bytes;
+  spec.params.segment = *segment;
+  spec.real_bytes = false;
+  ModelConfig config;
+
+  const auto t0 = std::chrono::steady_clock::now();
+  const RunResult r = run_model(config, spec);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  const double peak_mib = static_cast<double>(usage.ru_maxrss) / 1024.0;
+
+  const double messages = static_cast<double>(spec.procs - 1) *
+                          static_cast<double>(Segmentation(spec.bytes, spec.params.segment).count());
+  std::printf("bcast/binomial on %d ranks (2^%d), %s, segment %s, model engine (Hockney)\n",
+              spec.procs, log2p, format_bytes(spec.bytes).c_str(), format_bytes(*segment).c_str());
+  std::printf("simulated time  %s\n", format_seconds(r.time_s).c_str());
+  int status = 0;
+  if (*segment == 0 || *segment >= spec.bytes) {
+    const double expected = binomial_tree_height(spec.procs) *
+                            (config.alpha + config.beta * static_cast<double>(spec.bytes));
+    const bool ok = std::fabs(r.time_s - expected) <= 1e-12 * expected;
+    std::printf("closed form     %s  (H = %d)  %s\n", format_seconds(expected).c_str(),
+                binomial_tree_height(spec.procs), ok ? "match" : "MISMATCH");
+    status = ok ? 0 : 1;
+  }
+  std::printf("wall time       %.3f s\n", wall);
+  std::printf("peak memory     %.1f MiB\n", peak_mib);
+  std::printf("per rank        %.0f bytes, %.3f us\n", peak_mib * 1048576.0 / spec.procs,
+              wall * 1e6 / spec.procs);
+  std::printf("per message     %.3f us  (%.0f messages)\n", wall * 1e6 / messages, messages);
+  return status;
+}
