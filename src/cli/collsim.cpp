@@ -1,0 +1,235 @@
+// collsim: runs collective algorithms on the simulated engines (sim: SimGrid, model: analytic).
+//
+// Exit status: 0 success; 1 a run failed (wrong bytes, deadlock, engine failure); 2 bad input
+// (options, scenario or platform files), always with one line on stderr naming the problem.
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cli/measure_options.hpp"
+#include "cli/options.hpp"
+#include "engines/model/model_engine.hpp"
+#include "engines/sim/sim_engine.hpp"
+#include "experiment/result_files.hpp"
+#include "experiment/runner.hpp"
+#include "experiment/scenario.hpp"
+#include "experiment/summary_table.hpp"
+#include "experiment/units.hpp"
+
+namespace collsim::cli {
+namespace {
+
+constexpr const char* kDefaultPlatform = COLLSIM_SOURCE_DIR "/platforms/grisou.xml";
+
+const char* const kUsage =
+    "collsim: MPI collective algorithms on modelled clusters (SimGrid and analytic engines)\n"
+    "\n"
+    "usage:\n"
+    "  collsim run SCENARIO.yaml [--out DIR]   run a scenario, print a table, write CSV + JSON\n"
+    "  collsim measure --engine sim|model --op NAME --procs P --bytes M [options]\n"
+    "                                          one measurement (see collsim measure --help)\n"
+    "  collsim algorithms                      list the algorithms with Open MPI's IDs\n"
+    "  collsim --help                          this text\n"
+    "\n"
+    "Real MPI runs use collsim-mpi under mpirun (collsim-mpi --help).\n"
+    "Scenario format: scenarios/README.md. Exit status: 0 ok, 1 a run failed, 2 bad input.\n";
+
+std::vector<OptionDef> measure_options() {
+  std::vector<OptionDef> defs = {{"engine", "sim|model", "engine to run on (required)"}};
+  for (auto& d : call_options(true)) defs.push_back(d);
+  const std::vector<OptionDef> more = {
+      {"payload", "real|virtual", "real: move and check bytes (default); virtual: sizes only"},
+      {"platform", "FILE", "sim: SimGrid platform file (default platforms/grisou.xml)"},
+      {"ranks-per-node", "N", "sim: ranks per host, like mpirun --map-by ppr:N:node (default 1)"},
+      {"eager-limit", "SIZE", "sim: messages below go eager, others rendezvous (default 64KiB)"},
+      {"cfg", "KEY:VALUE", "sim: a SimGrid configuration option (repeatable)", true},
+      {"alpha", "S", "model: Hockney latency in seconds (default 1e-05)"},
+      {"beta", "S_PER_BYTE", "model: Hockney seconds per byte (default 8e-10)"},
+      {"loggp", "L,o,g,G", "model: use LogGP with these parameters instead of Hockney"},
+      {"one-port", "", "model: each rank sends one message and receives one at a time"},
+      {"copy-bandwidth", "BYTES_PER_S", "model: local copy rate (default 0 = copies are free)"},
+      {"help", "", "this text"},
+  };
+  defs.insert(defs.end(), more.begin(), more.end());
+  return defs;
+}
+
+ModelConfig read_model(const ParsedOptions& o) {
+  ModelConfig m;
+  m.alpha = o.real("alpha", m.alpha, 0);
+  m.beta = o.real("beta", m.beta, 0);
+  if (o.has("loggp")) {
+    if (o.has("alpha") || o.has("beta")) throw UsageError("--loggp replaces Hockney's --alpha/--beta: give one or the other");
+    const std::string text = o.text("loggp");
+    double v[4];
+    std::size_t start = 0;
+    for (int i = 0; i < 4; ++i) {
+      const std::size_t comma = text.find(',', start);
+      if ((i < 3) != (comma != std::string::npos))
+        throw UsageError("--loggp: '" + text + "' is not four numbers L,o,g,G");
+      auto x = parse_real(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+      if (!x || *x < 0) throw UsageError("--loggp: '" + text + "' is not four non-negative numbers L,o,g,G");
+      v[i] = *x;
+      start = comma + 1;
+    }
+    m.kind = ModelConfig::Kind::loggp;
+    m.L = v[0], m.o = v[1], m.g = v[2], m.G = v[3];
+    if (o.has("one-port")) throw UsageError("--one-port applies to Hockney only (LogGP's g and G already serialise sends)");
+  }
+  m.one_port = o.has("one-port");
+  m.copy_bandwidth = o.real("copy-bandwidth", 0, 0);
+  return m;
+}
+
+SimConfig read_sim(const ParsedOptions& o) {
+  SimConfig s;
+  s.platform_file = o.text("platform", kDefaultPlatform);
+  s.ranks_per_node = static_cast<int>(o.integer("ranks-per-node", 1, 1, 1 << 20));
+  s.eager_limit = o.bytes("eager-limit", s.eager_limit);
+  for (const auto& c : o.all("cfg")) {
+    if (c.find(':') == std::string::npos) throw UsageError("--cfg: '" + c + "' is not KEY:VALUE");
+    s.cfg.push_back(c);
+  }
+  return s;
+}
+
+void reject_foreign(const ParsedOptions& o, const std::string& engine, std::initializer_list<const char*> names) {
+  for (const char* n : names)
+    if (o.has(n)) throw UsageError("--" + std::string(n) + " does not apply to --engine " + engine);
+}
+
+int measure(std::span<char* const> args) {
+  const auto defs = measure_options();
+  const ParsedOptions o = parse_options(args, defs);
+  if (o.has("help")) {
+    std::cout << "usage: collsim measure --engine sim|model --op NAME --procs P --bytes M [options]\n\n"
+              << format_options(defs);
+    return 0;
+  }
+  if (!o.positional.empty()) throw UsageError("unexpected argument '" + o.positional[0] + "'");
+  if (!o.has("engine")) throw UsageError("missing --engine (sim or model)");
+  const std::string engine = o.text("engine");
+  if (engine != "sim" && engine != "model") throw UsageError("unknown engine '" + engine + "' (sim or model; real MPI: collsim-mpi)");
+  RunSpec spec = read_call(o);
+  const std::string payload = o.text("payload", "real");
+  if (payload != "real" && payload != "virtual") throw UsageError("--payload: '" + payload + "' is not real or virtual");
+  spec.real_bytes = payload == "real";
+  const double total = static_cast<double>(spec.bytes) * spec.procs * (spec.algorithm->op == Operation::gather ? 2 : 1);
+  if (spec.real_bytes && total > 8.0 * (1ull << 30))
+    throw UsageError("real payloads would take " + format_bytes(static_cast<std::size_t>(total)) +
+                     " of memory: use --payload virtual for runs this large");
+
+  RunResult result;
+  if (engine == "model") {
+    reject_foreign(o, engine, {"platform", "ranks-per-node", "eager-limit", "cfg"});
+    result = run_model(read_model(o), spec);
+  } else {
+    reject_foreign(o, engine, {"alpha", "beta", "loggp", "one-port", "copy-bandwidth"});
+    const SimConfig sim = read_sim(o);
+    run_sim(sim, std::span<const RunSpec>(&spec, 1), [&](std::size_t, const RunResult& r) { result = r; });
+  }
+  const Measurement m = to_measurement(engine, spec, result);
+  if (o.has("csv")) {
+    std::cout << csv_header() << "\n" << csv_row(m) << "\n";
+  } else {
+    std::size_t last = 0;
+    for (std::size_t r = 0; r < result.finish_s.size(); ++r)
+      if (result.finish_s[r] > result.finish_s[last]) last = r;
+    std::cout << describe(spec) << " on engine " << engine << "\n"
+              << "time  " << format_seconds(m.time_s) << "  (" << m.time_s << " s; last to finish: rank " << last << ")\n"
+              << "data  " << m.data << "\n";
+  }
+  return m.data == "ok" || m.data == "unchecked" ? 0 : 1;
+}
+
+int run(std::span<char* const> args) {
+  const std::vector<OptionDef> defs = {{"out", "DIR", "output folder (default: the scenario's output.dir, else results/NAME)"},
+                                       {"quiet", "", "print only the final table"},
+                                       {"help", "", "this text"}};
+  const ParsedOptions o = parse_options(args, defs);
+  if (o.has("help")) {
+    std::cout << "usage: collsim run SCENARIO.yaml [--out DIR]\n\n" << format_options(defs)
+              << "\nThe scenario format is documented in scenarios/README.md.\n";
+    return 0;
+  }
+  if (o.positional.size() != 1) throw UsageError("run takes one scenario file (collsim run SCENARIO.yaml)");
+  const Scenario sc = load_scenario(o.positional[0]);
+  const auto plan = expand_plan(sc);
+  const std::string dir = o.has("out") ? o.text("out") : !sc.out_dir.empty() ? sc.out_dir : "results/" + sc.name;
+  ResultFiles files(dir, sc, plan.size());
+  const bool quiet = o.has("quiet");
+  if (!quiet)
+    std::cerr << "collsim: " << sc.name << ": " << plan.size() << " measurements on " << sc.engines.size()
+              << " engine(s), writing " << files.csv_path() << "\n";
+  std::vector<Measurement> rows;
+  bool wrong_bytes = false;
+  try {
+    run_plan(sc, plan, [&](const Measurement& m) {
+      files.add(m);
+      rows.push_back(m);
+      wrong_bytes |= m.data != "ok" && m.data != "unchecked";
+    });
+  } catch (const std::exception& e) {
+    files.finish(std::string("failed: ") + e.what());
+    std::cout << format_results_table(rows);
+    throw;
+  }
+  files.finish(wrong_bytes ? "complete, with wrong bytes" : "complete");
+  std::cout << (sc.description.empty() ? sc.name : sc.name + ": " + sc.description) << "\n\n"
+            << format_results_table(rows) << "\nresults: " << files.csv_path() << ", " << files.json_path() << "\n";
+  return wrong_bytes ? 1 : 0;
+}
+
+int algorithms() {
+  std::cout << "algorithm                 ompi id  segment  description\n";
+  for (const auto& a : all_algorithms()) {
+    char line[256];
+    std::snprintf(line, sizeof line, "%-25s %7d  %-7s  %s\n", std::string(a.name).c_str(), a.ompi_id,
+                  a.uses_segment ? "yes" : "-", std::string(a.summary).c_str());
+    std::cout << line;
+  }
+  return 0;
+}
+
+int main_(int argc, char** argv) {
+  if (argc < 2) {
+    std::cerr << kUsage;
+    return 2;
+  }
+  const std::string command = argv[1];
+  const std::span<char* const> rest(argv + 2, static_cast<std::size_t>(argc - 2));
+  if (command == "--help" || command == "-h" || command == "help") {
+    std::cout << kUsage;
+    return 0;
+  }
+  if (command == "run") return run(rest);
+  if (command == "measure") return measure(rest);
+  if (command == "algorithms") return algorithms();
+  throw UsageError("unknown command '" + command + "' (run, measure, algorithms; see collsim --help)");
+}
+
+}  // namespace
+}  // namespace collsim::cli
+
+int main(int argc, char** argv) {
+  using namespace collsim;
+  try {
+    return cli::main_(argc, argv);
+  } catch (const cli::UsageError& e) {
+    std::cerr << "collsim: " << e.what() << "\n";
+    return 2;
+  } catch (const ScenarioError& e) {
+    std::cerr << "collsim: " << e.what() << "\n";
+    return 2;
+  } catch (const InputError& e) {
+    std::cerr << "collsim: " << e.what() << "\n";
+    return 2;
+  } catch (const EngineError& e) {
+    std::cerr << "collsim: " << e.what() << "\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "collsim: " << e.what() << "\n";
+    return 1;
+  }
+}

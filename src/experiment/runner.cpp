@@ -1,0 +1,31 @@
+#include "experiment/runner.hpp"
+
+namespace collsim {
+
+Measurement to_measurement(const std::string& engine, const RunSpec& spec, const RunResult& result) {
+  std::string data = !spec.real_bytes ? "unchecked" : result.data_error.empty() ? "ok" : result.data_error;
+  return simulated_measurement(engine, std::string(spec.algorithm->name), spec.procs, spec.bytes,
+                               spec.algorithm->uses_segment ? spec.params.segment : 0, spec.params.root,
+                               result.time_s, std::move(data));
+}
+
+void run_plan(const Scenario& scenario, const std::vector<PlanPoint>& plan,
+              const std::function<void(const Measurement&)>& on_row) {
+  std::vector<RunSpec> sim_specs;
+  auto flush_sim = [&] {
+    if (sim_specs.empty()) return;
+    run_sim(scenario.sim, sim_specs, [&](std::size_t i, const RunResult& r) { on_row(to_measurement("sim", sim_specs[i], r)); });
+    sim_specs.clear();
+  };
+  for (const PlanPoint& point : plan) {
+    if (point.engine == "sim") {
+      sim_specs.push_back(point.spec);
+      continue;
+    }
+    flush_sim();  // keep the rows in plan order
+    on_row(to_measurement("model", point.spec, run_model(scenario.model, point.spec)));
+  }
+  flush_sim();
+}
+
+}  // namespace collsim

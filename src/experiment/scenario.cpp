@@ -1,0 +1,268 @@
+#include "experiment/scenario.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <climits>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "experiment/units.hpp"
+
+namespace collsim {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+class Reader {
+ public:
+  explicit Reader(std::string file) : file_(std::move(file)) {}
+
+  [[noreturn]] void fail(const YAML::Node& at, const std::string& what) const {
+    const YAML::Mark m = at.Mark();
+    if (m.is_null()) throw ScenarioError(file_ + ": " + what);
+    throw ScenarioError(file_ + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1) + ": " + what);
+  }
+
+  // Rejects keys outside `allowed`, so a typo never silently falls back to a default.
+  void only_keys(const YAML::Node& map, const std::string& where, std::initializer_list<const char*> allowed) const {
+    if (!map.IsMap()) fail(map, where + " must be a mapping of key: value");
+    for (const auto& kv : map) {
+      const auto key = kv.first.as<std::string>();
+      if (std::none_of(allowed.begin(), allowed.end(), [&](const char* a) { return key == a; })) {
+        std::string list;
+        for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+        fail(kv.first, "unknown key '" + key + "' in " + where + " (expected one of: " + list + ")");
+      }
+    }
+  }
+
+  std::string text(const YAML::Node& n, const std::string& what) const {
+    if (!n.IsScalar()) fail(n, what + " must be a single value");
+    return n.Scalar();
+  }
+
+  long long integer(const YAML::Node& n, const std::string& what, long long min, long long max) const {
+    auto v = parse_integer(text(n, what));
+    if (!v) fail(n, what + ": '" + n.Scalar() + "' is not a whole number");
+    if (*v < min || *v > max)
+      fail(n, what + ": " + n.Scalar() + " is out of range [" + std::to_string(min) + ", " + std::to_string(max) + "]");
+    return *v;
+  }
+
+  double real(const YAML::Node& n, const std::string& what, double min) const {
+    auto v = parse_real(text(n, what));
+    if (!v) fail(n, what + ": '" + n.Scalar() + "' is not a number");
+    if (*v < min) fail(n, what + ": " + n.Scalar() + " must be at least " + std::to_string(min));
+    return *v;
+  }
+
+  std::size_t bytes(const YAML::Node& n, const std::string& what) const {
+    auto v = parse_bytes(text(n, what));
+    if (!v) fail(n, what + ": '" + n.Scalar() + "' is not a size in bytes (e.g. 0, 1000, 8KiB, 4MiB)");
+    return *v;
+  }
+
+  bool boolean(const YAML::Node& n, const std::string& what) const {
+    const std::string v = text(n, what);
+    if (v == "true" || v == "yes") return true;
+    if (v == "false" || v == "no") return false;
+    fail(n, what + ": '" + v + "' is not true or false");
+  }
+
+  // A scalar or a list of scalars, each converted by `one`.
+  template <class F>
+  auto list(const YAML::Node& n, const std::string& what, F one) const {
+    std::vector<decltype(one(n))> out;
+    if (n.IsSequence()) {
+      if (n.size() == 0) fail(n, what + " is an empty list");
+      for (const auto& item : n) out.push_back(one(item));
+    } else {
+      out.push_back(one(n));
+    }
+    return out;
+  }
+
+  std::vector<int> procs(const YAML::Node& n) const {
+    return list(n, "procs", [&](const YAML::Node& x) { return static_cast<int>(integer(x, "procs", 1, INT_MAX)); });
+  }
+  std::vector<std::size_t> sizes(const YAML::Node& n, const std::string& what) const {
+    return list(n, what, [&](const YAML::Node& x) { return bytes(x, what); });
+  }
+
+ private:
+  std::string file_;
+};
+
+void read_model(const Reader& in, const YAML::Node& n, ModelConfig& m) {
+  in.only_keys(n, "model", {"kind", "alpha", "beta", "L", "o", "g", "G", "one_port", "copy_bandwidth"});
+  if (n["kind"]) {
+    const std::string k = in.text(n["kind"], "model.kind");
+    if (k == "hockney")
+      m.kind = ModelConfig::Kind::hockney;
+    else if (k == "loggp")
+      m.kind = ModelConfig::Kind::loggp;
+    else
+      in.fail(n["kind"], "model.kind: '" + k + "' is not hockney or loggp");
+  }
+  if (n["alpha"]) m.alpha = in.real(n["alpha"], "model.alpha", 0);
+  if (n["beta"]) m.beta = in.real(n["beta"], "model.beta", 0);
+  if (n["L"]) m.L = in.real(n["L"], "model.L", 0);
+  if (n["o"]) m.o = in.real(n["o"], "model.o", 0);
+  if (n["g"]) m.g = in.real(n["g"], "model.g", 0);
+  if (n["G"]) m.G = in.real(n["G"], "model.G", 0);
+  if (n["one_port"]) m.one_port = in.boolean(n["one_port"], "model.one_port");
+  if (n["copy_bandwidth"]) m.copy_bandwidth = in.real(n["copy_bandwidth"], "model.copy_bandwidth", 0);
+}
+
+void read_sim(const Reader& in, const YAML::Node& n, SimConfig& s) {
+  in.only_keys(n, "sim", {"eager_limit", "cfg"});
+  if (n["eager_limit"]) s.eager_limit = in.bytes(n["eager_limit"], "sim.eager_limit");
+  if (n["cfg"])
+    s.cfg = in.list(n["cfg"], "sim.cfg", [&](const YAML::Node& x) {
+      std::string v = in.text(x, "sim.cfg");
+      if (v.find(':') == std::string::npos) in.fail(x, "sim.cfg: '" + v + "' is not KEY:VALUE");
+      return v;
+    });
+}
+
+}  // namespace
+
+Scenario load_scenario(const std::string& path) {
+  Scenario sc;
+  sc.file = path;
+  std::ifstream stream(path);
+  if (!stream) throw ScenarioError(path + ": cannot open the scenario file");
+  YAML::Node root;
+  try {
+    root = YAML::Load(stream);
+  } catch (const YAML::ParserException& e) {
+    throw ScenarioError(path + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
+                        ": malformed YAML: " + e.msg);
+  }
+  const Reader in(path);
+  if (!root || root.IsNull()) throw ScenarioError(path + ": the scenario is empty");
+  in.only_keys(root, "the scenario", {"name", "description", "platform", "ranks_per_node", "engines", "model",
+                                      "sim", "procs", "bytes", "segment", "root", "real_bytes", "operations",
+                                      "output"});
+  auto required = [&](const char* key) {
+    if (!root[key]) throw ScenarioError(path + ": missing required key '" + std::string(key) + "'");
+    return root[key];
+  };
+
+  sc.name = root["name"] ? in.text(root["name"], "name") : fs::path(path).stem().string();
+  if (root["description"]) sc.description = in.text(root["description"], "description");
+
+  const YAML::Node engines = required("engines");
+  sc.engines = in.list(engines, "engines", [&](const YAML::Node& x) {
+    std::string e = in.text(x, "engines");
+    if (e != "model" && e != "sim") in.fail(x, "unknown engine '" + e + "' (expected model or sim)");
+    return e;
+  });
+  const bool uses_sim = std::count(sc.engines.begin(), sc.engines.end(), "sim") > 0;
+
+  if (root["platform"]) {
+    const std::string given = in.text(root["platform"], "platform");
+    fs::path p(given);
+    if (p.is_relative()) p = fs::path(path).parent_path() / p;
+    if (!fs::exists(p)) in.fail(root["platform"], "platform file '" + given + "' not found (looked for " + p.string() + ")");
+    sc.sim.platform_file = p.lexically_normal().string();
+  } else if (uses_sim) {
+    throw ScenarioError(path + ": the sim engine needs a 'platform' (a SimGrid platform file)");
+  }
+  if (root["ranks_per_node"])
+    sc.sim.ranks_per_node = static_cast<int>(in.integer(root["ranks_per_node"], "ranks_per_node", 1, 1 << 20));
+  if (root["model"]) read_model(in, root["model"], sc.model);
+  if (root["sim"]) read_sim(in, root["sim"], sc.sim);
+  if (root["real_bytes"]) sc.real_bytes = in.boolean(root["real_bytes"], "real_bytes");
+
+  if (root["output"]) {
+    in.only_keys(root["output"], "output", {"dir"});
+    if (root["output"]["dir"]) sc.out_dir = in.text(root["output"]["dir"], "output.dir");
+  }
+
+  // Defaults for every operation, each overridable inside the operation.
+  std::vector<int> procs;
+  std::vector<std::size_t> bytes, segments{0};
+  std::vector<int> roots{0};
+  if (root["procs"]) procs = in.procs(root["procs"]);
+  if (root["bytes"]) bytes = in.sizes(root["bytes"], "bytes");
+  if (root["segment"]) segments = in.sizes(root["segment"], "segment");
+  auto read_roots = [&](const YAML::Node& n) {
+    return in.list(n, "root", [&](const YAML::Node& x) { return static_cast<int>(in.integer(x, "root", 0, INT_MAX)); });
+  };
+  if (root["root"]) roots = read_roots(root["root"]);
+
+  const YAML::Node ops = required("operations");
+  if (!ops.IsSequence() || ops.size() == 0) in.fail(ops, "operations must be a non-empty list");
+  for (const auto& item : ops) {
+    OperationSweep sweep;
+    if (!item.IsScalar()) {
+      in.only_keys(item, "an operation", {"op", "procs", "bytes", "segment", "root", "fanout", "radix"});
+      if (!item["op"]) in.fail(item, "an operation needs 'op: <algorithm>'");
+    }
+    const YAML::Node name_node = item.IsScalar() ? item : item["op"];
+    const std::string name = in.text(name_node, "op");
+    sweep.algorithm = find_algorithm(name);
+    if (!sweep.algorithm) in.fail(name_node, "unknown algorithm '" + name + "' (one of: " + algorithm_names() + ")");
+    sweep.procs = item.IsMap() && item["procs"] ? in.procs(item["procs"]) : procs;
+    sweep.bytes = item.IsMap() && item["bytes"] ? in.sizes(item["bytes"], "bytes") : bytes;
+    sweep.segments = item.IsMap() && item["segment"] ? in.sizes(item["segment"], "segment") : segments;
+    sweep.roots = item.IsMap() && item["root"] ? read_roots(item["root"]) : roots;
+    if (item.IsMap() && item["fanout"]) sweep.fanout = static_cast<int>(in.integer(item["fanout"], "fanout", 1, INT_MAX));
+    if (item.IsMap() && item["radix"]) sweep.radix = static_cast<int>(in.integer(item["radix"], "radix", 2, INT_MAX));
+    if (sweep.procs.empty()) in.fail(name_node, "no 'procs' for " + name + " (give them at the top or in the operation)");
+    if (sweep.bytes.empty()) in.fail(name_node, "no 'bytes' for " + name + " (give them at the top or in the operation)");
+    if (!sweep.algorithm->uses_segment && (sweep.segments.size() > 1 || sweep.segments[0] != 0) && item.IsMap() &&
+        item["segment"])
+      in.fail(item["segment"], name + " takes no segment size");
+    if (!sweep.algorithm->uses_segment) sweep.segments = {0};
+    sc.operations.push_back(std::move(sweep));
+  }
+
+  if (uses_sim) {
+    std::size_t hosts = 0;
+    try {
+      hosts = platform_host_count(sc.sim.platform_file);
+    } catch (const InputError& e) {
+      throw ScenarioError(path + ": " + e.what());
+    }
+    const std::size_t slots = hosts * static_cast<std::size_t>(sc.sim.ranks_per_node);
+    for (const auto& op : sc.operations)
+      for (int p : op.procs)
+        if (static_cast<std::size_t>(p) > slots)
+          throw ScenarioError(path + ": " + std::string(op.algorithm->name) + " asks for " + std::to_string(p) +
+                              " processes, but platform " + sc.sim.platform_file + " has " + std::to_string(hosts) +
+                              " hosts x " + std::to_string(sc.sim.ranks_per_node) + " ranks per node = " +
+                              std::to_string(slots) + " slots");
+  }
+  return sc;
+}
+
+std::vector<PlanPoint> expand_plan(const Scenario& sc) {
+  std::vector<PlanPoint> plan;
+  for (const auto& engine : sc.engines)
+    for (const auto& op : sc.operations)
+      for (int p : op.procs)
+        for (std::size_t m : op.bytes)
+          for (std::size_t seg : op.segments)
+            for (int root : op.roots) {
+              if (root >= p) continue;
+              PlanPoint point;
+              point.engine = engine;
+              point.spec.algorithm = op.algorithm;
+              point.spec.procs = p;
+              point.spec.bytes = m;
+              point.spec.params.segment = seg;
+              point.spec.params.root = root;
+              point.spec.params.fanout = op.fanout;
+              point.spec.params.radix = op.radix;
+              point.spec.real_bytes = sc.real_bytes;
+              plan.push_back(std::move(point));
+            }
+  return plan;
+}
+
+}  // namespace collsim

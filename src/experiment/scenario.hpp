@@ -1,0 +1,59 @@
+// Scenario files: a YAML description of an experiment (platform, engines, algorithms, sizes,
+// process counts, outputs), loaded and checked in full before anything runs.
+//
+// Every problem is reported as ScenarioError with "FILE:LINE:COLUMN: what is wrong", so a user
+// can jump to it. The format, with an example of every field, is in scenarios/README.md.
+#pragma once
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "engines/model/model_engine.hpp"
+#include "engines/run.hpp"
+#include "engines/sim/sim_engine.hpp"
+
+namespace collsim {
+
+class ScenarioError : public std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// One entry of `operations:`: an algorithm and the grid of points to measure it on.
+struct OperationSweep {
+  const AlgorithmInfo* algorithm = nullptr;
+  std::vector<int> procs;
+  std::vector<std::size_t> bytes;
+  std::vector<std::size_t> segments;  // {0} when not given
+  std::vector<int> roots;             // {0} when not given
+  int fanout = 4;
+  int radix = 4;
+};
+
+struct Scenario {
+  std::string file;         // as given on the command line
+  std::string name;
+  std::string description;
+  std::vector<std::string> engines;  // "model", "sim" (run in this order)
+  bool real_bytes = false;            // allocate, move and check real bytes
+  ModelConfig model;
+  SimConfig sim;                      // platform_file resolved against the scenario's folder
+  std::vector<OperationSweep> operations;
+  std::string out_dir;                // resolved against the current directory; may be empty
+};
+
+Scenario load_scenario(const std::string& path);
+
+// One measurement of the plan.
+struct PlanPoint {
+  std::string engine;
+  RunSpec spec;
+};
+
+// Every (engine, operation, procs, bytes, segment, root) point of the scenario, engines outermost,
+// then operations in file order, then procs, bytes, segment and root ascending as written.
+// Points whose root is not a rank of P are skipped.
+std::vector<PlanPoint> expand_plan(const Scenario& scenario);
+
+}  // namespace collsim

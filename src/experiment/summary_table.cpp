@@ -1,0 +1,91 @@
+#include "experiment/summary_table.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <tuple>
+
+#include "experiment/units.hpp"
+
+namespace collsim {
+
+namespace {
+
+using Key = std::tuple<std::string, int, std::size_t, std::size_t, int>;
+
+std::string render(const std::vector<std::vector<std::string>>& cells) {
+  std::vector<std::size_t> width;
+  for (const auto& row : cells)
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      if (width.size() <= c) width.push_back(0);
+      width[c] = std::max(width[c], row[c].size());
+    }
+  std::string out;
+  for (std::size_t r = 0; r < cells.size(); ++r) {
+    std::string line;
+    for (std::size_t c = 0; c < cells[r].size(); ++c) {
+      const std::string& v = cells[r][c];
+      // Text left-aligned, numbers right-aligned.
+      const bool left = c == 0 || r == 0;
+      const std::string pad(width[c] - v.size(), ' ');
+      line += (c ? "  " : "") + (left ? v + pad : pad + v);
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + "\n";
+    if (r == 0) {
+      std::size_t total = 0;
+      for (std::size_t w : width) total += w + 2;
+      out += std::string(total - 2, '-') + "\n";
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string format_results_table(const std::vector<Measurement>& rows) {
+  std::vector<std::string> engines;
+  std::vector<Key> order;
+  std::map<Key, std::map<std::string, const Measurement*>> cells;
+  bool many_roots = false, checked = false;
+  for (const auto& m : rows) {
+    if (std::find(engines.begin(), engines.end(), m.engine) == engines.end()) engines.push_back(m.engine);
+    Key k{m.op, m.procs, m.bytes, m.segment, m.root};
+    if (!cells.count(k)) order.push_back(k);
+    cells[k][m.engine] = &m;
+    many_roots |= m.root != 0;
+    checked |= m.data != "unchecked";
+  }
+  std::vector<std::vector<std::string>> out;
+  std::vector<std::string> header{"algorithm", "procs", "bytes", "segment"};
+  if (many_roots) header.push_back("root");
+  for (const auto& e : engines) header.push_back(e);
+  if (engines.size() == 2) header.push_back(engines[1] + "/" + engines[0]);
+  if (checked) header.push_back("data");
+  out.push_back(header);
+  for (const Key& k : order) {
+    const auto& by_engine = cells[k];
+    std::vector<std::string> line{std::get<0>(k), std::to_string(std::get<1>(k)), format_bytes(std::get<2>(k)),
+                                  std::get<3>(k) ? format_bytes(std::get<3>(k)) : "-"};
+    if (many_roots) line.push_back(std::to_string(std::get<4>(k)));
+    std::string data = "ok";
+    for (const auto& e : engines) {
+      auto it = by_engine.find(e);
+      line.push_back(it == by_engine.end() ? "" : format_seconds(it->second->time_s));
+      if (it != by_engine.end() && it->second->data != "ok" && it->second->data != "unchecked")
+        data = e + ": " + it->second->data;
+    }
+    if (engines.size() == 2) {
+      auto a = by_engine.find(engines[0]), b = by_engine.find(engines[1]);
+      char ratio[32] = "";
+      if (a != by_engine.end() && b != by_engine.end() && a->second->time_s > 0)
+        std::snprintf(ratio, sizeof ratio, "%.3f", b->second->time_s / a->second->time_s);
+      line.push_back(ratio);
+    }
+    if (checked) line.push_back(data);
+    out.push_back(std::move(line));
+  }
+  return render(out);
+}
+
+}  // namespace collsim

@@ -1,0 +1,17 @@
+// Readable tables of results for the terminal: one line per measured point with one time column
+// per engine, side by side so the model and the simulation can be compared at a glance.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "experiment/measurement.hpp"
+
+namespace collsim {
+
+// Rows grouped by (op, procs, bytes, segment, root) in first-seen order; a column per engine
+// (first-seen order); a ratio column when exactly two engines are present; a last column with
+// the data check when real bytes were checked.
+std::string format_results_table(const std::vector<Measurement>& rows);
+
+}  // namespace collsim
