@@ -1,0 +1,173 @@
+// The collsim command as a user runs it: exit codes, one-line errors, numbers against hand
+// calculations, and the files a scenario run leaves behind.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Outcome {
+  int status;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+fs::path scratch() {
+  const fs::path dir = fs::temp_directory_path() / ("collsim-cli-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  return dir;
+}
+
+Outcome collsim(const std::string& args) {
+  const fs::path dir = scratch();
+  const std::string cmd = std::string(COLLSIM_BIN) + " " + args + " >" + (dir / "out").string() + " 2>" +
+                          (dir / "err").string() + " </dev/null";
+  const int raw = std::system(cmd.c_str());
+  return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(dir / "out"), slurp(dir / "err")};
+}
+
+std::string src(const std::string& rel) { return std::string(COLLSIM_SOURCE_DIR) + "/" + rel; }
+
+// Value of `column` in the first data row of a CSV text.
+std::string csv_field(const std::string& csv, const std::string& column) {
+  std::istringstream in(csv);
+  std::string header, row;
+  std::getline(in, header);
+  std::getline(in, row);
+  std::vector<std::string> names, values;
+  std::string cell;
+  for (std::istringstream h(header); std::getline(h, cell, ',');) names.push_back(cell);
+  for (std::istringstream r(row); std::getline(r, cell, ',');) values.push_back(cell);
+  for (std::size_t i = 0; i < names.size() && i < values.size(); ++i)
+    if (names[i] == column) return values[i];
+  ADD_FAILURE() << "no column " << column << " in:\n" << csv;
+  return {};
+}
+
+void expect_bad_input(const std::string& args, const std::string& fragment) {
+  const Outcome o = collsim(args);
+  EXPECT_EQ(o.status, 2) << args << "\nstderr: " << o.err;
+  EXPECT_NE(o.err.find(fragment), std::string::npos) << args << "\nstderr: " << o.err;
+  EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << "not one line:\n" << o.err;
+}
+
+TEST(Cli, HelpAndAlgorithms) {
+  Outcome o = collsim("--help");
+  EXPECT_EQ(o.status, 0);
+  EXPECT_NE(o.out.find("collsim run SCENARIO.yaml"), std::string::npos);
+  o = collsim("measure --help");
+  EXPECT_EQ(o.status, 0);
+  EXPECT_NE(o.out.find("--ranks-per-node"), std::string::npos);
+  o = collsim("algorithms");
+  EXPECT_EQ(o.status, 0);
+  EXPECT_NE(o.out.find("bcast/binomial"), std::string::npos);
+}
+
+// Model engine: an unsegmented binomial bcast on 1000 ranks under Hockney is 9 (alpha + beta m).
+TEST(Cli, ModelMeasureMatchesClosedForm) {
+  const Outcome o = collsim(
+      "measure --engine model --op bcast/binomial --procs 1000 --bytes 1MiB --alpha 2e-5 --beta 1e-9 --csv "
+      "--payload virtual");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(csv_field(o.out, "engine"), "model");
+  EXPECT_EQ(csv_field(o.out, "procs"), "1000");
+  EXPECT_EQ(csv_field(o.out, "bytes"), "1048576");
+  const double t = std::stod(csv_field(o.out, "time_s"));
+  EXPECT_NEAR(t, 9 * (2e-5 + 1e-9 * 1048576), 1e-12);
+}
+
+// Sim engine: on 16 hosts with private 1.25 GB/s, 10 us links (20 us per route) under CM02, a
+// linear gather of 1 MiB blocks goes rendezvous, so the root takes the 15 blocks one after the
+// other: 15 * (20 us + 1 MiB / 1.25 GB/s).
+TEST(Cli, SimMeasureMatchesHandCalculation) {
+  const Outcome o = collsim("measure --engine sim --op gather/basic_linear --procs 16 --bytes 1MiB --csv --platform " +
+                            src("platforms/test/star16.xml") +
+                            " --cfg network/model:CM02 --cfg network/crosstraffic:0 --cfg network/TCP-gamma:1e12");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(csv_field(o.out, "engine"), "sim");
+  EXPECT_EQ(csv_field(o.out, "data"), "ok");
+  const double t = std::stod(csv_field(o.out, "time_s"));
+  const double expected = 15 * (20e-6 + 1048576 / 1.25e9);
+  EXPECT_NEAR(t, expected, 1e-9 * expected);
+}
+
+TEST(Cli, BadCommandLinesExitTwoWithOneLine) {
+  expect_bad_input("frobnicate", "unknown command 'frobnicate'");
+  expect_bad_input("measure --engine model --op bcast/nope --procs 4 --bytes 1", "unknown algorithm 'bcast/nope'");
+  expect_bad_input("measure --engine warp --op bcast/binomial --procs 4 --bytes 1", "unknown engine 'warp'");
+  expect_bad_input("measure --engine model --op bcast/binomial --procs 0 --bytes 1", "--procs: 0 is out of range");
+  expect_bad_input("measure --engine model --op bcast/binomial --procs 4 --bytes -8", "--bytes: '-8' is not a size");
+  expect_bad_input("measure --engine model --op bcast/binomial --procs 4 --bytes 8 --platform x.xml",
+                   "--platform does not apply to --engine model");
+  expect_bad_input("measure --engine sim --op bcast/binomial --procs 4 --bytes 8 --platform /nonexistent.xml",
+                   "/nonexistent.xml");
+  expect_bad_input("measure --engine sim --op bcast/binomial --procs 9999 --bytes 8", "9999");
+  expect_bad_input("run /nonexistent/scenario.yaml", "/nonexistent/scenario.yaml: cannot open");
+}
+
+TEST(Cli, BadPlatformFileExitsTwo) {
+  const fs::path bad = scratch() / "broken.xml";
+  std::ofstream(bad) << "<?xml version='1.0'?>\n<platform version=\"4.1\">\n<zone id=\"z\" routing=\"Full\">\n<host id=\"a\"\n";
+  expect_bad_input("measure --engine sim --op bcast/binomial --procs 2 --bytes 8 --platform " + bad.string(),
+                   bad.string());
+}
+
+TEST(Cli, BadScenarioFilesNameFileAndLine) {
+  const fs::path dir = scratch();
+  auto scenario = [&](const std::string& name, const std::string& text) {
+    std::ofstream(dir / name) << text;
+    return (dir / name).string();
+  };
+  const std::string platform = src("platforms/grisou.xml");
+  std::string f = scenario("syntax.yaml", "engines: [model\nprocs: 2\n");
+  expect_bad_input("run " + f, f + ":");
+  f = scenario("typo.yaml", "engines: [model]\nprocz: [2]\nbytes: [1]\noperations: [bcast/binomial]\n");
+  expect_bad_input("run " + f, f + ":2:1: unknown key 'procz'");
+  f = scenario("algo.yaml", "engines: [model]\nprocs: [2]\nbytes: [1]\noperations:\n  - op: bcast/warp\n");
+  expect_bad_input("run " + f, f + ":5:9: unknown algorithm 'bcast/warp'");
+  f = scenario("neg.yaml", "engines: [model]\nprocs: [2, -1]\nbytes: [1]\noperations: [bcast/binomial]\n");
+  expect_bad_input("run " + f, f + ":2:12: procs: -1 is out of range");
+  f = scenario("size.yaml", "engines: [model]\nprocs: [2]\nbytes: [1, -4KiB]\noperations: [bcast/binomial]\n");
+  expect_bad_input("run " + f, f + ":3:12: bytes: '-4KiB' is not a size");
+  f = scenario("engine.yaml", "engines: [model, warp]\nprocs: [2]\nbytes: [1]\noperations: [bcast/binomial]\n");
+  expect_bad_input("run " + f, f + ":1:18: unknown engine 'warp'");
+  f = scenario("big.yaml", "engines: [sim]\nplatform: " + platform +
+                               "\nprocs: [1000]\nbytes: [1]\noperations: [bcast/binomial]\n");
+  expect_bad_input("run " + f, "1000 processes");
+  f = scenario("noplat.yaml", "engines: [sim]\nplatform: nowhere.xml\nprocs: [2]\nbytes: [1]\noperations: [bcast/binomial]\n");
+  expect_bad_input("run " + f, f + ":2:11: platform file 'nowhere.xml' not found");
+  f = scenario("empty.yaml", "");
+  expect_bad_input("run " + f, "the scenario is empty");
+}
+
+TEST(Cli, QuickstartWritesCsvAndJson) {
+  const fs::path out = scratch() / "quickstart";
+  const Outcome o = collsim("run " + src("scenarios/quickstart.yaml") + " --out " + out.string());
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_NE(o.out.find("bcast/binomial"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("sim/model"), std::string::npos) << o.out;
+  const std::string csv = slurp(out / "results.csv");
+  const std::string json = slurp(out / "run.json");
+  EXPECT_EQ(csv.rfind("engine,op,procs,bytes,segment,root,time_s", 0), 0u);
+  const auto rows = std::count(csv.begin(), csv.end(), '\n') - 1;
+  EXPECT_GT(rows, 10);
+  EXPECT_NE(json.find("\"status\": \"complete\""), std::string::npos) << json;
+  EXPECT_NE(json.find("\"measurements_written\": " + std::to_string(rows)), std::string::npos) << json;
+}
+
+}  // namespace
