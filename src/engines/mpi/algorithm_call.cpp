@@ -1,0 +1,48 @@
+#include "engines/mpi/algorithm_call.hpp"
+
+namespace collsim {
+
+namespace {
+const RunSpec& validated(MPI_Comm comm, const RunSpec& spec) {
+  int size = 0;
+  MPI_Comm_size(comm, &size);
+  if (!spec.algorithm) throw InputError("no algorithm given");
+  if (spec.procs != size)
+    throw InputError(describe(spec) + ": the communicator has " + std::to_string(size) +
+                     " processes");
+  if (spec.params.root < 0 || spec.params.root >= size)
+    throw InputError(describe(spec) + ": root " + std::to_string(spec.params.root) +
+                     " is not a rank of " + std::to_string(size) + " processes");
+  return spec;
+}
+}  // namespace
+
+AlgorithmCall::AlgorithmCall(MPI_Comm comm, const RunSpec& spec)
+    : spec_(validated(comm, spec)), comm_(comm) {
+  spec_.real_bytes = true;
+}
+
+void AlgorithmCall::prepare() {
+  data_.reset();  // free the last call's buffers before allocating the next ones
+  data_.emplace(spec_.algorithm->op, comm_.rank(), comm_.size(), spec_.params.root, spec_.bytes,
+                true);
+}
+
+void AlgorithmCall::run(double start_wtime) {
+  if (!data_) throw EngineError("AlgorithmCall::run before prepare");
+  comm_.set_epoch(start_wtime);
+  Task<> task = spec_.algorithm->run(comm_, data_->buffers(), spec_.params);
+  collsim::start(task);
+  // MpiComm completes every await on the spot, so the whole algorithm has run by now.
+  if (!task.done())
+    throw EngineError("rank " + std::to_string(comm_.rank()) +
+                      ": the algorithm suspended, which the mpi engine never asks for");
+  rethrow_if_failed(task);
+  if (comm_.active_requests() != 0)
+    throw EngineError("rank " + std::to_string(comm_.rank()) + ": the algorithm returned with " +
+                      std::to_string(comm_.active_requests()) + " requests never waited for");
+}
+
+std::string AlgorithmCall::check() { return data_ ? data_->check() : "no call was prepared"; }
+
+}  // namespace collsim

@@ -1,0 +1,40 @@
+// AlgorithmCall: one of our coroutine algorithms (from the registry) as the CollectiveCall that
+// the timing protocol runs, over an MpiComm, on real bytes checked after every call.
+#pragma once
+
+#include <mpi.h>
+
+#include <optional>
+#include <string>
+
+#include "algorithms/rank_data.hpp"
+#include "engines/mpi/call_timer.hpp"
+#include "engines/mpi/mpi_comm.hpp"
+#include "engines/run.hpp"
+
+namespace collsim {
+
+class AlgorithmCall final : public CollectiveCall {
+ public:
+  // Collective over `comm`. Throws InputError when the spec does not fit the communicator (no
+  // algorithm, procs other than its size, root outside it). Bytes are always real, whatever
+  // spec.real_bytes says: MPI moves real memory, so it might as well be checked.
+  AlgorithmCall(MPI_Comm comm, const RunSpec& spec);
+
+  void prepare() override;
+  // Throws what the algorithm throws (CommError on a size mismatch), and EngineError when the
+  // algorithm suspends or leaves requests behind.
+  void run(double start_wtime) override;
+  std::string check() override;
+  std::string describe() const override { return collsim::describe(spec_); }
+
+  const RunSpec& spec() const { return spec_; }
+  MpiComm& comm() { return comm_; }
+
+ private:
+  RunSpec spec_;
+  MpiComm comm_;
+  std::optional<RankData> data_;
+};
+
+}  // namespace collsim

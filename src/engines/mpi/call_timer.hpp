@@ -1,0 +1,92 @@
+// The timing protocol on real MPI: one collective call started by every rank at a common date
+// and timed to the last rank's finish, on rank 0's clock.
+//
+// What is timed is a CollectiveCall, so the same protocol (and the repetition loop built on it in
+// measure.hpp) serves our coroutine algorithms (AlgorithmCall) and any other implementation of
+// a collective, such as Open MPI's own MPI_Bcast forced to one of its algorithms.
+#pragma once
+
+#include <mpi.h>
+
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engines/mpi/clock_sync.hpp"
+
+namespace collsim {
+
+// One rank's side of the thing being timed.
+class CollectiveCall {
+ public:
+  virtual ~CollectiveCall() = default;
+  // Untimed, before every call: fresh input and output buffers, so each call is checked on its
+  // own and never finds the previous call's result already in place.
+  virtual void prepare() = 0;
+  // The timed part. `start_wtime` is the common start date in this rank's MPI_Wtime clock.
+  virtual void run(double start_wtime) = 0;
+  // Untimed, after every call: "" when this rank's output is right, else the first wrong byte.
+  virtual std::string check() = 0;
+  // Names the call in error messages: "bcast/binomial on 4 processes (root 0, 8 bytes)".
+  virtual std::string describe() const = 0;
+};
+
+struct TimerOptions {
+  int sync_rounds = 32;  // ping-pongs per rank for the clock offsets
+  // How far ahead of its clock rank 0 sets the start date: at first initial_lead_s, then twice
+  // the longest time the date took to reach a rank over the last lead_window calls, within
+  // [min_lead_s, max_lead_s]. Long enough that ranks are rarely late, short enough not to
+  // make every call wait for nothing.
+  double initial_lead_s = 1e-3;
+  double min_lead_s = 1e-4;
+  double max_lead_s = 0.25;
+  int lead_window = 8;
+  // How long a rank whose call threw waits for the others to finish theirs before it aborts the
+  // job: they may be blocked forever on a message it will never send.
+  double patience_s = 10;
+};
+
+struct CallTiming {
+  double time_s = 0;             // latest finish over the ranks
+  std::vector<double> finish_s;  // per rank: finish minus the common start, on rank 0's clock
+  int late_ranks = 0;            // ranks that reached the start date after it had passed
+  double max_late_s = 0;         // how late the latest of them was (their lateness is in time_s)
+  std::string data_error;        // lowest rank's first wrong byte; empty when every rank is right
+};
+
+class CallTimer {
+ public:
+  // Collective over `comm`: duplicates it for the protocol's own messages and synchronises clocks.
+  explicit CallTimer(MPI_Comm comm, const TimerOptions& options = {});
+  ~CallTimer();
+  CallTimer(const CallTimer&) = delete;
+  CallTimer& operator=(const CallTimer&) = delete;
+
+  // Collective: prepares, runs and checks `call` once. Every rank returns the same CallTiming.
+  // A call that throws on any rank throws EngineError on every rank, with the lowest failing
+  // rank's message (or aborts the job if the other ranks stay stuck in the call).
+  CallTiming time(CollectiveCall& call);
+
+  const ClockSync& clock() const { return *clock_; }
+  double lead_s() const { return lead_; }
+
+ private:
+  // Lowest rank whose call threw, and lowest rank whose output was wrong (size_ when none).
+  struct Agreement {
+    int failed_rank = 0;
+    int wrong_rank = 0;
+  };
+  Agreement agree(bool failed, bool wrong, const std::string& failure);
+  std::string text_from(int rank, const std::string& mine);
+
+  MPI_Comm ctrl_ = MPI_COMM_NULL;
+  int rank_ = 0;
+  int size_ = 1;
+  TimerOptions options_;
+  double lead_ = 0;
+  std::deque<double> delivery_s_;  // per recent call: latest arrival after the date was chosen
+  std::unique_ptr<ClockSync> clock_;
+};
+
+}  // namespace collsim

@@ -1,0 +1,192 @@
+#include "engines/mpi/mpi_comm.hpp"
+
+#include <climits>
+
+#include "engines/mpi/mpi_util.hpp"
+
+namespace collsim {
+
+MpiComm::MpiComm(MPI_Comm comm) {
+  mpi_check(MPI_Comm_dup(comm, &comm_), "MPI_Comm_dup");
+  // A size mismatch must come back to us as an error code, not abort the whole job.
+  MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN);
+  MPI_Comm_rank(comm_, &rank_);
+  MPI_Comm_size(comm_, &size_);
+  int* ub = nullptr;
+  int found = 0;
+  MPI_Comm_get_attr(comm_, MPI_TAG_UB, &ub, &found);
+  if (found && ub) tag_ub_ = *ub;
+}
+
+MpiComm::~MpiComm() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (finalized) return;
+  // Only an algorithm that failed half-way leaves requests behind; drop them so that the
+  // communicator can be freed (a receive nobody will match must be cancelled first).
+  for (auto& s : slots_) {
+    if (!s.active) continue;
+    if (s.receive) MPI_Cancel(&s.handle);
+    MPI_Request_free(&s.handle);
+  }
+  MPI_Comm_free(&comm_);
+}
+
+double MpiComm::now() const { return MPI_Wtime() - epoch_; }
+
+std::string MpiComm::where() const { return "rank " + std::to_string(rank_); }
+
+bool MpiComm::start(Op& op) {
+  switch (op.kind) {
+    case OpKind::isend:
+    case OpKind::irecv:
+      op.request = post(op);
+      break;
+    case OpKind::wait_all:
+      wait_all(op.requests);
+      break;
+    case OpKind::wait_any:
+      op.index = wait_any(op.requests);
+      break;
+    case OpKind::barrier:
+      mpi_check(MPI_Barrier(comm_), "MPI_Barrier");
+      break;
+    case OpKind::copy:
+      if (op.buffer.size() != op.source.size())
+        throw CommError(where() + ": local copy of " + std::to_string(op.source.size()) +
+                        " bytes into a buffer of " + std::to_string(op.buffer.size()) + " bytes");
+      copy_bytes(op.buffer, op.source);
+      break;
+  }
+  return true;
+}
+
+Request MpiComm::post(const Op& op) {
+  const bool receive = op.kind == OpKind::irecv;
+  const char* verb = receive ? "irecv from" : "isend to";
+  if (op.peer < 0 || op.peer >= size_)
+    throw CommError(where() + ": " + verb + " rank " + std::to_string(op.peer) + ", but there are " +
+                    std::to_string(size_) + " ranks");
+  if (op.tag < 0 || op.tag > tag_ub_)
+    throw CommError(where() + ": tag " + std::to_string(op.tag) + " is outside [0, " +
+                    std::to_string(tag_ub_) + "]");
+  const std::size_t bytes = op.buffer.size();
+  if (bytes > static_cast<std::size_t>(INT_MAX))
+    throw CommError(where() + ": " + std::to_string(bytes) +
+                    "-byte message; the mpi engine sends at most INT_MAX bytes per message");
+
+  std::int64_t id;
+  if (!free_.empty()) {
+    id = free_.back();
+    free_.pop_back();
+  } else {
+    id = static_cast<std::int64_t>(slots_.size());
+    slots_.emplace_back();
+  }
+  Slot& s = slots_[static_cast<std::size_t>(id)];
+  s.active = true;
+  s.receive = receive;
+  s.peer = op.peer;
+  s.tag = op.tag;
+  s.bytes = bytes;
+  void* data = op.buffer.data();
+  if (op.buffer.is_virtual() && bytes > 0) {
+    s.scratch.assign(bytes, std::byte{0});
+    data = s.scratch.data();
+  }
+  const int count = static_cast<int>(bytes);
+  const int rc = receive ? MPI_Irecv(data, count, MPI_BYTE, op.peer, op.tag, comm_, &s.handle)
+                         : MPI_Isend(data, count, MPI_BYTE, op.peer, op.tag, comm_, &s.handle);
+  if (rc != MPI_SUCCESS) {
+    s = Slot{};
+    free_.push_back(id);
+    throw CommError(where() + ": " + verb + " rank " + std::to_string(op.peer) + " failed: " +
+                    mpi_error_text(rc));
+  }
+  return Request{id};
+}
+
+std::int64_t MpiComm::find_active(Request request, const char* what) const {
+  const auto id = request.id;
+  if (id >= static_cast<std::int64_t>(slots_.size()) || !slots_[static_cast<std::size_t>(id)].active)
+    throw CommError(where() + ": " + what + " on request " + std::to_string(id) +
+                    ", which is not outstanding");
+  return id;
+}
+
+std::string MpiComm::finish(std::int64_t id, const MPI_Status& status, int error) {
+  Slot& s = slots_[static_cast<std::size_t>(id)];
+  std::string problem;
+  const std::string route = " rank " + std::to_string(s.peer) + " (tag " + std::to_string(s.tag) + ")";
+  if (error == MPI_ERR_TRUNCATE) {
+    problem = where() + ": the message from" + route + " is larger than the " +
+              std::to_string(s.bytes) + "-byte receive buffer";
+  } else if (error != MPI_SUCCESS) {
+    problem = where() + ": " + (s.receive ? "receive from" : "send to") + route + " failed: " +
+              mpi_error_text(error);
+  } else if (s.receive) {
+    int count = 0;
+    MPI_Get_count(&status, MPI_BYTE, &count);
+    if (static_cast<std::size_t>(count) != s.bytes)
+      problem = where() + ": received " + std::to_string(count) + " bytes from" + route +
+                ", expected " + std::to_string(s.bytes) +
+                " (a receive must be the size of its message)";
+  }
+  s = Slot{};
+  free_.push_back(id);
+  return problem;
+}
+
+void MpiComm::wait_all(std::span<Request> requests) {
+  handles_.clear();
+  positions_.clear();
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    if (requests[i].is_null()) continue;
+    const auto id = find_active(requests[i], "wait_all");
+    handles_.push_back(slots_[static_cast<std::size_t>(id)].handle);
+    positions_.push_back(i);
+  }
+  if (handles_.empty()) return;
+  statuses_.resize(handles_.size());
+  const int rc = MPI_Waitall(static_cast<int>(handles_.size()), handles_.data(), statuses_.data());
+  if (rc != MPI_SUCCESS && rc != MPI_ERR_IN_STATUS)
+    throw CommError(where() + ": MPI_Waitall failed: " + mpi_error_text(rc));
+
+  std::string first_problem;
+  for (std::size_t k = 0; k < handles_.size(); ++k) {
+    Request& r = requests[positions_[k]];
+    // Per-request error codes are only filled in when the call reports MPI_ERR_IN_STATUS.
+    const int error = rc == MPI_ERR_IN_STATUS ? statuses_[k].MPI_ERROR : MPI_SUCCESS;
+    if (error == MPI_ERR_PENDING) continue;  // still in flight: the request stays valid
+    std::string problem = finish(r.id, statuses_[k], error);
+    if (first_problem.empty()) first_problem = std::move(problem);
+    r = Request{};
+  }
+  if (!first_problem.empty()) throw CommError(first_problem);
+}
+
+std::size_t MpiComm::wait_any(std::span<Request> requests) {
+  handles_.clear();
+  positions_.clear();
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    if (requests[i].is_null()) continue;
+    const auto id = find_active(requests[i], "wait_any");
+    handles_.push_back(slots_[static_cast<std::size_t>(id)].handle);
+    positions_.push_back(i);
+  }
+  if (handles_.empty())
+    throw CommError(where() + ": wait_any on " + std::to_string(requests.size()) +
+                    " requests, none of them outstanding");
+  int k = MPI_UNDEFINED;
+  MPI_Status status;
+  const int rc = MPI_Waitany(static_cast<int>(handles_.size()), handles_.data(), &k, &status);
+  if (k == MPI_UNDEFINED || k < 0 || static_cast<std::size_t>(k) >= handles_.size())
+    throw CommError(where() + ": MPI_Waitany failed: " + mpi_error_text(rc));
+  const std::size_t i = positions_[static_cast<std::size_t>(k)];
+  std::string problem = finish(requests[i].id, status, rc);
+  requests[i] = Request{};
+  if (!problem.empty()) throw CommError(problem);
+  return i;
+}
+
+}  // namespace collsim
