@@ -12,6 +12,8 @@
 #include <optional>
 #include <utility>
 
+#include "comm/frame_pool.hpp"
+
 namespace collsim {
 
 template <class T = void>
@@ -20,6 +22,10 @@ class Task;
 namespace detail {
 
 struct PromiseBase {
+  // Frames come from the frame pool (see frame_pool.hpp): a million-rank run makes millions.
+  static void* operator new(std::size_t bytes) { return frame_pool::allocate(bytes); }
+  static void operator delete(void* frame, std::size_t bytes) noexcept { frame_pool::release(frame, bytes); }
+
   std::coroutine_handle<> continuation;
   std::exception_ptr error;
 

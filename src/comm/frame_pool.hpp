@@ -1,0 +1,20 @@
+// Memory for coroutine frames: per-thread free lists by size class, carved from large slabs.
+//
+// The model engine holds one suspended coroutine chain per rank, so a run of 2^20 ranks makes
+// millions of frame allocations. General-purpose malloc spends most of that time in its own
+// bookkeeping and in page faults; bump allocation from 2 MiB slabs backed by transparent huge
+// pages, with exact-size free lists for reuse, makes frames cheap. Slabs are never returned to
+// the system (a process runs one experiment), and a frame must be freed on the thread that
+// allocated it (true for every engine: a rank's coroutines live on one thread).
+//
+// Under AddressSanitizer frames come from plain operator new, so ASan still sees every frame.
+#pragma once
+
+#include <cstddef>
+
+namespace collsim::frame_pool {
+
+void* allocate(std::size_t bytes);
+void release(void* frame, std::size_t bytes) noexcept;
+
+}  // namespace collsim::frame_pool
