@@ -40,4 +40,8 @@ const AlgorithmInfo* find_algorithm(std::string_view name);
 // "bcast/binomial, gather/basic_linear, ...", for error messages.
 std::string algorithm_names();
 
+// Whether the algorithm reads AlgorithmParams::fanout (bcast/chain) or ::radix (bcast/knomial).
+bool uses_fanout(const AlgorithmInfo& algorithm);
+bool uses_radix(const AlgorithmInfo& algorithm);
+
 }  // namespace collsim
