@@ -59,9 +59,9 @@ TreeNode scatter_binomial_tree(int rank, int size, int root);
 
 // Open MPI's k-nomial tree (build_kmtree): the parent of a vrank clears its lowest non-zero
 // base-`radix` digit; the children are vrank + d * radix^j for every position j below that digit
-// (all positions at the root) and d = 1..radix-1, highest position first. Radix 2 has the
-// binomial shape with the children in decreasing order. Throws std::invalid_argument if
-// radix < 2 (Open MPI requires radix > 1).
+// (all positions at the root) and d = 1..radix-1, highest position first. Radix 2 gives the
+// in-order binomial shape of scatter_binomial_tree, not binomial_tree's. Throws
+// std::invalid_argument if radix < 2 (Open MPI requires radix > 1).
 TreeNode knomial_tree(int rank, int size, int root, int radix);
 
 // Heights (largest root-to-leaf distance, in edges) of the trees above, in closed form.
