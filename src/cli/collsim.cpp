@@ -2,11 +2,13 @@
 //
 // Exit status: 0 success; 1 a run failed (wrong bytes, deadlock, engine failure); 2 bad input
 // (options, scenario or platform files), always with one line on stderr naming the problem.
+#include <climits>
 #include <cstdio>
 #include <iostream>
 #include <string>
 #include <vector>
 
+#include "algorithms/algorithm_tree.hpp"
 #include "cli/measure_options.hpp"
 #include "cli/options.hpp"
 #include "engines/model/model_engine.hpp"
@@ -29,6 +31,8 @@ const char* const kUsage =
     "  collsim run SCENARIO.yaml [--out DIR]   run a scenario, print a table, write CSV + JSON\n"
     "  collsim measure --engine sim|model --op NAME --procs P --bytes M [options]\n"
     "                                          one measurement (see collsim measure --help)\n"
+    "  collsim tree NAME --procs P [--root R] [--dot]\n"
+    "                                          the virtual tree an algorithm uses\n"
     "  collsim algorithms                      list the algorithms with Open MPI's IDs\n"
     "  collsim --help                          this text\n"
     "\n"
@@ -181,6 +185,36 @@ int run(std::span<char* const> args) {
   return wrong_bytes ? 1 : 0;
 }
 
+int tree(std::span<char* const> args) {
+  const std::vector<OptionDef> defs = {
+      {"procs", "P", "number of processes"},
+      {"root", "R", "root rank (default 0)"},
+      {"fanout", "K", "bcast/chain: chains off the root (default 4)"},
+      {"radix", "K", "bcast/knomial: tree radix (default 4)"},
+      {"dot", "", "print Graphviz DOT (pipe into `dot -Tpng`) instead of one line per parent"},
+      {"help", "", "this text"}};
+  const ParsedOptions o = parse_options(args, defs);
+  if (o.has("help")) {
+    std::cout << "usage: collsim tree NAME --procs P [--root R] [--dot]\n\n" << format_options(defs)
+              << "\nPrints the virtual topology the algorithm NAME uses, as Open MPI builds it.\n";
+    return 0;
+  }
+  if (o.positional.size() != 1) throw UsageError("tree takes one algorithm name (collsim tree bcast/binomial --procs 8)");
+  const AlgorithmInfo* algorithm = find_algorithm(o.positional[0]);
+  if (!algorithm)
+    throw UsageError("unknown algorithm '" + o.positional[0] + "' (one of: " + algorithm_names() + ")");
+  if (!o.has("procs")) throw UsageError("missing --procs P");
+  const int procs = static_cast<int>(o.integer("procs", 0, 1, 1 << 20));
+  AlgorithmParams params;
+  params.root = static_cast<int>(o.integer("root", 0, 0, INT_MAX));
+  if (params.root >= procs)
+    throw UsageError("--root " + std::to_string(params.root) + " is not a rank of " + std::to_string(procs) + " processes");
+  params.fanout = static_cast<int>(o.integer("fanout", 4, 1, INT_MAX));
+  params.radix = static_cast<int>(o.integer("radix", 4, 2, INT_MAX));
+  std::cout << (o.has("dot") ? algorithm_tree_dot(*algorithm, procs, params) : algorithm_tree_text(*algorithm, procs, params));
+  return 0;
+}
+
 int algorithms() {
   std::cout << "algorithm                 ompi id  segment  description\n";
   for (const auto& a : all_algorithms()) {
@@ -206,7 +240,8 @@ int main_(int argc, char** argv) {
   if (command == "run") return run(rest);
   if (command == "measure") return measure(rest);
   if (command == "algorithms") return algorithms();
-  throw UsageError("unknown command '" + command + "' (run, measure, algorithms; see collsim --help)");
+  if (command == "tree") return tree(rest);
+  throw UsageError("unknown command '" + command + "' (run, measure, tree, algorithms; see collsim --help)");
 }
 
 }  // namespace
