@@ -1,5 +1,11 @@
-// Every registered algorithm in the model engine, real bytes checked.
+// Every registered algorithm in the model engine, real bytes checked on every rank: all roots on
+// small process counts, sizes 0, 1, odd, around the process count (scatter_allgather's block
+// edge cases), not a multiple of the segment, segments around the split_binary halves, other
+// fanouts and radices, and a few messages up to 4 MiB. The engine also rejects any message whose
+// size differs from the posted receive, so the size arithmetic is checked on both sides.
 #include <gtest/gtest.h>
+
+#include <vector>
 
 #include "algorithms/registry.hpp"
 #include "engines/model/model_engine.hpp"
@@ -8,45 +14,140 @@ namespace collsim {
 namespace {
 
 struct Case {
-  int procs;
   std::size_t bytes;
-  std::size_t segment;
+  std::size_t segment = 0;
 };
 
-void run_case(const AlgorithmInfo& a, const Case& c, int root) {
+RunSpec spec_for(const AlgorithmInfo& a, int procs, Case c, int root) {
   RunSpec s;
   s.algorithm = &a;
-  s.procs = c.procs;
+  s.procs = procs;
   s.bytes = c.bytes;
   s.params.root = root;
   s.params.segment = c.segment;
-  ModelConfig config;
-  const RunResult r = run_model(config, s);
-  EXPECT_TRUE(r.data_error.empty()) << describe(s) << ": " << r.data_error;
-  EXPECT_EQ(r.finish_s.size(), static_cast<std::size_t>(c.procs));
-  if (c.bytes > 0 && c.procs > 1) {
-    EXPECT_GT(r.time_s, 0) << describe(s);
+  return s;
+}
+
+void expect_right(const RunSpec& s) {
+  try {
+    const RunResult r = run_model(ModelConfig{}, s);
+    EXPECT_TRUE(r.data_error.empty()) << describe(s) << ": " << r.data_error;
+    EXPECT_EQ(r.finish_s.size(), static_cast<std::size_t>(s.procs)) << describe(s);
+    if (s.bytes > 0 && s.procs > 1) {
+      EXPECT_GT(r.time_s, 0) << describe(s);
+    }
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << describe(s) << ": " << e.what();
   }
+}
+
+void run_case(const AlgorithmInfo& a, int procs, Case c, int root) { expect_right(spec_for(a, procs, c, root)); }
+
+// Sizes worth trying on p processes, all small enough to run from every root.
+std::vector<Case> small_cases(int p) {
+  const auto n = static_cast<std::size_t>(p);
+  return {{0},         {1},           {2},           {3, 1},      {n},        {n + 1},
+          {2 * n - 1}, {1001},        {1001, 100},   {1001, 500}, {1001, 501}, {1001, 1000},
+          {10000, 1024}};
 }
 
 class EveryAlgorithm : public ::testing::TestWithParam<const AlgorithmInfo*> {};
 
 TEST_P(EveryAlgorithm, MovesTheRightBytesForEveryRoot) {
   const AlgorithmInfo& a = *GetParam();
-  for (int p : {1, 2, 3, 5, 8, 13, 16})
+  for (int p = 1; p <= 17; ++p)
     for (int root = 0; root < p; ++root)
-      for (Case c : {Case{p, 0, 0}, Case{p, 1, 0}, Case{p, 1001, 0}, Case{p, 10000, 1024}})
-        run_case(a, c, root);
+      for (Case c : small_cases(p)) run_case(a, p, c, root);
 }
 
 TEST_P(EveryAlgorithm, MovesTheRightBytesAtLargerScale) {
   const AlgorithmInfo& a = *GetParam();
-  for (int p : {33, 64, 100})
+  for (int p : {31, 32, 33, 64, 100}) {
+    const auto n = static_cast<std::size_t>(p);
     for (int root : {0, 1, p / 2, p - 1})
-      for (Case c : {Case{p, 1, 0}, Case{p, 12345, 4096}}) run_case(a, c, root);
+      for (Case c : {Case{1}, Case{n - 1}, Case{n + 1}, Case{3 * n + 1}, Case{12345, 4096}, Case{65537, 0}})
+        run_case(a, p, c, root);
+  }
   const std::size_t big = std::size_t{4} << 20;
-  run_case(a, Case{8, big, 8192}, 5);
-  run_case(a, Case{5, big + 3, 0}, 2);
+  run_case(a, 8, {big, 8192}, 5);
+  run_case(a, 5, {big + 3, 0}, 2);
+  run_case(a, 13, {big - 1, 65536}, 12);
+}
+
+TEST_P(EveryAlgorithm, VirtualBytesTakeTheSameTimeAsRealOnes) {
+  const AlgorithmInfo& a = *GetParam();
+  for (int p : {7, 33})
+    for (Case c : {Case{70001, 8192}, Case{40}}) {
+      RunSpec s = spec_for(a, p, c, p / 3);
+      const RunResult real = run_model(ModelConfig{}, s);
+      s.real_bytes = false;
+      const RunResult fake = run_model(ModelConfig{}, s);
+      EXPECT_EQ(real.finish_s, fake.finish_s) << describe(s);
+    }
+}
+
+TEST(ModelAlgorithms, ChainWithOtherFanouts) {
+  const AlgorithmInfo& a = *find_algorithm("bcast/chain");
+  for (int fanout : {1, 2, 3, 5, 8, 32, 40})
+    for (int p : {2, 3, 6, 9, 17, 33, 100})
+      for (int root : {0, p - 1})
+        for (Case c : {Case{1}, Case{10000, 1024}, Case{9999, 0}}) {
+          RunSpec s = spec_for(a, p, c, root);
+          s.params.fanout = fanout;
+          expect_right(s);
+        }
+}
+
+TEST(ModelAlgorithms, KnomialWithOtherRadices) {
+  const AlgorithmInfo& a = *find_algorithm("bcast/knomial");
+  for (int radix : {2, 3, 5, 8, 16, 200})
+    for (int p : {2, 3, 6, 9, 17, 33, 100})
+      for (int root : {0, p - 1})
+        for (Case c : {Case{1}, Case{10000, 1024}, Case{9999, 0}}) {
+          RunSpec s = spec_for(a, p, c, root);
+          s.params.radix = radix;
+          expect_right(s);
+        }
+}
+
+TEST(ModelAlgorithms, KnomialRejectsRadixOne) {
+  RunSpec s = spec_for(*find_algorithm("bcast/knomial"), 4, {100}, 0);
+  s.params.radix = 1;
+  EXPECT_THROW(run_model(ModelConfig{}, s), std::invalid_argument);
+}
+
+TEST(ModelAlgorithms, SplitBinaryAroundItsPipelineFallback) {
+  // Halves of ceil(m/2) and floor(m/2) bytes; a segment larger than the second half, or m < 2,
+  // sends everything down the pipeline instead.
+  const AlgorithmInfo& a = *find_algorithm("bcast/split_binary_tree");
+  for (int p : {2, 3, 4, 5, 8, 11, 16, 33})
+    for (int root : {0, p / 2})
+      for (Case c : {Case{2, 1}, Case{3, 1}, Case{3, 2}, Case{4, 2}, Case{4, 3}, Case{5, 2}, Case{5, 3},
+                     Case{1000, 500}, Case{1000, 501}, Case{1001, 500}, Case{1001, 501}, Case{1001, 499},
+                     Case{10001, 1}, Case{30000, 7}})
+        run_case(a, p, c, root);
+}
+
+TEST(ModelAlgorithms, ScatterAllgatherWithEmptyTrailingBlocks) {
+  // ceil(m/p)-byte blocks leave the last blocks empty when m is just above p (m=9, p=8: blocks
+  // of 2, block 4 has 1 byte and blocks 5-7 none); m < p falls back to basic_linear.
+  for (const char* name : {"bcast/scatter_allgather", "bcast/scatter_allgather_ring"}) {
+    const AlgorithmInfo& a = *find_algorithm(name);
+    for (int p : {3, 5, 6, 7, 8, 9, 12, 13, 24, 31, 33, 48, 100})
+      for (int root : {0, 1, p - 1}) {
+        const auto n = static_cast<std::size_t>(p);
+        for (std::size_t m : {n - 1, n, n + 1, n + 2, 2 * n - 1, 2 * n + 1, n * n / 2 + 1, 7 * n + 3})
+          run_case(a, p, {m}, root);
+      }
+  }
+}
+
+TEST(ModelAlgorithms, LinearSyncFirstSegments) {
+  const AlgorithmInfo& a = *find_algorithm("gather/linear_sync");
+  for (int p : {1, 2, 5, 16})
+    for (int root : {0, p - 1})
+      for (Case c : {Case{1000, 0}, Case{1000, 1}, Case{1000, 999}, Case{1000, 1000}, Case{1000, 4096}, Case{1, 1}})
+        run_case(a, p, c, root);
 }
 
 std::vector<const AlgorithmInfo*> algorithms() {
