@@ -1,0 +1,141 @@
+// SimComm: the messaging layer of one rank inside a SimGrid simulation (internal to the sim engine).
+//
+// Each rank is a SimGrid actor that runs its algorithm's coroutine on its own context, so every
+// operation completes synchronously inside start(): the actor blocks in SimGrid until the
+// operation is done and the coroutine never suspends. The protocol model (eager / rendezvous,
+// copies, barrier) is described in sim_engine.hpp.
+//
+// MPI matching is kept by a ledger per channel (source, destination, tag) that pairs the k-th
+// send with the k-th receive. It checks sizes when a pair forms, before anything reaches
+// SimGrid, and tells a deadlock report which waits have no partner. Because paired operations
+// have equal sizes, they choose the same protocol, so one SimGrid mailbox per (channel,
+// protocol) keeps MPI's order (SimGrid matches FIFO within a mailbox).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <simgrid/s4u.hpp>
+
+#include "comm/comm.hpp"
+#include "engines/run.hpp"
+
+namespace collsim::sim {
+
+struct ChannelKey {
+  int src = 0;
+  int dst = 0;
+  int tag = 0;
+  bool operator==(const ChannelKey&) const = default;
+};
+
+struct ChannelKeyHash {
+  std::size_t operator()(const ChannelKey& k) const noexcept {
+    std::uint64_t h = static_cast<std::uint32_t>(k.src);
+    h = h * 0x9E3779B97F4A7C15ull ^ static_cast<std::uint32_t>(k.dst);
+    h = h * 0x9E3779B97F4A7C15ull ^ static_cast<std::uint32_t>(k.tag);
+    return static_cast<std::size_t>(h ^ (h >> 29));
+  }
+};
+
+// The ledger of one channel within one measurement.
+struct Channel {
+  std::uint64_t sends = 0;  // sends posted so far: the next send's sequence number
+  std::uint64_t recvs = 0;  // receives posted so far
+  std::deque<std::size_t> unmatched_sends;  // sizes of posted sends no receive paired with yet
+  std::deque<std::size_t> unmatched_recvs;  // sizes of posted receives no send paired with yet
+};
+
+class SimComm;
+
+// Everything the ranks of one measurement share.
+struct Measurement {
+  const RunSpec* spec = nullptr;
+  int procs = 0;
+  double start = 0;              // the common start date
+  std::uint64_t generation = 0;  // distinguishes measurements for the mailbox receivers
+  std::vector<simgrid::s4u::ActorPtr> actors;
+  simgrid::s4u::BarrierPtr barrier;
+  std::vector<std::unique_ptr<SimComm>> ranks;
+  std::unordered_map<ChannelKey, Channel, ChannelKeyHash> channels;
+};
+
+// SimGrid mailboxes, one per (channel, protocol). They outlive measurements (SimGrid never frees
+// a mailbox), so they are looked up once and reused; an eager mailbox's permanent receiver is
+// re-pointed at the current measurement's destination actor the first time it is used in it.
+class Mailboxes {
+ public:
+  simgrid::s4u::Mailbox* get(const ChannelKey& key, bool eager, const Measurement& m);
+  // Drops the references to the finished measurement's actors.
+  void release_receivers();
+
+ private:
+  struct Entry {
+    simgrid::s4u::Mailbox* mailbox = nullptr;
+    std::uint64_t generation = 0;
+  };
+  std::unordered_map<ChannelKey, Entry, ChannelKeyHash> eager_;
+  std::unordered_map<ChannelKey, Entry, ChannelKeyHash> rendezvous_;
+  std::vector<simgrid::s4u::Mailbox*> with_receiver_;
+};
+
+class SimComm final : public Comm {
+ public:
+  // memcpy_rate: bytes/s of comm.copy on this rank's host; 0 = free.
+  SimComm(Measurement& m, Mailboxes& mailboxes, int rank, std::size_t eager_limit,
+          double memcpy_rate);
+
+  int rank() const override { return rank_; }
+  int size() const override { return m_.procs; }
+  double now() const override;
+  bool start(Op& op) override;
+
+  // For the end of a measurement and for deadlock reports.
+  std::size_t live_requests() const { return requests_.size() - free_.size(); }
+  std::string describe_live_requests() const;  // "recv from 1 tag 5, send to 2 tag 5"
+  std::string waiting_on() const;             // "recv from 1 tag 1001", "barrier", ...
+  bool finished = false;
+
+ private:
+  struct Pending {
+    simgrid::s4u::CommPtr comm;
+    ChannelKey channel;
+    std::uint64_t seq = 0;     // position in its channel's sends or receives
+    bool is_recv = false;
+    std::size_t size = 0;
+    Buffer dest;                // receive buffer
+    std::byte* payload = nullptr;  // receive: the sender's copy of the bytes (or a marker: none)
+    bool live = false;
+  };
+  enum class Blocked : std::uint8_t { no, requests, barrier };
+
+  Request post_send(const Op& op);
+  Request post_recv(const Op& op);
+  void wait_all(std::span<Request> requests);
+  std::size_t wait_any(std::span<Request> requests);
+  void copy(Buffer dst, Buffer src);
+  Pending& pending(const Request& r);
+  void finish(Request& r);  // after its SimGrid comm completed
+  std::int64_t allocate();
+  bool matched(const Pending& p) const;
+  std::string describe(const Pending& p) const;
+  void check_peer(int peer, const char* what) const;
+
+  Measurement& m_;
+  Mailboxes& mailboxes_;
+  int rank_;
+  std::size_t eager_limit_;
+  double memcpy_rate_;
+  std::deque<Pending> requests_;  // a deque keeps each payload slot's address stable
+  std::vector<std::int64_t> free_;
+  Blocked blocked_ = Blocked::no;
+  OpKind blocked_kind_ = OpKind::wait_all;
+  std::vector<std::int64_t> blocked_on_;
+};
+
+}  // namespace collsim::sim

@@ -1,0 +1,293 @@
+// The process side of the sim engine: fork a child that hosts the simulation, stream its results
+// back through a pipe, and turn the ways a child can end into InputError / EngineError.
+#include "engines/sim/sim_engine.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <optional>
+#include <string>
+
+#include "engines/sim/simulation.hpp"
+
+namespace collsim {
+
+namespace {
+
+// Pipe records: u32 length of what follows, u8 kind, payload.
+enum class Kind : std::uint8_t { loaded = 1, result, input_error, engine_error, host_count, done };
+
+class RecordWriter final : public sim::Reporter {
+ public:
+  explicit RecordWriter(int fd) : fd_(fd) {}
+
+  void loaded() { send(Kind::loaded, {}); }
+  void host_count(std::size_t n) {
+    std::string p;
+    put(p, static_cast<std::uint64_t>(n));
+    send(Kind::host_count, p);
+  }
+  void done() { send(Kind::done, {}); }
+  void input_error(const std::string& msg) { send(Kind::input_error, msg); }
+  void engine_error(const std::string& msg) { send(Kind::engine_error, msg); }
+
+  void result(std::size_t index, const RunResult& r) override {
+    std::string p;
+    put(p, static_cast<std::uint64_t>(index));
+    put(p, r.time_s);
+    put(p, static_cast<std::uint64_t>(r.finish_s.size()));
+    for (double f : r.finish_s) put(p, f);
+    p += r.data_error;
+    send(Kind::result, p);
+  }
+  [[noreturn]] void fail(const std::string& message) override {
+    engine_error(message);
+    _exit(0);
+  }
+
+ private:
+  template <class T>
+  static void put(std::string& out, T v) {
+    char b[sizeof(T)];
+    std::memcpy(b, &v, sizeof(T));
+    out.append(b, sizeof(T));
+  }
+  void send(Kind kind, const std::string& payload) {
+    std::string rec;
+    put(rec, static_cast<std::uint32_t>(payload.size() + 1));
+    rec.push_back(static_cast<char>(kind));
+    rec += payload;
+    const char* p = rec.data();
+    std::size_t left = rec.size();
+    while (left > 0) {
+      const ssize_t n = ::write(fd_, p, left);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) _exit(3);  // the parent is gone: nobody to report to
+      p += n;
+      left -= static_cast<std::size_t>(n);
+    }
+  }
+  int fd_;
+};
+
+bool read_exact(int fd, char* p, std::size_t n) {
+  while (n > 0) {
+    const ssize_t k = ::read(fd, p, n);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) return false;
+    p += k;
+    n -= static_cast<std::size_t>(k);
+  }
+  return true;
+}
+
+class RecordReader {
+ public:
+  explicit RecordReader(std::string payload) : p_(std::move(payload)) {}
+  template <class T>
+  T get() {
+    T v{};
+    if (pos_ + sizeof(T) > p_.size()) throw EngineError("sim engine: truncated record from the simulation");
+    std::memcpy(&v, p_.data() + pos_, sizeof(T));
+    pos_ += sizeof(T);
+    return v;
+  }
+  std::string rest() { return p_.substr(pos_); }
+
+ private:
+  std::string p_;
+  std::size_t pos_ = 0;
+};
+
+enum class Mode { run, count };
+
+[[noreturn]] void child_main(int out_fd, int err_fd, Mode mode, const SimConfig& config,
+                             std::span<const RunSpec> specs) {
+  ::dup2(err_fd, STDERR_FILENO);
+  RecordWriter out(out_fd);
+  try {
+    sim::Simulation simulation(config);
+    out.loaded();
+    if (mode == Mode::count)
+      out.host_count(simulation.host_count());
+    else
+      simulation.run(specs, out);
+    out.done();
+  } catch (const InputError& e) {
+    out.input_error(e.what());
+  } catch (const std::exception& e) {
+    out.engine_error(std::string("sim engine: ") + e.what());
+  } catch (...) {
+    out.engine_error("sim engine: unknown exception in the simulation");
+  }
+  // No destructors, no atexit handlers, no flushing of stdio buffers inherited from the parent.
+  _exit(0);
+}
+
+std::string read_all(int fd) {
+  std::string s;
+  if (::lseek(fd, 0, SEEK_SET) < 0) return s;
+  char buf[4096];
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    s.append(buf, static_cast<std::size_t>(n));
+  }
+  return s;
+}
+
+std::string last_line(const std::string& text) {
+  std::size_t end = text.find_last_not_of("\r\n");
+  if (end == std::string::npos) return {};
+  const std::size_t begin = text.rfind('\n', end);
+  return text.substr(begin == std::string::npos ? 0 : begin + 1, end - (begin == std::string::npos ? 0 : begin + 1) + 1);
+}
+
+// "[0.000000] ./src/x.cpp:179: [root/CRITICAL] Model 'NOPE' is invalid" -> "Model 'NOPE' is invalid"
+std::string simgrid_message(const std::string& line) {
+  for (const char* level : {"/CRITICAL] ", "/ERROR] ", "/WARNING] "}) {
+    const auto at = line.find(level);
+    if (at != std::string::npos) return line.substr(at + std::strlen(level));
+  }
+  return line;
+}
+
+void forward(const std::string& text) {
+  const char* p = text.data();
+  std::size_t left = text.size();
+  while (left > 0) {
+    const ssize_t n = ::write(STDERR_FILENO, p, left);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;
+    p += n;
+    left -= static_cast<std::size_t>(n);
+  }
+}
+
+class Fd {
+ public:
+  explicit Fd(int fd = -1) : fd_(fd) {}
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  ~Fd() { reset(); }
+  int get() const { return fd_; }
+  void reset() {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+  }
+
+ private:
+  int fd_;
+};
+
+// Runs one child simulation; returns the host count in count mode.
+std::size_t simulate(Mode mode, const SimConfig& config, std::span<const RunSpec> specs,
+                     const std::function<void(std::size_t, const RunResult&)>& on_result) {
+  const std::string& file = config.platform_file;
+  {
+    // SimGrid reports some unreadable files by exiting: check here first.
+    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw InputError(file + ": cannot open: " + std::strerror(errno));
+    struct stat st {};
+    const bool regular = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+    ::close(fd);
+    if (!regular) throw InputError(file + ": not a regular file");
+  }
+  int p[2];
+  if (::pipe2(p, O_CLOEXEC) != 0) throw EngineError(std::string("sim engine: pipe: ") + std::strerror(errno));
+  Fd read_end(p[0]), write_end(p[1]);
+  // The child's stderr goes to an anonymous file, so SimGrid's own messages can be attached to
+  // our error messages instead of interleaving with the caller's output.
+  Fd err(::memfd_create("collsim-sim-stderr", MFD_CLOEXEC));
+  if (err.get() < 0) throw EngineError(std::string("sim engine: memfd_create: ") + std::strerror(errno));
+
+  // Some SimGrid failures call exit(), which would flush a copy of the caller's stdio buffers.
+  std::fflush(nullptr);
+  const pid_t pid = ::fork();
+  if (pid < 0) throw EngineError(std::string("sim engine: fork: ") + std::strerror(errno));
+  if (pid == 0) child_main(write_end.get(), err.get(), mode, config, specs);
+  write_end.reset();
+
+  bool loaded = false, done = false;
+  std::optional<std::string> input_error, engine_error;
+  std::size_t results = 0, hosts = 0;
+  try {
+    for (;;) {
+      std::uint32_t len = 0;
+      if (!read_exact(read_end.get(), reinterpret_cast<char*>(&len), sizeof len)) break;
+      std::string payload(len, '\0');
+      if (len == 0 || !read_exact(read_end.get(), payload.data(), len)) break;
+      const auto kind = static_cast<Kind>(payload[0]);
+      RecordReader rec(payload.substr(1));
+      switch (kind) {
+        case Kind::loaded: loaded = true; break;
+        case Kind::done: done = true; break;
+        case Kind::host_count: hosts = static_cast<std::size_t>(rec.get<std::uint64_t>()); break;
+        case Kind::input_error: input_error = rec.rest(); break;
+        case Kind::engine_error: engine_error = rec.rest(); break;
+        case Kind::result: {
+          const auto index = static_cast<std::size_t>(rec.get<std::uint64_t>());
+          RunResult r;
+          r.time_s = rec.get<double>();
+          const auto n = rec.get<std::uint64_t>();
+          r.finish_s.reserve(static_cast<std::size_t>(n));
+          for (std::uint64_t i = 0; i < n; ++i) r.finish_s.push_back(rec.get<double>());
+          r.data_error = rec.rest();
+          ++results;
+          on_result(index, r);
+          break;
+        }
+      }
+    }
+  } catch (...) {
+    ::kill(pid, SIGKILL);
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    throw;
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+  const std::string captured = read_all(err.get());
+
+  // Input errors are one line for the user; anything else keeps SimGrid's own words too.
+  if (input_error) throw InputError(*input_error);
+  const std::string said = simgrid_message(last_line(captured));
+  if (!loaded && !engine_error)
+    throw InputError(file + ": SimGrid could not load the platform" + (said.empty() ? "" : ": " + said));
+  if (!captured.empty()) forward(captured);
+  if (engine_error) throw EngineError(*engine_error);
+  if (done && WIFEXITED(status) && WEXITSTATUS(status) == 0) return hosts;
+
+  const std::string how = WIFSIGNALED(status) ? "was killed by signal " + std::to_string(WTERMSIG(status)) +
+                                                    " (" + strsignal(WTERMSIG(status)) + ")"
+                                              : "exited with status " + std::to_string(WEXITSTATUS(status));
+  throw EngineError("sim engine: the simulation process " + how + " after " + std::to_string(results) +
+                    " of " + std::to_string(specs.size()) + " runs" + (said.empty() ? "" : ": " + said));
+}
+
+}  // namespace
+
+void run_sim(const SimConfig& config, std::span<const RunSpec> specs,
+             const std::function<void(std::size_t index, const RunResult&)>& on_result) {
+  if (config.ranks_per_node < 1)
+    throw InputError("ranks per node must be at least 1, not " + std::to_string(config.ranks_per_node));
+  simulate(Mode::run, config, specs, on_result);
+}
+
+std::size_t platform_host_count(const std::string& platform_file) {
+  SimConfig config;
+  config.platform_file = platform_file;
+  return simulate(Mode::count, config, {}, [](std::size_t, const RunResult&) {});
+}
+
+}  // namespace collsim

@@ -1,0 +1,74 @@
+// The SimGrid engine: runs collective algorithms on a simulated cluster (SimGrid S4U, flow-level
+// network with contention and topology) described by a platform XML file.
+//
+// SimGrid allows one Engine per process and cannot restart it, so every call here forks a child
+// process that hosts one whole simulation; results come back through a pipe as each measurement
+// ends, so a run that is interrupted or fails part way keeps what finished. Many measurements run
+// one after the other inside that one simulation (each starts when the previous one is over).
+//
+// Model of a rank and of MPI's point-to-point protocols (what the simulated times mean):
+//  - One SimGrid actor per rank. Rank r runs on host r / ranks_per_node, hosts taken in natural
+//    order of their names (grisou-2 before grisou-10), like `mpirun --map-by ppr:N:node`. Ranks on
+//    one host share its network link and talk to each other over the host's loopback.
+//  - Matching is MPI's: a receive names its source and tag; messages of one (source, destination,
+//    tag) are received in the order sent; the receive size must equal the message size, else the
+//    run fails with EngineError naming both ranks and both sizes.
+//  - Eager (size < eager_limit): the transfer starts when the send is posted, whether or not the
+//    receive is. The send completes when the transfer ends; the receive completes when the data
+//    has arrived and the receive is posted. (SimGrid mailbox with a permanent receiver.)
+//    An empty eager message travels as one byte: SimGrid 3.32 would deliver a zero-size one
+//    without its latency when the receive is posted while it is in flight.
+//  - Rendezvous (size >= eager_limit): the transfer starts when both the send and the receive are
+//    posted; both complete when it ends. Open MPI's TCP transport switches at 64 KiB.
+//  - A transfer's duration is whatever SimGrid's network model says for the route (latency,
+//    bandwidth, sharing with the other transfers in flight); choose the model with `cfg`, e.g.
+//    "network/model:CM02" for exactly latency + size / bandwidth on an idle route.
+//  - comm.copy of n bytes takes n / memcpy rate of the rank's host, read from the host property
+//    `memcpy_bw` (bytes/s, SimGrid bandwidth units accepted: "6GBps"). A `<prop>` inside a
+//    `<cluster>` applies to every host of the cluster in SimGrid 3.32; a host without the property
+//    copies for free. Concurrent copies by ranks of one host do not slow each other down.
+//  - barrier is free (zero simulated time): it only synchronises.
+//  - Real bytes are copied at send time into a buffer that travels with the message, so a send
+//    buffer may be reused once the send completes, as in MPI; virtual buffers move no bytes.
+//
+// SimGrid's own logging is limited to warnings; the environment variable COLLSIM_SIM_LOG adds
+// SimGrid --log settings (e.g. "ker_network.thres:debug") when debugging the engine.
+//
+// SimGrid resolves simulated time to about 1 ns (its surf/precision option, 1e-9 s by default):
+// events closer than that, such as a 1-byte copy, may merge.
+//
+// Timing follows engines/run.hpp: all ranks of a measurement start at one simulated date; a
+// rank's finish is when its call returns; time_s is the last finish.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "engines/run.hpp"
+
+namespace collsim {
+
+struct SimConfig {
+  std::string platform_file;          // SimGrid platform XML
+  int ranks_per_node = 1;             // rank r runs on host r / ranks_per_node
+  std::size_t eager_limit = 65536;    // messages < limit: eager; >= limit: rendezvous
+  std::vector<std::string> cfg;       // "key:value" SimGrid --cfg options, applied after ours
+};
+
+// Runs the specs in order in one simulation hosted in a forked child process and calls
+// on_result(index, result) in the calling process as each finishes.
+// Throws InputError for a bad platform file ("FILE: <problem>", with the line when SimGrid gives
+// one), a bad SimGrid option, or more processes than hosts * ranks_per_node; EngineError for a
+// deadlock (naming the ranks still waiting and on what), misuse of the messaging layer (size
+// mismatch, bad rank, requests never waited) or a crash of the simulation. Results of the specs
+// that finished before the error have been delivered.
+void run_sim(const SimConfig& config, std::span<const RunSpec> specs,
+             const std::function<void(std::size_t index, const RunResult&)>& on_result);
+
+// Number of hosts in a platform file (for validation messages); throws InputError.
+std::size_t platform_host_count(const std::string& platform_file);
+
+}  // namespace collsim

@@ -1,0 +1,329 @@
+#include "engines/sim/simulation.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cstdlib>
+#include <exception>
+#include <unordered_map>
+#include <utility>
+
+#include <simgrid/Exception.hpp>
+#include <simgrid/s4u.hpp>
+#include <xbt/log.h>
+
+#include "algorithms/rank_data.hpp"
+#include "engines/sim/sim_comm.hpp"
+
+// SimGrid prints its own deadlock banner from this category before calling our deadlock hook;
+// our report says more, so the category is silenced (see silence_deadlock_banner).
+XBT_LOG_EXTERNAL_CATEGORY(ker_engine);
+
+namespace collsim::sim {
+
+namespace s4u = simgrid::s4u;
+
+#if defined(__SANITIZE_ADDRESS__)
+#define COLLSIM_SIM_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define COLLSIM_SIM_ASAN 1
+#endif
+#endif
+
+namespace {
+
+// Context settings. Raw contexts are SimGrid's fastest; a rank's stack only holds the actor's
+// entry function and the SimGrid calls under the current await (the algorithm's coroutine frames
+// live on the heap), so 64 KiB is plenty, and without guard pages the kernel's limit on memory
+// maps does not stop runs at ~32k actors. AddressSanitizer cannot follow raw context switches
+// (SimGrid from Debian is not built to tell it), so sanitized builds use one thread per actor.
+std::vector<std::string> context_options() {
+#ifdef COLLSIM_SIM_ASAN
+  return {"--cfg=contexts/factory:thread"};
+#else
+  return {"--cfg=contexts/factory:raw", "--cfg=contexts/stack-size:64", "--cfg=contexts/guard-size:0"};
+#endif
+}
+
+void silence_deadlock_banner() {
+  if (XBT_LOG_ISENABLED(ker_engine, xbt_log_priority_critical))  // initialises the category
+    xbt_log_threshold_set(&_XBT_LOGV(ker_engine), xbt_log_priority_infinite);
+}
+
+// SimGrid's "Parse error at FILE:LINE: what" becomes "FILE: line LINE: what".
+std::string platform_problem(const std::string& file, const std::string& what) {
+  const std::string prefix = "Parse error at " + file + ":";
+  if (what.rfind(prefix, 0) == 0) {
+    std::string rest = what.substr(prefix.size());
+    const auto colon = rest.find(": ");
+    if (colon != std::string::npos && colon > 0 &&
+        std::all_of(rest.begin(), rest.begin() + static_cast<std::ptrdiff_t>(colon),
+                    [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+      return file + ": line " + rest.substr(0, colon) + ": " + rest.substr(colon + 2);
+    return file + ": " + rest;
+  }
+  return file + ": " + what;
+}
+
+}  // namespace
+
+bool natural_less(std::string_view a, std::string_view b) {
+  std::size_t i = 0, j = 0;
+  auto digit = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; };
+  while (i < a.size() && j < b.size()) {
+    if (digit(a[i]) && digit(b[j])) {
+      std::size_t i0 = i, j0 = j;
+      while (i0 < a.size() && a[i0] == '0') ++i0;
+      while (j0 < b.size() && b[j0] == '0') ++j0;
+      std::size_t i1 = i0, j1 = j0;
+      while (i1 < a.size() && digit(a[i1])) ++i1;
+      while (j1 < b.size() && digit(b[j1])) ++j1;
+      if (i1 - i0 != j1 - j0) return i1 - i0 < j1 - j0;
+      const int c = a.substr(i0, i1 - i0).compare(b.substr(j0, j1 - j0));
+      if (c != 0) return c < 0;
+      i = i1;
+      j = j1;
+    } else {
+      if (a[i] != b[j]) return a[i] < b[j];
+      ++i;
+      ++j;
+    }
+  }
+  if ((a.size() - i) != (b.size() - j)) return a.size() - i < b.size() - j;
+  return a < b;  // only leading zeros differ
+}
+
+double parse_bandwidth(std::string_view text) {
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
+  double value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc{} || !(value > 0)) return -1;
+  const std::string_view unit(end, static_cast<std::size_t>(text.data() + text.size() - end));
+  static const std::pair<std::string_view, double> units[] = {
+      {"", 1},          {"Bps", 1},          {"kBps", 1e3},        {"KBps", 1e3},
+      {"KiBps", 1024.}, {"MBps", 1e6},       {"MiBps", 1048576.},  {"GBps", 1e9},
+      {"GiBps", 1073741824.},                {"TBps", 1e12},       {"TiBps", 1099511627776.},
+      {"bps", 1 / 8.},  {"kbps", 1e3 / 8},   {"Kbps", 1e3 / 8},    {"Kibps", 1024. / 8},
+      {"Mbps", 1e6 / 8}, {"Mibps", 1048576. / 8},                  {"Gbps", 1e9 / 8},
+      {"Gibps", 1073741824. / 8},            {"Tbps", 1e12 / 8},   {"Tibps", 1099511627776. / 8},
+  };
+  for (const auto& [name, factor] : units)
+    if (unit == name) return value * factor;
+  return -1;
+}
+
+std::string rank_list(const std::vector<int>& ranks) {
+  std::string s;
+  std::size_t runs = 0;
+  for (std::size_t i = 0; i < ranks.size();) {
+    std::size_t k = i;
+    while (k + 1 < ranks.size() && ranks[k + 1] == ranks[k] + 1) ++k;
+    if (++runs > 10) return s + ", ... (" + std::to_string(ranks.size()) + " ranks)";
+    if (!s.empty()) s += ", ";
+    s += std::to_string(ranks[i]);
+    if (k > i) s += (k == i + 1 ? ", " : "-") + std::to_string(ranks[k]);
+    i = k + 1;
+  }
+  return s;
+}
+
+struct Simulation::Impl {
+  SimConfig config;
+  s4u::Engine* engine = nullptr;     // deliberately never deleted: the process exits after the run
+  std::vector<s4u::Host*> hosts;     // natural order of names: host i holds ranks i*rpn ...
+  std::vector<double> memcpy_rate;   // per host, bytes/s, 0 = free
+  Mailboxes mailboxes;
+  Measurement* current = nullptr;
+  std::uint64_t generation = 0;
+  Reporter* reporter = nullptr;
+
+  void measure(std::size_t index, const RunSpec& spec);
+  void rank_main(Measurement& m, int rank, std::vector<double>& finish, std::vector<std::string>& errors);
+  std::string deadlock_message() const;
+};
+
+Simulation::Simulation(const SimConfig& config) : impl_(std::make_unique<Impl>()) {
+  impl_->config = config;
+  // SimGrid keeps pointers into argv for the process's lifetime.
+  static std::vector<std::string> args;
+  args = {"collsim-sim", "--log=root.thresh:warning"};
+  for (auto& o : context_options()) args.push_back(o);
+  for (const auto& c : config.cfg) args.push_back("--cfg=" + c);
+  // Debugging aid: SimGrid log settings, e.g. COLLSIM_SIM_LOG="ker_network.thres:debug".
+  if (const char* log = std::getenv("COLLSIM_SIM_LOG")) args.push_back(std::string("--log=") + log);
+  static std::vector<char*> argv;
+  argv.clear();
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  int argc = static_cast<int>(args.size());
+  try {
+    impl_->engine = new s4u::Engine(&argc, argv.data());
+  } catch (const std::exception& e) {
+    // SimGrid appends the list of every known key: keep the first line.
+    std::string what = e.what();
+    what = what.substr(0, what.find('\n'));
+    throw InputError("bad SimGrid option: " + what);
+  }
+  if (argc > 1) throw InputError(std::string("SimGrid did not understand option '") + argv[1] + "'");
+  silence_deadlock_banner();
+
+  const std::string& file = config.platform_file;
+  try {
+    impl_->engine->load_platform(file);
+  } catch (const std::exception& e) {
+    throw InputError(platform_problem(file, e.what()));
+  }
+  impl_->hosts = impl_->engine->get_all_hosts();
+  if (impl_->hosts.empty()) throw InputError(file + ": the platform has no hosts");
+  std::sort(impl_->hosts.begin(), impl_->hosts.end(),
+            [](const s4u::Host* a, const s4u::Host* b) { return natural_less(a->get_name(), b->get_name()); });
+
+  // The copy rate is a host property: SimGrid 3.32 gives a <prop> inside a <cluster> to every
+  // host of the cluster, and a <host> may carry its own. (Zone properties are not consulted:
+  // NetZone::get_property crashes on zones without properties in 3.32.)
+  for (s4u::Host* h : impl_->hosts) {
+    const char* v = h->get_property("memcpy_bw");
+    double rate = 0;
+    if (v) {
+      rate = parse_bandwidth(v);
+      if (rate <= 0)
+        throw InputError(file + ": host " + h->get_name() + ": memcpy_bw '" + v +
+                         "' is not a bandwidth (e.g. 6GBps)");
+    }
+    impl_->memcpy_rate.push_back(rate);
+  }
+}
+
+Simulation::~Simulation() = default;
+
+std::size_t Simulation::host_count() const { return impl_->hosts.size(); }
+
+void Simulation::run(std::span<const RunSpec> specs, Reporter& reporter) {
+  Impl* impl = impl_.get();
+  const SimConfig& config = impl->config;
+  if (config.ranks_per_node < 1)
+    throw InputError("ranks per node must be at least 1, not " + std::to_string(config.ranks_per_node));
+  const std::size_t slots = impl->hosts.size() * static_cast<std::size_t>(config.ranks_per_node);
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    const RunSpec& s = specs[i];
+    if (!s.algorithm) throw InputError("run " + std::to_string(i) + " names no algorithm");
+    if (s.procs < 1) throw InputError(describe(s) + ": needs at least 1 process");
+    if (static_cast<std::size_t>(s.procs) > slots)
+      throw InputError("platform " + config.platform_file + " has " + std::to_string(impl->hosts.size()) +
+                       " hosts x " + std::to_string(config.ranks_per_node) + " ranks per node = " +
+                       std::to_string(slots) + " slots, but " + std::to_string(s.procs) +
+                       " processes were asked for");
+    if (s.params.root < 0 || s.params.root >= s.procs)
+      throw InputError(describe(s) + ": root " + std::to_string(s.params.root) + " is not a rank");
+  }
+
+  impl->reporter = &reporter;
+  s4u::Engine::on_deadlock_cb([impl] { impl->reporter->fail(impl->deadlock_message()); });
+  s4u::Actor::create("driver", impl->hosts.front(), [impl, specs] {
+    for (std::size_t i = 0; i < specs.size(); ++i) impl->measure(i, specs[i]);
+  });
+  impl->engine->run();
+}
+
+void Simulation::Impl::measure(std::size_t index, const RunSpec& spec) {
+  const auto P = static_cast<std::size_t>(spec.procs);
+  const auto rpn = static_cast<std::size_t>(config.ranks_per_node);
+  Measurement m;
+  m.spec = &spec;
+  m.procs = spec.procs;
+  // Creating actors takes no simulated time, so every rank starts at this date; ranks still
+  // sleep until it, which keeps the protocol explicit if setup ever costs time.
+  m.start = s4u::Engine::get_clock();
+  m.generation = ++generation;
+  m.barrier = s4u::Barrier::create(static_cast<unsigned>(P));
+  m.ranks.reserve(P);
+  for (std::size_t r = 0; r < P; ++r)
+    m.ranks.push_back(std::make_unique<SimComm>(m, mailboxes, static_cast<int>(r), config.eager_limit,
+                                                memcpy_rate[r / rpn]));
+  std::vector<double> finish(P, 0.0);
+  std::vector<std::string> errors(P);
+  current = &m;
+  // Every actor exists before any runs: a rank's first eager send names its destination's
+  // actor as the mailbox's receiver, and creating actors yields to those already started.
+  m.actors.reserve(P);
+  for (std::size_t r = 0; r < P; ++r) m.actors.push_back(s4u::Actor::init("rank-" + std::to_string(r), hosts[r / rpn]));
+  for (std::size_t r = 0; r < P; ++r)
+    m.actors[r]->start([this, &m, &finish, &errors, r] { rank_main(m, static_cast<int>(r), finish, errors); });
+  for (auto& a : m.actors) a->join();
+
+  // A message nobody received would stay in its mailbox and be taken by the next measurement.
+  for (const auto& [key, ch] : m.channels)
+    if (!ch.unmatched_sends.empty())
+      reporter->fail(describe(spec) + ": rank " + std::to_string(key.src) + " sent " +
+                     std::to_string(ch.unmatched_sends.front()) + " bytes to rank " + std::to_string(key.dst) +
+                     " (tag " + std::to_string(key.tag) + ") that no receive matched");
+  mailboxes.release_receivers();
+  current = nullptr;
+  m.actors.clear();
+
+  RunResult result;
+  result.finish_s = std::move(finish);
+  result.time_s = *std::max_element(result.finish_s.begin(), result.finish_s.end());
+  for (auto& e : errors)
+    if (!e.empty()) {
+      result.data_error = std::move(e);
+      break;
+    }
+  reporter->result(index, result);
+}
+
+void Simulation::Impl::rank_main(Measurement& m, int rank, std::vector<double>& finish,
+                                 std::vector<std::string>& errors) {
+  const RunSpec& spec = *m.spec;
+  SimComm& comm = *m.ranks[static_cast<std::size_t>(rank)];
+  RankData data(spec.algorithm->op, rank, m.procs, spec.params.root, spec.bytes, spec.real_bytes);
+  s4u::this_actor::sleep_until(m.start);
+  {
+    Task<> task = spec.algorithm->run(comm, data.buffers(), spec.params);
+    collsim::start(task);
+    if (!task.done())
+      reporter->fail(describe(spec) + ": rank " + std::to_string(rank) +
+                     " suspended outside of the messaging layer (the sim engine never suspends)");
+    try {
+      rethrow_if_failed(task);
+    } catch (const std::exception& e) {
+      reporter->fail(describe(spec) + ": " + e.what());
+    } catch (...) {
+      reporter->fail(describe(spec) + ": rank " + std::to_string(rank) + " threw an unknown exception");
+    }
+  }
+  comm.finished = true;
+  finish[static_cast<std::size_t>(rank)] = s4u::Engine::get_clock() - m.start;
+  if (comm.live_requests() > 0)
+    reporter->fail(describe(spec) + ": rank " + std::to_string(rank) + " returned with " +
+                   std::to_string(comm.live_requests()) + " requests never completed (" +
+                   comm.describe_live_requests() + ")");
+  errors[static_cast<std::size_t>(rank)] = data.check();
+}
+
+std::string Simulation::Impl::deadlock_message() const {
+  if (!current) return "deadlock in the sim engine outside of any measurement";
+  std::vector<std::pair<std::string, std::vector<int>>> groups;
+  std::unordered_map<std::string, std::size_t> group_of;
+  for (int r = 0; r < current->procs; ++r) {
+    const SimComm& c = *current->ranks[static_cast<std::size_t>(r)];
+    if (c.finished) continue;
+    std::string what = c.waiting_on();
+    auto [it, fresh] = group_of.try_emplace(what, groups.size());
+    if (fresh) groups.emplace_back(std::move(what), std::vector<int>{});
+    groups[it->second].second.push_back(r);
+  }
+  std::string msg = "deadlock in " + describe(*current->spec) + ": ";
+  constexpr std::size_t kShown = 8;
+  for (std::size_t g = 0; g < groups.size() && g < kShown; ++g) {
+    const auto& [what, ranks] = groups[g];
+    msg += (g ? "; " : "") + std::string(ranks.size() == 1 ? "rank " : "ranks ") + rank_list(ranks) +
+           " waiting in " + what;
+  }
+  if (groups.size() > kShown) msg += "; and " + std::to_string(groups.size() - kShown) + " more groups";
+  return msg;
+}
+
+}  // namespace collsim::sim
