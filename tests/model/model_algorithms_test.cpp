@@ -43,12 +43,11 @@ void expect_right(const RunSpec& s) {
 
 void run_case(const AlgorithmInfo& a, int procs, Case c, int root) { expect_right(spec_for(a, procs, c, root)); }
 
-// Sizes worth trying on p processes, all small enough to run from every root.
+// Sizes worth trying on p processes, all small enough to run from every root: empty, tiny,
+// around p (scatter_allgather's blocks), odd, and not a multiple of the segment.
 std::vector<Case> small_cases(int p) {
   const auto n = static_cast<std::size_t>(p);
-  return {{0},         {1},           {2},           {3, 1},      {n},        {n + 1},
-          {2 * n - 1}, {1001},        {1001, 100},   {1001, 500}, {1001, 501}, {1001, 1000},
-          {10000, 1024}};
+  return {{0}, {1}, {2}, {3, 1}, {n}, {n + 1}, {2 * n - 1}, {1001}, {1001, 100}, {10000, 1024}};
 }
 
 class EveryAlgorithm : public ::testing::TestWithParam<const AlgorithmInfo*> {};
@@ -61,17 +60,17 @@ TEST_P(EveryAlgorithm, MovesTheRightBytesForEveryRoot) {
 }
 
 TEST_P(EveryAlgorithm, MovesTheRightBytesAtLargerScale) {
+  // Selective: the debug (sanitizer) build pays for every byte generated and checked.
   const AlgorithmInfo& a = *GetParam();
   for (int p : {31, 32, 33, 64, 100}) {
     const auto n = static_cast<std::size_t>(p);
-    for (int root : {0, 1, p / 2, p - 1})
-      for (Case c : {Case{1}, Case{n - 1}, Case{n + 1}, Case{3 * n + 1}, Case{12345, 4096}, Case{65537, 0}})
-        run_case(a, p, c, root);
+    for (int root : {0, p / 2, p - 1})
+      for (Case c : {Case{1}, Case{n - 1}, Case{n + 1}, Case{3 * n + 1}, Case{12345, 4096}}) run_case(a, p, c, root);
   }
-  const std::size_t big = std::size_t{4} << 20;
-  run_case(a, 8, {big, 8192}, 5);
-  run_case(a, 5, {big + 3, 0}, 2);
-  run_case(a, 13, {big - 1, 65536}, 12);
+  run_case(a, 33, {12345, 4096}, 1);
+  run_case(a, 100, {65537, 8192}, 99);
+  run_case(a, 8, {(std::size_t{1} << 20) + 1, 8192}, 5);
+  run_case(a, 5, {(std::size_t{4} << 20) + 3, 65536}, 2);
 }
 
 TEST_P(EveryAlgorithm, VirtualBytesTakeTheSameTimeAsRealOnes) {
@@ -121,11 +120,13 @@ TEST(ModelAlgorithms, SplitBinaryAroundItsPipelineFallback) {
   // sends everything down the pipeline instead.
   const AlgorithmInfo& a = *find_algorithm("bcast/split_binary_tree");
   for (int p : {2, 3, 4, 5, 8, 11, 16, 33})
-    for (int root : {0, p / 2})
+    for (int root : {0, p / 2}) {
       for (Case c : {Case{2, 1}, Case{3, 1}, Case{3, 2}, Case{4, 2}, Case{4, 3}, Case{5, 2}, Case{5, 3},
                      Case{1000, 500}, Case{1000, 501}, Case{1001, 500}, Case{1001, 501}, Case{1001, 499},
-                     Case{10001, 1}, Case{30000, 7}})
+                     Case{1001, 1000}})
         run_case(a, p, c, root);
+      if (p <= 11) run_case(a, p, {4001, 1}, root);  // thousands of segments per half
+    }
 }
 
 TEST(ModelAlgorithms, ScatterAllgatherWithEmptyTrailingBlocks) {
@@ -133,8 +134,8 @@ TEST(ModelAlgorithms, ScatterAllgatherWithEmptyTrailingBlocks) {
   // of 2, block 4 has 1 byte and blocks 5-7 none); m < p falls back to basic_linear.
   for (const char* name : {"bcast/scatter_allgather", "bcast/scatter_allgather_ring"}) {
     const AlgorithmInfo& a = *find_algorithm(name);
-    for (int p : {3, 5, 6, 7, 8, 9, 12, 13, 24, 31, 33, 48, 100})
-      for (int root : {0, 1, p - 1}) {
+    for (int p : {3, 5, 6, 7, 8, 9, 12, 13, 24, 31, 33, 100})
+      for (int root : {0, p - 1}) {
         const auto n = static_cast<std::size_t>(p);
         for (std::size_t m : {n - 1, n, n + 1, n + 2, 2 * n - 1, 2 * n + 1, n * n / 2 + 1, 7 * n + 3})
           run_case(a, p, {m}, root);
