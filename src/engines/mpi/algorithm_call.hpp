@@ -33,8 +33,10 @@ class AlgorithmCall final : public CollectiveCall {
 
  private:
   RunSpec spec_;
-  MpiComm comm_;
+  // Before comm_, so that it outlives it: a failed call's receives into these buffers are
+  // cancelled when comm_ goes.
   std::optional<RankData> data_;
+  MpiComm comm_;
 };
 
 }  // namespace collsim

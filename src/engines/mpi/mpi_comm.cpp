@@ -75,6 +75,8 @@ Request MpiComm::post(const Op& op) {
     throw CommError(where() + ": " + std::to_string(bytes) +
                     "-byte message; the mpi engine sends at most INT_MAX bytes per message");
 
+  if (op.peer == rank_) match_self(receive, op.tag, bytes);
+
   std::int64_t id;
   if (!free_.empty()) {
     id = free_.back();
@@ -106,6 +108,23 @@ Request MpiComm::post(const Op& op) {
   return Request{id};
 }
 
+void MpiComm::match_self(bool receive, int tag, std::size_t bytes) {
+  auto& other_side = receive ? self_sends_ : self_recvs_;
+  auto it = other_side.find(tag);
+  if (it == other_side.end() || it->second.empty()) {
+    (receive ? self_recvs_ : self_sends_)[tag].push_back(bytes);
+    return;
+  }
+  const std::size_t other = it->second.front();
+  it->second.pop_front();
+  if (it->second.empty()) other_side.erase(it);
+  const std::size_t message = receive ? other : bytes, buffer = receive ? bytes : other;
+  if (message != buffer)
+    throw CommError(where() + ": a message of " + std::to_string(message) + " bytes from " +
+                    where() + " (tag " + std::to_string(tag) + ") meets a receive of " +
+                    std::to_string(buffer) + " bytes (a receive must be the size of its message)");
+}
+
 std::int64_t MpiComm::find_active(Request request, const char* what) const {
   const auto id = request.id;
   if (id >= static_cast<std::int64_t>(slots_.size()) || !slots_[static_cast<std::size_t>(id)].active)
@@ -119,8 +138,14 @@ std::string MpiComm::finish(std::int64_t id, const MPI_Status& status, int error
   std::string problem;
   const std::string route = " rank " + std::to_string(s.peer) + " (tag " + std::to_string(s.tag) + ")";
   if (error == MPI_ERR_TRUNCATE) {
-    problem = where() + ": the message from" + route + " is larger than the " +
-              std::to_string(s.bytes) + "-byte receive buffer";
+    // Open MPI reports the full size of a truncated message; the standard does not promise it.
+    int count = 0;
+    MPI_Get_count(&status, MPI_BYTE, &count);
+    const std::string size = static_cast<std::size_t>(count) > s.bytes
+                                 ? "of " + std::to_string(count) + " bytes "
+                                 : "";
+    problem = where() + ": a message " + size + "from" + route + " does not fit the " +
+              std::to_string(s.bytes) + "-byte receive buffer (a receive must be the size of its message)";
   } else if (error != MPI_SUCCESS) {
     problem = where() + ": " + (s.receive ? "receive from" : "send to") + route + " failed: " +
               mpi_error_text(error);

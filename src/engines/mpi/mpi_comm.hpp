@@ -5,12 +5,19 @@
 // per-rank table indexed by Request::id. MpiComm works on its own duplicate of the communicator,
 // with errors returned instead of aborting, so a wrong receive size becomes a CommError that
 // names the ranks and sizes instead of killing the job.
+//
+// Caveat: a message longer than its receive buffer is only safe when MPI truncates it. Open MPI
+// 4.1's loopback does not (it is caught here before MPI sees it), nor does its shared-memory
+// single-copy path above the eager limit (the buffer is overrun, then the error reported);
+// `--mca btl_vader_single_copy_mechanism none` makes the latter safe for debugging.
 #pragma once
 
 #include <mpi.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
+#include <map>
 #include <span>
 #include <string>
 #include <vector>
@@ -34,6 +41,8 @@ class MpiComm final : public Comm {
   double now() const override;
   void set_epoch(double wtime) { epoch_ = wtime; }
 
+  // After a CommError the operations already started are left as they were: the comm is fit
+  // only for destruction, which cancels what is still pending.
   bool start(Op& op) override;
 
   // Requests issued and not yet completed by a wait (an algorithm should leave none).
@@ -54,6 +63,7 @@ class MpiComm final : public Comm {
   };
 
   Request post(const Op& op);
+  void match_self(bool receive, int tag, std::size_t bytes);
   void wait_all(std::span<Request> requests);
   std::size_t wait_any(std::span<Request> requests);
   std::int64_t find_active(Request request, const char* what) const;
@@ -66,6 +76,11 @@ class MpiComm final : public Comm {
   int size_ = 0;
   int tag_ub_ = 32767;
   double epoch_ = 0;
+  // Sizes of messages to self posted on one side and not yet on the other, per tag. Open MPI's
+  // loopback truncates a too-long message to self silently (or overruns the buffer), so sizes of
+  // messages to self are compared here, before MPI sees the second half of the pair; MPI's
+  // ordering makes the n-th send and the n-th receive of one tag the pair.
+  std::map<int, std::deque<std::size_t>> self_sends_, self_recvs_;
   std::vector<Slot> slots_;
   std::vector<std::int64_t> free_;
   // Reused between waits so that a wait allocates nothing once the sizes have been seen.

@@ -1,0 +1,114 @@
+// Every registered algorithm on real MPI, its bytes checked on every rank: several roots (all of
+// them on small runs), empty, tiny, odd and segment-straddling sizes, and messages up to 4 MiB.
+// The list comes from the registry, so a newly registered algorithm is tested here at once.
+#include <cctype>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "algorithms/registry.hpp"
+#include "engines/mpi/algorithm_call.hpp"
+#include "engines/mpi/call_timer.hpp"
+#include "mpi_test_util.hpp"
+
+namespace collsim {
+namespace {
+
+using test::world_size;
+
+std::vector<std::string> algorithm_list() {
+  std::vector<std::string> names;
+  for (const auto& a : all_algorithms()) names.emplace_back(a.name);
+  return names;
+}
+
+std::vector<int> roots(int p) {
+  if (p <= 5) {
+    std::vector<int> all;
+    for (int r = 0; r < p; ++r) all.push_back(r);
+    return all;
+  }
+  return {0, 1, p / 2, p - 1};
+}
+
+struct Size {
+  std::size_t bytes;
+  std::size_t segment;
+};
+
+// One call through the timing protocol; its data and timing must be right on every rank.
+void expect_right(CallTimer& timer, const RunSpec& spec) {
+  try {
+    AlgorithmCall call(MPI_COMM_WORLD, spec);
+    const CallTiming t = timer.time(call);
+    EXPECT_EQ(t.data_error, "") << describe(spec);
+    EXPECT_EQ(t.finish_s.size(), static_cast<std::size_t>(spec.procs)) << describe(spec);
+    for (double f : t.finish_s) EXPECT_GE(f, 0.0) << describe(spec);
+  } catch (const std::exception& e) {
+    // Engine failures are agreed on, so every rank lands here together.
+    ADD_FAILURE() << describe(spec) << ": " << e.what();
+  }
+}
+
+RunSpec spec_for(const AlgorithmInfo& algo, int root, Size size) {
+  RunSpec spec;
+  spec.algorithm = &algo;
+  spec.procs = world_size();
+  spec.bytes = size.bytes;
+  spec.params.root = root;
+  spec.params.segment = size.segment;
+  return spec;
+}
+
+class MpiAlgorithm : public ::testing::TestWithParam<std::string> {
+ protected:
+  const AlgorithmInfo& algorithm() const { return *find_algorithm(GetParam()); }
+};
+
+TEST_P(MpiAlgorithm, SmallAndOddSizesFromEveryRoot) {
+  CallTimer timer(MPI_COMM_WORLD);
+  const std::vector<Size> sizes{{0, 0},     {1, 0},        {1001, 0},   {1001, 1024},
+                                {10000, 1024}, {65539, 8192}, {3, 1}};
+  for (int root : roots(world_size()))
+    for (Size s : sizes) expect_right(timer, spec_for(algorithm(), root, s));
+}
+
+TEST_P(MpiAlgorithm, LargeMessages) {
+  CallTimer timer(MPI_COMM_WORLD);
+  const int p = world_size();
+  // Sizes of the whole result: a gather's block is its p-th part, so the root's buffer stays
+  // within 4 MiB however many ranks run.
+  const std::size_t per = algorithm().op == Operation::gather ? static_cast<std::size_t>(p) : 1;
+  const std::set<int> large_roots{0, p - 1};
+  for (int root : large_roots) {
+    expect_right(timer, spec_for(algorithm(), root, {(4u << 20) / per, 0}));
+    expect_right(timer, spec_for(algorithm(), root, {(4u << 20) / per, 256u << 10}));
+    expect_right(timer, spec_for(algorithm(), root, {((1u << 20) + 7) / per, 64u << 10}));
+  }
+}
+
+TEST_P(MpiAlgorithm, OtherFanoutsAndRadices) {
+  CallTimer timer(MPI_COMM_WORLD);
+  const int root = world_size() - 1;
+  for (int fanout : {1, 2, 3}) {
+    RunSpec spec = spec_for(algorithm(), root, {10000, 1024});
+    spec.params.fanout = fanout;
+    expect_right(timer, spec);
+  }
+  for (int radix : {2, 3, 5}) {
+    RunSpec spec = spec_for(algorithm(), root, {10000, 1024});
+    spec.params.radix = radix;
+    expect_right(timer, spec);
+  }
+}
+
+std::string test_name(const ::testing::TestParamInfo<std::string>& info) {
+  std::string name;
+  for (char c : info.param) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, MpiAlgorithm, ::testing::ValuesIn(algorithm_list()), test_name);
+
+}  // namespace
+}  // namespace collsim

@@ -1,0 +1,181 @@
+// collsim-mpi as a user runs it, under mpirun and alone (Open MPI singleton): the CSV row's
+// columns, the readable summary, help, and one-line input errors with exit status 2.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "experiment/measurement.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Outcome {
+  int status;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+Outcome shell(const std::string& command) {
+  const fs::path dir = fs::temp_directory_path() / ("collsim-mpi-cli-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string cmd = command + " >" + (dir / "out").string() + " 2>" + (dir / "err").string() +
+                          " </dev/null";
+  const int raw = std::system(cmd.c_str());
+  Outcome o{WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(dir / "out"), slurp(dir / "err")};
+  fs::remove_all(dir);
+  return o;
+}
+
+// -q keeps mpirun's own notice about non-zero exit codes out of stderr, leaving ours.
+Outcome mpirun(int procs, const std::string& args) {
+  return shell(std::string(MPIEXEC) + " -q --allow-run-as-root --oversubscribe -np " +
+               std::to_string(procs) + " " + COLLSIM_MPI_BIN + " " + args);
+}
+
+Outcome alone(const std::string& args) { return shell(std::string(COLLSIM_MPI_BIN) + " " + args); }
+
+std::vector<std::string> cells(const std::string& line) {
+  std::vector<std::string> out;
+  std::string cell;
+  for (std::istringstream in(line); std::getline(in, cell, ',');) out.push_back(cell);
+  return out;
+}
+
+// Column -> value of the one data row after the header.
+std::map<std::string, std::string> csv_row(const std::string& out) {
+  const auto ls = lines(out);
+  std::map<std::string, std::string> row;
+  if (ls.size() != 2) {
+    ADD_FAILURE() << "expected a header and one row:\n" << out;
+    return row;
+  }
+  EXPECT_EQ(ls[0], collsim::csv_header());
+  const auto names = cells(ls[0]), values = cells(ls[1]);
+  EXPECT_EQ(names.size(), values.size()) << ls[1];
+  for (std::size_t i = 0; i < names.size() && i < values.size(); ++i) row[names[i]] = values[i];
+  return row;
+}
+
+TEST(MpiCli, CsvRowUnderMpirun) {
+  const Outcome o = mpirun(3, "measure --op bcast/binomial --bytes 10000 --segment 1024 --root 2 "
+                              "--csv --min-runs 3 --max-runs 5");
+  ASSERT_EQ(o.status, 0) << o.err;
+  auto row = csv_row(o.out);
+  EXPECT_EQ(row["engine"], "mpi");
+  EXPECT_EQ(row["op"], "bcast/binomial");
+  EXPECT_EQ(row["procs"], "3");
+  EXPECT_EQ(row["bytes"], "10000");
+  EXPECT_EQ(row["segment"], "1024");
+  EXPECT_EQ(row["root"], "2");
+  EXPECT_GT(std::stod(row["time_s"]), 0.0);
+  EXPECT_LT(std::stod(row["time_s"]), 1.0);
+  EXPECT_EQ(row["time_s"], row["median_s"]);
+  const int runs = std::stoi(row["runs"]);
+  EXPECT_GE(runs, 3);
+  EXPECT_LE(runs, 5);
+  EXPECT_LE(std::stod(row["min_s"]), std::stod(row["median_s"]));
+  EXPECT_LE(std::stod(row["median_s"]), std::stod(row["max_s"]));
+  EXPECT_EQ(row["data"], "ok");
+}
+
+TEST(MpiCli, GatherCsvRow) {
+  const Outcome o = mpirun(2, "measure --op gather/basic_linear --bytes 1001 --root 1 --csv "
+                              "--max-runs 4 --min-runs 2 --ci-target 10%");
+  ASSERT_EQ(o.status, 0) << o.err;
+  auto row = csv_row(o.out);
+  EXPECT_EQ(row["op"], "gather/basic_linear");
+  EXPECT_EQ(row["procs"], "2");
+  EXPECT_EQ(row["bytes"], "1001");
+  EXPECT_EQ(row["segment"], "0");
+  EXPECT_EQ(row["root"], "1");
+  EXPECT_EQ(row["data"], "ok");
+}
+
+TEST(MpiCli, ReadableSummary) {
+  const Outcome o = mpirun(2, "measure --op bcast/binomial --bytes 8KiB --max-runs 3 --min-runs 3");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_NE(o.out.find("bcast/binomial on 2 processes, 8KiB (root 0, unsegmented)"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("median "), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("mean "), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("min "), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("3 timed runs"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("data ok"), std::string::npos) << o.out;
+  // Only rank 0 prints.
+  EXPECT_EQ(o.out.find("bcast/binomial on"), o.out.rfind("bcast/binomial on")) << o.out;
+}
+
+TEST(MpiCli, SingletonWithoutMpirun) {
+  const Outcome o = alone("measure --op bcast/binomial --bytes 100 --csv --min-runs 2 --max-runs 2");
+  ASSERT_EQ(o.status, 0) << o.err;
+  auto row = csv_row(o.out);
+  EXPECT_EQ(row["procs"], "1");
+  EXPECT_EQ(row["runs"], "2");
+}
+
+TEST(MpiCli, HelpWorksWithoutMpirun) {
+  Outcome o = alone("--help");
+  EXPECT_EQ(o.status, 0);
+  EXPECT_NE(o.out.find("usage: mpirun -np P collsim-mpi measure"), std::string::npos) << o.out;
+  o = alone("measure --help");
+  EXPECT_EQ(o.status, 0);
+  for (const char* option : {"--op", "--bytes", "--root", "--segment", "--fanout", "--radix", "--csv",
+                             "--min-runs", "--max-runs", "--ci-target"})
+    EXPECT_NE(o.out.find(option), std::string::npos) << option << " missing from\n" << o.out;
+  o = mpirun(2, "measure --help");
+  EXPECT_EQ(o.status, 0);
+  EXPECT_EQ(o.out.find("usage:"), o.out.rfind("usage:")) << "printed by more than one rank";
+}
+
+// One line on stderr, from rank 0 only, nothing on stdout, exit status 2 from every rank.
+void expect_usage_error(int procs, const std::string& args, const std::string& start) {
+  const Outcome o = mpirun(procs, args);
+  EXPECT_EQ(o.status, 2) << args << "\n" << o.err;
+  EXPECT_EQ(o.out, "") << args;
+  const auto ls = lines(o.err);
+  ASSERT_EQ(ls.size(), 1u) << args << "\n" << o.err;
+  EXPECT_EQ(ls[0].rfind(start, 0), 0u) << ls[0];
+}
+
+TEST(MpiCli, BadInputIsOneLineAndStatus2) {
+  expect_usage_error(3, "measure --op bcast/nope --bytes 10",
+                     "collsim-mpi: unknown algorithm 'bcast/nope' (one of: bcast/binomial");
+  expect_usage_error(2, "measure --op bcast/binomial --bytes 12x",
+                     "collsim-mpi: --bytes: '12x' is not a size in bytes");
+  expect_usage_error(3, "measure --op bcast/binomial --bytes 10 --root 3",
+                     "collsim-mpi: --root 3 is not a rank of 3 processes");
+  expect_usage_error(2, "measure --op bcast/binomial --bytes 10 --min-runs 0",
+                     "collsim-mpi: --min-runs: 0 is out of range");
+  expect_usage_error(2, "measure --op bcast/binomial --bytes 10 --min-runs 5 --max-runs 4",
+                     "collsim-mpi: --max-runs 4 is below --min-runs 5");
+  expect_usage_error(2, "measure --op bcast/binomial --bytes 10 --ci-target abc",
+                     "collsim-mpi: --ci-target: 'abc'");
+  expect_usage_error(2, "measure --op bcast/binomial --bytes 10 --frobnicate",
+                     "collsim-mpi: unknown option --frobnicate");
+  expect_usage_error(2, "measure --op bcast/binomial", "collsim-mpi: missing --bytes");
+  expect_usage_error(2, "frobnicate", "collsim-mpi: unknown command 'frobnicate'");
+  expect_usage_error(2, "", "collsim-mpi: missing command");
+}
+
+}  // namespace

@@ -1,0 +1,324 @@
+// The timing protocol on real MPI: clock offsets, the common start date, per-rank finishes and
+// the time of a call, failures agreed on by every rank, repetition and its statistics.
+#include <time.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "algorithms/registry.hpp"
+#include "engines/mpi/algorithm_call.hpp"
+#include "engines/mpi/call_timer.hpp"
+#include "engines/mpi/clock_sync.hpp"
+#include "engines/mpi/measure.hpp"
+#include "engines/mpi/statistics.hpp"
+#include "mpi_test_util.hpp"
+
+namespace collsim {
+namespace {
+
+using test::world_rank;
+using test::world_size;
+
+// CLOCK_MONOTONIC minus MPI_Wtime: Open MPI counts MPI_Wtime from each process's own origin,
+// while the monotonic clock is shared by every process on this machine, so the true offsets
+// between ranks' MPI_Wtime clocks can be read off it.
+double wtime_origin() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  const double w = MPI_Wtime();
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9 - w;
+}
+
+TEST(ClockSync, OffsetIsWithinHalfTheRoundTripOfTheTruth) {
+  const ClockSync sync(MPI_COMM_WORLD, 16);
+  double origin = wtime_origin(), origin0 = origin;
+  MPI_Bcast(&origin0, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  const double truth = origin - origin0;  // rank 0's MPI_Wtime minus ours, at any instant
+  if (world_rank() == 0) {
+    EXPECT_EQ(sync.offset_s(), 0.0);
+  } else {
+    EXPECT_GT(sync.rtt_s(), 0.0);
+    EXPECT_LE(std::abs(sync.offset_s() - truth), sync.rtt_s() / 2 + 2e-6)
+        << "estimate " << sync.offset_s() << " truth " << truth << " rtt " << sync.rtt_s();
+  }
+  EXPECT_GE(sync.worst_rtt_s(), sync.rtt_s());
+  EXPECT_DOUBLE_EQ(sync.to_local(sync.to_reference(12.5)), 12.5);
+}
+
+TEST(ClockSync, WaitUntilNeverReturnsEarlyAndReportsLateness) {
+  const double target = MPI_Wtime() + 0.003;
+  const double late = wait_until(target);
+  EXPECT_GE(MPI_Wtime(), target);
+  EXPECT_LT(late, 0.0);
+  EXPECT_NEAR(late, -0.003, 0.001);
+  const double past = MPI_Wtime() - 0.01;
+  EXPECT_GE(wait_until(past), 0.01);
+}
+
+// Rank r works r * step seconds from the common start; records when it really started.
+class StaggeredCall : public CollectiveCall {
+ public:
+  explicit StaggeredCall(double step) : step_(step) {}
+  void prepare() override { ++prepared; }
+  void run(double start_wtime) override {
+    started_after_date.push_back(MPI_Wtime() - start_wtime);
+    const double until = start_wtime + step_ * world_rank();
+    while (MPI_Wtime() < until) {
+    }
+    if (throw_on == world_rank()) throw std::runtime_error("deliberate failure");
+  }
+  std::string check() override {
+    return wrong_on == world_rank() ? "rank " + std::to_string(wrong_on) + ": byte 3 is wrong" : "";
+  }
+  std::string describe() const override { return "staggered call"; }
+
+  int prepared = 0;
+  int wrong_on = -1;
+  int throw_on = -1;
+  std::vector<double> started_after_date;
+
+ private:
+  double step_;
+};
+
+TEST(CallTimer, TimeIsTheLastFinishAfterTheCommonStart) {
+  const int p = world_size();
+  CallTimer timer(MPI_COMM_WORLD);
+  StaggeredCall call(200e-6);
+  for (int k = 0; k < 3; ++k) {
+    const CallTiming t = timer.time(call);
+    ASSERT_EQ(t.finish_s.size(), static_cast<std::size_t>(p));
+    for (int r = 0; r < p; ++r) {
+      EXPECT_GE(t.finish_s[static_cast<std::size_t>(r)], 0.0);
+      // A rank cannot finish before its work is done, however the clocks were aligned.
+      EXPECT_GE(t.finish_s[static_cast<std::size_t>(r)], 200e-6 * r - 1e-9) << "rank " << r;
+    }
+    EXPECT_DOUBLE_EQ(t.time_s, *std::max_element(t.finish_s.begin(), t.finish_s.end()));
+    EXPECT_EQ(t.data_error, "");
+    EXPECT_GE(t.late_ranks, 0);
+    EXPECT_LE(t.late_ranks, p);
+  }
+  EXPECT_EQ(call.prepared, 3);
+  for (double s : call.started_after_date) EXPECT_GE(s, 0.0) << "a rank started before the date";
+  EXPECT_GT(timer.lead_s(), 0.0);
+}
+
+TEST(CallTimer, EveryRankGetsTheSameTiming) {
+  CallTimer timer(MPI_COMM_WORLD);
+  StaggeredCall call(50e-6);
+  const CallTiming t = timer.time(call);
+  std::vector<double> mine = t.finish_s;
+  mine.push_back(t.time_s);
+  std::vector<double> root = mine;
+  MPI_Bcast(root.data(), static_cast<int>(root.size()), MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  EXPECT_EQ(mine, root);
+}
+
+TEST(CallTimer, AWrongByteOnOneRankIsReportedEverywhere) {
+  const int p = world_size();
+  CallTimer timer(MPI_COMM_WORLD);
+  StaggeredCall call(0);
+  call.wrong_on = p - 1;
+  const CallTiming t = timer.time(call);
+  EXPECT_EQ(t.data_error, "rank " + std::to_string(p - 1) + ": byte 3 is wrong");
+}
+
+TEST(CallTimer, AFailureOnOneRankThrowsOnEveryRank) {
+  const int p = world_size();
+  CallTimer timer(MPI_COMM_WORLD);
+  StaggeredCall call(0);
+  call.throw_on = p - 1;
+  try {
+    (void)timer.time(call);
+    ADD_FAILURE() << "no error";
+  } catch (const EngineError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "staggered call: rank " + std::to_string(p - 1) + ": deliberate failure");
+  }
+  // The protocol is still in step afterwards.
+  call.throw_on = -1;
+  EXPECT_EQ(timer.time(call).data_error, "");
+}
+
+// A bcast that is right except for one byte flipped on the last rank.
+Task<> flipped_bcast(Comm& comm, RankBuffers b, const AlgorithmParams& params) {
+  co_await find_algorithm("bcast/binomial")->run(comm, b, params);
+  if (comm.rank() == comm.size() - 1 && b.data.size() > 0)
+    b.data.data()[b.data.size() / 2] ^= std::byte{0x40};
+}
+
+// Posts a receive nobody will match and returns without waiting for it.
+Task<> leaky_bcast(Comm& comm, RankBuffers b, const AlgorithmParams&) {
+  (void)co_await comm.irecv(b.data, comm.rank(), 999);
+}
+
+const AlgorithmInfo kFlipped{"bcast/flipped", Operation::bcast, 0, false, "test", &flipped_bcast};
+const AlgorithmInfo kLeaky{"bcast/leaky", Operation::bcast, 0, false, "test", &leaky_bcast};
+
+RunSpec spec_of(const AlgorithmInfo& algo, std::size_t bytes, int root) {
+  RunSpec spec;
+  spec.algorithm = &algo;
+  spec.procs = world_size();
+  spec.bytes = bytes;
+  spec.params.root = root;
+  spec.real_bytes = false;  // the mpi engine uses real bytes regardless
+  return spec;
+}
+
+TEST(RunMpi, OneCallWithPerRankFinishes) {
+  const RunResult r = run_mpi(MPI_COMM_WORLD, spec_of(*find_algorithm("bcast/binomial"), 5000, 0));
+  ASSERT_EQ(r.finish_s.size(), static_cast<std::size_t>(world_size()));
+  for (double f : r.finish_s) EXPECT_GE(f, 0.0);
+  EXPECT_DOUBLE_EQ(r.time_s, *std::max_element(r.finish_s.begin(), r.finish_s.end()));
+  EXPECT_EQ(r.data_error, "");
+}
+
+TEST(RunMpi, AWrongByteIsFoundEvenWhenVirtualBytesWereAskedFor) {
+  const int p = world_size();
+  const RunResult r = run_mpi(MPI_COMM_WORLD, spec_of(kFlipped, 1001, 0));
+  EXPECT_EQ(r.data_error.rfind("rank " + std::to_string(p - 1) + ": byte 500 of the broadcast buffer", 0), 0u)
+      << r.data_error;
+}
+
+TEST(RunMpi, RequestsLeftBehindAreAnError) {
+  try {
+    (void)run_mpi(MPI_COMM_WORLD, spec_of(kLeaky, 16, 0));
+    ADD_FAILURE() << "no error";
+  } catch (const EngineError& e) {
+    EXPECT_NE(std::string(e.what()).find("rank 0: the algorithm returned with 1 requests never waited for"),
+              std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("bcast/leaky on"), std::string::npos) << e.what();
+  }
+}
+
+TEST(RunMpi, SpecThatDoesNotFitTheCommunicatorIsAnInputError) {
+  RunSpec spec = spec_of(*find_algorithm("bcast/binomial"), 8, world_size());
+  EXPECT_THROW((void)run_mpi(MPI_COMM_WORLD, spec), InputError);
+  spec.params.root = 0;
+  spec.procs = world_size() + 1;
+  EXPECT_THROW((void)run_mpi(MPI_COMM_WORLD, spec), InputError);
+}
+
+TEST(Measure, RepeatsBetweenMinAndMaxRunsAndReportsTheMedian) {
+  StaggeredCall call(20e-6);
+  MeasureOptions options;
+  options.warmup = 1;
+  options.stop.min_runs = 3;
+  options.stop.max_runs = 6;
+  const MpiMeasurement m = measure(MPI_COMM_WORLD, call, options);
+  EXPECT_GE(m.row.runs, 3);
+  EXPECT_LE(m.row.runs, 6);
+  EXPECT_EQ(m.samples_s.size(), static_cast<std::size_t>(m.row.runs));
+  EXPECT_EQ(call.prepared, 1 + m.row.runs);
+  const Summary s = summarize(m.samples_s);
+  EXPECT_DOUBLE_EQ(m.row.time_s, s.median);
+  EXPECT_DOUBLE_EQ(m.row.median_s, s.median);
+  EXPECT_DOUBLE_EQ(m.row.mean_s, s.mean);
+  EXPECT_DOUBLE_EQ(m.row.ci95_s, s.ci95);
+  EXPECT_LE(m.row.min_s, m.row.median_s);
+  EXPECT_LE(m.row.median_s, m.row.max_s);
+  EXPECT_EQ(m.row.data, "ok");
+  EXPECT_GE(m.late_runs, 0);
+  EXPECT_LE(m.late_runs, m.row.runs);
+}
+
+TEST(Measure, FixedNumberOfRuns) {
+  StaggeredCall call(0);
+  MeasureOptions options;
+  options.warmup = 0;
+  options.stop.min_runs = options.stop.max_runs = 4;
+  const MpiMeasurement m = measure(MPI_COMM_WORLD, call, options);
+  EXPECT_EQ(m.row.runs, 4);
+  EXPECT_EQ(call.prepared, 4);
+}
+
+TEST(Measure, StopsAtTheFirstWrongByte) {
+  StaggeredCall call(0);
+  call.wrong_on = 0;
+  MeasureOptions options;
+  options.warmup = 0;
+  const MpiMeasurement m = measure(MPI_COMM_WORLD, call, options);
+  EXPECT_EQ(m.row.runs, 1);
+  EXPECT_EQ(m.row.data, "rank 0: byte 3 is wrong");
+}
+
+TEST(Measure, InconsistentOptionsAreInputErrors) {
+  StaggeredCall call(0);
+  MeasureOptions options;
+  options.stop.min_runs = 5;
+  options.stop.max_runs = 4;
+  EXPECT_THROW((void)measure(MPI_COMM_WORLD, call, options), InputError);
+  options.stop.max_runs = 5;
+  options.stop.ci_target = 0;
+  EXPECT_THROW((void)measure(MPI_COMM_WORLD, call, options), InputError);
+  EXPECT_EQ(call.prepared, 0);
+}
+
+TEST(Measure, AlgorithmRowNamesWhatWasMeasured) {
+  RunSpec spec = spec_of(*find_algorithm("bcast/binomial"), 10000, world_size() - 1);
+  spec.params.segment = 1024;
+  MeasureOptions options;
+  options.stop.min_runs = 3;
+  options.stop.max_runs = 5;
+  const MpiMeasurement m = measure_algorithm(MPI_COMM_WORLD, spec, options);
+  EXPECT_EQ(m.row.engine, "mpi");
+  EXPECT_EQ(m.row.op, "bcast/binomial");
+  EXPECT_EQ(m.row.procs, world_size());
+  EXPECT_EQ(m.row.bytes, 10000u);
+  EXPECT_EQ(m.row.segment, 1024u);
+  EXPECT_EQ(m.row.root, world_size() - 1);
+  EXPECT_EQ(m.row.data, "ok");
+  EXPECT_GT(m.row.time_s, 0.0);
+  EXPECT_GT(m.clock_rtt_s, world_size() > 1 ? 0.0 : -1.0);
+}
+
+// Pure functions: every rank computes them, which costs nothing and keeps ranks in step.
+TEST(Statistics, StudentQuantiles) {
+  EXPECT_DOUBLE_EQ(student_t975(1), 12.706);
+  EXPECT_DOUBLE_EQ(student_t975(10), 2.228);
+  EXPECT_DOUBLE_EQ(student_t975(30), 2.042);
+  EXPECT_NEAR(student_t975(40), 2.021, 1e-3);
+  EXPECT_NEAR(student_t975(120), 1.980, 1e-3);
+  EXPECT_NEAR(student_t975(100000), 1.960, 1e-3);
+}
+
+TEST(Statistics, SummaryOfSamples) {
+  const std::vector<double> x{4, 1, 3, 2};
+  const Summary s = summarize(x);
+  EXPECT_EQ(s.runs, 4u);
+  EXPECT_DOUBLE_EQ(s.mean, 2.5);
+  EXPECT_DOUBLE_EQ(s.median, 2.5);
+  EXPECT_DOUBLE_EQ(s.min, 1);
+  EXPECT_DOUBLE_EQ(s.max, 4);
+  EXPECT_NEAR(s.stddev, 1.2909944, 1e-6);
+  EXPECT_NEAR(s.ci95, 3.182 * 1.2909944 / 2, 1e-6);
+  const std::vector<double> one{7};
+  EXPECT_EQ(summarize(one).ci95, 0.0);
+  EXPECT_EQ(summarize(one).median, 7.0);
+  EXPECT_EQ(summarize(std::vector<double>{}).runs, 0u);
+}
+
+TEST(Statistics, StopRule) {
+  StopRule rule;  // 10..200 runs, 2.5%
+  Summary s;
+  s.mean = 1;
+  s.ci95 = 0.001;
+  s.runs = 9;
+  EXPECT_FALSE(rule.done(s));  // tight, but too few runs
+  s.runs = 10;
+  EXPECT_TRUE(rule.done(s));
+  s.ci95 = 0.1;
+  EXPECT_FALSE(rule.done(s));  // enough runs, too loose
+  s.runs = 200;
+  EXPECT_TRUE(rule.done(s));  // the maximum ends it anyway
+  rule.min_runs = 1;
+  s.runs = 1;
+  s.ci95 = 0;
+  EXPECT_FALSE(rule.done(s));  // one run says nothing about its spread
+}
+
+}  // namespace
+}  // namespace collsim
