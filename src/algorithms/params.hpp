@@ -5,13 +5,20 @@
 
 namespace collsim {
 
+// Open MPI's knobs: coll_tuned_bcast_algorithm_segmentsize (default 0),
+// coll_tuned_gather_algorithm_segmentsize (linear_sync's first segment),
+// coll_tuned_bcast_algorithm_chain_fanout (default 4) and coll_tuned_bcast_algorithm_knomial_radix
+// (default 4). Open MPI has no other knob for these algorithms (its tree_fanout is unused by
+// bcast and gather: binary_tree and split_binary_tree always use fanout 2).
 struct AlgorithmParams {
   int root = 0;
   // Bytes per segment for the segmented algorithms (bcast), first-segment size for
   // gather/linear_sync; 0 = unsegmented.
   std::size_t segment = 0;
-  int fanout = 4;  // bcast/chain: number of chains hanging off the root
-  int radix = 4;   // bcast/knomial
+  // bcast/chain: number of chains hanging off the root; clamped to [1, 32] as Open MPI does.
+  int fanout = 4;
+  // bcast/knomial: tree radix, at least 2.
+  int radix = 4;
 };
 
 // Message tags, one per operation, so that two collectives in flight never match each other.

@@ -1,4 +1,4 @@
-// How Open MPI cuts a message into segments (coll/base's segment-count rule), for bytes.
+// How Open MPI cuts a message into segments (coll/base's COLL_BASE_COMPUTED_SEGCOUNT), for bytes.
 //
 // A segment size is honoured only when 1 <= segsize < message size; otherwise the whole message
 // is one segment. The last segment may be short.

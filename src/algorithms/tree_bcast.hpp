@@ -1,10 +1,11 @@
 // The segmented tree broadcast that Open MPI's chain, pipeline, binary, binomial and knomial
-// broadcasts all share (coll/base "generic" bcast); only the tree differs.
+// broadcasts all share (coll/base ompi_coll_base_bcast_intra_generic); only the tree differs.
 //
-// Root: for each segment, isend it to every child, then wait for those sends.
+// Root: for each segment, isend it to every child (in the node's child order), then wait for
+// those sends, so at most one segment per child is in flight.
 // Other nodes: keep two receives posted (post segment i+1 before waiting for segment i), then
 // forward segment i to every child with isends and wait for them. Leaves do the same without the
-// forwarding.
+// forwarding. Segments follow Open MPI's rule (segmentation.hpp); the last one may be short.
 #pragma once
 
 #include "algorithms/topology/tree.hpp"
