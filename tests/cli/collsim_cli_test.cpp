@@ -93,7 +93,8 @@ TEST(Cli, ModelMeasureMatchesClosedForm) {
 
 // Sim engine: on 16 hosts with private 1.25 GB/s, 10 us links (20 us per route) under CM02, a
 // linear gather of 1 MiB blocks goes rendezvous, so the root takes the 15 blocks one after the
-// other: 15 * (20 us + 1 MiB / 1.25 GB/s).
+// other: 15 * (20 us + 1 MiB / 1.25 GB/s), after copying its own block at the platform's
+// memcpy_bw of 1 GB/s.
 TEST(Cli, SimMeasureMatchesHandCalculation) {
   const Outcome o = collsim("measure --engine sim --op gather/basic_linear --procs 16 --bytes 1MiB --csv --platform " +
                             src("platforms/test/star16.xml") +
@@ -102,7 +103,7 @@ TEST(Cli, SimMeasureMatchesHandCalculation) {
   EXPECT_EQ(csv_field(o.out, "engine"), "sim");
   EXPECT_EQ(csv_field(o.out, "data"), "ok");
   const double t = std::stod(csv_field(o.out, "time_s"));
-  const double expected = 15 * (20e-6 + 1048576 / 1.25e9);
+  const double expected = 1048576 / 1e9 + 15 * (20e-6 + 1048576 / 1.25e9);
   EXPECT_NEAR(t, expected, 1e-9 * expected);
 }
 
@@ -168,6 +169,24 @@ TEST(Cli, QuickstartWritesCsvAndJson) {
   EXPECT_GT(rows, 10);
   EXPECT_NE(json.find("\"status\": \"complete\""), std::string::npos) << json;
   EXPECT_NE(json.find("\"measurements_written\": " + std::to_string(rows)), std::string::npos) << json;
+}
+
+}  // namespace
+
+namespace {
+
+TEST(Cli, TreePrintsOpenMpiShapes) {
+  Outcome o = collsim("tree bcast/binary_tree --procs 7");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(o.out, "0 -> 1 2\n1 -> 3 5\n2 -> 4 6\n");
+  o = collsim("tree bcast/binomial --procs 8");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(o.out, "0 -> 1 2 4\n1 -> 3 5\n2 -> 6\n3 -> 7\n");
+  o = collsim("tree gather/binomial --procs 8 --dot");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(o.out.rfind("digraph", 0), 0u) << o.out;
+  expect_bad_input("tree bcast/binomial --procs 8 --root 8", "--root 8 is not a rank of 8 processes");
+  expect_bad_input("tree bcast/warp --procs 8", "unknown algorithm 'bcast/warp'");
 }
 
 }  // namespace
