@@ -1,6 +1,11 @@
 #include "experiment/measurement.hpp"
 
 #include <cstdio>
+#include <map>
+#include <sstream>
+#include <vector>
+
+#include "experiment/units.hpp"
 
 namespace collsim {
 
@@ -45,6 +50,73 @@ std::string csv_row(const Measurement& m) {
          "," + num(m.time_s) + "," + std::to_string(m.runs) + "," + num(m.mean_s) + "," +
          num(m.median_s) + "," + num(m.min_s) + "," + num(m.max_s) + "," + num(m.ci95_s) + "," +
          quoted(m.data);
+}
+
+namespace {
+// Splits one CSV line, honouring double quotes.
+std::vector<std::string> split_csv(const std::string& line) {
+  std::vector<std::string> cells(1);
+  bool quoted_field = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted_field) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        cells.back() += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted_field = false;
+      } else {
+        cells.back() += c;
+      }
+    } else if (c == '"') {
+      quoted_field = true;
+    } else if (c == ',') {
+      cells.emplace_back();
+    } else if (c != '\r') {
+      cells.back() += c;
+    }
+  }
+  return cells;
+}
+}  // namespace
+
+std::optional<Measurement> parse_csv_output(const std::string& text) {
+  std::istringstream in(text);
+  std::string line;
+  std::vector<std::string> header;
+  while (std::getline(in, line))
+    if (line.rfind("engine,", 0) == 0) {
+      header = split_csv(line);
+      break;
+    }
+  if (header.empty() || !std::getline(in, line)) return std::nullopt;
+  const std::vector<std::string> cells = split_csv(line);
+  std::map<std::string, std::string> v;
+  for (std::size_t i = 0; i < header.size() && i < cells.size(); ++i) v[header[i]] = cells[i];
+  Measurement m;
+  try {
+    m.engine = v.at("engine");
+    m.op = v.at("op");
+    m.procs = static_cast<int>(parse_integer(v.at("procs")).value());
+    m.bytes = parse_bytes(v.at("bytes")).value();
+    m.segment = parse_bytes(v.at("segment")).value();
+    m.root = static_cast<int>(parse_integer(v.at("root")).value());
+    m.time_s = parse_real(v.at("time_s")).value();
+    auto real_or = [&](const char* key, double fallback) {
+      auto it = v.find(key);
+      return it == v.end() ? fallback : parse_real(it->second).value_or(fallback);
+    };
+    m.runs = static_cast<int>(real_or("runs", 1));
+    m.mean_s = real_or("mean_s", m.time_s);
+    m.median_s = real_or("median_s", m.time_s);
+    m.min_s = real_or("min_s", m.time_s);
+    m.max_s = real_or("max_s", m.time_s);
+    m.ci95_s = real_or("ci95_s", 0);
+    m.data = v.count("data") ? v["data"] : "unchecked";
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  return m;
 }
 
 }  // namespace collsim

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <ostream>
 #include <string>
 
@@ -32,5 +33,8 @@ Measurement simulated_measurement(std::string engine, std::string op, int procs,
 // The CSV header line and one row (RFC 4180 quoting where a field needs it), no newline.
 std::string csv_header();
 std::string csv_row(const Measurement& m);
+// The first data row of CSV text that starts with csv_header()'s columns (in any order; extra
+// columns are ignored); nullopt when there is no such header or row.
+std::optional<Measurement> parse_csv_output(const std::string& text);
 
 }  // namespace collsim

@@ -97,6 +97,11 @@ void ResultFiles::write_json(const std::string& status) {
        ", \"eager_limit\": " + std::to_string(sc.sim.eager_limit) + ", \"cfg\": [";
   for (std::size_t i = 0; i < sc.sim.cfg.size(); ++i) j += (i ? ", " : "") + json_string(sc.sim.cfg[i]);
   j += "]},\n";
+  j += "  \"mpi\": {\"launcher\": [";
+  const auto launcher = launcher_command(sc.mpi);
+  for (std::size_t i = 0; i < launcher.size(); ++i) j += (i ? ", " : "") + json_string(launcher[i]);
+  j += "], \"min_runs\": " + std::to_string(sc.mpi.min_runs) + ", \"max_runs\": " + std::to_string(sc.mpi.max_runs) +
+       ", \"ci_target\": " + json_number(sc.mpi.ci_target) + "},\n";
   j += "  \"operations\": [";
   for (std::size_t i = 0; i < sc.operations.size(); ++i) {
     const auto& op = sc.operations[i];

@@ -1,5 +1,7 @@
 #include "experiment/runner.hpp"
 
+#include "experiment/mpi_launcher.hpp"
+
 namespace collsim {
 
 Measurement to_measurement(const std::string& engine, const RunSpec& spec, const RunResult& result) {
@@ -23,7 +25,10 @@ void run_plan(const Scenario& scenario, const std::vector<PlanPoint>& plan,
       continue;
     }
     flush_sim();  // keep the rows in plan order
-    on_row(to_measurement("model", point.spec, run_model(scenario.model, point.spec)));
+    if (point.engine == "model")
+      on_row(to_measurement("model", point.spec, run_model(scenario.model, point.spec)));
+    else
+      on_row(run_mpi_point(scenario.mpi, point.engine, point.spec));
   }
   flush_sim();
 }

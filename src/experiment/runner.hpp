@@ -1,5 +1,6 @@
-// Runs a plan of measurements on the model and sim engines and hands each result over as soon as
-// it exists, so writers can save it before the next one starts.
+// Runs a plan of measurements on every engine (model in this process, sim in one simulation
+// process, the mpi engines under mpirun) and hands each result over as soon as it exists, so
+// writers can save it before the next one starts.
 #pragma once
 
 #include <functional>
@@ -10,8 +11,7 @@
 
 namespace collsim {
 
-// Runs every point (model points in this process, sim points in one simulation per call) and
-// calls on_row for each, in plan order within an engine. Throws EngineError / InputError from the
+// Runs every point and calls on_row for each, in plan order. Throws EngineError / InputError from the
 // engines; rows delivered before the error stay delivered.
 void run_plan(const Scenario& scenario, const std::vector<PlanPoint>& plan,
               const std::function<void(const Measurement&)>& on_row);

@@ -128,6 +128,17 @@ void read_sim(const Reader& in, const YAML::Node& n, SimConfig& s) {
     });
 }
 
+void read_mpi(const Reader& in, const YAML::Node& n, MpiLaunch& m) {
+  in.only_keys(n, "mpi", {"launcher", "program", "min_runs", "max_runs", "ci_target", "timeout"});
+  if (n["launcher"]) m.launcher = in.list(n["launcher"], "mpi.launcher", [&](const YAML::Node& x) { return in.text(x, "mpi.launcher"); });
+  if (n["program"]) m.program = in.text(n["program"], "mpi.program");
+  if (n["min_runs"]) m.min_runs = static_cast<int>(in.integer(n["min_runs"], "mpi.min_runs", 1, 1000000));
+  if (n["max_runs"]) m.max_runs = static_cast<int>(in.integer(n["max_runs"], "mpi.max_runs", 1, 1000000));
+  if (m.max_runs < m.min_runs) in.fail(n, "mpi.max_runs is smaller than mpi.min_runs");
+  if (n["ci_target"]) m.ci_target = in.real(n["ci_target"], "mpi.ci_target", 0);
+  if (n["timeout"]) m.timeout_s = in.real(n["timeout"], "mpi.timeout", 1);
+}
+
 }  // namespace
 
 Scenario load_scenario(const std::string& path) {
@@ -145,8 +156,8 @@ Scenario load_scenario(const std::string& path) {
   const Reader in(path);
   if (!root || root.IsNull()) throw ScenarioError(path + ": the scenario is empty");
   in.only_keys(root, "the scenario", {"name", "description", "platform", "ranks_per_node", "engines", "model",
-                                      "sim", "procs", "bytes", "segment", "root", "real_bytes", "operations",
-                                      "output"});
+                                      "sim", "mpi", "procs", "bytes", "segment", "root", "real_bytes",
+                                      "operations", "output"});
   auto required = [&](const char* key) {
     if (!root[key]) throw ScenarioError(path + ": missing required key '" + std::string(key) + "'");
     return root[key];
@@ -158,7 +169,8 @@ Scenario load_scenario(const std::string& path) {
   const YAML::Node engines = required("engines");
   sc.engines = in.list(engines, "engines", [&](const YAML::Node& x) {
     std::string e = in.text(x, "engines");
-    if (e != "model" && e != "sim") in.fail(x, "unknown engine '" + e + "' (expected model or sim)");
+    if (e != "model" && e != "sim" && e != "mpi" && e != "mpi-native")
+      in.fail(x, "unknown engine '" + e + "' (expected model, sim, mpi or mpi-native)");
     return e;
   });
   const bool uses_sim = std::count(sc.engines.begin(), sc.engines.end(), "sim") > 0;
@@ -176,6 +188,7 @@ Scenario load_scenario(const std::string& path) {
     sc.sim.ranks_per_node = static_cast<int>(in.integer(root["ranks_per_node"], "ranks_per_node", 1, 1 << 20));
   if (root["model"]) read_model(in, root["model"], sc.model);
   if (root["sim"]) read_sim(in, root["sim"], sc.sim);
+  if (root["mpi"]) read_mpi(in, root["mpi"], sc.mpi);
   if (root["real_bytes"]) sc.real_bytes = in.boolean(root["real_bytes"], "real_bytes");
 
   if (root["output"]) {

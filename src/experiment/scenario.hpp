@@ -13,6 +13,7 @@
 #include "engines/model/model_engine.hpp"
 #include "engines/run.hpp"
 #include "engines/sim/sim_engine.hpp"
+#include "experiment/mpi_launcher.hpp"
 
 namespace collsim {
 
@@ -35,10 +36,11 @@ struct Scenario {
   std::string file;         // as given on the command line
   std::string name;
   std::string description;
-  std::vector<std::string> engines;  // "model", "sim" (run in this order)
+  std::vector<std::string> engines;  // "model", "sim", "mpi", "mpi-native" (run in this order)
   bool real_bytes = false;            // allocate, move and check real bytes
   ModelConfig model;
   SimConfig sim;                      // platform_file resolved against the scenario's folder
+  MpiLaunch mpi;                      // how the mpi engines are launched
   std::vector<OperationSweep> operations;
   std::string out_dir;                // resolved against the current directory; may be empty
 };

@@ -88,4 +88,47 @@ std::string format_results_table(const std::vector<Measurement>& rows) {
   return render(out);
 }
 
+namespace {
+std::string variant(const Measurement& m) {
+  return m.segment ? m.op + " (" + format_bytes(m.segment) + ")" : m.op;
+}
+}  // namespace
+
+std::string format_fastest_table(const std::vector<Measurement>& rows) {
+  // (engine, operation) -> (procs, bytes) -> candidates, each (time, variant)
+  using Point = std::pair<int, std::size_t>;
+  std::map<std::pair<std::string, std::string>, std::map<Point, std::vector<std::pair<double, std::string>>>> groups;
+  std::vector<std::pair<std::string, std::string>> order;
+  for (const auto& m : rows) {
+    if (m.root != 0) continue;  // compare like with like: root 0 only
+    const std::string operation = m.op.substr(0, m.op.find('/'));
+    const auto key = std::make_pair(m.engine, operation);
+    if (!groups.count(key)) order.push_back(key);
+    groups[key][{m.procs, m.bytes}].emplace_back(m.time_s, variant(m));
+  }
+  std::string out;
+  for (const auto& key : order) {
+    auto& points = groups[key];
+    std::size_t most = 0;
+    for (const auto& [point, candidates] : points) most = std::max(most, candidates.size());
+    if (most < 2) continue;
+    std::vector<std::vector<std::string>> cells{{"procs", "bytes", "fastest", "time", "runner-up", "slower by"}};
+    for (auto& [point, candidates] : points) {
+      std::sort(candidates.begin(), candidates.end());
+      std::vector<std::string> line{std::to_string(point.first), format_bytes(point.second), candidates[0].second,
+                                    format_seconds(candidates[0].first)};
+      if (candidates.size() > 1) {
+        char pct[32];
+        const double best = candidates[0].first;
+        std::snprintf(pct, sizeof pct, "%.1f%%", best > 0 ? 100.0 * (candidates[1].first / best - 1) : 0.0);
+        line.push_back(candidates[1].second);
+        line.push_back(pct);
+      }
+      cells.push_back(std::move(line));
+    }
+    out += "\nfastest " + key.second + " per (procs, bytes) on engine " + key.first + ":\n" + render(cells);
+  }
+  return out;
+}
+
 }  // namespace collsim

@@ -1,0 +1,124 @@
+#include "experiment/mpi_launcher.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <climits>
+#include <filesystem>
+
+namespace collsim {
+
+namespace {
+
+std::string program_path(const MpiLaunch& launch) {
+  if (!launch.program.empty()) return launch.program;
+  std::error_code ec;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) return "collsim-mpi";
+  return (self.parent_path() / "collsim-mpi").string();
+}
+
+struct Captured {
+  int status = -1;  // exit status, or -1 when killed or timed out
+  bool timed_out = false;
+  std::string out, err;
+};
+
+// Runs argv, capturing stdout and stderr, killing the whole process group after timeout_s.
+Captured run_captured(const std::vector<std::string>& argv, double timeout_s) {
+  int out_pipe[2], err_pipe[2];
+  if (pipe(out_pipe) != 0 || pipe(err_pipe) != 0) throw EngineError("cannot create pipes for mpirun");
+  const pid_t pid = fork();
+  if (pid < 0) throw EngineError("cannot fork to start mpirun");
+  if (pid == 0) {
+    setpgid(0, 0);
+    dup2(out_pipe[1], STDOUT_FILENO);
+    dup2(err_pipe[1], STDERR_FILENO);
+    close(out_pipe[0]), close(err_pipe[0]), close(out_pipe[1]), close(err_pipe[1]);
+    const int devnull = open("/dev/null", O_RDONLY);
+    if (devnull >= 0) dup2(devnull, STDIN_FILENO);
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    execvp(args[0], args.data());
+    _exit(127);
+  }
+  setpgid(pid, pid);
+  close(out_pipe[1]);
+  close(err_pipe[1]);
+  Captured c;
+  pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
+  std::string* sinks[2] = {&c.out, &c.err};
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  int open_fds = 2;
+  while (open_fds > 0) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      c.timed_out = true;
+      kill(-pid, SIGKILL);
+      break;
+    }
+    if (poll(fds, 2, static_cast<int>(std::min<long long>(left.count(), INT_MAX))) < 0) continue;
+    for (int i = 0; i < 2; ++i) {
+      if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      char buf[4096];
+      const ssize_t n = read(fds[i].fd, buf, sizeof buf);
+      if (n > 0) {
+        sinks[i]->append(buf, static_cast<std::size_t>(n));
+      } else {
+        close(fds[i].fd);
+        fds[i].fd = -1;
+        --open_fds;
+      }
+    }
+  }
+  for (auto& f : fds)
+    if (f.fd >= 0) close(f.fd);
+  int raw = 0;
+  waitpid(pid, &raw, 0);
+  c.status = !c.timed_out && WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  return c;
+}
+
+std::string first_line(const std::string& text) {
+  const auto end = text.find('\n');
+  return end == std::string::npos ? text : text.substr(0, end);
+}
+
+}  // namespace
+
+std::vector<std::string> launcher_command(const MpiLaunch& launch) {
+  if (!launch.launcher.empty()) return launch.launcher;
+  std::vector<std::string> cmd{"mpirun", "--oversubscribe"};
+  if (geteuid() == 0) cmd.push_back("--allow-run-as-root");
+  return cmd;
+}
+
+Measurement run_mpi_point(const MpiLaunch& launch, const std::string& engine, const RunSpec& spec) {
+  std::vector<std::string> argv = launcher_command(launch);
+  const std::vector<std::string> rest = {
+      "-np", std::to_string(spec.procs), program_path(launch), "measure", "--engine", engine,
+      "--op", std::string(spec.algorithm->name), "--bytes", std::to_string(spec.bytes),
+      "--root", std::to_string(spec.params.root), "--segment", std::to_string(spec.params.segment),
+      "--fanout", std::to_string(spec.params.fanout), "--radix", std::to_string(spec.params.radix),
+      "--min-runs", std::to_string(launch.min_runs), "--max-runs", std::to_string(launch.max_runs),
+      "--ci-target", std::to_string(launch.ci_target), "--csv"};
+  argv.insert(argv.end(), rest.begin(), rest.end());
+  const Captured c = run_captured(argv, launch.timeout_s);
+  const std::string what = engine + " " + describe(spec);
+  if (c.timed_out)
+    throw EngineError(what + ": no answer from mpirun after " + std::to_string(static_cast<int>(launch.timeout_s)) + " s");
+  if (c.status == 2) throw InputError(what + ": " + first_line(c.err));
+  if (c.status == 127) throw InputError(what + ": cannot start " + argv[0]);
+  auto row = parse_csv_output(c.out);
+  if (!row || (c.status != 0 && c.status != 1))
+    throw EngineError(what + " failed (exit status " + std::to_string(c.status) + "): " +
+                      first_line(c.err.empty() ? c.out : c.err));
+  return *row;
+}
+
+}  // namespace collsim

@@ -1,0 +1,35 @@
+// Runs one measurement of a scenario on real MPI: launches `collsim-mpi measure --csv` under
+// mpirun for the point's process count and reads back the row it prints.
+//
+// Each point is its own mpirun, so one failing point (a deadlock, a crash) is reported with what
+// the ranks printed and does not take the others down; the timeout turns a hang into an error.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engines/run.hpp"
+#include "experiment/measurement.hpp"
+
+namespace collsim {
+
+struct MpiLaunch {
+  // Launcher and its options, before "-np P". Empty: "mpirun --oversubscribe", plus
+  // "--allow-run-as-root" when running as root.
+  std::vector<std::string> launcher;
+  std::string program;        // collsim-mpi; empty: the one beside the running collsim
+  int min_runs = 10, max_runs = 200;
+  double ci_target = 0.025;   // stop once the 95% CI half-width is under this share of the mean
+  double timeout_s = 300;     // per point
+};
+
+// The launcher actually used for `launch` (defaults filled in).
+std::vector<std::string> launcher_command(const MpiLaunch& launch);
+
+// engine: "mpi" (our algorithm over MPI point-to-point) or "mpi-native" (Open MPI's own
+// collective forced to the same algorithm). Throws InputError when collsim-mpi rejects the
+// point (exit 2) and EngineError when the run fails, times out or prints no row; a row whose
+// bytes were wrong is returned with the error in its data field.
+Measurement run_mpi_point(const MpiLaunch& launch, const std::string& engine, const RunSpec& spec);
+
+}  // namespace collsim
