@@ -16,6 +16,7 @@
 #include <exception>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "engines/sim/simulation.hpp"
 
@@ -146,11 +147,20 @@ std::string read_all(int fd) {
   return s;
 }
 
-std::string last_line(const std::string& text) {
-  std::size_t end = text.find_last_not_of("\r\n");
-  if (end == std::string::npos) return {};
-  const std::size_t begin = text.rfind('\n', end);
-  return text.substr(begin == std::string::npos ? 0 : begin + 1, end - (begin == std::string::npos ? 0 : begin + 1) + 1);
+// The line of a dead child's stderr that best says why: the last error line (SimGrid's CRITICAL,
+// a sanitizer's ERROR), else the last line.
+std::string last_words(const std::string& text) {
+  std::vector<std::string> lines;
+  std::size_t begin = 0;
+  while (begin < text.size()) {
+    std::size_t end = text.find('\n', begin);
+    if (end == std::string::npos) end = text.size();
+    if (end > begin) lines.push_back(text.substr(begin, end - begin));
+    begin = end + 1;
+  }
+  for (auto it = lines.rbegin(); it != lines.rend(); ++it)
+    if (it->find("CRITICAL]") != std::string::npos || it->find("ERROR") != std::string::npos) return *it;
+  return lines.empty() ? std::string{} : lines.back();
 }
 
 // "[0.000000] ./src/x.cpp:179: [root/CRITICAL] Model 'NOPE' is invalid" -> "Model 'NOPE' is invalid"
@@ -261,7 +271,7 @@ std::size_t simulate(Mode mode, const SimConfig& config, std::span<const RunSpec
 
   // Input errors are one line for the user; anything else keeps SimGrid's own words too.
   if (input_error) throw InputError(*input_error);
-  const std::string said = simgrid_message(last_line(captured));
+  const std::string said = simgrid_message(last_words(captured));
   if (!loaded && !engine_error)
     throw InputError(file + ": SimGrid could not load the platform" + (said.empty() ? "" : ": " + said));
   if (!captured.empty()) forward(captured);
