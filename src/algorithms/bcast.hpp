@@ -42,7 +42,7 @@ Task<> bcast_knomial(Comm& comm, Buffer data, const AlgorithmParams& params);
 //  has segments). An inner node posts the receive of segment i+1 before waiting for segment i,
 //  then blocking-sends segment i to each child in turn. A leaf blocking-receives its segments.
 //  Phase 2: every non-root rank swaps halves with its pair (left vrank v with v+1) by Open MPI's
-//  sendrecv (exchange.hpp). With an even process count the last vrank has no pair: the root
+//  sendrecv (Comm::sendrecv). With an even process count the last vrank has no pair: the root
 //  blocking-sends it the second half instead.
 // Fallback, as Open MPI 4.1: when a half is empty (m < 2) or a segment is larger than a half,
 // the message is broadcast by the chain algorithm with fanout 1, i.e. the pipeline, with the
@@ -55,7 +55,7 @@ Task<> bcast_split_binary_tree(Comm& comm, Buffer data, const AlgorithmParams& p
 //  its parent, then blocking-sends each child its subtree's blocks, largest subtree first;
 //  nothing is sent or received when those blocks are empty.
 //  Allgather by recursive doubling: for mask = 1, 2, 4, ... each rank swaps everything it holds
-//  with vrank ^ mask (exchange.hpp). When p is not a power of two and the partner's group is
+//  with vrank ^ mask (Comm::sendrecv). When p is not a power of two and the partner's group is
 //  incomplete, the ranks that got nothing receive the missing blocks from a rank of their own
 //  group that did, found by recursive halving; these messages may carry zero bytes, and are
 //  still sent, as in Open MPI.
@@ -65,7 +65,7 @@ Task<> bcast_scatter_allgather(Comm& comm, Buffer data, const AlgorithmParams& p
 
 // ID 9 (Open MPI: ompi_coll_base_bcast_intra_scatter_allgather_ring). The same binomial scatter
 // of blocks, then a ring allgather: p-1 steps in which every rank swaps blocks with its
-// neighbours (sends block v-i+1 to rank+1, receives block v-i from rank-1, exchange.hpp); empty
+// neighbours (sends block v-i+1 to rank+1, receives block v-i from rank-1, Comm::sendrecv); empty
 // blocks travel as zero-byte messages. m < p falls back to basic_linear; ignores the segment.
 Task<> bcast_scatter_allgather_ring(Comm& comm, Buffer data, const AlgorithmParams& params);
 

@@ -4,7 +4,6 @@
 #include <cstdint>
 
 #include "algorithms/bcast.hpp"
-#include "algorithms/exchange.hpp"
 
 namespace collsim {
 
@@ -69,9 +68,9 @@ Task<> recursive_doubling_allgather(Comm& comm, const Blocks& b, int root) {
     const std::int64_t their_group = partner / mask * mask;
     if (partner < p) {
       last_received = b.bytes(static_cast<std::uint64_t>(their_group), static_cast<std::uint64_t>(mask));
-      co_await exchange(comm, b.span(static_cast<std::uint64_t>(my_group), held), real_rank(partner, p, root),
-                        b.span(static_cast<std::uint64_t>(their_group), last_received), real_rank(partner, p, root),
-                        tags::bcast);
+      const int peer = real_rank(partner, p, root);
+      co_await comm.sendrecv(b.span(static_cast<std::uint64_t>(my_group), held), peer, tags::bcast,
+                             b.span(static_cast<std::uint64_t>(their_group), last_received), peer, tags::bcast);
       held += last_received;
     }
     if (their_group + mask <= p) continue;
@@ -104,7 +103,7 @@ Task<> ring_allgather(Comm& comm, const Blocks& b, int root) {
   std::int64_t send_block = vrank, recv_block = (vrank - 1 + p) % p;
   for (int step = 1; step < p; ++step) {
     const auto s = static_cast<std::uint64_t>(send_block), r = static_cast<std::uint64_t>(recv_block);
-    co_await exchange(comm, b.span(s, b.bytes(s, 1)), right, b.span(r, b.bytes(r, 1)), left, tags::bcast);
+    co_await comm.sendrecv(b.span(s, b.bytes(s, 1)), right, tags::bcast, b.span(r, b.bytes(r, 1)), left, tags::bcast);
     send_block = recv_block;
     recv_block = (recv_block - 1 + p) % p;
   }

@@ -3,7 +3,6 @@
 #include <array>
 
 #include "algorithms/bcast.hpp"
-#include "algorithms/exchange.hpp"
 #include "algorithms/segmentation.hpp"
 #include "algorithms/topology/tree.hpp"
 
@@ -72,7 +71,7 @@ Task<> swap_halves(Comm& comm, const Halves& h, int root, int mine) {
   } else if (p % 2 == 0 && rank == last) {
     co_await comm.recv(h.part[kRight], root, tags::bcast);
   } else {
-    co_await exchange(comm, h.part[mine], pair, h.part[other], pair, tags::bcast);
+    co_await comm.sendrecv(h.part[mine], pair, tags::bcast, h.part[other], pair, tags::bcast);
   }
 }
 

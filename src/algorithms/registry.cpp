@@ -1,6 +1,7 @@
 #include "algorithms/registry.hpp"
 
 #include <array>
+#include <utility>
 
 #include "algorithms/bcast.hpp"
 #include "algorithms/gather.hpp"
@@ -72,7 +73,17 @@ const std::array kAlgorithms{
 
 std::span<const AlgorithmInfo> all_algorithms() { return kAlgorithms; }
 
+// Short names people use for Open MPI's tree broadcasts (the design card says bcast/binary).
+constexpr std::pair<std::string_view, std::string_view> kAliases[] = {
+    {"bcast/binary", "bcast/binary_tree"},
+    {"bcast/split_binary", "bcast/split_binary_tree"},
+    {"bcast/linear", "bcast/basic_linear"},
+    {"gather/linear", "gather/basic_linear"},
+};
+
 const AlgorithmInfo* find_algorithm(std::string_view name) {
+  for (const auto& [alias, full] : kAliases)
+    if (name == alias) name = full;
   for (const auto& a : kAlgorithms)
     if (a.name == name) return &a;
   return nullptr;

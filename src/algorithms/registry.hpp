@@ -35,7 +35,8 @@ struct AlgorithmInfo {
 };
 
 std::span<const AlgorithmInfo> all_algorithms();
-// nullptr when no algorithm has that name.
+// nullptr when no algorithm has that name. Also accepts the short names bcast/binary,
+// bcast/split_binary, bcast/linear and gather/linear.
 const AlgorithmInfo* find_algorithm(std::string_view name);
 // "bcast/binomial, gather/basic_linear, ...", for error messages.
 std::string algorithm_names();

@@ -209,7 +209,9 @@ int tree(std::span<char* const> args) {
   params.root = static_cast<int>(o.integer("root", 0, 0, INT_MAX));
   if (params.root >= procs)
     throw UsageError("--root " + std::to_string(params.root) + " is not a rank of " + std::to_string(procs) + " processes");
-  params.fanout = static_cast<int>(o.integer("fanout", 4, 1, INT_MAX));
+  if (o.has("fanout") && !uses_fanout(*algorithm)) throw UsageError("--fanout applies to bcast/chain only");
+  if (o.has("radix") && !uses_radix(*algorithm)) throw UsageError("--radix applies to bcast/knomial only");
+  params.fanout = static_cast<int>(o.integer("fanout", 4, 1, 32));
   params.radix = static_cast<int>(o.integer("radix", 4, 2, INT_MAX));
   std::cout << (o.has("dot") ? algorithm_tree_dot(*algorithm, procs, params) : algorithm_tree_text(*algorithm, procs, params));
   return 0;

@@ -37,7 +37,14 @@ RunSpec read_call(const ParsedOptions& options, int procs) {
     throw UsageError("--root " + std::to_string(spec.params.root) + " is not a rank of " +
                      std::to_string(spec.procs) + " processes");
   spec.params.segment = options.bytes("segment", 0);
-  spec.params.fanout = static_cast<int>(options.integer("fanout", 4, 1, INT_MAX));
+  if (options.has("fanout") && !uses_fanout(*spec.algorithm))
+    throw UsageError("--fanout applies to bcast/chain only, not " + op);
+  if (options.has("radix") && !uses_radix(*spec.algorithm))
+    throw UsageError("--radix applies to bcast/knomial only, not " + op);
+  if (options.has("segment") && !spec.algorithm->uses_segment)
+    throw UsageError(op + " takes no segment size (--segment)");
+  // Open MPI caps the chain fanout at 32 (MAXTREEFANOUT); ask for no more than it can do.
+  spec.params.fanout = static_cast<int>(options.integer("fanout", 4, 1, 32));
   spec.params.radix = static_cast<int>(options.integer("radix", 4, 2, INT_MAX));
   return spec;
 }

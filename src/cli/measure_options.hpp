@@ -13,7 +13,8 @@ namespace collsim::cli {
 std::vector<OptionDef> call_options(bool with_procs);
 
 // Builds the call from parsed options; throws UsageError on a missing --op or --bytes, an unknown
-// algorithm, P < 1, a root outside [0, P) or a bad number. `procs` overrides --procs when > 0
+// algorithm, P < 1, a root outside [0, P), a bad number, or a knob the algorithm does not have
+// (--segment, --fanout, --radix). `procs` overrides --procs when > 0
 // (under MPI the process count is the communicator's).
 RunSpec read_call(const ParsedOptions& options, int procs = 0);
 

@@ -1,7 +1,5 @@
 #include "comm/comm.hpp"
 
-#include <array>
-
 namespace collsim {
 
 Task<> Comm::send(Buffer data, int dest, int tag) {
@@ -16,10 +14,9 @@ Task<> Comm::recv(Buffer data, int source, int tag) {
 
 Task<> Comm::sendrecv(Buffer send_data, int dest, int send_tag, Buffer recv_data, int source,
                       int recv_tag) {
-  std::array<Request, 2> r;
-  r[0] = co_await irecv(recv_data, source, recv_tag);
-  r[1] = co_await isend(send_data, dest, send_tag);
-  co_await wait_all(r);
+  Request r = co_await irecv(recv_data, source, recv_tag);
+  co_await send(send_data, dest, send_tag);
+  co_await wait(r);
 }
 
 }  // namespace collsim

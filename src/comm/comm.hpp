@@ -114,6 +114,8 @@ class Comm {
 
   Task<> send(Buffer data, int dest, int tag);
   Task<> recv(Buffer data, int source, int tag);
+  // Open MPI's internal sendrecv (coll/base), which its collectives use: post the receive, send
+  // with a blocking send, then wait for the receive. Zero-byte sides are still sent.
   Task<> sendrecv(Buffer send_data, int dest, int send_tag, Buffer recv_data, int source,
                   int recv_tag);
 

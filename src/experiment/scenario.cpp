@@ -224,8 +224,15 @@ Scenario load_scenario(const std::string& path) {
     sweep.bytes = item.IsMap() && item["bytes"] ? in.sizes(item["bytes"], "bytes") : bytes;
     sweep.segments = item.IsMap() && item["segment"] ? in.sizes(item["segment"], "segment") : segments;
     sweep.roots = item.IsMap() && item["root"] ? read_roots(item["root"]) : roots;
-    if (item.IsMap() && item["fanout"]) sweep.fanout = static_cast<int>(in.integer(item["fanout"], "fanout", 1, INT_MAX));
-    if (item.IsMap() && item["radix"]) sweep.radix = static_cast<int>(in.integer(item["radix"], "radix", 2, INT_MAX));
+    if (item.IsMap() && item["fanout"]) {
+      if (!uses_fanout(*sweep.algorithm)) in.fail(item["fanout"], "fanout applies to bcast/chain only, not " + name);
+      // Open MPI caps the chain fanout at 32 (MAXTREEFANOUT).
+      sweep.fanout = static_cast<int>(in.integer(item["fanout"], "fanout", 1, 32));
+    }
+    if (item.IsMap() && item["radix"]) {
+      if (!uses_radix(*sweep.algorithm)) in.fail(item["radix"], "radix applies to bcast/knomial only, not " + name);
+      sweep.radix = static_cast<int>(in.integer(item["radix"], "radix", 2, INT_MAX));
+    }
     if (sweep.procs.empty()) in.fail(name_node, "no 'procs' for " + name + " (give them at the top or in the operation)");
     if (sweep.bytes.empty()) in.fail(name_node, "no 'bytes' for " + name + " (give them at the top or in the operation)");
     if (!sweep.algorithm->uses_segment && (sweep.segments.size() > 1 || sweep.segments[0] != 0) && item.IsMap() &&

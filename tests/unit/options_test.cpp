@@ -47,3 +47,23 @@ TEST(Options, RejectsBadInputWithOneClearLine) {
 
 }  // namespace
 }  // namespace collsim::cli
+
+namespace collsim::cli {
+namespace {
+
+TEST(Options, KnobsOnlyWhereTheAlgorithmHasThem) {
+  expect_usage_error({"--op", "bcast/binomial", "--procs", "4", "--bytes", "8", "--fanout", "2"},
+                     "--fanout applies to bcast/chain only");
+  expect_usage_error({"--op", "bcast/chain", "--procs", "4", "--bytes", "8", "--radix", "3"},
+                     "--radix applies to bcast/knomial only");
+  expect_usage_error({"--op", "gather/basic_linear", "--procs", "4", "--bytes", "8", "--segment", "2"},
+                     "takes no segment size");
+  expect_usage_error({"--op", "bcast/chain", "--procs", "4", "--bytes", "8", "--fanout", "33"},
+                     "--fanout: 33 is out of range [1, 32]");
+  EXPECT_EQ(read_call(parse({"--op", "bcast/chain", "--procs", "4", "--bytes", "8", "--fanout", "3"})).params.fanout, 3);
+  EXPECT_EQ(read_call(parse({"--op", "bcast/binary", "--procs", "4", "--bytes", "8"})).algorithm->name,
+            "bcast/binary_tree");
+}
+
+}  // namespace
+}  // namespace collsim::cli
