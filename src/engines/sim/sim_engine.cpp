@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -223,9 +224,15 @@ std::size_t simulate(Mode mode, const SimConfig& config, std::span<const RunSpec
 
   // Some SimGrid failures call exit(), which would flush a copy of the caller's stdio buffers.
   std::fflush(nullptr);
+  const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) throw EngineError(std::string("sim engine: fork: ") + std::strerror(errno));
-  if (pid == 0) child_main(write_end.get(), err.get(), mode, config, specs);
+  if (pid == 0) {
+    // A simulation nobody waits for any more stops with its caller.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) _exit(0);
+    child_main(write_end.get(), err.get(), mode, config, specs);
+  }
   write_end.reset();
 
   bool loaded = false, done = false;
