@@ -9,7 +9,8 @@
 // Model of a rank and of MPI's point-to-point protocols (what the simulated times mean):
 //  - One SimGrid actor per rank. Rank r runs on host r / ranks_per_node, hosts taken in natural
 //    order of their names (grisou-2 before grisou-10), like `mpirun --map-by ppr:N:node`. Ranks on
-//    one host share its network link and talk to each other over the host's loopback.
+//    one host share its network link and talk to each other over the host's loopback (a
+//    <cluster> with loopback_bw/loopback_lat; without one, through the host's own link).
 //  - Matching is MPI's: a receive names its source and tag; messages of one (source, destination,
 //    tag) are received in the order sent; the receive size must equal the message size, else the
 //    run fails with EngineError naming both ranks and both sizes.
@@ -21,8 +22,10 @@
 //  - Rendezvous (size >= eager_limit): the transfer starts when both the send and the receive are
 //    posted; both complete when it ends. Open MPI's TCP transport switches at 64 KiB.
 //  - A transfer's duration is whatever SimGrid's network model says for the route (latency,
-//    bandwidth, sharing with the other transfers in flight); choose the model with `cfg`, e.g.
-//    "network/model:CM02" for exactly latency + size / bandwidth on an idle route.
+//    bandwidth, sharing with the other transfers in flight); choose the model with `cfg`. The
+//    default is SimGrid's (LV08: latency x 13.01, bandwidth x 0.97, TCP-like sharing);
+//    "network/model:CM02", "network/crosstraffic:0" and a large "network/TCP-gamma" give
+//    exactly latency + size / bandwidth on an idle route.
 //  - comm.copy of n bytes takes n / memcpy rate of the rank's host, read from the host property
 //    `memcpy_bw` (bytes/s, SimGrid bandwidth units accepted: "6GBps"). A `<prop>` inside a
 //    `<cluster>` applies to every host of the cluster in SimGrid 3.32; a host without the property
@@ -30,6 +33,9 @@
 //  - barrier is free (zero simulated time): it only synchronises.
 //  - Real bytes are copied at send time into a buffer that travels with the message, so a send
 //    buffer may be reused once the send completes, as in MPI; virtual buffers move no bytes.
+//
+// A deadlock (every rank left blocked) ends the run with EngineError naming the ranks and what
+// each waits for, e.g. "ranks 3, 5 waiting in recv from 1 tag 1001".
 //
 // SimGrid's own logging is limited to warnings; the environment variable COLLSIM_SIM_LOG adds
 // SimGrid --log settings (e.g. "ker_network.thres:debug") when debugging the engine.
