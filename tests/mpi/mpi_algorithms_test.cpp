@@ -2,13 +2,13 @@
 // them on small runs), empty, tiny, odd and segment-straddling sizes, and messages up to 4 MiB.
 // The list comes from the registry, so a newly registered algorithm is tested here at once.
 #include <cctype>
-#include <set>
 #include <string>
 #include <vector>
 
 #include "algorithms/registry.hpp"
 #include "engines/mpi/algorithm_call.hpp"
 #include "engines/mpi/call_timer.hpp"
+#include "engines/mpi/mpi_comm.hpp"
 #include "mpi_test_util.hpp"
 
 namespace collsim {
@@ -28,7 +28,7 @@ std::vector<int> roots(int p) {
     for (int r = 0; r < p; ++r) all.push_back(r);
     return all;
   }
-  return {0, 1, p / 2, p - 1};
+  return {0, p / 2, p - 1};
 }
 
 struct Size {
@@ -37,9 +37,9 @@ struct Size {
 };
 
 // One call through the timing protocol; its data and timing must be right on every rank.
-void expect_right(CallTimer& timer, const RunSpec& spec) {
+void expect_right(CallTimer& timer, MpiComm& comm, const RunSpec& spec) {
   try {
-    AlgorithmCall call(MPI_COMM_WORLD, spec);
+    AlgorithmCall call(comm, spec);
     const CallTiming t = timer.time(call);
     EXPECT_EQ(t.data_error, "") << describe(spec);
     EXPECT_EQ(t.finish_s.size(), static_cast<std::size_t>(spec.procs)) << describe(spec);
@@ -60,45 +60,56 @@ RunSpec spec_for(const AlgorithmInfo& algo, int root, Size size) {
   return spec;
 }
 
+// One clock synchronisation and one communicator for the whole suite: on an oversubscribed
+// machine each costs tens of milliseconds at 8 ranks, and the suite makes hundreds of calls.
 class MpiAlgorithm : public ::testing::TestWithParam<std::string> {
+ public:
+  static void SetUpTestSuite() {
+    timer_ = new CallTimer(MPI_COMM_WORLD);
+    comm_ = new MpiComm(MPI_COMM_WORLD);
+  }
+  static void TearDownTestSuite() {
+    delete comm_;
+    delete timer_;
+  }
+
  protected:
   const AlgorithmInfo& algorithm() const { return *find_algorithm(GetParam()); }
+  void expect_right(const RunSpec& spec) { collsim::expect_right(*timer_, *comm_, spec); }
+
+  static inline CallTimer* timer_ = nullptr;
+  static inline MpiComm* comm_ = nullptr;
 };
 
 TEST_P(MpiAlgorithm, SmallAndOddSizesFromEveryRoot) {
-  CallTimer timer(MPI_COMM_WORLD);
   const std::vector<Size> sizes{{0, 0},     {1, 0},        {1001, 0},   {1001, 1024},
                                 {10000, 1024}, {65539, 8192}, {3, 1}};
   for (int root : roots(world_size()))
-    for (Size s : sizes) expect_right(timer, spec_for(algorithm(), root, s));
+    for (Size s : sizes) expect_right(spec_for(algorithm(), root, s));
 }
 
 TEST_P(MpiAlgorithm, LargeMessages) {
-  CallTimer timer(MPI_COMM_WORLD);
   const int p = world_size();
   // Sizes of the whole result: a gather's block is its p-th part, so the root's buffer stays
   // within 4 MiB however many ranks run.
   const std::size_t per = algorithm().op == Operation::gather ? static_cast<std::size_t>(p) : 1;
-  const std::set<int> large_roots{0, p - 1};
-  for (int root : large_roots) {
-    expect_right(timer, spec_for(algorithm(), root, {(4u << 20) / per, 0}));
-    expect_right(timer, spec_for(algorithm(), root, {(4u << 20) / per, 256u << 10}));
-    expect_right(timer, spec_for(algorithm(), root, {((1u << 20) + 7) / per, 64u << 10}));
-  }
+  // One root each: filling and checking megabytes dominates the sanitizer build's run time.
+  expect_right(spec_for(algorithm(), 0, {(4u << 20) / per, 0}));
+  expect_right(spec_for(algorithm(), p - 1, {(4u << 20) / per, 256u << 10}));
+  expect_right(spec_for(algorithm(), p / 2, {((1u << 20) + 7) / per, 64u << 10}));
 }
 
 TEST_P(MpiAlgorithm, OtherFanoutsAndRadices) {
-  CallTimer timer(MPI_COMM_WORLD);
   const int root = world_size() - 1;
   for (int fanout : {1, 2, 3}) {
     RunSpec spec = spec_for(algorithm(), root, {10000, 1024});
     spec.params.fanout = fanout;
-    expect_right(timer, spec);
+    expect_right(spec);
   }
   for (int radix : {2, 3, 5}) {
     RunSpec spec = spec_for(algorithm(), root, {10000, 1024});
     spec.params.radix = radix;
-    expect_right(timer, spec);
+    expect_right(spec);
   }
 }
 

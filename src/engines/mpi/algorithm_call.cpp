@@ -18,29 +18,40 @@ const RunSpec& validated(MPI_Comm comm, const RunSpec& spec) {
 }  // namespace
 
 AlgorithmCall::AlgorithmCall(MPI_Comm comm, const RunSpec& spec)
-    : spec_(validated(comm, spec)), comm_(comm) {
+    : spec_(validated(comm, spec)), owned_(std::make_unique<MpiComm>(comm)), comm_(owned_.get()) {
   spec_.real_bytes = true;
+}
+
+AlgorithmCall::AlgorithmCall(MpiComm& comm, const RunSpec& spec)
+    : spec_(validated(comm.handle(), spec)), comm_(&comm) {
+  spec_.real_bytes = true;
+}
+
+AlgorithmCall::~AlgorithmCall() {
+  // Only a failed call leaves requests; a borrowed comm lives on, so they must not outlive the
+  // buffers they point into.
+  if (comm_->active_requests() != 0) comm_->cancel_all();
 }
 
 void AlgorithmCall::prepare() {
   data_.reset();  // free the last call's buffers before allocating the next ones
-  data_.emplace(spec_.algorithm->op, comm_.rank(), comm_.size(), spec_.params.root, spec_.bytes,
+  data_.emplace(spec_.algorithm->op, comm_->rank(), comm_->size(), spec_.params.root, spec_.bytes,
                 true);
 }
 
 void AlgorithmCall::run(double start_wtime) {
   if (!data_) throw EngineError("AlgorithmCall::run before prepare");
-  comm_.set_epoch(start_wtime);
-  Task<> task = spec_.algorithm->run(comm_, data_->buffers(), spec_.params);
+  comm_->set_epoch(start_wtime);
+  Task<> task = spec_.algorithm->run(*comm_, data_->buffers(), spec_.params);
   collsim::start(task);
   // MpiComm completes every await on the spot, so the whole algorithm has run by now.
   if (!task.done())
-    throw EngineError("rank " + std::to_string(comm_.rank()) +
+    throw EngineError("rank " + std::to_string(comm_->rank()) +
                       ": the algorithm suspended, which the mpi engine never asks for");
   rethrow_if_failed(task);
-  if (comm_.active_requests() != 0)
-    throw EngineError("rank " + std::to_string(comm_.rank()) + ": the algorithm returned with " +
-                      std::to_string(comm_.active_requests()) + " requests never waited for");
+  if (comm_->active_requests() != 0)
+    throw EngineError("rank " + std::to_string(comm_->rank()) + ": the algorithm returned with " +
+                      std::to_string(comm_->active_requests()) + " requests never waited for");
 }
 
 std::string AlgorithmCall::check() { return data_ ? data_->check() : "no call was prepared"; }

@@ -4,6 +4,7 @@
 
 #include <mpi.h>
 
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -20,6 +21,12 @@ class AlgorithmCall final : public CollectiveCall {
   // algorithm, procs other than its size, root outside it). Bytes are always real, whatever
   // spec.real_bytes says: MPI moves real memory, so it might as well be checked.
   AlgorithmCall(MPI_Comm comm, const RunSpec& spec);
+  // Runs over `comm` (which must outlive this call) instead of a communicator of its own: many
+  // short calls in a row then skip a collective MPI_Comm_dup each.
+  AlgorithmCall(MpiComm& comm, const RunSpec& spec);
+  ~AlgorithmCall() override;
+  AlgorithmCall(const AlgorithmCall&) = delete;
+  AlgorithmCall& operator=(const AlgorithmCall&) = delete;
 
   void prepare() override;
   // Throws what the algorithm throws (CommError on a size mismatch), and EngineError when the
@@ -29,14 +36,15 @@ class AlgorithmCall final : public CollectiveCall {
   std::string describe() const override { return collsim::describe(spec_); }
 
   const RunSpec& spec() const { return spec_; }
-  MpiComm& comm() { return comm_; }
+  MpiComm& comm() { return *comm_; }
 
  private:
   RunSpec spec_;
-  // Before comm_, so that it outlives it: a failed call's receives into these buffers are
-  // cancelled when comm_ goes.
+  // Before the comm, so that they outlive it: a failed call's receives into these buffers are
+  // cancelled when the comm goes.
   std::optional<RankData> data_;
-  MpiComm comm_;
+  std::unique_ptr<MpiComm> owned_;
+  MpiComm* comm_;
 };
 
 }  // namespace collsim

@@ -22,14 +22,27 @@ MpiComm::~MpiComm() {
   int finalized = 0;
   MPI_Finalized(&finalized);
   if (finalized) return;
-  // Only an algorithm that failed half-way leaves requests behind; drop them so that the
-  // communicator can be freed (a receive nobody will match must be cancelled first).
-  for (auto& s : slots_) {
-    if (!s.active) continue;
-    if (s.receive) MPI_Cancel(&s.handle);
-    MPI_Request_free(&s.handle);
-  }
+  cancel_all();
   MPI_Comm_free(&comm_);
+}
+
+void MpiComm::cancel_all() {
+  // A receive nobody will match must be cancelled before its request can go; a send is left to
+  // complete on its own (cancelling sends is deprecated and unreliable).
+  for (std::size_t id = 0; id < slots_.size(); ++id) {
+    Slot& s = slots_[id];
+    if (!s.active) continue;
+    if (s.receive) {
+      MPI_Cancel(&s.handle);
+      MPI_Wait(&s.handle, MPI_STATUS_IGNORE);
+    } else {
+      MPI_Request_free(&s.handle);
+    }
+    s = Slot{};
+    free_.push_back(static_cast<std::int64_t>(id));
+  }
+  self_sends_.clear();
+  self_recvs_.clear();
 }
 
 double MpiComm::now() const { return MPI_Wtime() - epoch_; }

@@ -47,6 +47,9 @@ class MpiComm final : public Comm {
 
   // Requests issued and not yet completed by a wait (an algorithm should leave none).
   std::size_t active_requests() const { return slots_.size() - free_.size(); }
+  // Drops every outstanding request (receives are cancelled first), so that the comm can serve
+  // again after an algorithm failed half-way, or be freed.
+  void cancel_all();
   // The duplicate communicator the messages travel on.
   MPI_Comm handle() const { return comm_; }
 
