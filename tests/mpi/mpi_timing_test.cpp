@@ -124,6 +124,20 @@ TEST(CallTimer, TimeIsTheLastFinishAfterTheCommonStart) {
   EXPECT_GT(timer.lead_s(), 0.0);
 }
 
+TEST(CallTimer, ClocksAreSynchronisedAgainWhenTheLastSyncIsOld) {
+  TimerOptions options;
+  options.resync_min_interval_s = 0;
+  options.resync_max_overhead = 1e9;  // any age is too old
+  CallTimer eager(MPI_COMM_WORLD, options);
+  StaggeredCall call(0);
+  for (int k = 0; k < 3; ++k) EXPECT_EQ(eager.time(call).data_error, "");
+  EXPECT_EQ(eager.syncs(), 4);  // every rank, in step
+
+  CallTimer lazy(MPI_COMM_WORLD);  // defaults: not within a second
+  for (int k = 0; k < 3; ++k) (void)lazy.time(call);
+  EXPECT_EQ(lazy.syncs(), 1);
+}
+
 TEST(CallTimer, EveryRankGetsTheSameTiming) {
   CallTimer timer(MPI_COMM_WORLD);
   StaggeredCall call(50e-6);

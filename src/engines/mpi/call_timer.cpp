@@ -17,7 +17,15 @@ CallTimer::CallTimer(MPI_Comm comm, const TimerOptions& options)
   mpi_check(MPI_Comm_dup(comm, &ctrl_), "MPI_Comm_dup");
   MPI_Comm_rank(ctrl_, &rank_);
   MPI_Comm_size(ctrl_, &size_);
-  clock_ = std::make_unique<ClockSync>(ctrl_, options.sync_rounds);
+  synchronise_clocks();
+}
+
+void CallTimer::synchronise_clocks() {
+  const double began = MPI_Wtime();
+  clock_ = std::make_unique<ClockSync>(ctrl_, options_.sync_rounds);
+  synced_at_ = MPI_Wtime();
+  sync_cost_s_ = synced_at_ - began;
+  ++syncs_;
 }
 
 CallTimer::~CallTimer() {
@@ -35,11 +43,13 @@ std::string on_rank(int rank, const char* what) {
 }
 }  // namespace
 
-CallTimer::Agreement CallTimer::agree(bool failed, bool wrong, const std::string& failure) {
-  int mine[2] = {failed ? rank_ : size_, wrong ? rank_ : size_};
-  int lowest[2] = {size_, size_};
+CallTimer::Agreement CallTimer::agree(bool failed, bool wrong, const std::string& failure,
+                                      bool resync) {
+  // One reduction carries everything; rank 0's wish to resync rides on it as a 0 under MIN.
+  int mine[3] = {failed ? rank_ : size_, wrong ? rank_ : size_, resync ? 0 : 1};
+  int lowest[3] = {size_, size_, 1};
   MPI_Request request;
-  mpi_check(MPI_Iallreduce(mine, lowest, 2, MPI_INT, MPI_MIN, ctrl_, &request), "MPI_Iallreduce");
+  mpi_check(MPI_Iallreduce(mine, lowest, 3, MPI_INT, MPI_MIN, ctrl_, &request), "MPI_Iallreduce");
   if (!failed) {
     mpi_check(MPI_Wait(&request, MPI_STATUS_IGNORE), "MPI_Wait");
   } else {
@@ -63,7 +73,7 @@ CallTimer::Agreement CallTimer::agree(bool failed, bool wrong, const std::string
       nanosleep(&pause, nullptr);
     }
   }
-  return {lowest[0], lowest[1]};
+  return {lowest[0], lowest[1], lowest[2] == 0};
 }
 
 std::string CallTimer::text_from(int rank, const std::string& mine) {
@@ -81,10 +91,14 @@ CallTiming CallTimer::time(CollectiveCall& call) {
   } catch (const std::exception& e) {
     failure = on_rank(rank_, e.what());
   }
+  const bool stale = rank_ == 0 && MPI_Wtime() - synced_at_ >
+                                        std::max(options_.resync_min_interval_s,
+                                                 sync_cost_s_ / options_.resync_max_overhead);
   // Also the barrier before the date is chosen: once it returns every rank is ready to go.
-  Agreement ready = agree(!failure.empty(), false, failure);
+  Agreement ready = agree(!failure.empty(), false, failure, stale);
   if (ready.failed_rank < size_)
     throw EngineError(call.describe() + ": " + text_from(ready.failed_rank, failure));
+  if (ready.resync) synchronise_clocks();
 
   double start = 0;
   if (rank_ == 0) start = MPI_Wtime() + lead_;

@@ -42,6 +42,11 @@ struct TimerOptions {
   double min_lead_s = 1e-4;
   double max_lead_s = 0.25;
   int lead_window = 8;
+  // Clocks drift apart between nodes (a few microseconds per second), so the offsets are measured
+  // again when the last synchronisation is older than both resync_min_interval_s and
+  // 1 / resync_max_overhead times what it took (the cost of a sync grows with the ranks).
+  double resync_min_interval_s = 1.0;
+  double resync_max_overhead = 0.05;
   // How long a rank whose call threw waits for the others to finish theirs before it aborts the
   // job: they may be blocked forever on a message it will never send.
   double patience_s = 10;
@@ -70,14 +75,19 @@ class CallTimer {
 
   const ClockSync& clock() const { return *clock_; }
   double lead_s() const { return lead_; }
+  // Clock synchronisations so far, the one at construction included.
+  int syncs() const { return syncs_; }
 
  private:
-  // Lowest rank whose call threw, and lowest rank whose output was wrong (size_ when none).
+  // Lowest rank whose call threw, lowest rank whose output was wrong (size_ when none), and
+  // whether rank 0 asked for a clock synchronisation.
   struct Agreement {
     int failed_rank = 0;
     int wrong_rank = 0;
+    bool resync = false;
   };
-  Agreement agree(bool failed, bool wrong, const std::string& failure);
+  Agreement agree(bool failed, bool wrong, const std::string& failure, bool resync = false);
+  void synchronise_clocks();
   std::string text_from(int rank, const std::string& mine);
 
   MPI_Comm ctrl_ = MPI_COMM_NULL;
@@ -87,6 +97,9 @@ class CallTimer {
   double lead_ = 0;
   std::deque<double> delivery_s_;  // per recent call: latest arrival after the date was chosen
   std::unique_ptr<ClockSync> clock_;
+  double synced_at_ = 0;     // rank 0's MPI_Wtime at the end of the last synchronisation
+  double sync_cost_s_ = 0;   // how long it took
+  int syncs_ = 0;
 };
 
 }  // namespace collsim
