@@ -1,9 +1,13 @@
 // Task<T>: the coroutine type every collective algorithm is written as.
 //
 // Tasks are lazy: nothing runs until the task is co_awaited by another task or started by an
-// engine with start_detached(). Completion hands control straight back to the awaiting coroutine
-// (symmetric transfer), so a chain of nested tasks costs no stack depth. Exceptions thrown inside a
-// task are rethrown in whoever awaits it.
+// engine with start(). Awaiting a task runs it at once, inline; if it finishes without
+// suspending (always, in the engines whose operations complete synchronously), the awaiting
+// coroutine simply continues. If it suspends, the awaiting coroutine suspends too and is resumed
+// by the task when it finishes. Neither way relies on the compiler turning resumption into a tail
+// call (GCC does not at -O0), so an algorithm looping over thousands of segments, each awaiting
+// a sub-task, runs in constant stack. Exceptions thrown inside a task are rethrown in whoever
+// awaits it.
 #pragma once
 
 #include <coroutine>
@@ -28,6 +32,9 @@ struct PromiseBase {
 
   std::coroutine_handle<> continuation;
   std::exception_ptr error;
+  // True while the awaiting coroutine runs this task inline and is still on the stack: a task
+  // that finishes then must return to it rather than resume it.
+  bool running_inline = false;
 
   std::suspend_always initial_suspend() noexcept { return {}; }
 
@@ -35,8 +42,9 @@ struct PromiseBase {
     bool await_ready() noexcept { return false; }
     template <class P>
     std::coroutine_handle<> await_suspend(std::coroutine_handle<P> self) noexcept {
-      auto next = self.promise().continuation;
-      return next ? next : std::noop_coroutine();
+      auto& promise = self.promise();
+      if (promise.running_inline || !promise.continuation) return std::noop_coroutine();
+      return promise.continuation;
     }
     void await_resume() noexcept {}
   };
@@ -90,9 +98,14 @@ class [[nodiscard]] Task {
   ~Task() { destroy(); }
 
   bool await_ready() const noexcept { return false; }
-  std::coroutine_handle<> await_suspend(std::coroutine_handle<> awaiting) noexcept {
-    handle_.promise().continuation = awaiting;
-    return handle_;
+  // Returns false (do not suspend) when the task finished inline.
+  bool await_suspend(std::coroutine_handle<> awaiting) {
+    auto& promise = handle_.promise();
+    promise.continuation = awaiting;
+    promise.running_inline = true;
+    handle_.resume();
+    promise.running_inline = false;
+    return !handle_.done();
   }
   T await_resume() { return handle_.promise().take(); }
 

@@ -38,18 +38,15 @@ namespace {
 // live on the heap), so 64 KiB is plenty, and without guard pages the kernel's limit on memory
 // maps does not stop runs at ~32k actors. The stack size shows in resident memory (4096 ranks
 // at 64 KiB: about 300 MB).
-// Unoptimised builds are the exception: there GCC does not make a coroutine's symmetric transfer
-// a tail call, so every sub-task awaited in a loop (one per segment of a pipelined bcast) nests
-// two frames until the loop ends; 1 MiB holds about 4000 segments.
+// (Task<> runs awaited sub-tasks inline, so a loop over segments does not deepen the stack, in
+// unoptimised builds either.)
 // AddressSanitizer cannot follow raw context switches (SimGrid from Debian is not built to tell
 // it), so sanitized builds use one thread per actor, with the threads' default stacks.
 std::vector<std::string> context_options() {
 #if defined(COLLSIM_SIM_ASAN)
   return {"--cfg=contexts/factory:thread"};
-#elif defined(__OPTIMIZE__)
-  return {"--cfg=contexts/factory:raw", "--cfg=contexts/stack-size:64", "--cfg=contexts/guard-size:0"};
 #else
-  return {"--cfg=contexts/factory:raw", "--cfg=contexts/stack-size:1024", "--cfg=contexts/guard-size:0"};
+  return {"--cfg=contexts/factory:raw", "--cfg=contexts/stack-size:64", "--cfg=contexts/guard-size:0"};
 #endif
 }
 
