@@ -97,7 +97,8 @@ class Comm {
     op.requests = requests;
     return {*this, op};
   }
-  // Completes one non-null request of the span, resets it to null and yields its index.
+  // Completes one non-null request of the span, resets it to null and yields its index. A span of
+  // null requests only is an error (CommError), not MPI's MPI_UNDEFINED: no algorithm means it.
   OpAwaitable<std::size_t> wait_any(std::span<Request> requests) {
     Op op = make(OpKind::wait_any, {}, -1, 0);
     op.requests = requests;
