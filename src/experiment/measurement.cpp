@@ -37,18 +37,13 @@ std::string quoted(const std::string& s) {
   }
   return out + "\"";
 }
-std::string num(double v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.9g", v);
-  return b;
-}
 }  // namespace
 
 std::string csv_row(const Measurement& m) {
   return quoted(m.engine) + "," + quoted(m.op) + "," + std::to_string(m.procs) + "," +
          std::to_string(m.bytes) + "," + std::to_string(m.segment) + "," + std::to_string(m.root) +
-         "," + num(m.time_s) + "," + std::to_string(m.runs) + "," + num(m.mean_s) + "," +
-         num(m.median_s) + "," + num(m.min_s) + "," + num(m.max_s) + "," + num(m.ci95_s) + "," +
+         "," + format_real(m.time_s) + "," + std::to_string(m.runs) + "," + format_real(m.mean_s) + "," +
+         format_real(m.median_s) + "," + format_real(m.min_s) + "," + format_real(m.max_s) + "," + format_real(m.ci95_s) + "," +
          quoted(m.data);
 }
 

@@ -41,12 +41,6 @@ std::string json_string(const std::string& s) {
   return out + "\"";
 }
 
-std::string json_number(double v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.9g", v);
-  return b;
-}
-
 }  // namespace
 
 ResultFiles::ResultFiles(const std::string& dir, const Scenario& scenario, std::size_t planned)
@@ -88,9 +82,9 @@ void ResultFiles::write_json(const std::string& status) {
   j += "],\n";
   const ModelConfig& m = sc.model;
   j += "  \"model\": {\"kind\": " + json_string(m.kind == ModelConfig::Kind::hockney ? "hockney" : "loggp") +
-       ", \"alpha\": " + json_number(m.alpha) + ", \"beta\": " + json_number(m.beta) + ", \"L\": " + json_number(m.L) +
-       ", \"o\": " + json_number(m.o) + ", \"g\": " + json_number(m.g) + ", \"G\": " + json_number(m.G) +
-       ", \"one_port\": " + (m.one_port ? "true" : "false") + ", \"copy_bandwidth\": " + json_number(m.copy_bandwidth) +
+       ", \"alpha\": " + format_real(m.alpha) + ", \"beta\": " + format_real(m.beta) + ", \"L\": " + format_real(m.L) +
+       ", \"o\": " + format_real(m.o) + ", \"g\": " + format_real(m.g) + ", \"G\": " + format_real(m.G) +
+       ", \"one_port\": " + (m.one_port ? "true" : "false") + ", \"copy_bandwidth\": " + format_real(m.copy_bandwidth) +
        "},\n";
   j += "  \"sim\": {\"platform\": " + json_string(sc.sim.platform_file) +
        ", \"ranks_per_node\": " + std::to_string(sc.sim.ranks_per_node) +
@@ -101,7 +95,7 @@ void ResultFiles::write_json(const std::string& status) {
   const auto launcher = launcher_command(sc.mpi);
   for (std::size_t i = 0; i < launcher.size(); ++i) j += (i ? ", " : "") + json_string(launcher[i]);
   j += "], \"min_runs\": " + std::to_string(sc.mpi.min_runs) + ", \"max_runs\": " + std::to_string(sc.mpi.max_runs) +
-       ", \"ci_target\": " + json_number(sc.mpi.ci_target) + "},\n";
+       ", \"ci_target\": " + format_real(sc.mpi.ci_target) + "},\n";
   j += "  \"operations\": [";
   for (std::size_t i = 0; i < sc.operations.size(); ++i) {
     const auto& op = sc.operations[i];

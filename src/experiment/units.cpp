@@ -66,6 +66,12 @@ std::string format_bytes(std::size_t bytes) {
   return std::to_string(bytes);
 }
 
+std::string format_real(double value) {
+  char out[32];
+  std::snprintf(out, sizeof out, "%.9g", value);
+  return out;
+}
+
 std::string format_seconds(double seconds) {
   char out[48];
   const double a = std::fabs(seconds);

@@ -9,6 +9,7 @@
 
 #include "algorithms/registry.hpp"
 #include "engines/model/model_engine.hpp"
+#include "common/every_algorithm.hpp"
 
 namespace collsim {
 namespace {
@@ -151,20 +152,8 @@ TEST(ModelAlgorithms, LinearSyncFirstSegments) {
         run_case(a, p, c, root);
 }
 
-std::vector<const AlgorithmInfo*> algorithms() {
-  std::vector<const AlgorithmInfo*> out;
-  for (const auto& a : all_algorithms()) out.push_back(&a);
-  return out;
-}
-
-std::string test_name(const ::testing::TestParamInfo<const AlgorithmInfo*>& info) {
-  std::string n(info.param->name);
-  for (char& ch : n)
-    if (ch == '/') ch = '_';
-  return n;
-}
-
-INSTANTIATE_TEST_SUITE_P(Model, EveryAlgorithm, ::testing::ValuesIn(algorithms()), test_name);
+INSTANTIATE_TEST_SUITE_P(Model, EveryAlgorithm, ::testing::ValuesIn(testing::every_algorithm()),
+                         testing::algorithm_test_name);
 
 }  // namespace
 }  // namespace collsim

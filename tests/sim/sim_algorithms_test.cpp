@@ -5,6 +5,7 @@
 
 #include "algorithms/registry.hpp"
 #include "sim_test_util.hpp"
+#include "common/every_algorithm.hpp"
 
 namespace collsim {
 namespace {
@@ -117,20 +118,8 @@ TEST_P(EveryAlgorithm, VirtualBytesTimeLikeRealBytes) {
   }
 }
 
-std::vector<const AlgorithmInfo*> algorithms() {
-  std::vector<const AlgorithmInfo*> out;
-  for (const auto& a : all_algorithms()) out.push_back(&a);
-  return out;
-}
-
-std::string test_name(const ::testing::TestParamInfo<const AlgorithmInfo*>& info) {
-  std::string n(info.param->name);
-  for (char& ch : n)
-    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-  return n;
-}
-
-INSTANTIATE_TEST_SUITE_P(Sim, EveryAlgorithm, ::testing::ValuesIn(algorithms()), test_name);
+INSTANTIATE_TEST_SUITE_P(Sim, EveryAlgorithm, ::testing::ValuesIn(testing::every_algorithm()),
+                         testing::algorithm_test_name);
 
 }  // namespace
 }  // namespace collsim

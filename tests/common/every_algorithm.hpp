@@ -1,0 +1,29 @@
+// Parameterising a test suite over every registered algorithm, so an algorithm added to the
+// registry is tested in every engine without touching the tests.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <string>
+#include <vector>
+
+#include "algorithms/registry.hpp"
+
+namespace collsim::testing {
+
+inline std::vector<const AlgorithmInfo*> every_algorithm() {
+  std::vector<const AlgorithmInfo*> out;
+  for (const auto& a : all_algorithms()) out.push_back(&a);
+  return out;
+}
+
+// "bcast/binomial" -> "bcast_binomial" (test names allow only letters, digits and '_').
+inline std::string algorithm_test_name(const ::testing::TestParamInfo<const AlgorithmInfo*>& info) {
+  std::string n(info.param->name);
+  for (char& ch : n)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return n;
+}
+
+}  // namespace collsim::testing
