@@ -4,9 +4,12 @@
 // after a clean MPI_Finalize.
 #include <mpi.h>
 
+#include <climits>
 #include <cstdio>
 #include <exception>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 #include <span>
 #include <string>
 #include <string_view>
@@ -14,7 +17,10 @@
 
 #include "cli/measure_options.hpp"
 #include "cli/options.hpp"
+#include "engines/mpi/fidelity.hpp"
 #include "engines/mpi/measure.hpp"
+#include "engines/mpi/mpi_t.hpp"
+#include "engines/mpi/native_call.hpp"
 #include "engines/run.hpp"
 #include "experiment/measurement.hpp"
 #include "experiment/units.hpp"
@@ -27,17 +33,27 @@ constexpr int kExitFailed = 1;  // wrong bytes, or the run itself failed
 constexpr int kExitUsage = 2;
 
 const char* const kUsage =
-    "usage: mpirun -np P collsim-mpi measure --op NAME --bytes SIZE [options]\n"
+    "usage: mpirun -np P collsim-mpi measure --op NAME --bytes SIZE [--engine mpi|mpi-native] ...\n"
+    "       mpirun -np P collsim-mpi fidelity [--sizes 8KiB..4MiB] [--ops all] [--csv FILE] ...\n"
+    "       mpirun -np P collsim-mpi run --op NAME --bytes SIZE [--engine mpi|mpi-native] ...\n"
     "       collsim-mpi algorithms\n"
-    "       collsim-mpi [measure] --help\n"
+    "       collsim-mpi [COMMAND] --help\n"
     "\n"
     "Runs collective algorithms on real MPI, the same algorithm source as the simulated engines.\n"
     "Every rank starts a call at one common date (clocks synchronised to rank 0); a call's time\n"
     "is the last rank's finish minus that date. Calls are repeated until the 95% confidence\n"
     "interval of the mean is within --ci-target of it; the reported time is the median.\n"
     "\n"
+    "engines:\n"
+    "  mpi          our algorithms over MPI point-to-point messages (default)\n"
+    "  mpi-native   Open MPI's own MPI_Bcast / MPI_Gather, forced through MPI_T to the algorithm\n"
+    "               of the same name and ID (coll_tuned_<op>_algorithm) and the same segment\n"
+    "               size, chain fanout and k-nomial radix; same buffers, checks and timing\n"
+    "\n"
     "commands:\n"
     "  measure      time one algorithm on the processes mpirun started\n"
+    "  fidelity     time every algorithm against Open MPI's own, interleaved call by call\n"
+    "  run          one untimed call, data checked (to watch its messages with a tool)\n"
     "  algorithms   list the algorithms\n";
 
 std::vector<cli::OptionDef> measure_options() {
@@ -48,7 +64,9 @@ std::vector<cli::OptionDef> measure_options() {
                   "stop once the 95% CI half-width is under F times the mean: 0.025 or 2.5% "
                   "(default 2.5%)"});
   defs.push_back({"warmup", "N", "untimed calls before the timed ones (default 2)"});
-  defs.push_back({"engine", "NAME", "mpi: our algorithms over MPI point-to-point (default)"});
+  defs.push_back({"engine", "NAME",
+                  "mpi: our algorithms over MPI point-to-point (default); mpi-native: Open MPI's "
+                  "own MPI_Bcast/MPI_Gather forced to the algorithm of the same name and knobs"});
   defs.push_back({"help", "", "print this help"});
   return defs;
 }
@@ -78,10 +96,11 @@ double read_ci_target(const cli::ParsedOptions& options) {
   return *value * scale;
 }
 
-MeasureOptions read_measure_options(const cli::ParsedOptions& options) {
+MeasureOptions read_measure_options(const cli::ParsedOptions& options, int min_runs = 10,
+                                    int max_runs = 200) {
   MeasureOptions m;
-  m.stop.min_runs = static_cast<int>(options.integer("min-runs", 10, 1, 1'000'000));
-  m.stop.max_runs = static_cast<int>(options.integer("max-runs", 200, 1, 1'000'000));
+  m.stop.min_runs = static_cast<int>(options.integer("min-runs", min_runs, 1, 1'000'000));
+  m.stop.max_runs = static_cast<int>(options.integer("max-runs", max_runs, 1, 1'000'000));
   if (m.stop.max_runs < m.stop.min_runs)
     throw cli::UsageError("--max-runs " + std::to_string(m.stop.max_runs) + " is below --min-runs " +
                           std::to_string(m.stop.min_runs));
@@ -109,18 +128,23 @@ void print_summary(const MpiMeasurement& result, int warmup) {
             << ", start dates set " << format_seconds(result.lead_s) << " ahead\n";
 }
 
+std::string read_engine(const cli::ParsedOptions& options) {
+  const std::string engine = options.text("engine", kEngineMpi);
+  if (engine != kEngineMpi && engine != kEngineMpiNative)
+    throw cli::UsageError("--engine: '" + engine + "' is not available (one of: mpi, mpi-native)");
+  return engine;
+}
+
 int measure_command(std::span<char* const> args, int rank, int size) {
   const auto defs = measure_options();
   const cli::ParsedOptions options = cli::parse_options(args, defs);
   if (!options.positional.empty())
     throw cli::UsageError("unexpected argument '" + options.positional.front() + "' (see --help)");
-  const std::string engine = options.text("engine", "mpi");
-  if (engine != "mpi")
-    throw cli::UsageError("--engine: '" + engine + "' is not available (one of: mpi)");
+  const std::string engine = read_engine(options);
   const RunSpec spec = cli::read_call(options, size);
   const MeasureOptions measure_opts = read_measure_options(options);
 
-  const MpiMeasurement result = measure_algorithm(MPI_COMM_WORLD, spec, measure_opts);
+  const MpiMeasurement result = measure_engine(MPI_COMM_WORLD, engine, spec, measure_opts);
   if (rank == 0) {
     if (options.has("csv"))
       std::cout << csv_header() << "\n" << csv_row(result.row) << "\n";
@@ -134,6 +158,240 @@ int measure_command(std::span<char* const> args, int rank, int size) {
                    result.late_runs, result.row.runs, format_seconds(result.max_late_s).c_str());
   }
   return result.row.data == "ok" ? kExitOk : kExitFailed;
+}
+
+// --- run: one untimed call -------------------------------------------------------------------
+
+std::vector<cli::OptionDef> run_options() {
+  std::vector<cli::OptionDef> defs;
+  for (auto& d : cli::call_options(false))
+    if (d.name != "csv") defs.push_back(d);
+  defs.push_back({"engine", "NAME", "mpi (default) or mpi-native"});
+  defs.push_back({"help", "", "print this help"});
+  return defs;
+}
+
+std::string run_usage() {
+  return "usage: mpirun -np P collsim-mpi run --op NAME --bytes SIZE [options]\n"
+         "\n"
+         "One call of the algorithm, untimed, its data checked on every rank. Besides the call's\n"
+         "own messages it sends only those of one communicator duplication, one barrier before\n"
+         "the call and one reduction after it, the same for both engines: made to watch what an\n"
+         "algorithm sends, e.g. with Open MPI's message monitoring, which prints the messages and\n"
+         "bytes each rank sent to each other rank when the run ends:\n"
+         "  mpirun -np 4 --mca pml_monitoring_enable 1 --mca pml_monitoring_enable_output 1 \\\n"
+         "      collsim-mpi run --engine mpi-native --op bcast/pipeline --bytes 64KiB --segment 8KiB\n"
+         "Exit status 0 when the data was right, 1 when not, 2 on bad input.\n"
+         "\n"
+         "options:\n" +
+         cli::format_options(run_options());
+}
+
+int run_command(std::span<char* const> args, int rank, int size) {
+  const auto defs = run_options();
+  const cli::ParsedOptions options = cli::parse_options(args, defs);
+  if (!options.positional.empty())
+    throw cli::UsageError("unexpected argument '" + options.positional.front() + "' (see --help)");
+  const std::string engine = read_engine(options);
+  const RunSpec spec = cli::read_call(options, size);
+  const auto call = make_call(MPI_COMM_WORLD, engine, spec);
+
+  std::string problem;
+  MPI_Barrier(MPI_COMM_WORLD);
+  try {
+    call->prepare();
+    call->run(MPI_Wtime());
+    problem = call->check();
+  } catch (const std::exception& e) {
+    problem = e.what();
+  }
+  const int mine = problem.empty() ? 0 : 1;
+  int failed = 0;
+  MPI_Allreduce(&mine, &failed, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (!problem.empty()) std::fprintf(stderr, "collsim-mpi: %s\n", problem.c_str());
+  if (rank == 0 && failed == 0) std::cout << engine << " " << describe(spec) << ": data ok\n";
+  return failed == 0 ? kExitOk : kExitFailed;
+}
+
+// --- fidelity: ours against Open MPI's own ---------------------------------------------------
+
+std::vector<cli::OptionDef> fidelity_options() {
+  return {
+      {"sizes", "LIST",
+       "sizes, doubling from A to B (8KiB..4MiB, the default) or listed (8KiB,1MiB); gather: "
+       "bytes per process"},
+      {"ops", "LIST", "all (default), bcast, gather, or algorithm names separated by commas"},
+      {"segment", "SIZE", "segment of the bcasts that take one (default 8KiB)"},
+      {"gather-segment", "SIZE", "first segment of gather/linear_sync (default 1KiB)"},
+      {"root", "R", "root rank (default 0)"},
+      {"min-runs", "N", "timed runs of each at least (default 30)"},
+      {"max-runs", "N", "timed runs of each at most (default 300)"},
+      {"ci-target", "F", "stop once both 95% CI half-widths are under F times their mean "
+                         "(default 2.5%)"},
+      {"warmup", "N", "untimed calls of each before the timed ones (default 2)"},
+      {"csv", "FILE", "also write one row per algorithm and size to FILE"},
+      {"help", "", "print this help"},
+  };
+}
+
+std::string fidelity_usage() {
+  char band[96];
+  std::snprintf(band, sizeof band, "%.2f..%.2f", kFidelityBandLow, kFidelityBandHigh);
+  return "usage: mpirun -np P collsim-mpi fidelity [options]\n"
+         "\n"
+         "Times each algorithm (engine mpi) against Open MPI's own implementation of it (engine\n"
+         "mpi-native) at each size, alternating single timed calls of the two (A B B A A B ...)\n"
+         "so that noise on the machine hits both alike, until both series meet the stop rule.\n"
+         "Prints per algorithm and size the median times and their ratio ours/native (and the\n"
+         "median of the ratios of calls made in a row), then per algorithm the median of its\n"
+         "ratios, flagged when outside " +
+         std::string(band) +
+         ". Exit status 0 when every call's data was right, 1 when not, 2 on bad input.\n"
+         "\n"
+         "options:\n" +
+         cli::format_options(fidelity_options());
+}
+
+std::size_t read_size(const std::string& option, const std::string& text) {
+  const auto value = parse_bytes(text);
+  if (!value) throw cli::UsageError(option + ": '" + text + "' is not a size in bytes");
+  return *value;
+}
+
+std::vector<std::size_t> read_sizes(const cli::ParsedOptions& options) {
+  const std::string text = options.text("sizes", "8KiB..4MiB");
+  std::vector<std::size_t> sizes;
+  if (const auto dots = text.find(".."); dots != std::string::npos) {
+    const std::size_t from = read_size("--sizes", text.substr(0, dots));
+    const std::size_t to = read_size("--sizes", text.substr(dots + 2));
+    if (from == 0 || to < from)
+      throw cli::UsageError("--sizes: '" + text + "' is not a range A..B with 0 < A <= B");
+    for (std::size_t s = from; s <= to; s *= 2) sizes.push_back(s);
+    return sizes;
+  }
+  std::string item;
+  for (std::istringstream in(text); std::getline(in, item, ',');)
+    sizes.push_back(read_size("--sizes", item));
+  if (sizes.empty()) throw cli::UsageError("--sizes: no sizes in '" + text + "'");
+  return sizes;
+}
+
+std::vector<const AlgorithmInfo*> read_ops(const cli::ParsedOptions& options) {
+  const std::string text = options.text("ops", "all");
+  std::vector<const AlgorithmInfo*> out;
+  std::string item;
+  for (std::istringstream in(text); std::getline(in, item, ',');) {
+    if (item == "all" || item == "bcast" || item == "gather") {
+      for (const auto& a : all_algorithms())
+        if (item == "all" || to_string(a.op) == item) out.push_back(&a);
+      continue;
+    }
+    const AlgorithmInfo* a = find_algorithm(item);
+    if (!a)
+      throw cli::UsageError("--ops: unknown algorithm '" + item + "' (all, bcast, gather or: " +
+                            algorithm_names() + ")");
+    out.push_back(a);
+  }
+  if (out.empty()) throw cli::UsageError("--ops: no algorithms in '" + text + "'");
+  return out;
+}
+
+std::string fixed(double value, int decimals) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.*f", decimals, value);
+  return text;
+}
+
+std::string padded(std::string text, std::size_t width, bool right = false) {
+  if (text.size() >= width) return text + " ";
+  const std::string pad(width - text.size(), ' ');
+  return (right ? pad + text : text + pad) + " ";
+}
+
+std::string point_line(const FidelityPoint& p) {
+  const RunSpec& s = p.spec;
+  return padded(std::string(s.algorithm->name), 28) + padded(format_bytes(s.bytes), 8, true) +
+         padded(s.params.segment ? format_bytes(s.params.segment) : "-", 8, true) +
+         padded(std::to_string(p.ours.runs), 5, true) +
+         padded(format_seconds(p.ours.median), 12, true) +
+         padded(format_seconds(p.native.median), 12, true) + padded(fixed(p.ratio, 3), 7, true) +
+         padded(fixed(p.paired_ratio, 3), 7, true) + (p.data == "ok" ? "" : "  data: " + p.data);
+}
+
+const char* const kFidelityCsvHeader =
+    "op,procs,bytes,segment,root,runs,ours_median_s,native_median_s,ours_mean_s,native_mean_s,"
+    "ours_ci95_s,native_ci95_s,ratio,paired_ratio,late_runs,data";
+
+std::string fidelity_csv_row(const FidelityPoint& p) {
+  const RunSpec& s = p.spec;
+  std::string data = p.data;
+  for (char& c : data)
+    if (c == ',' || c == '"' || c == '\n') c = ' ';
+  return std::string(s.algorithm->name) + "," + std::to_string(s.procs) + "," +
+         std::to_string(s.bytes) + "," + std::to_string(s.params.segment) + "," +
+         std::to_string(s.params.root) + "," + std::to_string(p.ours.runs) + "," +
+         format_real(p.ours.median) + "," + format_real(p.native.median) + "," +
+         format_real(p.ours.mean) + "," + format_real(p.native.mean) + "," +
+         format_real(p.ours.ci95) + "," + format_real(p.native.ci95) + "," + format_real(p.ratio) +
+         "," + format_real(p.paired_ratio) + "," + std::to_string(p.late_runs) + "," + data;
+}
+
+int fidelity_command(std::span<char* const> args, int rank, int size) {
+  const auto defs = fidelity_options();
+  const cli::ParsedOptions options = cli::parse_options(args, defs);
+  if (!options.positional.empty())
+    throw cli::UsageError("unexpected argument '" + options.positional.front() + "' (see --help)");
+  FidelityOptions f;
+  f.sizes = read_sizes(options);
+  f.algorithms = read_ops(options);
+  f.bcast_segment = options.bytes("segment", 8192);
+  f.gather_segment = options.bytes("gather-segment", 1024);
+  f.root = static_cast<int>(options.integer("root", 0, 0, INT_MAX));
+  if (f.root >= size)
+    throw cli::UsageError("--root " + std::to_string(f.root) + " is not a rank of " +
+                          std::to_string(size) + " processes");
+  f.measure = read_measure_options(options, 30, 300);
+
+  // Rank 0 writes the file; every rank must learn whether it could.
+  std::ofstream csv;
+  int opened = 1;
+  if (options.has("csv") && rank == 0) {
+    csv.open(options.text("csv"));
+    opened = csv ? 1 : 0;
+  }
+  MPI_Bcast(&opened, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (!opened) throw cli::UsageError("--csv: cannot write '" + options.text("csv") + "'");
+  if (csv.is_open()) csv << kFidelityCsvHeader << "\n" << std::flush;
+
+  if (rank == 0) {
+    std::cout << "fidelity on " << size << " processes, root " << f.root
+              << ": ours (engine mpi) against Open MPI's own (engine mpi-native), interleaved\n"
+              << padded("algorithm", 28) << padded("size", 8, true) << padded("segment", 8, true)
+              << padded("runs", 5, true) << padded("ours", 12, true) << padded("native", 12, true)
+              << padded("ratio", 7, true) << padded("paired", 7, true) << "\n"
+              << std::flush;
+  }
+  bool all_ok = true;
+  const auto points = measure_fidelity(MPI_COMM_WORLD, f, [&](const FidelityPoint& p) {
+    all_ok = all_ok && p.data == "ok";
+    if (rank != 0) return;
+    std::cout << point_line(p) << "\n" << std::flush;
+    if (csv.is_open()) csv << fidelity_csv_row(p) << "\n" << std::flush;
+  });
+  if (rank == 0) {
+    std::cout << "\nmedian ratio ours/native per algorithm (band " << fixed(kFidelityBandLow, 2)
+              << ".." << fixed(kFidelityBandHigh, 2) << ")\n";
+    int outside = 0;
+    for (const auto& s : summarize_fidelity(points)) {
+      const bool out = s.median_ratio < kFidelityBandLow || s.median_ratio > kFidelityBandHigh;
+      outside += out ? 1 : 0;
+      std::cout << padded(std::string(s.algorithm->name), 28) << padded(fixed(s.median_ratio, 3), 7, true)
+                << " (" << fixed(s.min_ratio, 3) << " to " << fixed(s.max_ratio, 3) << " over "
+                << s.points << " sizes)" << (out ? "  OUTSIDE THE BAND" : "") << "\n";
+    }
+    std::cout << outside << " algorithm(s) outside the band\n" << std::flush;
+  }
+  return all_ok ? kExitOk : kExitFailed;
 }
 
 bool asks_for_help(std::span<char* const> args) {
@@ -160,6 +418,20 @@ int run(std::span<char* const> args, int rank, int size) {
     }
     return measure_command(rest, rank, size);
   }
+  if (command == "run") {
+    if (asks_for_help(rest)) {
+      say(run_usage());
+      return kExitOk;
+    }
+    return run_command(rest, rank, size);
+  }
+  if (command == "fidelity") {
+    if (asks_for_help(rest)) {
+      say(fidelity_usage());
+      return kExitOk;
+    }
+    return fidelity_command(rest, rank, size);
+  }
   if (command == "algorithms") {
     std::string list;
     for (const auto& a : all_algorithms())
@@ -169,13 +441,16 @@ int run(std::span<char* const> args, int rank, int size) {
     return kExitOk;
   }
   throw cli::UsageError("unknown command '" + std::string(command) +
-                        "' (one of: measure, algorithms; see --help)");
+                        "' (one of: measure, fidelity, run, algorithms; see --help)");
 }
 
 }  // namespace
 }  // namespace collsim
 
 int main(int argc, char** argv) {
+  // Before MPI_Init: Open MPI reads coll_tuned_use_dynamic_rules there, and only then honours the
+  // algorithms that --engine mpi-native forces. Nothing changes for anything not forced.
+  collsim::enable_native_forcing();
   MPI_Init(&argc, &argv);
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -205,6 +480,7 @@ int main(int argc, char** argv) {
     MPI_Abort(MPI_COMM_WORLD, collsim::kExitFailed);
   }
   std::fflush(stdout);
+  collsim::mpi_t::finalise();
   MPI_Finalize();
   return status;
 }

@@ -2,8 +2,7 @@
 
 namespace collsim {
 
-namespace {
-const RunSpec& validated(MPI_Comm comm, const RunSpec& spec) {
+void check_fits(MPI_Comm comm, const RunSpec& spec) {
   int size = 0;
   MPI_Comm_size(comm, &size);
   if (!spec.algorithm) throw InputError("no algorithm given");
@@ -13,6 +12,11 @@ const RunSpec& validated(MPI_Comm comm, const RunSpec& spec) {
   if (spec.params.root < 0 || spec.params.root >= size)
     throw InputError(describe(spec) + ": root " + std::to_string(spec.params.root) +
                      " is not a rank of " + std::to_string(size) + " processes");
+}
+
+namespace {
+const RunSpec& validated(MPI_Comm comm, const RunSpec& spec) {
+  check_fits(comm, spec);
   return spec;
 }
 }  // namespace

@@ -15,6 +15,10 @@
 
 namespace collsim {
 
+// Throws InputError when `spec` cannot run on `comm`: no algorithm, procs other than the
+// communicator's size, or a root outside it.
+void check_fits(MPI_Comm comm, const RunSpec& spec);
+
 class AlgorithmCall final : public CollectiveCall {
  public:
   // Collective over `comm`. Throws InputError when the spec does not fit the communicator (no
@@ -37,6 +41,8 @@ class AlgorithmCall final : public CollectiveCall {
 
   const RunSpec& spec() const { return spec_; }
   MpiComm& comm() { return *comm_; }
+  // The last prepared call's buffers (nullptr before the first prepare()).
+  RankData* data() { return data_ ? &*data_ : nullptr; }
 
  private:
   RunSpec spec_;

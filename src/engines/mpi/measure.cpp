@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "engines/mpi/algorithm_call.hpp"
+#include "engines/mpi/native_call.hpp"
 
 namespace collsim {
 
@@ -53,19 +54,45 @@ MpiMeasurement measure(MPI_Comm comm, CollectiveCall& call, const MeasureOptions
   return out;
 }
 
-MpiMeasurement measure_algorithm(MPI_Comm comm, const RunSpec& spec,
-                                 const MeasureOptions& options) {
-  validate(options);
-  AlgorithmCall call(comm, spec);
-  MpiMeasurement out = measure(comm, call, options);
+namespace {
+MpiMeasurement identified(MpiMeasurement out, const char* engine, const RunSpec& spec) {
   Measurement& m = out.row;
-  m.engine = "mpi";
+  m.engine = engine;
   m.op = std::string(spec.algorithm->name);
   m.procs = spec.procs;
   m.bytes = spec.bytes;
   m.segment = spec.params.segment;
   m.root = spec.params.root;
   return out;
+}
+}  // namespace
+
+MpiMeasurement measure_algorithm(MPI_Comm comm, const RunSpec& spec,
+                                 const MeasureOptions& options) {
+  validate(options);
+  AlgorithmCall call(comm, spec);
+  return identified(measure(comm, call, options), kEngineMpi, spec);
+}
+
+MpiMeasurement measure_native(MPI_Comm comm, const RunSpec& spec, const MeasureOptions& options) {
+  validate(options);
+  NativeCall call(comm, spec);
+  return identified(measure(comm, call, options), kEngineMpiNative, spec);
+}
+
+std::unique_ptr<CollectiveCall> make_call(MPI_Comm comm, std::string_view engine,
+                                          const RunSpec& spec) {
+  if (engine == kEngineMpi) return std::make_unique<AlgorithmCall>(comm, spec);
+  if (engine == kEngineMpiNative) return std::make_unique<NativeCall>(comm, spec);
+  throw InputError("unknown engine '" + std::string(engine) + "' (one of: mpi, mpi-native)");
+}
+
+MpiMeasurement measure_engine(MPI_Comm comm, std::string_view engine, const RunSpec& spec,
+                              const MeasureOptions& options) {
+  validate(options);
+  const auto call = make_call(comm, engine, spec);
+  return identified(measure(comm, *call, options),
+                    engine == kEngineMpi ? kEngineMpi : kEngineMpiNative, spec);
 }
 
 RunResult run_mpi(MPI_Comm comm, const RunSpec& spec, const TimerOptions& options) {

@@ -1,13 +1,15 @@
-// The mpi engine's entry points: one timed call (run_mpi, like the simulated engines' runs), and
+// The mpi engines' entry points: one timed call (run_mpi, like the simulated engines' runs), and
 // a measured point (warm-up, then repetition until the confidence interval is tight).
 //
-// measure() takes any CollectiveCall, so a point can be measured for our algorithms
-// (measure_algorithm, engine "mpi") or for another implementation of the collective plugged in
-// the same way (e.g. Open MPI's own, engine "mpi-native").
+// measure() takes any CollectiveCall, so the same protocol and stop rule measure our algorithms
+// (measure_algorithm, engine "mpi") and Open MPI's own MPI_Bcast / MPI_Gather forced to the
+// algorithm of the same name (measure_native, engine "mpi-native", see native_call.hpp).
 #pragma once
 
 #include <mpi.h>
 
+#include <memory>
+#include <string_view>
 #include <vector>
 
 #include "engines/mpi/call_timer.hpp"
@@ -37,9 +39,22 @@ struct MpiMeasurement {
 // the same result. Throws InputError on inconsistent options, EngineError when a call fails.
 MpiMeasurement measure(MPI_Comm comm, CollectiveCall& call, const MeasureOptions& options);
 
+inline constexpr const char* kEngineMpi = "mpi";
+inline constexpr const char* kEngineMpiNative = "mpi-native";
+
 // measure() for one of our algorithms, with the row's identity filled in (engine "mpi").
 MpiMeasurement measure_algorithm(MPI_Comm comm, const RunSpec& spec,
                                  const MeasureOptions& options);
+// measure() for Open MPI's own collective forced to spec's algorithm and knobs (engine
+// "mpi-native"). Throws InputError when Open MPI cannot be forced to it (native_support()).
+MpiMeasurement measure_native(MPI_Comm comm, const RunSpec& spec, const MeasureOptions& options);
+// The call an engine times: AlgorithmCall ("mpi") or NativeCall ("mpi-native"), over its own
+// duplicate of `comm`; InputError for any other engine name or a spec the engine cannot run.
+std::unique_ptr<CollectiveCall> make_call(MPI_Comm comm, std::string_view engine,
+                                          const RunSpec& spec);
+// measure() of make_call(), the row's identity filled in.
+MpiMeasurement measure_engine(MPI_Comm comm, std::string_view engine, const RunSpec& spec,
+                              const MeasureOptions& options);
 
 // Collective: one call of spec's algorithm under the timing protocol, with its data checked.
 // Every rank returns the same result.

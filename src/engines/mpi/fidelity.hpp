@@ -1,0 +1,79 @@
+// Fidelity of our algorithms to Open MPI's: each algorithm measured against Open MPI's own
+// implementation of it (the mpi-native engine) on the same processes, bytes and timing protocol.
+//
+// The two are measured interleaved, one timed call each in turn, so that the machine's noise
+// (other jobs, frequency changes, an oversubscribed core) falls on both alike; the order of the
+// pair alternates (ours first, then native first: A B B A A B ...) so that neither always runs
+// right after the other. Calls are repeated until both series meet the stop rule (each one's
+// 95% confidence interval within the target of its mean, at least min_runs each) or max_runs.
+#pragma once
+
+#include <mpi.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "engines/mpi/call_timer.hpp"
+#include "engines/mpi/measure.hpp"
+#include "engines/mpi/statistics.hpp"
+#include "engines/run.hpp"
+
+namespace collsim {
+
+struct PairedSeries {
+  std::vector<double> first_s, second_s;  // timed runs of each call, in order
+  int late_runs = 0;                      // runs of either in which a rank started late
+  std::string data = "ok";                // "ok", or the first wrong byte (measuring stopped)
+};
+
+// Collective: warm-up calls of both, then timed calls alternating between `first` and `second`
+// until options.stop is met by both series. Every rank returns the same series.
+PairedSeries measure_interleaved(CallTimer& timer, CollectiveCall& first, CollectiveCall& second,
+                                 const MeasureOptions& options);
+
+// Defaults of the fidelity benchmark: the setting of the paper the project reproduces.
+struct FidelityOptions {
+  std::vector<const AlgorithmInfo*> algorithms;  // empty: every registered algorithm
+  std::vector<std::size_t> sizes;                // bcast: message; gather: bytes per process
+  std::size_t bcast_segment = 8192;              // for the bcasts that take a segment size
+  std::size_t gather_segment = 1024;             // gather/linear_sync's first segment
+  int root = 0;
+  MeasureOptions measure;
+};
+
+struct FidelityPoint {
+  RunSpec spec;
+  Summary ours, native;
+  double ratio = 0;         // ours.median / native.median
+  double paired_ratio = 0;  // median over the pairs of ours / native (the two calls in a row)
+  int late_runs = 0;
+  std::string data = "ok";
+};
+
+// The spec that the benchmark measures for `algorithm` at `bytes` on `procs` processes: the
+// segment of its kind (none for the algorithms without one), default fanout and radix.
+RunSpec fidelity_spec(const AlgorithmInfo& algorithm, std::size_t bytes, int procs,
+                      const FidelityOptions& options);
+
+// Collective over `comm`: every algorithm at every size, ours against Open MPI's. `on_point` is
+// called on every rank after each point (e.g. to print progress). Throws InputError when Open
+// MPI cannot run one of the algorithms (before measuring anything), EngineError when a call fails.
+std::vector<FidelityPoint> measure_fidelity(MPI_Comm comm, const FidelityOptions& options,
+                                            const std::function<void(const FidelityPoint&)>& on_point = {});
+
+// Median of the points' ratios per algorithm, in the order the algorithms were measured.
+struct FidelitySummary {
+  const AlgorithmInfo* algorithm = nullptr;
+  double median_ratio = 0;
+  double min_ratio = 0, max_ratio = 0;
+  int points = 0;
+};
+std::vector<FidelitySummary> summarize_fidelity(const std::vector<FidelityPoint>& points);
+
+// A median ratio outside [0.85, 1.15] flags an algorithm whose implementation or behaviour
+// differs from Open MPI's.
+inline constexpr double kFidelityBandLow = 0.85;
+inline constexpr double kFidelityBandHigh = 1.15;
+
+}  // namespace collsim

@@ -1,0 +1,244 @@
+#include "engines/mpi/native_call.hpp"
+
+#include <climits>
+#include <cstdlib>
+#include <sstream>
+#include <vector>
+
+#include "engines/mpi/algorithm_call.hpp"
+#include "engines/mpi/mpi_t.hpp"
+#include "engines/mpi/mpi_util.hpp"
+
+namespace collsim {
+
+namespace {
+
+constexpr const char* kDynamicRules = "coll_tuned_use_dynamic_rules";
+constexpr const char* kRadix = "coll_tuned_bcast_algorithm_knomial_radix";
+
+std::string prefix(const AlgorithmInfo& a) { return "coll_tuned_" + std::string(to_string(a.op)); }
+std::string algorithm_variable(const AlgorithmInfo& a) { return prefix(a) + "_algorithm"; }
+std::string segment_variable(const AlgorithmInfo& a) { return prefix(a) + "_algorithm_segmentsize"; }
+std::string fanout_variable(const AlgorithmInfo& a) { return prefix(a) + "_algorithm_chain_fanout"; }
+
+// "bcast/binary_tree" -> "binary_tree": Open MPI's name of the algorithm.
+std::string_view short_name(const AlgorithmInfo& a) {
+  const auto slash = a.name.find('/');
+  return slash == std::string_view::npos ? a.name : a.name.substr(slash + 1);
+}
+
+std::vector<std::string> split(const std::string& text) {
+  std::vector<std::string> out;
+  std::string item;
+  for (std::istringstream in(text); std::getline(in, item, ',');)
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+// Why coll/tuned would not be the component running MPI_Bcast/MPI_Gather, or "".
+std::string tuned_not_selected() {
+  if (const auto coll = mpi_t::ControlVariable::find("coll"); coll && coll->is_string()) {
+    std::string list = coll->read_text();
+    if (!list.empty()) {
+      const bool exclude = list.front() == '^';
+      if (exclude) list.erase(0, 1);
+      bool named = false;
+      for (const auto& c : split(list)) named = named || c == "tuned";
+      if (exclude == named)
+        return "Open MPI's coll component selection '" + coll->read_text() +
+               "' leaves out coll/tuned, which runs the forced algorithms";
+    }
+  }
+  const auto tuned = mpi_t::read_int("coll_tuned_priority");
+  if (!tuned) return "Open MPI has no coll/tuned component (coll_tuned_priority not found)";
+  // Components that also implement blocking intra-communicator bcast or gather.
+  for (const char* other : {"han", "adapt", "sm", "basic"}) {
+    const auto priority = mpi_t::read_int(std::string("coll_") + other + "_priority");
+    if (priority && *priority > *tuned)
+      return std::string("Open MPI's coll/") + other + " has priority " + std::to_string(*priority) +
+             ", above coll/tuned's " + std::to_string(*tuned) +
+             ", so it and not the forced algorithm would run";
+  }
+  return {};
+}
+
+std::optional<mpi_t::ControlVariable> variable(const std::string& name, std::string& why) {
+  auto v = mpi_t::ControlVariable::find(name);
+  if (!v && why.empty()) why = "this Open MPI has no control variable " + name;
+  return v;
+}
+
+}  // namespace
+
+void enable_native_forcing() {
+  setenv("OMPI_MCA_coll_tuned_use_dynamic_rules", "1", /*overwrite=*/0);
+}
+
+std::string native_support(const AlgorithmInfo& algorithm, const AlgorithmParams& params,
+                           std::size_t bytes) {
+  if (bytes > static_cast<std::size_t>(INT_MAX))
+    return std::to_string(bytes) + " bytes do not fit the int count of MPI_" +
+           (algorithm.op == Operation::bcast ? "Bcast" : "Gather");
+  if (params.segment > static_cast<std::size_t>(INT_MAX))
+    return "segment " + std::to_string(params.segment) + " does not fit Open MPI's int segment size";
+
+  if (std::string why = tuned_not_selected(); !why.empty()) return why;
+  const auto dynamic = mpi_t::ControlVariable::find(kDynamicRules);
+  if (!dynamic) return "this Open MPI has no coll/tuned component (no " + std::string(kDynamicRules) + ")";
+  if (dynamic->read() == 0)
+    return std::string(kDynamicRules) +
+           " is 0, so Open MPI ignores forced algorithms; it can only be set before MPI_Init "
+           "(collsim-mpi sets it unless OMPI_MCA_coll_tuned_use_dynamic_rules says otherwise)";
+
+  std::string why;
+  const auto choice = variable(algorithm_variable(algorithm), why);
+  if (!choice) return why;
+  const auto names = choice->enumeration();
+  const auto it = names.find(algorithm.ompi_id);
+  if (it == names.end())
+    return "Open MPI's " + choice->name() + " has no algorithm " + std::to_string(algorithm.ompi_id) +
+           " (" + std::string(short_name(algorithm)) + ")";
+  if (it->second != short_name(algorithm))
+    return "Open MPI's " + choice->name() + " " + std::to_string(algorithm.ompi_id) + " is '" +
+           it->second + "', not " + std::string(algorithm.name);
+  variable(segment_variable(algorithm), why);
+  if (algorithm.op == Operation::bcast) variable(fanout_variable(algorithm), why);
+  if (uses_radix(algorithm)) variable(kRadix, why);
+  return why;
+}
+
+ForcedComm::ForcedComm(MPI_Comm comm, const AlgorithmInfo& algorithm, const AlgorithmParams& params)
+    : algorithm_(&algorithm), params_(params) {
+  if (std::string why = native_support(algorithm, params, 0); !why.empty())
+    throw InputError("mpi-native " + std::string(algorithm.name) + ": " + why);
+
+  // What coll/tuned copies into the communicator when it is created.
+  struct Setting {
+    mpi_t::ControlVariable variable;
+    int value;
+    int saved;
+  };
+  std::vector<Setting> settings;
+  auto add = [&settings](const std::string& name, int value) {
+    auto v = mpi_t::ControlVariable::find(name);
+    settings.push_back({*v, value, v->read()});
+  };
+  add(algorithm_variable(algorithm), algorithm.ompi_id);
+  add(segment_variable(algorithm), static_cast<int>(params.segment));
+  if (algorithm.op == Operation::bcast) add(fanout_variable(algorithm), params.fanout);
+
+  // Put back whatever happens, so that later communicators are not forced.
+  struct Restore {
+    std::vector<Setting>& settings;
+    ~Restore() {
+      for (const auto& s : settings) {
+        try {
+          s.variable.write(s.saved);
+        } catch (const EngineError&) {
+        }
+      }
+    }
+  } restore{settings};
+  // A write that fails fails on every rank alike (the same library, variables and values), so
+  // the ranks all throw here, before the collective duplication.
+  for (const auto& s : settings) s.variable.write(s.value);
+  const int rc = MPI_Comm_dup(comm, &comm_);
+  if (rc != MPI_SUCCESS)
+    throw EngineError("mpi-native " + std::string(algorithm.name) + ": MPI_Comm_dup failed: " +
+                      mpi_error_text(rc));
+  MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN);
+  try {
+    if (uses_radix(algorithm)) saved_radix_ = mpi_t::read_int(kRadix);
+    apply_call_knobs();
+  } catch (...) {
+    MPI_Comm_free(&comm_);
+    throw;
+  }
+}
+
+ForcedComm::~ForcedComm() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (saved_radix_) {
+    try {
+      mpi_t::ControlVariable::find(kRadix)->write(*saved_radix_);
+    } catch (const std::exception&) {
+    }
+  }
+  if (!finalized && comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
+}
+
+bool ForcedComm::fits(const RunSpec& spec) const {
+  if (spec.algorithm != algorithm_) return false;
+  if (spec.params.segment != params_.segment) return false;
+  if (uses_fanout(*algorithm_) && spec.params.fanout != params_.fanout) return false;
+  if (uses_radix(*algorithm_) && spec.params.radix != params_.radix) return false;
+  return true;
+}
+
+void ForcedComm::apply_call_knobs() const {
+  if (uses_radix(*algorithm_)) mpi_t::ControlVariable::find(kRadix)->write(params_.radix);
+}
+
+namespace {
+const RunSpec& supported(MPI_Comm comm, const RunSpec& spec) {
+  check_fits(comm, spec);
+  if (std::string why = native_support(*spec.algorithm, spec.params, spec.bytes); !why.empty())
+    throw InputError("mpi-native " + describe(spec) + ": " + why);
+  return spec;
+}
+}  // namespace
+
+NativeCall::NativeCall(MPI_Comm comm, const RunSpec& spec)
+    : spec_(supported(comm, spec)),
+      owned_(std::make_unique<ForcedComm>(comm, *spec.algorithm, spec.params)),
+      forced_(owned_.get()) {
+  spec_.real_bytes = true;
+  MPI_Comm_rank(comm, &rank_);
+}
+
+NativeCall::NativeCall(ForcedComm& forced, const RunSpec& spec)
+    : spec_(supported(forced.handle(), spec)), forced_(&forced) {
+  if (!forced.fits(spec))
+    throw InputError("mpi-native " + collsim::describe(spec) + ": the communicator was forced to " +
+                     std::string(forced.algorithm().name) + " with other knobs");
+  spec_.real_bytes = true;
+  MPI_Comm_rank(forced.handle(), &rank_);
+}
+
+void NativeCall::prepare() {
+  data_.reset();
+  int size = 0;
+  MPI_Comm_size(forced_->handle(), &size);
+  data_.emplace(spec_.algorithm->op, rank_, size, spec_.params.root, spec_.bytes, true);
+  forced_->apply_call_knobs();
+}
+
+void NativeCall::run(double /*start_wtime*/) {
+  if (!data_) throw EngineError("NativeCall::run before prepare");
+  const RankBuffers b = data_->buffers();
+  const int count = static_cast<int>(spec_.bytes);
+  const int root = spec_.params.root;
+  int rc = MPI_SUCCESS;
+  const char* what = "MPI_Bcast";
+  switch (spec_.algorithm->op) {
+    case Operation::bcast:
+      rc = MPI_Bcast(b.data.data(), count, MPI_BYTE, root, forced_->handle());
+      break;
+    case Operation::gather:
+      what = "MPI_Gather";
+      rc = MPI_Gather(b.data.data(), count, MPI_BYTE, b.gathered.data(), count, MPI_BYTE, root,
+                      forced_->handle());
+      break;
+  }
+  if (rc != MPI_SUCCESS)
+    throw EngineError("rank " + std::to_string(rank_) + ": " + what + " failed: " + mpi_error_text(rc));
+}
+
+std::string NativeCall::check() { return data_ ? data_->check() : "no call was prepared"; }
+
+std::string NativeCall::describe() const {
+  return "mpi-native " + collsim::describe(spec_);
+}
+
+}  // namespace collsim
