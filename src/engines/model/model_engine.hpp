@@ -3,7 +3,8 @@
 //
 // Each rank is a suspended coroutine; the engine resumes it from a time-ordered event queue when
 // what it waits for completes. No threads and no stacks per rank, so a run holds millions of
-// ranks (a rank costs its coroutine frames plus ~200 bytes).
+// ranks: a binomial broadcast costs about 1.3 KiB per rank, coroutine frames included, and
+// 2^20 ranks run in about 7 s (bench/model_scale).
 //
 // Cost models, for a message of m bytes posted at time t by rank s to rank d:
 //  - Hockney (alpha, beta): the transfer takes alpha + beta*m; the send completes and the data
