@@ -1,12 +1,16 @@
 // main() for the GoogleTest suites that run under mpirun: every rank runs every test (the tests
 // are collective), rank 0 prints the usual report, the other ranks print only their failures,
-// tagged with their rank, and every process exits non-zero if any rank failed.
+// tagged with their rank, and every process exits non-zero if any rank failed. Like collsim-mpi,
+// it lets Open MPI honour forced algorithms (for the mpi-native tests) before MPI_Init.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
 #include <cstdio>
 #include <string>
 #include <vector>
+
+#include "engines/mpi/mpi_t.hpp"
+#include "engines/mpi/native_call.hpp"
 
 namespace {
 
@@ -34,6 +38,7 @@ class RankFailurePrinter : public ::testing::EmptyTestEventListener {
 }  // namespace
 
 int main(int argc, char** argv) {
+  collsim::enable_native_forcing();
   MPI_Init(&argc, &argv);
   ::testing::InitGoogleTest(&argc, argv);
   int rank = 0, size = 1;
@@ -62,6 +67,7 @@ int main(int argc, char** argv) {
     if (!failed.empty()) std::fprintf(stderr, "[mpi] tests failed on rank(s):%s\n", failed.c_str());
   }
   MPI_Bcast(&worst, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  collsim::mpi_t::finalise();
   MPI_Finalize();
   return worst;
 }
