@@ -240,8 +240,9 @@ std::string fidelity_usage() {
   return "usage: mpirun -np P collsim-mpi fidelity [options]\n"
          "\n"
          "Times each algorithm (engine mpi) against Open MPI's own implementation of it (engine\n"
-         "mpi-native) at each size, alternating single timed calls of the two (A B B A A B ...)\n"
-         "so that noise on the machine hits both alike, until both series meet the stop rule.\n"
+         "mpi-native) at each size, interleaved: single timed calls of the two alternate\n"
+         "(A B B A A B ...) so that noise on the machine hits both alike, until both series meet\n"
+         "the stop rule. Segmented bcasts use --segment, gather/linear_sync --gather-segment.\n"
          "Prints per algorithm and size the median times and their ratio ours/native (and the\n"
          "median of the ratios of calls made in a row), then per algorithm the median of its\n"
          "ratios, flagged when outside " +

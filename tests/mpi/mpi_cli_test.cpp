@@ -1,5 +1,6 @@
 // collsim-mpi as a user runs it, under mpirun and alone (Open MPI singleton): the CSV row's
-// columns, the readable summary, help, and one-line input errors with exit status 2.
+// columns for both engines (mpi, mpi-native), the readable summary, the run and fidelity
+// commands, help, and one-line input errors with exit status 2.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -113,6 +114,59 @@ TEST(MpiCli, GatherCsvRow) {
   EXPECT_EQ(row["data"], "ok");
 }
 
+TEST(MpiCli, NativeEngineCsvRow) {
+  const Outcome o = mpirun(3, "measure --engine mpi-native --op bcast/knomial --radix 3 --bytes 10000 "
+                              "--segment 1KiB --root 1 --csv --min-runs 3 --max-runs 5");
+  ASSERT_EQ(o.status, 0) << o.err;
+  auto row = csv_row(o.out);
+  EXPECT_EQ(row["engine"], "mpi-native");
+  EXPECT_EQ(row["op"], "bcast/knomial");
+  EXPECT_EQ(row["procs"], "3");
+  EXPECT_EQ(row["bytes"], "10000");
+  EXPECT_EQ(row["segment"], "1024");
+  EXPECT_EQ(row["root"], "1");
+  EXPECT_GT(std::stod(row["time_s"]), 0.0);
+  EXPECT_EQ(row["data"], "ok");
+}
+
+TEST(MpiCli, NativeEngineNeedsDynamicRules) {
+  // The user's explicit 0 is kept (mpirun -x), so Open MPI would ignore the forcing: refused.
+  const Outcome o = shell(std::string(MPIEXEC) +
+                          " -q --allow-run-as-root --oversubscribe -x OMPI_MCA_coll_tuned_use_dynamic_rules=0"
+                          " -np 2 " + COLLSIM_MPI_BIN +
+                          " measure --engine mpi-native --op bcast/binomial --bytes 10");
+  EXPECT_EQ(o.status, 2) << o.err;
+  const auto ls = lines(o.err);
+  ASSERT_EQ(ls.size(), 1u) << o.err;
+  EXPECT_NE(ls[0].find("coll_tuned_use_dynamic_rules is 0"), std::string::npos) << ls[0];
+}
+
+TEST(MpiCli, RunMakesOneCheckedCall) {
+  for (const char* engine : {"mpi", "mpi-native"}) {
+    const Outcome o = mpirun(3, std::string("run --engine ") + engine +
+                                    " --op gather/linear_sync --bytes 5000 --segment 1KiB --root 2");
+    ASSERT_EQ(o.status, 0) << o.err;
+    EXPECT_EQ(o.out, std::string(engine) +
+                         " gather/linear_sync on 3 processes (root 2, 5000 bytes, segment 1024): data ok\n");
+  }
+}
+
+TEST(MpiCli, FidelityTableAndCsv) {
+  const fs::path csv = fs::temp_directory_path() / ("collsim-fidelity-" + std::to_string(::getpid()) + ".csv");
+  const Outcome o = mpirun(2, "fidelity --ops bcast/pipeline,gather/linear_sync --sizes 8KiB..16KiB "
+                              "--min-runs 2 --max-runs 3 --warmup 1 --csv " + csv.string());
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_NE(o.out.find("bcast/pipeline"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("median ratio ours/native per algorithm"), std::string::npos) << o.out;
+  const auto rows = lines(slurp(csv));
+  fs::remove(csv);
+  ASSERT_EQ(rows.size(), 5u) << "header and 2 algorithms x 2 sizes";
+  EXPECT_EQ(rows[0].rfind("op,procs,bytes,segment,root,runs,ours_median_s,native_median_s", 0), 0u);
+  EXPECT_EQ(rows[1].rfind("bcast/pipeline,2,8192,8192,0,", 0), 0u) << rows[1];
+  EXPECT_EQ(rows[4].rfind("gather/linear_sync,2,16384,1024,0,", 0), 0u) << rows[4];
+  EXPECT_NE(rows[4].find(",ok"), std::string::npos) << rows[4];
+}
+
 TEST(MpiCli, ReadableSummary) {
   const Outcome o = mpirun(2, "measure --op bcast/binomial --bytes 8KiB --max-runs 3 --min-runs 3");
   ASSERT_EQ(o.status, 0) << o.err;
@@ -141,8 +195,15 @@ TEST(MpiCli, HelpWorksWithoutMpirun) {
   o = alone("measure --help");
   EXPECT_EQ(o.status, 0);
   for (const char* option : {"--op", "--bytes", "--root", "--segment", "--fanout", "--radix", "--csv",
-                             "--min-runs", "--max-runs", "--ci-target"})
+                             "--min-runs", "--max-runs", "--ci-target", "--engine", "mpi-native"})
     EXPECT_NE(o.out.find(option), std::string::npos) << option << " missing from\n" << o.out;
+  o = alone("fidelity --help");
+  EXPECT_EQ(o.status, 0);
+  for (const char* option : {"--sizes", "--ops", "--segment", "--gather-segment", "--csv", "interleaved"})
+    EXPECT_NE(o.out.find(option), std::string::npos) << option << " missing from\n" << o.out;
+  o = alone("run --help");
+  EXPECT_EQ(o.status, 0);
+  EXPECT_NE(o.out.find("pml_monitoring_enable"), std::string::npos) << o.out;
   o = mpirun(2, "measure --help");
   EXPECT_EQ(o.status, 0);
   EXPECT_EQ(o.out.find("usage:"), o.out.rfind("usage:")) << "printed by more than one rank";
@@ -176,6 +237,17 @@ TEST(MpiCli, BadInputIsOneLineAndStatus2) {
   expect_usage_error(2, "measure --op bcast/binomial", "collsim-mpi: missing --bytes");
   expect_usage_error(2, "frobnicate", "collsim-mpi: unknown command 'frobnicate'");
   expect_usage_error(2, "", "collsim-mpi: missing command");
+}
+
+TEST(MpiCli, NativeAndFidelityBadInputIsOneLineAndStatus2) {
+  expect_usage_error(2, "measure --engine sim --op bcast/binomial --bytes 10",
+                     "collsim-mpi: --engine: 'sim' is not available (one of: mpi, mpi-native)");
+  expect_usage_error(2, "measure --engine mpi-native --op bcast/binomial --bytes 3GiB",
+                     "collsim-mpi: mpi-native bcast/binomial on 2 processes (root 0, 3221225472 "
+                     "bytes): 3221225472 bytes do not fit the int count of MPI_Bcast");
+  expect_usage_error(2, "fidelity --sizes 4MiB..8KiB", "collsim-mpi: --sizes: '4MiB..8KiB' is not a range");
+  expect_usage_error(2, "fidelity --ops bcast/nope", "collsim-mpi: --ops: unknown algorithm 'bcast/nope'");
+  expect_usage_error(2, "fidelity --csv /nonexistent/dir/f.csv", "collsim-mpi: --csv: cannot write");
 }
 
 }  // namespace
