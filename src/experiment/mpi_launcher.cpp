@@ -103,11 +103,19 @@ Measurement run_mpi_point(const MpiLaunch& launch, const std::string& engine, co
   const std::vector<std::string> rest = {
       "-np", std::to_string(spec.procs), program_path(launch), "measure", "--engine", engine,
       "--op", std::string(spec.algorithm->name), "--bytes", std::to_string(spec.bytes),
-      "--root", std::to_string(spec.params.root), "--segment", std::to_string(spec.params.segment),
-      "--fanout", std::to_string(spec.params.fanout), "--radix", std::to_string(spec.params.radix),
+      "--root", std::to_string(spec.params.root),
       "--min-runs", std::to_string(launch.min_runs), "--max-runs", std::to_string(launch.max_runs),
       "--ci-target", std::to_string(launch.ci_target), "--csv"};
   argv.insert(argv.end(), rest.begin(), rest.end());
+  // Only the knobs the algorithm has: collsim-mpi rejects the others.
+  auto knob = [&](bool has, const char* name, long long value) {
+    if (!has) return;
+    argv.push_back(name);
+    argv.push_back(std::to_string(value));
+  };
+  knob(spec.algorithm->uses_segment, "--segment", static_cast<long long>(spec.params.segment));
+  knob(uses_fanout(*spec.algorithm), "--fanout", spec.params.fanout);
+  knob(uses_radix(*spec.algorithm), "--radix", spec.params.radix);
   const Captured c = run_captured(argv, launch.timeout_s);
   const std::string what = engine + " " + describe(spec);
   if (c.timed_out)

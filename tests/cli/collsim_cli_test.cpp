@@ -190,3 +190,23 @@ TEST(Cli, TreePrintsOpenMpiShapes) {
 }
 
 }  // namespace
+
+namespace {
+
+// A scenario that asks for our algorithm on MPI and Open MPI's own side by side: collsim starts
+// collsim-mpi under mpirun for each point and reads its rows back.
+TEST(Cli, ScenarioRunsOursAndOpenMpisSideBySide) {
+  const fs::path dir = scratch();
+  std::ofstream(dir / "side.yaml") << "name: side\nengines: [mpi, mpi-native]\nprocs: [2]\nbytes: [10000]\n"
+                                      "segment: 1KiB\nmpi: {min_runs: 3, max_runs: 5, timeout: 100}\n"
+                                      "operations: [bcast/chain, bcast/knomial, gather/linear_sync]\n";
+  const Outcome o = collsim("run " + (dir / "side.yaml").string() + " --out " + (dir / "side").string());
+  ASSERT_EQ(o.status, 0) << o.err << o.out;
+  const std::string csv = slurp(dir / "side" / "results.csv");
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 7) << csv;  // header + 3 ops x 2 engines
+  EXPECT_NE(csv.find("mpi,bcast/chain,2,10000,1024,0,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("mpi-native,gather/linear_sync,2,10000,1024,0,"), std::string::npos) << csv;
+  EXPECT_EQ(csv.find("unchecked"), std::string::npos) << "MPI engines always check bytes\n" << csv;
+}
+
+}  // namespace
