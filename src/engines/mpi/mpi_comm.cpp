@@ -149,7 +149,8 @@ std::int64_t MpiComm::find_active(Request request, const char* what) const {
 std::string MpiComm::finish(std::int64_t id, const MPI_Status& status, int error) {
   Slot& s = slots_[static_cast<std::size_t>(id)];
   std::string problem;
-  const std::string route = " rank " + std::to_string(s.peer) + " (tag " + std::to_string(s.tag) + ")";
+  // Built only for an error: a successful wait must not pay for formatting.
+  auto route = [&s] { return " rank " + std::to_string(s.peer) + " (tag " + std::to_string(s.tag) + ")"; };
   if (error == MPI_ERR_TRUNCATE) {
     // Open MPI reports the full size of a truncated message; the standard does not promise it.
     int count = 0;
@@ -157,16 +158,16 @@ std::string MpiComm::finish(std::int64_t id, const MPI_Status& status, int error
     const std::string size = static_cast<std::size_t>(count) > s.bytes
                                  ? "of " + std::to_string(count) + " bytes "
                                  : "";
-    problem = where() + ": a message " + size + "from" + route + " does not fit the " +
+    problem = where() + ": a message " + size + "from" + route() + " does not fit the " +
               std::to_string(s.bytes) + "-byte receive buffer (a receive must be the size of its message)";
   } else if (error != MPI_SUCCESS) {
-    problem = where() + ": " + (s.receive ? "receive from" : "send to") + route + " failed: " +
+    problem = where() + ": " + (s.receive ? "receive from" : "send to") + route() + " failed: " +
               mpi_error_text(error);
   } else if (s.receive) {
     int count = 0;
     MPI_Get_count(&status, MPI_BYTE, &count);
     if (static_cast<std::size_t>(count) != s.bytes)
-      problem = where() + ": received " + std::to_string(count) + " bytes from" + route +
+      problem = where() + ": received " + std::to_string(count) + " bytes from" + route() +
                 ", expected " + std::to_string(s.bytes) +
                 " (a receive must be the size of its message)";
   }
@@ -186,7 +187,18 @@ void MpiComm::wait_all(std::span<Request> requests) {
   }
   if (handles_.empty()) return;
   statuses_.resize(handles_.size());
-  const int rc = MPI_Waitall(static_cast<int>(handles_.size()), handles_.data(), statuses_.data());
+  int rc = MPI_SUCCESS;
+  if (handles_.size() == 1) {
+    // Open MPI's single-request wait is cheaper than MPI_Waitall, and algorithms wait for one
+    // segment at a time in their inner loops.
+    rc = MPI_Wait(handles_.data(), statuses_.data());
+    if (rc != MPI_SUCCESS) {
+      statuses_[0].MPI_ERROR = rc;
+      rc = MPI_ERR_IN_STATUS;
+    }
+  } else {
+    rc = MPI_Waitall(static_cast<int>(handles_.size()), handles_.data(), statuses_.data());
+  }
   if (rc != MPI_SUCCESS && rc != MPI_ERR_IN_STATUS)
     throw CommError(where() + ": MPI_Waitall failed: " + mpi_error_text(rc));
 
