@@ -74,8 +74,11 @@ std::vector<cli::OptionDef> measure_options() {
 std::string measure_usage() {
   return "usage: mpirun -np P collsim-mpi measure --op NAME --bytes SIZE [options]\n"
          "\n"
-         "Times one algorithm on the P processes and prints a summary (or a CSV row). Exit status:\n"
-         "0 when the data was right, 1 when a byte was wrong or the run failed, 2 on bad input.\n"
+         "Times one algorithm on the P processes and prints a summary (or a CSV row): ours\n"
+         "(--engine mpi), or Open MPI's own MPI_Bcast/MPI_Gather forced to the algorithm of the\n"
+         "same name and knobs (--engine mpi-native; it refuses, with status 2, anything that\n"
+         "would leave Open MPI free to pick another). Exit status: 0 when the data was right,\n"
+         "1 when a byte was wrong or the run failed, 2 on bad input.\n"
          "\n"
          "options:\n" +
          cli::format_options(measure_options());
@@ -247,7 +250,7 @@ std::string fidelity_usage() {
          "median of the ratios of calls made in a row), then per algorithm the median of its\n"
          "ratios, flagged when outside " +
          std::string(band) +
-         ". Exit status 0 when every call's data was right, 1 when not, 2 on bad input.\n"
+         ".\nExit status 0 when every call's data was right, 1 when not, 2 on bad input.\n"
          "\n"
          "options:\n" +
          cli::format_options(fidelity_options());

@@ -45,20 +45,25 @@ Report monitored(int procs, const std::string& engine, const std::string& args) 
   fs::create_directories(dir);
   const std::string cmd = std::string(MPIEXEC) +
                           " -q --allow-run-as-root --oversubscribe --mca pml_monitoring_enable 1"
-                          " --mca pml_monitoring_enable_output 1 -np " +
-                          std::to_string(procs) + " " + COLLSIM_MPI_BIN + " run --engine " + engine +
+                          " --mca pml_monitoring_enable_output 1 --output-filename " +
+                          (dir / "ranks").string() + " -np " + std::to_string(procs) + " " +
+                          COLLSIM_MPI_BIN + " run --engine " + engine +
                           " " + args + " >" + (dir / "out").string() + " 2>" +
                           (dir / "err").string() + " </dev/null";
   const int raw = std::system(cmd.c_str());
   Report r;
   r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
   r.err = slurp(dir / "err");
-  // Open MPI prints the report on stdout or stderr depending on its version and on where they go.
-  const std::string all = slurp(dir / "out") + "\n" + r.err;
+  // Each rank's own output files (ranks/1/rank.N/stdout, stderr): the report of a rank is printed
+  // piecewise, so in mpirun's merged output the ranks' lines can interleave.
+  std::error_code ec;
+  for (const auto& f : fs::recursive_directory_iterator(dir / "ranks", ec)) {
+    if (!f.is_regular_file()) continue;
+    std::istringstream in(slurp(f.path()));
+    for (std::string line; std::getline(in, line);)
+      if (line.rfind("E\t", 0) == 0) r.sent.push_back(line);
+  }
   fs::remove_all(dir);
-  std::istringstream in(all);
-  for (std::string line; std::getline(in, line);)
-    if (line.rfind("E\t", 0) == 0) r.sent.push_back(line);
   std::sort(r.sent.begin(), r.sent.end());
   return r;
 }

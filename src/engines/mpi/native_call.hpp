@@ -19,9 +19,12 @@
 //    the process-wide value at every call. ForcedComm sets it again before each call (outside
 //    the timed part) and puts the previous value back when it goes.
 //  - gather/linear_sync's first-segment size is coll_tuned_gather_algorithm_segmentsize.
-// Forcing has been checked message by message with Open MPI's pml monitoring
-// (tests/mpi/mpi_pattern_test.cpp): every algorithm sends the same messages, of the same sizes,
-// between the same ranks as ours.
+// Forcing is checked message by message with Open MPI's pml monitoring
+// (tests/mpi/mpi_pattern_test.cpp, `collsim-mpi run`): for every algorithm, and for other roots,
+// process counts, segments, fanouts and radices, Open MPI's forced collective sends the same
+// number of messages, of the same sizes, between the same ranks as ours, and a different
+// segment, fanout or radix changes that. (Open MPI's own tracing of its algorithm choice,
+// coll_base_verbose, is compiled out of release builds such as Debian's.)
 //
 // Requirements, each refused with an InputError that says what is wrong: Open MPI's coll/tuned
 // component (the algorithm names and IDs are checked against its enumeration), dynamic rules on,
