@@ -391,7 +391,8 @@ int fidelity_command(std::span<char* const> args, int rank, int size) {
       outside += out ? 1 : 0;
       std::cout << padded(std::string(s.algorithm->name), 28) << padded(fixed(s.median_ratio, 3), 7, true)
                 << " (" << fixed(s.min_ratio, 3) << " to " << fixed(s.max_ratio, 3) << " over "
-                << s.points << " sizes)" << (out ? "  OUTSIDE THE BAND" : "") << "\n";
+                << s.points << " sizes; paired " << fixed(s.median_paired_ratio, 3) << ")"
+                << (out ? "  OUTSIDE THE BAND" : "") << "\n";
     }
     std::cout << outside << " algorithm(s) outside the band\n" << std::flush;
   }

@@ -109,17 +109,19 @@ std::vector<FidelityPoint> measure_fidelity(MPI_Comm comm, const FidelityOptions
 
 std::vector<FidelitySummary> summarize_fidelity(const std::vector<FidelityPoint>& points) {
   std::vector<FidelitySummary> out;
-  std::map<const AlgorithmInfo*, std::vector<double>> ratios;
+  std::map<const AlgorithmInfo*, std::vector<double>> ratios, paired;
   for (const auto& p : points) {
     if (ratios.find(p.spec.algorithm) == ratios.end()) {
       out.push_back({});
       out.back().algorithm = p.spec.algorithm;
     }
     ratios[p.spec.algorithm].push_back(p.ratio);
+    paired[p.spec.algorithm].push_back(p.paired_ratio);
   }
   for (auto& s : out) {
     const auto& r = ratios[s.algorithm];
     s.median_ratio = median_of(r);
+    s.median_paired_ratio = median_of(paired[s.algorithm]);
     s.min_ratio = *std::min_element(r.begin(), r.end());
     s.max_ratio = *std::max_element(r.begin(), r.end());
     s.points = static_cast<int>(r.size());

@@ -62,11 +62,15 @@ RunSpec fidelity_spec(const AlgorithmInfo& algorithm, std::size_t bytes, int pro
 std::vector<FidelityPoint> measure_fidelity(MPI_Comm comm, const FidelityOptions& options,
                                             const std::function<void(const FidelityPoint&)>& on_point = {});
 
-// Median of the points' ratios per algorithm, in the order the algorithms were measured.
+// Median of the points' ratios per algorithm, in the order the algorithms were measured. Where
+// run times are bimodal (ranks sharing a core: a call is fast or slow depending on which ranks
+// the scheduler runs), the medians of the two series can land in different modes and their
+// ratio jump; the paired ratio, of calls made one after the other, does not.
 struct FidelitySummary {
   const AlgorithmInfo* algorithm = nullptr;
-  double median_ratio = 0;
+  double median_ratio = 0;         // of the points' ratios of medians
   double min_ratio = 0, max_ratio = 0;
+  double median_paired_ratio = 0;  // of the points' paired ratios
   int points = 0;
 };
 std::vector<FidelitySummary> summarize_fidelity(const std::vector<FidelityPoint>& points);
