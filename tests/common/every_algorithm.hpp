@@ -26,4 +26,18 @@ inline std::string algorithm_test_name(const ::testing::TestParamInfo<const Algo
   return n;
 }
 
+// The same by name, for suites whose parameter is the algorithm's name.
+inline std::vector<std::string> every_algorithm_name() {
+  std::vector<std::string> out;
+  for (const auto& a : all_algorithms()) out.emplace_back(a.name);
+  return out;
+}
+
+inline std::string name_test_name(const ::testing::TestParamInfo<std::string>& info) {
+  std::string n = info.param;
+  for (char& ch : n)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return n;
+}
+
 }  // namespace collsim::testing

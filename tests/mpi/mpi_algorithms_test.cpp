@@ -9,18 +9,13 @@
 #include "engines/mpi/algorithm_call.hpp"
 #include "engines/mpi/call_timer.hpp"
 #include "engines/mpi/mpi_comm.hpp"
+#include "common/every_algorithm.hpp"
 #include "mpi_test_util.hpp"
 
 namespace collsim {
 namespace {
 
 using test::world_size;
-
-std::vector<std::string> algorithm_list() {
-  std::vector<std::string> names;
-  for (const auto& a : all_algorithms()) names.emplace_back(a.name);
-  return names;
-}
 
 std::vector<int> roots(int p) {
   if (p <= 5) {
@@ -113,13 +108,7 @@ TEST_P(MpiAlgorithm, OtherFanoutsAndRadices) {
   }
 }
 
-std::string test_name(const ::testing::TestParamInfo<std::string>& info) {
-  std::string name;
-  for (char c : info.param) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-  return name;
-}
-
-INSTANTIATE_TEST_SUITE_P(Registry, MpiAlgorithm, ::testing::ValuesIn(algorithm_list()), test_name);
+INSTANTIATE_TEST_SUITE_P(Registry, MpiAlgorithm, ::testing::ValuesIn(testing::every_algorithm_name()), testing::name_test_name);
 
 }  // namespace
 }  // namespace collsim

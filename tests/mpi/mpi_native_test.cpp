@@ -20,18 +20,13 @@
 #include "engines/mpi/mpi_comm.hpp"
 #include "engines/mpi/mpi_t.hpp"
 #include "engines/mpi/native_call.hpp"
+#include "common/every_algorithm.hpp"
 #include "mpi_test_util.hpp"
 
 namespace collsim {
 namespace {
 
 using test::world_size;
-
-std::vector<std::string> algorithm_list() {
-  std::vector<std::string> names;
-  for (const auto& a : all_algorithms()) names.emplace_back(a.name);
-  return names;
-}
 
 RunSpec spec_for(const AlgorithmInfo& algo, int root, std::size_t bytes, std::size_t segment) {
   RunSpec spec;
@@ -247,15 +242,9 @@ TEST_P(NativeKnobs, SameBytesAsOpenMpiForOtherFanoutsAndRadices) {
   }
 }
 
-std::string test_name(const ::testing::TestParamInfo<std::string>& info) {
-  std::string name;
-  for (char c : info.param) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-  return name;
-}
-
-INSTANTIATE_TEST_SUITE_P(Registry, NativeEquivalence, ::testing::ValuesIn(algorithm_list()),
-                         test_name);
-INSTANTIATE_TEST_SUITE_P(Registry, NativeKnobs, ::testing::ValuesIn(knob_algorithms()), test_name);
+INSTANTIATE_TEST_SUITE_P(Registry, NativeEquivalence, ::testing::ValuesIn(testing::every_algorithm_name()),
+                         testing::name_test_name);
+INSTANTIATE_TEST_SUITE_P(Registry, NativeKnobs, ::testing::ValuesIn(knob_algorithms()), testing::name_test_name);
 
 }  // namespace
 }  // namespace collsim
