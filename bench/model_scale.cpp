@@ -40,15 +40,15 @@ int main(int argc, char** argv) {
   getrusage(RUSAGE_SELF, &usage);
   const double peak_mib = static_cast<double>(usage.ru_maxrss) / 1024.0;
 
-  const double messages = static_cast<double>(spec.procs - 1) *
-                          static_cast<double>(Segmentation(spec.bytes, spec.params.segment).count());
-  std::printf("bcast/binomial on %d ranks (2^%d), %s, segment %s, model engine (Hockney)\n",
-              spec.procs, log2p, format_bytes(spec.bytes).c_str(), format_bytes(*segment).c_str());
+  const double messages =
+      static_cast<double>(spec.procs - 1) * static_cast<double>(Segmentation(spec.bytes, spec.params.segment).count());
+  std::printf("bcast/binomial on %d ranks (2^%d), %s, segment %s, model engine (Hockney)\n", spec.procs, log2p,
+              format_bytes(spec.bytes).c_str(), format_bytes(*segment).c_str());
   std::printf("simulated time  %s\n", format_seconds(r.time_s).c_str());
   int status = 0;
   if (*segment == 0 || *segment >= spec.bytes) {
-    const double expected = binomial_tree_height(spec.procs) *
-                            (config.alpha + config.beta * static_cast<double>(spec.bytes));
+    const double expected =
+        binomial_tree_height(spec.procs) * (config.alpha + config.beta * static_cast<double>(spec.bytes));
     const bool ok = std::fabs(r.time_s - expected) <= 1e-12 * expected;
     std::printf("closed form     %s  (H = %d)  %s\n", format_seconds(expected).c_str(),
                 binomial_tree_height(spec.procs), ok ? "match" : "MISMATCH");
@@ -56,8 +56,7 @@ int main(int argc, char** argv) {
   }
   std::printf("wall time       %.3f s\n", wall);
   std::printf("peak memory     %.1f MiB\n", peak_mib);
-  std::printf("per rank        %.0f bytes, %.3f us\n", peak_mib * 1048576.0 / spec.procs,
-              wall * 1e6 / spec.procs);
+  std::printf("per rank        %.0f bytes, %.3f us\n", peak_mib * 1048576.0 / spec.procs, wall * 1e6 / spec.procs);
   std::printf("per message     %.3f us  (%.0f messages)\n", wall * 1e6 / messages, messages);
   return status;
 }

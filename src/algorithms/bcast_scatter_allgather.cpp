@@ -15,7 +15,8 @@ struct Blocks {
   Buffer data;
   std::uint64_t block;
 
-  Blocks(Buffer d, int p) : data(d), block((d.size() + static_cast<std::size_t>(p) - 1) / static_cast<std::size_t>(p)) {}
+  Blocks(Buffer d, int p)
+      : data(d), block((d.size() + static_cast<std::size_t>(p) - 1) / static_cast<std::size_t>(p)) {}
 
   // Bytes held by the `n` consecutive blocks starting at block `first`.
   std::size_t bytes(std::uint64_t first, std::uint64_t n) const {
@@ -43,7 +44,9 @@ Task<> binomial_scatter(Comm& comm, const Blocks& b, int root) {
   for (; mask < p; mask <<= 1) {
     if ((vrank & mask) == 0) continue;
     held = b.bytes(static_cast<std::uint64_t>(vrank), static_cast<std::uint64_t>(mask));
-    if (held > 0) co_await comm.recv(b.span(static_cast<std::uint64_t>(vrank), held), real_rank(vrank - mask, p, root), tags::bcast);
+    if (held > 0)
+      co_await comm.recv(b.span(static_cast<std::uint64_t>(vrank), held), real_rank(vrank - mask, p, root),
+                         tags::bcast);
     break;
   }
   for (mask >>= 1; mask > 0; mask >>= 1) {
@@ -51,7 +54,8 @@ Task<> binomial_scatter(Comm& comm, const Blocks& b, int root) {
     const std::size_t beyond = static_cast<std::size_t>(b.block * static_cast<std::uint64_t>(mask));
     if (held <= beyond) continue;  // the child's blocks are all empty: nothing to send
     const std::size_t n = held - beyond;
-    co_await comm.send(b.span(static_cast<std::uint64_t>(vrank + mask), n), real_rank(vrank + mask, p, root), tags::bcast);
+    co_await comm.send(b.span(static_cast<std::uint64_t>(vrank + mask), n), real_rank(vrank + mask, p, root),
+                       tags::bcast);
     held -= n;
   }
 }
@@ -77,7 +81,7 @@ Task<> recursive_doubling_allgather(Comm& comm, const Blocks& b, int root) {
     // The partner group is cut off by p: ranks whose partner does not exist get that group's
     // blocks from a rank of their own group that has them, by recursive halving.
     const std::int64_t have_all = p - my_group - mask;  // ranks of my group whose partner exists
-    const std::int64_t missing = my_group + mask;        // first block of the partner group
+    const std::int64_t missing = my_group + mask;       // first block of the partner group
     for (std::int64_t half = mask >> 1; half > 0; half >>= 1) {
       const std::int64_t peer = vrank ^ half;
       const std::int64_t subgroup = vrank / (half << 1) * (half << 1);
@@ -113,7 +117,7 @@ Task<> ring_allgather(Comm& comm, const Blocks& b, int root) {
 
 Task<> bcast_scatter_allgather(Comm& comm, Buffer data, const AlgorithmParams& params) {
   const int p = comm.size();
-  if (p == 1 || data.size() == 0) co_return;  // MPI_Bcast returns at once for these
+  if (p == 1 || data.size() == 0) co_return;        // MPI_Bcast returns at once for these
   if (data.size() < static_cast<std::size_t>(p)) {  // fewer bytes than blocks: Open MPI goes linear
     co_await bcast_basic_linear(comm, data, params);
     co_return;

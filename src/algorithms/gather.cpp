@@ -9,8 +9,7 @@
 
 namespace collsim {
 
-Task<> gather_basic_linear(Comm& comm, Buffer block, Buffer gathered,
-                           const AlgorithmParams& params) {
+Task<> gather_basic_linear(Comm& comm, Buffer block, Buffer gathered, const AlgorithmParams& params) {
   const std::size_t m = block.size();
   if (m == 0) co_return;  // MPI_Gather returns at once for empty blocks
   if (comm.rank() != params.root) {

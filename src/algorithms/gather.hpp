@@ -16,8 +16,7 @@ namespace collsim {
 // ID 1 (Open MPI: ompi_coll_base_gather_intra_basic_linear). Non-roots blocking-send their
 // block; the root blocking-receives the blocks in rank order 0..p-1, copying its own block when
 // its turn comes.
-Task<> gather_basic_linear(Comm& comm, Buffer block, Buffer gathered,
-                           const AlgorithmParams& params);
+Task<> gather_basic_linear(Comm& comm, Buffer block, Buffer gathered, const AlgorithmParams& params);
 
 // ID 2 (Open MPI: ompi_coll_base_gather_intra_binomial). On the in-order binomial tree
 // (in_order_binomial_tree), blocks travel in vrank order, vrank = (rank - root) mod p:

@@ -17,16 +17,14 @@ RankData::RankData(Operation op, int rank, int size, int root, std::size_t bytes
   auto& d = data_.bytes();
   switch (op_) {
     case Operation::bcast:
-      for (std::size_t i = 0; i < bytes; ++i)
-        d[i] = rank == root ? pattern_byte(root, i) : ~pattern_byte(root, i);
+      for (std::size_t i = 0; i < bytes; ++i) d[i] = rank == root ? pattern_byte(root, i) : ~pattern_byte(root, i);
       break;
     case Operation::gather:
       for (std::size_t i = 0; i < bytes; ++i) d[i] = pattern_byte(rank, i);
       if (rank == root) {
         gathered_ = Storage(bytes * static_cast<std::size_t>(size), true);
         auto& g = gathered_.bytes();
-        for (std::size_t i = 0; i < g.size(); ++i)
-          g[i] = ~pattern_byte(static_cast<int>(i / bytes), i % bytes);
+        for (std::size_t i = 0; i < g.size(); ++i) g[i] = ~pattern_byte(static_cast<int>(i / bytes), i % bytes);
       }
       break;
   }
@@ -35,8 +33,8 @@ RankData::RankData(Operation op, int rank, int size, int root, std::size_t bytes
 namespace {
 std::string mismatch(int rank, const char* what, std::size_t index, std::byte got, std::byte want) {
   char line[160];
-  std::snprintf(line, sizeof line, "rank %d: byte %zu of the %s is 0x%02x, expected 0x%02x", rank,
-                index, what, static_cast<unsigned>(got), static_cast<unsigned>(want));
+  std::snprintf(line, sizeof line, "rank %d: byte %zu of the %s is 0x%02x, expected 0x%02x", rank, index, what,
+                static_cast<unsigned>(got), static_cast<unsigned>(want));
   return line;
 }
 }  // namespace
@@ -47,8 +45,7 @@ std::string RankData::check() const {
   switch (op_) {
     case Operation::bcast:
       for (std::size_t i = 0; i < bytes_; ++i)
-        if (d[i] != pattern_byte(root_, i))
-          return mismatch(rank_, "broadcast buffer", i, d[i], pattern_byte(root_, i));
+        if (d[i] != pattern_byte(root_, i)) return mismatch(rank_, "broadcast buffer", i, d[i], pattern_byte(root_, i));
       break;
     case Operation::gather: {
       for (std::size_t i = 0; i < bytes_; ++i)

@@ -26,7 +26,7 @@ struct RankBuffers {
 using AlgorithmFn = Task<> (*)(Comm&, RankBuffers, const AlgorithmParams&);
 
 struct AlgorithmInfo {
-  std::string_view name;     // "bcast/binomial"
+  std::string_view name;  // "bcast/binomial"
   Operation op;
   int ompi_id;               // Open MPI's coll_tuned_<op>_algorithm number
   bool uses_segment;         // honours AlgorithmParams::segment

@@ -11,10 +11,8 @@ namespace collsim {
 namespace {
 
 // Sends one segment to every child at once and waits for all of those sends.
-Task<> forward(Comm& comm, Buffer segment, const std::vector<int>& children,
-               std::vector<Request>& sends) {
-  for (std::size_t c = 0; c < children.size(); ++c)
-    sends[c] = co_await comm.isend(segment, children[c], tags::bcast);
+Task<> forward(Comm& comm, Buffer segment, const std::vector<int>& children, std::vector<Request>& sends) {
+  for (std::size_t c = 0; c < children.size(); ++c) sends[c] = co_await comm.isend(segment, children[c], tags::bcast);
   co_await comm.wait_all(sends);
 }
 

@@ -64,7 +64,8 @@ ModelConfig read_model(const ParsedOptions& o) {
   m.alpha = o.real("alpha", m.alpha, 0);
   m.beta = o.real("beta", m.beta, 0);
   if (o.has("loggp")) {
-    if (o.has("alpha") || o.has("beta")) throw UsageError("--loggp replaces Hockney's --alpha/--beta: give one or the other");
+    if (o.has("alpha") || o.has("beta"))
+      throw UsageError("--loggp replaces Hockney's --alpha/--beta: give one or the other");
     const std::string text = o.text("loggp");
     double v[4];
     std::size_t start = 0;
@@ -79,7 +80,8 @@ ModelConfig read_model(const ParsedOptions& o) {
     }
     m.kind = ModelConfig::Kind::loggp;
     m.L = v[0], m.o = v[1], m.g = v[2], m.G = v[3];
-    if (o.has("one-port")) throw UsageError("--one-port applies to Hockney only (LogGP's g and G already serialise sends)");
+    if (o.has("one-port"))
+      throw UsageError("--one-port applies to Hockney only (LogGP's g and G already serialise sends)");
   }
   m.one_port = o.has("one-port");
   m.copy_bandwidth = o.real("copy-bandwidth", 0, 0);
@@ -114,10 +116,12 @@ int measure(std::span<char* const> args) {
   if (!o.positional.empty()) throw UsageError("unexpected argument '" + o.positional[0] + "'");
   if (!o.has("engine")) throw UsageError("missing --engine (sim or model)");
   const std::string engine = o.text("engine");
-  if (engine != "sim" && engine != "model") throw UsageError("unknown engine '" + engine + "' (sim or model; real MPI: collsim-mpi)");
+  if (engine != "sim" && engine != "model")
+    throw UsageError("unknown engine '" + engine + "' (sim or model; real MPI: collsim-mpi)");
   RunSpec spec = read_call(o);
   const std::string payload = o.text("payload", "real");
-  if (payload != "real" && payload != "virtual") throw UsageError("--payload: '" + payload + "' is not real or virtual");
+  if (payload != "real" && payload != "virtual")
+    throw UsageError("--payload: '" + payload + "' is not real or virtual");
   spec.real_bytes = payload == "real";
   const double total = static_cast<double>(spec.bytes) * spec.procs * (spec.algorithm->op == Operation::gather ? 2 : 1);
   if (spec.real_bytes && total > 8.0 * (1ull << 30))
@@ -141,20 +145,22 @@ int measure(std::span<char* const> args) {
     for (std::size_t r = 0; r < result.finish_s.size(); ++r)
       if (result.finish_s[r] > result.finish_s[last]) last = r;
     std::cout << describe(spec) << " on engine " << engine << "\n"
-              << "time  " << format_seconds(m.time_s) << "  (" << m.time_s << " s; last to finish: rank " << last << ")\n"
+              << "time  " << format_seconds(m.time_s) << "  (" << m.time_s << " s; last to finish: rank " << last
+              << ")\n"
               << "data  " << m.data << "\n";
   }
   return m.data == "ok" || m.data == "unchecked" ? 0 : 1;
 }
 
 int run(std::span<char* const> args) {
-  const std::vector<OptionDef> defs = {{"out", "DIR", "output folder (default: the scenario's output.dir, else results/NAME)"},
-                                       {"quiet", "", "print only the final table"},
-                                       {"help", "", "this text"}};
+  const std::vector<OptionDef> defs = {
+      {"out", "DIR", "output folder (default: the scenario's output.dir, else results/NAME)"},
+      {"quiet", "", "print only the final table"},
+      {"help", "", "this text"}};
   const ParsedOptions o = parse_options(args, defs);
   if (o.has("help")) {
-    std::cout << "usage: collsim run SCENARIO.yaml [--out DIR]\n\n" << format_options(defs)
-              << "\nThe scenario format is documented in scenarios/README.md.\n";
+    std::cout << "usage: collsim run SCENARIO.yaml [--out DIR]\n\n"
+              << format_options(defs) << "\nThe scenario format is documented in scenarios/README.md.\n";
     return 0;
   }
   if (o.positional.size() != 1) throw UsageError("run takes one scenario file (collsim run SCENARIO.yaml)");
@@ -181,7 +187,8 @@ int run(std::span<char* const> args) {
   }
   files.finish(wrong_bytes ? "complete, with wrong bytes" : "complete");
   std::cout << (sc.description.empty() ? sc.name : sc.name + ": " + sc.description) << "\n\n"
-            << format_results_table(rows) << format_fastest_table(rows) << "\nresults: " << files.csv_path() << ", " << files.json_path() << "\n";
+            << format_results_table(rows) << format_fastest_table(rows) << "\nresults: " << files.csv_path() << ", "
+            << files.json_path() << "\n";
   return wrong_bytes ? 1 : 0;
 }
 
@@ -195,25 +202,28 @@ int tree(std::span<char* const> args) {
       {"help", "", "this text"}};
   const ParsedOptions o = parse_options(args, defs);
   if (o.has("help")) {
-    std::cout << "usage: collsim tree NAME --procs P [--root R] [--dot]\n\n" << format_options(defs)
+    std::cout << "usage: collsim tree NAME --procs P [--root R] [--dot]\n\n"
+              << format_options(defs)
               << "\nPrints the virtual topology the algorithm NAME uses, as Open MPI builds it.\n";
     return 0;
   }
-  if (o.positional.size() != 1) throw UsageError("tree takes one algorithm name (collsim tree bcast/binomial --procs 8)");
+  if (o.positional.size() != 1)
+    throw UsageError("tree takes one algorithm name (collsim tree bcast/binomial --procs 8)");
   const AlgorithmInfo* algorithm = find_algorithm(o.positional[0]);
-  if (!algorithm)
-    throw UsageError("unknown algorithm '" + o.positional[0] + "' (one of: " + algorithm_names() + ")");
+  if (!algorithm) throw UsageError("unknown algorithm '" + o.positional[0] + "' (one of: " + algorithm_names() + ")");
   if (!o.has("procs")) throw UsageError("missing --procs P");
   const int procs = static_cast<int>(o.integer("procs", 0, 1, 1 << 20));
   AlgorithmParams params;
   params.root = static_cast<int>(o.integer("root", 0, 0, INT_MAX));
   if (params.root >= procs)
-    throw UsageError("--root " + std::to_string(params.root) + " is not a rank of " + std::to_string(procs) + " processes");
+    throw UsageError("--root " + std::to_string(params.root) + " is not a rank of " + std::to_string(procs) +
+                     " processes");
   if (o.has("fanout") && !uses_fanout(*algorithm)) throw UsageError("--fanout applies to bcast/chain only");
   if (o.has("radix") && !uses_radix(*algorithm)) throw UsageError("--radix applies to bcast/knomial only");
   params.fanout = static_cast<int>(o.integer("fanout", 4, 1, 32));
   params.radix = static_cast<int>(o.integer("radix", 4, 2, INT_MAX));
-  std::cout << (o.has("dot") ? algorithm_tree_dot(*algorithm, procs, params) : algorithm_tree_text(*algorithm, procs, params));
+  std::cout << (o.has("dot") ? algorithm_tree_dot(*algorithm, procs, params)
+                             : algorithm_tree_text(*algorithm, procs, params));
   return 0;
 }
 

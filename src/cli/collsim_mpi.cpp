@@ -9,8 +9,8 @@
 #include <exception>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 #include <span>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -99,8 +99,7 @@ double read_ci_target(const cli::ParsedOptions& options) {
   return *value * scale;
 }
 
-MeasureOptions read_measure_options(const cli::ParsedOptions& options, int min_runs = 10,
-                                    int max_runs = 200) {
+MeasureOptions read_measure_options(const cli::ParsedOptions& options, int min_runs = 10, int max_runs = 200) {
   MeasureOptions m;
   m.stop.min_runs = static_cast<int>(options.integer("min-runs", min_runs, 1, 1'000'000));
   m.stop.max_runs = static_cast<int>(options.integer("max-runs", max_runs, 1, 1'000'000));
@@ -116,17 +115,15 @@ void print_summary(const MpiMeasurement& result, int warmup) {
   const Measurement& m = result.row;
   std::string where = "root " + std::to_string(m.root) + ", ";
   where += m.segment ? "segment " + format_bytes(m.segment) : std::string("unsegmented");
-  std::cout << m.op << " on " << m.procs << " processes, " << format_bytes(m.bytes) << " (" << where
-            << "), engine " << m.engine << "\n";
+  std::cout << m.op << " on " << m.procs << " processes, " << format_bytes(m.bytes) << " (" << where << "), engine "
+            << m.engine << "\n";
   if (m.runs > 0) {
     char spread[32];
     std::snprintf(spread, sizeof spread, "%.1f%%", m.mean_s > 0 ? 100 * m.ci95_s / m.mean_s : 0.0);
-    std::cout << "  median " << format_seconds(m.median_s) << "   mean " << format_seconds(m.mean_s)
-              << " +- " << spread << " (95% CI)   min " << format_seconds(m.min_s) << "   max "
-              << format_seconds(m.max_s) << "\n";
+    std::cout << "  median " << format_seconds(m.median_s) << "   mean " << format_seconds(m.mean_s) << " +- " << spread
+              << " (95% CI)   min " << format_seconds(m.min_s) << "   max " << format_seconds(m.max_s) << "\n";
   }
-  std::cout << "  " << m.runs << " timed runs after " << warmup << " warm-up, data " << m.data
-            << "\n";
+  std::cout << "  " << m.runs << " timed runs after " << warmup << " warm-up, data " << m.data << "\n";
   std::cout << "  clocks synchronised to rank 0 within " << format_seconds(result.clock_rtt_s / 2)
             << ", start dates set " << format_seconds(result.lead_s) << " ahead\n";
 }
@@ -229,8 +226,9 @@ std::vector<cli::OptionDef> fidelity_options() {
       {"root", "R", "root rank (default 0)"},
       {"min-runs", "N", "timed runs of each at least (default 30)"},
       {"max-runs", "N", "timed runs of each at most (default 300)"},
-      {"ci-target", "F", "stop once both 95% CI half-widths are under F times their mean "
-                         "(default 2.5%)"},
+      {"ci-target", "F",
+       "stop once both 95% CI half-widths are under F times their mean "
+       "(default 2.5%)"},
       {"warmup", "N", "untimed calls of each before the timed ones (default 2)"},
       {"csv", "FILE", "also write one row per algorithm and size to FILE"},
       {"help", "", "print this help"},
@@ -268,14 +266,12 @@ std::vector<std::size_t> read_sizes(const cli::ParsedOptions& options) {
   if (const auto dots = text.find(".."); dots != std::string::npos) {
     const std::size_t from = read_size("--sizes", text.substr(0, dots));
     const std::size_t to = read_size("--sizes", text.substr(dots + 2));
-    if (from == 0 || to < from)
-      throw cli::UsageError("--sizes: '" + text + "' is not a range A..B with 0 < A <= B");
+    if (from == 0 || to < from) throw cli::UsageError("--sizes: '" + text + "' is not a range A..B with 0 < A <= B");
     for (std::size_t s = from; s <= to; s *= 2) sizes.push_back(s);
     return sizes;
   }
   std::string item;
-  for (std::istringstream in(text); std::getline(in, item, ',');)
-    sizes.push_back(read_size("--sizes", item));
+  for (std::istringstream in(text); std::getline(in, item, ',');) sizes.push_back(read_size("--sizes", item));
   if (sizes.empty()) throw cli::UsageError("--sizes: no sizes in '" + text + "'");
   return sizes;
 }
@@ -292,8 +288,8 @@ std::vector<const AlgorithmInfo*> read_ops(const cli::ParsedOptions& options) {
     }
     const AlgorithmInfo* a = find_algorithm(item);
     if (!a)
-      throw cli::UsageError("--ops: unknown algorithm '" + item + "' (all, bcast, gather or: " +
-                            algorithm_names() + ")");
+      throw cli::UsageError("--ops: unknown algorithm '" + item + "' (all, bcast, gather or: " + algorithm_names() +
+                            ")");
     out.push_back(a);
   }
   if (out.empty()) throw cli::UsageError("--ops: no algorithms in '" + text + "'");
@@ -316,8 +312,7 @@ std::string point_line(const FidelityPoint& p) {
   const RunSpec& s = p.spec;
   return padded(std::string(s.algorithm->name), 28) + padded(format_bytes(s.bytes), 8, true) +
          padded(s.params.segment ? format_bytes(s.params.segment) : "-", 8, true) +
-         padded(std::to_string(p.ours.runs), 5, true) +
-         padded(format_seconds(p.ours.median), 12, true) +
+         padded(std::to_string(p.ours.runs), 5, true) + padded(format_seconds(p.ours.median), 12, true) +
          padded(format_seconds(p.native.median), 12, true) + padded(fixed(p.ratio, 3), 7, true) +
          padded(fixed(p.paired_ratio, 3), 7, true) + (p.data == "ok" ? "" : "  data: " + p.data);
 }
@@ -331,13 +326,11 @@ std::string fidelity_csv_row(const FidelityPoint& p) {
   std::string data = p.data;
   for (char& c : data)
     if (c == ',' || c == '"' || c == '\n') c = ' ';
-  return std::string(s.algorithm->name) + "," + std::to_string(s.procs) + "," +
-         std::to_string(s.bytes) + "," + std::to_string(s.params.segment) + "," +
-         std::to_string(s.params.root) + "," + std::to_string(p.ours.runs) + "," +
-         format_real(p.ours.median) + "," + format_real(p.native.median) + "," +
-         format_real(p.ours.mean) + "," + format_real(p.native.mean) + "," +
-         format_real(p.ours.ci95) + "," + format_real(p.native.ci95) + "," + format_real(p.ratio) +
-         "," + format_real(p.paired_ratio) + "," + std::to_string(p.late_runs) + "," + data;
+  return std::string(s.algorithm->name) + "," + std::to_string(s.procs) + "," + std::to_string(s.bytes) + "," +
+         std::to_string(s.params.segment) + "," + std::to_string(s.params.root) + "," + std::to_string(p.ours.runs) +
+         "," + format_real(p.ours.median) + "," + format_real(p.native.median) + "," + format_real(p.ours.mean) + "," +
+         format_real(p.native.mean) + "," + format_real(p.ours.ci95) + "," + format_real(p.native.ci95) + "," +
+         format_real(p.ratio) + "," + format_real(p.paired_ratio) + "," + std::to_string(p.late_runs) + "," + data;
 }
 
 int fidelity_command(std::span<char* const> args, int rank, int size) {
@@ -352,8 +345,8 @@ int fidelity_command(std::span<char* const> args, int rank, int size) {
   f.gather_segment = options.bytes("gather-segment", 1024);
   f.root = static_cast<int>(options.integer("root", 0, 0, INT_MAX));
   if (f.root >= size)
-    throw cli::UsageError("--root " + std::to_string(f.root) + " is not a rank of " +
-                          std::to_string(size) + " processes");
+    throw cli::UsageError("--root " + std::to_string(f.root) + " is not a rank of " + std::to_string(size) +
+                          " processes");
   f.measure = read_measure_options(options, 30, 300);
 
   // Rank 0 writes the file; every rank must learn whether it could.
@@ -383,16 +376,15 @@ int fidelity_command(std::span<char* const> args, int rank, int size) {
     if (csv.is_open()) csv << fidelity_csv_row(p) << "\n" << std::flush;
   });
   if (rank == 0) {
-    std::cout << "\nmedian ratio ours/native per algorithm (band " << fixed(kFidelityBandLow, 2)
-              << ".." << fixed(kFidelityBandHigh, 2) << ")\n";
+    std::cout << "\nmedian ratio ours/native per algorithm (band " << fixed(kFidelityBandLow, 2) << ".."
+              << fixed(kFidelityBandHigh, 2) << ")\n";
     int outside = 0;
     for (const auto& s : summarize_fidelity(points)) {
       const bool out = s.median_ratio < kFidelityBandLow || s.median_ratio > kFidelityBandHigh;
       outside += out ? 1 : 0;
-      std::cout << padded(std::string(s.algorithm->name), 28) << padded(fixed(s.median_ratio, 3), 7, true)
-                << " (" << fixed(s.min_ratio, 3) << " to " << fixed(s.max_ratio, 3) << " over "
-                << s.points << " sizes; paired " << fixed(s.median_paired_ratio, 3) << ")"
-                << (out ? "  OUTSIDE THE BAND" : "") << "\n";
+      std::cout << padded(std::string(s.algorithm->name), 28) << padded(fixed(s.median_ratio, 3), 7, true) << " ("
+                << fixed(s.min_ratio, 3) << " to " << fixed(s.max_ratio, 3) << " over " << s.points << " sizes; paired "
+                << fixed(s.median_paired_ratio, 3) << ")" << (out ? "  OUTSIDE THE BAND" : "") << "\n";
     }
     std::cout << outside << " algorithm(s) outside the band\n" << std::flush;
   }
@@ -440,8 +432,8 @@ int run(std::span<char* const> args, int rank, int size) {
   if (command == "algorithms") {
     std::string list;
     for (const auto& a : all_algorithms())
-      list += std::string(a.name) + "  (Open MPI id " + std::to_string(a.ompi_id) + ")  " +
-              std::string(a.summary) + "\n";
+      list +=
+          std::string(a.name) + "  (Open MPI id " + std::to_string(a.ompi_id) + ")  " + std::string(a.summary) + "\n";
     say(list);
     return kExitOk;
   }

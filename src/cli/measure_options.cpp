@@ -34,8 +34,8 @@ RunSpec read_call(const ParsedOptions& options, int procs) {
   spec.bytes = options.bytes("bytes", 0);
   spec.params.root = static_cast<int>(options.integer("root", 0, 0, INT_MAX));
   if (spec.params.root >= spec.procs)
-    throw UsageError("--root " + std::to_string(spec.params.root) + " is not a rank of " +
-                     std::to_string(spec.procs) + " processes");
+    throw UsageError("--root " + std::to_string(spec.params.root) + " is not a rank of " + std::to_string(spec.procs) +
+                     " processes");
   spec.params.segment = options.bytes("segment", 0);
   if (options.has("fanout") && !uses_fanout(*spec.algorithm))
     throw UsageError("--fanout applies to bcast/chain only, not " + op);

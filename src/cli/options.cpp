@@ -64,15 +64,14 @@ std::size_t ParsedOptions::bytes(const std::string& name, std::size_t fallback) 
   return *b;
 }
 
-long long ParsedOptions::integer(const std::string& name, long long fallback, long long min,
-                                 long long max) const {
+long long ParsedOptions::integer(const std::string& name, long long fallback, long long min, long long max) const {
   if (!has(name)) return fallback;
   const std::string v = text(name);
   auto n = parse_integer(v);
   if (!n) throw UsageError("--" + name + ": '" + v + "' is not a whole number");
   if (*n < min || *n > max)
-    throw UsageError("--" + name + ": " + v + " is out of range [" + std::to_string(min) + ", " +
-                     std::to_string(max) + "]");
+    throw UsageError("--" + name + ": " + v + " is out of range [" + std::to_string(min) + ", " + std::to_string(max) +
+                     "]");
   return *n;
 }
 

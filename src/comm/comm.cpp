@@ -12,8 +12,7 @@ Task<> Comm::recv(Buffer data, int source, int tag) {
   co_await wait(r);
 }
 
-Task<> Comm::sendrecv(Buffer send_data, int dest, int send_tag, Buffer recv_data, int source,
-                      int recv_tag) {
+Task<> Comm::sendrecv(Buffer send_data, int dest, int send_tag, Buffer recv_data, int source, int recv_tag) {
   Request r = co_await irecv(recv_data, source, recv_tag);
   co_await send(send_data, dest, send_tag);
   co_await wait(r);

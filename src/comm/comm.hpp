@@ -40,14 +40,14 @@ enum class OpKind : std::uint8_t { isend, irecv, wait_all, wait_any, barrier, co
 // suspends may keep a pointer to it.
 struct Op {
   OpKind kind{};
-  Buffer buffer;                  // isend: data sent; irecv: data received; copy: destination
-  Buffer source;                  // copy: source
-  int peer = -1;                  // isend: destination; irecv: source
+  Buffer buffer;  // isend: data sent; irecv: data received; copy: destination
+  Buffer source;  // copy: source
+  int peer = -1;  // isend: destination; irecv: source
   int tag = 0;
-  std::span<Request> requests;    // wait_all / wait_any
-  Request request;                // result of isend / irecv
-  std::size_t index = 0;          // result of wait_any
-  std::coroutine_handle<> waiter; // set when the engine left the op pending
+  std::span<Request> requests;     // wait_all / wait_any
+  Request request;                 // result of isend / irecv
+  std::size_t index = 0;           // result of wait_any
+  std::coroutine_handle<> waiter;  // set when the engine left the op pending
 };
 
 class Comm;
@@ -85,9 +85,7 @@ class Comm {
   // Current time in seconds, in this engine's clock (simulated or wall clock).
   virtual double now() const = 0;
 
-  OpAwaitable<Request> isend(Buffer data, int dest, int tag) {
-    return {*this, make(OpKind::isend, data, dest, tag)};
-  }
+  OpAwaitable<Request> isend(Buffer data, int dest, int tag) { return {*this, make(OpKind::isend, data, dest, tag)}; }
   OpAwaitable<Request> irecv(Buffer data, int source, int tag) {
     return {*this, make(OpKind::irecv, data, source, tag)};
   }
@@ -117,8 +115,7 @@ class Comm {
   Task<> recv(Buffer data, int source, int tag);
   // Open MPI's internal sendrecv (coll/base), which its collectives use: post the receive, send
   // with a blocking send, then wait for the receive. Zero-byte sides are still sent.
-  Task<> sendrecv(Buffer send_data, int dest, int send_tag, Buffer recv_data, int source,
-                  int recv_tag);
+  Task<> sendrecv(Buffer send_data, int dest, int send_tag, Buffer recv_data, int source, int recv_tag);
 
   // Engine entry point: start `op`. Return true if it completed already (results written into
   // op), false if the engine will resume op.waiter once it completes.

@@ -15,8 +15,8 @@ constexpr bool kPooled = false;
 constexpr bool kPooled = true;
 #endif
 
-constexpr std::size_t kGrain = 16;                 // size classes are multiples of this
-constexpr std::size_t kLargest = 4096;             // larger frames go to operator new
+constexpr std::size_t kGrain = 16;      // size classes are multiples of this
+constexpr std::size_t kLargest = 4096;  // larger frames go to operator new
 constexpr std::size_t kSlab = std::size_t{2} << 20;
 
 struct FreeFrame {

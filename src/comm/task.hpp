@@ -136,8 +136,7 @@ inline void start(Task<>& task) { task.handle().resume(); }
 
 // Rethrows the exception a finished task ended with, if any.
 inline void rethrow_if_failed(const Task<>& task) {
-  if (task.handle() && task.handle().promise().error)
-    std::rethrow_exception(task.handle().promise().error);
+  if (task.handle() && task.handle().promise().error) std::rethrow_exception(task.handle().promise().error);
 }
 
 }  // namespace collsim

@@ -25,9 +25,9 @@ struct RunSpec {
 };
 
 struct RunResult {
-  double time_s = 0;              // last finish minus the common start
-  std::vector<double> finish_s;   // per rank, relative to the common start
-  std::string data_error;         // first wrong byte found; empty when right or not checked
+  double time_s = 0;             // last finish minus the common start
+  std::vector<double> finish_s;  // per rank, relative to the common start
+  std::string data_error;        // first wrong byte found; empty when right or not checked
 };
 
 // A failure of the run itself (deadlock, engine misuse); the message names the algorithm, the

@@ -9,8 +9,8 @@
 
 namespace collsim {
 
-Measurement simulated_measurement(std::string engine, std::string op, int procs, std::size_t bytes,
-                                  std::size_t segment, int root, double time_s, std::string data) {
+Measurement simulated_measurement(std::string engine, std::string op, int procs, std::size_t bytes, std::size_t segment,
+                                  int root, double time_s, std::string data) {
   Measurement m;
   m.engine = std::move(engine);
   m.op = std::move(op);
@@ -40,11 +40,10 @@ std::string quoted(const std::string& s) {
 }  // namespace
 
 std::string csv_row(const Measurement& m) {
-  return quoted(m.engine) + "," + quoted(m.op) + "," + std::to_string(m.procs) + "," +
-         std::to_string(m.bytes) + "," + std::to_string(m.segment) + "," + std::to_string(m.root) +
-         "," + format_real(m.time_s) + "," + std::to_string(m.runs) + "," + format_real(m.mean_s) + "," +
-         format_real(m.median_s) + "," + format_real(m.min_s) + "," + format_real(m.max_s) + "," + format_real(m.ci95_s) + "," +
-         quoted(m.data);
+  return quoted(m.engine) + "," + quoted(m.op) + "," + std::to_string(m.procs) + "," + std::to_string(m.bytes) + "," +
+         std::to_string(m.segment) + "," + std::to_string(m.root) + "," + format_real(m.time_s) + "," +
+         std::to_string(m.runs) + "," + format_real(m.mean_s) + "," + format_real(m.median_s) + "," +
+         format_real(m.min_s) + "," + format_real(m.max_s) + "," + format_real(m.ci95_s) + "," + quoted(m.data);
 }
 
 namespace {

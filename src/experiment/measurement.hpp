@@ -13,8 +13,8 @@
 namespace collsim {
 
 struct Measurement {
-  std::string engine;   // "model", "sim", "mpi", "mpi-native"
-  std::string op;       // "bcast/binomial"
+  std::string engine;  // "model", "sim", "mpi", "mpi-native"
+  std::string op;      // "bcast/binomial"
   int procs = 0;
   std::size_t bytes = 0;
   std::size_t segment = 0;
@@ -22,13 +22,13 @@ struct Measurement {
   double time_s = 0;
   int runs = 1;
   double mean_s = 0, median_s = 0, min_s = 0, max_s = 0;
-  double ci95_s = 0;    // half-width of the 95% confidence interval of the mean (0 for one run)
-  std::string data;     // "ok", "unchecked" (virtual bytes) or the first wrong byte
+  double ci95_s = 0;  // half-width of the 95% confidence interval of the mean (0 for one run)
+  std::string data;   // "ok", "unchecked" (virtual bytes) or the first wrong byte
 };
 
 // Fills the statistics of a simulated point from its single time.
-Measurement simulated_measurement(std::string engine, std::string op, int procs, std::size_t bytes,
-                                  std::size_t segment, int root, double time_s, std::string data);
+Measurement simulated_measurement(std::string engine, std::string op, int procs, std::size_t bytes, std::size_t segment,
+                                  int root, double time_s, std::string data);
 
 // The CSV header line and one row (RFC 4180 quoting where a field needs it), no newline.
 std::string csv_header();

@@ -56,7 +56,8 @@ Captured run_captured(const std::vector<std::string>& argv, double timeout_s) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
   int open_fds = 2;
   while (open_fds > 0) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
       c.timed_out = true;
       kill(-pid, SIGKILL);
@@ -100,12 +101,25 @@ std::vector<std::string> launcher_command(const MpiLaunch& launch) {
 
 Measurement run_mpi_point(const MpiLaunch& launch, const std::string& engine, const RunSpec& spec) {
   std::vector<std::string> argv = launcher_command(launch);
-  const std::vector<std::string> rest = {
-      "-np", std::to_string(spec.procs), program_path(launch), "measure", "--engine", engine,
-      "--op", std::string(spec.algorithm->name), "--bytes", std::to_string(spec.bytes),
-      "--root", std::to_string(spec.params.root),
-      "--min-runs", std::to_string(launch.min_runs), "--max-runs", std::to_string(launch.max_runs),
-      "--ci-target", std::to_string(launch.ci_target), "--csv"};
+  const std::vector<std::string> rest = {"-np",
+                                         std::to_string(spec.procs),
+                                         program_path(launch),
+                                         "measure",
+                                         "--engine",
+                                         engine,
+                                         "--op",
+                                         std::string(spec.algorithm->name),
+                                         "--bytes",
+                                         std::to_string(spec.bytes),
+                                         "--root",
+                                         std::to_string(spec.params.root),
+                                         "--min-runs",
+                                         std::to_string(launch.min_runs),
+                                         "--max-runs",
+                                         std::to_string(launch.max_runs),
+                                         "--ci-target",
+                                         std::to_string(launch.ci_target),
+                                         "--csv"};
   argv.insert(argv.end(), rest.begin(), rest.end());
   // Only the knobs the algorithm has: collsim-mpi rejects the others.
   auto knob = [&](bool has, const char* name, long long value) {
@@ -119,13 +133,14 @@ Measurement run_mpi_point(const MpiLaunch& launch, const std::string& engine, co
   const Captured c = run_captured(argv, launch.timeout_s);
   const std::string what = engine + " " + describe(spec);
   if (c.timed_out)
-    throw EngineError(what + ": no answer from mpirun after " + std::to_string(static_cast<int>(launch.timeout_s)) + " s");
+    throw EngineError(what + ": no answer from mpirun after " + std::to_string(static_cast<int>(launch.timeout_s)) +
+                      " s");
   if (c.status == 2) throw InputError(what + ": " + first_line(c.err));
   if (c.status == 127) throw InputError(what + ": cannot start " + argv[0]);
   auto row = parse_csv_output(c.out);
   if (!row || (c.status != 0 && c.status != 1))
-    throw EngineError(what + " failed (exit status " + std::to_string(c.status) + "): " +
-                      first_line(c.err.empty() ? c.out : c.err));
+    throw EngineError(what + " failed (exit status " + std::to_string(c.status) +
+                      "): " + first_line(c.err.empty() ? c.out : c.err));
   return *row;
 }
 

@@ -17,10 +17,10 @@ struct MpiLaunch {
   // Launcher and its options, before "-np P". Empty: "mpirun --oversubscribe", plus
   // "--allow-run-as-root" when running as root.
   std::vector<std::string> launcher;
-  std::string program;        // collsim-mpi; empty: the one beside the running collsim
+  std::string program;  // collsim-mpi; empty: the one beside the running collsim
   int min_runs = 10, max_runs = 200;
-  double ci_target = 0.025;   // stop once the 95% CI half-width is under this share of the mean
-  double timeout_s = 300;     // per point
+  double ci_target = 0.025;  // stop once the 95% CI half-width is under this share of the mean
+  double timeout_s = 300;    // per point
 };
 
 // The launcher actually used for `launch` (defaults filled in).

@@ -7,8 +7,8 @@ namespace collsim {
 Measurement to_measurement(const std::string& engine, const RunSpec& spec, const RunResult& result) {
   std::string data = !spec.real_bytes ? "unchecked" : result.data_error.empty() ? "ok" : result.data_error;
   return simulated_measurement(engine, std::string(spec.algorithm->name), spec.procs, spec.bytes,
-                               spec.algorithm->uses_segment ? spec.params.segment : 0, spec.params.root,
-                               result.time_s, std::move(data));
+                               spec.algorithm->uses_segment ? spec.params.segment : 0, spec.params.root, result.time_s,
+                               std::move(data));
 }
 
 void run_plan(const Scenario& scenario, const std::vector<PlanPoint>& plan,
@@ -16,7 +16,8 @@ void run_plan(const Scenario& scenario, const std::vector<PlanPoint>& plan,
   std::vector<RunSpec> sim_specs;
   auto flush_sim = [&] {
     if (sim_specs.empty()) return;
-    run_sim(scenario.sim, sim_specs, [&](std::size_t i, const RunResult& r) { on_row(to_measurement("sim", sim_specs[i], r)); });
+    run_sim(scenario.sim, sim_specs,
+            [&](std::size_t i, const RunResult& r) { on_row(to_measurement("sim", sim_specs[i], r)); });
     sim_specs.clear();
   };
   for (const PlanPoint& point : plan) {

@@ -130,7 +130,9 @@ void read_sim(const Reader& in, const YAML::Node& n, SimConfig& s) {
 
 void read_mpi(const Reader& in, const YAML::Node& n, MpiLaunch& m) {
   in.only_keys(n, "mpi", {"launcher", "program", "min_runs", "max_runs", "ci_target", "timeout"});
-  if (n["launcher"]) m.launcher = in.list(n["launcher"], "mpi.launcher", [&](const YAML::Node& x) { return in.text(x, "mpi.launcher"); });
+  if (n["launcher"])
+    m.launcher =
+        in.list(n["launcher"], "mpi.launcher", [&](const YAML::Node& x) { return in.text(x, "mpi.launcher"); });
   if (n["program"]) m.program = in.text(n["program"], "mpi.program");
   if (n["min_runs"]) m.min_runs = static_cast<int>(in.integer(n["min_runs"], "mpi.min_runs", 1, 1000000));
   if (n["max_runs"]) m.max_runs = static_cast<int>(in.integer(n["max_runs"], "mpi.max_runs", 1, 1000000));
@@ -155,9 +157,9 @@ Scenario load_scenario(const std::string& path) {
   }
   const Reader in(path);
   if (!root || root.IsNull()) throw ScenarioError(path + ": the scenario is empty");
-  in.only_keys(root, "the scenario", {"name", "description", "platform", "ranks_per_node", "engines", "model",
-                                      "sim", "mpi", "procs", "bytes", "segment", "root", "real_bytes",
-                                      "operations", "output"});
+  in.only_keys(root, "the scenario",
+               {"name", "description", "platform", "ranks_per_node", "engines", "model", "sim", "mpi", "procs", "bytes",
+                "segment", "root", "real_bytes", "operations", "output"});
   auto required = [&](const char* key) {
     if (!root[key]) throw ScenarioError(path + ": missing required key '" + std::string(key) + "'");
     return root[key];
@@ -179,7 +181,8 @@ Scenario load_scenario(const std::string& path) {
     const std::string given = in.text(root["platform"], "platform");
     fs::path p(given);
     if (p.is_relative()) p = fs::path(path).parent_path() / p;
-    if (!fs::exists(p)) in.fail(root["platform"], "platform file '" + given + "' not found (looked for " + p.string() + ")");
+    if (!fs::exists(p))
+      in.fail(root["platform"], "platform file '" + given + "' not found (looked for " + p.string() + ")");
     sc.sim.platform_file = p.lexically_normal().string();
   } else if (uses_sim) {
     throw ScenarioError(path + ": the sim engine needs a 'platform' (a SimGrid platform file)");
@@ -233,8 +236,10 @@ Scenario load_scenario(const std::string& path) {
       if (!uses_radix(*sweep.algorithm)) in.fail(item["radix"], "radix applies to bcast/knomial only, not " + name);
       sweep.radix = static_cast<int>(in.integer(item["radix"], "radix", 2, INT_MAX));
     }
-    if (sweep.procs.empty()) in.fail(name_node, "no 'procs' for " + name + " (give them at the top or in the operation)");
-    if (sweep.bytes.empty()) in.fail(name_node, "no 'bytes' for " + name + " (give them at the top or in the operation)");
+    if (sweep.procs.empty())
+      in.fail(name_node, "no 'procs' for " + name + " (give them at the top or in the operation)");
+    if (sweep.bytes.empty())
+      in.fail(name_node, "no 'bytes' for " + name + " (give them at the top or in the operation)");
     if (!sweep.algorithm->uses_segment && (sweep.segments.size() > 1 || sweep.segments[0] != 0) && item.IsMap() &&
         item["segment"])
       in.fail(item["segment"], name + " takes no segment size");
@@ -255,8 +260,8 @@ Scenario load_scenario(const std::string& path) {
         if (static_cast<std::size_t>(p) > slots)
           throw ScenarioError(path + ": " + std::string(op.algorithm->name) + " asks for " + std::to_string(p) +
                               " processes, but platform " + sc.sim.platform_file + " has " + std::to_string(hosts) +
-                              " hosts x " + std::to_string(sc.sim.ranks_per_node) + " ranks per node = " +
-                              std::to_string(slots) + " slots");
+                              " hosts x " + std::to_string(sc.sim.ranks_per_node) +
+                              " ranks per node = " + std::to_string(slots) + " slots");
   }
   return sc;
 }

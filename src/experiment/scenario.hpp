@@ -33,16 +33,16 @@ struct OperationSweep {
 };
 
 struct Scenario {
-  std::string file;         // as given on the command line
+  std::string file;  // as given on the command line
   std::string name;
   std::string description;
   std::vector<std::string> engines;  // "model", "sim", "mpi", "mpi-native" (run in this order)
-  bool real_bytes = false;            // allocate, move and check real bytes
+  bool real_bytes = false;           // allocate, move and check real bytes
   ModelConfig model;
-  SimConfig sim;                      // platform_file resolved against the scenario's folder
-  MpiLaunch mpi;                      // how the mpi engines are launched
+  SimConfig sim;  // platform_file resolved against the scenario's folder
+  MpiLaunch mpi;  // how the mpi engines are launched
   std::vector<OperationSweep> operations;
-  std::string out_dir;                // resolved against the current directory; may be empty
+  std::string out_dir;  // resolved against the current directory; may be empty
 };
 
 Scenario load_scenario(const std::string& path);

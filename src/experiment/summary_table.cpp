@@ -89,9 +89,7 @@ std::string format_results_table(const std::vector<Measurement>& rows) {
 }
 
 namespace {
-std::string variant(const Measurement& m) {
-  return m.segment ? m.op + " (" + format_bytes(m.segment) + ")" : m.op;
-}
+std::string variant(const Measurement& m) { return m.segment ? m.op + " (" + format_bytes(m.segment) + ")" : m.op; }
 }  // namespace
 
 std::string format_fastest_table(const std::vector<Measurement>& rows) {

@@ -29,8 +29,7 @@ std::optional<double> parse_real(std::string_view text) {
   if (!text.empty() && text.front() == '+') text.remove_prefix(1);
   double v = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v))
-    return std::nullopt;
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v)) return std::nullopt;
   return v;
 }
 
@@ -43,11 +42,13 @@ std::optional<std::size_t> parse_bytes(std::string_view text) {
   auto [end, ec] = std::from_chars(text.data(), text.data() + digits, value);
   if (ec != std::errc()) return std::nullopt;
   const std::string_view unit = trim(text.substr(digits));
-  struct Unit { std::string_view name; unsigned long long factor; };
-  static constexpr Unit units[] = {{"", 1},           {"B", 1},
-                                   {"KiB", 1ull << 10}, {"MiB", 1ull << 20}, {"GiB", 1ull << 30},
-                                   {"kB", 1000},        {"KB", 1000},        {"MB", 1000000},
-                                   {"GB", 1000000000}};
+  struct Unit {
+    std::string_view name;
+    unsigned long long factor;
+  };
+  static constexpr Unit units[] = {
+      {"", 1},      {"B", 1},     {"KiB", 1ull << 10}, {"MiB", 1ull << 20}, {"GiB", 1ull << 30},
+      {"kB", 1000}, {"KB", 1000}, {"MB", 1000000},     {"GB", 1000000000}};
   for (const auto& u : units) {
     if (unit != u.name) continue;
     if (value > std::numeric_limits<std::size_t>::max() / u.factor) return std::nullopt;

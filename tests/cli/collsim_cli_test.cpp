@@ -123,7 +123,8 @@ TEST(Cli, BadCommandLinesExitTwoWithOneLine) {
 
 TEST(Cli, BadPlatformFileExitsTwo) {
   const fs::path bad = scratch() / "broken.xml";
-  std::ofstream(bad) << "<?xml version='1.0'?>\n<platform version=\"4.1\">\n<zone id=\"z\" routing=\"Full\">\n<host id=\"a\"\n";
+  std::ofstream(bad)
+      << "<?xml version='1.0'?>\n<platform version=\"4.1\">\n<zone id=\"z\" routing=\"Full\">\n<host id=\"a\"\n";
   expect_bad_input("measure --engine sim --op bcast/binomial --procs 2 --bytes 8 --platform " + bad.string(),
                    bad.string());
 }
@@ -147,10 +148,11 @@ TEST(Cli, BadScenarioFilesNameFileAndLine) {
   expect_bad_input("run " + f, f + ":3:12: bytes: '-4KiB' is not a size");
   f = scenario("engine.yaml", "engines: [model, warp]\nprocs: [2]\nbytes: [1]\noperations: [bcast/binomial]\n");
   expect_bad_input("run " + f, f + ":1:18: unknown engine 'warp'");
-  f = scenario("big.yaml", "engines: [sim]\nplatform: " + platform +
-                               "\nprocs: [1000]\nbytes: [1]\noperations: [bcast/binomial]\n");
+  f = scenario("big.yaml",
+               "engines: [sim]\nplatform: " + platform + "\nprocs: [1000]\nbytes: [1]\noperations: [bcast/binomial]\n");
   expect_bad_input("run " + f, "1000 processes");
-  f = scenario("noplat.yaml", "engines: [sim]\nplatform: nowhere.xml\nprocs: [2]\nbytes: [1]\noperations: [bcast/binomial]\n");
+  f = scenario("noplat.yaml",
+               "engines: [sim]\nplatform: nowhere.xml\nprocs: [2]\nbytes: [1]\noperations: [bcast/binomial]\n");
   expect_bad_input("run " + f, f + ":2:11: platform file 'nowhere.xml' not found");
   f = scenario("empty.yaml", "");
   expect_bad_input("run " + f, "the scenario is empty");

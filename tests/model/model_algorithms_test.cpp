@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "algorithms/registry.hpp"
-#include "engines/model/model_engine.hpp"
 #include "common/every_algorithm.hpp"
+#include "engines/model/model_engine.hpp"
 
 namespace collsim {
 namespace {
@@ -122,9 +122,9 @@ TEST(ModelAlgorithms, SplitBinaryAroundItsPipelineFallback) {
   const AlgorithmInfo& a = *find_algorithm("bcast/split_binary_tree");
   for (int p : {2, 3, 4, 5, 8, 11, 16, 33})
     for (int root : {0, p / 2}) {
-      for (Case c : {Case{2, 1}, Case{3, 1}, Case{3, 2}, Case{4, 2}, Case{4, 3}, Case{5, 2}, Case{5, 3},
-                     Case{1000, 500}, Case{1000, 501}, Case{1001, 500}, Case{1001, 501}, Case{1001, 499},
-                     Case{1001, 1000}})
+      for (Case c :
+           {Case{2, 1}, Case{3, 1}, Case{3, 2}, Case{4, 2}, Case{4, 3}, Case{5, 2}, Case{5, 3}, Case{1000, 500},
+            Case{1000, 501}, Case{1001, 500}, Case{1001, 501}, Case{1001, 499}, Case{1001, 1000}})
         run_case(a, p, c, root);
       if (p <= 11) run_case(a, p, {4001, 1}, root);  // thousands of segments per half
     }

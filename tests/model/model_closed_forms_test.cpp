@@ -64,9 +64,9 @@ TEST(ModelClosedForm, GenericTreeBcastIsHeightPlusSegmentsSteps) {
     const char* name;
     int fanout = 4, radix = 4;
   };
-  for (Variant v : {Variant{"bcast/pipeline"}, Variant{"bcast/chain"}, Variant{"bcast/chain", 2}, Variant{"bcast/chain", 7},
-                    Variant{"bcast/binary_tree"}, Variant{"bcast/binomial"}, Variant{"bcast/knomial"},
-                    Variant{"bcast/knomial", 4, 2}, Variant{"bcast/knomial", 4, 3}})
+  for (Variant v : {Variant{"bcast/pipeline"}, Variant{"bcast/chain"}, Variant{"bcast/chain", 2},
+                    Variant{"bcast/chain", 7}, Variant{"bcast/binary_tree"}, Variant{"bcast/binomial"},
+                    Variant{"bcast/knomial"}, Variant{"bcast/knomial", 4, 2}, Variant{"bcast/knomial", 4, 3}})
     for (int p : {2, 3, 5, 8, 13, 17, 33, 100})
       for (int root : {0, p / 2})
         for (std::size_t segment : {std::size_t{0}, std::size_t{1000}, std::size_t{8192}})
@@ -78,8 +78,7 @@ TEST(ModelClosedForm, GenericTreeBcastIsHeightPlusSegmentsSteps) {
             const Segmentation seg(m, segment);
             const double n = static_cast<double>(seg.count());
             const std::size_t full = seg.segment_bytes(), last = seg.length(seg.count() - 1);
-            const double expected =
-                last == full ? (height + n - 1) * t(full) : (height + n - 2) * t(full) + t(last);
+            const double expected = last == full ? (height + n - 1) * t(full) : (height + n - 2) * t(full) + t(last);
             EXPECT_TIME(model_time(s), expected,
                         describe(s) << " fanout " << v.fanout << " radix " << v.radix << " height " << height);
           }

@@ -6,10 +6,10 @@
 #include <vector>
 
 #include "algorithms/registry.hpp"
+#include "common/every_algorithm.hpp"
 #include "engines/mpi/algorithm_call.hpp"
 #include "engines/mpi/call_timer.hpp"
 #include "engines/mpi/mpi_comm.hpp"
-#include "common/every_algorithm.hpp"
 #include "mpi_test_util.hpp"
 
 namespace collsim {
@@ -77,8 +77,7 @@ class MpiAlgorithm : public ::testing::TestWithParam<std::string> {
 };
 
 TEST_P(MpiAlgorithm, SmallAndOddSizesFromEveryRoot) {
-  const std::vector<Size> sizes{{0, 0},     {1, 0},        {1001, 0},   {1001, 1024},
-                                {10000, 1024}, {65539, 8192}, {3, 1}};
+  const std::vector<Size> sizes{{0, 0}, {1, 0}, {1001, 0}, {1001, 1024}, {10000, 1024}, {65539, 8192}, {3, 1}};
   for (int root : roots(world_size()))
     for (Size s : sizes) expect_right(spec_for(algorithm(), root, s));
 }
@@ -108,7 +107,8 @@ TEST_P(MpiAlgorithm, OtherFanoutsAndRadices) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Registry, MpiAlgorithm, ::testing::ValuesIn(testing::every_algorithm_name()), testing::name_test_name);
+INSTANTIATE_TEST_SUITE_P(Registry, MpiAlgorithm, ::testing::ValuesIn(testing::every_algorithm_name()),
+                         testing::name_test_name);
 
 }  // namespace
 }  // namespace collsim

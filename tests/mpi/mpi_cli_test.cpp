@@ -41,8 +41,7 @@ std::vector<std::string> lines(const std::string& text) {
 Outcome shell(const std::string& command) {
   const fs::path dir = fs::temp_directory_path() / ("collsim-mpi-cli-" + std::to_string(::getpid()));
   fs::create_directories(dir);
-  const std::string cmd = command + " >" + (dir / "out").string() + " 2>" + (dir / "err").string() +
-                          " </dev/null";
+  const std::string cmd = command + " >" + (dir / "out").string() + " 2>" + (dir / "err").string() + " </dev/null";
   const int raw = std::system(cmd.c_str());
   Outcome o{WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(dir / "out"), slurp(dir / "err")};
   fs::remove_all(dir);
@@ -51,8 +50,8 @@ Outcome shell(const std::string& command) {
 
 // -q keeps mpirun's own notice about non-zero exit codes out of stderr, leaving ours.
 Outcome mpirun(int procs, const std::string& args) {
-  return shell(std::string(MPIEXEC) + " -q --allow-run-as-root --oversubscribe -np " +
-               std::to_string(procs) + " " + COLLSIM_MPI_BIN + " " + args);
+  return shell(std::string(MPIEXEC) + " -q --allow-run-as-root --oversubscribe -np " + std::to_string(procs) + " " +
+               COLLSIM_MPI_BIN + " " + args);
 }
 
 Outcome alone(const std::string& args) { return shell(std::string(COLLSIM_MPI_BIN) + " " + args); }
@@ -80,8 +79,9 @@ std::map<std::string, std::string> csv_row(const std::string& out) {
 }
 
 TEST(MpiCli, CsvRowUnderMpirun) {
-  const Outcome o = mpirun(3, "measure --op bcast/binomial --bytes 10000 --segment 1024 --root 2 "
-                              "--csv --min-runs 3 --max-runs 5");
+  const Outcome o = mpirun(3,
+                           "measure --op bcast/binomial --bytes 10000 --segment 1024 --root 2 "
+                           "--csv --min-runs 3 --max-runs 5");
   ASSERT_EQ(o.status, 0) << o.err;
   auto row = csv_row(o.out);
   EXPECT_EQ(row["engine"], "mpi");
@@ -102,8 +102,9 @@ TEST(MpiCli, CsvRowUnderMpirun) {
 }
 
 TEST(MpiCli, GatherCsvRow) {
-  const Outcome o = mpirun(2, "measure --op gather/basic_linear --bytes 1001 --root 1 --csv "
-                              "--max-runs 4 --min-runs 2 --ci-target 10%");
+  const Outcome o = mpirun(2,
+                           "measure --op gather/basic_linear --bytes 1001 --root 1 --csv "
+                           "--max-runs 4 --min-runs 2 --ci-target 10%");
   ASSERT_EQ(o.status, 0) << o.err;
   auto row = csv_row(o.out);
   EXPECT_EQ(row["op"], "gather/basic_linear");
@@ -115,8 +116,9 @@ TEST(MpiCli, GatherCsvRow) {
 }
 
 TEST(MpiCli, NativeEngineCsvRow) {
-  const Outcome o = mpirun(3, "measure --engine mpi-native --op bcast/knomial --radix 3 --bytes 10000 "
-                              "--segment 1KiB --root 1 --csv --min-runs 3 --max-runs 5");
+  const Outcome o = mpirun(3,
+                           "measure --engine mpi-native --op bcast/knomial --radix 3 --bytes 10000 "
+                           "--segment 1KiB --root 1 --csv --min-runs 3 --max-runs 5");
   ASSERT_EQ(o.status, 0) << o.err;
   auto row = csv_row(o.out);
   EXPECT_EQ(row["engine"], "mpi-native");
@@ -133,8 +135,8 @@ TEST(MpiCli, NativeEngineNeedsDynamicRules) {
   // The user's explicit 0 is kept (mpirun -x), so Open MPI would ignore the forcing: refused.
   const Outcome o = shell(std::string(MPIEXEC) +
                           " -q --allow-run-as-root --oversubscribe -x OMPI_MCA_coll_tuned_use_dynamic_rules=0"
-                          " -np 2 " + COLLSIM_MPI_BIN +
-                          " measure --engine mpi-native --op bcast/binomial --bytes 10");
+                          " -np 2 " +
+                          COLLSIM_MPI_BIN + " measure --engine mpi-native --op bcast/binomial --bytes 10");
   EXPECT_EQ(o.status, 2) << o.err;
   const auto ls = lines(o.err);
   ASSERT_EQ(ls.size(), 1u) << o.err;
@@ -143,18 +145,20 @@ TEST(MpiCli, NativeEngineNeedsDynamicRules) {
 
 TEST(MpiCli, RunMakesOneCheckedCall) {
   for (const char* engine : {"mpi", "mpi-native"}) {
-    const Outcome o = mpirun(3, std::string("run --engine ") + engine +
-                                    " --op gather/linear_sync --bytes 5000 --segment 1KiB --root 2");
+    const Outcome o = mpirun(
+        3, std::string("run --engine ") + engine + " --op gather/linear_sync --bytes 5000 --segment 1KiB --root 2");
     ASSERT_EQ(o.status, 0) << o.err;
-    EXPECT_EQ(o.out, std::string(engine) +
-                         " gather/linear_sync on 3 processes (root 2, 5000 bytes, segment 1024): data ok\n");
+    EXPECT_EQ(o.out,
+              std::string(engine) + " gather/linear_sync on 3 processes (root 2, 5000 bytes, segment 1024): data ok\n");
   }
 }
 
 TEST(MpiCli, FidelityTableAndCsv) {
   const fs::path csv = fs::temp_directory_path() / ("collsim-fidelity-" + std::to_string(::getpid()) + ".csv");
-  const Outcome o = mpirun(2, "fidelity --ops bcast/pipeline,gather/linear_sync --sizes 8KiB..16KiB "
-                              "--min-runs 2 --max-runs 3 --warmup 1 --csv " + csv.string());
+  const Outcome o = mpirun(2,
+                           "fidelity --ops bcast/pipeline,gather/linear_sync --sizes 8KiB..16KiB "
+                           "--min-runs 2 --max-runs 3 --warmup 1 --csv " +
+                               csv.string());
   ASSERT_EQ(o.status, 0) << o.err;
   EXPECT_NE(o.out.find("bcast/pipeline"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("median ratio ours/native per algorithm"), std::string::npos) << o.out;
@@ -194,8 +198,8 @@ TEST(MpiCli, HelpWorksWithoutMpirun) {
   EXPECT_NE(o.out.find("usage: mpirun -np P collsim-mpi measure"), std::string::npos) << o.out;
   o = alone("measure --help");
   EXPECT_EQ(o.status, 0);
-  for (const char* option : {"--op", "--bytes", "--root", "--segment", "--fanout", "--radix", "--csv",
-                             "--min-runs", "--max-runs", "--ci-target", "--engine", "mpi-native"})
+  for (const char* option : {"--op", "--bytes", "--root", "--segment", "--fanout", "--radix", "--csv", "--min-runs",
+                             "--max-runs", "--ci-target", "--engine", "mpi-native"})
     EXPECT_NE(o.out.find(option), std::string::npos) << option << " missing from\n" << o.out;
   o = alone("fidelity --help");
   EXPECT_EQ(o.status, 0);
@@ -220,8 +224,7 @@ void expect_usage_error(int procs, const std::string& args, const std::string& s
 }
 
 TEST(MpiCli, BadInputIsOneLineAndStatus2) {
-  expect_usage_error(3, "measure --op bcast/nope --bytes 10",
-                     "collsim-mpi: unknown algorithm 'bcast/nope' (one of: ");
+  expect_usage_error(3, "measure --op bcast/nope --bytes 10", "collsim-mpi: unknown algorithm 'bcast/nope' (one of: ");
   expect_usage_error(2, "measure --op bcast/binomial --bytes 12x",
                      "collsim-mpi: --bytes: '12x' is not a size in bytes");
   expect_usage_error(3, "measure --op bcast/binomial --bytes 10 --root 3",
@@ -230,8 +233,7 @@ TEST(MpiCli, BadInputIsOneLineAndStatus2) {
                      "collsim-mpi: --min-runs: 0 is out of range");
   expect_usage_error(2, "measure --op bcast/binomial --bytes 10 --min-runs 5 --max-runs 4",
                      "collsim-mpi: --max-runs 4 is below --min-runs 5");
-  expect_usage_error(2, "measure --op bcast/binomial --bytes 10 --ci-target abc",
-                     "collsim-mpi: --ci-target: 'abc'");
+  expect_usage_error(2, "measure --op bcast/binomial --bytes 10 --ci-target abc", "collsim-mpi: --ci-target: 'abc'");
   expect_usage_error(2, "measure --op bcast/binomial --bytes 10 --frobnicate",
                      "collsim-mpi: unknown option --frobnicate");
   expect_usage_error(2, "measure --op bcast/binomial", "collsim-mpi: missing --bytes");

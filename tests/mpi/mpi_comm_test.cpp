@@ -16,7 +16,8 @@ using test::world_size;
 
 std::vector<std::byte> filled(std::size_t n, int seed) {
   std::vector<std::byte> v(n);
-  for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<std::byte>((i * 7 + static_cast<std::size_t>(seed) * 31) & 0xff);
+  for (std::size_t i = 0; i < n; ++i)
+    v[i] = static_cast<std::byte>((i * 7 + static_cast<std::size_t>(seed) * 31) & 0xff);
   return v;
 }
 
@@ -97,8 +98,8 @@ TEST(MpiComm, RequestIdsIndexATableThatReusesFreedSlots) {
   EXPECT_EQ(comm.active_requests(), 0u);
 }
 
-Task<> wait_any_steps(Comm& comm, Buffer x, Buffer y, Buffer payload,
-                      std::vector<std::size_t>& order, std::vector<std::string>& states) {
+Task<> wait_any_steps(Comm& comm, Buffer x, Buffer y, Buffer payload, std::vector<std::size_t>& order,
+                      std::vector<std::string>& states) {
   const int me = comm.rank();
   auto state = [](std::span<const Request> reqs) {
     std::string s;
@@ -205,8 +206,9 @@ TEST(MpiComm, ShortMessageBetweenRanksIsAnErrorNamingRanksAndSizes) {
   if (me == 0) {
     EXPECT_EQ(e, "");
   } else if (me == 1) {
-    EXPECT_EQ(e, "rank 1: received 50 bytes from rank 0 (tag 21), expected 100 (a receive must be "
-                 "the size of its message)");
+    EXPECT_EQ(e,
+              "rank 1: received 50 bytes from rank 0 (tag 21), expected 100 (a receive must be "
+              "the size of its message)");
   }
   // A failed wait still completes and frees every request.
   EXPECT_EQ(comm.active_requests(), 0u);
@@ -229,8 +231,7 @@ TEST(MpiComm, LongMessageBetweenRanksIsAnErrorNotAnOverrun) {
       EXPECT_EQ(e, "");
     } else if (me == 1) {
       EXPECT_EQ(e.rfind("rank 1: a message ", 0), 0u) << e;
-      EXPECT_NE(e.find("from rank 0 (tag 21) does not fit the 50-byte receive buffer"), std::string::npos)
-          << e;
+      EXPECT_NE(e.find("from rank 0 (tag 21) does not fit the 50-byte receive buffer"), std::string::npos) << e;
     }
     EXPECT_EQ(comm.active_requests(), 0u);
     MPI_Barrier(MPI_COMM_WORLD);

@@ -14,13 +14,13 @@
 #include <vector>
 
 #include "algorithms/registry.hpp"
+#include "common/every_algorithm.hpp"
 #include "engines/mpi/algorithm_call.hpp"
 #include "engines/mpi/call_timer.hpp"
 #include "engines/mpi/measure.hpp"
 #include "engines/mpi/mpi_comm.hpp"
 #include "engines/mpi/mpi_t.hpp"
 #include "engines/mpi/native_call.hpp"
-#include "common/every_algorithm.hpp"
 #include "mpi_test_util.hpp"
 
 namespace collsim {
@@ -137,8 +137,8 @@ std::string first_difference(const char* what, Buffer ours, Buffer native) {
   for (std::size_t i = 0; i < ours.size(); ++i)
     if (ours.data()[i] != native.data()[i]) {
       char line[128];
-      std::snprintf(line, sizeof line, "%s: byte %zu is 0x%02x in ours, 0x%02x in Open MPI's", what,
-                    i, static_cast<unsigned>(ours.data()[i]), static_cast<unsigned>(native.data()[i]));
+      std::snprintf(line, sizeof line, "%s: byte %zu is 0x%02x in ours, 0x%02x in Open MPI's", what, i,
+                    static_cast<unsigned>(ours.data()[i]), static_cast<unsigned>(native.data()[i]));
       return line;
     }
   return {};
@@ -164,8 +164,7 @@ class NativeEquivalence : public ::testing::TestWithParam<std::string> {
 
   // Every rank asks for the same settings in the same order, so the duplications match.
   ForcedComm& forced_for(const RunSpec& spec) {
-    const std::string key = std::string(spec.algorithm->name) + "/" +
-                            std::to_string(spec.params.segment) + "/" +
+    const std::string key = std::string(spec.algorithm->name) + "/" + std::to_string(spec.params.segment) + "/" +
                             std::to_string(spec.params.fanout) + "/" + std::to_string(spec.params.radix);
     auto& slot = (*forced_)[key];
     if (!slot) slot = std::make_unique<ForcedComm>(MPI_COMM_WORLD, *spec.algorithm, spec.params);
@@ -212,9 +211,8 @@ TEST_P(NativeEquivalence, SameBytesAsOpenMpiForRootsAndSizes) {
   struct Size {
     std::size_t bytes, segment;
   };
-  const std::vector<Size> sizes{{0, 0},       {1, 0},         {1001, 0},
-                                {1001, 1024}, {10000, 1024},  {8192, 8192},
-                                {65539, 8192}, {(1u << 20) / per, 8192}};
+  const std::vector<Size> sizes{{0, 0},        {1, 0},       {1001, 0},     {1001, 1024},
+                                {10000, 1024}, {8192, 8192}, {65539, 8192}, {(1u << 20) / per, 8192}};
   for (int root : some_roots(p))
     for (Size s : sizes) expect_same(spec_for(algorithm(), root, s.bytes, s.segment));
 }

@@ -46,9 +46,8 @@ Report monitored(int procs, const std::string& engine, const std::string& args) 
   const std::string cmd = std::string(MPIEXEC) +
                           " -q --allow-run-as-root --oversubscribe --mca pml_monitoring_enable 1"
                           " --mca pml_monitoring_enable_output 1 --output-filename " +
-                          (dir / "ranks").string() + " -np " + std::to_string(procs) + " " +
-                          COLLSIM_MPI_BIN + " run --engine " + engine +
-                          " " + args + " >" + (dir / "out").string() + " 2>" +
+                          (dir / "ranks").string() + " -np " + std::to_string(procs) + " " + COLLSIM_MPI_BIN +
+                          " run --engine " + engine + " " + args + " >" + (dir / "out").string() + " 2>" +
                           (dir / "err").string() + " </dev/null";
   const int raw = std::system(cmd.c_str());
   Report r;
@@ -75,8 +74,7 @@ std::string joined(const std::vector<std::string>& lines) {
 }
 
 bool monitoring_available() {
-  static const bool available =
-      !monitored(2, "mpi", "--op bcast/binomial --bytes 64").sent.empty();
+  static const bool available = !monitored(2, "mpi", "--op bcast/binomial --bytes 64").sent.empty();
   return available;
 }
 
@@ -145,13 +143,11 @@ INSTANTIATE_TEST_SUITE_P(Every, Pattern, ::testing::ValuesIn(kCases), case_name)
 TEST(PatternControl, AnotherRadixSegmentOrFanoutIsSeen) {
   if (!monitoring_available()) GTEST_SKIP() << "no pml monitoring in this Open MPI";
   const std::string knomial = "--op bcast/knomial --bytes 64KiB --segment 8KiB";
-  EXPECT_NE(monitored(8, "mpi", knomial + " --radix 4").sent,
-            monitored(8, "mpi-native", knomial + " --radix 2").sent);
+  EXPECT_NE(monitored(8, "mpi", knomial + " --radix 4").sent, monitored(8, "mpi-native", knomial + " --radix 2").sent);
   EXPECT_NE(monitored(4, "mpi", "--op bcast/pipeline --bytes 64KiB --segment 8KiB").sent,
             monitored(4, "mpi-native", "--op bcast/pipeline --bytes 64KiB --segment 16KiB").sent);
   const std::string chain = "--op bcast/chain --bytes 64KiB --segment 8KiB";
-  EXPECT_NE(monitored(5, "mpi", chain + " --fanout 2").sent,
-            monitored(5, "mpi-native", chain + " --fanout 4").sent);
+  EXPECT_NE(monitored(5, "mpi", chain + " --fanout 2").sent, monitored(5, "mpi-native", chain + " --fanout 4").sent);
 }
 
 }  // namespace

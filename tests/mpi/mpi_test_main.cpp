@@ -25,8 +25,7 @@ class RankFailurePrinter : public ::testing::EmptyTestEventListener {
   void OnTestPartResult(const ::testing::TestPartResult& result) override {
     if (!result.failed()) return;
     std::fprintf(stderr, "[rank %d] %s: %s:%d: Failure\n%s\n", rank_, test_.c_str(),
-                 result.file_name() ? result.file_name() : "?", result.line_number(),
-                 result.summary());
+                 result.file_name() ? result.file_name() : "?", result.line_number(), result.summary());
     std::fflush(stderr);
   }
 

@@ -167,8 +167,7 @@ TEST(CallTimer, AFailureOnOneRankThrowsOnEveryRank) {
     (void)timer.time(call);
     ADD_FAILURE() << "no error";
   } catch (const EngineError& e) {
-    EXPECT_EQ(std::string(e.what()),
-              "staggered call: rank " + std::to_string(p - 1) + ": deliberate failure");
+    EXPECT_EQ(std::string(e.what()), "staggered call: rank " + std::to_string(p - 1) + ": deliberate failure");
   }
   // The protocol is still in step afterwards.
   call.throw_on = -1;
@@ -178,8 +177,7 @@ TEST(CallTimer, AFailureOnOneRankThrowsOnEveryRank) {
 // A bcast that is right except for one byte flipped on the last rank.
 Task<> flipped_bcast(Comm& comm, RankBuffers b, const AlgorithmParams& params) {
   co_await find_algorithm("bcast/binomial")->run(comm, b, params);
-  if (comm.rank() == comm.size() - 1 && b.data.size() > 0)
-    b.data.data()[b.data.size() / 2] ^= std::byte{0x40};
+  if (comm.rank() == comm.size() - 1 && b.data.size() > 0) b.data.data()[b.data.size() / 2] ^= std::byte{0x40};
 }
 
 // Posts a receive nobody will match and returns without waiting for it.

@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "algorithms/registry.hpp"
-#include "sim_test_util.hpp"
 #include "common/every_algorithm.hpp"
+#include "sim_test_util.hpp"
 
 namespace collsim {
 namespace {
@@ -16,8 +16,7 @@ struct Case {
 };
 
 std::vector<RunSpec> cases(const AlgorithmInfo& a, const std::vector<int>& procs) {
-  const Case sizes[] = {{0, 0},      {1, 0},         {1001, 0},      {10000, 1024},
-                        {65535, 0},  {65536, 8192},  {100003, 4096}};
+  const Case sizes[] = {{0, 0}, {1, 0}, {1001, 0}, {10000, 1024}, {65535, 0}, {65536, 8192}, {100003, 4096}};
   std::vector<RunSpec> specs;
   for (int p : procs) {
     std::vector<int> roots{0};
@@ -65,9 +64,9 @@ TEST_P(EveryAlgorithm, LargeMessagesOnGrisou) {
   const AlgorithmInfo& a = *GetParam();
   const std::size_t big = std::size_t{4} << 20;
   std::vector<RunSpec> specs;
-  for (auto [p, root, bytes, segment] : {std::tuple{8, 5, big, std::size_t{8192}},
-                                         std::tuple{5, 2, big + 3, std::size_t{0}},
-                                         std::tuple{33, 32, std::size_t{1} << 20, std::size_t{65536}}}) {
+  for (auto [p, root, bytes, segment] :
+       {std::tuple{8, 5, big, std::size_t{8192}}, std::tuple{5, 2, big + 3, std::size_t{0}},
+        std::tuple{33, 32, std::size_t{1} << 20, std::size_t{65536}}}) {
     RunSpec s;
     s.algorithm = &a;
     s.procs = p;

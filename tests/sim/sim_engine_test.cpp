@@ -23,9 +23,9 @@ using test::platform;
 using test::run_all;
 using test::run_one;
 
-constexpr double kLat = 20e-6;     // one route of star16: two links of 10 us
-constexpr double kBw = 1.25e9;     // bytes/s
-constexpr double kCopy = 1e9;      // star16's memcpy_bw
+constexpr double kLat = 20e-6;  // one route of star16: two links of 10 us
+constexpr double kBw = 1.25e9;  // bytes/s
+constexpr double kCopy = 1e9;   // star16's memcpy_bw
 constexpr std::size_t kEager = 65536;
 
 // An empty eager message is simulated as one byte (see sim_comm.cpp).
@@ -135,8 +135,7 @@ Task<> size_mismatch(Comm& comm, RankBuffers, const AlgorithmParams& p) {
 // place; the bcast data check catches any swap. With params.fanout == 1 rank 1 posts late.
 Task<> fifo_pieces(Comm& comm, RankBuffers b, const AlgorithmParams& p) {
   const std::size_t cut1 = 100, cut2 = 100 + 70000;
-  Buffer pieces[3] = {b.data.slice(0, cut1), b.data.slice(cut1, cut2 - cut1),
-                      b.data.slice(cut2, b.data.size() - cut2)};
+  Buffer pieces[3] = {b.data.slice(0, cut1), b.data.slice(cut1, cut2 - cut1), b.data.slice(cut2, b.data.size() - cut2)};
   if (comm.rank() == p.root) {
     for (auto& piece : pieces) co_await comm.send(piece, 1, 8);
   } else if (comm.rank() == 1) {
@@ -198,8 +197,8 @@ TEST(HandCalculation, BlockingBinomialBcastOn16Hosts) {
   const double want = 4 * (20e-6 + 1048592 / 1.25e9);  // 3435.4944 us
   EXPECT_NEAR(r.time_s, want, want * 1e-9);
   EXPECT_TRUE(r.data_error.empty()) << r.data_error;
-  std::printf("binomial bcast of %zu bytes on 16 hosts: %.6f us (hand calculation %.6f us)\n", m,
-              r.time_s * 1e6, want * 1e6);
+  std::printf("binomial bcast of %zu bytes on 16 hosts: %.6f us (hand calculation %.6f us)\n", m, r.time_s * 1e6,
+              want * 1e6);
   // Each rank finishes when its last send ends: rank 0 after 4 steps, leaves when received.
   expect_close(r.finish_s[0], 4 * transfer(m), "root");
   expect_close(r.finish_s[8], 4 * transfer(m), "rank 8 (a leaf of the last step)");

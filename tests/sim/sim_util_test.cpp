@@ -11,8 +11,8 @@ namespace {
 TEST(HostOrder, NaturalOrderOfNames) {
   std::vector<std::string> names{"grisou-10", "grisou-2", "grisou-1", "grisou-51", "grisou-9", "a", "grisou-02"};
   std::sort(names.begin(), names.end(), [](const std::string& a, const std::string& b) { return natural_less(a, b); });
-  EXPECT_EQ(names, (std::vector<std::string>{"a", "grisou-1", "grisou-02", "grisou-2", "grisou-9", "grisou-10",
-                                             "grisou-51"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"a", "grisou-1", "grisou-02", "grisou-2", "grisou-9", "grisou-10", "grisou-51"}));
   EXPECT_TRUE(natural_less("node-2.site", "node-10.site"));
   EXPECT_FALSE(natural_less("node-10", "node-10"));
   EXPECT_TRUE(natural_less("n1", "n1a"));

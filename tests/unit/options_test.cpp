@@ -13,8 +13,8 @@ ParsedOptions parse(std::vector<std::string> words, bool with_procs = true) {
 }
 
 TEST(Options, ReadsACall) {
-  const RunSpec s = read_call(parse({"--op", "bcast/binomial", "--procs=13", "--bytes", "4MiB",
-                                     "--root", "3", "--segment", "8KiB"}));
+  const RunSpec s =
+      read_call(parse({"--op", "bcast/binomial", "--procs=13", "--bytes", "4MiB", "--root", "3", "--segment", "8KiB"}));
   EXPECT_EQ(s.algorithm->name, "bcast/binomial");
   EXPECT_EQ(s.procs, 13);
   EXPECT_EQ(s.bytes, 4u << 20);
@@ -60,7 +60,8 @@ TEST(Options, KnobsOnlyWhereTheAlgorithmHasThem) {
                      "takes no segment size");
   expect_usage_error({"--op", "bcast/chain", "--procs", "4", "--bytes", "8", "--fanout", "33"},
                      "--fanout: 33 is out of range [1, 32]");
-  EXPECT_EQ(read_call(parse({"--op", "bcast/chain", "--procs", "4", "--bytes", "8", "--fanout", "3"})).params.fanout, 3);
+  EXPECT_EQ(read_call(parse({"--op", "bcast/chain", "--procs", "4", "--bytes", "8", "--fanout", "3"})).params.fanout,
+            3);
   EXPECT_EQ(read_call(parse({"--op", "bcast/binary", "--procs", "4", "--bytes", "8"})).algorithm->name,
             "bcast/binary_tree");
 }

@@ -13,17 +13,15 @@ namespace {
 void check_rank(int rank, int size, int root) {
   if (size < 1) throw std::invalid_argument("a tree needs at least 1 process, not " + std::to_string(size));
   if (root < 0 || root >= size)
-    throw std::invalid_argument("root " + std::to_string(root) + " is not a rank of " +
-                                std::to_string(size) + " processes");
+    throw std::invalid_argument("root " + std::to_string(root) + " is not a rank of " + std::to_string(size) +
+                                " processes");
   if (rank < 0 || rank >= size)
-    throw std::invalid_argument("rank " + std::to_string(rank) + " is not a rank of " +
-                                std::to_string(size) + " processes");
+    throw std::invalid_argument("rank " + std::to_string(rank) + " is not a rank of " + std::to_string(size) +
+                                " processes");
 }
 
 int to_vrank(int rank, int size, int root) { return (rank - root + size) % size; }
-int to_real(std::int64_t vrank, int size, int root) {
-  return static_cast<int>((vrank + root) % size);
-}
+int to_real(std::int64_t vrank, int size, int root) { return static_cast<int>((vrank + root) % size); }
 
 int clamp_fanout(int fanout) { return std::clamp(fanout, 1, kMaxTreeFanout); }
 
@@ -200,8 +198,8 @@ int knomial_tree_height(int size, int radix) {
   std::vector<int> digits;  // least significant first
   for (std::int64_t x = size - 1; x > 0; x /= radix) digits.push_back(static_cast<int>(x % radix));
   const auto nonzero_from = [&](std::size_t from) {
-    return static_cast<int>(std::count_if(digits.begin() + static_cast<std::ptrdiff_t>(from), digits.end(),
-                                          [](int d) { return d != 0; }));
+    return static_cast<int>(
+        std::count_if(digits.begin() + static_cast<std::ptrdiff_t>(from), digits.end(), [](int d) { return d != 0; }));
   };
   int height = nonzero_from(0);
   for (std::size_t pos = 0; pos < digits.size(); ++pos)

@@ -65,9 +65,9 @@ TreeNode scatter_binomial_tree(int rank, int size, int root);
 TreeNode knomial_tree(int rank, int size, int root, int radix);
 
 // Heights (largest root-to-leaf distance, in edges) of the trees above, in closed form.
-int binomial_tree_height(int size);                  // largest popcount of a vrank < size
-int chain_tree_height(int size, int fanout);         // length of the longest chain
-int kary_tree_height(int size, int fanout);          // last level of the breadth-first tree
-int knomial_tree_height(int size, int radix);        // most non-zero base-radix digits
+int binomial_tree_height(int size);            // largest popcount of a vrank < size
+int chain_tree_height(int size, int fanout);   // length of the longest chain
+int kary_tree_height(int size, int fanout);    // last level of the breadth-first tree
+int knomial_tree_height(int size, int radix);  // most non-zero base-radix digits
 
 }  // namespace collsim

@@ -39,8 +39,8 @@ TreeGraph build_tree_graph(int size, int root, const NodeFunction& node_of) {
   for (int r = 0; r < size; ++r) {
     const TreeNode& node = nodes[static_cast<std::size_t>(r)];
     if ((r == root) != (node.parent < 0))
-      not_a_tree("rank " + std::to_string(r) + (r == root ? " is the root but has parent " + std::to_string(node.parent)
-                                                          : " has no parent"));
+      not_a_tree("rank " + std::to_string(r) +
+                 (r == root ? " is the root but has parent " + std::to_string(node.parent) : " has no parent"));
     for (int c : node.children) {
       if (c < 0 || c >= size) not_a_tree("rank " + std::to_string(r) + " lists child " + std::to_string(c));
       if (nodes[static_cast<std::size_t>(c)].parent != r)
@@ -114,8 +114,7 @@ std::string tree_text(const TreeGraph& tree) {
     const auto v = static_cast<std::size_t>(r);
     if (boost::out_degree(v, tree.graph) == 0) continue;
     text += std::to_string(r) + " ->";
-    for (auto e : boost::make_iterator_range(boost::out_edges(v, tree.graph)))
-    {
+    for (auto e : boost::make_iterator_range(boost::out_edges(v, tree.graph))) {
       text += ' ';  // appended in two steps: GCC 12 warns falsely (-Wrestrict) on " " + string
       text += std::to_string(boost::target(e, tree.graph));
     }

@@ -40,8 +40,8 @@ int tree_height(const TreeGraph& tree);
 struct TreeDegrees {
   int max_children = 0;  // most children of one rank (the root's for most trees)
   int root_children = 0;
-  int leaves = 0;        // ranks without children (the root too when it is alone)
-  int inner = 0;         // non-root ranks with children
+  int leaves = 0;  // ranks without children (the root too when it is alone)
+  int inner = 0;   // non-root ranks with children
 };
 TreeDegrees tree_degrees(const TreeGraph& tree);
 

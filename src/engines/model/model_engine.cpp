@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <memory>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -164,7 +164,8 @@ bool ModelEngine::start(int rank, Op& op) {
       }
       in_barrier_ = 0;
       for (int r = 0; r < size(); ++r)
-        if (ranks_[static_cast<std::size_t>(r)].waiting && ranks_[static_cast<std::size_t>(r)].waiting->kind == OpKind::barrier)
+        if (ranks_[static_cast<std::size_t>(r)].waiting &&
+            ranks_[static_cast<std::size_t>(r)].waiting->kind == OpKind::barrier)
           push(now_, r, -1);
       return true;
     case OpKind::copy: {
@@ -208,8 +209,7 @@ bool ModelEngine::start_isend(int rank, Op& op) {
   push(send_done, rank, op.request.id);
 
   Message msg{rank, op.tag, op.buffer.size(), arrival, {}};
-  if (!op.buffer.is_virtual())
-    msg.payload.assign(op.buffer.data(), op.buffer.data() + op.buffer.size());
+  if (!op.buffer.is_virtual()) msg.payload.assign(op.buffer.data(), op.buffer.data() + op.buffer.size());
   auto match = std::find_if(dest.posted.begin(), dest.posted.end(),
                             [&](const PostedRecv& p) { return p.source == rank && p.tag == op.tag; });
   if (match != dest.posted.end()) {
@@ -249,9 +249,9 @@ bool ModelEngine::start_irecv(int rank, Op& op) {
 void ModelEngine::deliver(int rank, std::int64_t request, Message& message, double posted) {
   RequestState& r = requests_[static_cast<std::size_t>(request)];
   if (r.buffer.size() != message.size)
-    throw CommError("rank " + std::to_string(rank) + " posted a receive of " +
-                    std::to_string(r.buffer.size()) + " bytes from rank " + std::to_string(message.source) +
-                    " (tag " + std::to_string(message.tag) + "), which sent " + std::to_string(message.size));
+    throw CommError("rank " + std::to_string(rank) + " posted a receive of " + std::to_string(r.buffer.size()) +
+                    " bytes from rank " + std::to_string(message.source) + " (tag " + std::to_string(message.tag) +
+                    "), which sent " + std::to_string(message.size));
   if (!message.payload.empty() && !r.buffer.is_virtual())
     std::copy(message.payload.begin(), message.payload.end(), r.buffer.data());
   double done = std::max(posted, message.arrival);
@@ -327,8 +327,8 @@ RunResult ModelEngine::run() {
   for (int i = 0; i < size(); ++i) ranks_.emplace_back(*this, i);
   for (int i = 0; i < size(); ++i) {
     Rank& r = ranks_[static_cast<std::size_t>(i)];
-    r.data = std::make_unique<RankData>(spec_.algorithm->op, i, size(), spec_.params.root, spec_.bytes,
-                                        spec_.real_bytes);
+    r.data =
+        std::make_unique<RankData>(spec_.algorithm->op, i, size(), spec_.params.root, spec_.bytes, spec_.real_bytes);
     r.task = spec_.algorithm->run(r.comm, r.data->buffers(), spec_.params);
   }
   try {

@@ -28,8 +28,8 @@ namespace collsim {
 struct ModelConfig {
   enum class Kind { hockney, loggp };
   Kind kind = Kind::hockney;
-  double alpha = 10e-6;  // s
-  double beta = 0.8e-9;  // s per byte (1.25 GB/s)
+  double alpha = 10e-6;                              // s
+  double beta = 0.8e-9;                              // s per byte (1.25 GB/s)
   double L = 10e-6, o = 1e-6, g = 1e-6, G = 0.8e-9;  // LogGP, s and s per byte
   bool one_port = false;                             // Hockney only (LogGP has g and G)
   double copy_bandwidth = 0;                         // bytes/s for comm.copy; 0 = free

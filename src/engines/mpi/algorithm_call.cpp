@@ -7,11 +7,10 @@ void check_fits(MPI_Comm comm, const RunSpec& spec) {
   MPI_Comm_size(comm, &size);
   if (!spec.algorithm) throw InputError("no algorithm given");
   if (spec.procs != size)
-    throw InputError(describe(spec) + ": the communicator has " + std::to_string(size) +
-                     " processes");
+    throw InputError(describe(spec) + ": the communicator has " + std::to_string(size) + " processes");
   if (spec.params.root < 0 || spec.params.root >= size)
-    throw InputError(describe(spec) + ": root " + std::to_string(spec.params.root) +
-                     " is not a rank of " + std::to_string(size) + " processes");
+    throw InputError(describe(spec) + ": root " + std::to_string(spec.params.root) + " is not a rank of " +
+                     std::to_string(size) + " processes");
 }
 
 namespace {
@@ -26,8 +25,7 @@ AlgorithmCall::AlgorithmCall(MPI_Comm comm, const RunSpec& spec)
   spec_.real_bytes = true;
 }
 
-AlgorithmCall::AlgorithmCall(MpiComm& comm, const RunSpec& spec)
-    : spec_(validated(comm.handle(), spec)), comm_(&comm) {
+AlgorithmCall::AlgorithmCall(MpiComm& comm, const RunSpec& spec) : spec_(validated(comm.handle(), spec)), comm_(&comm) {
   spec_.real_bytes = true;
 }
 
@@ -39,8 +37,7 @@ AlgorithmCall::~AlgorithmCall() {
 
 void AlgorithmCall::prepare() {
   data_.reset();  // free the last call's buffers before allocating the next ones
-  data_.emplace(spec_.algorithm->op, comm_->rank(), comm_->size(), spec_.params.root, spec_.bytes,
-                true);
+  data_.emplace(spec_.algorithm->op, comm_->rank(), comm_->size(), spec_.params.root, spec_.bytes, true);
 }
 
 void AlgorithmCall::run(double start_wtime) {

@@ -11,8 +11,7 @@
 
 namespace collsim {
 
-CallTimer::CallTimer(MPI_Comm comm, const TimerOptions& options)
-    : options_(options), lead_(options.initial_lead_s) {
+CallTimer::CallTimer(MPI_Comm comm, const TimerOptions& options) : options_(options), lead_(options.initial_lead_s) {
   // The protocol's messages travel apart from the timed call's, so neither can match the other.
   mpi_check(MPI_Comm_dup(comm, &ctrl_), "MPI_Comm_dup");
   MPI_Comm_rank(ctrl_, &rank_);
@@ -43,8 +42,7 @@ std::string on_rank(int rank, const char* what) {
 }
 }  // namespace
 
-CallTimer::Agreement CallTimer::agree(bool failed, bool wrong, const std::string& failure,
-                                      bool resync) {
+CallTimer::Agreement CallTimer::agree(bool failed, bool wrong, const std::string& failure, bool resync) {
   // One reduction carries everything; rank 0's wish to resync rides on it as a 0 under MIN.
   int mine[3] = {failed ? rank_ : size_, wrong ? rank_ : size_, resync ? 0 : 1};
   int lowest[3] = {size_, size_, 1};
@@ -91,13 +89,11 @@ CallTiming CallTimer::time(CollectiveCall& call) {
   } catch (const std::exception& e) {
     failure = on_rank(rank_, e.what());
   }
-  const bool stale = rank_ == 0 && MPI_Wtime() - synced_at_ >
-                                        std::max(options_.resync_min_interval_s,
-                                                 sync_cost_s_ / options_.resync_max_overhead);
+  const bool stale = rank_ == 0 && MPI_Wtime() - synced_at_ > std::max(options_.resync_min_interval_s,
+                                                                       sync_cost_s_ / options_.resync_max_overhead);
   // Also the barrier before the date is chosen: once it returns every rank is ready to go.
   Agreement ready = agree(!failure.empty(), false, failure, stale);
-  if (ready.failed_rank < size_)
-    throw EngineError(call.describe() + ": " + text_from(ready.failed_rank, failure));
+  if (ready.failed_rank < size_) throw EngineError(call.describe() + ": " + text_from(ready.failed_rank, failure));
   if (ready.resync) synchronise_clocks();
 
   double start = 0;
@@ -118,8 +114,7 @@ CallTiming CallTimer::time(CollectiveCall& call) {
     failure = on_rank(rank_, e.what());
   }
   Agreement done = agree(!failure.empty(), !wrong.empty(), failure);
-  if (done.failed_rank < size_)
-    throw EngineError(call.describe() + ": " + text_from(done.failed_rank, failure));
+  if (done.failed_rank < size_) throw EngineError(call.describe() + ": " + text_from(done.failed_rank, failure));
 
   CallTiming timing;
   if (done.wrong_rank < size_) timing.data_error = text_from(done.wrong_rank, wrong);
@@ -137,11 +132,9 @@ CallTiming CallTimer::time(CollectiveCall& call) {
   }
   // Every rank sees the same arrivals, so every rank keeps the same lead (only rank 0 uses it).
   double delivery = 0;
-  for (std::size_t r = 0; r < timing.finish_s.size(); ++r)
-    delivery = std::max(delivery, lead_ + all[2 * r + 1]);
+  for (std::size_t r = 0; r < timing.finish_s.size(); ++r) delivery = std::max(delivery, lead_ + all[2 * r + 1]);
   delivery_s_.push_back(delivery);
-  while (delivery_s_.size() > static_cast<std::size_t>(std::max(1, options_.lead_window)))
-    delivery_s_.pop_front();
+  while (delivery_s_.size() > static_cast<std::size_t>(std::max(1, options_.lead_window))) delivery_s_.pop_front();
   const double longest = *std::max_element(delivery_s_.begin(), delivery_s_.end());
   lead_ = std::clamp(2 * longest, options_.min_lead_s, options_.max_lead_s);
   return timing;

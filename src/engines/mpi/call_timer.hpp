@@ -97,8 +97,8 @@ class CallTimer {
   double lead_ = 0;
   std::deque<double> delivery_s_;  // per recent call: latest arrival after the date was chosen
   std::unique_ptr<ClockSync> clock_;
-  double synced_at_ = 0;     // rank 0's MPI_Wtime at the end of the last synchronisation
-  double sync_cost_s_ = 0;   // how long it took
+  double synced_at_ = 0;    // rank 0's MPI_Wtime at the end of the last synchronisation
+  double sync_cost_s_ = 0;  // how long it took
   int syncs_ = 0;
 };
 

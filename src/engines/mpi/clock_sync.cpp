@@ -24,8 +24,7 @@ ClockSync::ClockSync(MPI_Comm comm, int rounds) {
       // Ranks wait for their turn asleep, so the pair at work has the cores to itself.
       mpi_check(MPI_Send(nullptr, 0, MPI_BYTE, r, kTurnTag, comm), "MPI_Send (clock sync)");
       for (int k = 0; k < rounds; ++k) {
-        mpi_check(MPI_Recv(nullptr, 0, MPI_BYTE, r, kPingTag, comm, MPI_STATUS_IGNORE),
-                  "MPI_Recv (clock sync)");
+        mpi_check(MPI_Recv(nullptr, 0, MPI_BYTE, r, kPingTag, comm, MPI_STATUS_IGNORE), "MPI_Recv (clock sync)");
         const double t = MPI_Wtime();
         mpi_check(MPI_Send(&t, 1, MPI_DOUBLE, r, kPongTag, comm), "MPI_Send (clock sync)");
       }
@@ -39,8 +38,7 @@ ClockSync::ClockSync(MPI_Comm comm, int rounds) {
       const double sent = MPI_Wtime();
       mpi_check(MPI_Send(nullptr, 0, MPI_BYTE, 0, kPingTag, comm), "MPI_Send (clock sync)");
       double reference = 0;
-      mpi_check(MPI_Recv(&reference, 1, MPI_DOUBLE, 0, kPongTag, comm, MPI_STATUS_IGNORE),
-                "MPI_Recv (clock sync)");
+      mpi_check(MPI_Recv(&reference, 1, MPI_DOUBLE, 0, kPongTag, comm, MPI_STATUS_IGNORE), "MPI_Recv (clock sync)");
       const double received = MPI_Wtime();
       if (received - sent < rtt_) {
         rtt_ = received - sent;

@@ -42,22 +42,19 @@ PairedSeries measure_interleaved(CallTimer& timer, CollectiveCall& first, Collec
       timed(second, &out.second_s);
       timed(first, &out.first_s);
     }
-    if (options.stop.done(summarize(out.first_s)) && options.stop.done(summarize(out.second_s)))
-      break;
+    if (options.stop.done(summarize(out.first_s)) && options.stop.done(summarize(out.second_s))) break;
   }
   return out;
 }
 
-RunSpec fidelity_spec(const AlgorithmInfo& algorithm, std::size_t bytes, int procs,
-                      const FidelityOptions& options) {
+RunSpec fidelity_spec(const AlgorithmInfo& algorithm, std::size_t bytes, int procs, const FidelityOptions& options) {
   RunSpec spec;
   spec.algorithm = &algorithm;
   spec.procs = procs;
   spec.bytes = bytes;
   spec.params.root = options.root;
   if (algorithm.uses_segment)
-    spec.params.segment =
-        algorithm.op == Operation::gather ? options.gather_segment : options.bcast_segment;
+    spec.params.segment = algorithm.op == Operation::gather ? options.gather_segment : options.bcast_segment;
   return spec;
 }
 

@@ -53,8 +53,7 @@ struct FidelityPoint {
 
 // The spec that the benchmark measures for `algorithm` at `bytes` on `procs` processes: the
 // segment of its kind (none for the algorithms without one), default fanout and radix.
-RunSpec fidelity_spec(const AlgorithmInfo& algorithm, std::size_t bytes, int procs,
-                      const FidelityOptions& options);
+RunSpec fidelity_spec(const AlgorithmInfo& algorithm, std::size_t bytes, int procs, const FidelityOptions& options);
 
 // Collective over `comm`: every algorithm at every size, ours against Open MPI's. `on_point` is
 // called on every rank after each point (e.g. to print progress). Throws InputError when Open
@@ -68,7 +67,7 @@ std::vector<FidelityPoint> measure_fidelity(MPI_Comm comm, const FidelityOptions
 // ratio jump; the paired ratio, of calls made one after the other, does not.
 struct FidelitySummary {
   const AlgorithmInfo* algorithm = nullptr;
-  double median_ratio = 0;         // of the points' ratios of medians
+  double median_ratio = 0;  // of the points' ratios of medians
   double min_ratio = 0, max_ratio = 0;
   double median_paired_ratio = 0;  // of the points' paired ratios
   int points = 0;

@@ -67,8 +67,7 @@ MpiMeasurement identified(MpiMeasurement out, const char* engine, const RunSpec&
 }
 }  // namespace
 
-MpiMeasurement measure_algorithm(MPI_Comm comm, const RunSpec& spec,
-                                 const MeasureOptions& options) {
+MpiMeasurement measure_algorithm(MPI_Comm comm, const RunSpec& spec, const MeasureOptions& options) {
   validate(options);
   AlgorithmCall call(comm, spec);
   return identified(measure(comm, call, options), kEngineMpi, spec);
@@ -80,8 +79,7 @@ MpiMeasurement measure_native(MPI_Comm comm, const RunSpec& spec, const MeasureO
   return identified(measure(comm, call, options), kEngineMpiNative, spec);
 }
 
-std::unique_ptr<CollectiveCall> make_call(MPI_Comm comm, std::string_view engine,
-                                          const RunSpec& spec) {
+std::unique_ptr<CollectiveCall> make_call(MPI_Comm comm, std::string_view engine, const RunSpec& spec) {
   if (engine == kEngineMpi) return std::make_unique<AlgorithmCall>(comm, spec);
   if (engine == kEngineMpiNative) return std::make_unique<NativeCall>(comm, spec);
   throw InputError("unknown engine '" + std::string(engine) + "' (one of: mpi, mpi-native)");
@@ -91,8 +89,7 @@ MpiMeasurement measure_engine(MPI_Comm comm, std::string_view engine, const RunS
                               const MeasureOptions& options) {
   validate(options);
   const auto call = make_call(comm, engine, spec);
-  return identified(measure(comm, *call, options),
-                    engine == kEngineMpi ? kEngineMpi : kEngineMpiNative, spec);
+  return identified(measure(comm, *call, options), engine == kEngineMpi ? kEngineMpi : kEngineMpiNative, spec);
 }
 
 RunResult run_mpi(MPI_Comm comm, const RunSpec& spec, const TimerOptions& options) {

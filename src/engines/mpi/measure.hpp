@@ -43,15 +43,13 @@ inline constexpr const char* kEngineMpi = "mpi";
 inline constexpr const char* kEngineMpiNative = "mpi-native";
 
 // measure() for one of our algorithms, with the row's identity filled in (engine "mpi").
-MpiMeasurement measure_algorithm(MPI_Comm comm, const RunSpec& spec,
-                                 const MeasureOptions& options);
+MpiMeasurement measure_algorithm(MPI_Comm comm, const RunSpec& spec, const MeasureOptions& options);
 // measure() for Open MPI's own collective forced to spec's algorithm and knobs (engine
 // "mpi-native"). Throws InputError when Open MPI cannot be forced to it (native_support()).
 MpiMeasurement measure_native(MPI_Comm comm, const RunSpec& spec, const MeasureOptions& options);
 // The call an engine times: AlgorithmCall ("mpi") or NativeCall ("mpi-native"), over its own
 // duplicate of `comm`; InputError for any other engine name or a spec the engine cannot run.
-std::unique_ptr<CollectiveCall> make_call(MPI_Comm comm, std::string_view engine,
-                                          const RunSpec& spec);
+std::unique_ptr<CollectiveCall> make_call(MPI_Comm comm, std::string_view engine, const RunSpec& spec);
 // measure() of make_call(), the row's identity filled in.
 MpiMeasurement measure_engine(MPI_Comm comm, std::string_view engine, const RunSpec& spec,
                               const MeasureOptions& options);

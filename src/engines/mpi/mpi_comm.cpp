@@ -52,22 +52,14 @@ std::string MpiComm::where() const { return "rank " + std::to_string(rank_); }
 bool MpiComm::start(Op& op) {
   switch (op.kind) {
     case OpKind::isend:
-    case OpKind::irecv:
-      op.request = post(op);
-      break;
-    case OpKind::wait_all:
-      wait_all(op.requests);
-      break;
-    case OpKind::wait_any:
-      op.index = wait_any(op.requests);
-      break;
-    case OpKind::barrier:
-      mpi_check(MPI_Barrier(comm_), "MPI_Barrier");
-      break;
+    case OpKind::irecv: op.request = post(op); break;
+    case OpKind::wait_all: wait_all(op.requests); break;
+    case OpKind::wait_any: op.index = wait_any(op.requests); break;
+    case OpKind::barrier: mpi_check(MPI_Barrier(comm_), "MPI_Barrier"); break;
     case OpKind::copy:
       if (op.buffer.size() != op.source.size())
-        throw CommError(where() + ": local copy of " + std::to_string(op.source.size()) +
-                        " bytes into a buffer of " + std::to_string(op.buffer.size()) + " bytes");
+        throw CommError(where() + ": local copy of " + std::to_string(op.source.size()) + " bytes into a buffer of " +
+                        std::to_string(op.buffer.size()) + " bytes");
       copy_bytes(op.buffer, op.source);
       break;
   }
@@ -81,8 +73,7 @@ Request MpiComm::post(const Op& op) {
     throw CommError(where() + ": " + verb + " rank " + std::to_string(op.peer) + ", but there are " +
                     std::to_string(size_) + " ranks");
   if (op.tag < 0 || op.tag > tag_ub_)
-    throw CommError(where() + ": tag " + std::to_string(op.tag) + " is outside [0, " +
-                    std::to_string(tag_ub_) + "]");
+    throw CommError(where() + ": tag " + std::to_string(op.tag) + " is outside [0, " + std::to_string(tag_ub_) + "]");
   const std::size_t bytes = op.buffer.size();
   if (bytes > static_cast<std::size_t>(INT_MAX))
     throw CommError(where() + ": " + std::to_string(bytes) +
@@ -115,8 +106,7 @@ Request MpiComm::post(const Op& op) {
   if (rc != MPI_SUCCESS) {
     s = Slot{};
     free_.push_back(id);
-    throw CommError(where() + ": " + verb + " rank " + std::to_string(op.peer) + " failed: " +
-                    mpi_error_text(rc));
+    throw CommError(where() + ": " + verb + " rank " + std::to_string(op.peer) + " failed: " + mpi_error_text(rc));
   }
   return Request{id};
 }
@@ -133,16 +123,15 @@ void MpiComm::match_self(bool receive, int tag, std::size_t bytes) {
   if (it->second.empty()) other_side.erase(it);
   const std::size_t message = receive ? other : bytes, buffer = receive ? bytes : other;
   if (message != buffer)
-    throw CommError(where() + ": a message of " + std::to_string(message) + " bytes from " +
-                    where() + " (tag " + std::to_string(tag) + ") meets a receive of " +
-                    std::to_string(buffer) + " bytes (a receive must be the size of its message)");
+    throw CommError(where() + ": a message of " + std::to_string(message) + " bytes from " + where() + " (tag " +
+                    std::to_string(tag) + ") meets a receive of " + std::to_string(buffer) +
+                    " bytes (a receive must be the size of its message)");
 }
 
 std::int64_t MpiComm::find_active(Request request, const char* what) const {
   const auto id = request.id;
   if (id >= static_cast<std::int64_t>(slots_.size()) || !slots_[static_cast<std::size_t>(id)].active)
-    throw CommError(where() + ": " + what + " on request " + std::to_string(id) +
-                    ", which is not outstanding");
+    throw CommError(where() + ": " + what + " on request " + std::to_string(id) + ", which is not outstanding");
   return id;
 }
 
@@ -155,21 +144,17 @@ std::string MpiComm::finish(std::int64_t id, const MPI_Status& status, int error
     // Open MPI reports the full size of a truncated message; the standard does not promise it.
     int count = 0;
     MPI_Get_count(&status, MPI_BYTE, &count);
-    const std::string size = static_cast<std::size_t>(count) > s.bytes
-                                 ? "of " + std::to_string(count) + " bytes "
-                                 : "";
-    problem = where() + ": a message " + size + "from" + route() + " does not fit the " +
-              std::to_string(s.bytes) + "-byte receive buffer (a receive must be the size of its message)";
+    const std::string size = static_cast<std::size_t>(count) > s.bytes ? "of " + std::to_string(count) + " bytes " : "";
+    problem = where() + ": a message " + size + "from" + route() + " does not fit the " + std::to_string(s.bytes) +
+              "-byte receive buffer (a receive must be the size of its message)";
   } else if (error != MPI_SUCCESS) {
-    problem = where() + ": " + (s.receive ? "receive from" : "send to") + route() + " failed: " +
-              mpi_error_text(error);
+    problem = where() + ": " + (s.receive ? "receive from" : "send to") + route() + " failed: " + mpi_error_text(error);
   } else if (s.receive) {
     int count = 0;
     MPI_Get_count(&status, MPI_BYTE, &count);
     if (static_cast<std::size_t>(count) != s.bytes)
-      problem = where() + ": received " + std::to_string(count) + " bytes from" + route() +
-                ", expected " + std::to_string(s.bytes) +
-                " (a receive must be the size of its message)";
+      problem = where() + ": received " + std::to_string(count) + " bytes from" + route() + ", expected " +
+                std::to_string(s.bytes) + " (a receive must be the size of its message)";
   }
   s = Slot{};
   free_.push_back(id);

@@ -27,8 +27,7 @@ class Handle {
   Handle(int index, const std::string& name) {
     int count = 0;
     const int rc = MPI_T_cvar_handle_alloc(index, nullptr, &handle_, &count);
-    if (rc != MPI_SUCCESS)
-      throw EngineError("MPI_T: cannot open control variable " + name + ": " + mpi_t_error(rc));
+    if (rc != MPI_SUCCESS) throw EngineError("MPI_T: cannot open control variable " + name + ": " + mpi_t_error(rc));
   }
   ~Handle() { MPI_T_cvar_handle_free(&handle_); }
   Handle(const Handle&) = delete;
@@ -68,16 +67,15 @@ std::optional<ControlVariable> ControlVariable::find(const std::string& name) {
   char description[1024];
   int description_length = sizeof description;
   int verbosity = 0, binding = 0;
-  if (MPI_T_cvar_get_info(v.index_, found, &found_length, &verbosity, &v.type_, &v.enum_,
-                          description, &description_length, &binding, &v.scope_) != MPI_SUCCESS)
+  if (MPI_T_cvar_get_info(v.index_, found, &found_length, &verbosity, &v.type_, &v.enum_, description,
+                          &description_length, &binding, &v.scope_) != MPI_SUCCESS)
     return std::nullopt;
   if (binding != MPI_T_BIND_NO_OBJECT) return std::nullopt;
   if (v.type_ != MPI_INT && v.type_ != MPI_C_BOOL && v.type_ != MPI_CHAR) return std::nullopt;
   v.name_ = name;
   int count = 0;
   MPI_T_cvar_handle handle;
-  if (MPI_T_cvar_handle_alloc(v.index_, nullptr, &handle, &count) != MPI_SUCCESS)
-    return std::nullopt;
+  if (MPI_T_cvar_handle_alloc(v.index_, nullptr, &handle, &count) != MPI_SUCCESS) return std::nullopt;
   MPI_T_cvar_handle_free(&handle);
   if (v.type_ != MPI_CHAR && count != 1) return std::nullopt;
   v.count_ = count;
@@ -112,13 +110,11 @@ std::string ControlVariable::read_text() const {
 
 void ControlVariable::write(int value) const {
   if (type_ != MPI_INT)
-    throw EngineError("MPI_T: cannot set " + name_ + " to " + std::to_string(value) +
-                      ": it is not an int variable");
+    throw EngineError("MPI_T: cannot set " + name_ + " to " + std::to_string(value) + ": it is not an int variable");
   const Handle h(index_, name_);
   const int rc = MPI_T_cvar_write(h.get(), &value);
   if (rc != MPI_SUCCESS)
-    throw EngineError("MPI_T: cannot set " + name_ + " to " + std::to_string(value) + ": " +
-                      mpi_t_error(rc));
+    throw EngineError("MPI_T: cannot set " + name_ + " to " + std::to_string(value) + ": " + mpi_t_error(rc));
 }
 
 std::map<int, std::string> ControlVariable::enumeration() const {
@@ -132,8 +128,7 @@ std::map<int, std::string> ControlVariable::enumeration() const {
     int value = 0;
     char item[256];
     int item_length = sizeof item;
-    if (MPI_T_enum_get_item(enum_, i, &value, item, &item_length) == MPI_SUCCESS)
-      out[value] = item;
+    if (MPI_T_enum_get_item(enum_, i, &value, item, &item_length) == MPI_SUCCESS) out[value] = item;
   }
   return out;
 }

@@ -56,8 +56,7 @@ std::string tuned_not_selected() {
     const auto priority = mpi_t::read_int(std::string("coll_") + other + "_priority");
     if (priority && *priority > *tuned)
       return std::string("Open MPI's coll/") + other + " has priority " + std::to_string(*priority) +
-             ", above coll/tuned's " + std::to_string(*tuned) +
-             ", so it and not the forced algorithm would run";
+             ", above coll/tuned's " + std::to_string(*tuned) + ", so it and not the forced algorithm would run";
   }
   return {};
 }
@@ -70,12 +69,9 @@ std::optional<mpi_t::ControlVariable> variable(const std::string& name, std::str
 
 }  // namespace
 
-void enable_native_forcing() {
-  setenv("OMPI_MCA_coll_tuned_use_dynamic_rules", "1", /*overwrite=*/0);
-}
+void enable_native_forcing() { setenv("OMPI_MCA_coll_tuned_use_dynamic_rules", "1", /*overwrite=*/0); }
 
-std::string native_support(const AlgorithmInfo& algorithm, const AlgorithmParams& params,
-                           std::size_t bytes) {
+std::string native_support(const AlgorithmInfo& algorithm, const AlgorithmParams& params, std::size_t bytes) {
   if (bytes > static_cast<std::size_t>(INT_MAX))
     return std::to_string(bytes) + " bytes do not fit the int count of MPI_" +
            (algorithm.op == Operation::bcast ? "Bcast" : "Gather");
@@ -96,11 +92,11 @@ std::string native_support(const AlgorithmInfo& algorithm, const AlgorithmParams
   const auto names = choice->enumeration();
   const auto it = names.find(algorithm.ompi_id);
   if (it == names.end())
-    return "Open MPI's " + choice->name() + " has no algorithm " + std::to_string(algorithm.ompi_id) +
-           " (" + std::string(short_name(algorithm)) + ")";
+    return "Open MPI's " + choice->name() + " has no algorithm " + std::to_string(algorithm.ompi_id) + " (" +
+           std::string(short_name(algorithm)) + ")";
   if (it->second != short_name(algorithm))
-    return "Open MPI's " + choice->name() + " " + std::to_string(algorithm.ompi_id) + " is '" +
-           it->second + "', not " + std::string(algorithm.name);
+    return "Open MPI's " + choice->name() + " " + std::to_string(algorithm.ompi_id) + " is '" + it->second + "', not " +
+           std::string(algorithm.name);
   variable(segment_variable(algorithm), why);
   if (algorithm.op == Operation::bcast) variable(fanout_variable(algorithm), why);
   if (uses_radix(algorithm)) variable(kRadix, why);
@@ -144,8 +140,7 @@ ForcedComm::ForcedComm(MPI_Comm comm, const AlgorithmInfo& algorithm, const Algo
   for (const auto& s : settings) s.variable.write(s.value);
   const int rc = MPI_Comm_dup(comm, &comm_);
   if (rc != MPI_SUCCESS)
-    throw EngineError("mpi-native " + std::string(algorithm.name) + ": MPI_Comm_dup failed: " +
-                      mpi_error_text(rc));
+    throw EngineError("mpi-native " + std::string(algorithm.name) + ": MPI_Comm_dup failed: " + mpi_error_text(rc));
   MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN);
   try {
     if (uses_radix(algorithm)) saved_radix_ = mpi_t::read_int(kRadix);
@@ -222,13 +217,10 @@ void NativeCall::run(double /*start_wtime*/) {
   int rc = MPI_SUCCESS;
   const char* what = "MPI_Bcast";
   switch (spec_.algorithm->op) {
-    case Operation::bcast:
-      rc = MPI_Bcast(b.data.data(), count, MPI_BYTE, root, forced_->handle());
-      break;
+    case Operation::bcast: rc = MPI_Bcast(b.data.data(), count, MPI_BYTE, root, forced_->handle()); break;
     case Operation::gather:
       what = "MPI_Gather";
-      rc = MPI_Gather(b.data.data(), count, MPI_BYTE, b.gathered.data(), count, MPI_BYTE, root,
-                      forced_->handle());
+      rc = MPI_Gather(b.data.data(), count, MPI_BYTE, b.gathered.data(), count, MPI_BYTE, root, forced_->handle());
       break;
   }
   if (rc != MPI_SUCCESS)
@@ -237,8 +229,6 @@ void NativeCall::run(double /*start_wtime*/) {
 
 std::string NativeCall::check() { return data_ ? data_->check() : "no call was prepared"; }
 
-std::string NativeCall::describe() const {
-  return "mpi-native " + collsim::describe(spec_);
-}
+std::string NativeCall::describe() const { return "mpi-native " + collsim::describe(spec_); }
 
 }  // namespace collsim

@@ -52,8 +52,7 @@ void enable_native_forcing();
 
 // "" when Open MPI can be forced to run `algorithm` with `params` on `bytes`, else why not (one
 // line, e.g. "Open MPI's coll_tuned_bcast_algorithm has no algorithm 9"). Needs MPI initialised.
-std::string native_support(const AlgorithmInfo& algorithm, const AlgorithmParams& params,
-                           std::size_t bytes);
+std::string native_support(const AlgorithmInfo& algorithm, const AlgorithmParams& params, std::size_t bytes);
 
 // A duplicate of a communicator on which Open MPI runs one algorithm with given knobs.
 class ForcedComm {

@@ -16,8 +16,8 @@ std::byte no_bytes;
 s4u::Mailbox* Mailboxes::get(const ChannelKey& key, bool eager, const Measurement& m) {
   Entry& e = (eager ? eager_ : rendezvous_)[key];
   if (!e.mailbox) {
-    const std::string name = std::string(eager ? "e" : "r") + std::to_string(key.src) + ":" +
-                             std::to_string(key.dst) + ":" + std::to_string(key.tag);
+    const std::string name = std::string(eager ? "e" : "r") + std::to_string(key.src) + ":" + std::to_string(key.dst) +
+                             ":" + std::to_string(key.tag);
     e.mailbox = s4u::Mailbox::by_name(name);
   }
   // The permanent receiver is what makes the transfer start before the receive is posted, and
@@ -35,8 +35,7 @@ void Mailboxes::release_receivers() {
   with_receiver_.clear();
 }
 
-SimComm::SimComm(Measurement& m, Mailboxes& mailboxes, int rank, std::size_t eager_limit,
-                 double memcpy_rate)
+SimComm::SimComm(Measurement& m, Mailboxes& mailboxes, int rank, std::size_t eager_limit, double memcpy_rate)
     : m_(m), mailboxes_(mailboxes), rank_(rank), eager_limit_(eager_limit), memcpy_rate_(memcpy_rate) {}
 
 double SimComm::now() const { return s4u::Engine::get_clock() - m_.start; }
@@ -74,8 +73,7 @@ std::int64_t SimComm::allocate() {
 }
 
 SimComm::Pending& SimComm::pending(const Request& r) {
-  if (r.id < 0 || static_cast<std::size_t>(r.id) >= requests_.size() ||
-      !requests_[static_cast<std::size_t>(r.id)].live)
+  if (r.id < 0 || static_cast<std::size_t>(r.id) >= requests_.size() || !requests_[static_cast<std::size_t>(r.id)].live)
     throw CommError("rank " + std::to_string(rank_) + " waits on request " + std::to_string(r.id) +
                     ", which is not an outstanding request of this rank");
   return requests_[static_cast<std::size_t>(r.id)];
@@ -91,10 +89,9 @@ Request SimComm::post_send(const Op& op) {
     const std::size_t want = ch.unmatched_recvs.front();
     ch.unmatched_recvs.pop_front();
     if (want != size)
-      throw CommError("rank " + std::to_string(rank_) + " sends " + std::to_string(size) +
-                      " bytes to rank " + std::to_string(op.peer) + " (tag " + std::to_string(op.tag) +
-                      "), but rank " + std::to_string(op.peer) + " posted a receive of " +
-                      std::to_string(want) + " bytes for it");
+      throw CommError("rank " + std::to_string(rank_) + " sends " + std::to_string(size) + " bytes to rank " +
+                      std::to_string(op.peer) + " (tag " + std::to_string(op.tag) + "), but rank " +
+                      std::to_string(op.peer) + " posted a receive of " + std::to_string(want) + " bytes for it");
   } else {
     ch.unmatched_sends.push_back(size);
   }
@@ -136,8 +133,7 @@ Request SimComm::post_recv(const Op& op) {
     if (sent != size)
       throw CommError("rank " + std::to_string(rank_) + " posted a receive of " + std::to_string(size) +
                       " bytes from rank " + std::to_string(op.peer) + " (tag " + std::to_string(op.tag) +
-                      "), but rank " + std::to_string(op.peer) + " sent " + std::to_string(sent) +
-                      " bytes");
+                      "), but rank " + std::to_string(op.peer) + " sent " + std::to_string(sent) + " bytes");
   } else {
     ch.unmatched_recvs.push_back(size);
   }
@@ -199,8 +195,7 @@ std::size_t SimComm::wait_any(std::span<Request> requests) {
     index.push_back(i);
     blocked_on_.push_back(requests[i].id);
   }
-  if (comms.empty())
-    throw CommError("rank " + std::to_string(rank_) + ": wait_any on requests that are all null");
+  if (comms.empty()) throw CommError("rank " + std::to_string(rank_) + ": wait_any on requests that are all null");
   blocked_ = Blocked::requests;
   blocked_kind_ = OpKind::wait_any;
   const auto k = s4u::Comm::wait_any(comms);
@@ -216,8 +211,7 @@ void SimComm::copy(Buffer dst, Buffer src) {
     throw CommError("rank " + std::to_string(rank_) + ": copy of " + std::to_string(src.size()) +
                     " bytes into a buffer of " + std::to_string(dst.size()));
   copy_bytes(dst, src);
-  if (memcpy_rate_ > 0 && src.size() > 0)
-    s4u::this_actor::sleep_for(static_cast<double>(src.size()) / memcpy_rate_);
+  if (memcpy_rate_ > 0 && src.size() > 0) s4u::this_actor::sleep_for(static_cast<double>(src.size()) / memcpy_rate_);
 }
 
 bool SimComm::matched(const Pending& p) const {

@@ -45,8 +45,8 @@ struct ChannelKeyHash {
 
 // The ledger of one channel within one measurement.
 struct Channel {
-  std::uint64_t sends = 0;  // sends posted so far: the next send's sequence number
-  std::uint64_t recvs = 0;  // receives posted so far
+  std::uint64_t sends = 0;                  // sends posted so far: the next send's sequence number
+  std::uint64_t recvs = 0;                  // receives posted so far
   std::deque<std::size_t> unmatched_sends;  // sizes of posted sends no receive paired with yet
   std::deque<std::size_t> unmatched_recvs;  // sizes of posted receives no send paired with yet
 };
@@ -87,8 +87,7 @@ class Mailboxes {
 class SimComm final : public Comm {
  public:
   // memcpy_rate: bytes/s of comm.copy on this rank's host; 0 = free.
-  SimComm(Measurement& m, Mailboxes& mailboxes, int rank, std::size_t eager_limit,
-          double memcpy_rate);
+  SimComm(Measurement& m, Mailboxes& mailboxes, int rank, std::size_t eager_limit, double memcpy_rate);
 
   int rank() const override { return rank_; }
   int size() const override { return m_.procs; }
@@ -98,17 +97,17 @@ class SimComm final : public Comm {
   // For the end of a measurement and for deadlock reports.
   std::size_t live_requests() const { return requests_.size() - free_.size(); }
   std::string describe_live_requests() const;  // "recv from 1 tag 5, send to 2 tag 5"
-  std::string waiting_on() const;             // "recv from 1 tag 1001", "barrier", ...
+  std::string waiting_on() const;              // "recv from 1 tag 1001", "barrier", ...
   bool finished = false;
 
  private:
   struct Pending {
     simgrid::s4u::CommPtr comm;
     ChannelKey channel;
-    std::uint64_t seq = 0;     // position in its channel's sends or receives
+    std::uint64_t seq = 0;  // position in its channel's sends or receives
     bool is_recv = false;
     std::size_t size = 0;
-    Buffer dest;                // receive buffer
+    Buffer dest;                   // receive buffer
     std::byte* payload = nullptr;  // receive: the sender's copy of the bytes (or a marker: none)
     bool live = false;
   };

@@ -269,11 +269,13 @@ std::size_t simulate(Mode mode, const SimConfig& config, std::span<const RunSpec
   } catch (...) {
     ::kill(pid, SIGKILL);
     int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
     throw;
   }
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
   const std::string captured = read_all(err.get());
 
   // Input errors are one line for the user; anything else keeps SimGrid's own words too.
@@ -285,11 +287,11 @@ std::size_t simulate(Mode mode, const SimConfig& config, std::span<const RunSpec
   if (engine_error) throw EngineError(*engine_error);
   if (done && WIFEXITED(status) && WEXITSTATUS(status) == 0) return hosts;
 
-  const std::string how = WIFSIGNALED(status) ? "was killed by signal " + std::to_string(WTERMSIG(status)) +
-                                                    " (" + strsignal(WTERMSIG(status)) + ")"
+  const std::string how = WIFSIGNALED(status) ? "was killed by signal " + std::to_string(WTERMSIG(status)) + " (" +
+                                                    strsignal(WTERMSIG(status)) + ")"
                                               : "exited with status " + std::to_string(WEXITSTATUS(status));
-  throw EngineError("sim engine: the simulation process " + how + " after " + std::to_string(results) +
-                    " of " + std::to_string(specs.size()) + " runs" + (said.empty() ? "" : ": " + said));
+  throw EngineError("sim engine: the simulation process " + how + " after " + std::to_string(results) + " of " +
+                    std::to_string(specs.size()) + " runs" + (said.empty() ? "" : ": " + said));
 }
 
 }  // namespace

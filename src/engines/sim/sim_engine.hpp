@@ -58,10 +58,10 @@
 namespace collsim {
 
 struct SimConfig {
-  std::string platform_file;          // SimGrid platform XML
-  int ranks_per_node = 1;             // rank r runs on host r / ranks_per_node
-  std::size_t eager_limit = 65536;    // messages < limit: eager; >= limit: rendezvous
-  std::vector<std::string> cfg;       // "key:value" SimGrid --cfg options, applied after ours
+  std::string platform_file;        // SimGrid platform XML
+  int ranks_per_node = 1;           // rank r runs on host r / ranks_per_node
+  std::size_t eager_limit = 65536;  // messages < limit: eager; >= limit: rendezvous
+  std::vector<std::string> cfg;     // "key:value" SimGrid --cfg options, applied after ours
 };
 
 // Runs the specs in order in one simulation hosted in a forked child process and calls

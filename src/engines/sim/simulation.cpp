@@ -8,9 +8,9 @@
 #include <unordered_map>
 #include <utility>
 
+#include <xbt/log.h>
 #include <simgrid/Exception.hpp>
 #include <simgrid/s4u.hpp>
-#include <xbt/log.h>
 
 #include "algorithms/rank_data.hpp"
 #include "engines/sim/sim_comm.hpp"
@@ -106,12 +106,27 @@ double parse_bandwidth(std::string_view text) {
   if (ec != std::errc{} || !(value > 0)) return -1;
   const std::string_view unit(end, static_cast<std::size_t>(text.data() + text.size() - end));
   static const std::pair<std::string_view, double> units[] = {
-      {"", 1},          {"Bps", 1},          {"kBps", 1e3},        {"KBps", 1e3},
-      {"KiBps", 1024.}, {"MBps", 1e6},       {"MiBps", 1048576.},  {"GBps", 1e9},
-      {"GiBps", 1073741824.},                {"TBps", 1e12},       {"TiBps", 1099511627776.},
-      {"bps", 1 / 8.},  {"kbps", 1e3 / 8},   {"Kbps", 1e3 / 8},    {"Kibps", 1024. / 8},
-      {"Mbps", 1e6 / 8}, {"Mibps", 1048576. / 8},                  {"Gbps", 1e9 / 8},
-      {"Gibps", 1073741824. / 8},            {"Tbps", 1e12 / 8},   {"Tibps", 1099511627776. / 8},
+      {"", 1},
+      {"Bps", 1},
+      {"kBps", 1e3},
+      {"KBps", 1e3},
+      {"KiBps", 1024.},
+      {"MBps", 1e6},
+      {"MiBps", 1048576.},
+      {"GBps", 1e9},
+      {"GiBps", 1073741824.},
+      {"TBps", 1e12},
+      {"TiBps", 1099511627776.},
+      {"bps", 1 / 8.},
+      {"kbps", 1e3 / 8},
+      {"Kbps", 1e3 / 8},
+      {"Kibps", 1024. / 8},
+      {"Mbps", 1e6 / 8},
+      {"Mibps", 1048576. / 8},
+      {"Gbps", 1e9 / 8},
+      {"Gibps", 1073741824. / 8},
+      {"Tbps", 1e12 / 8},
+      {"Tibps", 1099511627776. / 8},
   };
   for (const auto& [name, factor] : units)
     if (unit == name) return value * factor;
@@ -135,9 +150,9 @@ std::string rank_list(const std::vector<int>& ranks) {
 
 struct Simulation::Impl {
   SimConfig config;
-  s4u::Engine* engine = nullptr;     // deliberately never deleted: the process exits after the run
-  std::vector<s4u::Host*> hosts;     // natural order of names: host i holds ranks i*rpn ...
-  std::vector<double> memcpy_rate;   // per host, bytes/s, 0 = free
+  s4u::Engine* engine = nullptr;    // deliberately never deleted: the process exits after the run
+  std::vector<s4u::Host*> hosts;    // natural order of names: host i holds ranks i*rpn ...
+  std::vector<double> memcpy_rate;  // per host, bytes/s, 0 = free
   Mailboxes mailboxes;
   Measurement* current = nullptr;
   std::uint64_t generation = 0;
@@ -193,8 +208,7 @@ Simulation::Simulation(const SimConfig& config) : impl_(std::make_unique<Impl>()
     if (v) {
       rate = parse_bandwidth(v);
       if (rate <= 0)
-        throw InputError(file + ": host " + h->get_name() + ": memcpy_bw '" + v +
-                         "' is not a bandwidth (e.g. 6GBps)");
+        throw InputError(file + ": host " + h->get_name() + ": memcpy_bw '" + v + "' is not a bandwidth (e.g. 6GBps)");
     }
     impl_->memcpy_rate.push_back(rate);
   }
@@ -215,10 +229,9 @@ void Simulation::run(std::span<const RunSpec> specs, Reporter& reporter) {
     if (!s.algorithm) throw InputError("run " + std::to_string(i) + " names no algorithm");
     if (s.procs < 1) throw InputError(describe(s) + ": needs at least 1 process");
     if (static_cast<std::size_t>(s.procs) > slots)
-      throw InputError("platform " + config.platform_file + " has " + std::to_string(impl->hosts.size()) +
-                       " hosts x " + std::to_string(config.ranks_per_node) + " ranks per node = " +
-                       std::to_string(slots) + " slots, but " + std::to_string(s.procs) +
-                       " processes were asked for");
+      throw InputError("platform " + config.platform_file + " has " + std::to_string(impl->hosts.size()) + " hosts x " +
+                       std::to_string(config.ranks_per_node) + " ranks per node = " + std::to_string(slots) +
+                       " slots, but " + std::to_string(s.procs) + " processes were asked for");
     if (s.params.root < 0 || s.params.root >= s.procs)
       throw InputError(describe(s) + ": root " + std::to_string(s.params.root) + " is not a rank");
   }
@@ -244,8 +257,8 @@ void Simulation::Impl::measure(std::size_t index, const RunSpec& spec) {
   m.barrier = s4u::Barrier::create(static_cast<unsigned>(P));
   m.ranks.reserve(P);
   for (std::size_t r = 0; r < P; ++r)
-    m.ranks.push_back(std::make_unique<SimComm>(m, mailboxes, static_cast<int>(r), config.eager_limit,
-                                                memcpy_rate[r / rpn]));
+    m.ranks.push_back(
+        std::make_unique<SimComm>(m, mailboxes, static_cast<int>(r), config.eager_limit, memcpy_rate[r / rpn]));
   std::vector<double> finish(P, 0.0);
   std::vector<std::string> errors(P);
   current = &m;
@@ -323,8 +336,8 @@ std::string Simulation::Impl::deadlock_message() const {
   constexpr std::size_t kShown = 8;
   for (std::size_t g = 0; g < groups.size() && g < kShown; ++g) {
     const auto& [what, ranks] = groups[g];
-    msg += (g ? "; " : "") + std::string(ranks.size() == 1 ? "rank " : "ranks ") + rank_list(ranks) +
-           " waiting in " + what;
+    msg += (g ? "; " : "") + std::string(ranks.size() == 1 ? "rank " : "ranks ") + rank_list(ranks) + " waiting in " +
+           what;
   }
   if (groups.size() > kShown) msg += "; and " + std::to_string(groups.size() - kShown) + " more groups";
   return msg;
