@@ -1,8 +1,9 @@
 // The input and expected output of one rank in one collective call, with real or virtual bytes.
 //
-// Inputs follow a pattern that differs by rank and by position, and result buffers start filled
-// with the complement of what they should end with, so a byte that was never written, written
-// twice from the wrong place or shifted by a segment is caught by check().
+// Inputs follow a pattern that differs by rank and by position with no period (a hash of rank and
+// offset), and result buffers start filled with the complement of what they should end with, so a
+// byte that was never written, a segment or block swapped, duplicated or shifted by any distance,
+// or one taken from the wrong rank, is caught by check().
 #pragma once
 
 #include <cstddef>
@@ -13,7 +14,8 @@
 
 namespace collsim {
 
-// The byte that rank `rank` contributes at position `i`.
+// The byte that rank `rank` contributes at position `i`: byte i % 8 of a 64-bit hash of
+// (rank, i / 8). No 8-byte word repeats within a rank's pattern, and ranks' patterns are unrelated.
 std::byte pattern_byte(int rank, std::size_t i);
 
 class RankData {
