@@ -7,7 +7,12 @@
 // same number of messages of the same sizes between the same ranks. This is what shows that the
 // forcing works (an unforced Open MPI picks another algorithm; a wrong segment size, fanout or
 // radix changes the counts, see the controls below) and that our algorithms move the bytes as
-// Open MPI's do. Skipped when this Open MPI has no pml monitoring.
+// Open MPI's do.
+//
+// Whether monitoring exists is asked of Open MPI itself (ompi_info): only an Open MPI built
+// without the pml monitoring component skips these tests. Where it exists, a probe run that
+// fails or reports nothing fails every test here, since nothing else shows that our algorithms
+// send what Open MPI's send.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -19,6 +24,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -73,10 +79,54 @@ std::string joined(const std::vector<std::string>& lines) {
   return out;
 }
 
-bool monitoring_available() {
-  static const bool available = !monitored(2, "mpi", "--op bcast/binomial --bytes 64").sent.empty();
-  return available;
+// Runs `cmd`, returning its exit status (-1 if it did not exit) and standard output.
+std::pair<int, std::string> capture(const std::string& cmd) {
+  const fs::path out = fs::temp_directory_path() / ("collsim-ompi-info-" + std::to_string(::getpid()));
+  const int raw = std::system((cmd + " >" + out.string() + " 2>/dev/null </dev/null").c_str());
+  std::string text = slurp(out);
+  fs::remove(out);
+  return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, std::move(text)};
 }
+
+struct Monitoring {
+  bool present = false;  // this Open MPI has the pml monitoring component
+  std::string problem;   // why the tests cannot run although it should be there; empty if none
+};
+
+const Monitoring& monitoring() {
+  static const Monitoring m = [] {
+    Monitoring r;
+    const std::string ompi_info = OMPI_INFO;
+    if (ompi_info.empty()) {
+      r.problem = "ompi_info was not found beside " + std::string(MPIEXEC) +
+                  ": cannot tell whether this Open MPI has pml monitoring";
+      return r;
+    }
+    const auto [status, text] = capture(ompi_info + " --parsable --param pml monitoring");
+    if (status != 0) {
+      r.problem = ompi_info + " --parsable --param pml monitoring failed (exit status " + std::to_string(status) + ")";
+      return r;
+    }
+    // "mca:pml:monitoring:version:..." lines list the component when it was built.
+    r.present = text.find("mca:pml:monitoring:") != std::string::npos;
+    if (!r.present) return r;
+    const std::string probe = "--op bcast/binomial --bytes 64";
+    const Report rep = monitored(2, "mpi", probe);
+    if (rep.status != 0 || rep.sent.empty())
+      r.problem = "Open MPI has pml monitoring (ompi_info), but the probe `collsim-mpi run --engine mpi " + probe +
+                  "` on 2 ranks exited with status " + std::to_string(rep.status) + " and reported " +
+                  std::to_string(rep.sent.size()) + " monitoring lines; stderr: " + rep.err;
+    return r;
+  }();
+  return m;
+}
+
+// In a test body: fail when monitoring should work and does not, skip when Open MPI lacks it.
+#define REQUIRE_MONITORING()                                                                     \
+  do {                                                                                           \
+    ASSERT_EQ(monitoring().problem, "");                                                         \
+    if (!monitoring().present) GTEST_SKIP() << "this Open MPI was built without pml monitoring"; \
+  } while (false)
 
 struct Case {
   int procs;
@@ -88,13 +138,14 @@ void PrintTo(const Case& c, std::ostream* os) { *os << "-np " << c.procs << " " 
 class Pattern : public ::testing::TestWithParam<Case> {};
 
 TEST_P(Pattern, OursSendsWhatOpenMpiSends) {
-  if (!monitoring_available()) GTEST_SKIP() << "no pml monitoring in this Open MPI";
+  REQUIRE_MONITORING();
   const Case& c = GetParam();
   const Report ours = monitored(c.procs, "mpi", c.args);
   const Report native = monitored(c.procs, "mpi-native", c.args);
   ASSERT_EQ(ours.status, 0) << ours.err;
   ASSERT_EQ(native.status, 0) << native.err;
   ASSERT_FALSE(ours.sent.empty()) << ours.err;
+  ASSERT_FALSE(native.sent.empty()) << native.err;
   EXPECT_EQ(joined(ours.sent), joined(native.sent)) << "ours left, Open MPI's right";
   EXPECT_EQ(ours.sent, native.sent) << "same counts, other message sizes (histograms)";
 }
@@ -141,7 +192,7 @@ INSTANTIATE_TEST_SUITE_P(Every, Pattern, ::testing::ValuesIn(kCases), case_name)
 // The comparison sees the knobs: Open MPI forced to another radix, segment size or fanout sends
 // something else than ours.
 TEST(PatternControl, AnotherRadixSegmentOrFanoutIsSeen) {
-  if (!monitoring_available()) GTEST_SKIP() << "no pml monitoring in this Open MPI";
+  REQUIRE_MONITORING();
   const std::string knomial = "--op bcast/knomial --bytes 64KiB --segment 8KiB";
   EXPECT_NE(monitored(8, "mpi", knomial + " --radix 4").sent, monitored(8, "mpi-native", knomial + " --radix 2").sent);
   EXPECT_NE(monitored(4, "mpi", "--op bcast/pipeline --bytes 64KiB --segment 8KiB").sent,
