@@ -36,28 +36,49 @@ std::vector<RunSpec> cases(const AlgorithmInfo& a, const std::vector<int>& procs
   return specs;
 }
 
-void check(const SimConfig& config, const std::vector<RunSpec>& specs) {
+// No algorithm can finish before the bytes that must cross a link have crossed it. `lat` is the
+// least latency of a message, `bw` the most bytes per second a link carries into one host, and
+// `root_host_ranks` the ranks that share the root's host (their blocks may come another way).
+// A bcast is not over before a non-root off the root's host holds the m bytes; a gather not before
+// the root's host has received the blocks of every other host's ranks.
+struct LowerBound {
+  double lat = 0, bw = 0;
+  int ranks_per_host = 1;
+  bool via_links = true;  // ranks on one host talk through its links too (star16 has no loopback)
+
+  double operator()(const RunSpec& s) const {
+    const int others = via_links ? s.procs - 1 : s.procs - std::min(ranks_per_host, s.procs);
+    if (s.bytes == 0 || others <= 0) return 0;
+    const double m = static_cast<double>(s.bytes);
+    const double in = s.algorithm->op == Operation::gather ? m * others : m;
+    return lat + in / bw;
+  }
+};
+
+void check(const SimConfig& config, const std::vector<RunSpec>& specs, const LowerBound& bound) {
   const auto results = test::run_all(config, specs);
   for (std::size_t i = 0; i < specs.size(); ++i) {
     const RunSpec& s = specs[i];
     const RunResult& r = results[i];
     EXPECT_TRUE(r.data_error.empty()) << describe(s) << ": " << r.data_error;
     ASSERT_EQ(r.finish_s.size(), static_cast<std::size_t>(s.procs)) << describe(s);
-    if (s.bytes > 0 && s.procs > 1) {
-      EXPECT_GT(r.time_s, 0) << describe(s);
-    }
-    for (double f : r.finish_s) EXPECT_LE(f, r.time_s) << describe(s);
+    EXPECT_EQ(r.time_s, *std::max_element(r.finish_s.begin(), r.finish_s.end())) << describe(s);
+    EXPECT_GE(r.time_s, bound(s) * (1 - 1e-9)) << describe(s);
   }
 }
+
+// star16 under the exact configuration: 20 us and 1.25 GB/s on every route, one host's own
+// links included.
+LowerBound star16() { return {20e-6, 1.25e9, 1, true}; }
 
 class EveryAlgorithm : public ::testing::TestWithParam<const AlgorithmInfo*> {};
 
 TEST_P(EveryAlgorithm, OneRankPerHost) {
-  check(test::exact("test/star16.xml", 1), cases(*GetParam(), {1, 2, 3, 5, 8, 13, 16}));
+  check(test::exact("test/star16.xml", 1), cases(*GetParam(), {1, 2, 3, 5, 8, 13, 16}), star16());
 }
 
 TEST_P(EveryAlgorithm, SeveralRanksPerHost) {
-  check(test::exact("test/star16.xml", 3), cases(*GetParam(), {3, 13, 33}));
+  check(test::exact("test/star16.xml", 3), cases(*GetParam(), {3, 13, 33}), star16());
 }
 
 TEST_P(EveryAlgorithm, LargeMessagesOnGrisou) {
@@ -78,7 +99,9 @@ TEST_P(EveryAlgorithm, LargeMessagesOnGrisou) {
   SimConfig c;  // SimGrid's default network model, two ranks per node as in the paper's runs
   c.platform_file = test::platform("grisou.xml");
   c.ranks_per_node = 2;
-  check(c, specs);
+  // Two ranks of a node share its loopback; the others' bytes cross the node's 1.25 GB/s NIC,
+  // which no network model makes faster (LV08 takes 3% off). Latencies differ by model: 0.
+  check(c, specs, LowerBound{0, 1.25e9, 2, false});
 }
 
 // Virtual buffers must not change the simulated times, under CM02 and under LV08 (default).

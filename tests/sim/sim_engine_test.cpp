@@ -221,14 +221,41 @@ TEST(HandCalculation, BlockingChainIsTheSumOfItsHops) {
   expect_close(r.time_s, t, "chain");
 }
 
-TEST(HandCalculation, BinomialBcastAgreesWithTheSameShapeFromTheLibrary) {
-  // bcast/binomial (unsegmented) sends to all children at once; on star16's split-duplex links
-  // the root's concurrent sends share its up link. Only check it runs and moves the data.
+TEST(HandCalculation, LibraryBinomialBcastSharesEachSendersLink) {
+  // bcast/binomial (unsegmented, rendezvous at 1 MiB) has every rank isend to all its children
+  // at once. On star16 each host has its own split-duplex link, so a sender's k concurrent flows
+  // share its up link (each ends lat + k*m/bw after they start) and nothing else is shared: a
+  // receiver has one parent. Open MPI's binomial tree on vranks: v's children are v + 2^j for
+  // every 2^j above v's highest set bit (v + 2^j < 16). So rank 0 feeds 1, 2, 4, 8 (4 flows),
+  // rank 1 feeds 3, 5, 9, rank 3 feeds 7, 11, rank 7 feeds 15: rank 15 holds the data after
+  // 4 latencies and 4 + 3 + 2 + 1 = 10 transfers, 8.468736 ms.
   const AlgorithmInfo* a = find_algorithm("bcast/binomial");
   ASSERT_NE(a, nullptr);
-  const RunResult r = run_one(exact("test/star16.xml"), spec_for(*a, 16, 1048592));
+  const std::size_t m = 1048592;
+  const double share = static_cast<double>(m) / kBw;  // one flow's bytes at the full rate
+  const RunResult r = run_one(exact("test/star16.xml"), spec_for(*a, 16, m));
   EXPECT_TRUE(r.data_error.empty()) << r.data_error;
-  EXPECT_GE(r.time_s, 4 * transfer(1048592) * (1 - 1e-9));
+  EXPECT_NEAR(r.time_s, 8.468736e-3, 1e-9 * 8.468736e-3);
+  auto children = [](int v) {
+    int high = 1;
+    while (high <= v) high *= 2;  // the first power of two above v's highest set bit
+    int k = 0;
+    for (int c = high; v + c < 16; c *= 2) ++k;
+    return k;
+  };
+  // A rank holds the data when its parent's flows end; it returns when its own flows end.
+  std::vector<double> received(16, 0.0);
+  for (int v = 1; v < 16; ++v) {
+    int high = 1;
+    while (high * 2 <= v) high *= 2;
+    const int parent = v - high;
+    received[static_cast<std::size_t>(v)] =
+        received[static_cast<std::size_t>(parent)] + kLat + children(parent) * share;
+  }
+  for (int v = 0; v < 16; ++v) {
+    const double finish = received[static_cast<std::size_t>(v)] + (children(v) > 0 ? kLat + children(v) * share : 0.0);
+    expect_close(r.finish_s[static_cast<std::size_t>(v)], finish, ("rank " + std::to_string(v)).c_str());
+  }
 }
 
 TEST(HandCalculation, CopyCostsBytesOverMemcpyRate) {
