@@ -13,6 +13,7 @@
 #include "algorithms/registry.hpp"
 #include "algorithms/topology/tree.hpp"
 #include "algorithms/topology/tree_graph.hpp"
+#include "common/tree_heights.hpp"
 
 namespace collsim {
 namespace {
@@ -191,27 +192,30 @@ TEST(TreeArguments, BadSizeRankOrRootThrow) {
 struct NamedTree {
   std::string name;
   std::function<TreeNode(int rank, int size, int root)> node;
-  std::function<int(int size)> height;  // closed form
+  std::function<int(int size)> expected_height;  // from the definition (tests/common)
+  std::function<int(int size)> closed_form;      // the library's height function
 };
 
 std::vector<NamedTree> every_tree() {
+  using namespace collsim::testing;
+  const auto one_level = [](int p) { return p > 1 ? 1 : 0; };
   std::vector<NamedTree> trees{
-      {"linear", linear_tree, [](int p) { return p > 1 ? 1 : 0; }},
-      {"pipeline", pipeline_tree, [](int p) { return p - 1; }},
-      {"binary", binary_tree, [](int p) { return kary_tree_height(p, 2); }},
-      {"binomial", binomial_tree, binomial_tree_height},
-      {"in_order_binomial", in_order_binomial_tree, binomial_tree_height},
-      {"scatter_binomial", scatter_binomial_tree, binomial_tree_height},
+      {"linear", linear_tree, one_level, one_level},
+      {"pipeline", pipeline_tree, [](int p) { return p - 1; }, [](int p) { return chain_tree_height(p, 1); }},
+      {"binary", binary_tree, floor_log2, [](int p) { return kary_tree_height(p, 2); }},
+      {"binomial", binomial_tree, binomial_height, binomial_tree_height},
+      {"in_order_binomial", in_order_binomial_tree, binomial_height, binomial_tree_height},
+      {"scatter_binomial", scatter_binomial_tree, binomial_height, binomial_tree_height},
   };
   for (int f : {1, 2, 3, 4, 5, 7, 33}) {
     trees.push_back({"chain" + std::to_string(f), [f](int r, int p, int root) { return chain_tree(r, p, root, f); },
-                     [f](int p) { return chain_tree_height(p, f); }});
+                     [f](int p) { return chain_height(p, f); }, [f](int p) { return chain_tree_height(p, f); }});
     trees.push_back({"kary" + std::to_string(f), [f](int r, int p, int root) { return kary_tree(r, p, root, f); },
-                     [f](int p) { return kary_tree_height(p, f); }});
+                     [f](int p) { return kary_height(p, f); }, [f](int p) { return kary_tree_height(p, f); }});
   }
   for (int k : {2, 3, 4, 5, 8, 40})
     trees.push_back({"knomial" + std::to_string(k), [k](int r, int p, int root) { return knomial_tree(r, p, root, k); },
-                     [k](int p) { return knomial_tree_height(p, k); }});
+                     [k](int p) { return knomial_height(p, k); }, [k](int p) { return knomial_tree_height(p, k); }});
   return trees;
 }
 
@@ -230,11 +234,15 @@ TEST(TreeInvariants, EveryRankHasOneParentThatListsItForAllSizesAndRoots) {
       }
 }
 
-TEST(TreeInvariants, HeightsMatchTheClosedForms) {
+TEST(TreeInvariants, HeightsMatchTheirDefinitions) {
+  // The whole graph built from the per-rank functions the algorithms call, and the library's O(1)
+  // height functions, against heights written from the trees' definitions (tests/common).
+
   for (const NamedTree& t : every_tree())
     for (int p : {1, 2, 3, 4, 5, 7, 8, 9, 13, 16, 17, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129, 1000}) {
       const TreeGraph g = build_tree_graph(p, p / 2, [&](int r) { return t.node(r, p, p / 2); });
-      EXPECT_EQ(tree_height(g), t.height(p)) << t.name << " p=" << p;
+      EXPECT_EQ(tree_height(g), t.expected_height(p)) << t.name << " p=" << p;
+      EXPECT_EQ(t.closed_form(p), t.expected_height(p)) << t.name << " p=" << p;
     }
 }
 
