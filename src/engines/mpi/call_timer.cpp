@@ -20,9 +20,9 @@ CallTimer::CallTimer(MPI_Comm comm, const TimerOptions& options) : options_(opti
 }
 
 void CallTimer::synchronise_clocks() {
-  const double began = MPI_Wtime();
-  clock_ = std::make_unique<ClockSync>(ctrl_, options_.sync_rounds);
-  synced_at_ = MPI_Wtime();
+  const double began = options_.clock();
+  clock_ = std::make_unique<ClockSync>(ctrl_, options_.sync_rounds, options_.clock);
+  synced_at_ = options_.clock();
   sync_cost_s_ = synced_at_ - began;
   ++syncs_;
 }
@@ -54,12 +54,12 @@ CallTimer::Agreement CallTimer::agree(bool failed, bool wrong, const std::string
     // A rank that threw may have left the others waiting for messages it will never send; they
     // would never reach this reduction. Wait for them a while, then take the whole job down
     // rather than hang until some outer timeout.
-    const double deadline = MPI_Wtime() + options_.patience_s;
+    const double deadline = options_.clock() + options_.patience_s;
     int done = 0;
     while (true) {
       mpi_check(MPI_Test(&request, &done, MPI_STATUS_IGNORE), "MPI_Test");
       if (done) break;
-      if (MPI_Wtime() > deadline) {
+      if (options_.clock() > deadline) {
         std::fprintf(stderr,
                      "collsim mpi engine: %s\ncollsim mpi engine: the other ranks did not finish "
                      "the call within %g s; aborting the job\n",
@@ -89,18 +89,19 @@ CallTiming CallTimer::time(CollectiveCall& call) {
   } catch (const std::exception& e) {
     failure = on_rank(rank_, e.what());
   }
-  const bool stale = rank_ == 0 && MPI_Wtime() - synced_at_ > std::max(options_.resync_min_interval_s,
-                                                                       sync_cost_s_ / options_.resync_max_overhead);
+  const bool stale =
+      rank_ == 0 && options_.clock() - synced_at_ >
+                        std::max(options_.resync_min_interval_s, sync_cost_s_ / options_.resync_max_overhead);
   // Also the barrier before the date is chosen: once it returns every rank is ready to go.
   Agreement ready = agree(!failure.empty(), false, failure, stale);
   if (ready.failed_rank < size_) throw EngineError(call.describe() + ": " + text_from(ready.failed_rank, failure));
   if (ready.resync) synchronise_clocks();
 
   double start = 0;
-  if (rank_ == 0) start = MPI_Wtime() + lead_;
+  if (rank_ == 0) start = options_.clock() + lead_;
   mpi_check(MPI_Bcast(&start, 1, MPI_DOUBLE, 0, ctrl_), "MPI_Bcast");
   const double local_start = clock_->to_local(start);
-  const double late = wait_until(local_start);
+  const double late = wait_until(local_start, options_.clock);
 
   double finish = 0;
   std::string wrong;
@@ -108,7 +109,7 @@ CallTiming CallTimer::time(CollectiveCall& call) {
     call.run(local_start);
     // The same clock rate everywhere is assumed, so a local difference is a difference on rank
     // 0's clock too.
-    finish = MPI_Wtime() - local_start;
+    finish = options_.clock() - local_start;
     wrong = call.check();
   } catch (const std::exception& e) {
     failure = on_rank(rank_, e.what());

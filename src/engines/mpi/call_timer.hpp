@@ -24,7 +24,8 @@ class CollectiveCall {
   // Untimed, before every call: fresh input and output buffers, so each call is checked on its
   // own and never finds the previous call's result already in place.
   virtual void prepare() = 0;
-  // The timed part. `start_wtime` is the common start date in this rank's MPI_Wtime clock.
+  // The timed part. `start_wtime` is the common start date on this rank's clock (MPI_Wtime
+  // unless TimerOptions::clock says otherwise).
   virtual void run(double start_wtime) = 0;
   // Untimed, after every call: "" when this rank's output is right, else the first wrong byte.
   virtual std::string check() = 0;
@@ -50,6 +51,8 @@ struct TimerOptions {
   // How long a rank whose call threw waits for the others to finish theirs before it aborts the
   // job: they may be blocked forever on a message it will never send.
   double patience_s = 10;
+  // What every date of the protocol is read from (tests set it off from MPI_Wtime by rank).
+  WallClock clock = &MPI_Wtime;
 };
 
 struct CallTiming {
@@ -97,7 +100,7 @@ class CallTimer {
   double lead_ = 0;
   std::deque<double> delivery_s_;  // per recent call: latest arrival after the date was chosen
   std::unique_ptr<ClockSync> clock_;
-  double synced_at_ = 0;    // rank 0's MPI_Wtime at the end of the last synchronisation
+  double synced_at_ = 0;    // rank 0's clock at the end of the last synchronisation
   double sync_cost_s_ = 0;  // how long it took
   int syncs_ = 0;
 };

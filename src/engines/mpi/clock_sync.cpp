@@ -15,7 +15,7 @@ constexpr int kPingTag = 2;
 constexpr int kPongTag = 3;
 }  // namespace
 
-ClockSync::ClockSync(MPI_Comm comm, int rounds) {
+ClockSync::ClockSync(MPI_Comm comm, int rounds, WallClock clock) {
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
@@ -25,7 +25,7 @@ ClockSync::ClockSync(MPI_Comm comm, int rounds) {
       mpi_check(MPI_Send(nullptr, 0, MPI_BYTE, r, kTurnTag, comm), "MPI_Send (clock sync)");
       for (int k = 0; k < rounds; ++k) {
         mpi_check(MPI_Recv(nullptr, 0, MPI_BYTE, r, kPingTag, comm, MPI_STATUS_IGNORE), "MPI_Recv (clock sync)");
-        const double t = MPI_Wtime();
+        const double t = clock();
         mpi_check(MPI_Send(&t, 1, MPI_DOUBLE, r, kPongTag, comm), "MPI_Send (clock sync)");
       }
     }
@@ -35,11 +35,11 @@ ClockSync::ClockSync(MPI_Comm comm, int rounds) {
     wait_sleeping(turn);
     rtt_ = std::numeric_limits<double>::infinity();
     for (int k = 0; k < rounds; ++k) {
-      const double sent = MPI_Wtime();
+      const double sent = clock();
       mpi_check(MPI_Send(nullptr, 0, MPI_BYTE, 0, kPingTag, comm), "MPI_Send (clock sync)");
       double reference = 0;
       mpi_check(MPI_Recv(&reference, 1, MPI_DOUBLE, 0, kPongTag, comm, MPI_STATUS_IGNORE), "MPI_Recv (clock sync)");
-      const double received = MPI_Wtime();
+      const double received = clock();
       if (received - sent < rtt_) {
         rtt_ = received - sent;
         offset_ = reference - (sent + received) / 2;
@@ -49,10 +49,10 @@ ClockSync::ClockSync(MPI_Comm comm, int rounds) {
   mpi_check(MPI_Allreduce(&rtt_, &worst_rtt_, 1, MPI_DOUBLE, MPI_MAX, comm), "MPI_Allreduce");
 }
 
-double wait_until(double wtime) {
+double wait_until(double wtime, WallClock clock) {
   // Sleeps can overshoot by a scheduler tick on a busy machine: stop sleeping this far ahead.
   constexpr double kSpinWindow = 1e-3;
-  double now = MPI_Wtime();
+  double now = clock();
   const double late = now - wtime;
   while (wtime - now > kSpinWindow) {
     const double nap = wtime - now - kSpinWindow;
@@ -60,9 +60,9 @@ double wait_until(double wtime) {
     pause.tv_sec = static_cast<time_t>(nap);
     pause.tv_nsec = static_cast<long>((nap - static_cast<double>(pause.tv_sec)) * 1e9);
     nanosleep(&pause, nullptr);
-    now = MPI_Wtime();
+    now = clock();
   }
-  while (MPI_Wtime() < wtime) sched_yield();
+  while (clock() < wtime) sched_yield();
   return late;
 }
 

@@ -12,10 +12,15 @@
 
 namespace collsim {
 
+// The clock the timing protocol reads: MPI_Wtime, or in tests a clock deliberately set off from
+// it, since the ranks of one machine share one clock and an offset applied with the wrong sign
+// would go unseen there.
+using WallClock = double (*)();
+
 class ClockSync {
  public:
   // Collective over `comm`: rank 0 serves the other ranks one by one, `rounds` ping-pongs each.
-  ClockSync(MPI_Comm comm, int rounds);
+  ClockSync(MPI_Comm comm, int rounds, WallClock clock = &MPI_Wtime);
 
   // Rank 0's clock minus this rank's (0 on rank 0).
   double offset_s() const { return offset_; }
@@ -32,10 +37,10 @@ class ClockSync {
   double worst_rtt_ = 0;
 };
 
-// Blocks until MPI_Wtime() reaches `wtime`. Sleeps for most of the wait and spins (yielding the
+// Blocks until clock() reaches `wtime`. Sleeps for most of the wait and spins (yielding the
 // core) only near the end: on an oversubscribed machine a spinning rank would steal the core
 // from ranks still on their way to the date. Returns how late the caller arrived: > 0 when the
 // date had already passed.
-double wait_until(double wtime);
+double wait_until(double wtime, WallClock clock = &MPI_Wtime);
 
 }  // namespace collsim
