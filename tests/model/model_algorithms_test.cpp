@@ -3,8 +3,17 @@
 // edge cases), not a multiple of the segment, segments around the split_binary halves, other
 // fanouts and radices, and a few messages up to 4 MiB. The engine also rejects any message whose
 // size differs from the posted receive, so the size arithmetic is checked on both sides.
+//
+// The suite over every algorithm runs under three cost models. They order the completions
+// differently (which receive completes first, when a rank gets to post its next send), and an
+// algorithm that reuses a buffer too early or relies on one arrival order can be right under one
+// and wrong under another.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <ostream>
+#include <string>
+#include <tuple>
 #include <vector>
 
 #include "algorithms/registry.hpp"
@@ -29,20 +38,62 @@ RunSpec spec_for(const AlgorithmInfo& a, int procs, Case c, int root) {
   return s;
 }
 
-void expect_right(const RunSpec& s) {
+// The cost models besides the default Hockney (no contention).
+ModelConfig loggp() {
+  ModelConfig c;
+  c.kind = ModelConfig::Kind::loggp;
+  // g above o, and (m-1)G above g from 2.5 KB on: both of LogGP's injection regimes occur.
+  c.L = 3e-6;
+  c.o = 0.7e-6;
+  c.g = 1.5e-6;
+  c.G = 0.6e-9;
+  return c;
+}
+
+ModelConfig one_port() {
+  ModelConfig c;
+  c.one_port = true;
+  return c;
+}
+
+// A time no correct algorithm can beat, for p > 1 processes and m > 0 bytes. Some rank needs a
+// byte it does not hold, so at least one message of at least one byte is delivered: under
+// Hockney that takes alpha + beta; under LogGP o on the sender, L and o on the receiver (the
+// injection of one byte takes no time). Under one-port each of the root's ports carries one
+// transfer at a time, each taking alpha + beta * its bytes: every byte of a bcast leaves through
+// the root's send port, and the p-1 other blocks of a gather come in through its receive port,
+// so that port is busy alpha + beta * those bytes before the last of them is delivered.
+double lower_bound(const ModelConfig& c, const RunSpec& s) {
+  const double m = static_cast<double>(s.bytes);
+  if (c.kind == ModelConfig::Kind::loggp) return 2 * c.o + c.L;
+  if (!c.one_port) return c.alpha + c.beta;
+  const double through_root = s.algorithm->op == Operation::bcast ? m : (s.procs - 1) * m;
+  return c.alpha + c.beta * through_root;
+}
+
+void expect_right(const RunSpec& s, const ModelConfig& config = ModelConfig{}) {
   try {
-    const RunResult r = run_model(ModelConfig{}, s);
+    const RunResult r = run_model(config, s);
     EXPECT_TRUE(r.data_error.empty()) << describe(s) << ": " << r.data_error;
-    EXPECT_EQ(r.finish_s.size(), static_cast<std::size_t>(s.procs)) << describe(s);
-    if (s.bytes > 0 && s.procs > 1) {
-      EXPECT_GT(r.time_s, 0) << describe(s);
+    ASSERT_EQ(r.finish_s.size(), static_cast<std::size_t>(s.procs)) << describe(s);
+    EXPECT_EQ(r.time_s, *std::max_element(r.finish_s.begin(), r.finish_s.end())) << describe(s);
+    EXPECT_GE(*std::min_element(r.finish_s.begin(), r.finish_s.end()), 0) << describe(s);
+    if (s.procs == 1 || s.bytes == 0) {
+      // Nothing to move: every algorithm returns at once (MPI_Bcast and MPI_Gather do), and a
+      // lone rank's copies are free here.
+      EXPECT_EQ(r.time_s, 0) << describe(s);
+    } else {
+      const double bound = lower_bound(config, s);
+      EXPECT_GE(r.time_s, bound * (1 - 1e-12)) << describe(s);
     }
   } catch (const std::exception& e) {
     ADD_FAILURE() << describe(s) << ": " << e.what();
   }
 }
 
-void run_case(const AlgorithmInfo& a, int procs, Case c, int root) { expect_right(spec_for(a, procs, c, root)); }
+void run_case(const AlgorithmInfo& a, int procs, Case c, int root, const ModelConfig& config = ModelConfig{}) {
+  expect_right(spec_for(a, procs, c, root), config);
+}
 
 // Sizes worth trying on p processes, all small enough to run from every root: empty, tiny,
 // around p (scatter_allgather's blocks), odd, and not a multiple of the segment.
@@ -51,37 +102,63 @@ std::vector<Case> small_cases(int p) {
   return {{0}, {1}, {2}, {3, 1}, {n}, {n + 1}, {2 * n - 1}, {1001}, {1001, 100}, {10000, 1024}};
 }
 
-class EveryAlgorithm : public ::testing::TestWithParam<const AlgorithmInfo*> {};
+// A cost model for the suite over every algorithm. The default Hockney runs the whole case list;
+// the others a representative part of it (every root up to 9 processes, a few larger counts), so
+// that the sanitizer build does not take three times as long.
+struct Model {
+  const char* name;
+  ModelConfig config;
+  bool every_case;
+};
+
+void PrintTo(const Model& m, std::ostream* os) { *os << m.name; }
+
+const Model kModels[] = {{"Hockney", ModelConfig{}, true}, {"LogGP", loggp(), false}, {"OnePort", one_port(), false}};
+
+class EveryAlgorithm : public ::testing::TestWithParam<std::tuple<const AlgorithmInfo*, Model>> {
+ protected:
+  const AlgorithmInfo& algorithm() const { return *std::get<0>(GetParam()); }
+  const Model& model() const { return std::get<1>(GetParam()); }
+  void run(int procs, Case c, int root) const { run_case(algorithm(), procs, c, root, model().config); }
+};
 
 TEST_P(EveryAlgorithm, MovesTheRightBytesForEveryRoot) {
-  const AlgorithmInfo& a = *GetParam();
-  for (int p = 1; p <= 17; ++p)
+  const int max_procs = model().every_case ? 17 : 9;
+  for (int p = 1; p <= max_procs; ++p)
     for (int root = 0; root < p; ++root)
-      for (Case c : small_cases(p)) run_case(a, p, c, root);
+      for (Case c : small_cases(p)) run(p, c, root);
 }
 
 TEST_P(EveryAlgorithm, MovesTheRightBytesAtLargerScale) {
   // Selective: the debug (sanitizer) build pays for every byte generated and checked.
-  const AlgorithmInfo& a = *GetParam();
-  for (int p : {31, 32, 33, 64, 100}) {
-    const auto n = static_cast<std::size_t>(p);
-    for (int root : {0, p / 2, p - 1})
-      for (Case c : {Case{1}, Case{n - 1}, Case{n + 1}, Case{3 * n + 1}, Case{12345, 4096}}) run_case(a, p, c, root);
+  if (model().every_case) {
+    for (int p : {31, 32, 33, 64, 100}) {
+      const auto n = static_cast<std::size_t>(p);
+      for (int root : {0, p / 2, p - 1})
+        for (Case c : {Case{1}, Case{n - 1}, Case{n + 1}, Case{3 * n + 1}, Case{12345, 4096}}) run(p, c, root);
+    }
+    run(33, {12345, 4096}, 1);
+    run(100, {65537, 8192}, 99);
+    run(8, {(std::size_t{1} << 20) + 1, 8192}, 5);
+    run(5, {(std::size_t{4} << 20) + 3, 65536}, 2);
+    return;
   }
-  run_case(a, 33, {12345, 4096}, 1);
-  run_case(a, 100, {65537, 8192}, 99);
-  run_case(a, 8, {(std::size_t{1} << 20) + 1, 8192}, 5);
-  run_case(a, 5, {(std::size_t{4} << 20) + 3, 65536}, 2);
+  for (int p : {16, 33, 100}) {
+    const auto n = static_cast<std::size_t>(p);
+    for (int root : {0, p - 1})
+      for (Case c : {Case{1}, Case{n + 1}, Case{3 * n + 1}, Case{12345, 4096}}) run(p, c, root);
+  }
+  run(8, {(std::size_t{1} << 20) + 1, 8192}, 5);
 }
 
 TEST_P(EveryAlgorithm, VirtualBytesTakeTheSameTimeAsRealOnes) {
-  const AlgorithmInfo& a = *GetParam();
+  const AlgorithmInfo& a = algorithm();
   for (int p : {7, 33})
     for (Case c : {Case{70001, 8192}, Case{40}}) {
       RunSpec s = spec_for(a, p, c, p / 3);
-      const RunResult real = run_model(ModelConfig{}, s);
+      const RunResult real = run_model(model().config, s);
       s.real_bytes = false;
-      const RunResult fake = run_model(ModelConfig{}, s);
+      const RunResult fake = run_model(model().config, s);
       EXPECT_EQ(real.finish_s, fake.finish_s) << describe(s);
     }
 }
@@ -152,8 +229,15 @@ TEST(ModelAlgorithms, LinearSyncFirstSegments) {
         run_case(a, p, c, root);
 }
 
-INSTANTIATE_TEST_SUITE_P(Model, EveryAlgorithm, ::testing::ValuesIn(testing::every_algorithm()),
-                         testing::algorithm_test_name);
+// "bcast_binomial_LogGP".
+std::string test_name(const ::testing::TestParamInfo<EveryAlgorithm::ParamType>& info) {
+  return testing::algorithm_test_name({std::get<0>(info.param), info.index}) + "_" + std::get<1>(info.param).name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Model, EveryAlgorithm,
+                         ::testing::Combine(::testing::ValuesIn(testing::every_algorithm()),
+                                            ::testing::ValuesIn(kModels)),
+                         test_name);
 
 }  // namespace
 }  // namespace collsim

@@ -3,9 +3,9 @@
 
 #include <bit>
 #include <cmath>
+#include <string>
 
 #include "algorithms/registry.hpp"
-#include "algorithms/topology/tree.hpp"
 #include "engines/model/model_engine.hpp"
 
 namespace collsim {
@@ -28,26 +28,14 @@ ModelConfig hockney(double alpha, double beta) {
   return c;
 }
 
-TEST(BinomialHeight, MatchesOpenMpiTree) {
-  EXPECT_EQ(binomial_tree_height(1), 0);
-  EXPECT_EQ(binomial_tree_height(2), 1);
-  EXPECT_EQ(binomial_tree_height(8), 3);
-  EXPECT_EQ(binomial_tree_height(1000), 9);
-  EXPECT_EQ(binomial_tree_height(1 << 20), 20);
-  // Brute force: the height is the deepest node found by walking parents.
-  for (int p = 1; p <= 70; ++p) {
-    int deepest = 0;
-    for (int r = 0; r < p; ++r) {
-      int depth = 0;
-      for (int x = r; x != 0; x = binomial_tree(x, p, 0).parent) ++depth;
-      deepest = std::max(deepest, depth);
-    }
-    EXPECT_EQ(binomial_tree_height(p), deepest) << "p=" << p;
-  }
-}
+// Bit length of x: the number of bits needed to write it, 0 for 0.
+int bit_length(unsigned x) { return static_cast<int>(std::bit_width(x)); }
 
 // An unsegmented binomial broadcast under Hockney without contention takes exactly
-// H * (alpha + beta*m), H the height of Open MPI's binomial tree.
+// H * (alpha + beta*m), H the height of Open MPI's binomial tree: a vrank's depth is its number of
+// set bits (its parent is the vrank without its highest bit), and the most set bits below p is
+// floor(log2 p) = bit_length(p) - 1 (a power of two 2^k has k below it, 2^k - 1; otherwise
+// the bit length of p-1 is that of p and 2^(bit_length(p) - 1) - 1 < p is the widest).
 TEST(ModelEngine, UnsegmentedBinomialBcastIsHeightTimesHockney) {
   const double alpha = 25e-6, beta = 1.0 / 1.17e9;
   for (int p : {2, 3, 5, 8, 13, 16, 33, 100, 1000}) {
@@ -55,7 +43,8 @@ TEST(ModelEngine, UnsegmentedBinomialBcastIsHeightTimesHockney) {
       RunSpec s = spec("bcast/binomial", p, m);
       s.real_bytes = false;
       const RunResult r = run_model(hockney(alpha, beta), s);
-      const double expected = binomial_tree_height(p) * (alpha + beta * static_cast<double>(m));
+      const int height = bit_length(static_cast<unsigned>(p)) - 1;
+      const double expected = height * (alpha + beta * static_cast<double>(m));
       EXPECT_NEAR(r.time_s, expected, 1e-12 * expected) << "p=" << p << " m=" << m;
     }
   }
@@ -73,19 +62,53 @@ TEST(ModelEngine, SegmentedTwoRanksStreamsSegments) {
 }
 
 // Per-rank finish times: under Hockney a rank of an unsegmented binomial bcast receives at
-// depth * (alpha + beta*m) and, if it has children, finishes one step later when its sends end.
+// depth * t, t = alpha + beta*m, and, if it has children, finishes one step later when its
+// concurrent sends end. On 8 ranks vrank v's children are v + 2^k for the powers of two
+// 2^k > v with v + 2^k < 8: vranks 0-3 have some, 4-7 none. With depth = set bits, vranks 0..7 finish at
+// 0+1, 1+1, 1+1, 2+1, 1, 2, 2, 3 steps.
 TEST(ModelEngine, FinishTimesFollowTreeDepth) {
   const double t = 10e-6 + 1e-9 * 4096;
+  const int steps_by_vrank[8] = {1, 2, 2, 3, 1, 2, 2, 3};
   RunSpec s = spec("bcast/binomial", 8, 4096, 0, 3);
   const RunResult r = run_model(hockney(10e-6, 1e-9), s);
   ASSERT_EQ(r.finish_s.size(), 8u);
   for (int rank = 0; rank < 8; ++rank) {
     const int vrank = (rank - 3 + 8) % 8;
-    const bool inner = !binomial_tree(rank, 8, 3).children.empty();
-    const double expected = (std::popcount(static_cast<unsigned>(vrank)) + (inner ? 1 : 0)) * t;
-    EXPECT_NEAR(r.finish_s[static_cast<std::size_t>(rank)], expected, 1e-15) << "rank " << rank;
+    EXPECT_NEAR(r.finish_s[static_cast<std::size_t>(rank)], steps_by_vrank[vrank] * t, 1e-15) << "rank " << rank;
   }
   EXPECT_DOUBLE_EQ(r.time_s, 3 * t);
+}
+
+// Under one-port the root's isends to vranks 1, 2, 4, ... leave one after the other, the one to
+// vrank 2^k over [k t, (k+1) t], t = alpha + beta*m. Likewise vrank v, having received at time
+// b t, b = bit_length(v), sends to v + 2^k (k = b, b+1, ... while below p) over [k t, (k+1) t];
+// no receiver gets two messages, so receive ports never wait. By induction vrank v receives at
+// bit_length(v) t, and finishes then if it has no child, else when its last send ends, at
+// (K+1) t for the largest K >= b with v + 2^K < p. As 2^K < p - v, no send ends after
+// bit_length(p-1) t, when vrank p-1 receives: the broadcast takes bit_length(p-1) t, which is
+// ceil(log2 p) t.
+TEST(ModelEngine, UnsegmentedBinomialBcastUnderOnePortIsCeilLog2Steps) {
+  ModelConfig c = hockney(7e-6, 1e-9);
+  c.one_port = true;
+  for (int p = 1; p <= 70; ++p)
+    for (int root : {0, p / 3, p - 1})
+      for (std::size_t m : {std::size_t{1}, std::size_t{4000}, std::size_t{1} << 20}) {
+        SCOPED_TRACE("p=" + std::to_string(p) + " root=" + std::to_string(root) + " m=" + std::to_string(m));
+        RunSpec s = spec("bcast/binomial", p, m, 0, root);
+        s.real_bytes = false;
+        const RunResult r = run_model(c, s);
+        const double t = 7e-6 + 1e-9 * static_cast<double>(m);
+        ASSERT_EQ(r.finish_s.size(), static_cast<std::size_t>(p));
+        for (int v = 0; v < p; ++v) {
+          int steps = bit_length(static_cast<unsigned>(v));
+          for (int k = steps; v + (1 << k) < p; ++k) steps = k + 1;
+          const double expected = steps * t;
+          EXPECT_NEAR(r.finish_s[static_cast<std::size_t>((v + root) % p)], expected, 1e-12 * expected)
+              << "vrank " << v;
+        }
+        const double expected = bit_length(static_cast<unsigned>(p - 1)) * t;
+        EXPECT_NEAR(r.time_s, expected, 1e-12 * expected);
+      }
 }
 
 // With one port per rank the root serves its children one after another: the linear gather's
