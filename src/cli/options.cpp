@@ -80,7 +80,7 @@ double ParsedOptions::real(const std::string& name, double fallback, double min)
   const std::string v = text(name);
   auto x = parse_real(v);
   if (!x) throw UsageError("--" + name + ": '" + v + "' is not a number");
-  if (*x < min) throw UsageError("--" + name + ": " + v + " must be at least " + std::to_string(min));
+  if (*x < min) throw UsageError("--" + name + ": " + v + " must be at least " + format_real(min));
   return *x;
 }
 

@@ -9,6 +9,9 @@
 #include <chrono>
 #include <climits>
 #include <filesystem>
+#include <sstream>
+
+#include "experiment/units.hpp"
 
 namespace collsim {
 
@@ -85,9 +88,26 @@ Captured run_captured(const std::vector<std::string>& argv, double timeout_s) {
   return c;
 }
 
-std::string first_line(const std::string& text) {
-  const auto end = text.find('\n');
-  return end == std::string::npos ? text : text.substr(0, end);
+// The first thing the output says, on one line. mpirun frames its notices between rules of
+// dashes ("-----...\nPrimary job terminated normally, but 1 process returned\na non-zero exit
+// code..."), so its first line is a rule that says nothing: rules and blank lines are skipped, and
+// a framed notice is joined up to its closing rule.
+std::string first_message(const std::string& text) {
+  std::istringstream in(text);
+  std::string out;
+  bool framed = false;
+  for (std::string line; std::getline(in, line);) {
+    while (!line.empty() && (line.back() == ' ' || line.back() == '\r')) line.pop_back();
+    const bool rule = !line.empty() && line.find_first_not_of('-') == std::string::npos;
+    if (rule || line.empty()) {
+      if (!out.empty()) break;
+      framed |= rule;
+      continue;
+    }
+    out += (out.empty() ? "" : " ") + line;
+    if (!framed) break;
+  }
+  return out;
 }
 
 }  // namespace
@@ -133,14 +153,14 @@ Measurement run_mpi_point(const MpiLaunch& launch, const std::string& engine, co
   const Captured c = run_captured(argv, launch.timeout_s);
   const std::string what = engine + " " + describe(spec);
   if (c.timed_out)
-    throw EngineError(what + ": no answer from mpirun after " + std::to_string(static_cast<int>(launch.timeout_s)) +
-                      " s");
-  if (c.status == 2) throw InputError(what + ": " + first_line(c.err));
+    throw EngineError(what + ": timed out: no answer from " + argv[0] + " after " + format_real(launch.timeout_s) +
+                      " s (mpi.timeout)");
+  if (c.status == 2) throw InputError(what + ": " + first_message(c.err));
   if (c.status == 127) throw InputError(what + ": cannot start " + argv[0]);
   auto row = parse_csv_output(c.out);
   if (!row || (c.status != 0 && c.status != 1))
     throw EngineError(what + " failed (exit status " + std::to_string(c.status) +
-                      "): " + first_line(c.err.empty() ? c.out : c.err));
+                      "): " + first_message(c.err.empty() ? c.out : c.err));
   return *row;
 }
 

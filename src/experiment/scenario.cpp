@@ -55,7 +55,7 @@ class Reader {
   double real(const YAML::Node& n, const std::string& what, double min) const {
     auto v = parse_real(text(n, what));
     if (!v) fail(n, what + ": '" + n.Scalar() + "' is not a number");
-    if (*v < min) fail(n, what + ": " + n.Scalar() + " must be at least " + std::to_string(min));
+    if (*v < min) fail(n, what + ": " + n.Scalar() + " must be at least " + format_real(min));
     return *v;
   }
 

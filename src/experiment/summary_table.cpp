@@ -13,7 +13,9 @@ namespace {
 
 using Key = std::tuple<std::string, int, std::size_t, std::size_t, int>;
 
-std::string render(const std::vector<std::vector<std::string>>& cells) {
+// `text[c]`: column c holds words (algorithm names, data checks), left-aligned; the others hold
+// numbers, right-aligned so their digits line up. Headers are left-aligned.
+std::string render(const std::vector<std::vector<std::string>>& cells, const std::vector<bool>& text) {
   std::vector<std::size_t> width;
   for (const auto& row : cells)
     for (std::size_t c = 0; c < row.size(); ++c) {
@@ -25,8 +27,7 @@ std::string render(const std::vector<std::vector<std::string>>& cells) {
     std::string line;
     for (std::size_t c = 0; c < cells[r].size(); ++c) {
       const std::string& v = cells[r][c];
-      // Text left-aligned, numbers right-aligned.
-      const bool left = c == 0 || r == 0;
+      const bool left = r == 0 || (c < text.size() && text[c]);
       const std::string pad(width[c] - v.size(), ' ');
       line += (c ? "  " : "") + (left ? v + pad : pad + v);
     }
@@ -68,13 +69,17 @@ std::string format_results_table(const std::vector<Measurement>& rows) {
     std::vector<std::string> line{std::get<0>(k), std::to_string(std::get<1>(k)), format_bytes(std::get<2>(k)),
                                   std::get<3>(k) ? format_bytes(std::get<3>(k)) : "-"};
     if (many_roots) line.push_back(std::to_string(std::get<4>(k)));
-    std::string data = "ok";
+    // Every engine's wrong bytes, not only the last one's; "ok" only when some engine checked.
+    std::string data;
+    bool verified = false;
     for (const auto& e : engines) {
       auto it = by_engine.find(e);
       line.push_back(it == by_engine.end() ? "" : format_seconds(it->second->time_s));
-      if (it != by_engine.end() && it->second->data != "ok" && it->second->data != "unchecked")
-        data = e + ": " + it->second->data;
+      if (it == by_engine.end() || it->second->data == "unchecked") continue;
+      verified = true;
+      if (it->second->data != "ok") data += (data.empty() ? "" : "; ") + e + ": " + it->second->data;
     }
+    if (data.empty()) data = verified ? "ok" : "unchecked";
     if (engines.size() == 2) {
       auto a = by_engine.find(engines[0]), b = by_engine.find(engines[1]);
       char ratio[32] = "";
@@ -85,7 +90,10 @@ std::string format_results_table(const std::vector<Measurement>& rows) {
     if (checked) line.push_back(data);
     out.push_back(std::move(line));
   }
-  return render(out);
+  std::vector<bool> text(header.size(), false);
+  text[0] = true;
+  if (checked) text.back() = true;
+  return render(out, text);
 }
 
 namespace {
@@ -124,7 +132,8 @@ std::string format_fastest_table(const std::vector<Measurement>& rows) {
       }
       cells.push_back(std::move(line));
     }
-    out += "\nfastest " + key.second + " per (procs, bytes) on engine " + key.first + ":\n" + render(cells);
+    out += "\nfastest " + key.second + " per (procs, bytes) on engine " + key.first + ":\n" +
+           render(cells, {false, false, true, false, true, false});
   }
   return out;
 }

@@ -1,70 +1,17 @@
 // The collsim command as a user runs it: exit codes, one-line errors, numbers against hand
 // calculations, and the files a scenario run leaves behind.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <cmath>
-#include <cstdlib>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
-#include <vector>
+
+#include "cli_test_util.hpp"
 
 namespace {
 
-namespace fs = std::filesystem;
-
-struct Outcome {
-  int status;
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-fs::path scratch() {
-  const fs::path dir = fs::temp_directory_path() / ("collsim-cli-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  return dir;
-}
-
-Outcome collsim(const std::string& args) {
-  const fs::path dir = scratch();
-  const std::string cmd = std::string(COLLSIM_BIN) + " " + args + " >" + (dir / "out").string() + " 2>" +
-                          (dir / "err").string() + " </dev/null";
-  const int raw = std::system(cmd.c_str());
-  return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(dir / "out"), slurp(dir / "err")};
-}
-
-std::string src(const std::string& rel) { return std::string(COLLSIM_SOURCE_DIR) + "/" + rel; }
-
-// Value of `column` in the first data row of a CSV text.
-std::string csv_field(const std::string& csv, const std::string& column) {
-  std::istringstream in(csv);
-  std::string header, row;
-  std::getline(in, header);
-  std::getline(in, row);
-  std::vector<std::string> names, values;
-  std::string cell;
-  for (std::istringstream h(header); std::getline(h, cell, ',');) names.push_back(cell);
-  for (std::istringstream r(row); std::getline(r, cell, ',');) values.push_back(cell);
-  for (std::size_t i = 0; i < names.size() && i < values.size(); ++i)
-    if (names[i] == column) return values[i];
-  ADD_FAILURE() << "no column " << column << " in:\n" << csv;
-  return {};
-}
-
-void expect_bad_input(const std::string& args, const std::string& fragment) {
-  const Outcome o = collsim(args);
-  EXPECT_EQ(o.status, 2) << args << "\nstderr: " << o.err;
-  EXPECT_NE(o.err.find(fragment), std::string::npos) << args << "\nstderr: " << o.err;
-  EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << "not one line:\n" << o.err;
-}
+using namespace collsim_test;
 
 TEST(Cli, HelpAndAlgorithms) {
   Outcome o = collsim("--help");
@@ -177,6 +124,8 @@ TEST(Cli, QuickstartWritesCsvAndJson) {
 
 namespace {
 
+using namespace collsim_test;
+
 TEST(Cli, TreePrintsOpenMpiShapes) {
   Outcome o = collsim("tree bcast/binary_tree --procs 7");
   ASSERT_EQ(o.status, 0) << o.err;
@@ -194,6 +143,8 @@ TEST(Cli, TreePrintsOpenMpiShapes) {
 }  // namespace
 
 namespace {
+
+using namespace collsim_test;
 
 // A scenario that asks for our algorithm on MPI and Open MPI's own side by side: collsim starts
 // collsim-mpi under mpirun for each point and reads its rows back.

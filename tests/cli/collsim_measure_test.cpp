@@ -1,0 +1,178 @@
+// collsim measure as a user runs it: the model engine's options (LogGP, one port, copy rate)
+// against hand calculations, every refusal of a model or sim option as one line with exit status
+// 2, the real-payload memory guard at its boundary, and the plain-text (non --csv) report.
+//
+// The model numbers follow the cost rules in src/engines/model/model_engine.hpp:
+//  - Hockney: a message of m bytes takes alpha + beta*m; its send completes when it arrives.
+//    With one port, a transfer holds the sender's send port and the receiver's receive port.
+//  - LogGP: the sender's CPU is busy o; injection starts when the CPU is free and at least g
+//    after the rank's previous injection, and lasts (m-1)G; the data arrives L after injection
+//    ends; the receive completes o after the arrival.
+//  - A local copy of n bytes takes n / copy_bandwidth.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "cli_test_util.hpp"
+
+namespace {
+
+using namespace collsim_test;
+
+double model_time(const std::string& args) {
+  const Outcome o = collsim("measure --engine model --csv " + args);
+  EXPECT_EQ(o.status, 0) << args << "\n" << o.err;
+  EXPECT_EQ(csv_field(o.out, "data"), "ok") << args;
+  return std::stod(csv_field(o.out, "time_s"));
+}
+
+// L = 10 us, o = 1 us, g = 2 us, G = 1 ns/byte: every parameter different, so a swap shows.
+const std::string kLogGp = " --loggp 1e-5,1e-6,2e-6,1e-9";
+
+TEST(MeasureModel, LogGpMatchesHandCalculation) {
+  // bcast/binomial on 2 ranks is one message of m = 1000 bytes: the root's CPU o, injection
+  // (m-1)G, latency L, the receiver's o: 1 + 0.999 + 10 + 1 = 12.999 us. (o and g swapped:
+  // 14.999 us; L and G swapped: about 10 ms.)
+  EXPECT_NEAR(model_time("--op bcast/binomial --procs 2 --bytes 1000" + kLogGp), 12.999e-6, 1e-15);
+
+  // bcast/basic_linear on 3 ranks, m = 1 (no injection time), g = 3 us > o: the root posts both
+  // sends at 0. Send 1: CPU [0, o], injected at o, arrives o + L, received at 2o + L = 12 us.
+  // Send 2: CPU [o, 2o], injected at max(2o, o + g) = o + g, arrives o + g + L, received at
+  // 2o + g + L = 15 us, the last finish. (Were g ignored, rank 2 would finish at 3o + L = 13 us.)
+  EXPECT_NEAR(model_time("--op bcast/basic_linear --procs 3 --bytes 1 --loggp 1e-5,1e-6,3e-6,1e-9"), 15e-6, 1e-15);
+}
+
+TEST(MeasureModel, OnePortSerialisesTheRootsReceives) {
+  // gather/basic_linear on P = 5, m = 1000, alpha = 10 us, beta = 1 ns/byte: the four senders
+  // post at 0; with one port the root's receive port takes them one after the other:
+  // (P-1)(alpha + beta m) = 4 * 11 us = 44 us. Without it they all arrive at 11 us.
+  const std::string gather = "--op gather/basic_linear --procs 5 --bytes 1000 --alpha 1e-5 --beta 1e-9";
+  EXPECT_NEAR(model_time(gather + " --one-port"), 44e-6, 1e-15);
+  EXPECT_NEAR(model_time(gather), 11e-6, 1e-15);
+}
+
+TEST(MeasureModel, CopyBandwidthChargesLocalCopies) {
+  // gather/binomial on 2 ranks, root 1, m = 1 MB = 1e6 bytes, alpha = 10 us, beta = 1 ns/byte,
+  // copies at 1e9 bytes/s (1 ms per block). Rank 0 sends its block at 0; it arrives at
+  // alpha + beta m = 1.01 ms. The root copies its own block into a temporary first (done at
+  // 1 ms, hidden by the receive), receives at 1.01 ms, then, being a non-zero root, copies the
+  // temporary into place in two parts (its own block, then rank 0's): 2 ms more. 3.01 ms in all;
+  // 1.01 ms when copies are free.
+  const std::string gather = "--op gather/binomial --procs 2 --root 1 --bytes 1MB --alpha 1e-5 --beta 1e-9";
+  EXPECT_NEAR(model_time(gather + " --copy-bandwidth 1e9"), 3.01e-3, 1e-12);
+  EXPECT_NEAR(model_time(gather), 1.01e-3, 1e-12);
+}
+
+TEST(MeasureModel, RejectsBadModelOptions) {
+  const std::string bcast = "measure --engine model --op bcast/binomial --procs 2 --bytes 8";
+  const std::string loggp_hockney = "collsim: --loggp replaces Hockney's --alpha/--beta: give one or the other";
+  expect_refused(bcast + kLogGp + " --alpha 2e-5", loggp_hockney);
+  expect_refused(bcast + kLogGp + " --beta 1e-9", loggp_hockney);
+  expect_refused(bcast + " --loggp 1e-5,1e-6,2e-6", "collsim: --loggp: '1e-5,1e-6,2e-6' is not four numbers L,o,g,G");
+  expect_refused(bcast + " --loggp 1,2,3,4,5", "collsim: --loggp: '1,2,3,4,5' is not four numbers L,o,g,G");
+  expect_refused(bcast + " --loggp 1e-5,-1e-6,2e-6,1e-9",
+                 "collsim: --loggp: '1e-5,-1e-6,2e-6,1e-9' is not four non-negative numbers L,o,g,G");
+  expect_refused(bcast + " --loggp 1e-5,,2e-6,1e-9",
+                 "collsim: --loggp: '1e-5,,2e-6,1e-9' is not four non-negative numbers L,o,g,G");
+  expect_refused(bcast + " --loggp 1e-5,fast,2e-6,1e-9",
+                 "collsim: --loggp: '1e-5,fast,2e-6,1e-9' is not four non-negative numbers L,o,g,G");
+  expect_refused(bcast + kLogGp + " --one-port",
+                 "collsim: --one-port applies to Hockney only (LogGP's g and G already serialise sends)");
+  expect_refused(bcast + " --copy-bandwidth -5", "collsim: --copy-bandwidth: -5 must be at least 0");
+  expect_refused(bcast + " --copy-bandwidth fast", "collsim: --copy-bandwidth: 'fast' is not a number");
+  expect_refused(bcast + " --alpha -1e-6", "collsim: --alpha: -1e-6 must be at least 0");
+}
+
+TEST(MeasureModel, EachEngineRefusesTheOthersOptions) {
+  const std::string call = " --op bcast/binomial --procs 2 --bytes 8";
+  for (const std::string model_option :
+       {"--alpha 1e-5", "--beta 1e-9", "--loggp 1,1,1,1", "--one-port", "--copy-bandwidth 1e9"}) {
+    const std::string name = model_option.substr(2, model_option.find(' ') - 2);
+    expect_refused("measure --engine sim" + call + " " + model_option,
+                   "collsim: --" + name + " does not apply to --engine sim");
+  }
+  for (const std::string& sim_option : {"--platform " + src("platforms/grisou.xml"), std::string("--ranks-per-node 2"),
+                                        std::string("--eager-limit 1KiB"), std::string("--cfg network/model:CM02")}) {
+    const std::string name = sim_option.substr(2, sim_option.find(' ') - 2);
+    expect_refused("measure --engine model" + call + " " + sim_option,
+                   "collsim: --" + name + " does not apply to --engine model");
+  }
+}
+
+TEST(MeasureSim, BadCfgIsOneLine) {
+  const std::string bcast = "measure --engine sim --op bcast/binomial --procs 2 --bytes 8 --cfg ";
+  expect_refused(bcast + "network-model-CM02", "collsim: --cfg: 'network-model-CM02' is not KEY:VALUE");
+  // SimGrid itself rejects the key (and would append its list of every known key: only the first
+  // line is kept).
+  expect_refused(bcast + "network/no-such-option:3",
+                 "collsim: bad SimGrid option: Bad config key: network/no-such-option");
+  // A known key with a value SimGrid cannot parse: one line, though SimGrid's text does not name
+  // the key.
+  expect_bad_input(bcast + "network/TCP-gamma:abc", "bad SimGrid option");
+}
+
+// measure refuses real payloads of more than 8 GiB: bcast holds P copies of the message (P*m),
+// gather the P blocks plus the root's P-block result (2*P*m). Every probe names a platform file
+// that does not exist: an accepted one stops there, before any buffer is allocated, so even a
+// broken guard never allocates 8 GiB.
+TEST(MeasureGuard, RealPayloadsAbove8GiBAreRefused) {
+  const std::string nowhere = " --platform /nonexistent/platform.xml";
+  const std::string accepted = "/nonexistent/platform.xml: cannot open";
+  auto refused = [](const std::string& bytes) {
+    return "collsim: real payloads would take " + bytes + " of memory: use --payload virtual for runs this large";
+  };
+  // bcast, P = 2: m = 4 GiB is exactly 8 GiB, allowed; one byte more is 8 GiB + 2 bytes.
+  const std::string bcast = "measure --engine sim --op bcast/binomial --procs 2 --bytes ";
+  expect_bad_input(bcast + "4GiB" + nowhere, accepted);
+  expect_refused(bcast + "4294967297" + nowhere, refused("8589934594"));
+  // gather, P = 2: m = 2 GiB is 2 * 2 * 2 GiB = 8 GiB, allowed; one byte more is 8 GiB + 4 bytes.
+  // The same m + 1 in a bcast is only 4 GiB + 2 bytes: the factor 2 is gather's alone.
+  const std::string gather = "measure --engine sim --op gather/binomial --procs 2 --bytes ";
+  expect_bad_input(gather + "2GiB" + nowhere, accepted);
+  expect_refused(gather + "2147483649" + nowhere, refused("8589934596"));
+  expect_bad_input(bcast + "2147483649" + nowhere, accepted);
+  // 5 GiB x 2 ranks = 10GiB, printed in binary units.
+  expect_refused(bcast + "5GiB" + nowhere, refused("10GiB"));
+  // Size-only buffers take no memory: the same run goes through.
+  const Outcome o =
+      collsim("measure --engine model --op bcast/binomial --procs 2 --bytes 5GiB --payload virtual --csv");
+  EXPECT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(csv_field(o.out, "data"), "unchecked");
+}
+
+// Without --csv: what was run, the time in readable units and in seconds with the rank that
+// finished last, and the data check.
+TEST(MeasurePlainText, DescribesTimesAndNamesTheLastRank) {
+  // bcast/pipeline from root 2 of 4 is the chain 2 -> 3 -> 0 -> 1 (collsim tree bcast/pipeline
+  // --procs 4 --root 2), so rank 1 finishes last, not rank P-1. Under LogGP with m = 1000 each hop
+  // is o + (m-1)G + L + o = 12.999 us, received o after its arrival, after the sender's own
+  // finish (injection end): 3 hops = 38.997 us. (Under Hockney the last sender's send would end
+  // with the last arrival, a tie.)
+  const Outcome o = collsim("measure --engine model --op bcast/pipeline --procs 4 --root 2 --bytes 1000" + kLogGp);
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(o.err, "");
+  const auto out = lines(o.out);
+  ASSERT_EQ(out.size(), 3u) << o.out;
+  EXPECT_EQ(out[0], "bcast/pipeline on 4 processes (root 2, 1000 bytes) on engine model");
+  // "time  39 us  (3.8997e-05 s; last to finish: rank 1)": 4 significant digits, then seconds.
+  const std::string head = "time  39 us  (";
+  ASSERT_EQ(out[1].rfind(head, 0), 0u) << out[1];
+  EXPECT_NEAR(std::stod(out[1].substr(head.size())), 38.997e-6, 1e-10) << out[1];
+  const std::string tail = " s; last to finish: rank 1)";
+  ASSERT_GE(out[1].size(), tail.size());
+  EXPECT_EQ(out[1].substr(out[1].size() - tail.size()), tail) << out[1];
+  EXPECT_EQ(out[2], "data  ok");
+
+  // A gather's root finishes last once it copies after its receives: gather/binomial, root 1,
+  // with a copy rate (see CopyBandwidthChargesLocalCopies); size-only buffers are not checked.
+  const Outcome g = collsim(
+      "measure --engine model --op gather/binomial --procs 2 --root 1 --bytes 1MB --alpha 1e-5 --beta 1e-9 "
+      "--copy-bandwidth 1e9 --payload virtual");
+  ASSERT_EQ(g.status, 0) << g.err;
+  EXPECT_EQ(g.out,
+            "gather/binomial on 2 processes (root 1, 1000000 bytes) on engine model\n"
+            "time  3.01 ms  (0.00301 s; last to finish: rank 1)\n"
+            "data  unchecked\n");
+}
+
+}  // namespace

@@ -1,0 +1,151 @@
+// collsim run when a run fails part way (exit status 1 or 2, run.json's status "failed: <reason>",
+// the rows measured before the failure kept in results.csv), and where a run's files go (name,
+// description, output.dir, --out).
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "cli_test_util.hpp"
+
+namespace {
+
+using namespace collsim_test;
+
+fs::path write_scenario(const std::string& file, const std::string& text) {
+  const fs::path p = scratch() / file;
+  std::ofstream(p) << text;
+  return p;
+}
+
+// The value of a string field of run.json ("status": "...").
+std::string json_string_field(const std::string& json, const std::string& key) {
+  const std::string open = "\"" + key + "\": \"";
+  const auto start = json.find(open);
+  if (start == std::string::npos) return "<no " + key + ">";
+  const auto end = json.find("\",\n", start);
+  return json.substr(start + open.size(), end - start - open.size());
+}
+
+// The model row that the failing scenarios below measure first: bcast/binomial on 2 ranks of 1000
+// bytes under the default Hockney model, alpha + beta m = 10 us + 1000 * 0.8 ns = 10.8 us.
+const std::string kModelRow =
+    "model,bcast/binomial,2,1000,0,0,1.08e-05,1,1.08e-05,1.08e-05,1.08e-05,1.08e-05,0,unchecked";
+
+struct Failed {
+  Outcome outcome;
+  std::string csv, json;
+};
+
+Failed run_until_failure(const std::string& name, const std::string& text) {
+  const fs::path scenario = write_scenario(name + ".yaml", text);
+  const fs::path out = scratch() / name;
+  Failed f{collsim("run " + scenario.string() + " --out " + out.string()), "", ""};
+  f.csv = slurp(out / "results.csv");
+  f.json = slurp(out / "run.json");
+  return f;
+}
+
+// The checks common to every run that fails after its first (model) row.
+void expect_failed_after_model_row(const Failed& f, const std::string& error_start) {
+  // stderr: the progress line, then the error.
+  const auto err = lines(f.outcome.err);
+  ASSERT_EQ(err.size(), 2u) << f.outcome.err;
+  EXPECT_EQ(err[1].rfind("collsim: " + error_start, 0), 0u) << err[1];
+  const std::string status = json_string_field(f.json, "status");
+  EXPECT_EQ(status.rfind("failed: " + error_start, 0), 0u) << f.json;
+  EXPECT_EQ("collsim: " + status.substr(std::string("failed: ").size()), err[1]) << "run.json and stderr differ";
+  EXPECT_NE(f.json.find("\"measurements_planned\": 2,"), std::string::npos) << f.json;
+  EXPECT_NE(f.json.find("\"measurements_written\": 1,"), std::string::npos) << f.json;
+  EXPECT_EQ(f.csv, "engine,op,procs,bytes,segment,root,time_s,runs,mean_s,median_s,min_s,max_s,ci95_s,data\n" +
+                       kModelRow + "\n");
+  // What was measured is still shown.
+  EXPECT_NE(f.outcome.out.find("bcast/binomial      2   1000        -  10.8 us"), std::string::npos) << f.outcome.out;
+}
+
+const std::string kModelThenMpi = "engines: [model, mpi]\nprocs: 2\nbytes: 1000\noperations: [bcast/binomial]\n";
+
+TEST(RunFailure, MpiProgramThatFailsExitsOne) {
+  const Failed f = run_until_failure("program-fails", kModelThenMpi + "mpi: {program: /bin/false}\n");
+  EXPECT_EQ(f.outcome.status, 1) << f.outcome.err;
+  const std::string what = "mpi bcast/binomial on 2 processes (root 0, 1000 bytes) failed (exit status 1): ";
+  expect_failed_after_model_row(f, what);
+  // The reason is what mpirun said, not the rule of dashes its notices start with.
+  const auto err = lines(f.outcome.err);
+  ASSERT_EQ(err.size(), 2u);
+  const std::string reason = err[1].substr(std::string("collsim: ").size() + what.size());
+  EXPECT_EQ(reason.find("---"), std::string::npos) << reason;
+  EXPECT_NE(reason.find_first_of("abcdefghijklmnopqrstuvwxyz"), std::string::npos) << reason;
+}
+
+// The launcher line goes before "-np P ...": with `sh -c "sleep 30" sh` the shell takes the rest
+// as its positional parameters and sleeps; the 1 s timeout must kill it.
+TEST(RunFailure, MpiTimeoutExitsOneWithinTheTimeout) {
+  const auto start = std::chrono::steady_clock::now();
+  const Failed f =
+      run_until_failure("timeout", kModelThenMpi + "mpi: {launcher: [sh, -c, \"sleep 30\", sh], timeout: 1}\n");
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(f.outcome.status, 1) << f.outcome.err;
+  EXPECT_LT(seconds, 10) << "the launcher was not killed at the timeout";
+  expect_failed_after_model_row(
+      f, "mpi bcast/binomial on 2 processes (root 0, 1000 bytes): timed out: no answer from sh after 1 s");
+}
+
+// A SimGrid option that only SimGrid can judge is found when the simulation starts: bad input
+// (exit status 2), after the model row was written.
+TEST(RunFailure, UnknownSimGridOptionInAScenarioExitsTwo) {
+  const Failed f = run_until_failure("bad-cfg", "engines: [model, sim]\nplatform: " + src("platforms/grisou.xml") +
+                                                    "\nprocs: 2\nbytes: 1000\noperations: [bcast/binomial]\n"
+                                                    "sim: {cfg: [network/no-such-option:3]}\n");
+  EXPECT_EQ(f.outcome.status, 2) << f.outcome.err;
+  expect_failed_after_model_row(f, "bad SimGrid option: Bad config key: network/no-such-option");
+}
+
+TEST(RunFailure, SimCfgWithoutColonIsRefusedWithItsPosition) {
+  const fs::path scenario =
+      write_scenario("cfg-colon.yaml",
+                     "engines: [sim]\nplatform: " + src("platforms/grisou.xml") +
+                         "\nprocs: 2\nbytes: 1000\noperations: [bcast/binomial]\nsim:\n  cfg: [network/model=CM02]\n");
+  expect_refused("run " + scenario.string(),
+                 "collsim: " + scenario.string() + ":7:9: sim.cfg: 'network/model=CM02' is not KEY:VALUE");
+}
+
+// Where the files go: --out, else output.dir (relative to the current directory), else
+// results/NAME with NAME the scenario's name, else its file name without .yaml. The name and
+// description head the printed table and are kept in run.json.
+TEST(RunOutput, NameDescriptionAndOutputFolder) {
+  const fs::path cwd = scratch() / "cwd";
+  fs::remove_all(cwd);
+  fs::create_directories(cwd);
+  const std::string body = "engines: [model]\nprocs: 2\nbytes: 1000\noperations: [bcast/binomial]\n";
+  const fs::path named =
+      write_scenario("named.yaml", "name: my-study\ndescription: what it is for\noutput:\n  dir: here/there\n" + body);
+  Outcome o = collsim_in(cwd, "run " + named.string());
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(lines(o.out).at(0), "my-study: what it is for") << o.out;
+  const std::string json = slurp(cwd / "here/there/run.json");
+  EXPECT_EQ(json_string_field(json, "name"), "my-study") << json;
+  EXPECT_EQ(json_string_field(json, "description"), "what it is for") << json;
+  EXPECT_EQ(json_string_field(json, "status"), "complete") << json;
+  EXPECT_EQ(lines(slurp(cwd / "here/there/results.csv")).at(1), kModelRow);
+
+  o = collsim_in(cwd, "run " + named.string() + " --out elsewhere --quiet");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(o.err, "") << "--quiet";
+  EXPECT_TRUE(fs::exists(cwd / "elsewhere/results.csv"));
+
+  const fs::path plain = write_scenario("plain.yaml", "name: given-name\n" + body);
+  o = collsim_in(cwd, "run " + plain.string());
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(lines(o.out).at(0), "given-name") << o.out;
+  EXPECT_TRUE(fs::exists(cwd / "results/given-name/results.csv"));
+
+  const fs::path anonymous = write_scenario("anonymous.yaml", body);
+  o = collsim_in(cwd, "run " + anonymous.string());
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_TRUE(fs::exists(cwd / "results/anonymous/run.json"));
+}
+
+}  // namespace

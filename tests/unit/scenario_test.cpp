@@ -1,0 +1,355 @@
+// Scenario files load with the meaning scenarios/README.md gives each field, and expand into the
+// documented plan order. The README's own example block is loaded too, so the documentation
+// cannot drift from the loader: a key the loader does not know fails the load (unknown keys are
+// refused), and a value read differently fails the comparisons below.
+#include "experiment/scenario.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace collsim {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A fresh folder per test, so the scenarios' relative paths resolve only to what the test made.
+fs::path fresh_dir(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("collsim-scenario-test-" + std::to_string(::getpid())) / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+fs::path write(const fs::path& p, const std::string& text) {
+  fs::create_directories(p.parent_path());
+  std::ofstream(p) << text;
+  return p;
+}
+
+std::string read(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+const fs::path kSource = COLLSIM_SOURCE_DIR;
+
+// The text between "```yaml" and the next "```" in scenarios/README.md.
+std::string readme_example() {
+  const std::string doc = read(kSource / "scenarios/README.md");
+  const auto open = doc.find("```yaml\n");
+  if (open == std::string::npos) return {};
+  const auto start = open + 8;
+  return doc.substr(start, doc.find("```", start) - start);
+}
+
+std::string plan_text(const std::vector<PlanPoint>& plan) {
+  std::string out;
+  for (const auto& p : plan)
+    out += p.engine + " " + std::string(p.spec.algorithm->name) + " P=" + std::to_string(p.spec.procs) +
+           " m=" + std::to_string(p.spec.bytes) + " seg=" + std::to_string(p.spec.params.segment) +
+           " root=" + std::to_string(p.spec.params.root) + "\n";
+  return out;
+}
+
+void expect_refused(const fs::path& file, const std::string& text, const std::string& message) {
+  write(file, text);
+  try {
+    load_scenario(file.string());
+    ADD_FAILURE() << "accepted:\n" << text;
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(std::string(e.what()), file.string() + ":" + message);
+  }
+}
+
+// The example of every field, as written in scenarios/README.md, placed where its relative
+// platform path (../platforms/grisou.xml) finds the real platform folder.
+TEST(Scenario, ReadmeExampleLoadsAsDocumented) {
+  const std::string example = readme_example();
+  ASSERT_NE(example.find("name: my-study"), std::string::npos) << "no ```yaml block in scenarios/README.md";
+  const fs::path dir = fresh_dir("readme");
+  fs::create_directory_symlink(kSource / "platforms", dir / "platforms");
+  const fs::path file = write(dir / "scenarios" / "example.yaml", example);
+  const Scenario sc = load_scenario(file.string());
+
+  EXPECT_EQ(sc.file, file.string());
+  EXPECT_EQ(sc.name, "my-study");
+  EXPECT_EQ(sc.description, "what it is for");
+  EXPECT_EQ(sc.sim.platform_file, (dir / "platforms" / "grisou.xml").string());
+  EXPECT_EQ(sc.sim.ranks_per_node, 2);
+  EXPECT_EQ(sc.engines, (std::vector<std::string>{"model", "sim"}));
+  EXPECT_FALSE(sc.real_bytes);
+
+  EXPECT_EQ(sc.model.kind, ModelConfig::Kind::hockney);
+  EXPECT_EQ(sc.model.alpha, 2.0e-5);
+  EXPECT_EQ(sc.model.beta, 8.0e-10);
+  EXPECT_EQ(sc.model.L, 1.0e-5);
+  EXPECT_EQ(sc.model.o, 1.0e-6);
+  EXPECT_EQ(sc.model.g, 1.0e-6);
+  EXPECT_EQ(sc.model.G, 8.0e-10);
+  EXPECT_FALSE(sc.model.one_port);
+  EXPECT_EQ(sc.model.copy_bandwidth, 0);
+
+  EXPECT_EQ(sc.sim.eager_limit, 65536u);
+  EXPECT_EQ(sc.sim.cfg, (std::vector<std::string>{"network/model:CM02", "network/crosstraffic:0"}));
+
+  EXPECT_EQ(sc.mpi.launcher, (std::vector<std::string>{"mpirun", "--oversubscribe"}));
+  EXPECT_EQ(launcher_command(sc.mpi), sc.mpi.launcher) << "a given launcher is used as it is";
+  EXPECT_EQ(sc.mpi.program, "/path/to/collsim-mpi");
+  EXPECT_EQ(sc.mpi.min_runs, 10);
+  EXPECT_EQ(sc.mpi.max_runs, 200);
+  EXPECT_EQ(sc.mpi.ci_target, 0.025);
+  EXPECT_EQ(sc.mpi.timeout_s, 300);
+
+  // The top-level procs, bytes, segment and root are every operation's defaults; an operation's
+  // own keys override them.
+  ASSERT_EQ(sc.operations.size(), 5u);
+  const std::vector<int> procs{2, 4, 8, 16};
+  const std::vector<std::size_t> bytes{8192, 65536, 1 << 20};
+  const auto& bare = sc.operations[0];
+  EXPECT_EQ(bare.algorithm->name, "bcast/binomial");
+  EXPECT_EQ(bare.procs, procs);
+  EXPECT_EQ(bare.bytes, bytes);
+  EXPECT_EQ(bare.segments, (std::vector<std::size_t>{0}));
+  EXPECT_EQ(bare.roots, (std::vector<int>{0}));
+  const auto& segmented = sc.operations[1];
+  EXPECT_EQ(segmented.algorithm->name, "bcast/binomial");
+  EXPECT_EQ(segmented.segments, (std::vector<std::size_t>{0, 8192}));
+  EXPECT_EQ(segmented.procs, (std::vector<int>{2, 4, 8}));
+  EXPECT_EQ(segmented.bytes, bytes);
+  const auto& gather = sc.operations[2];
+  EXPECT_EQ(gather.algorithm->name, "gather/basic_linear");
+  EXPECT_EQ(gather.bytes, (std::vector<std::size_t>{1024, 65536}));
+  EXPECT_EQ(gather.procs, procs);
+  EXPECT_EQ(sc.operations[3].algorithm->name, "bcast/chain");
+  EXPECT_EQ(sc.operations[3].fanout, 4);
+  EXPECT_EQ(sc.operations[4].algorithm->name, "bcast/knomial");
+  EXPECT_EQ(sc.operations[4].radix, 4);
+  EXPECT_EQ(sc.out_dir, "results/my-study");
+
+  // 2 engines x (4x3 + 3x3x2 + 4x2 + 4x3 + 4x3 = 62) points.
+  EXPECT_EQ(expand_plan(sc).size(), 124u);
+}
+
+// Every field at a value other than its default, so a field that is not read, or read into the
+// wrong place, shows.
+TEST(Scenario, EveryFieldIsRead) {
+  const fs::path dir = fresh_dir("every");
+  fs::create_directories(dir / "plat");
+  fs::copy_file(kSource / "platforms/test/star16.xml", dir / "plat" / "star.xml");
+  const fs::path file = write(dir / "study" / "every.yaml", R"(name: every-field
+description: "non-default values: a field read into the wrong place shows"
+platform: ../plat/star.xml
+ranks_per_node: 3
+engines: [mpi-native, sim, model, mpi]
+real_bytes: yes
+model:
+  kind: loggp
+  alpha: 3.0e-5
+  beta: 4.0e-10
+  L: 7.0e-6
+  o: 2.0e-6
+  g: 3.0e-6
+  G: 5.0e-10
+  one_port: true
+  copy_bandwidth: 6e9
+sim:
+  eager_limit: 12kB
+  cfg: network/model:CM02
+mpi:
+  launcher: [srun, --mpi=pmix]
+  program: /opt/bin/collsim-mpi
+  min_runs: 7
+  max_runs: 9
+  ci_target: 0.05
+  timeout: 42.5
+procs: 48
+bytes: [1, 2KiB, 3MiB, 1GiB, 5kB, 6MB, 7GB]
+segment: [0, 1KiB]
+root: [0, 5]
+operations:
+  - bcast/linear
+  - op: bcast/chain
+    fanout: 7
+    procs: [8, 6]
+    bytes: 3MiB
+    segment: 64kB
+    root: 7
+  - op: bcast/knomial
+    radix: 5
+  - op: gather/binomial
+    bytes: 1MB
+output:
+  dir: out/every-field
+)");
+  const Scenario sc = load_scenario(file.string());
+  EXPECT_EQ(sc.name, "every-field");
+  EXPECT_EQ(sc.description, "non-default values: a field read into the wrong place shows");
+  // Relative to the scenario's folder (dir/study), not to the current directory.
+  EXPECT_EQ(sc.sim.platform_file, (dir / "plat" / "star.xml").string());
+  EXPECT_EQ(sc.sim.ranks_per_node, 3);
+  EXPECT_EQ(sc.engines, (std::vector<std::string>{"mpi-native", "sim", "model", "mpi"}));
+  EXPECT_TRUE(sc.real_bytes);
+
+  EXPECT_EQ(sc.model.kind, ModelConfig::Kind::loggp);
+  EXPECT_EQ(sc.model.alpha, 3.0e-5);
+  EXPECT_EQ(sc.model.beta, 4.0e-10);
+  EXPECT_EQ(sc.model.L, 7.0e-6);
+  EXPECT_EQ(sc.model.o, 2.0e-6);
+  EXPECT_EQ(sc.model.g, 3.0e-6);
+  EXPECT_EQ(sc.model.G, 5.0e-10);
+  EXPECT_TRUE(sc.model.one_port);
+  EXPECT_EQ(sc.model.copy_bandwidth, 6e9);
+
+  EXPECT_EQ(sc.sim.eager_limit, 12000u);                                    // kB is decimal
+  EXPECT_EQ(sc.sim.cfg, (std::vector<std::string>{"network/model:CM02"}));  // one value, no list
+
+  EXPECT_EQ(sc.mpi.launcher, (std::vector<std::string>{"srun", "--mpi=pmix"}));
+  EXPECT_EQ(sc.mpi.program, "/opt/bin/collsim-mpi");
+  EXPECT_EQ(sc.mpi.min_runs, 7);
+  EXPECT_EQ(sc.mpi.max_runs, 9);
+  EXPECT_EQ(sc.mpi.ci_target, 0.05);
+  EXPECT_EQ(sc.mpi.timeout_s, 42.5);
+
+  ASSERT_EQ(sc.operations.size(), 4u);
+  const auto& linear = sc.operations[0];
+  EXPECT_EQ(linear.algorithm->name, "bcast/basic_linear");  // the short name
+  EXPECT_EQ(linear.procs, (std::vector<int>{48}));          // one value, no list
+  // KiB/MiB/GiB are binary, kB/MB/GB decimal.
+  EXPECT_EQ(linear.bytes, (std::vector<std::size_t>{1, 2048, 3145728, 1073741824, 5000, 6000000, 7000000000}));
+  // bcast/basic_linear takes no segment: the top-level [0, 1KiB] is ignored.
+  EXPECT_EQ(linear.segments, (std::vector<std::size_t>{0}));
+  EXPECT_EQ(linear.roots, (std::vector<int>{0, 5}));
+  EXPECT_EQ(linear.fanout, 4);
+  EXPECT_EQ(linear.radix, 4);
+  const auto& chain = sc.operations[1];
+  EXPECT_EQ(chain.algorithm->name, "bcast/chain");
+  EXPECT_EQ(chain.fanout, 7);
+  EXPECT_EQ(chain.procs, (std::vector<int>{8, 6}));
+  EXPECT_EQ(chain.bytes, (std::vector<std::size_t>{3 << 20}));
+  EXPECT_EQ(chain.segments, (std::vector<std::size_t>{64000}));
+  EXPECT_EQ(chain.roots, (std::vector<int>{7}));
+  const auto& knomial = sc.operations[2];
+  EXPECT_EQ(knomial.radix, 5);
+  EXPECT_EQ(knomial.fanout, 4);
+  EXPECT_EQ(knomial.segments, (std::vector<std::size_t>{0, 1024}));  // the top-level default
+  const auto& gather = sc.operations[3];
+  EXPECT_EQ(gather.algorithm->name, "gather/binomial");
+  EXPECT_EQ(gather.bytes, (std::vector<std::size_t>{1000000}));
+  EXPECT_EQ(gather.procs, (std::vector<int>{48}));
+  EXPECT_EQ(sc.out_dir, "out/every-field");
+
+  // Every plan point carries the operation's knobs and the scenario's real_bytes.
+  for (const auto& p : expand_plan(sc)) {
+    EXPECT_TRUE(p.spec.real_bytes);
+    EXPECT_EQ(p.spec.params.fanout, p.spec.algorithm->name == "bcast/chain" ? 7 : 4);
+    EXPECT_EQ(p.spec.params.radix, p.spec.algorithm->name == "bcast/knomial" ? 5 : 4);
+  }
+
+  // 16 hosts x 3 ranks per node = 48 slots: 49 processes do not fit.
+  const fs::path big = write(dir / "study" / "big.yaml",
+                             "engines: [sim]\nplatform: ../plat/star.xml\nranks_per_node: 3\nprocs: [48, 49]\n"
+                             "bytes: 1\noperations: [bcast/binomial]\n");
+  try {
+    load_scenario(big.string());
+    ADD_FAILURE() << "49 processes accepted on 48 slots";
+  } catch (const ScenarioError& e) {
+    EXPECT_NE(std::string(e.what()).find("asks for 49 processes"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("= 48 slots"), std::string::npos) << e.what();
+  }
+}
+
+// What a field left out means, as scenarios/README.md says ("default ...").
+TEST(Scenario, DocumentedDefaults) {
+  const fs::path dir = fresh_dir("defaults");
+  const fs::path file =
+      write(dir / "bare-study.yaml", "engines: [model]\nprocs: 2\nbytes: 1\noperations: [bcast/binomial]\n");
+  const Scenario sc = load_scenario(file.string());
+  EXPECT_EQ(sc.name, "bare-study");  // the file name without .yaml
+  EXPECT_EQ(sc.description, "");
+  EXPECT_EQ(sc.sim.ranks_per_node, 1);
+  EXPECT_FALSE(sc.real_bytes);
+  EXPECT_EQ(sc.model.kind, ModelConfig::Kind::hockney);
+  EXPECT_EQ(sc.model.alpha, 1e-5);
+  EXPECT_EQ(sc.model.beta, 8e-10);
+  EXPECT_FALSE(sc.model.one_port);
+  EXPECT_EQ(sc.model.copy_bandwidth, 0);
+  EXPECT_EQ(sc.sim.eager_limit, 65536u);
+  EXPECT_TRUE(sc.sim.cfg.empty());
+  // mpirun --oversubscribe, plus --allow-run-as-root when running as root.
+  std::vector<std::string> launcher{"mpirun", "--oversubscribe"};
+  if (::geteuid() == 0) launcher.push_back("--allow-run-as-root");
+  EXPECT_EQ(launcher_command(sc.mpi), launcher);
+  EXPECT_EQ(sc.mpi.program, "");  // the collsim-mpi beside the running collsim
+  EXPECT_EQ(sc.mpi.min_runs, 10);
+  EXPECT_EQ(sc.mpi.max_runs, 200);
+  EXPECT_EQ(sc.mpi.ci_target, 0.025);
+  EXPECT_EQ(sc.mpi.timeout_s, 300);
+  ASSERT_EQ(sc.operations.size(), 1u);
+  EXPECT_EQ(sc.operations[0].segments, (std::vector<std::size_t>{0}));
+  EXPECT_EQ(sc.operations[0].roots, (std::vector<int>{0}));
+  EXPECT_EQ(sc.operations[0].fanout, 4);
+  EXPECT_EQ(sc.operations[0].radix, 4);
+  EXPECT_EQ(sc.out_dir, "");  // collsim run then writes to results/NAME
+}
+
+TEST(Scenario, FieldsThatDoNotApplyAreRefused) {
+  const fs::path dir = fresh_dir("refused");
+  const std::string head = "engines: [model]\nprocs: 2\nbytes: 1\noperations:\n";
+  // An algorithm without segments rejects a non-zero segment of its own; segment 0 (unsegmented)
+  // is accepted.
+  expect_refused(dir / "seg.yaml", head + "  - op: gather/basic_linear\n    segment: 8KiB\n",
+                 "6:14: gather/basic_linear takes no segment size");
+  write(dir / "seg0.yaml", head + "  - op: gather/basic_linear\n    segment: 0\n");
+  EXPECT_EQ(load_scenario((dir / "seg0.yaml").string()).operations.at(0).segments, (std::vector<std::size_t>{0}));
+  expect_refused(dir / "fanout.yaml", head + "  - op: bcast/binomial\n    fanout: 2\n",
+                 "6:13: fanout applies to bcast/chain only, not bcast/binomial");
+  expect_refused(dir / "radix.yaml", head + "  - op: bcast/chain\n    radix: 2\n",
+                 "6:12: radix applies to bcast/knomial only, not bcast/chain");
+  expect_refused(dir / "sim.yaml", "engines: [sim]\nprocs: 2\nbytes: 1\noperations: [bcast/binomial]\n",
+                 " the sim engine needs a 'platform' (a SimGrid platform file)");
+  expect_refused(dir / "kind.yaml", head + "  - bcast/binomial\nmodel: {kind: logp}\n",
+                 "6:15: model.kind: 'logp' is not hockney or loggp");
+}
+
+// Engines outermost, then operations in file order, then procs, bytes, segment and root in the
+// order written (not sorted); a root that is not a rank of P is skipped for that P only.
+TEST(Scenario, PlanOrderAndRootSkipping) {
+  const fs::path dir = fresh_dir("plan");
+  const fs::path file = write(dir / "plan.yaml", R"(engines: [model, mpi]
+procs: [4, 2]
+bytes: [2KiB, 1KiB]
+segment: [1KiB, 0]
+root: [2, 1]
+operations:
+  - bcast/pipeline
+  - op: gather/basic_linear
+    bytes: 8
+)");
+  const auto plan = expand_plan(load_scenario(file.string()));
+  std::string expected;
+  for (const std::string engine : {"model", "mpi"}) {
+    for (const std::string p_root : {"P=4 m=2048 seg=1024 root=2", "P=4 m=2048 seg=1024 root=1",
+                                     "P=4 m=2048 seg=0 root=2", "P=4 m=2048 seg=0 root=1", "P=4 m=1024 seg=1024 root=2",
+                                     "P=4 m=1024 seg=1024 root=1", "P=4 m=1024 seg=0 root=2", "P=4 m=1024 seg=0 root=1",
+                                     // P = 2 has no rank 2
+                                     "P=2 m=2048 seg=1024 root=1", "P=2 m=2048 seg=0 root=1",
+                                     "P=2 m=1024 seg=1024 root=1", "P=2 m=1024 seg=0 root=1"})
+      expected += engine + " bcast/pipeline " + p_root + "\n";
+    // No segment for basic_linear: the top-level segments collapse to one unsegmented point.
+    for (const std::string p_root : {"P=4 m=8 seg=0 root=2", "P=4 m=8 seg=0 root=1", "P=2 m=8 seg=0 root=1"})
+      expected += engine + " gather/basic_linear " + p_root + "\n";
+  }
+  EXPECT_EQ(plan_text(plan), expected);
+  for (const auto& p : plan) EXPECT_FALSE(p.spec.real_bytes);
+}
+
+}  // namespace
+}  // namespace collsim
