@@ -17,14 +17,6 @@ namespace collsim {
 
 namespace {
 
-std::string program_path(const MpiLaunch& launch) {
-  if (!launch.program.empty()) return launch.program;
-  std::error_code ec;
-  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (ec) return "collsim-mpi";
-  return (self.parent_path() / "collsim-mpi").string();
-}
-
 struct Captured {
   int status = -1;  // exit status, or -1 when killed or timed out
   bool timed_out = false;
@@ -112,6 +104,14 @@ std::string first_message(const std::string& text) {
 
 }  // namespace
 
+std::string mpi_program(const MpiLaunch& launch) {
+  if (!launch.program.empty()) return launch.program;
+  std::error_code ec;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) return "collsim-mpi";
+  return (self.parent_path() / "collsim-mpi").string();
+}
+
 std::vector<std::string> launcher_command(const MpiLaunch& launch) {
   if (!launch.launcher.empty()) return launch.launcher;
   std::vector<std::string> cmd{"mpirun", "--oversubscribe"};
@@ -123,7 +123,7 @@ Measurement run_mpi_point(const MpiLaunch& launch, const std::string& engine, co
   std::vector<std::string> argv = launcher_command(launch);
   const std::vector<std::string> rest = {"-np",
                                          std::to_string(spec.procs),
-                                         program_path(launch),
+                                         mpi_program(launch),
                                          "measure",
                                          "--engine",
                                          engine,

@@ -25,6 +25,8 @@ struct MpiLaunch {
 
 // The launcher actually used for `launch` (defaults filled in).
 std::vector<std::string> launcher_command(const MpiLaunch& launch);
+// The collsim-mpi actually run: launch.program, else the one beside the running program.
+std::string mpi_program(const MpiLaunch& launch);
 
 // engine: "mpi" (our algorithm over MPI point-to-point) or "mpi-native" (Open MPI's own
 // collective forced to the same algorithm). Throws InputError when collsim-mpi rejects the

@@ -94,8 +94,9 @@ void ResultFiles::write_json(const std::string& status) {
   j += "  \"mpi\": {\"launcher\": [";
   const auto launcher = launcher_command(sc.mpi);
   for (std::size_t i = 0; i < launcher.size(); ++i) j += (i ? ", " : "") + json_string(launcher[i]);
-  j += "], \"min_runs\": " + std::to_string(sc.mpi.min_runs) + ", \"max_runs\": " + std::to_string(sc.mpi.max_runs) +
-       ", \"ci_target\": " + format_real(sc.mpi.ci_target) + "},\n";
+  j += "], \"program\": " + json_string(mpi_program(sc.mpi)) + ", \"min_runs\": " + std::to_string(sc.mpi.min_runs) +
+       ", \"max_runs\": " + std::to_string(sc.mpi.max_runs) + ", \"ci_target\": " + format_real(sc.mpi.ci_target) +
+       ", \"timeout_s\": " + format_real(sc.mpi.timeout_s) + "},\n";
   j += "  \"operations\": [";
   for (std::size_t i = 0; i < sc.operations.size(); ++i) {
     const auto& op = sc.operations[i];

@@ -113,7 +113,11 @@ void read_model(const Reader& in, const YAML::Node& n, ModelConfig& m) {
   if (n["o"]) m.o = in.real(n["o"], "model.o", 0);
   if (n["g"]) m.g = in.real(n["g"], "model.g", 0);
   if (n["G"]) m.G = in.real(n["G"], "model.G", 0);
-  if (n["one_port"]) m.one_port = in.boolean(n["one_port"], "model.one_port");
+  if (n["one_port"]) {
+    m.one_port = in.boolean(n["one_port"], "model.one_port");
+    if (m.one_port && m.kind == ModelConfig::Kind::loggp)
+      in.fail(n["one_port"], "model.one_port applies to Hockney only (LogGP's g and G already serialise sends)");
+  }
   if (n["copy_bandwidth"]) m.copy_bandwidth = in.real(n["copy_bandwidth"], "model.copy_bandwidth", 0);
 }
 

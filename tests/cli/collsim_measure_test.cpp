@@ -105,10 +105,10 @@ TEST(MeasureSim, BadCfgIsOneLine) {
   // SimGrid itself rejects the key (and would append its list of every known key: only the first
   // line is kept).
   expect_refused(bcast + "network/no-such-option:3",
-                 "collsim: bad SimGrid option: Bad config key: network/no-such-option");
-  // A known key with a value SimGrid cannot parse: one line, though SimGrid's text does not name
-  // the key.
-  expect_bad_input(bcast + "network/TCP-gamma:abc", "bad SimGrid option");
+                 "collsim: bad SimGrid option 'network/no-such-option:3': Bad config key: network/no-such-option");
+  // A known key with a value SimGrid cannot parse: SimGrid's text does not name the key, ours does.
+  expect_refused(bcast + "network/TCP-gamma:abc",
+                 "collsim: bad SimGrid option 'network/TCP-gamma:abc': invalid double");
 }
 
 // measure refuses real payloads of more than 8 GiB: bcast holds P copies of the message (P*m),

@@ -70,6 +70,8 @@ const std::string kModelThenMpi = "engines: [model, mpi]\nprocs: 2\nbytes: 1000\
 TEST(RunFailure, MpiProgramThatFailsExitsOne) {
   const Failed f = run_until_failure("program-fails", kModelThenMpi + "mpi: {program: /bin/false}\n");
   EXPECT_EQ(f.outcome.status, 1) << f.outcome.err;
+  EXPECT_NE(f.json.find("\"program\": \"/bin/false\""), std::string::npos) << f.json;
+  EXPECT_NE(f.json.find("\"timeout_s\": 300}"), std::string::npos) << f.json;
   const std::string what = "mpi bcast/binomial on 2 processes (root 0, 1000 bytes) failed (exit status 1): ";
   expect_failed_after_model_row(f, what);
   // The reason is what mpirun said, not the rule of dashes its notices start with.
@@ -100,7 +102,8 @@ TEST(RunFailure, UnknownSimGridOptionInAScenarioExitsTwo) {
                                                     "\nprocs: 2\nbytes: 1000\noperations: [bcast/binomial]\n"
                                                     "sim: {cfg: [network/no-such-option:3]}\n");
   EXPECT_EQ(f.outcome.status, 2) << f.outcome.err;
-  expect_failed_after_model_row(f, "bad SimGrid option: Bad config key: network/no-such-option");
+  expect_failed_after_model_row(
+      f, "bad SimGrid option 'network/no-such-option:3': Bad config key: network/no-such-option");
 }
 
 TEST(RunFailure, SimCfgWithoutColonIsRefusedWithItsPosition) {

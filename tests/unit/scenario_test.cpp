@@ -158,7 +158,6 @@ model:
   o: 2.0e-6
   g: 3.0e-6
   G: 5.0e-10
-  one_port: true
   copy_bandwidth: 6e9
 sim:
   eager_limit: 12kB
@@ -205,8 +204,11 @@ output:
   EXPECT_EQ(sc.model.o, 2.0e-6);
   EXPECT_EQ(sc.model.g, 3.0e-6);
   EXPECT_EQ(sc.model.G, 5.0e-10);
-  EXPECT_TRUE(sc.model.one_port);
   EXPECT_EQ(sc.model.copy_bandwidth, 6e9);
+  // one_port belongs to Hockney (refused with loggp, see below).
+  write(dir / "study" / "oneport.yaml",
+        "engines: [model]\nprocs: 2\nbytes: 1\noperations: [bcast/binomial]\nmodel: {one_port: true}\n");
+  EXPECT_TRUE(load_scenario((dir / "study" / "oneport.yaml").string()).model.one_port);
 
   EXPECT_EQ(sc.sim.eager_limit, 12000u);                                    // kB is decimal
   EXPECT_EQ(sc.sim.cfg, (std::vector<std::string>{"network/model:CM02"}));  // one value, no list
@@ -317,6 +319,9 @@ TEST(Scenario, FieldsThatDoNotApplyAreRefused) {
                  " the sim engine needs a 'platform' (a SimGrid platform file)");
   expect_refused(dir / "kind.yaml", head + "  - bcast/binomial\nmodel: {kind: logp}\n",
                  "6:15: model.kind: 'logp' is not hockney or loggp");
+  // As on the command line (--one-port with --loggp): LogGP's g and G already serialise sends.
+  expect_refused(dir / "oneport.yaml", head + "  - bcast/binomial\nmodel: {kind: loggp, one_port: true}\n",
+                 "6:32: model.one_port applies to Hockney only (LogGP's g and G already serialise sends)");
 }
 
 // Engines outermost, then operations in file order, then procs, bytes, segment and root in the

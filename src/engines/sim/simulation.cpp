@@ -169,7 +169,6 @@ Simulation::Simulation(const SimConfig& config) : impl_(std::make_unique<Impl>()
   static std::vector<std::string> args;
   args = {"collsim-sim", "--log=root.thresh:warning"};
   for (auto& o : context_options()) args.push_back(o);
-  for (const auto& c : config.cfg) args.push_back("--cfg=" + c);
   // Debugging aid: SimGrid log settings, e.g. COLLSIM_SIM_LOG="ker_network.thres:debug".
   if (const char* log = std::getenv("COLLSIM_SIM_LOG")) args.push_back(std::string("--log=") + log);
   static std::vector<char*> argv;
@@ -186,6 +185,17 @@ Simulation::Simulation(const SimConfig& config) : impl_(std::make_unique<Impl>()
     throw InputError("bad SimGrid option: " + what);
   }
   if (argc > 1) throw InputError(std::string("SimGrid did not understand option '") + argv[1] + "'");
+  // The user's options one by one, before the platform is loaded (SimGrid reads the network model
+  // then), so that an error names the option it is about.
+  for (const auto& c : config.cfg) {
+    try {
+      s4u::Engine::set_config(c);
+    } catch (const std::exception& e) {
+      std::string what = e.what();
+      what = what.substr(0, what.find('\n'));
+      throw InputError("bad SimGrid option '" + c + "': " + what);
+    }
+  }
   silence_deadlock_banner();
 
   const std::string& file = config.platform_file;
