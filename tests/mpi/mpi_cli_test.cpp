@@ -2,34 +2,21 @@
 // columns for both engines (mpi, mpi-native), the readable summary, the run and fidelity
 // commands, help, and one-line input errors with exit status 2.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "common/run_command.hpp"
 #include "experiment/measurement.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
-
-struct Outcome {
-  int status;
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using collsim_test::Outcome;
+using collsim_test::slurp;
 
 std::vector<std::string> lines(const std::string& text) {
   std::vector<std::string> out;
@@ -38,15 +25,7 @@ std::vector<std::string> lines(const std::string& text) {
   return out;
 }
 
-Outcome shell(const std::string& command) {
-  const fs::path dir = fs::temp_directory_path() / ("collsim-mpi-cli-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  const std::string cmd = command + " >" + (dir / "out").string() + " 2>" + (dir / "err").string() + " </dev/null";
-  const int raw = std::system(cmd.c_str());
-  Outcome o{WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(dir / "out"), slurp(dir / "err")};
-  fs::remove_all(dir);
-  return o;
-}
+Outcome shell(const std::string& command) { return collsim_test::run_command(command); }
 
 // -q keeps mpirun's own notice about non-zero exit codes out of stderr, leaving ours.
 Outcome mpirun(int procs, const std::string& args) {

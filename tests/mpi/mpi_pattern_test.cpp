@@ -19,24 +19,18 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <string>
-#include <utility>
 #include <vector>
+
+#include "common/run_command.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using collsim_test::run_command;
+using collsim_test::slurp;
 
 struct Report {
   int status = -1;
@@ -53,12 +47,11 @@ Report monitored(int procs, const std::string& engine, const std::string& args) 
                           " -q --allow-run-as-root --oversubscribe --mca pml_monitoring_enable 1"
                           " --mca pml_monitoring_enable_output 1 --output-filename " +
                           (dir / "ranks").string() + " -np " + std::to_string(procs) + " " + COLLSIM_MPI_BIN +
-                          " run --engine " + engine + " " + args + " >" + (dir / "out").string() + " 2>" +
-                          (dir / "err").string() + " </dev/null";
-  const int raw = std::system(cmd.c_str());
+                          " run --engine " + engine + " " + args;
+  const collsim_test::Outcome o = run_command(cmd);
   Report r;
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  r.err = slurp(dir / "err");
+  r.status = o.status;
+  r.err = o.err;
   // Each rank's own output files (ranks/1/rank.N/stdout, stderr): the report of a rank is printed
   // piecewise, so in mpirun's merged output the ranks' lines can interleave.
   std::error_code ec;
@@ -79,15 +72,6 @@ std::string joined(const std::vector<std::string>& lines) {
   return out;
 }
 
-// Runs `cmd`, returning its exit status (-1 if it did not exit) and standard output.
-std::pair<int, std::string> capture(const std::string& cmd) {
-  const fs::path out = fs::temp_directory_path() / ("collsim-ompi-info-" + std::to_string(::getpid()));
-  const int raw = std::system((cmd + " >" + out.string() + " 2>/dev/null </dev/null").c_str());
-  std::string text = slurp(out);
-  fs::remove(out);
-  return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, std::move(text)};
-}
-
 struct Monitoring {
   bool present = false;  // this Open MPI has the pml monitoring component
   std::string problem;   // why the tests cannot run although it should be there; empty if none
@@ -102,13 +86,14 @@ const Monitoring& monitoring() {
                   ": cannot tell whether this Open MPI has pml monitoring";
       return r;
     }
-    const auto [status, text] = capture(ompi_info + " --parsable --param pml monitoring");
-    if (status != 0) {
-      r.problem = ompi_info + " --parsable --param pml monitoring failed (exit status " + std::to_string(status) + ")";
+    const collsim_test::Outcome info = run_command(ompi_info + " --parsable --param pml monitoring");
+    if (info.status != 0) {
+      r.problem = ompi_info + " --parsable --param pml monitoring failed (exit status " + std::to_string(info.status) +
+                  "): " + info.err;
       return r;
     }
     // "mca:pml:monitoring:version:..." lines list the component when it was built.
-    r.present = text.find("mca:pml:monitoring:") != std::string::npos;
+    r.present = info.out.find("mca:pml:monitoring:") != std::string::npos;
     if (!r.present) return r;
     const std::string probe = "--op bcast/binomial --bytes 64";
     const Report rep = monitored(2, "mpi", probe);
