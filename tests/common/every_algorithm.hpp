@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cctype>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -41,3 +42,9 @@ inline std::string name_test_name(const ::testing::TestParamInfo<std::string>& i
 }
 
 }  // namespace collsim::testing
+
+namespace collsim {
+// GoogleTest prints a parameter with this (found by argument-dependent lookup) instead of the
+// pointer's address.
+inline void PrintTo(const AlgorithmInfo* a, std::ostream* os) { *os << (a ? a->name : "(none)"); }
+}  // namespace collsim
