@@ -12,6 +12,7 @@
 #include "cli/measure_options.hpp"
 #include "cli/options.hpp"
 #include "engines/model/model_engine.hpp"
+#include "engines/sim/protocol.hpp"
 #include "engines/sim/sim_engine.hpp"
 #include "experiment/result_files.hpp"
 #include "experiment/runner.hpp"
@@ -46,7 +47,10 @@ std::vector<OptionDef> measure_options() {
       {"payload", "real|virtual", "real: move and check bytes (default); virtual: sizes only"},
       {"platform", "FILE", "sim: SimGrid platform file (default platforms/grisou.xml)"},
       {"ranks-per-node", "N", "sim: ranks per host, like mpirun --map-by ppr:N:node (default 1)"},
-      {"eager-limit", "SIZE", "sim: messages below go eager, others rendezvous (default 64KiB)"},
+      {"protocol", "NAME",
+       "sim: point-to-point protocols: ideal, tcp, tcp+shm (default: the platform's, else tcp+shm)"},
+      {"protocol-option", "PROFILE/KEY:VALUE", "sim: a protocol parameter, e.g. tcp/buffer:1MiB (repeatable)", true},
+      {"eager-limit", "SIZE", "sim, ideal protocol: messages below go eager, others rendezvous (default 64KiB)"},
       {"cfg", "KEY:VALUE", "sim: a SimGrid configuration option (repeatable)", true},
       {"alpha", "S", "model: Hockney latency in seconds (default 1e-05)"},
       {"beta", "S_PER_BYTE", "model: Hockney seconds per byte (default 8e-10)"},
@@ -97,6 +101,14 @@ SimConfig read_sim(const ParsedOptions& o) {
     if (c.find(':') == std::string::npos) throw UsageError("--cfg: '" + c + "' is not KEY:VALUE");
     s.cfg.push_back(c);
   }
+  s.protocol = o.text("protocol");
+  if (o.has("protocol") && !is_protocol_name(s.protocol))
+    throw UsageError("--protocol: '" + s.protocol + "' is not a protocol (" + protocol_names() + ")");
+  for (const auto& p : o.all("protocol-option")) {
+    const std::string problem = check_protocol_option(p);
+    if (!problem.empty()) throw UsageError("--protocol-option: " + problem);
+    s.protocol_options.push_back(p);
+  }
   return s;
 }
 
@@ -130,7 +142,7 @@ int measure(std::span<char* const> args) {
 
   RunResult result;
   if (engine == "model") {
-    reject_foreign(o, engine, {"platform", "ranks-per-node", "eager-limit", "cfg"});
+    reject_foreign(o, engine, {"platform", "ranks-per-node", "eager-limit", "cfg", "protocol", "protocol-option"});
     result = run_model(read_model(o), spec);
   } else {
     reject_foreign(o, engine, {"alpha", "beta", "loggp", "one-port", "copy-bandwidth"});
@@ -148,6 +160,7 @@ int measure(std::span<char* const> args) {
               << "time  " << format_seconds(m.time_s) << "  (" << m.time_s << " s; last to finish: rank " << last
               << ")\n"
               << "data  " << m.data << "\n";
+    if (!m.protocol.empty()) std::cout << "protocol  " << m.protocol << "\n";
   }
   return m.data == "ok" || m.data == "unchecked" ? 0 : 1;
 }

@@ -28,6 +28,7 @@ struct RunResult {
   double time_s = 0;             // last finish minus the common start
   std::vector<double> finish_s;  // per rank, relative to the common start
   std::string data_error;        // first wrong byte found; empty when right or not checked
+  std::string protocol;          // sim: the point-to-point protocol selection it ran under
 };
 
 // A failure of the run itself (deadlock, engine misuse); the message names the algorithm, the

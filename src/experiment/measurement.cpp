@@ -24,7 +24,7 @@ Measurement simulated_measurement(std::string engine, std::string op, int procs,
 }
 
 std::string csv_header() {
-  return "engine,op,procs,bytes,segment,root,time_s,runs,mean_s,median_s,min_s,max_s,ci95_s,data";
+  return "engine,op,procs,bytes,segment,root,time_s,runs,mean_s,median_s,min_s,max_s,ci95_s,data,protocol";
 }
 
 namespace {
@@ -43,7 +43,8 @@ std::string csv_row(const Measurement& m) {
   return quoted(m.engine) + "," + quoted(m.op) + "," + std::to_string(m.procs) + "," + std::to_string(m.bytes) + "," +
          std::to_string(m.segment) + "," + std::to_string(m.root) + "," + format_real(m.time_s) + "," +
          std::to_string(m.runs) + "," + format_real(m.mean_s) + "," + format_real(m.median_s) + "," +
-         format_real(m.min_s) + "," + format_real(m.max_s) + "," + format_real(m.ci95_s) + "," + quoted(m.data);
+         format_real(m.min_s) + "," + format_real(m.max_s) + "," + format_real(m.ci95_s) + "," + quoted(m.data) + "," +
+         quoted(m.protocol);
 }
 
 namespace {
@@ -107,6 +108,7 @@ std::optional<Measurement> parse_csv_output(const std::string& text) {
     m.max_s = real_or("max_s", m.time_s);
     m.ci95_s = real_or("ci95_s", 0);
     m.data = v.count("data") ? v["data"] : "unchecked";
+    m.protocol = v.count("protocol") ? v["protocol"] : "";
   } catch (const std::exception&) {
     return std::nullopt;
   }

@@ -22,8 +22,9 @@ struct Measurement {
   double time_s = 0;
   int runs = 1;
   double mean_s = 0, median_s = 0, min_s = 0, max_s = 0;
-  double ci95_s = 0;  // half-width of the 95% confidence interval of the mean (0 for one run)
-  std::string data;   // "ok", "unchecked" (virtual bytes) or the first wrong byte
+  double ci95_s = 0;     // half-width of the 95% confidence interval of the mean (0 for one run)
+  std::string data;      // "ok", "unchecked" (virtual bytes) or the first wrong byte
+  std::string protocol;  // sim: the point-to-point protocol selection (ideal, tcp, tcp+shm); else empty
 };
 
 // Fills the statistics of a simulated point from its single time.

@@ -38,16 +38,18 @@ TEST(Cli, ModelMeasureMatchesClosedForm) {
   EXPECT_NEAR(t, 9 * (2e-5 + 1e-9 * 1048576), 1e-12);
 }
 
-// Sim engine: on 16 hosts with private 1.25 GB/s, 10 us links (20 us per route) under CM02, a
-// linear gather of 1 MiB blocks goes rendezvous, so the root takes the 15 blocks one after the
-// other: 15 * (20 us + 1 MiB / 1.25 GB/s), after copying its own block at the platform's
+// Sim engine, textbook (ideal) protocol: on 16 hosts with private 1.25 GB/s, 10 us links (20 us
+// per route) under CM02, a linear gather of 1 MiB blocks goes rendezvous, so the root takes the 15
+// blocks one after the other: 15 * (20 us + 1 MiB / 1.25 GB/s), after copying its own block at the platform's
 // memcpy_bw of 1 GB/s.
 TEST(Cli, SimMeasureMatchesHandCalculation) {
   const Outcome o = collsim("measure --engine sim --op gather/basic_linear --procs 16 --bytes 1MiB --csv --platform " +
                             src("platforms/test/star16.xml") +
-                            " --cfg network/model:CM02 --cfg network/crosstraffic:0 --cfg network/TCP-gamma:1e12");
+                            " --cfg network/model:CM02 --cfg network/crosstraffic:0 --cfg network/TCP-gamma:1e12"
+                            " --protocol ideal");
   ASSERT_EQ(o.status, 0) << o.err;
   EXPECT_EQ(csv_field(o.out, "engine"), "sim");
+  EXPECT_EQ(csv_field(o.out, "protocol"), "ideal");
   EXPECT_EQ(csv_field(o.out, "data"), "ok");
   const double t = std::stod(csv_field(o.out, "time_s"));
   const double expected = 1048576 / 1e9 + 15 * (20e-6 + 1048576 / 1.25e9);

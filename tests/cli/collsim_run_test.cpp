@@ -32,7 +32,7 @@ std::string json_string_field(const std::string& json, const std::string& key) {
 // The model row that the failing scenarios below measure first: bcast/binomial on 2 ranks of 1000
 // bytes under the default Hockney model, alpha + beta m = 10 us + 1000 * 0.8 ns = 10.8 us.
 const std::string kModelRow =
-    "model,bcast/binomial,2,1000,0,0,1.08e-05,1,1.08e-05,1.08e-05,1.08e-05,1.08e-05,0,unchecked";
+    "model,bcast/binomial,2,1000,0,0,1.08e-05,1,1.08e-05,1.08e-05,1.08e-05,1.08e-05,0,unchecked,";
 
 struct Failed {
   Outcome outcome;
@@ -59,7 +59,7 @@ void expect_failed_after_model_row(const Failed& f, const std::string& error_sta
   EXPECT_EQ("collsim: " + status.substr(std::string("failed: ").size()), err[1]) << "run.json and stderr differ";
   EXPECT_NE(f.json.find("\"measurements_planned\": 2,"), std::string::npos) << f.json;
   EXPECT_NE(f.json.find("\"measurements_written\": 1,"), std::string::npos) << f.json;
-  EXPECT_EQ(f.csv, "engine,op,procs,bytes,segment,root,time_s,runs,mean_s,median_s,min_s,max_s,ci95_s,data\n" +
+  EXPECT_EQ(f.csv, "engine,op,procs,bytes,segment,root,time_s,runs,mean_s,median_s,min_s,max_s,ci95_s,data,protocol\n" +
                        kModelRow + "\n");
   // What was measured is still shown.
   EXPECT_NE(f.outcome.out.find("bcast/binomial      2   1000        -  10.8 us"), std::string::npos) << f.outcome.out;

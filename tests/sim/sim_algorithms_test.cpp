@@ -81,6 +81,13 @@ TEST_P(EveryAlgorithm, SeveralRanksPerHost) {
   check(test::exact("test/star16.xml", 3), cases(*GetParam(), {3, 13, 33}), star16());
 }
 
+// The same cases under Open MPI's protocols (tcp between hosts, shm inside one): the
+// fragments, handshakes and in-order connections must still deliver every byte.
+TEST_P(EveryAlgorithm, UnderTcpAndShm) {
+  check(test::exact("test/star16.xml", 1, "tcp+shm"), cases(*GetParam(), {1, 2, 3, 5, 8, 13, 16}), star16());
+  check(test::exact("test/star16.xml", 3, "tcp+shm"), cases(*GetParam(), {3, 13, 33}), star16());
+}
+
 TEST_P(EveryAlgorithm, LargeMessagesOnGrisou) {
   const AlgorithmInfo& a = *GetParam();
   const std::size_t big = std::size_t{4} << 20;

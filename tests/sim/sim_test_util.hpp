@@ -15,12 +15,15 @@ inline std::string platform(const std::string& relative) {
 }
 
 // CM02 without cross traffic and with an unbounded TCP window: an idle route costs exactly
-// latency + size / bandwidth, so times can be checked by hand.
-inline SimConfig exact(const std::string& relative_platform, int ranks_per_node = 1) {
+// latency + size / bandwidth, so times can be checked by hand. The protocol is the textbook one
+// (ideal) unless asked otherwise.
+inline SimConfig exact(const std::string& relative_platform, int ranks_per_node = 1,
+                       const std::string& protocol = "ideal") {
   SimConfig c;
   c.platform_file = platform(relative_platform);
   c.ranks_per_node = ranks_per_node;
   c.cfg = {"network/model:CM02", "network/crosstraffic:0", "network/TCP-gamma:1e15"};
+  c.protocol = protocol;
   return c;
 }
 

@@ -96,7 +96,7 @@ RunResult run_mpi(MPI_Comm comm, const RunSpec& spec, const TimerOptions& option
   AlgorithmCall call(comm, spec);
   CallTimer timer(comm, options);
   CallTiming t = timer.time(call);
-  return RunResult{t.time_s, std::move(t.finish_s), std::move(t.data_error)};
+  return RunResult{t.time_s, std::move(t.finish_s), std::move(t.data_error), {}};
 }
 
 }  // namespace collsim

@@ -2,16 +2,11 @@
 
 #include <algorithm>
 #include <cstring>
+#include <mutex>
 
 namespace collsim::sim {
 
 namespace s4u = simgrid::s4u;
-
-namespace {
-// SimGrid refuses to send a null payload, so messages without bytes (virtual or empty) carry
-// the address of this marker instead.
-std::byte no_bytes;
-}  // namespace
 
 s4u::Mailbox* Mailboxes::get(const ChannelKey& key, bool eager, const Measurement& m) {
   Entry& e = (eager ? eager_ : rendezvous_)[key];
@@ -98,7 +93,8 @@ Request SimComm::post_send(const Op& op) {
 
   // Snapshot of the bytes at send time, as MPI lets the sender reuse its buffer once the send
   // completes; the receiver frees it. Virtual buffers carry nothing.
-  std::byte* payload = &no_bytes;
+  // (SimGrid refuses a null payload: messages without bytes carry a marker.)
+  std::byte* payload = no_bytes();
   if (!op.buffer.is_virtual() && size > 0) {
     payload = new std::byte[size];
     std::memcpy(payload, op.buffer.data(), size);
@@ -111,6 +107,10 @@ Request SimComm::post_send(const Op& op) {
   p.seq = seq;
   p.size = size;
   p.live = true;
+  if (m_.transport) {
+    m_.transport->send(rank_, op.peer, op.tag, size, payload, id);
+    return Request{id};
+  }
   const bool eager = size < eager_limit_;
   // SimGrid 3.32 takes a zero-size message of a permanent-receiver mailbox for delivered as soon
   // as a receive is posted, even during its latency, and ends the sender's transfer with it: an
@@ -147,6 +147,10 @@ Request SimComm::post_recv(const Op& op) {
   p.size = size;
   p.dest = op.buffer;
   p.live = true;
+  if (m_.transport) {
+    m_.transport->recv(rank_, op.peer, op.tag, id);
+    return Request{id};
+  }
   s4u::Mailbox* mb = mailboxes_.get(key, size < eager_limit_, m_);
   p.comm = mb->get_async<std::byte>(&p.payload);
   return Request{id};
@@ -154,7 +158,7 @@ Request SimComm::post_recv(const Op& op) {
 
 void SimComm::finish(Request& r) {
   Pending& p = requests_[static_cast<std::size_t>(r.id)];
-  if (p.payload && p.payload != &no_bytes) {
+  if (p.payload && p.payload != no_bytes()) {
     if (!p.dest.is_virtual()) std::memcpy(p.dest.data(), p.payload, p.size);
     delete[] p.payload;
   }
@@ -162,11 +166,42 @@ void SimComm::finish(Request& r) {
   p.comm = nullptr;
   p.dest = Buffer{};
   p.live = false;
+  p.done = false;
   free_.push_back(r.id);
   r = Request{};
 }
 
+void SimComm::complete(std::int64_t id) {
+  Pending& p = requests_[static_cast<std::size_t>(id)];
+  p.done = true;
+  p.done_order = ++completions_;
+  wake_->notify_all();
+}
+
 void SimComm::wait_all(std::span<Request> requests) {
+  if (m_.transport) {
+    blocked_on_.clear();
+    for (const Request& r : requests) {
+      if (r.is_null()) continue;
+      (void)pending(r);  // checks that it is an outstanding request of this rank
+      blocked_on_.push_back(r.id);
+    }
+    auto all_done = [&] {
+      return std::all_of(requests.begin(), requests.end(), [&](const Request& r) {
+        return r.is_null() || requests_[static_cast<std::size_t>(r.id)].done;
+      });
+    };
+    blocked_ = Blocked::requests;
+    blocked_kind_ = OpKind::wait_all;
+    {
+      std::unique_lock lock(*mutex_);
+      while (!all_done()) wake_->wait(lock);
+    }
+    blocked_ = Blocked::no;
+    for (Request& r : requests)
+      if (!r.is_null()) finish(r);
+    return;
+  }
   std::vector<s4u::CommPtr> comms;
   blocked_on_.clear();
   for (const Request& r : requests) {
@@ -196,6 +231,29 @@ std::size_t SimComm::wait_any(std::span<Request> requests) {
     blocked_on_.push_back(requests[i].id);
   }
   if (comms.empty()) throw CommError("rank " + std::to_string(rank_) + ": wait_any on requests that are all null");
+  if (m_.transport) {
+    // The request that completed first (of those already complete when the rank wakes).
+    auto first_done = [&] {
+      std::size_t best = requests.size();
+      for (std::size_t i : index) {
+        const Pending& p = requests_[static_cast<std::size_t>(requests[i].id)];
+        if (p.done && (best == requests.size() ||
+                       p.done_order < requests_[static_cast<std::size_t>(requests[best].id)].done_order))
+          best = i;
+      }
+      return best;
+    };
+    blocked_ = Blocked::requests;
+    blocked_kind_ = OpKind::wait_any;
+    std::size_t i = first_done();
+    {
+      std::unique_lock lock(*mutex_);
+      while ((i = first_done()) == requests.size()) wake_->wait(lock);
+    }
+    blocked_ = Blocked::no;
+    finish(requests[i]);
+    return i;
+  }
   blocked_ = Blocked::requests;
   blocked_kind_ = OpKind::wait_any;
   const auto k = s4u::Comm::wait_any(comms);
@@ -211,7 +269,15 @@ void SimComm::copy(Buffer dst, Buffer src) {
     throw CommError("rank " + std::to_string(rank_) + ": copy of " + std::to_string(src.size()) +
                     " bytes into a buffer of " + std::to_string(dst.size()));
   copy_bytes(dst, src);
-  if (memcpy_rate_ > 0 && src.size() > 0) s4u::this_actor::sleep_for(static_cast<double>(src.size()) / memcpy_rate_);
+  if (memcpy_rate_ > 0 && src.size() > 0) {
+    // A local copy makes no MPI progress: what arrives meanwhile waits for its end.
+    in_copy_ = true;
+    s4u::this_actor::sleep_for(static_cast<double>(src.size()) / memcpy_rate_);
+    in_copy_ = false;
+    auto actions = std::move(deferred_);
+    deferred_.clear();
+    for (auto& a : actions) a();
+  }
 }
 
 bool SimComm::matched(const Pending& p) const {

@@ -3,18 +3,23 @@
 // Each rank is a SimGrid actor that runs its algorithm's coroutine on its own context, so every
 // operation completes synchronously inside start(): the actor blocks in SimGrid until the
 // operation is done and the coroutine never suspends. The protocol model (eager / rendezvous,
-// copies, barrier) is described in sim_engine.hpp.
+// copies, barrier) is described in sim_engine.hpp and protocol.hpp.
 //
 // MPI matching is kept by a ledger per channel (source, destination, tag) that pairs the k-th
 // send with the k-th receive. It checks sizes when a pair forms, before anything reaches
-// SimGrid, and tells a deadlock report which waits have no partner. Because paired operations
-// have equal sizes, they choose the same protocol, so one SimGrid mailbox per (channel,
-// protocol) keeps MPI's order (SimGrid matches FIFO within a mailbox).
+// SimGrid, and tells a deadlock report which waits have no partner.
+//
+// Under the ideal profile each message is one SimGrid mailbox transfer: because paired
+// operations have equal sizes, they choose the same protocol, so one mailbox per (channel,
+// protocol) keeps MPI's order (SimGrid matches FIFO within a mailbox). Under tcp and shm the
+// Transport moves the message and completes the rank's requests (complete()), waking the rank
+// from its wait.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -24,6 +29,7 @@
 
 #include "comm/comm.hpp"
 #include "engines/run.hpp"
+#include "engines/sim/transport.hpp"
 
 namespace collsim::sim {
 
@@ -63,6 +69,7 @@ struct Measurement {
   simgrid::s4u::BarrierPtr barrier;
   std::vector<std::unique_ptr<SimComm>> ranks;
   std::unordered_map<ChannelKey, Channel, ChannelKeyHash> channels;
+  Transport* transport = nullptr;  // tcp / shm profiles; null under ideal (mailboxes)
 };
 
 // SimGrid mailboxes, one per (channel, protocol). They outlive measurements (SimGrid never frees
@@ -100,6 +107,14 @@ class SimComm final : public Comm {
   std::string waiting_on() const;              // "recv from 1 tag 1001", "barrier", ...
   bool finished = false;
 
+  // For the Transport: complete request `id` (waking the rank if it waits for it); the receive
+  // buffer of a request; whether the rank is inside MPI (not in a local copy, during which it
+  // makes no progress), and an action to run when its copy ends.
+  void complete(std::int64_t id);
+  Buffer receive_buffer(std::int64_t id) const { return requests_[static_cast<std::size_t>(id)].dest; }
+  bool in_mpi() const { return !in_copy_; }
+  void defer(std::function<void()> action) { deferred_.push_back(std::move(action)); }
+
  private:
   struct Pending {
     simgrid::s4u::CommPtr comm;
@@ -110,6 +125,8 @@ class SimComm final : public Comm {
     Buffer dest;                   // receive buffer
     std::byte* payload = nullptr;  // receive: the sender's copy of the bytes (or a marker: none)
     bool live = false;
+    bool done = false;             // Transport requests: completed
+    std::uint64_t done_order = 0;  // ... as the how-manieth of this rank's completions
   };
   enum class Blocked : std::uint8_t { no, requests, barrier };
 
@@ -135,6 +152,12 @@ class SimComm final : public Comm {
   Blocked blocked_ = Blocked::no;
   OpKind blocked_kind_ = OpKind::wait_all;
   std::vector<std::int64_t> blocked_on_;
+  // Transport requests.
+  simgrid::s4u::MutexPtr mutex_ = simgrid::s4u::Mutex::create();
+  simgrid::s4u::ConditionVariablePtr wake_ = simgrid::s4u::ConditionVariable::create();
+  std::uint64_t completions_ = 0;
+  bool in_copy_ = false;
+  std::vector<std::function<void()>> deferred_;
 };
 
 }  // namespace collsim::sim

@@ -48,6 +48,8 @@ class RecordWriter final : public sim::Reporter {
     put(p, r.time_s);
     put(p, static_cast<std::uint64_t>(r.finish_s.size()));
     for (double f : r.finish_s) put(p, f);
+    put(p, static_cast<std::uint64_t>(r.protocol.size()));
+    p += r.protocol;
     p += r.data_error;
     send(Kind::result, p);
   }
@@ -102,6 +104,11 @@ class RecordReader {
     std::memcpy(&v, p_.data() + pos_, sizeof(T));
     pos_ += sizeof(T);
     return v;
+  }
+  std::string text(std::size_t n) {
+    if (pos_ + n > p_.size()) throw EngineError("sim engine: truncated record from the simulation");
+    pos_ += n;
+    return p_.substr(pos_ - n, n);
   }
   std::string rest() { return p_.substr(pos_); }
 
@@ -259,6 +266,7 @@ std::size_t simulate(Mode mode, const SimConfig& config, std::span<const RunSpec
           const auto n = rec.get<std::uint64_t>();
           r.finish_s.reserve(static_cast<std::size_t>(n));
           for (std::uint64_t i = 0; i < n; ++i) r.finish_s.push_back(rec.get<double>());
+          r.protocol = rec.text(static_cast<std::size_t>(rec.get<std::uint64_t>()));
           r.data_error = rec.rest();
           ++results;
           on_result(index, r);

@@ -60,8 +60,12 @@ namespace collsim {
 struct SimConfig {
   std::string platform_file;        // SimGrid platform XML
   int ranks_per_node = 1;           // rank r runs on host r / ranks_per_node
-  std::size_t eager_limit = 65536;  // messages < limit: eager; >= limit: rendezvous
+  std::size_t eager_limit = 65536;  // ideal profile: messages < limit eager, others rendezvous
   std::vector<std::string> cfg;     // "key:value" SimGrid --cfg options, applied after ours
+  // Point-to-point protocols (protocol.hpp): a selection ("ideal", "tcp", "tcp+shm"; empty: the
+  // platform's collsim/protocol, else "tcp+shm") and "PROFILE/KEY:VALUE" options.
+  std::string protocol;
+  std::vector<std::string> protocol_options;
 };
 
 // Runs the specs in order in one simulation hosted in a forked child process and calls

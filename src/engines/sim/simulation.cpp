@@ -153,6 +153,7 @@ struct Simulation::Impl {
   s4u::Engine* engine = nullptr;    // deliberately never deleted: the process exits after the run
   std::vector<s4u::Host*> hosts;    // natural order of names: host i holds ranks i*rpn ...
   std::vector<double> memcpy_rate;  // per host, bytes/s, 0 = free
+  Protocols protocols;
   Mailboxes mailboxes;
   Measurement* current = nullptr;
   std::uint64_t generation = 0;
@@ -222,6 +223,31 @@ Simulation::Simulation(const SimConfig& config) : impl_(std::make_unique<Impl>()
     }
     impl_->memcpy_rate.push_back(rate);
   }
+
+  // Protocol settings are host properties (a <prop> in a <cluster> reaches all its hosts); the
+  // hosts that set one must agree on it.
+  const auto property = [&](const std::string& name) -> std::string {
+    std::string value;
+    const s4u::Host* first = nullptr;
+    for (const s4u::Host* h : impl_->hosts) {
+      const char* v = h->get_property(name);
+      if (!v) continue;
+      if (!first) {
+        first = h;
+        value = v;
+      } else if (value != v) {
+        throw InputError(file + ": hosts " + first->get_name() + " and " + h->get_name() + " disagree on " + name +
+                         " ('" + value + "' and '" + v + "')");
+      }
+    }
+    return value;
+  };
+  try {
+    impl_->protocols = resolve_protocols(config.protocol, config.protocol_options, config.eager_limit, property);
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    throw InputError(what.rfind("platform property", 0) == 0 ? file + ": " + what : what);
+  }
 }
 
 Simulation::~Simulation() = default;
@@ -271,6 +297,13 @@ void Simulation::Impl::measure(std::size_t index, const RunSpec& spec) {
         std::make_unique<SimComm>(m, mailboxes, static_cast<int>(r), config.eager_limit, memcpy_rate[r / rpn]));
   std::vector<double> finish(P, 0.0);
   std::vector<std::string> errors(P);
+  std::unique_ptr<Transport> transport;
+  if (protocols.inter.kind != ProtocolKind::ideal || protocols.intra.kind != ProtocolKind::ideal) {
+    std::vector<s4u::Host*> rank_hosts(P);
+    for (std::size_t r = 0; r < P; ++r) rank_hosts[r] = hosts[r / rpn];
+    transport = std::make_unique<Transport>(m, protocols, std::move(rank_hosts));
+    m.transport = transport.get();
+  }
   current = &m;
   // Every actor exists before any runs: a rank's first eager send names its destination's
   // actor as the mailbox's receiver, and creating actors yields to those already started.
@@ -279,6 +312,7 @@ void Simulation::Impl::measure(std::size_t index, const RunSpec& spec) {
   for (std::size_t r = 0; r < P; ++r)
     m.actors[r]->start([this, &m, &finish, &errors, r] { rank_main(m, static_cast<int>(r), finish, errors); });
   for (auto& a : m.actors) a->join();
+  if (transport) transport->shutdown();
 
   // A message nobody received would stay in its mailbox and be taken by the next measurement.
   for (const auto& [key, ch] : m.channels)
@@ -291,6 +325,7 @@ void Simulation::Impl::measure(std::size_t index, const RunSpec& spec) {
   m.actors.clear();
 
   RunResult result;
+  result.protocol = protocols.name;
   result.finish_s = std::move(finish);
   result.time_s = *std::max_element(result.finish_s.begin(), result.finish_s.end());
   for (auto& e : errors)

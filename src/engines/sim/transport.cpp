@@ -1,0 +1,347 @@
+#include "engines/sim/transport.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <mutex>
+#include <string>
+
+#include <simgrid/Exception.hpp>
+#include <xbt/config.hpp>
+
+#include "engines/sim/sim_comm.hpp"
+
+namespace collsim::sim {
+
+namespace s4u = simgrid::s4u;
+
+namespace {
+std::byte marker;
+}  // namespace
+
+std::byte* no_bytes() { return &marker; }
+
+namespace {
+// The network model's constant correction factor (LV08: latency x 13.01, bandwidth x 0.97), or 1
+// when it is not one number (SMPI's piecewise factors).
+double model_factor(const char* key) {
+  try {
+    const std::string text = simgrid::config::get_value<std::string>(key);
+    std::size_t used = 0;
+    const double v = std::stod(text, &used);
+    return used == text.size() && v > 0 ? v : 1.0;
+  } catch (const std::exception&) {
+    return 1.0;
+  }
+}
+}  // namespace
+
+struct Transport::Message {
+  int src = 0, dst = 0, tag = 0;
+  std::size_t size = 0;
+  const ProtocolProfile* profile = nullptr;
+  bool eager = true;
+  std::byte* payload = nullptr;  // the sender's snapshot, until it lands in the receive buffer
+  std::int64_t send_request = -1;
+  std::int64_t recv_request = -1;  // once matched
+  bool arrived = false;            // eager: the data; rendezvous: the RNDV or RGET
+  bool landed = false;             // the payload is in the receive buffer
+};
+
+struct Transport::Fragment {
+  enum class Kind : std::uint8_t { eager, rndv, answer, data, fin, get };
+  Kind kind = Kind::eager;
+  std::size_t wire = 0;        // bytes on the wire (for `get`: the message, moved the other way)
+  Message* msg = nullptr;
+  std::uint64_t end = 0;       // the connection's byte count once this fragment is written
+};
+
+struct Transport::InFlight {
+  s4u::CommPtr comm;
+  Fragment fragment;
+};
+
+struct Transport::Connection {
+  int from = 0, to = 0;  // ranks
+  s4u::Host* from_host = nullptr;
+  s4u::Host* to_host = nullptr;
+  const ProtocolProfile* profile = nullptr;
+  double bandwidth = 0;  // bytes/s of the route's narrowest link (socket buffer drain rate)
+  std::deque<Fragment> queue;
+  std::uint64_t enqueued = 0, written = 0;
+  // Eager sends queued but not yet accepted (the socket buffer was full), with the connection's
+  // byte count at the end of their fragment.
+  std::deque<std::pair<Message*, std::uint64_t>> waiting_for_room;
+  double latency = 0;    // seconds before a flow's bytes move (route latency x the model's factor)
+  std::deque<InFlight> in_flight;  // flows started, in order, not yet delivered
+  s4u::ActorPtr writer, reader;
+  s4u::MutexPtr mutex = s4u::Mutex::create();
+  s4u::ConditionVariablePtr wake = s4u::ConditionVariable::create();
+};
+
+Transport::Transport(Measurement& m, const Protocols& protocols, std::vector<s4u::Host*> hosts)
+    : m_(m),
+      protocols_(protocols),
+      hosts_(std::move(hosts)),
+      unexpected_(static_cast<std::size_t>(m.procs)),
+      posted_(static_cast<std::size_t>(m.procs)),
+      latency_factor_(model_factor("network/latency-factor")),
+      bandwidth_factor_(model_factor("network/bandwidth-factor")) {}
+
+Transport::~Transport() = default;
+
+const ProtocolProfile& Transport::profile(int a, int b) const {
+  return hosts_[static_cast<std::size_t>(a)] == hosts_[static_cast<std::size_t>(b)] ? protocols_.intra
+                                                                                    : protocols_.inter;
+}
+
+Transport::Connection& Transport::connection(int from, int to) {
+  const std::uint64_t key = static_cast<std::uint64_t>(from) << 32 | static_cast<std::uint32_t>(to);
+  Connection*& slot = by_pair_[key];
+  if (slot) return *slot;
+  auto c = std::make_unique<Connection>();
+  c->from = from;
+  c->to = to;
+  c->from_host = hosts_[static_cast<std::size_t>(from)];
+  c->to_host = hosts_[static_cast<std::size_t>(to)];
+  c->profile = &profile(from, to);
+  std::vector<s4u::Link*> links;
+  double latency = 0;
+  c->from_host->route_to(c->to_host, links, &latency);
+  c->bandwidth = std::numeric_limits<double>::infinity();
+  for (const s4u::Link* l : links) c->bandwidth = std::min(c->bandwidth, l->get_bandwidth() * bandwidth_factor_);
+  c->latency = latency * latency_factor_;
+  Connection* raw = c.get();
+  connections_.push_back(std::move(c));
+  slot = raw;
+  const std::string name = std::to_string(from) + "-" + std::to_string(to);
+  raw->writer = s4u::Actor::create("write-" + name, raw->from_host, [this, raw] { write(*raw); });
+  raw->reader = s4u::Actor::create("read-" + name, raw->to_host, [this, raw] { read(*raw); });
+  return *raw;
+}
+
+void Transport::enqueue(Connection& c, Fragment f) {
+  c.enqueued += f.wire;
+  f.end = c.enqueued;
+  c.queue.push_back(f);
+  c.wake->notify_all();
+}
+
+// The connection's writer: fragments go out one after another, as bytes into one TCP stream.
+// A SimGrid flow pays its latency before its bytes move, so the next fragment's flow starts when
+// the previous one has `latency` worth of bytes left to send: its bytes then follow right behind
+// (exactly so on an idle route; approximately when the route is shared, as the rate is taken to
+// be the route's bandwidth). The reader delivers fragments in order as their flows end.
+void Transport::write(Connection& c) {
+  while (true) {
+    {
+      std::unique_lock lock(*c.mutex);
+      while (c.queue.empty()) c.wake->wait(lock);
+    }
+    Fragment f = c.queue.front();
+    c.queue.pop_front();
+    const bool get = f.kind == Fragment::Kind::get;
+    // vader's single copy moves the message from the sender's memory to the receiver's.
+    s4u::Host* from = get ? hosts_[static_cast<std::size_t>(f.msg->src)] : c.from_host;
+    s4u::Host* to = get ? hosts_[static_cast<std::size_t>(f.msg->dst)] : c.to_host;
+    const std::size_t bytes = get ? std::max<std::size_t>(f.msg->size, 1) : f.wire;
+    s4u::CommPtr comm = s4u::Comm::sendto_async(from, to, static_cast<std::uint64_t>(bytes));
+    {
+      std::unique_lock lock(*c.mutex);
+      c.in_flight.push_back({comm, f});
+      c.wake->notify_all();
+    }
+    // Waits until at most `left` bytes of the flow remain (or it ended).
+    const auto wait_until_left = [&](double left) {
+      while (comm->get_state() != s4u::Activity::State::FINISHED) {
+        const double remaining = comm->get_remaining();
+        if (remaining <= left + 0.5) return;
+        s4u::this_actor::sleep_for((remaining - left) / c.bandwidth);
+      }
+    };
+    s4u::this_actor::sleep_for(static_cast<double>(bytes) / c.bandwidth);
+    if (f.kind == Fragment::Kind::data) {
+      // The kernel has taken the whole message once only `buffer` bytes are left to send.
+      wait_until_left(static_cast<double>(c.profile->buffer));
+      data_accepted(*f.msg);
+    }
+    wait_until_left(c.latency * c.bandwidth);
+    c.written = f.end;
+    accept_waiting(c);
+  }
+}
+
+void Transport::read(Connection& c) {
+  while (true) {
+    InFlight next;
+    {
+      std::unique_lock lock(*c.mutex);
+      while (c.in_flight.empty()) c.wake->wait(lock);
+      next = c.in_flight.front();
+      c.in_flight.pop_front();
+    }
+    next.comm->wait();
+    arrived(c, next.fragment);
+  }
+}
+
+// tcp eager sends whose bytes now fit in the socket buffer behind what is still unwritten.
+void Transport::accept_waiting(Connection& c) {
+  while (!c.waiting_for_room.empty() && c.waiting_for_room.front().second - c.written <= c.profile->buffer) {
+    complete_send(*c.waiting_for_room.front().first);
+    c.waiting_for_room.pop_front();
+  }
+}
+
+void Transport::send(int src, int dst, int tag, std::size_t size, std::byte* payload, std::int64_t request) {
+  SimComm& sender = *m_.ranks[static_cast<std::size_t>(src)];
+  Message& msg = messages_.emplace_back();
+  msg.src = src;
+  msg.dst = dst;
+  msg.tag = tag;
+  msg.size = size;
+  msg.payload = payload;
+  msg.send_request = request;
+  msg.profile = &profile(src, dst);
+  msg.eager = msg.profile->is_eager(size);
+  if (msg.profile->send_overhead > 0) s4u::this_actor::sleep_for(msg.profile->send_overhead);
+  Connection& c = connection(src, dst);
+  const ProtocolProfile& p = *msg.profile;
+  if (!msg.eager) {
+    enqueue(c, {Fragment::Kind::rndv, p.rndv_bytes, &msg});
+    return;
+  }
+  enqueue(c, {Fragment::Kind::eager, p.eager_header + size, &msg});
+  if (p.kind == ProtocolKind::tcp) {
+    if (c.enqueued - c.written <= p.buffer)
+      sender.complete(request);
+    else
+      c.waiting_for_room.emplace_back(&msg, c.enqueued);
+  } else if (size <= p.inline_limit) {
+    sender.complete(request);  // vader's sendi: copied into the peer's fast box at once
+  }
+  // shm, larger: completes when the receiver takes the fragment (arrived()).
+}
+
+void Transport::recv(int dst, int src, int tag, std::int64_t request) {
+  auto& unexpected = unexpected_[static_cast<std::size_t>(dst)];
+  const auto it =
+      std::find_if(unexpected.begin(), unexpected.end(), [&](const Message* m) { return m->src == src && m->tag == tag; });
+  if (it == unexpected.end()) {
+    posted_[static_cast<std::size_t>(dst)].push_back({src, tag, request});
+    return;
+  }
+  Message& msg = **it;
+  unexpected.erase(it);
+  msg.recv_request = request;
+  matched(msg);
+}
+
+void Transport::arrived(Connection& c, Fragment& f) {
+  Message& msg = *f.msg;
+  switch (f.kind) {
+    case Fragment::Kind::eager:
+      msg.arrived = true;
+      if (msg.profile->kind == ProtocolKind::shm && msg.size > msg.profile->inline_limit)
+        when_in_mpi(msg.dst, [this, &msg] { complete_send(msg); });
+      match_arrival(msg);
+      break;
+    case Fragment::Kind::rndv:
+      msg.arrived = true;
+      match_arrival(msg);
+      break;
+    case Fragment::Kind::answer:
+      // At the sender: the receiver has matched; write the data.
+      when_in_mpi(msg.src, [this, &msg] { put_data(msg); });
+      break;
+    case Fragment::Kind::data: deliver_payload(msg); break;
+    case Fragment::Kind::fin:
+      if (msg.profile->kind == ProtocolKind::shm)
+        complete_send(msg);  // back at the sender: the receiver has copied everything
+      else
+        complete_recv(msg);  // the FIN follows the data: the receive is complete
+      break;
+    case Fragment::Kind::get:
+      deliver_payload(msg);
+      complete_recv(msg);
+      enqueue(c, {Fragment::Kind::fin, msg.profile->fin_bytes, &msg});
+      break;
+  }
+}
+
+void Transport::match_arrival(Message& msg) {
+  auto& posted = posted_[static_cast<std::size_t>(msg.dst)];
+  const auto it =
+      std::find_if(posted.begin(), posted.end(), [&](const Posted& p) { return p.src == msg.src && p.tag == msg.tag; });
+  if (it == posted.end()) {
+    unexpected_[static_cast<std::size_t>(msg.dst)].push_back(&msg);
+    return;
+  }
+  msg.recv_request = it->request;
+  posted.erase(it);
+  matched(msg);
+}
+
+// The message has met its receive (and, eager, its data has arrived, or, rendezvous, its RNDV).
+void Transport::matched(Message& msg) {
+  if (msg.eager) {
+    deliver_payload(msg);
+    complete_recv(msg);
+    return;
+  }
+  when_in_mpi(msg.dst, [this, &msg] { answer(msg); });
+}
+
+// The receiver's answer to a rendezvous: tcp sends a PUT control back, shm copies the message.
+void Transport::answer(Message& msg) {
+  Connection& back = connection(msg.dst, msg.src);
+  if (msg.profile->kind == ProtocolKind::shm)
+    enqueue(back, {Fragment::Kind::get, msg.size, &msg});
+  else
+    enqueue(back, {Fragment::Kind::answer, msg.profile->answer_bytes, &msg});
+}
+
+void Transport::put_data(Message& msg) {
+  enqueue(connection(msg.src, msg.dst), {Fragment::Kind::data, msg.profile->data_header + msg.size, &msg});
+}
+
+// The kernel holds the rendezvous data: the send completes and the FIN goes out behind it.
+void Transport::data_accepted(Message& msg) {
+  complete_send(msg);
+  enqueue(connection(msg.src, msg.dst), {Fragment::Kind::fin, msg.profile->fin_bytes, &msg});
+}
+
+void Transport::deliver_payload(Message& msg) {
+  if (msg.landed) return;
+  msg.landed = true;
+  SimComm& receiver = *m_.ranks[static_cast<std::size_t>(msg.dst)];
+  if (msg.payload && msg.payload != no_bytes()) {
+    const Buffer dest = receiver.receive_buffer(msg.recv_request);
+    if (!dest.is_virtual() && msg.size > 0) std::memcpy(dest.data(), msg.payload, msg.size);
+    delete[] msg.payload;
+  }
+  msg.payload = nullptr;
+}
+
+void Transport::complete_send(Message& msg) { m_.ranks[static_cast<std::size_t>(msg.src)]->complete(msg.send_request); }
+
+void Transport::complete_recv(Message& msg) { m_.ranks[static_cast<std::size_t>(msg.dst)]->complete(msg.recv_request); }
+
+void Transport::when_in_mpi(int rank, std::function<void()> action) {
+  SimComm& r = *m_.ranks[static_cast<std::size_t>(rank)];
+  if (r.in_mpi())
+    action();
+  else
+    r.defer(std::move(action));
+}
+
+void Transport::shutdown() {
+  for (auto& c : connections_) {
+    c->writer->kill();
+    c->reader->kill();
+  }
+  connections_.clear();
+  by_pair_.clear();
+}
+
+}  // namespace collsim::sim

@@ -1,0 +1,91 @@
+// The message transport of the tcp and shm protocol profiles (internal to the sim engine): how
+// Open MPI's ob1 moves a message between two ranks, fragment by fragment (protocol.hpp says what
+// each profile does).
+//
+// Every ordered pair of ranks has a connection: a FIFO of fragments (headers, data, control
+// messages). A writer actor on the sending host starts one host-to-host flow per fragment
+// (SimGrid's Comm::sendto: no receiving actor, as a socket needs none), each right behind the
+// previous one's bytes; a reader actor on the receiving host hands the fragments over in order as
+// their flows end. The ranks' MPI matching is done here, on arrival and
+// on posting a receive, in MPI's order. A rank's requests are completed by whichever actor sees
+// them end; the rank, blocked in a wait, is woken through its condition variable.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include <simgrid/s4u.hpp>
+
+#include "engines/sim/protocol.hpp"
+
+namespace collsim::sim {
+
+class SimComm;
+struct Measurement;
+
+class Transport {
+ public:
+  // hosts[r]: the host of rank r. Uses m.ranks for the ranks' SimComm.
+  Transport(Measurement& m, const Protocols& protocols, std::vector<simgrid::s4u::Host*> hosts);
+  ~Transport();
+  Transport(const Transport&) = delete;
+  Transport& operator=(const Transport&) = delete;
+
+  // Called by rank `src`'s actor for its request `request`: a send of `size` bytes whose
+  // snapshot is `payload` (owned from now on; may be the no-bytes marker, see `no_bytes`).
+  void send(int src, int dst, int tag, std::size_t size, std::byte* payload, std::int64_t request);
+  // A receive posted by rank `dst`.
+  void recv(int dst, int src, int tag, std::int64_t request);
+  // Ends the connection actors once every rank has returned.
+  void shutdown();
+
+  const Protocols& protocols() const { return protocols_; }
+
+ private:
+  struct Message;
+  struct Fragment;
+  struct Connection;
+  struct InFlight;
+  struct Posted {
+    int src, tag;
+    std::int64_t request;
+  };
+
+  const ProtocolProfile& profile(int a, int b) const;
+  Connection& connection(int from, int to);
+  void enqueue(Connection& c, Fragment f);
+  void write(Connection& c);
+  void read(Connection& c);
+  void arrived(Connection& c, Fragment& f);
+  void accept_waiting(Connection& c);
+  void match_arrival(Message& msg);
+  void matched(Message& msg);
+  void answer(Message& msg);
+  void put_data(Message& msg);
+  void data_accepted(Message& msg);
+  void deliver_payload(Message& msg);
+  void complete_send(Message& msg);
+  void complete_recv(Message& msg);
+  // Runs `action` now if `rank` is inside MPI, else when its local copy ends.
+  void when_in_mpi(int rank, std::function<void()> action);
+
+  Measurement& m_;
+  Protocols protocols_;
+  std::vector<simgrid::s4u::Host*> hosts_;
+  std::deque<Message> messages_;
+  std::vector<std::unique_ptr<Connection>> connections_;       // created on first use
+  std::unordered_map<std::uint64_t, Connection*> by_pair_;     // key from * 2^32 + to
+  std::vector<std::deque<Message*>> unexpected_;               // per receiving rank, arrival order
+  std::vector<std::deque<Posted>> posted_;                     // per receiving rank, post order
+  double latency_factor_, bandwidth_factor_;                   // the network model's
+};
+
+// The marker a message without bytes (virtual or empty) carries instead of a payload.
+std::byte* no_bytes();
+
+}  // namespace collsim::sim
