@@ -159,12 +159,14 @@ void Transport::write(Connection& c) {
         s4u::this_actor::sleep_for((remaining - left) / c.bandwidth);
       }
     };
-    s4u::this_actor::sleep_for(static_cast<double>(bytes) / c.bandwidth);
+    const double started = s4u::Engine::get_clock();
     if (f.kind == Fragment::Kind::data) {
       // The kernel has taken the whole message once only `buffer` bytes are left to send.
-      wait_until_left(static_cast<double>(c.profile->buffer));
+      if (bytes > c.profile->buffer) wait_until_left(static_cast<double>(c.profile->buffer));
       data_accepted(*f.msg);
     }
+    const double sent = started + static_cast<double>(bytes) / c.bandwidth;
+    if (s4u::Engine::get_clock() < sent) s4u::this_actor::sleep_until(sent);
     wait_until_left(c.latency * c.bandwidth);
     c.written = f.end;
     accept_waiting(c);
