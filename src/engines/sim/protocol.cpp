@@ -51,8 +51,7 @@ std::string apply(ProtocolProfile& p, const std::string& key, const std::string&
   }
   if (key == "buffer" && p.kind == ProtocolKind::tcp) return size(p.buffer, 0);
   if (key == "inline_limit" && p.kind == ProtocolKind::shm) return size(p.inline_limit, 0);
-  return std::string("unknown key for the ") + to_string(p.kind) +
-         " profile (eager_limit, send_overhead" +
+  return std::string("unknown key for the ") + to_string(p.kind) + " profile (eager_limit, send_overhead" +
          (p.kind == ProtocolKind::tcp   ? ", buffer"
           : p.kind == ProtocolKind::shm ? ", inline_limit"
                                         : "") +
@@ -62,8 +61,8 @@ std::string apply(ProtocolProfile& p, const std::string& key, const std::string&
 // Splits "PROFILE/KEY:VALUE"; false when it has no such shape.
 bool split(const std::string& option, std::string& profile, std::string& key, std::string& value) {
   const auto slash = option.find('/'), colon = option.find(':');
-  if (slash == std::string::npos || colon == std::string::npos || colon < slash || slash == 0 ||
-      colon == slash + 1 || colon + 1 == option.size())
+  if (slash == std::string::npos || colon == std::string::npos || colon < slash || slash == 0 || colon == slash + 1 ||
+      colon + 1 == option.size())
     return false;
   profile = option.substr(0, slash);
   key = option.substr(slash + 1, colon - slash - 1);

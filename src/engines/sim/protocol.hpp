@@ -82,7 +82,8 @@ bool is_protocol_name(const std::string& name);
 // `ideal_eager_limit` is the ideal profile's eager limit (the older --eager-limit setting).
 // Throws InputError naming the option or property and the problem.
 Protocols resolve_protocols(const std::string& name, const std::vector<std::string>& options,
-                            std::size_t ideal_eager_limit, const std::function<std::string(const std::string&)>& property);
+                            std::size_t ideal_eager_limit,
+                            const std::function<std::string(const std::string&)>& property);
 
 // Checks one "PROFILE/KEY:VALUE" option; "" when it is well formed, else the problem.
 std::string check_protocol_option(const std::string& option);

@@ -51,9 +51,9 @@ struct Transport::Message {
 struct Transport::Fragment {
   enum class Kind : std::uint8_t { eager, rndv, answer, data, fin, get };
   Kind kind = Kind::eager;
-  std::size_t wire = 0;        // bytes on the wire (for `get`: the message, moved the other way)
+  std::size_t wire = 0;  // bytes on the wire (for `get`: the message, moved the other way)
   Message* msg = nullptr;
-  std::uint64_t end = 0;       // the connection's byte count once this fragment is written
+  std::uint64_t end = 0;  // the connection's byte count once this fragment is written
 };
 
 struct Transport::InFlight {
@@ -72,7 +72,7 @@ struct Transport::Connection {
   // Eager sends queued but not yet accepted (the socket buffer was full), with the connection's
   // byte count at the end of their fragment.
   std::deque<std::pair<Message*, std::uint64_t>> waiting_for_room;
-  double latency = 0;    // seconds before a flow's bytes move (route latency x the model's factor)
+  double latency = 0;              // seconds before a flow's bytes move (route latency x the model's factor)
   std::deque<InFlight> in_flight;  // flows started, in order, not yet delivered
   s4u::ActorPtr writer, reader;
   s4u::MutexPtr mutex = s4u::Mutex::create();
@@ -227,8 +227,8 @@ void Transport::send(int src, int dst, int tag, std::size_t size, std::byte* pay
 
 void Transport::recv(int dst, int src, int tag, std::int64_t request) {
   auto& unexpected = unexpected_[static_cast<std::size_t>(dst)];
-  const auto it =
-      std::find_if(unexpected.begin(), unexpected.end(), [&](const Message* m) { return m->src == src && m->tag == tag; });
+  const auto it = std::find_if(unexpected.begin(), unexpected.end(),
+                               [&](const Message* m) { return m->src == src && m->tag == tag; });
   if (it == unexpected.end()) {
     posted_[static_cast<std::size_t>(dst)].push_back({src, tag, request});
     return;

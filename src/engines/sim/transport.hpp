@@ -78,11 +78,11 @@ class Transport {
   Protocols protocols_;
   std::vector<simgrid::s4u::Host*> hosts_;
   std::deque<Message> messages_;
-  std::vector<std::unique_ptr<Connection>> connections_;       // created on first use
-  std::unordered_map<std::uint64_t, Connection*> by_pair_;     // key from * 2^32 + to
-  std::vector<std::deque<Message*>> unexpected_;               // per receiving rank, arrival order
-  std::vector<std::deque<Posted>> posted_;                     // per receiving rank, post order
-  double latency_factor_, bandwidth_factor_;                   // the network model's
+  std::vector<std::unique_ptr<Connection>> connections_;    // created on first use
+  std::unordered_map<std::uint64_t, Connection*> by_pair_;  // key from * 2^32 + to
+  std::vector<std::deque<Message*>> unexpected_;            // per receiving rank, arrival order
+  std::vector<std::deque<Posted>> posted_;                  // per receiving rank, post order
+  double latency_factor_, bandwidth_factor_;                // the network model's
 };
 
 // The marker a message without bytes (virtual or empty) carries instead of a payload.
