@@ -87,7 +87,10 @@ void ResultFiles::write_json(const std::string& status) {
        ", \"one_port\": " + (m.one_port ? "true" : "false") + ", \"copy_bandwidth\": " + format_real(m.copy_bandwidth) +
        "},\n";
   j += "  \"sim\": {\"platform\": " + json_string(sc.sim.platform_file) +
-       ", \"ranks_per_node\": " + std::to_string(sc.sim.ranks_per_node) +
+       ", \"protocol\": " + json_string(sc.sim.protocol) + ", \"protocol_options\": [";
+  for (std::size_t i = 0; i < sc.sim.protocol_options.size(); ++i)
+    j += (i ? ", " : "") + json_string(sc.sim.protocol_options[i]);
+  j += "], \"ranks_per_node\": " + std::to_string(sc.sim.ranks_per_node) +
        ", \"eager_limit\": " + std::to_string(sc.sim.eager_limit) + ", \"cfg\": [";
   for (std::size_t i = 0; i < sc.sim.cfg.size(); ++i) j += (i ? ", " : "") + json_string(sc.sim.cfg[i]);
   j += "]},\n";

@@ -1,5 +1,7 @@
 #include "experiment/scenario.hpp"
 
+#include "engines/sim/protocol.hpp"
+
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -122,7 +124,19 @@ void read_model(const Reader& in, const YAML::Node& n, ModelConfig& m) {
 }
 
 void read_sim(const Reader& in, const YAML::Node& n, SimConfig& s) {
-  in.only_keys(n, "sim", {"eager_limit", "cfg"});
+  in.only_keys(n, "sim", {"protocol", "protocol_options", "eager_limit", "cfg"});
+  if (n["protocol"]) {
+    s.protocol = in.text(n["protocol"], "sim.protocol");
+    if (!is_protocol_name(s.protocol))
+      in.fail(n["protocol"], "sim.protocol: '" + s.protocol + "' is not a protocol (" + protocol_names() + ")");
+  }
+  if (n["protocol_options"])
+    s.protocol_options = in.list(n["protocol_options"], "sim.protocol_options", [&](const YAML::Node& x) {
+      std::string v = in.text(x, "sim.protocol_options");
+      const std::string problem = check_protocol_option(v);
+      if (!problem.empty()) in.fail(x, "sim.protocol_options: " + problem);
+      return v;
+    });
   if (n["eager_limit"]) s.eager_limit = in.bytes(n["eager_limit"], "sim.eager_limit");
   if (n["cfg"])
     s.cfg = in.list(n["cfg"], "sim.cfg", [&](const YAML::Node& x) {

@@ -97,6 +97,8 @@ TEST(Scenario, ReadmeExampleLoadsAsDocumented) {
   EXPECT_FALSE(sc.model.one_port);
   EXPECT_EQ(sc.model.copy_bandwidth, 0);
 
+  EXPECT_EQ(sc.sim.protocol, "tcp+shm");
+  EXPECT_EQ(sc.sim.protocol_options, (std::vector<std::string>{"tcp/buffer:4MiB"}));
   EXPECT_EQ(sc.sim.eager_limit, 65536u);
   EXPECT_EQ(sc.sim.cfg, (std::vector<std::string>{"network/model:CM02", "network/crosstraffic:0"}));
 
@@ -160,6 +162,8 @@ model:
   G: 5.0e-10
   copy_bandwidth: 6e9
 sim:
+  protocol: ideal
+  protocol_options: shm/inline_limit:128
   eager_limit: 12kB
   cfg: network/model:CM02
 mpi:
@@ -210,6 +214,8 @@ output:
         "engines: [model]\nprocs: 2\nbytes: 1\noperations: [bcast/binomial]\nmodel: {one_port: true}\n");
   EXPECT_TRUE(load_scenario((dir / "study" / "oneport.yaml").string()).model.one_port);
 
+  EXPECT_EQ(sc.sim.protocol, "ideal");
+  EXPECT_EQ(sc.sim.protocol_options, (std::vector<std::string>{"shm/inline_limit:128"}));
   EXPECT_EQ(sc.sim.eager_limit, 12000u);                                    // kB is decimal
   EXPECT_EQ(sc.sim.cfg, (std::vector<std::string>{"network/model:CM02"}));  // one value, no list
 
@@ -283,6 +289,8 @@ TEST(Scenario, DocumentedDefaults) {
   EXPECT_EQ(sc.model.beta, 8e-10);
   EXPECT_FALSE(sc.model.one_port);
   EXPECT_EQ(sc.model.copy_bandwidth, 0);
+  EXPECT_EQ(sc.sim.protocol, "");  // the platform's, else tcp+shm
+  EXPECT_TRUE(sc.sim.protocol_options.empty());
   EXPECT_EQ(sc.sim.eager_limit, 65536u);
   EXPECT_TRUE(sc.sim.cfg.empty());
   // mpirun --oversubscribe, plus --allow-run-as-root when running as root.
@@ -319,6 +327,11 @@ TEST(Scenario, FieldsThatDoNotApplyAreRefused) {
                  " the sim engine needs a 'platform' (a SimGrid platform file)");
   expect_refused(dir / "kind.yaml", head + "  - bcast/binomial\nmodel: {kind: logp}\n",
                  "6:15: model.kind: 'logp' is not hockney or loggp");
+  expect_refused(dir / "protocol.yaml", head + "  - bcast/binomial\nsim: {protocol: udp}\n",
+                 "6:17: sim.protocol: 'udp' is not a protocol (ideal, tcp, tcp+shm)");
+  expect_refused(dir / "protoopt.yaml", head + "  - bcast/binomial\nsim: {protocol_options: [tcp/bufer:1MiB]}\n",
+                 "6:26: sim.protocol_options: 'tcp/bufer:1MiB': unknown key for the tcp profile (eager_limit, "
+                 "send_overhead, buffer)");
   // As on the command line (--one-port with --loggp): LogGP's g and G already serialise sends.
   expect_refused(dir / "oneport.yaml", head + "  - bcast/binomial\nmodel: {kind: loggp, one_port: true}\n",
                  "6:32: model.one_port applies to Hockney only (LogGP's g and G already serialise sends)");
