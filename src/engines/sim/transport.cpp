@@ -129,10 +129,42 @@ void Transport::enqueue(Connection& c, Fragment f) {
 
 // The connection's writer: fragments go out one after another, as bytes into one TCP stream.
 // A SimGrid flow pays its latency before its bytes move, so the next fragment's flow starts when
-// the previous one has `latency` worth of bytes left to send: its bytes then follow right behind
-// (exactly so on an idle route; approximately when the route is shared, as the rate is taken to
-// be the route's bandwidth). The reader delivers fragments in order as their flows end.
+// the flows already started are due to have moved all their bytes one latency from now: its bytes
+// then follow right behind theirs (exactly so on an idle route). At most a bandwidth-delay product
+// is thus in flight, however slowly a shared link drains it. The reader delivers fragments in
+// order as their flows end.
 void Transport::write(Connection& c) {
+  struct Flow {
+    s4u::CommPtr comm;
+    double moving;  // when its bytes start to move: its start + the route's latency
+  };
+  std::deque<Flow> flows;  // started by this writer and maybe not ended
+  // Sleeps until wake(now, moving, unsent, rate) <= now, where `unsent` is the bytes the started
+  // flows have not moved yet, `moving` when the oldest of them starts to move them, and `rate` the
+  // pace at which they drain. No bytes move before a flow's latency has passed, and then at most
+  // at the route's bandwidth, so the first wait cannot overshoot; after that the rate is measured
+  // from progress, so flows sharing a link with many others cost a few steps, not one per halving
+  // of the gap.
+  const auto wait_until = [&](auto wake) {
+    double rate = c.bandwidth, seen = -1, at = 0;
+    while (true) {
+      while (!flows.empty() && flows.front().comm->get_state() == s4u::Activity::State::FINISHED) flows.pop_front();
+      if (flows.empty()) return;
+      double unsent = 0;
+      for (const Flow& f : flows) unsent += f.comm->get_remaining();
+      const double now = s4u::Engine::get_clock(), moving = flows.front().moving;
+      if (seen >= 0 && now > at && unsent < seen) rate = (seen - unsent) / (now - at);
+      const double when = wake(now, std::max(now, moving), unsent, rate);
+      if (when <= now + 1 / rate) return;  // within a byte
+      if (now >= moving) {
+        seen = unsent;
+        at = now;
+      }
+      s4u::this_actor::sleep_until(when);
+    }
+  };
+  const double latency = c.latency;
+  const double buffer = static_cast<double>(c.profile->buffer);
   while (true) {
     {
       std::unique_lock lock(*c.mutex);
@@ -146,28 +178,21 @@ void Transport::write(Connection& c) {
     s4u::Host* to = get ? hosts_[static_cast<std::size_t>(f.msg->dst)] : c.to_host;
     const std::size_t bytes = get ? std::max<std::size_t>(f.msg->size, 1) : f.wire;
     s4u::CommPtr comm = s4u::Comm::sendto_async(from, to, static_cast<std::uint64_t>(bytes));
+    flows.push_back({comm, s4u::Engine::get_clock() + latency});
     {
       std::unique_lock lock(*c.mutex);
       c.in_flight.push_back({comm, f});
       c.wake->notify_all();
     }
-    // Waits until at most `left` bytes of the flow remain (or it ended).
-    const auto wait_until_left = [&](double left) {
-      while (comm->get_state() != s4u::Activity::State::FINISHED) {
-        const double remaining = comm->get_remaining();
-        if (remaining <= left + 0.5) return;
-        s4u::this_actor::sleep_for((remaining - left) / c.bandwidth);
-      }
-    };
-    const double started = s4u::Engine::get_clock();
     if (f.kind == Fragment::Kind::data) {
       // The kernel has taken the whole message once only `buffer` bytes are left to send.
-      if (bytes > c.profile->buffer) wait_until_left(static_cast<double>(c.profile->buffer));
+      wait_until([&](double now, double start, double unsent, double rate) {
+        return unsent <= buffer ? now : start + (unsent - buffer) / rate;
+      });
       data_accepted(*f.msg);
     }
-    const double sent = started + static_cast<double>(bytes) / c.bandwidth;
-    if (s4u::Engine::get_clock() < sent) s4u::this_actor::sleep_until(sent);
-    wait_until_left(c.latency * c.bandwidth);
+    // The next fragment's bytes would start to move one latency from now.
+    wait_until([&](double, double start, double unsent, double rate) { return start + unsent / rate - latency; });
     c.written = f.end;
     accept_waiting(c);
   }
