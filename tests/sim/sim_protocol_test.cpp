@@ -106,10 +106,24 @@ Task<> to_two_peers(Comm& comm, RankBuffers, const AlgorithmParams& p) {
   }
 }
 
+// Ranks 1 and 2 send one message each to rank 0, which has posted both receives.
+Task<> from_two_peers(Comm& comm, RankBuffers, const AlgorithmParams& p) {
+  Storage a(p.segment, false), b(p.segment, false);
+  if (comm.rank() == 0) {
+    Request r[2];
+    r[0] = co_await comm.irecv(a.view(), 1, 1);
+    r[1] = co_await comm.irecv(b.view(), 2, 1);
+    co_await comm.wait_all(r);
+  } else if (comm.rank() <= 2) {
+    co_await comm.send(a.view(), 0, 1);
+  }
+}
+
 const AlgorithmInfo kOne = test_algorithm("test/one_message", &one_message);
 const AlgorithmInfo kPostedThenBusy = test_algorithm("test/posted_then_busy", &posted_then_busy);
 const AlgorithmInfo kTwo = test_algorithm("test/two_messages", &two_messages);
 const AlgorithmInfo kTwoPeers = test_algorithm("test/to_two_peers", &to_two_peers);
+const AlgorithmInfo kFromTwoPeers = test_algorithm("test/from_two_peers", &from_two_peers);
 
 SimConfig tcp(std::vector<std::string> options = {}) {
   SimConfig c = exact("test/star16.xml", 1, "tcp");
@@ -148,12 +162,21 @@ TEST(TcpProtocol, BackToBackEagerMessagesShareOneStream) {
   expect_time(r.finish_s[1], t(1022) + 1e-3, "receiver after the first and a copy");
 }
 
-TEST(TcpProtocol, EagerMessagesToTwoPeersShareTheSendersLink) {
-  // Two connections, two flows leaving rank 0's link together at half its rate each.
+TEST(TcpProtocol, EagerMessagesToTwoPeersLeaveTheNicInOrder) {
+  // Two connections, one NIC queue: the first message's bytes leave, then the second's right
+  // behind them (as through Linux's FIFO queue of an interface), not both at half the rate.
   const RunResult r = run_one(tcp(), spec_for(kTwoPeers, 3, 50000));
   expect_time(r.finish_s[0], 0, "sender");
-  expect_time(r.finish_s[1], kLat + 2 * 50022 / kBw, "first peer");
+  expect_time(r.finish_s[1], kLat + 50022 / kBw, "first peer");
   expect_time(r.finish_s[2], kLat + 2 * 50022 / kBw, "second peer");
+}
+
+TEST(TcpProtocol, MessagesFromTwoPeersShareTheReceiversLink) {
+  // Two NICs, one receiving link: the two flows cross rank 0's link together at half its rate.
+  const RunResult r = run_one(tcp(), spec_for(kFromTwoPeers, 3, 50000));
+  expect_time(r.finish_s[1], 0, "first sender");
+  expect_time(r.finish_s[2], 0, "second sender");
+  expect_time(r.finish_s[0], kLat + 2 * 50022 / kBw, "receiver");
 }
 
 TEST(TcpProtocol, SocketBufferBoundsHowFarEagerSendsRunAhead) {
@@ -215,6 +238,27 @@ TEST(TcpProtocol, EagerLimitIsAParameter) {
   expect_time(r.finish_s[1], t(40) + t(64) + t(24 + 1001) + 32 / kBw, "rendezvous");
 }
 
+TEST(TcpProtocol, ConnectionSetUpOnFirstUse) {
+  // SYN and SYN-ACK (a latency each), then rank 0's 24-byte handshake and rank 1's 24-byte
+  // answer: rank 0 may write once the answer is in, 4 latencies and 48 bytes after its send.
+  const double up = 4 * kLat + 48 / kBw;
+  RunResult r = run_one(tcp({"tcp/connect:first_use"}), spec_for(kOne, 2, 1000));
+  expect_time(r.finish_s[0], up, "eager sender: its bytes are taken once the socket is up");
+  expect_time(r.finish_s[1], up + t(1022), "receiver");
+  // Only the first message waits: the second follows it on the open socket.
+  r = run_one(tcp({"tcp/connect:first_use"}), spec_for(kTwo, 2, 1000, 0, 3000));
+  expect_time(r.finish_s[1], up + kLat + (1022 + 3022) / kBw, "receiver of two");
+  // A rendezvous: the RNDV waits for the socket; rank 1's PUT control goes back on it, open on
+  // rank 1's side since its answer left.
+  const std::size_t n = 100000;
+  r = run_one(tcp({"tcp/connect:first_use"}), spec_for(kOne, 2, n));
+  expect_time(r.finish_s[0], up + t(40) + t(64), "rendezvous sender");
+  expect_time(r.finish_s[1], up + t(40) + t(64) + t(24 + n) + 32 / kBw, "rendezvous receiver");
+  // tcp/connect:established (the default) is the warmed-up socket of the other tests.
+  r = run_one(tcp({"tcp/connect:established"}), spec_for(kOne, 2, 1000));
+  expect_time(r.finish_s[1], t(1022), "established");
+}
+
 // ---- shm ----------------------------------------------------------------------------------------
 
 // Two ranks on one host: under tcp+shm they use the shm profile.
@@ -258,8 +302,9 @@ TEST(ShmProtocol, TcpBetweenHostsShmWithinOne) {
 // ---- settings -------------------------------------------------------------------------------------
 
 TEST(ProtocolSettings, BadOptionsAreInputErrors) {
-  for (const std::string option : {"tcp/buffer:lots", "tcp/inline_limit:5", "warp/eager_limit:1", "tcp/eager_limit:10",
-                                   "shm/send_overhead:-1", "tcp-buffer-1MiB"}) {
+  for (const std::string option :
+       {"tcp/buffer:lots", "tcp/inline_limit:5", "warp/eager_limit:1", "tcp/eager_limit:10", "shm/send_overhead:-1",
+        "tcp-buffer-1MiB", "tcp/connect:maybe", "shm/connect:first_use"}) {
     SimConfig c = tcp({option});
     EXPECT_THROW(run_one(c, spec_for(kOne, 2, 10)), InputError) << option;
   }

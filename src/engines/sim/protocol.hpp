@@ -7,7 +7,11 @@
 //    independent flows that share links fairly.
 //  - tcp: Open MPI's ob1 over the tcp BTL (../shared/reference/openmpi-p2p-protocols.md):
 //    one bidirectional socket per pair of ranks, each direction a FIFO in which a fragment starts
-//    only when the previous one has been written; every fragment carries its headers. A payload
+//    only when the previous one has been written; every fragment carries its headers. The
+//    sockets leaving a host share its NIC's one FIFO queue: fragments to different hosts leave
+//    one after another in the order they were handed over (Linux queues up to
+//    tcp_limit_output_bytes of a socket at once), while those arriving from several hosts share
+//    the receiving link. A payload
 //    of at most eager_limit - 56 bytes is eager: one fragment of 22 + N bytes, and the send
 //    completes once the data is handed to the kernel (after send_overhead), as long as the
 //    socket buffer has room for it behind what is still queued. Larger messages use the
@@ -32,11 +36,14 @@
 // properties of the platform (`<prop id="collsim/tcp/buffer" value="1MiB"/>`, in a <cluster> for
 // all its hosts) and by options "PROFILE/KEY:VALUE" (scenario `sim: protocol_options:`, command
 // line --protocol-option). Keys: eager_limit (size), buffer (size, tcp), send_overhead (seconds),
-// inline_limit (size, shm).
+// connect (tcp: established or first_use), inline_limit (size, shm).
 //
-// Connections are taken as established, as they are after the warm-up calls of a measured run:
-// the set-up Open MPI pays on a pair's first message (a TCP connect and a handshake) is not
-// simulated.
+// tcp connections: by default taken as established, as they are after the warm-up calls of a
+// measured run (and as SMPI takes them). With tcp/connect:first_use, a pair's socket opens when
+// either side first needs it, as Open MPI's does: a TCP connect (SYN, SYN-ACK), then the
+// initiator's 24-byte handshake (process name and magic string) and the acceptor's answer of 24
+// bytes; the acceptor's fragments follow its answer, the initiator's wait for it to arrive, and
+// eager sends queued meanwhile complete only once written.
 #pragma once
 
 #include <cstddef>
@@ -55,9 +62,10 @@ struct ProtocolProfile {
   std::size_t eager_limit = 65536;
   // Bytes on the wire besides the payload (fixed by the implementation; see the file comment).
   std::size_t eager_header = 0, rndv_bytes = 0, answer_bytes = 0, data_header = 0, fin_bytes = 0;
-  std::size_t inline_limit = 0;  // shm: eager sends of at most this many bytes complete at once
-  std::size_t buffer = 0;        // tcp: socket buffer a sender may run ahead of the wire by
-  double send_overhead = 0;      // seconds the sender spends handing one message over
+  std::size_t inline_limit = 0;       // shm: eager sends of at most this many bytes complete at once
+  std::size_t buffer = 0;             // tcp: socket buffer a sender may run ahead of the wire by
+  double send_overhead = 0;           // seconds the sender spends handing one message over
+  bool connect_on_first_use = false;  // tcp: simulate the socket's set-up (see the file comment)
 
   // The largest eager payload.
   std::size_t eager_payload() const { return kind == ProtocolKind::ideal ? eager_limit - 1 : eager_limit - 56; }

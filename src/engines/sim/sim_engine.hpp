@@ -14,13 +14,14 @@
 //  - Matching is MPI's: a receive names its source and tag; messages of one (source, destination,
 //    tag) are received in the order sent; the receive size must equal the message size, else the
 //    run fails with EngineError naming both ranks and both sizes.
-//  - Eager (size < eager_limit): the transfer starts when the send is posted, whether or not the
-//    receive is. The send completes when the transfer ends; the receive completes when the data
-//    has arrived and the receive is posted. (SimGrid mailbox with a permanent receiver.)
-//    An empty eager message travels as one byte: SimGrid 3.32 would deliver a zero-size one
-//    without its latency when the receive is posted while it is in flight.
-//  - Rendezvous (size >= eager_limit): the transfer starts when both the send and the receive are
-//    posted; both complete when it ends. Open MPI's TCP transport switches at 64 KiB.
+//  - Point-to-point protocols: SimConfig::protocol selects Open MPI's tcp and shm protocols
+//    (fragments with headers on one in-order connection per pair, eager sends complete once
+//    handed over, rendezvous handshakes; transport.hpp) or the textbook `ideal` one, kept for
+//    comparison with closed forms: eager (size < eager_limit) starts when the send is posted and
+//    the send completes when the transfer ends; rendezvous starts when both sides have posted,
+//    and both complete when it ends (an empty eager message travels as one byte: SimGrid 3.32
+//    would deliver a zero-size one without its latency when the receive is posted while it is in
+//    flight). protocol.hpp has the rules of each profile and where their parameters come from.
 //  - A transfer's duration is whatever SimGrid's network model says for the route (latency,
 //    bandwidth, sharing with the other transfers in flight); choose the model with `cfg`. The
 //    default is SimGrid's (LV08: latency x 13.01, bandwidth x 0.97, TCP-like sharing);

@@ -17,6 +17,11 @@ namespace s4u = simgrid::s4u;
 
 namespace {
 std::byte marker;
+
+// The key of the socket between ranks a and b, whichever opened it.
+std::uint64_t socket_key(int a, int b) {
+  return static_cast<std::uint64_t>(std::min(a, b)) << 32 | static_cast<std::uint32_t>(std::max(a, b));
+}
 }  // namespace
 
 std::byte* no_bytes() { return &marker; }
@@ -73,10 +78,25 @@ struct Transport::Connection {
   // byte count at the end of their fragment.
   std::deque<std::pair<Message*, std::uint64_t>> waiting_for_room;
   double latency = 0;              // seconds before a flow's bytes move (route latency x the model's factor)
-  std::deque<InFlight> in_flight;  // flows started, in order, not yet delivered
+  bool connected = true;           // false while the pair's socket is being set up (tcp/connect:first_use)
+  std::deque<InFlight> in_flight;  // flows started, in order, not yet waited for by the reader
+  double in_flight_bytes = 0;      // bytes of the flows started and not yet delivered
+  Nic* nic = nullptr;              // the sending host's, for a pair of two hosts
   s4u::ActorPtr writer, reader;
   s4u::MutexPtr mutex = s4u::Mutex::create();
   s4u::ConditionVariablePtr wake = s4u::ConditionVariable::create();
+};
+
+// The interface through which fragments leave a host for others. Its queue is one FIFO:
+// fragments leave in the order they were handed to the kernel, whatever their destination, one
+// after another at the rate of the host's link (Linux lets a socket queue up to
+// tcp_limit_output_bytes, 1 to 4 MiB, in it, so the fragments of MPI messages up to that size are
+// not interleaved with others'). Each fragment's flow starts when the interface is free of the
+// ones before it, so it does not share the host's link with them, while flows to different hosts
+// still share the links beyond.
+struct Transport::Nic {
+  double bandwidth = 0;  // bytes/s of the host's own link
+  double free_at = 0;    // when the fragments already handed over have left
 };
 
 Transport::Transport(Measurement& m, const Protocols& protocols, std::vector<s4u::Host*> hosts)
@@ -115,9 +135,54 @@ Transport::Connection& Transport::connection(int from, int to) {
   connections_.push_back(std::move(c));
   slot = raw;
   const std::string name = std::to_string(from) + "-" + std::to_string(to);
+  if (raw->from_host != raw->to_host && !links.empty()) {
+    std::unique_ptr<Nic>& nic = nics_[raw->from_host];
+    if (!nic) {
+      nic = std::make_unique<Nic>();
+      nic->bandwidth = links.front()->get_bandwidth() * bandwidth_factor_;
+    }
+    raw->nic = nic.get();
+  }
   raw->writer = s4u::Actor::create("write-" + name, raw->from_host, [this, raw] { write(*raw); });
   raw->reader = s4u::Actor::create("read-" + name, raw->to_host, [this, raw] { read(*raw); });
+  if (raw->profile->connect_on_first_use) {
+    const auto [it, fresh] = sockets_.try_emplace(socket_key(from, to));
+    Socket& socket = it->second;
+    if (fresh) {
+      socket.initiator = from;
+      socket.opener =
+          s4u::Actor::create("connect-" + name, raw->from_host, [this, from, to] { open_socket(from, to); });
+    }
+    raw->connected = from == socket.initiator ? socket.initiator_ready : socket.acceptor_ready;
+  }
   return *raw;
+}
+
+// Open MPI's lazy connect (protocol.hpp): SYN, SYN-ACK, the initiator's handshake, the acceptor's
+// answer. Each side may write once its own part is done: the acceptor right behind its answer,
+// the initiator when the answer has arrived.
+void Transport::open_socket(int initiator, int acceptor) {
+  s4u::Host* a = hosts_[static_cast<std::size_t>(initiator)];
+  s4u::Host* b = hosts_[static_cast<std::size_t>(acceptor)];
+  constexpr std::uint64_t kHandshake = 24;  // process name and magic string
+  s4u::Comm::sendto(a, b, 0);
+  s4u::Comm::sendto(b, a, 0);
+  s4u::Comm::sendto(a, b, kHandshake);
+  Connection& back = connection(acceptor, initiator);
+  s4u::CommPtr answer = s4u::Comm::sendto_async(b, a, kHandshake);
+  s4u::this_actor::sleep_for(static_cast<double>(kHandshake) / back.bandwidth);
+  Socket& socket = sockets_.at(socket_key(initiator, acceptor));
+  socket.acceptor_ready = true;
+  connected(back);
+  answer->wait();
+  socket.initiator_ready = true;
+  connected(connection(initiator, acceptor));
+}
+
+void Transport::connected(Connection& c) {
+  c.connected = true;
+  c.wake->notify_all();
+  accept_waiting(c);
 }
 
 void Transport::enqueue(Connection& c, Fragment f) {
@@ -128,47 +193,23 @@ void Transport::enqueue(Connection& c, Fragment f) {
 }
 
 // The connection's writer: fragments go out one after another, as bytes into one TCP stream.
-// A SimGrid flow pays its latency before its bytes move, so the next fragment's flow starts when
-// the flows already started are due to have moved all their bytes one latency from now: its bytes
-// then follow right behind theirs (exactly so on an idle route). At most a bandwidth-delay product
-// is thus in flight, however slowly a shared link drains it. The reader delivers fragments in
+// A SimGrid flow pays its latency before its bytes move, so the next fragment's flow starts as
+// soon as the previous one's bytes would have left at the route's bandwidth: its bytes then follow
+// right behind them (exactly so on an idle route). On a route that drains more slowly than that,
+// at most a bandwidth-delay product (plus the last fragment) is in flight: the next one waits for
+// deliveries, which keeps a stream a stream instead of a pile of flows sharing the link. Between
+// hosts, a fragment also waits for the host's interface (Nic). The reader delivers fragments in
 // order as their flows end.
 void Transport::write(Connection& c) {
-  struct Flow {
-    s4u::CommPtr comm;
-    double moving;  // when its bytes start to move: its start + the route's latency
-  };
-  std::deque<Flow> flows;  // started by this writer and maybe not ended
-  // Sleeps until wake(now, moving, unsent, rate) <= now, where `unsent` is the bytes the started
-  // flows have not moved yet, `moving` when the oldest of them starts to move them, and `rate` the
-  // pace at which they drain. No bytes move before a flow's latency has passed, and then at most
-  // at the route's bandwidth, so the first wait cannot overshoot; after that the rate is measured
-  // from progress, so flows sharing a link with many others cost a few steps, not one per halving
-  // of the gap.
-  const auto wait_until = [&](auto wake) {
-    double rate = c.bandwidth, seen = -1, at = 0;
-    while (true) {
-      while (!flows.empty() && flows.front().comm->get_state() == s4u::Activity::State::FINISHED) flows.pop_front();
-      if (flows.empty()) return;
-      double unsent = 0;
-      for (const Flow& f : flows) unsent += f.comm->get_remaining();
-      const double now = s4u::Engine::get_clock(), moving = flows.front().moving;
-      if (seen >= 0 && now > at && unsent < seen) rate = (seen - unsent) / (now - at);
-      const double when = wake(now, std::max(now, moving), unsent, rate);
-      if (when <= now + 1 / rate) return;  // within a byte
-      if (now >= moving) {
-        seen = unsent;
-        at = now;
-      }
-      s4u::this_actor::sleep_until(when);
-    }
-  };
-  const double latency = c.latency;
+  std::deque<s4u::CommPtr> flows;  // started by this writer and maybe not ended
+  const double window = c.latency * c.bandwidth;
   const double buffer = static_cast<double>(c.profile->buffer);
+  double last = 0;  // bytes of the fragment started last
   while (true) {
     {
       std::unique_lock lock(*c.mutex);
-      while (c.queue.empty()) c.wake->wait(lock);
+      while (c.queue.empty() || !c.connected) c.wake->wait(lock);
+      while (c.in_flight_bytes > window + last + 1) c.wake->wait(lock);
     }
     Fragment f = c.queue.front();
     c.queue.pop_front();
@@ -177,22 +218,38 @@ void Transport::write(Connection& c) {
     s4u::Host* from = get ? hosts_[static_cast<std::size_t>(f.msg->src)] : c.from_host;
     s4u::Host* to = get ? hosts_[static_cast<std::size_t>(f.msg->dst)] : c.to_host;
     const std::size_t bytes = get ? std::max<std::size_t>(f.msg->size, 1) : f.wire;
+    if (c.nic) {
+      const double start = std::max(s4u::Engine::get_clock(), c.nic->free_at);
+      c.nic->free_at = start + static_cast<double>(bytes) / c.nic->bandwidth;
+      if (start > s4u::Engine::get_clock()) s4u::this_actor::sleep_until(start);
+    }
+    const double started = s4u::Engine::get_clock();
     s4u::CommPtr comm = s4u::Comm::sendto_async(from, to, static_cast<std::uint64_t>(bytes));
-    flows.push_back({comm, s4u::Engine::get_clock() + latency});
+    last = static_cast<double>(bytes);
+    flows.push_back(comm);
     {
       std::unique_lock lock(*c.mutex);
       c.in_flight.push_back({comm, f});
+      c.in_flight_bytes += last;
       c.wake->notify_all();
     }
     if (f.kind == Fragment::Kind::data) {
-      // The kernel has taken the whole message once only `buffer` bytes are left to send.
-      wait_until([&](double now, double start, double unsent, double rate) {
-        return unsent <= buffer ? now : start + (unsent - buffer) / rate;
-      });
+      // The kernel has taken the whole message once only `buffer` bytes of the connection are
+      // left to send. Bytes move at most at the route's bandwidth, so each wait falls short of
+      // that moment or on it.
+      while (true) {
+        while (!flows.empty() && flows.front()->get_state() == s4u::Activity::State::FINISHED) flows.pop_front();
+        double left = 0;
+        for (const s4u::CommPtr& flow : flows)
+          if (flow->get_state() != s4u::Activity::State::FINISHED) left += flow->get_remaining();
+        if (left <= buffer + 1) break;
+        s4u::this_actor::sleep_for((left - buffer) / c.bandwidth);
+      }
       data_accepted(*f.msg);
     }
-    // The next fragment's bytes would start to move one latency from now.
-    wait_until([&](double, double start, double unsent, double rate) { return start + unsent / rate - latency; });
+    const double sent = started + last / c.bandwidth;
+    if (sent > s4u::Engine::get_clock()) s4u::this_actor::sleep_until(sent);
+    while (!flows.empty() && flows.front()->get_state() == s4u::Activity::State::FINISHED) flows.pop_front();
     c.written = f.end;
     accept_waiting(c);
   }
@@ -208,12 +265,20 @@ void Transport::read(Connection& c) {
       c.in_flight.pop_front();
     }
     next.comm->wait();
+    {
+      std::unique_lock lock(*c.mutex);
+      c.in_flight_bytes -= static_cast<double>(next.fragment.kind == Fragment::Kind::get
+                                                   ? std::max<std::size_t>(next.fragment.msg->size, 1)
+                                                   : next.fragment.wire);
+      c.wake->notify_all();
+    }
     arrived(c, next.fragment);
   }
 }
 
 // tcp eager sends whose bytes now fit in the socket buffer behind what is still unwritten.
 void Transport::accept_waiting(Connection& c) {
+  if (!c.connected) return;
   while (!c.waiting_for_room.empty() && c.waiting_for_room.front().second - c.written <= c.profile->buffer) {
     complete_send(*c.waiting_for_room.front().first);
     c.waiting_for_room.pop_front();
@@ -240,7 +305,7 @@ void Transport::send(int src, int dst, int tag, std::size_t size, std::byte* pay
   }
   enqueue(c, {Fragment::Kind::eager, p.eager_header + size, &msg});
   if (p.kind == ProtocolKind::tcp) {
-    if (c.enqueued - c.written <= p.buffer)
+    if (c.connected && c.enqueued - c.written <= p.buffer)
       sender.complete(request);
     else
       c.waiting_for_room.emplace_back(&msg, c.enqueued);
@@ -367,8 +432,11 @@ void Transport::shutdown() {
     c->writer->kill();
     c->reader->kill();
   }
+  for (auto& [pair, socket] : sockets_) socket.opener->kill();
   connections_.clear();
   by_pair_.clear();
+  nics_.clear();
+  sockets_.clear();
 }
 
 }  // namespace collsim::sim

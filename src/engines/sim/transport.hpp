@@ -5,8 +5,9 @@
 // Every ordered pair of ranks has a connection: a FIFO of fragments (headers, data, control
 // messages). A writer actor on the sending host starts one host-to-host flow per fragment
 // (SimGrid's Comm::sendto: no receiving actor, as a socket needs none), each right behind the
-// previous one's bytes; a reader actor on the receiving host hands the fragments over in order as
-// their flows end. The ranks' MPI matching is done here, on arrival and
+// previous one's bytes, and, between hosts, after the fragments other connections handed to the
+// host's interface before it; a reader actor on the receiving host hands the fragments over in
+// order as their flows end. The ranks' MPI matching is done here, on arrival and
 // on posting a receive, in MPI's order. A rank's requests are completed by whichever actor sees
 // them end; the rank, blocked in a wait, is woken through its condition variable.
 #pragma once
@@ -50,15 +51,23 @@ class Transport {
   struct Message;
   struct Fragment;
   struct Connection;
+  struct Nic;
   struct InFlight;
   struct Posted {
     int src, tag;
     std::int64_t request;
   };
+  struct Socket {  // a pair's tcp socket, when it is set up on first use
+    int initiator = 0;
+    bool initiator_ready = false, acceptor_ready = false;
+    simgrid::s4u::ActorPtr opener;
+  };
 
   const ProtocolProfile& profile(int a, int b) const;
   Connection& connection(int from, int to);
   void enqueue(Connection& c, Fragment f);
+  void open_socket(int initiator, int acceptor);
+  void connected(Connection& c);
   void write(Connection& c);
   void read(Connection& c);
   void arrived(Connection& c, Fragment& f);
@@ -78,11 +87,13 @@ class Transport {
   Protocols protocols_;
   std::vector<simgrid::s4u::Host*> hosts_;
   std::deque<Message> messages_;
-  std::vector<std::unique_ptr<Connection>> connections_;    // created on first use
-  std::unordered_map<std::uint64_t, Connection*> by_pair_;  // key from * 2^32 + to
-  std::vector<std::deque<Message*>> unexpected_;            // per receiving rank, arrival order
-  std::vector<std::deque<Posted>> posted_;                  // per receiving rank, post order
-  double latency_factor_, bandwidth_factor_;                // the network model's
+  std::vector<std::unique_ptr<Connection>> connections_;                // created on first use
+  std::unordered_map<simgrid::s4u::Host*, std::unique_ptr<Nic>> nics_;  // by sending host
+  std::unordered_map<std::uint64_t, Connection*> by_pair_;              // key from * 2^32 + to
+  std::unordered_map<std::uint64_t, Socket> sockets_;                   // key min * 2^32 + max
+  std::vector<std::deque<Message*>> unexpected_;                        // per receiving rank, arrival order
+  std::vector<std::deque<Posted>> posted_;                              // per receiving rank, post order
+  double latency_factor_, bandwidth_factor_;                            // the network model's
 };
 
 // The marker a message without bytes (virtual or empty) carries instead of a payload.
