@@ -168,16 +168,23 @@ int measure(std::span<char* const> args) {
 int run(std::span<char* const> args) {
   const std::vector<OptionDef> defs = {
       {"out", "DIR", "output folder (default: the scenario's output.dir, else results/NAME)"},
+      {"protocol", "NAME",
+       "sim: point-to-point protocols instead of the scenario's sim.protocol (" + protocol_names() + ")"},
       {"quiet", "", "print only the final table"},
       {"help", "", "this text"}};
   const ParsedOptions o = parse_options(args, defs);
   if (o.has("help")) {
-    std::cout << "usage: collsim run SCENARIO.yaml [--out DIR]\n\n"
+    std::cout << "usage: collsim run SCENARIO.yaml [--out DIR] [--protocol NAME]\n\n"
               << format_options(defs) << "\nThe scenario format is documented in scenarios/README.md.\n";
     return 0;
   }
   if (o.positional.size() != 1) throw UsageError("run takes one scenario file (collsim run SCENARIO.yaml)");
-  const Scenario sc = load_scenario(o.positional[0]);
+  Scenario sc = load_scenario(o.positional[0]);
+  if (o.has("protocol")) {
+    sc.sim.protocol = o.text("protocol");
+    if (!is_protocol_name(sc.sim.protocol))
+      throw UsageError("--protocol: '" + sc.sim.protocol + "' is not a protocol (" + protocol_names() + ")");
+  }
   const auto plan = expand_plan(sc);
   const std::string dir = o.has("out") ? o.text("out") : !sc.out_dir.empty() ? sc.out_dir : "results/" + sc.name;
   ResultFiles files(dir, sc, plan.size());

@@ -68,6 +68,30 @@ TEST(Cli, BadCommandLinesExitTwoWithOneLine) {
                    "/nonexistent.xml");
   expect_bad_input("measure --engine sim --op bcast/binomial --procs 9999 --bytes 8", "9999");
   expect_bad_input("run /nonexistent/scenario.yaml", "/nonexistent/scenario.yaml: cannot open");
+  expect_bad_input("measure --engine sim --op bcast/binomial --procs 4 --bytes 8 --protocol udp",
+                   "--protocol: 'udp' is not a protocol (ideal, tcp, tcp+shm)");
+  expect_bad_input("measure --engine sim --op bcast/binomial --procs 4 --bytes 8 --protocol-option tcp/buffer:lots",
+                   "'tcp/buffer:lots': 'lots' is not a size");
+  expect_bad_input("measure --engine sim --op bcast/binomial --procs 4 --bytes 8 --protocol-option tcp/connect:later",
+                   "'tcp/connect:later': 'later' is not established or first_use");
+  expect_bad_input("run " + src("scenarios/quickstart.yaml") + " --protocol udp",
+                   "--protocol: 'udp' is not a protocol (ideal, tcp, tcp+shm)");
+}
+
+// collsim run --protocol replaces the scenario's sim.protocol, in the rows and in run.json.
+TEST(Cli, RunProtocolOverridesTheScenario) {
+  const fs::path scenario = scratch() / "protocol-override.yaml";
+  std::ofstream(scenario) << "engines: [sim]\nplatform: " << src("platforms/test/star16.xml")
+                          << "\nprocs: 2\nbytes: 1000\noperations: [bcast/binomial]\nsim: {protocol: tcp}\n";
+  const fs::path out = scratch() / "protocol-override";
+  for (const std::string protocol : {"tcp", "ideal"}) {
+    const Outcome o = collsim("run " + scenario.string() + " --quiet --out " + out.string() +
+                              (protocol == "tcp" ? "" : " --protocol " + protocol));
+    ASSERT_EQ(o.status, 0) << o.err;
+    const std::string csv = slurp(out / "results.csv");
+    EXPECT_EQ(csv.substr(csv.rfind(',') + 1), protocol + "\n") << csv;
+    EXPECT_NE(slurp(out / "run.json").find("\"protocol\": \"" + protocol + "\""), std::string::npos);
+  }
 }
 
 TEST(Cli, BadPlatformFileExitsTwo) {

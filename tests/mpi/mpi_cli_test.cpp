@@ -35,10 +35,13 @@ Outcome mpirun(int procs, const std::string& args) {
 
 Outcome alone(const std::string& args) { return shell(std::string(COLLSIM_MPI_BIN) + " " + args); }
 
+// The cells of a CSV line, an empty last one included ("a,b," has three).
 std::vector<std::string> cells(const std::string& line) {
   std::vector<std::string> out;
-  std::string cell;
-  for (std::istringstream in(line); std::getline(in, cell, ',');) out.push_back(cell);
+  std::size_t start = 0;
+  for (std::size_t comma; (comma = line.find(',', start)) != std::string::npos; start = comma + 1)
+    out.push_back(line.substr(start, comma - start));
+  out.push_back(line.substr(start));
   return out;
 }
 
