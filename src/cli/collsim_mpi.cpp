@@ -21,6 +21,7 @@
 #include "engines/mpi/measure.hpp"
 #include "engines/mpi/mpi_t.hpp"
 #include "engines/mpi/native_call.hpp"
+#include "engines/mpi/pingpong.hpp"
 #include "engines/run.hpp"
 #include "experiment/measurement.hpp"
 #include "experiment/units.hpp"
@@ -36,6 +37,7 @@ const char* const kUsage =
     "usage: mpirun -np P collsim-mpi measure --op NAME --bytes SIZE [--engine mpi|mpi-native] ...\n"
     "       mpirun -np P collsim-mpi fidelity [--sizes 8KiB..4MiB] [--ops all] [--csv FILE] ...\n"
     "       mpirun -np P collsim-mpi run --op NAME --bytes SIZE [--engine mpi|mpi-native] ...\n"
+    "       mpirun -np 2 collsim-mpi pingpong [--sizes 1..4MiB] [--csv FILE] ...\n"
     "       collsim-mpi algorithms\n"
     "       collsim-mpi [COMMAND] --help\n"
     "\n"
@@ -54,6 +56,7 @@ const char* const kUsage =
     "  measure      time one algorithm on the processes mpirun started\n"
     "  fidelity     time every algorithm against Open MPI's own, interleaved call by call\n"
     "  run          one untimed call, data checked (to watch its messages with a tool)\n"
+    "  pingpong     point-to-point latency and bandwidth between rank 0 and another rank\n"
     "  algorithms   list the algorithms\n";
 
 std::vector<cli::OptionDef> measure_options() {
@@ -260,8 +263,8 @@ std::size_t read_size(const std::string& option, const std::string& text) {
   return *value;
 }
 
-std::vector<std::size_t> read_sizes(const cli::ParsedOptions& options) {
-  const std::string text = options.text("sizes", "8KiB..4MiB");
+std::vector<std::size_t> read_sizes(const cli::ParsedOptions& options, const std::string& fallback = "8KiB..4MiB") {
+  const std::string text = options.text("sizes", fallback);
   std::vector<std::size_t> sizes;
   if (const auto dots = text.find(".."); dots != std::string::npos) {
     const std::size_t from = read_size("--sizes", text.substr(0, dots));
@@ -391,6 +394,105 @@ int fidelity_command(std::span<char* const> args, int rank, int size) {
   return all_ok ? kExitOk : kExitFailed;
 }
 
+// --- pingpong: latency and bandwidth between two ranks ---------------------------------------
+
+std::vector<cli::OptionDef> pingpong_options() {
+  return {
+      {"sizes", "LIST", "message sizes, doubling from A to B (1..4MiB, the default) or listed (1,64KiB,4MiB)"},
+      {"peer", "R", "the rank that answers rank 0 (default 1)"},
+      {"time", "S", "aim for about S seconds of timed round trips per size (default 0.25)"},
+      {"min-runs", "N", "timed round trips per size at least (default 5)"},
+      {"max-runs", "N", "timed round trips per size at most (default 1000)"},
+      {"warmup", "N", "untimed round trips per size first (default 2)"},
+      {"fit-from", "SIZE", "fit the bandwidth over the sizes from SIZE up (default: the largest / 16)"},
+      {"csv", "FILE", "also write one row per size to FILE"},
+      {"help", "", "print this help"},
+  };
+}
+
+std::string pingpong_usage() {
+  return "usage: mpirun -np 2 collsim-mpi pingpong [options]\n"
+         "\n"
+         "Rank 0 sends a message to the peer (rank 1), which sends it straight back; rank 0 times\n"
+         "each round trip (RTT). Per size: warm-up round trips, then as many timed ones as fit in\n"
+         "--time (within --min-runs and --max-runs); the bytes are checked at both ends. Other\n"
+         "ranks, if any, wait asleep. Prints per size the min and median RTT, the one-way time\n"
+         "(median RTT / 2) and size / one-way time, then the summary a platform file needs:\n"
+         "  latency    half the median RTT of the smallest size (one way)\n"
+         "  bandwidth  1 / slope of a least-squares line through the one-way times of the sizes\n"
+         "             from --fit-from up (per-message constants, such as the rendezvous\n"
+         "             handshake above the eager limit, drop out of a slope)\n"
+         "For scripts, the two summary lines end with latency_s=SECONDS and bandwidth_Bps=BYTES/S.\n"
+         "Exit status 0 when the data was right, 1 when not, 2 on bad input.\n"
+         "\n"
+         "options:\n" +
+         cli::format_options(pingpong_options());
+}
+
+std::string rate_text(double bytes_per_s) {
+  return fixed(bytes_per_s * 8 / 1e6, 2) + " Mbit/s = " + fixed(bytes_per_s / 1e6, 3) + " MB/s";
+}
+
+int pingpong_command(std::span<char* const> args, int rank, int size) {
+  const auto defs = pingpong_options();
+  const cli::ParsedOptions options = cli::parse_options(args, defs);
+  if (!options.positional.empty())
+    throw cli::UsageError("unexpected argument '" + options.positional.front() + "' (see --help)");
+  PingPongOptions p;
+  p.sizes = read_sizes(options, "1..4MiB");
+  p.peer = static_cast<int>(options.integer("peer", 1, 1, INT_MAX));
+  if (p.peer >= size)
+    throw cli::UsageError("--peer " + std::to_string(p.peer) + " is not a rank of " + std::to_string(size) +
+                          " processes" + (size < 2 ? " (pingpong needs mpirun -np 2)" : ""));
+  p.time_per_size_s = options.real("time", 0.25, 0);
+  p.min_runs = static_cast<int>(options.integer("min-runs", 5, 1, 1'000'000));
+  p.max_runs = static_cast<int>(options.integer("max-runs", 1000, 1, 1'000'000));
+  if (p.max_runs < p.min_runs)
+    throw cli::UsageError("--max-runs " + std::to_string(p.max_runs) + " is below --min-runs " +
+                          std::to_string(p.min_runs));
+  p.warmup = static_cast<int>(options.integer("warmup", 2, 0, 1'000'000));
+  p.fit_from = options.bytes("fit-from", 0);
+
+  std::ofstream csv;
+  int opened = 1;
+  if (options.has("csv") && rank == 0) {
+    csv.open(options.text("csv"));
+    opened = csv ? 1 : 0;
+  }
+  MPI_Bcast(&opened, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (!opened) throw cli::UsageError("--csv: cannot write '" + options.text("csv") + "'");
+
+  const PingPongResult r = measure_pingpong(MPI_COMM_WORLD, p);
+  if (rank != 0) return r.data == "ok" ? kExitOk : kExitFailed;
+
+  if (csv.is_open()) {
+    csv << "bytes,runs,min_rtt_s,median_rtt_s,mean_rtt_s,max_rtt_s,one_way_s,bandwidth_Bps\n";
+    for (const auto& pt : r.points)
+      csv << pt.bytes << "," << pt.rtt.runs << "," << format_real(pt.rtt.min) << "," << format_real(pt.rtt.median)
+          << "," << format_real(pt.rtt.mean) << "," << format_real(pt.rtt.max) << "," << format_real(pt.one_way_s)
+          << "," << format_real(pt.bandwidth_Bps) << "\n";
+    csv.flush();
+  }
+  std::cout << "ping-pong between rank 0 on " << r.host << " and rank " << p.peer << " on " << r.peer_host
+            << ", round trips timed on rank 0\n"
+            << padded("size", 9, true) << padded("runs", 6, true) << padded("min RTT", 12, true)
+            << padded("median RTT", 12, true) << padded("one-way", 12, true) << "  size/one-way\n";
+  for (const auto& pt : r.points)
+    std::cout << padded(format_bytes(pt.bytes), 9, true) << padded(std::to_string(pt.rtt.runs), 6, true)
+              << padded(format_seconds(pt.rtt.min), 12, true) << padded(format_seconds(pt.rtt.median), 12, true)
+              << padded(format_seconds(pt.one_way_s), 12, true) << "  " << rate_text(pt.bandwidth_Bps) << "\n";
+  const PingPongFit& f = r.fit;
+  std::cout << "latency    " << format_seconds(f.latency_s) << " one way (half the median RTT of "
+            << format_bytes(f.latency_bytes) << ")   latency_s=" << format_real(f.latency_s) << "\n";
+  std::cout << "bandwidth  " << (f.bandwidth_Bps > 0 ? rate_text(f.bandwidth_Bps) : std::string("unknown"))
+            << " (slope over " << format_bytes(f.fit_from) << ".." << format_bytes(f.fit_to) << ", " << f.fit_points
+            << " sizes; intercept " << format_seconds(f.intercept_s)
+            << ")   bandwidth_Bps=" << format_real(f.bandwidth_Bps) << "\n";
+  if (r.data != "ok") std::cout << "data: " << r.data << "\n";
+  std::cout.flush();
+  return r.data == "ok" ? kExitOk : kExitFailed;
+}
+
 bool asks_for_help(std::span<char* const> args) {
   for (std::string_view a : args)
     if (a == "--help" || a == "-h") return true;
@@ -429,6 +531,13 @@ int run(std::span<char* const> args, int rank, int size) {
     }
     return fidelity_command(rest, rank, size);
   }
+  if (command == "pingpong") {
+    if (asks_for_help(rest)) {
+      say(pingpong_usage());
+      return kExitOk;
+    }
+    return pingpong_command(rest, rank, size);
+  }
   if (command == "algorithms") {
     std::string list;
     for (const auto& a : all_algorithms())
@@ -438,7 +547,7 @@ int run(std::span<char* const> args, int rank, int size) {
     return kExitOk;
   }
   throw cli::UsageError("unknown command '" + std::string(command) +
-                        "' (one of: measure, fidelity, run, algorithms; see --help)");
+                        "' (one of: measure, fidelity, run, pingpong, algorithms; see --help)");
 }
 
 }  // namespace
