@@ -59,6 +59,9 @@ struct Transport::Fragment {
   std::size_t wire = 0;  // bytes on the wire (for `get`: the message, moved the other way)
   Message* msg = nullptr;
   std::uint64_t end = 0;  // the connection's byte count once this fragment is written
+
+  // Bytes its flow moves (an empty single copy still moves one, for its latency).
+  std::size_t moved() const { return kind == Kind::get ? std::max<std::size_t>(msg->size, 1) : wire; }
 };
 
 struct Transport::InFlight {
@@ -217,7 +220,7 @@ void Transport::write(Connection& c) {
     // vader's single copy moves the message from the sender's memory to the receiver's.
     s4u::Host* from = get ? hosts_[static_cast<std::size_t>(f.msg->src)] : c.from_host;
     s4u::Host* to = get ? hosts_[static_cast<std::size_t>(f.msg->dst)] : c.to_host;
-    const std::size_t bytes = get ? std::max<std::size_t>(f.msg->size, 1) : f.wire;
+    const std::size_t bytes = f.moved();
     if (c.nic) {
       const double start = std::max(s4u::Engine::get_clock(), c.nic->free_at);
       c.nic->free_at = start + static_cast<double>(bytes) / c.nic->bandwidth;
@@ -267,9 +270,7 @@ void Transport::read(Connection& c) {
     next.comm->wait();
     {
       std::unique_lock lock(*c.mutex);
-      c.in_flight_bytes -= static_cast<double>(next.fragment.kind == Fragment::Kind::get
-                                                   ? std::max<std::size_t>(next.fragment.msg->size, 1)
-                                                   : next.fragment.wire);
+      c.in_flight_bytes -= static_cast<double>(next.fragment.moved());
       c.wake->notify_all();
     }
     arrived(c, next.fragment);
