@@ -47,8 +47,7 @@ int main(int argc, char** argv) {
   std::printf("simulated time  %s\n", format_seconds(r.time_s).c_str());
   int status = 0;
   if (*segment == 0 || *segment >= spec.bytes) {
-    const double expected =
-        binomial_tree_height(spec.procs) * (config.alpha + config.beta * static_cast<double>(spec.bytes));
+    const double expected = binomial_tree_height(spec.procs) * config.hockney.transfer(static_cast<double>(spec.bytes));
     const bool ok = std::fabs(r.time_s - expected) <= 1e-12 * expected;
     std::printf("closed form     %s  (H = %d)  %s\n", format_seconds(expected).c_str(),
                 binomial_tree_height(spec.procs), ok ? "match" : "MISMATCH");

@@ -46,7 +46,8 @@ std::vector<OptionDef> measure_options() {
   const std::vector<OptionDef> more = {
       {"payload", "real|virtual", "real: move and check bytes (default); virtual: sizes only"},
       {"platform", "FILE", "sim: SimGrid platform file (default platforms/grisou.xml)"},
-      {"ranks-per-node", "N", "sim: ranks per host, like mpirun --map-by ppr:N:node (default 1)"},
+      {"ranks-per-node", "N",
+       "sim, and model with --intra: ranks per host, like mpirun --map-by ppr:N:node (default 1)"},
       {"protocol", "NAME",
        "sim: point-to-point protocols: ideal, tcp, tcp+shm (default: the platform's, else tcp+shm)"},
       {"protocol-option", "PROFILE/KEY:VALUE", "sim: a protocol parameter, e.g. tcp/buffer:1MiB (repeatable)", true},
@@ -54,6 +55,8 @@ std::vector<OptionDef> measure_options() {
       {"cfg", "KEY:VALUE", "sim: a SimGrid configuration option (repeatable)", true},
       {"alpha", "S", "model: Hockney latency in seconds (default 1e-05)"},
       {"beta", "S_PER_BYTE", "model: Hockney seconds per byte (default 8e-10)"},
+      {"intra", "ALPHA,BETA",
+       "model: two-level Hockney: these between ranks of one node, --alpha/--beta between nodes"},
       {"loggp", "L,o,g,G", "model: use LogGP with these parameters instead of Hockney"},
       {"one-port", "", "model: each rank sends one message and receives one at a time"},
       {"copy-bandwidth", "BYTES_PER_S", "model: local copy rate (default 0 = copies are free)"},
@@ -63,29 +66,41 @@ std::vector<OptionDef> measure_options() {
   return defs;
 }
 
+// The n non-negative numbers of option `name`, "A,B,...", or a UsageError saying what it wants.
+std::vector<double> read_numbers(const ParsedOptions& o, const std::string& name, std::size_t n,
+                                 const std::string& what) {
+  const std::string text = o.text(name);
+  std::vector<double> v;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', start);
+    const auto x = parse_real(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (!x || *x < 0) throw UsageError("--" + name + ": '" + text + "' is not " + what);
+    v.push_back(*x);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (v.size() != n) throw UsageError("--" + name + ": '" + text + "' is not " + what);
+  return v;
+}
+
 ModelConfig read_model(const ParsedOptions& o) {
   ModelConfig m;
-  m.alpha = o.real("alpha", m.alpha, 0);
-  m.beta = o.real("beta", m.beta, 0);
+  m.hockney.alpha = o.real("alpha", m.hockney.alpha, 0);
+  m.hockney.beta = o.real("beta", m.hockney.beta, 0);
   if (o.has("loggp")) {
-    if (o.has("alpha") || o.has("beta"))
-      throw UsageError("--loggp replaces Hockney's --alpha/--beta: give one or the other");
-    const std::string text = o.text("loggp");
-    double v[4];
-    std::size_t start = 0;
-    for (int i = 0; i < 4; ++i) {
-      const std::size_t comma = text.find(',', start);
-      if ((i < 3) != (comma != std::string::npos))
-        throw UsageError("--loggp: '" + text + "' is not four numbers L,o,g,G");
-      auto x = parse_real(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-      if (!x || *x < 0) throw UsageError("--loggp: '" + text + "' is not four non-negative numbers L,o,g,G");
-      v[i] = *x;
-      start = comma + 1;
-    }
+    if (o.has("alpha") || o.has("beta") || o.has("intra"))
+      throw UsageError("--loggp replaces Hockney's --alpha/--beta/--intra: give one or the other");
+    const auto v = read_numbers(o, "loggp", 4, "four non-negative numbers L,o,g,G");
     m.kind = ModelConfig::Kind::loggp;
-    m.L = v[0], m.o = v[1], m.g = v[2], m.G = v[3];
+    m.loggp = {v[0], v[1], v[2], v[3]};
     if (o.has("one-port"))
       throw UsageError("--one-port applies to Hockney only (LogGP's g and G already serialise sends)");
+  }
+  if (o.has("intra")) {
+    const auto v = read_numbers(o, "intra", 2, "two non-negative numbers ALPHA,BETA");
+    m.kind = ModelConfig::Kind::two_level;
+    m.two_level = {{v[0], v[1]}, m.hockney, static_cast<int>(o.integer("ranks-per-node", 1, 1, 1 << 20))};
   }
   m.one_port = o.has("one-port");
   m.copy_bandwidth = o.real("copy-bandwidth", 0, 0);
@@ -142,10 +157,12 @@ int measure(std::span<char* const> args) {
 
   RunResult result;
   if (engine == "model") {
-    reject_foreign(o, engine, {"platform", "ranks-per-node", "eager-limit", "cfg", "protocol", "protocol-option"});
+    reject_foreign(o, engine, {"platform", "eager-limit", "cfg", "protocol", "protocol-option"});
+    if (o.has("ranks-per-node") && !o.has("intra"))
+      throw UsageError("--ranks-per-node applies to --engine model only with --intra (two-level Hockney)");
     result = run_model(read_model(o), spec);
   } else {
-    reject_foreign(o, engine, {"alpha", "beta", "loggp", "one-port", "copy-bandwidth"});
+    reject_foreign(o, engine, {"alpha", "beta", "intra", "loggp", "one-port", "copy-bandwidth"});
     const SimConfig sim = read_sim(o);
     run_sim(sim, std::span<const RunSpec>(&spec, 1), [&](std::size_t, const RunResult& r) { result = r; });
   }

@@ -81,11 +81,12 @@ void ResultFiles::write_json(const std::string& status) {
   for (std::size_t i = 0; i < sc.engines.size(); ++i) j += (i ? ", " : "") + json_string(sc.engines[i]);
   j += "],\n";
   const ModelConfig& m = sc.model;
-  j += "  \"model\": {\"kind\": " + json_string(m.kind == ModelConfig::Kind::hockney ? "hockney" : "loggp") +
-       ", \"alpha\": " + format_real(m.alpha) + ", \"beta\": " + format_real(m.beta) + ", \"L\": " + format_real(m.L) +
-       ", \"o\": " + format_real(m.o) + ", \"g\": " + format_real(m.g) + ", \"G\": " + format_real(m.G) +
-       ", \"one_port\": " + (m.one_port ? "true" : "false") + ", \"copy_bandwidth\": " + format_real(m.copy_bandwidth) +
-       "},\n";
+  j += "  \"model\": {\"kind\": " + json_string(to_string(m.kind)) + ", \"alpha\": " + format_real(m.hockney.alpha) +
+       ", \"beta\": " + format_real(m.hockney.beta) + ", \"intra_alpha\": " + format_real(m.two_level.intra.alpha) +
+       ", \"intra_beta\": " + format_real(m.two_level.intra.beta) + ", \"L\": " + format_real(m.loggp.L) +
+       ", \"o\": " + format_real(m.loggp.o) + ", \"g\": " + format_real(m.loggp.g) +
+       ", \"G\": " + format_real(m.loggp.G) + ", \"one_port\": " + (m.one_port ? "true" : "false") +
+       ", \"copy_bandwidth\": " + format_real(m.copy_bandwidth) + "},\n";
   j += "  \"sim\": {\"platform\": " + json_string(sc.sim.platform_file) +
        ", \"protocol\": " + json_string(sc.sim.protocol) + ", \"protocol_options\": [";
   for (std::size_t i = 0; i < sc.sim.protocol_options.size(); ++i)

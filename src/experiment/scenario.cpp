@@ -99,22 +99,37 @@ class Reader {
 };
 
 void read_model(const Reader& in, const YAML::Node& n, ModelConfig& m) {
-  in.only_keys(n, "model", {"kind", "alpha", "beta", "L", "o", "g", "G", "one_port", "copy_bandwidth"});
+  in.only_keys(n, "model", {"kind", "alpha", "beta", "intra", "L", "o", "g", "G", "one_port", "copy_bandwidth"});
   if (n["kind"]) {
     const std::string k = in.text(n["kind"], "model.kind");
     if (k == "hockney")
       m.kind = ModelConfig::Kind::hockney;
+    else if (k == "two_level")
+      m.kind = ModelConfig::Kind::two_level;
     else if (k == "loggp")
       m.kind = ModelConfig::Kind::loggp;
     else
-      in.fail(n["kind"], "model.kind: '" + k + "' is not hockney or loggp");
+      in.fail(n["kind"], "model.kind: '" + k + "' is not hockney, two_level or loggp");
   }
-  if (n["alpha"]) m.alpha = in.real(n["alpha"], "model.alpha", 0);
-  if (n["beta"]) m.beta = in.real(n["beta"], "model.beta", 0);
-  if (n["L"]) m.L = in.real(n["L"], "model.L", 0);
-  if (n["o"]) m.o = in.real(n["o"], "model.o", 0);
-  if (n["g"]) m.g = in.real(n["g"], "model.g", 0);
-  if (n["G"]) m.G = in.real(n["G"], "model.G", 0);
+  if (n["alpha"]) m.hockney.alpha = in.real(n["alpha"], "model.alpha", 0);
+  if (n["beta"]) m.hockney.beta = in.real(n["beta"], "model.beta", 0);
+  if (n["L"]) m.loggp.L = in.real(n["L"], "model.L", 0);
+  if (n["o"]) m.loggp.o = in.real(n["o"], "model.o", 0);
+  if (n["g"]) m.loggp.g = in.real(n["g"], "model.g", 0);
+  if (n["G"]) m.loggp.G = in.real(n["G"], "model.G", 0);
+  // Two-level: alpha and beta are between nodes, intra's between ranks of one node; the scenario's
+  // ranks_per_node places the ranks (set by the caller).
+  if (n["intra"] && m.kind != ModelConfig::Kind::two_level)
+    in.fail(n["intra"], "model.intra applies to kind: two_level only");
+  if (m.kind == ModelConfig::Kind::two_level) {
+    if (!n["intra"]) in.fail(n, "model: kind two_level needs intra: {alpha: S, beta: S_PER_BYTE}");
+    const YAML::Node intra = n["intra"];
+    in.only_keys(intra, "model.intra", {"alpha", "beta"});
+    if (!intra["alpha"] || !intra["beta"]) in.fail(intra, "model.intra needs alpha and beta");
+    m.two_level.intra = {in.real(intra["alpha"], "model.intra.alpha", 0),
+                         in.real(intra["beta"], "model.intra.beta", 0)};
+    m.two_level.inter = m.hockney;
+  }
   if (n["one_port"]) {
     m.one_port = in.boolean(n["one_port"], "model.one_port");
     if (m.one_port && m.kind == ModelConfig::Kind::loggp)
@@ -208,6 +223,7 @@ Scenario load_scenario(const std::string& path) {
   if (root["ranks_per_node"])
     sc.sim.ranks_per_node = static_cast<int>(in.integer(root["ranks_per_node"], "ranks_per_node", 1, 1 << 20));
   if (root["model"]) read_model(in, root["model"], sc.model);
+  sc.model.two_level.ranks_per_node = sc.sim.ranks_per_node;
   if (root["sim"]) read_sim(in, root["sim"], sc.sim);
   if (root["mpi"]) read_mpi(in, root["mpi"], sc.mpi);
   if (root["real_bytes"]) sc.real_bytes = in.boolean(root["real_bytes"], "real_bytes");

@@ -38,6 +38,24 @@ TEST(Cli, ModelMeasureMatchesClosedForm) {
   EXPECT_NEAR(t, 9 * (2e-5 + 1e-9 * 1048576), 1e-12);
 }
 
+// Model engine, two-level Hockney: a linear bcast from rank 0 of 3 reaches rank 1 on its node and
+// rank 2 on the next with 2 ranks per node (the inter-node time), all three on one node with 3.
+TEST(Cli, ModelTwoLevelHockney) {
+  const std::string base =
+      "measure --engine model --op bcast/basic_linear --procs 3 --bytes 1000 --alpha 2e-5 --beta 1e-9 "
+      "--intra 1e-6,1e-10 --csv --ranks-per-node ";
+  Outcome o = collsim(base + "2");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_NEAR(std::stod(csv_field(o.out, "time_s")), 2e-5 + 1e-9 * 1000, 1e-15);
+  o = collsim(base + "3");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_NEAR(std::stod(csv_field(o.out, "time_s")), 1e-6 + 1e-10 * 1000, 1e-15);
+  expect_bad_input("measure --engine model --op bcast/binomial --procs 4 --bytes 8 --intra 1e-6",
+                   "--intra: '1e-6' is not two non-negative numbers ALPHA,BETA");
+  expect_bad_input("measure --engine model --op bcast/binomial --procs 4 --bytes 8 --intra 1,2 --loggp 1,1,1,1",
+                   "--loggp replaces Hockney's --alpha/--beta/--intra");
+}
+
 // Sim engine, textbook (ideal) protocol: on 16 hosts with private 1.25 GB/s, 10 us links (20 us
 // per route) under CM02, a linear gather of 1 MiB blocks goes rendezvous, so the root takes the 15
 // blocks one after the other: 15 * (20 us + 1 MiB / 1.25 GB/s), after copying its own block at the platform's

@@ -65,11 +65,13 @@ TEST(MeasureModel, CopyBandwidthChargesLocalCopies) {
 
 TEST(MeasureModel, RejectsBadModelOptions) {
   const std::string bcast = "measure --engine model --op bcast/binomial --procs 2 --bytes 8";
-  const std::string loggp_hockney = "collsim: --loggp replaces Hockney's --alpha/--beta: give one or the other";
+  const std::string loggp_hockney = "collsim: --loggp replaces Hockney's --alpha/--beta/--intra: give one or the other";
   expect_refused(bcast + kLogGp + " --alpha 2e-5", loggp_hockney);
   expect_refused(bcast + kLogGp + " --beta 1e-9", loggp_hockney);
-  expect_refused(bcast + " --loggp 1e-5,1e-6,2e-6", "collsim: --loggp: '1e-5,1e-6,2e-6' is not four numbers L,o,g,G");
-  expect_refused(bcast + " --loggp 1,2,3,4,5", "collsim: --loggp: '1,2,3,4,5' is not four numbers L,o,g,G");
+  expect_refused(bcast + " --loggp 1e-5,1e-6,2e-6",
+                 "collsim: --loggp: '1e-5,1e-6,2e-6' is not four non-negative numbers L,o,g,G");
+  expect_refused(bcast + " --loggp 1,2,3,4,5",
+                 "collsim: --loggp: '1,2,3,4,5' is not four non-negative numbers L,o,g,G");
   expect_refused(bcast + " --loggp 1e-5,-1e-6,2e-6,1e-9",
                  "collsim: --loggp: '1e-5,-1e-6,2e-6,1e-9' is not four non-negative numbers L,o,g,G");
   expect_refused(bcast + " --loggp 1e-5,,2e-6,1e-9",
@@ -86,17 +88,20 @@ TEST(MeasureModel, RejectsBadModelOptions) {
 TEST(MeasureModel, EachEngineRefusesTheOthersOptions) {
   const std::string call = " --op bcast/binomial --procs 2 --bytes 8";
   for (const std::string model_option :
-       {"--alpha 1e-5", "--beta 1e-9", "--loggp 1,1,1,1", "--one-port", "--copy-bandwidth 1e9"}) {
+       {"--alpha 1e-5", "--beta 1e-9", "--intra 1e-6,1e-10", "--loggp 1,1,1,1", "--one-port", "--copy-bandwidth 1e9"}) {
     const std::string name = model_option.substr(2, model_option.find(' ') - 2);
     expect_refused("measure --engine sim" + call + " " + model_option,
                    "collsim: --" + name + " does not apply to --engine sim");
   }
-  for (const std::string& sim_option : {"--platform " + src("platforms/grisou.xml"), std::string("--ranks-per-node 2"),
-                                        std::string("--eager-limit 1KiB"), std::string("--cfg network/model:CM02")}) {
+  for (const std::string& sim_option : {"--platform " + src("platforms/grisou.xml"), std::string("--eager-limit 1KiB"),
+                                        std::string("--cfg network/model:CM02")}) {
     const std::string name = sim_option.substr(2, sim_option.find(' ') - 2);
     expect_refused("measure --engine model" + call + " " + sim_option,
                    "collsim: --" + name + " does not apply to --engine model");
   }
+  // Ranks per node place ranks for the two-level model, and mean nothing to the others.
+  expect_refused("measure --engine model" + call + " --ranks-per-node 2",
+                 "collsim: --ranks-per-node applies to --engine model only with --intra (two-level Hockney)");
 }
 
 TEST(MeasureSim, BadCfgIsOneLine) {

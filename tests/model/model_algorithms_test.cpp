@@ -43,10 +43,10 @@ ModelConfig loggp() {
   ModelConfig c;
   c.kind = ModelConfig::Kind::loggp;
   // g above o, and (m-1)G above g from 2.5 KB on: both of LogGP's injection regimes occur.
-  c.L = 3e-6;
-  c.o = 0.7e-6;
-  c.g = 1.5e-6;
-  c.G = 0.6e-9;
+  c.loggp.L = 3e-6;
+  c.loggp.o = 0.7e-6;
+  c.loggp.g = 1.5e-6;
+  c.loggp.G = 0.6e-9;
   return c;
 }
 
@@ -56,19 +56,29 @@ ModelConfig one_port() {
   return c;
 }
 
+// Three ranks per node, much cheaper inside a node than between nodes.
+ModelConfig two_level() {
+  ModelConfig c;
+  c.kind = ModelConfig::Kind::two_level;
+  c.two_level = {{1e-6, 0.2e-9}, {10e-6, 0.8e-9}, 3};
+  return c;
+}
+
 // A time no correct algorithm can beat, for p > 1 processes and m > 0 bytes. Some rank needs a
 // byte it does not hold, so at least one message of at least one byte is delivered: under
-// Hockney that takes alpha + beta; under LogGP o on the sender, L and o on the receiver (the
-// injection of one byte takes no time). Under one-port each of the root's ports carries one
-// transfer at a time, each taking alpha + beta * its bytes: every byte of a bcast leaves through
-// the root's send port, and the p-1 other blocks of a gather come in through its receive port,
-// so that port is busy alpha + beta * those bytes before the last of them is delivered.
+// Hockney that takes alpha + beta (two-level: the cheaper of its two); under LogGP o on the sender, L and o on the
+// receiver (the injection of one byte takes no time). Under one-port each of the root's ports carries one transfer at a
+// time, each taking alpha + beta * its bytes: every byte of a bcast leaves through the root's send port, and the p-1
+// other blocks of a gather come in through its receive port, so that port is busy alpha + beta * those bytes before the
+// last of them is delivered.
 double lower_bound(const ModelConfig& c, const RunSpec& s) {
   const double m = static_cast<double>(s.bytes);
-  if (c.kind == ModelConfig::Kind::loggp) return 2 * c.o + c.L;
-  if (!c.one_port) return c.alpha + c.beta;
+  if (c.kind == ModelConfig::Kind::loggp) return 2 * c.loggp.o + c.loggp.L;
+  if (c.kind == ModelConfig::Kind::two_level)
+    return std::min(c.two_level.intra.transfer(1), c.two_level.inter.transfer(1));
+  if (!c.one_port) return c.hockney.alpha + c.hockney.beta;
   const double through_root = s.algorithm->op == Operation::bcast ? m : (s.procs - 1) * m;
-  return c.alpha + c.beta * through_root;
+  return c.hockney.alpha + c.hockney.beta * through_root;
 }
 
 void expect_right(const RunSpec& s, const ModelConfig& config = ModelConfig{}) {
@@ -113,7 +123,10 @@ struct Model {
 
 void PrintTo(const Model& m, std::ostream* os) { *os << m.name; }
 
-const Model kModels[] = {{"Hockney", ModelConfig{}, true}, {"LogGP", loggp(), false}, {"OnePort", one_port(), false}};
+const Model kModels[] = {{"Hockney", ModelConfig{}, true},
+                         {"LogGP", loggp(), false},
+                         {"OnePort", one_port(), false},
+                         {"TwoLevel", two_level(), false}};
 
 class EveryAlgorithm : public ::testing::TestWithParam<std::tuple<const AlgorithmInfo*, Model>> {
  protected:

@@ -20,8 +20,8 @@ constexpr double kAlpha = 12e-6, kBeta = 1.0 / 3e9;
 
 ModelConfig hockney() {
   ModelConfig c;
-  c.alpha = kAlpha;
-  c.beta = kBeta;
+  c.hockney.alpha = kAlpha;
+  c.hockney.beta = kBeta;
   return c;
 }
 

@@ -23,9 +23,36 @@ RunSpec spec(const char* op, int procs, std::size_t bytes, std::size_t segment =
 
 ModelConfig hockney(double alpha, double beta) {
   ModelConfig c;
-  c.alpha = alpha;
-  c.beta = beta;
+  c.hockney.alpha = alpha;
+  c.hockney.beta = beta;
   return c;
+}
+
+// Two-level Hockney on 6 ranks, 2 per node (nodes {0,1}, {2,3}, {4,5}); root 0 of a linear
+// broadcast isends to 1, 2, 3, 4, 5 in that order. Without contention each rank has the message
+// one transfer after the start: rank 1 under the intra-node model, the others under the inter-node
+// one. With one port the root's sends go one after another in that order.
+TEST(ModelEngine, TwoLevelHockneyChoosesByNode) {
+  ModelConfig c;
+  c.kind = ModelConfig::Kind::two_level;
+  c.two_level = {{1e-6, 0.1e-9}, {20e-6, 1e-9}, 2};
+  const double m = 100000, intra = 1e-6 + 0.1e-9 * m, inter = 20e-6 + 1e-9 * m;
+  RunSpec s = spec("bcast/basic_linear", 6, 100000);
+  RunResult r = run_model(c, s);
+  ASSERT_TRUE(r.data_error.empty()) << r.data_error;
+  EXPECT_NEAR(r.finish_s[1], intra, 1e-15);
+  for (int k = 2; k < 6; ++k) EXPECT_NEAR(r.finish_s[static_cast<std::size_t>(k)], inter, 1e-15) << "rank " << k;
+  c.one_port = true;
+  r = run_model(c, s);
+  EXPECT_NEAR(r.finish_s[1], intra, 1e-15);
+  for (int k = 2; k < 6; ++k)
+    EXPECT_NEAR(r.finish_s[static_cast<std::size_t>(k)], intra + (k - 1) * inter, 1e-14) << "rank " << k;
+  // Four ranks per node: all six on the first two nodes, 1..3 beside the root.
+  c.one_port = false;
+  c.two_level.ranks_per_node = 4;
+  r = run_model(c, s);
+  for (int k = 1; k < 6; ++k)
+    EXPECT_NEAR(r.finish_s[static_cast<std::size_t>(k)], k < 4 ? intra : inter, 1e-15) << "rank " << k;
 }
 
 // Bit length of x: the number of bits needed to write it, 0 for 0.
@@ -131,7 +158,7 @@ TEST(ModelEngine, CopiesAreChargedAtTheCopyRate) {
 TEST(ModelEngine, LogGPBinomialOnTwoRanks) {
   ModelConfig c;
   c.kind = ModelConfig::Kind::loggp;
-  c.L = 5e-6, c.o = 1e-6, c.g = 2e-6, c.G = 1e-9;
+  c.loggp.L = 5e-6, c.loggp.o = 1e-6, c.loggp.g = 2e-6, c.loggp.G = 1e-9;
   RunSpec s = spec("bcast/binomial", 2, 1001);
   // o to post, (m-1)G to inject, L to arrive, o to receive.
   EXPECT_NEAR(run_model(c, s).time_s, 1e-6 + 1000 * 1e-9 + 5e-6 + 1e-6, 1e-15);

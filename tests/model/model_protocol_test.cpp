@@ -59,8 +59,8 @@ RunSpec spec_for(const AlgorithmInfo& a, int procs, std::size_t bytes = 0, std::
 // Hockney with a transfer of m bytes taking 10 + m/1000 us, and copies at 1000 bytes per us.
 ModelConfig hockney() {
   ModelConfig c;
-  c.alpha = 10 * kUs;
-  c.beta = 1e-9;
+  c.hockney.alpha = 10 * kUs;
+  c.hockney.beta = 1e-9;
   c.copy_bandwidth = 1e9;
   return c;
 }
@@ -69,10 +69,10 @@ ModelConfig hockney() {
 ModelConfig loggp(double o_us, double g_us) {
   ModelConfig c;
   c.kind = ModelConfig::Kind::loggp;
-  c.L = 5 * kUs;
-  c.o = o_us * kUs;
-  c.g = g_us * kUs;
-  c.G = 1e-9;
+  c.loggp.L = 5 * kUs;
+  c.loggp.o = o_us * kUs;
+  c.loggp.g = g_us * kUs;
+  c.loggp.G = 1e-9;
   c.copy_bandwidth = 1e9;
   return c;
 }

@@ -88,12 +88,12 @@ TEST(Scenario, ReadmeExampleLoadsAsDocumented) {
   EXPECT_FALSE(sc.real_bytes);
 
   EXPECT_EQ(sc.model.kind, ModelConfig::Kind::hockney);
-  EXPECT_EQ(sc.model.alpha, 2.0e-5);
-  EXPECT_EQ(sc.model.beta, 8.0e-10);
-  EXPECT_EQ(sc.model.L, 1.0e-5);
-  EXPECT_EQ(sc.model.o, 1.0e-6);
-  EXPECT_EQ(sc.model.g, 1.0e-6);
-  EXPECT_EQ(sc.model.G, 8.0e-10);
+  EXPECT_EQ(sc.model.hockney.alpha, 2.0e-5);
+  EXPECT_EQ(sc.model.hockney.beta, 8.0e-10);
+  EXPECT_EQ(sc.model.loggp.L, 1.0e-5);
+  EXPECT_EQ(sc.model.loggp.o, 1.0e-6);
+  EXPECT_EQ(sc.model.loggp.g, 1.0e-6);
+  EXPECT_EQ(sc.model.loggp.G, 8.0e-10);
   EXPECT_FALSE(sc.model.one_port);
   EXPECT_EQ(sc.model.copy_bandwidth, 0);
 
@@ -202,17 +202,29 @@ output:
   EXPECT_TRUE(sc.real_bytes);
 
   EXPECT_EQ(sc.model.kind, ModelConfig::Kind::loggp);
-  EXPECT_EQ(sc.model.alpha, 3.0e-5);
-  EXPECT_EQ(sc.model.beta, 4.0e-10);
-  EXPECT_EQ(sc.model.L, 7.0e-6);
-  EXPECT_EQ(sc.model.o, 2.0e-6);
-  EXPECT_EQ(sc.model.g, 3.0e-6);
-  EXPECT_EQ(sc.model.G, 5.0e-10);
+  EXPECT_EQ(sc.model.hockney.alpha, 3.0e-5);
+  EXPECT_EQ(sc.model.hockney.beta, 4.0e-10);
+  EXPECT_EQ(sc.model.loggp.L, 7.0e-6);
+  EXPECT_EQ(sc.model.loggp.o, 2.0e-6);
+  EXPECT_EQ(sc.model.loggp.g, 3.0e-6);
+  EXPECT_EQ(sc.model.loggp.G, 5.0e-10);
   EXPECT_EQ(sc.model.copy_bandwidth, 6e9);
   // one_port belongs to Hockney (refused with loggp, see below).
   write(dir / "study" / "oneport.yaml",
         "engines: [model]\nprocs: 2\nbytes: 1\noperations: [bcast/binomial]\nmodel: {one_port: true}\n");
   EXPECT_TRUE(load_scenario((dir / "study" / "oneport.yaml").string()).model.one_port);
+  // Two-level Hockney: alpha and beta between nodes, intra's inside one, the scenario's
+  // ranks_per_node to place ranks.
+  write(dir / "study" / "twolevel.yaml",
+        "engines: [model]\nranks_per_node: 4\nprocs: 2\nbytes: 1\noperations: [bcast/binomial]\n"
+        "model: {kind: two_level, alpha: 2.0e-5, beta: 8.0e-10, intra: {alpha: 1.0e-6, beta: 2.0e-10}}\n");
+  const ModelConfig two = load_scenario((dir / "study" / "twolevel.yaml").string()).model;
+  EXPECT_EQ(two.kind, ModelConfig::Kind::two_level);
+  EXPECT_EQ(two.two_level.inter.alpha, 2.0e-5);
+  EXPECT_EQ(two.two_level.inter.beta, 8.0e-10);
+  EXPECT_EQ(two.two_level.intra.alpha, 1.0e-6);
+  EXPECT_EQ(two.two_level.intra.beta, 2.0e-10);
+  EXPECT_EQ(two.two_level.ranks_per_node, 4);
 
   EXPECT_EQ(sc.sim.protocol, "ideal");
   EXPECT_EQ(sc.sim.protocol_options, (std::vector<std::string>{"shm/inline_limit:128"}));
@@ -285,8 +297,8 @@ TEST(Scenario, DocumentedDefaults) {
   EXPECT_EQ(sc.sim.ranks_per_node, 1);
   EXPECT_FALSE(sc.real_bytes);
   EXPECT_EQ(sc.model.kind, ModelConfig::Kind::hockney);
-  EXPECT_EQ(sc.model.alpha, 1e-5);
-  EXPECT_EQ(sc.model.beta, 8e-10);
+  EXPECT_EQ(sc.model.hockney.alpha, 1e-5);
+  EXPECT_EQ(sc.model.hockney.beta, 8e-10);
   EXPECT_FALSE(sc.model.one_port);
   EXPECT_EQ(sc.model.copy_bandwidth, 0);
   EXPECT_EQ(sc.sim.protocol, "");  // the platform's, else tcp+shm
@@ -326,7 +338,13 @@ TEST(Scenario, FieldsThatDoNotApplyAreRefused) {
   expect_refused(dir / "sim.yaml", "engines: [sim]\nprocs: 2\nbytes: 1\noperations: [bcast/binomial]\n",
                  " the sim engine needs a 'platform' (a SimGrid platform file)");
   expect_refused(dir / "kind.yaml", head + "  - bcast/binomial\nmodel: {kind: logp}\n",
-                 "6:15: model.kind: 'logp' is not hockney or loggp");
+                 "6:15: model.kind: 'logp' is not hockney, two_level or loggp");
+  expect_refused(dir / "intra.yaml", head + "  - bcast/binomial\nmodel: {intra: {alpha: 1, beta: 1}}\n",
+                 "6:16: model.intra applies to kind: two_level only");
+  expect_refused(dir / "twolevel.yaml", head + "  - bcast/binomial\nmodel: {kind: two_level}\n",
+                 "6:8: model: kind two_level needs intra: {alpha: S, beta: S_PER_BYTE}");
+  expect_refused(dir / "intrabeta.yaml", head + "  - bcast/binomial\nmodel: {kind: two_level, intra: {alpha: 1}}\n",
+                 "6:33: model.intra needs alpha and beta");
   expect_refused(dir / "protocol.yaml", head + "  - bcast/binomial\nsim: {protocol: udp}\n",
                  "6:17: sim.protocol: 'udp' is not a protocol (ideal, tcp, tcp+shm)");
   expect_refused(dir / "protoopt.yaml", head + "  - bcast/binomial\nsim: {protocol_options: [tcp/bufer:1MiB]}\n",

@@ -11,6 +11,15 @@
 
 namespace collsim {
 
+const char* to_string(ModelConfig::Kind kind) {
+  switch (kind) {
+    case ModelConfig::Kind::hockney: return "hockney";
+    case ModelConfig::Kind::two_level: return "two_level";
+    case ModelConfig::Kind::loggp: return "loggp";
+  }
+  return "?";
+}
+
 namespace {
 
 struct Message {
@@ -190,19 +199,19 @@ bool ModelEngine::start_isend(int rank, Op& op) {
   Rank& dest = ranks_[static_cast<std::size_t>(op.peer)];
   const double m = static_cast<double>(op.buffer.size());
   double send_done = now_, arrival = now_, resume_at = now_;
-  if (config_.kind == ModelConfig::Kind::hockney) {
+  if (config_.kind != ModelConfig::Kind::loggp) {
     double begin = now_;
     if (config_.one_port) begin = std::max({now_, me.send_port_free, dest.recv_port_free});
-    send_done = arrival = begin + config_.alpha + config_.beta * m;
+    send_done = arrival = begin + config_.hockney_between(rank, op.peer).transfer(m);
     if (config_.one_port) me.send_port_free = dest.recv_port_free = send_done;
   } else {
+    const models::LogGP& p = config_.loggp;
     const double cpu = std::max(now_, me.cpu_free);
-    resume_at = me.cpu_free = cpu + config_.o;
+    resume_at = me.cpu_free = cpu + p.o;
     const double inject = std::max(resume_at, me.next_injection);
-    const double length = std::max(0.0, m - 1) * config_.G;
-    me.next_injection = inject + std::max(config_.g, length);
-    send_done = inject + length;
-    arrival = send_done + config_.L;
+    me.next_injection = inject + p.next_injection(m);
+    send_done = inject + p.injection(m);
+    arrival = send_done + p.L;
   }
 
   op.request.id = new_request(false, op.peer, op.tag, {});
@@ -255,7 +264,7 @@ void ModelEngine::deliver(int rank, std::int64_t request, Message& message, doub
   if (!message.payload.empty() && !r.buffer.is_virtual())
     std::copy(message.payload.begin(), message.payload.end(), r.buffer.data());
   double done = std::max(posted, message.arrival);
-  if (config_.kind == ModelConfig::Kind::loggp) done += config_.o;
+  if (config_.kind == ModelConfig::Kind::loggp) done += config_.loggp.o;
   push(done, rank, request);
 }
 
