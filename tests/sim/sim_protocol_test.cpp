@@ -119,11 +119,21 @@ Task<> from_two_peers(Comm& comm, RankBuffers, const AlgorithmParams& p) {
   }
 }
 
+// Rank 0 sends `radix` messages of `segment` bytes to rank 1, which receives them in order.
+Task<> many_messages(Comm& comm, RankBuffers, const AlgorithmParams& p) {
+  Storage msg(p.segment, false);
+  for (int i = 0; i < p.radix; ++i) {
+    if (comm.rank() == 0) co_await comm.send(msg.view(), 1, 1);
+    if (comm.rank() == 1) co_await comm.recv(msg.view(), 0, 1);
+  }
+}
+
 const AlgorithmInfo kOne = test_algorithm("test/one_message", &one_message);
 const AlgorithmInfo kPostedThenBusy = test_algorithm("test/posted_then_busy", &posted_then_busy);
 const AlgorithmInfo kTwo = test_algorithm("test/two_messages", &two_messages);
 const AlgorithmInfo kTwoPeers = test_algorithm("test/to_two_peers", &to_two_peers);
 const AlgorithmInfo kFromTwoPeers = test_algorithm("test/from_two_peers", &from_two_peers);
+const AlgorithmInfo kMany = test_algorithm("test/many_messages", &many_messages);
 
 SimConfig tcp(std::vector<std::string> options = {}) {
   SimConfig c = exact("test/star16.xml", 1, "tcp");
@@ -236,6 +246,21 @@ TEST(TcpProtocol, EagerLimitIsAParameter) {
   expect_time(r.finish_s[1], t(1022), "eager");
   r = run_one(tcp({"tcp/eager_limit:1056"}), spec_for(kOne, 2, 1001));
   expect_time(r.finish_s[1], t(40) + t(64) + t(24 + 1001) + 32 / kBw, "rendezvous");
+}
+
+TEST(TcpProtocol, StreamsFollowTheNetworkModelsFactors) {
+  // Under LV08 SimGrid multiplies latencies by 13.01 and bandwidths by 0.97: the writer paces its
+  // fragments and sizes its bandwidth-delay window with those, so messages sent back to back
+  // still share one latency: 100 of 8 KiB, 315 KB in flight at a time, stream at full rate.
+  SimConfig c = tcp();
+  c.cfg = {"network/model:LV08", "network/crosstraffic:0", "network/TCP-gamma:1e15"};
+  const double lat = 13.01 * kLat, bw = 0.97 * kBw;
+  RunResult r = run_one(c, spec_for(kOne, 2, 1000));
+  expect_time(r.finish_s[1], lat + 1022 / bw, "one message");
+  r = run_one(c, spec_for(kTwo, 2, 1000, 0, 3000));
+  expect_time(r.finish_s[1], lat + (1022 + 3022) / bw, "receiver of both");
+  r = run_one(c, spec_for(kMany, 2, 8192, 0, 100));
+  expect_time(r.finish_s[1], lat + 100 * 8214 / bw, "receiver of 100");
 }
 
 TEST(TcpProtocol, ConnectionSetUpOnFirstUse) {

@@ -27,17 +27,12 @@ std::uint64_t socket_key(int a, int b) {
 std::byte* no_bytes() { return &marker; }
 
 namespace {
-// The network model's constant correction factor (LV08: latency x 13.01, bandwidth x 0.97), or 1
-// when it is not one number (SMPI's piecewise factors).
+// The network model's constant correction factor (LV08: latency x 13.01, bandwidth x 0.97; 1 for
+// CM02). SimGrid 3.32 declares these options as doubles; reading them as any other type is
+// undefined behaviour.
 double model_factor(const char* key) {
-  try {
-    const std::string text = simgrid::config::get_value<std::string>(key);
-    std::size_t used = 0;
-    const double v = std::stod(text, &used);
-    return used == text.size() && v > 0 ? v : 1.0;
-  } catch (const std::exception&) {
-    return 1.0;
-  }
+  const double v = simgrid::config::get_value<double>(key);
+  return v > 0 ? v : 1.0;
 }
 }  // namespace
 
