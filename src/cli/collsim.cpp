@@ -45,7 +45,8 @@ std::vector<OptionDef> measure_options() {
   for (auto& d : call_options(true)) defs.push_back(d);
   const std::vector<OptionDef> more = {
       {"payload", "real|virtual", "real: move and check bytes (default); virtual: sizes only"},
-      {"platform", "FILE", "sim: SimGrid platform file (default platforms/grisou.xml)"},
+      {"platform", "FILE",
+       "sim: SimGrid platform file (default platforms/grisou.xml); model: two-level Hockney derived from it"},
       {"ranks-per-node", "N",
        "sim, and model with --intra: ranks per host, like mpirun --map-by ppr:N:node (default 1)"},
       {"protocol", "NAME",
@@ -157,10 +158,22 @@ int measure(std::span<char* const> args) {
 
   RunResult result;
   if (engine == "model") {
-    reject_foreign(o, engine, {"platform", "eager-limit", "cfg", "protocol", "protocol-option"});
-    if (o.has("ranks-per-node") && !o.has("intra"))
-      throw UsageError("--ranks-per-node applies to --engine model only with --intra (two-level Hockney)");
-    result = run_model(read_model(o), spec);
+    reject_foreign(o, engine, {"eager-limit", "protocol", "protocol-option"});
+    if (o.has("ranks-per-node") && !o.has("intra") && !o.has("platform"))
+      throw UsageError(
+          "--ranks-per-node applies to --engine model only with --intra or --platform (two-level Hockney)");
+    if (o.has("cfg") && !o.has("platform"))
+      throw UsageError("--cfg applies to --engine model only with --platform (its network model's factors)");
+    ModelConfig model = read_model(o);
+    if (o.has("platform")) {
+      // The two-level Hockney model of the platform, as the simulation would see it.
+      for (const char* n : {"alpha", "beta", "intra", "loggp"})
+        if (o.has(n))
+          throw UsageError("--platform gives the model its parameters: --" + std::string(n) + " cannot be given too");
+      model.kind = ModelConfig::Kind::two_level;
+      model.two_level = platform_hockney(read_sim(o));
+    }
+    result = run_model(model, spec);
   } else {
     reject_foreign(o, engine, {"alpha", "beta", "intra", "loggp", "one-port", "copy-bandwidth"});
     const SimConfig sim = read_sim(o);

@@ -98,8 +98,9 @@ class Reader {
   std::string file_;
 };
 
-void read_model(const Reader& in, const YAML::Node& n, ModelConfig& m) {
-  in.only_keys(n, "model", {"kind", "alpha", "beta", "intra", "L", "o", "g", "G", "one_port", "copy_bandwidth"});
+void read_model(const Reader& in, const YAML::Node& n, ModelConfig& m, bool& from_platform) {
+  in.only_keys(n, "model",
+               {"kind", "alpha", "beta", "intra", "from_platform", "L", "o", "g", "G", "one_port", "copy_bandwidth"});
   if (n["kind"]) {
     const std::string k = in.text(n["kind"], "model.kind");
     if (k == "hockney")
@@ -121,7 +122,14 @@ void read_model(const Reader& in, const YAML::Node& n, ModelConfig& m) {
   // ranks_per_node places the ranks (set by the caller).
   if (n["intra"] && m.kind != ModelConfig::Kind::two_level)
     in.fail(n["intra"], "model.intra applies to kind: two_level only");
-  if (m.kind == ModelConfig::Kind::two_level) {
+  if (n["from_platform"] && in.boolean(n["from_platform"], "model.from_platform")) {
+    // The platform's two-level Hockney model, derived once the platform is known (load_scenario).
+    if (m.kind != ModelConfig::Kind::two_level)
+      in.fail(n["from_platform"], "model.from_platform applies to kind: two_level only");
+    for (const char* key : {"alpha", "beta", "intra"})
+      if (n[key]) in.fail(n[key], std::string("model.") + key + " cannot be given with from_platform: true");
+    from_platform = true;
+  } else if (m.kind == ModelConfig::Kind::two_level) {
     if (!n["intra"]) in.fail(n, "model: kind two_level needs intra: {alpha: S, beta: S_PER_BYTE}");
     const YAML::Node intra = n["intra"];
     in.only_keys(intra, "model.intra", {"alpha", "beta"});
@@ -222,8 +230,11 @@ Scenario load_scenario(const std::string& path) {
   }
   if (root["ranks_per_node"])
     sc.sim.ranks_per_node = static_cast<int>(in.integer(root["ranks_per_node"], "ranks_per_node", 1, 1 << 20));
-  if (root["model"]) read_model(in, root["model"], sc.model);
+  bool model_from_platform = false;
+  if (root["model"]) read_model(in, root["model"], sc.model, model_from_platform);
   sc.model.two_level.ranks_per_node = sc.sim.ranks_per_node;
+  if (model_from_platform && sc.sim.platform_file.empty())
+    in.fail(root["model"]["from_platform"], "model.from_platform needs the scenario's platform");
   if (root["sim"]) read_sim(in, root["sim"], sc.sim);
   if (root["mpi"]) read_mpi(in, root["mpi"], sc.mpi);
   if (root["real_bytes"]) sc.real_bytes = in.boolean(root["real_bytes"], "real_bytes");
@@ -281,6 +292,13 @@ Scenario load_scenario(const std::string& path) {
     sc.operations.push_back(std::move(sweep));
   }
 
+  if (model_from_platform) {
+    try {
+      sc.model.two_level = platform_hockney(sc.sim);
+    } catch (const InputError& e) {
+      throw ScenarioError(path + ": " + e.what());
+    }
+  }
   if (uses_sim) {
     std::size_t hosts = 0;
     try {

@@ -38,9 +38,9 @@ struct Scenario {
   std::string description;
   std::vector<std::string> engines;  // "model", "sim", "mpi", "mpi-native" (run in this order)
   bool real_bytes = false;           // allocate, move and check real bytes
-  ModelConfig model;
-  SimConfig sim;  // platform_file resolved against the scenario's folder
-  MpiLaunch mpi;  // how the mpi engines are launched
+  ModelConfig model;                 // with model.from_platform, its two-level parameters derived from the platform
+  SimConfig sim;                     // platform_file resolved against the scenario's folder
+  MpiLaunch mpi;                     // how the mpi engines are launched
   std::vector<OperationSweep> operations;
   std::string out_dir;  // resolved against the current directory; may be empty
 };

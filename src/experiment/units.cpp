@@ -68,9 +68,10 @@ std::string format_bytes(std::size_t bytes) {
 }
 
 std::string format_real(double value) {
+  // The shortest text that reads back as the same double: full precision, no noise digits.
   char out[32];
-  std::snprintf(out, sizeof out, "%.9g", value);
-  return out;
+  const auto end = std::to_chars(out, out + sizeof out, value).ptr;
+  return std::string(out, end);
 }
 
 std::string format_seconds(double seconds) {

@@ -19,7 +19,7 @@ std::optional<double> parse_real(std::string_view text);
 
 // 8192 -> "8KiB", 1000 -> "1000" (exact binary multiples only, so the text parses back).
 std::string format_bytes(std::size_t bytes);
-// A number for CSV and JSON: shortest "%.9g" text, enough for nanosecond times in seconds.
+// A number for CSV and JSON: the shortest text that reads back as the same double.
 std::string format_real(double value);
 // 0.0001234 -> "123.4 us": a readable duration with 4 significant digits.
 std::string format_seconds(double seconds);

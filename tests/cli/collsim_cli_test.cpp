@@ -56,6 +56,31 @@ TEST(Cli, ModelTwoLevelHockney) {
                    "--loggp replaces Hockney's --alpha/--beta/--intra");
 }
 
+// Model engine with --platform: two-level Hockney from Grisou's routes (CM02, no factors):
+// between nodes two 10 us links at 1.25 GB/s, inside a node the 5 us, 3 GB/s loopback. A linear
+// bcast of 1000 bytes from rank 0 of 3 ends with the slowest of its transfers.
+TEST(Cli, ModelParametersFromThePlatform) {
+  const std::string base = "measure --engine model --op bcast/basic_linear --procs 3 --bytes 1000 --csv --platform " +
+                           src("platforms/grisou.xml");
+  // The CSV carries every digit of a double.
+  const auto near = [](const Outcome& out, double want) {
+    EXPECT_NEAR(std::stod(csv_field(out.out, "time_s")), want, 1e-15 * want) << out.out;
+  };
+  Outcome o = collsim(base + " --ranks-per-node 2");
+  ASSERT_EQ(o.status, 0) << o.err;
+  near(o, 20e-6 + 1000 / 1.25e9);
+  o = collsim(base + " --ranks-per-node 3");
+  ASSERT_EQ(o.status, 0) << o.err;
+  near(o, 5e-6 + 1000 / 3e9);
+  // The network model's factors apply: LV08 multiplies latencies by 13.01, bandwidths by 0.97.
+  o = collsim(base + " --ranks-per-node 2 --cfg network/model:LV08");
+  ASSERT_EQ(o.status, 0) << o.err;
+  near(o, 13.01 * 20e-6 + 1000 / (0.97 * 1.25e9));
+  expect_bad_input(base + " --alpha 1e-6", "--platform gives the model its parameters: --alpha cannot be given too");
+  expect_bad_input("measure --engine model --op bcast/binomial --procs 4 --bytes 8 --cfg network/model:LV08",
+                   "--cfg applies to --engine model only with --platform");
+}
+
 // Sim engine, textbook (ideal) protocol: on 16 hosts with private 1.25 GB/s, 10 us links (20 us
 // per route) under CM02, a linear gather of 1 MiB blocks goes rendezvous, so the root takes the 15
 // blocks one after the other: 15 * (20 us + 1 MiB / 1.25 GB/s), after copying its own block at the platform's
@@ -81,7 +106,7 @@ TEST(Cli, BadCommandLinesExitTwoWithOneLine) {
   expect_bad_input("measure --engine model --op bcast/binomial --procs 0 --bytes 1", "--procs: 0 is out of range");
   expect_bad_input("measure --engine model --op bcast/binomial --procs 4 --bytes -8", "--bytes: '-8' is not a size");
   expect_bad_input("measure --engine model --op bcast/binomial --procs 4 --bytes 8 --platform x.xml",
-                   "--platform does not apply to --engine model");
+                   "x.xml: cannot open");
   expect_bad_input("measure --engine sim --op bcast/binomial --procs 4 --bytes 8 --platform /nonexistent.xml",
                    "/nonexistent.xml");
   expect_bad_input("measure --engine sim --op bcast/binomial --procs 9999 --bytes 8", "9999");

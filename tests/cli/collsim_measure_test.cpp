@@ -93,15 +93,18 @@ TEST(MeasureModel, EachEngineRefusesTheOthersOptions) {
     expect_refused("measure --engine sim" + call + " " + model_option,
                    "collsim: --" + name + " does not apply to --engine sim");
   }
-  for (const std::string& sim_option : {"--platform " + src("platforms/grisou.xml"), std::string("--eager-limit 1KiB"),
-                                        std::string("--cfg network/model:CM02")}) {
+  for (const std::string& sim_option : {std::string("--eager-limit 1KiB"), std::string("--protocol tcp")}) {
     const std::string name = sim_option.substr(2, sim_option.find(' ') - 2);
     expect_refused("measure --engine model" + call + " " + sim_option,
                    "collsim: --" + name + " does not apply to --engine model");
   }
-  // Ranks per node place ranks for the two-level model, and mean nothing to the others.
+  // Ranks per node place ranks for the two-level model, and mean nothing to the others; SimGrid
+  // options matter only to a model derived from a platform.
   expect_refused("measure --engine model" + call + " --ranks-per-node 2",
-                 "collsim: --ranks-per-node applies to --engine model only with --intra (two-level Hockney)");
+                 "collsim: --ranks-per-node applies to --engine model only with --intra or --platform (two-level "
+                 "Hockney)");
+  expect_refused("measure --engine model" + call + " --cfg network/model:CM02",
+                 "collsim: --cfg applies to --engine model only with --platform (its network model's factors)");
 }
 
 TEST(MeasureSim, BadCfgIsOneLine) {

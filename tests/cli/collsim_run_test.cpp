@@ -30,9 +30,11 @@ std::string json_string_field(const std::string& json, const std::string& key) {
 }
 
 // The model row that the failing scenarios below measure first: bcast/binomial on 2 ranks of 1000
-// bytes under the default Hockney model, alpha + beta m = 10 us + 1000 * 0.8 ns = 10.8 us.
+// bytes under the default Hockney model, alpha + beta m = 10 us + 1000 * 0.8 ns = 10.8 us, written
+// with every digit of the double that 1e-5 + 0.8e-9 * 1000 gives.
 const std::string kModelRow =
-    "model,bcast/binomial,2,1000,0,0,1.08e-05,1,1.08e-05,1.08e-05,1.08e-05,1.08e-05,0,unchecked,";
+    "model,bcast/binomial,2,1000,0,0,1.0800000000000002e-05,1,1.0800000000000002e-05,1.0800000000000002e-05,"
+    "1.0800000000000002e-05,1.0800000000000002e-05,0,unchecked,";
 
 struct Failed {
   Outcome outcome;

@@ -225,6 +225,19 @@ output:
   EXPECT_EQ(two.two_level.intra.alpha, 1.0e-6);
   EXPECT_EQ(two.two_level.intra.beta, 2.0e-10);
   EXPECT_EQ(two.two_level.ranks_per_node, 4);
+  // from_platform: the two levels from the platform's routes (star16: two 10 us links at
+  // 1.25 GB/s between hosts; no loopback declared, so SimGrid's default loopback inside one),
+  // under the scenario's SimGrid options.
+  write(dir / "study" / "fromplat.yaml",
+        "engines: [model]\nplatform: " + (kSource / "platforms/test/star16.xml").string() +
+            "\nranks_per_node: 2\nprocs: 2\nbytes: 1\noperations: [bcast/binomial]\n"
+            "model: {kind: two_level, from_platform: true}\nsim: {cfg: [network/model:CM02]}\n");
+  const ModelConfig derived = load_scenario((dir / "study" / "fromplat.yaml").string()).model;
+  EXPECT_EQ(derived.kind, ModelConfig::Kind::two_level);
+  EXPECT_DOUBLE_EQ(derived.two_level.inter.alpha, 20e-6);
+  EXPECT_DOUBLE_EQ(derived.two_level.inter.beta, 1 / 1.25e9);
+  EXPECT_GT(derived.two_level.intra.alpha + derived.two_level.intra.beta, 0);
+  EXPECT_EQ(derived.two_level.ranks_per_node, 2);
 
   EXPECT_EQ(sc.sim.protocol, "ideal");
   EXPECT_EQ(sc.sim.protocol_options, (std::vector<std::string>{"shm/inline_limit:128"}));
@@ -343,6 +356,13 @@ TEST(Scenario, FieldsThatDoNotApplyAreRefused) {
                  "6:16: model.intra applies to kind: two_level only");
   expect_refused(dir / "twolevel.yaml", head + "  - bcast/binomial\nmodel: {kind: two_level}\n",
                  "6:8: model: kind two_level needs intra: {alpha: S, beta: S_PER_BYTE}");
+  expect_refused(dir / "fromplat.yaml", head + "  - bcast/binomial\nmodel: {kind: two_level, from_platform: true}\n",
+                 "6:41: model.from_platform needs the scenario's platform");
+  expect_refused(dir / "fromplatkind.yaml", head + "  - bcast/binomial\nmodel: {from_platform: true}\n",
+                 "6:24: model.from_platform applies to kind: two_level only");
+  expect_refused(dir / "fromplatalpha.yaml",
+                 head + "  - bcast/binomial\nmodel: {kind: two_level, from_platform: true, alpha: 1}\n",
+                 "6:54: model.alpha cannot be given with from_platform: true");
   expect_refused(dir / "intrabeta.yaml", head + "  - bcast/binomial\nmodel: {kind: two_level, intra: {alpha: 1}}\n",
                  "6:33: model.intra needs alpha and beta");
   expect_refused(dir / "protocol.yaml", head + "  - bcast/binomial\nsim: {protocol: udp}\n",

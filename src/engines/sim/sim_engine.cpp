@@ -26,7 +26,7 @@ namespace collsim {
 namespace {
 
 // Pipe records: u32 length of what follows, u8 kind, payload.
-enum class Kind : std::uint8_t { loaded = 1, result, input_error, engine_error, host_count, done };
+enum class Kind : std::uint8_t { loaded = 1, result, input_error, engine_error, host_count, hockney, done };
 
 class RecordWriter final : public sim::Reporter {
  public:
@@ -37,6 +37,11 @@ class RecordWriter final : public sim::Reporter {
     std::string p;
     put(p, static_cast<std::uint64_t>(n));
     send(Kind::host_count, p);
+  }
+  void hockney(const models::TwoLevelHockney& h) {
+    std::string p;
+    for (double v : {h.intra.alpha, h.intra.beta, h.inter.alpha, h.inter.beta}) put(p, v);
+    send(Kind::hockney, p);
   }
   void done() { send(Kind::done, {}); }
   void input_error(const std::string& msg) { send(Kind::input_error, msg); }
@@ -117,7 +122,7 @@ class RecordReader {
   std::size_t pos_ = 0;
 };
 
-enum class Mode { run, count };
+enum class Mode { run, count, hockney };
 
 [[noreturn]] void child_main(int out_fd, int err_fd, Mode mode, const SimConfig& config,
                              std::span<const RunSpec> specs) {
@@ -128,6 +133,8 @@ enum class Mode { run, count };
     out.loaded();
     if (mode == Mode::count)
       out.host_count(simulation.host_count());
+    else if (mode == Mode::hockney)
+      out.hockney(simulation.hockney(config.ranks_per_node));
     else
       simulation.run(specs, out);
     out.done();
@@ -208,9 +215,11 @@ class Fd {
   int fd_;
 };
 
-// Runs one child simulation; returns the host count in count mode.
+// Runs one child simulation; returns the host count in count mode, and fills `hockney` in
+// hockney mode.
 std::size_t simulate(Mode mode, const SimConfig& config, std::span<const RunSpec> specs,
-                     const std::function<void(std::size_t, const RunResult&)>& on_result) {
+                     const std::function<void(std::size_t, const RunResult&)>& on_result,
+                     models::TwoLevelHockney* hockney = nullptr) {
   const std::string& file = config.platform_file;
   {
     // SimGrid reports some unreadable files by exiting: check here first.
@@ -257,6 +266,14 @@ std::size_t simulate(Mode mode, const SimConfig& config, std::span<const RunSpec
         case Kind::loaded: loaded = true; break;
         case Kind::done: done = true; break;
         case Kind::host_count: hosts = static_cast<std::size_t>(rec.get<std::uint64_t>()); break;
+        case Kind::hockney:
+          if (hockney) {
+            hockney->intra.alpha = rec.get<double>();
+            hockney->intra.beta = rec.get<double>();
+            hockney->inter.alpha = rec.get<double>();
+            hockney->inter.beta = rec.get<double>();
+          }
+          break;
         case Kind::input_error: input_error = rec.rest(); break;
         case Kind::engine_error: engine_error = rec.rest(); break;
         case Kind::result: {
@@ -309,6 +326,16 @@ void run_sim(const SimConfig& config, std::span<const RunSpec> specs,
   if (config.ranks_per_node < 1)
     throw InputError("ranks per node must be at least 1, not " + std::to_string(config.ranks_per_node));
   simulate(Mode::run, config, specs, on_result);
+}
+
+models::TwoLevelHockney platform_hockney(const SimConfig& config) {
+  if (config.ranks_per_node < 1)
+    throw InputError("ranks per node must be at least 1, not " + std::to_string(config.ranks_per_node));
+  models::TwoLevelHockney h;
+  h.ranks_per_node = config.ranks_per_node;
+  simulate(
+      Mode::hockney, config, {}, [](std::size_t, const RunResult&) {}, &h);
+  return h;
 }
 
 std::size_t platform_host_count(const std::string& platform_file) {

@@ -55,6 +55,7 @@
 #include <vector>
 
 #include "engines/run.hpp"
+#include "models/point_to_point.hpp"
 
 namespace collsim {
 
@@ -78,6 +79,15 @@ struct SimConfig {
 // that finished before the error have been delivered.
 void run_sim(const SimConfig& config, std::span<const RunSpec> specs,
              const std::function<void(std::size_t index, const RunResult&)>& on_result);
+
+// The platform as a two-level Hockney model, so that the model engine describes the same
+// cluster as the simulation without hand-copied numbers: between ranks of one node, the route
+// from the first host (in natural order of names) to itself, a <cluster>'s loopback; between
+// nodes, the route from the first host to the second. alpha is the sum of the route's latencies,
+// beta 1 / its narrowest bandwidth, both with the network model's factors (config.cfg applies:
+// 13.01 and 0.97 under LV08, 1 under CM02). Protocols and headers are left out: it is what a
+// message of m bytes costs alone on an idle route. Throws InputError like platform_host_count.
+models::TwoLevelHockney platform_hockney(const SimConfig& config);
 
 // Number of hosts in a platform file (for validation messages); throws InputError.
 std::size_t platform_host_count(const std::string& platform_file);

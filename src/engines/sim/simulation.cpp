@@ -3,14 +3,17 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
 #include <exception>
+#include <limits>
 #include <unordered_map>
 #include <utility>
 
 #include <xbt/log.h>
 #include <simgrid/Exception.hpp>
 #include <simgrid/s4u.hpp>
+#include <xbt/config.hpp>
 
 #include "algorithms/rank_data.hpp"
 #include "engines/sim/sim_comm.hpp"
@@ -253,6 +256,27 @@ Simulation::Simulation(const SimConfig& config) : impl_(std::make_unique<Impl>()
 Simulation::~Simulation() = default;
 
 std::size_t Simulation::host_count() const { return impl_->hosts.size(); }
+
+models::TwoLevelHockney Simulation::hockney(int ranks_per_node) const {
+  const double latency_factor = simgrid::config::get_value<double>("network/latency-factor");
+  const double bandwidth_factor = simgrid::config::get_value<double>("network/bandwidth-factor");
+  const auto route = [&](s4u::Host* from, s4u::Host* to) {
+    std::vector<s4u::Link*> links;
+    double latency = 0;
+    from->route_to(to, links, &latency);
+    double bandwidth = std::numeric_limits<double>::infinity();
+    for (const s4u::Link* l : links) bandwidth = std::min(bandwidth, l->get_bandwidth());
+    if (links.empty() || !(bandwidth > 0) || std::isinf(bandwidth))
+      throw InputError("the platform has no route with a bandwidth from " + from->get_name() + " to " + to->get_name());
+    return models::Hockney{latency * latency_factor, 1 / (bandwidth * bandwidth_factor)};
+  };
+  const auto& hosts = impl_->hosts;
+  models::TwoLevelHockney h;
+  h.intra = route(hosts.front(), hosts.front());
+  h.inter = hosts.size() > 1 ? route(hosts[0], hosts[1]) : h.intra;
+  h.ranks_per_node = ranks_per_node;
+  return h;
+}
 
 void Simulation::run(std::span<const RunSpec> specs, Reporter& reporter) {
   Impl* impl = impl_.get();

@@ -12,6 +12,7 @@
 
 #include "engines/run.hpp"
 #include "engines/sim/sim_engine.hpp"
+#include "models/point_to_point.hpp"
 
 namespace collsim::sim {
 
@@ -36,6 +37,8 @@ class Simulation {
   Simulation& operator=(const Simulation&) = delete;
 
   std::size_t host_count() const;
+  // The platform as a two-level Hockney model (sim_engine.hpp, platform_hockney).
+  models::TwoLevelHockney hockney(int ranks_per_node) const;
   // Runs the specs in order; throws InputError before simulating anything if a spec does not fit
   // the platform.
   void run(std::span<const RunSpec> specs, Reporter& reporter);
