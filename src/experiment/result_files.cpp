@@ -81,8 +81,10 @@ void ResultFiles::write_json(const std::string& status) {
   for (std::size_t i = 0; i < sc.engines.size(); ++i) j += (i ? ", " : "") + json_string(sc.engines[i]);
   j += "],\n";
   const ModelConfig& m = sc.model;
-  j += "  \"model\": {\"kind\": " + json_string(to_string(m.kind)) + ", \"alpha\": " + format_real(m.hockney.alpha) +
-       ", \"beta\": " + format_real(m.hockney.beta) + ", \"intra_alpha\": " + format_real(m.two_level.intra.alpha) +
+  // Two-level: alpha and beta are between nodes, as in the scenario file.
+  const models::Hockney& h = m.kind == ModelConfig::Kind::two_level ? m.two_level.inter : m.hockney;
+  j += "  \"model\": {\"kind\": " + json_string(to_string(m.kind)) + ", \"alpha\": " + format_real(h.alpha) +
+       ", \"beta\": " + format_real(h.beta) + ", \"intra_alpha\": " + format_real(m.two_level.intra.alpha) +
        ", \"intra_beta\": " + format_real(m.two_level.intra.beta) + ", \"L\": " + format_real(m.loggp.L) +
        ", \"o\": " + format_real(m.loggp.o) + ", \"g\": " + format_real(m.loggp.g) +
        ", \"G\": " + format_real(m.loggp.G) + ", \"one_port\": " + (m.one_port ? "true" : "false") +

@@ -187,6 +187,11 @@ TEST(Cli, QuickstartWritesCsvAndJson) {
   EXPECT_GT(rows, 10);
   EXPECT_NE(json.find("\"status\": \"complete\""), std::string::npos) << json;
   EXPECT_NE(json.find("\"measurements_written\": " + std::to_string(rows)), std::string::npos) << json;
+  // The model is Grisou's own: two-level Hockney from its routes (1.25 GB/s between nodes, a
+  // 3 GB/s loopback inside one), recorded with its values.
+  EXPECT_NE(json.find("\"kind\": \"two_level\""), std::string::npos) << json;
+  EXPECT_NE(json.find("\"beta\": 8e-10"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"intra_beta\": 3.333333333333333e-10"), std::string::npos) << json;
 }
 
 }  // namespace
