@@ -206,8 +206,9 @@ void Transport::write(Connection& c) {
   while (true) {
     {
       std::unique_lock lock(*c.mutex);
-      while (c.queue.empty() || !c.connected) c.wake->wait(lock);
-      while (c.in_flight_bytes > window + last + 1) c.wake->wait(lock);
+      while ((c.queue.empty() || !c.connected) && !stopping_) c.wake->wait(lock);
+      while (c.in_flight_bytes > window + last + 1 && !stopping_) c.wake->wait(lock);
+      if (stopping_) return;
     }
     Fragment f = c.queue.front();
     c.queue.pop_front();
@@ -258,7 +259,8 @@ void Transport::read(Connection& c) {
     InFlight next;
     {
       std::unique_lock lock(*c.mutex);
-      while (c.in_flight.empty()) c.wake->wait(lock);
+      while (c.in_flight.empty() && !stopping_) c.wake->wait(lock);
+      if (stopping_) return;
       next = c.in_flight.front();
       c.in_flight.pop_front();
     }
@@ -423,12 +425,17 @@ void Transport::when_in_mpi(int rank, std::function<void()> action) {
     r.defer(std::move(action));
 }
 
+// The connection actors are told to stop and joined, not killed: a killed actor unwinds its
+// stack, and releasing a SimGrid mutex on the way is a call into SimGrid that hangs under thread
+// contexts (the sanitizer build).
 void Transport::shutdown() {
+  stopping_ = true;
+  for (auto& c : connections_) c->wake->notify_all();
   for (auto& c : connections_) {
-    c->writer->kill();
-    c->reader->kill();
+    c->writer->join();
+    c->reader->join();
   }
-  for (auto& [pair, socket] : sockets_) socket.opener->kill();
+  for (auto& [pair, socket] : sockets_) socket.opener->join();
   connections_.clear();
   by_pair_.clear();
   nics_.clear();
