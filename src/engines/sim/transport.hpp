@@ -94,7 +94,7 @@ class Transport {
   std::vector<std::deque<Message*>> unexpected_;                        // per receiving rank, arrival order
   std::vector<std::deque<Posted>> posted_;                              // per receiving rank, post order
   double latency_factor_, bandwidth_factor_;                            // the network model's
-  bool stopping_ = false;  // shutdown(): the connection actors return
+  bool stopping_ = false;                                               // shutdown(): the connection actors return
 };
 
 // The marker a message without bytes (virtual or empty) carries instead of a payload.
