@@ -6,16 +6,15 @@
 #include <cmath>
 #include <cstdlib>
 #include <exception>
-#include <limits>
 #include <unordered_map>
 #include <utility>
 
 #include <xbt/log.h>
 #include <simgrid/Exception.hpp>
 #include <simgrid/s4u.hpp>
-#include <xbt/config.hpp>
 
 #include "algorithms/rank_data.hpp"
+#include "engines/sim/route.hpp"
 #include "engines/sim/sim_comm.hpp"
 
 // SimGrid prints its own deadlock banner from this category before calling our deadlock hook;
@@ -258,17 +257,11 @@ Simulation::~Simulation() = default;
 std::size_t Simulation::host_count() const { return impl_->hosts.size(); }
 
 models::TwoLevelHockney Simulation::hockney(int ranks_per_node) const {
-  const double latency_factor = simgrid::config::get_value<double>("network/latency-factor");
-  const double bandwidth_factor = simgrid::config::get_value<double>("network/bandwidth-factor");
-  const auto route = [&](s4u::Host* from, s4u::Host* to) {
-    std::vector<s4u::Link*> links;
-    double latency = 0;
-    from->route_to(to, links, &latency);
-    double bandwidth = std::numeric_limits<double>::infinity();
-    for (const s4u::Link* l : links) bandwidth = std::min(bandwidth, l->get_bandwidth());
-    if (links.empty() || !(bandwidth > 0) || std::isinf(bandwidth))
+  const auto route = [](s4u::Host* from, s4u::Host* to) {
+    const Route r = route_between(from, to);
+    if (!(r.bandwidth > 0) || std::isinf(r.bandwidth))
       throw InputError("the platform has no route with a bandwidth from " + from->get_name() + " to " + to->get_name());
-    return models::Hockney{latency * latency_factor, 1 / (bandwidth * bandwidth_factor)};
+    return models::Hockney{r.latency, 1 / r.bandwidth};
   };
   const auto& hosts = impl_->hosts;
   models::TwoLevelHockney h;

@@ -7,8 +7,8 @@
 #include <string>
 
 #include <simgrid/Exception.hpp>
-#include <xbt/config.hpp>
 
+#include "engines/sim/route.hpp"
 #include "engines/sim/sim_comm.hpp"
 
 namespace collsim::sim {
@@ -25,16 +25,6 @@ std::uint64_t socket_key(int a, int b) {
 }  // namespace
 
 std::byte* no_bytes() { return &marker; }
-
-namespace {
-// The network model's constant correction factor (LV08: latency x 13.01, bandwidth x 0.97; 1 for
-// CM02). SimGrid 3.32 declares these options as doubles; reading them as any other type is
-// undefined behaviour.
-double model_factor(const char* key) {
-  const double v = simgrid::config::get_value<double>(key);
-  return v > 0 ? v : 1.0;
-}
-}  // namespace
 
 struct Transport::Message {
   int src = 0, dst = 0, tag = 0;
@@ -102,9 +92,7 @@ Transport::Transport(Measurement& m, const Protocols& protocols, std::vector<s4u
       protocols_(protocols),
       hosts_(std::move(hosts)),
       unexpected_(static_cast<std::size_t>(m.procs)),
-      posted_(static_cast<std::size_t>(m.procs)),
-      latency_factor_(model_factor("network/latency-factor")),
-      bandwidth_factor_(model_factor("network/bandwidth-factor")) {}
+      posted_(static_cast<std::size_t>(m.procs)) {}
 
 Transport::~Transport() = default;
 
@@ -123,21 +111,18 @@ Transport::Connection& Transport::connection(int from, int to) {
   c->from_host = hosts_[static_cast<std::size_t>(from)];
   c->to_host = hosts_[static_cast<std::size_t>(to)];
   c->profile = &profile(from, to);
-  std::vector<s4u::Link*> links;
-  double latency = 0;
-  c->from_host->route_to(c->to_host, links, &latency);
-  c->bandwidth = std::numeric_limits<double>::infinity();
-  for (const s4u::Link* l : links) c->bandwidth = std::min(c->bandwidth, l->get_bandwidth() * bandwidth_factor_);
-  c->latency = latency * latency_factor_;
+  const Route route = route_between(c->from_host, c->to_host);
+  c->bandwidth = route.bandwidth > 0 ? route.bandwidth : std::numeric_limits<double>::infinity();
+  c->latency = route.latency;
   Connection* raw = c.get();
   connections_.push_back(std::move(c));
   slot = raw;
   const std::string name = std::to_string(from) + "-" + std::to_string(to);
-  if (raw->from_host != raw->to_host && !links.empty()) {
+  if (raw->from_host != raw->to_host && route.first > 0) {
     std::unique_ptr<Nic>& nic = nics_[raw->from_host];
     if (!nic) {
       nic = std::make_unique<Nic>();
-      nic->bandwidth = links.front()->get_bandwidth() * bandwidth_factor_;
+      nic->bandwidth = route.first;
     }
     raw->nic = nic.get();
   }

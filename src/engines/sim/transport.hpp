@@ -93,7 +93,6 @@ class Transport {
   std::unordered_map<std::uint64_t, Socket> sockets_;                   // key min * 2^32 + max
   std::vector<std::deque<Message*>> unexpected_;                        // per receiving rank, arrival order
   std::vector<std::deque<Posted>> posted_;                              // per receiving rank, post order
-  double latency_factor_, bandwidth_factor_;                            // the network model's
   bool stopping_ = false;                                               // shutdown(): the connection actors return
 };
 
