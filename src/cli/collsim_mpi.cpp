@@ -336,6 +336,20 @@ std::string fidelity_csv_row(const FidelityPoint& p) {
          format_real(p.ratio) + "," + format_real(p.paired_ratio) + "," + std::to_string(p.late_runs) + "," + data;
 }
 
+// The --csv file, opened by rank 0 (the only writer); every rank learns whether it could, so
+// that all of them refuse together.
+std::ofstream open_csv(const cli::ParsedOptions& options, int rank) {
+  std::ofstream csv;
+  int opened = 1;
+  if (options.has("csv") && rank == 0) {
+    csv.open(options.text("csv"));
+    opened = csv ? 1 : 0;
+  }
+  MPI_Bcast(&opened, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (!opened) throw cli::UsageError("--csv: cannot write '" + options.text("csv") + "'");
+  return csv;
+}
+
 int fidelity_command(std::span<char* const> args, int rank, int size) {
   const auto defs = fidelity_options();
   const cli::ParsedOptions options = cli::parse_options(args, defs);
@@ -352,15 +366,7 @@ int fidelity_command(std::span<char* const> args, int rank, int size) {
                           " processes");
   f.measure = read_measure_options(options, 30, 300);
 
-  // Rank 0 writes the file; every rank must learn whether it could.
-  std::ofstream csv;
-  int opened = 1;
-  if (options.has("csv") && rank == 0) {
-    csv.open(options.text("csv"));
-    opened = csv ? 1 : 0;
-  }
-  MPI_Bcast(&opened, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  if (!opened) throw cli::UsageError("--csv: cannot write '" + options.text("csv") + "'");
+  std::ofstream csv = open_csv(options, rank);
   if (csv.is_open()) csv << kFidelityCsvHeader << "\n" << std::flush;
 
   if (rank == 0) {
@@ -453,14 +459,7 @@ int pingpong_command(std::span<char* const> args, int rank, int size) {
   p.warmup = static_cast<int>(options.integer("warmup", 2, 0, 1'000'000));
   p.fit_from = options.bytes("fit-from", 0);
 
-  std::ofstream csv;
-  int opened = 1;
-  if (options.has("csv") && rank == 0) {
-    csv.open(options.text("csv"));
-    opened = csv ? 1 : 0;
-  }
-  MPI_Bcast(&opened, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  if (!opened) throw cli::UsageError("--csv: cannot write '" + options.text("csv") + "'");
+  std::ofstream csv = open_csv(options, rank);
 
   const PingPongResult r = measure_pingpong(MPI_COMM_WORLD, p);
   if (rank != 0) return r.data == "ok" ? kExitOk : kExitFailed;
