@@ -1,18 +1,8 @@
-// The virtual tree each registered algorithm communicates along, for `collsim tree` and for
-// tests: the same per-rank node functions the algorithms call, assembled into a whole graph.
-//
-//   basic_linear (bcast, gather), gather/linear_sync   the star of linear_tree
-//   bcast/chain, bcast/pipeline                         chain_tree (params.fanout; 1)
-//   bcast/binary_tree, bcast/split_binary_tree          binary_tree (split_binary's halves go
-//                                                       down its two subtrees)
-//   bcast/binomial                                      binomial_tree
-//   bcast/knomial                                       knomial_tree (params.radix)
-//   bcast/scatter_allgather(_ring)                      scatter_binomial_tree (the scatter; the
-//                                                       allgather that follows is not a tree)
-//   gather/binomial                                     in_order_binomial_tree
-//
-// The tree does not depend on the message size, so size-dependent fallbacks (split_binary to
-// the pipeline, scatter_allgather to basic_linear on small messages) are not shown.
+// Whole virtual trees of registered algorithms, for `collsim tree` and for tests: the entry's own
+// per-rank tree function (AlgorithmInfo::tree, the one the algorithm runs on), assembled into a
+// graph. The tree does not depend on the message size, so size-dependent fallbacks
+// (split_binary to the pipeline, scatter_allgather to basic_linear on small messages) are not
+// shown; for scatter_allgather(_ring) it is the scatter's tree (the allgather is not a tree).
 #pragma once
 
 #include <string>

@@ -2,8 +2,8 @@
 
 #include <vector>
 
-#include "algorithms/topology/tree.hpp"
 #include "algorithms/tree_bcast.hpp"
+#include "algorithms/virtual_trees.hpp"
 
 namespace collsim {
 
@@ -12,12 +12,11 @@ namespace {
 // MPI_Bcast returns before any algorithm runs when there is nothing to move.
 bool nothing_to_do(const Comm& comm, Buffer data) { return comm.size() == 1 || data.size() == 0; }
 
-// The five tree broadcasts differ only in the tree: run the one generic segmented broadcast on
-// this rank's node of it.
-template <class MakeNode>
-Task<> on_tree(Comm& comm, Buffer data, AlgorithmParams params, MakeNode make_node) {
+// The five tree broadcasts differ only in the tree (their registry entries name the same
+// functions): run the one generic segmented broadcast on this rank's node of it.
+Task<> on_tree(Comm& comm, Buffer data, AlgorithmParams params, TreeFn tree) {
   if (nothing_to_do(comm, data)) co_return;
-  const TreeNode node = make_node(comm.rank(), comm.size(), params.root);
+  const TreeNode node = tree(comm.rank(), comm.size(), params);
   co_await tree_bcast(comm, data, params.root, params.segment, node);
 }
 
@@ -29,7 +28,7 @@ Task<> bcast_basic_linear(Comm& comm, Buffer data, const AlgorithmParams& params
     co_await comm.recv(data, params.root, tags::bcast);
     co_return;
   }
-  const TreeNode node = linear_tree(comm.rank(), comm.size(), params.root);
+  const TreeNode node = linear_node(comm.rank(), comm.size(), params);
   std::vector<Request> sends(node.children.size());
   for (std::size_t i = 0; i < node.children.size(); ++i)
     sends[i] = co_await comm.isend(data, node.children[i], tags::bcast);
@@ -37,27 +36,23 @@ Task<> bcast_basic_linear(Comm& comm, Buffer data, const AlgorithmParams& params
 }
 
 Task<> bcast_chain(Comm& comm, Buffer data, const AlgorithmParams& params) {
-  return on_tree(comm, data, params, [fanout = params.fanout](int rank, int size, int root) {
-    return chain_tree(rank, size, root, fanout);
-  });
+  return on_tree(comm, data, params, chain_node);
 }
 
 Task<> bcast_pipeline(Comm& comm, Buffer data, const AlgorithmParams& params) {
-  return on_tree(comm, data, params, pipeline_tree);
+  return on_tree(comm, data, params, pipeline_node);
 }
 
 Task<> bcast_binary_tree(Comm& comm, Buffer data, const AlgorithmParams& params) {
-  return on_tree(comm, data, params, binary_tree);
+  return on_tree(comm, data, params, binary_node);
 }
 
 Task<> bcast_binomial(Comm& comm, Buffer data, const AlgorithmParams& params) {
-  return on_tree(comm, data, params, binomial_tree);
+  return on_tree(comm, data, params, binomial_node);
 }
 
 Task<> bcast_knomial(Comm& comm, Buffer data, const AlgorithmParams& params) {
-  return on_tree(comm, data, params, [radix = params.radix](int rank, int size, int root) {
-    return knomial_tree(rank, size, root, radix);
-  });
+  return on_tree(comm, data, params, knomial_node);
 }
 
 }  // namespace collsim

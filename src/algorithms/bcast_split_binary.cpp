@@ -4,7 +4,7 @@
 
 #include "algorithms/bcast.hpp"
 #include "algorithms/segmentation.hpp"
-#include "algorithms/topology/tree.hpp"
+#include "algorithms/virtual_trees.hpp"
 
 namespace collsim {
 
@@ -89,7 +89,7 @@ Task<> bcast_split_binary_tree(Comm& comm, Buffer data, const AlgorithmParams& p
   const int p = comm.size(), root = params.root;
   const int vrank = (comm.rank() - root + p) % p;
   const int mine = vrank % 2 == 1 ? kLeft : kRight;  // the root counts as right
-  const TreeNode node = binary_tree(comm.rank(), p, root);
+  const TreeNode node = binary_node(comm.rank(), p, params);
 
   if (comm.rank() == root)
     co_await root_sends_halves(comm, h, node);

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "algorithms/segmentation.hpp"
-#include "algorithms/topology/tree.hpp"
+#include "algorithms/virtual_trees.hpp"
 
 namespace collsim {
 
@@ -31,7 +31,7 @@ Task<> gather_binomial(Comm& comm, Buffer block, Buffer gathered, const Algorith
   if (m == 0) co_return;
   const int p = comm.size(), rank = comm.rank(), root = params.root;
   const std::int64_t vrank = (rank - root + p) % p;
-  const TreeNode node = in_order_binomial_tree(rank, p, root);
+  const TreeNode node = in_order_node(rank, p, params);
 
   // `acc` collects this rank's subtree in vrank order, its own block first.
   Storage temp;

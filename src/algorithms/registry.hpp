@@ -1,7 +1,11 @@
-// The catalogue of algorithms: Open MPI's name and ID for each, and how to call it.
+// The catalogue of algorithms: everything collsim knows about each one, in its entry.
 //
-// Engines and the command line look algorithms up here by their full name
-// ("<operation>/<algorithm>", e.g. "bcast/binomial"), so adding an algorithm is one entry.
+// An entry holds Open MPI's name and ID, the knobs the algorithm honours (validated here, once,
+// for the command line, scenarios and `collsim tree`), the function that runs it, the virtual
+// tree it runs on (the same function the algorithm calls), and its closed-form predictions: the
+// textbook Hockney formula where the literature has one, and the formula derived from our (= Open
+// MPI's) implementation (models/formulas.hpp). Engines, the CLI, scenarios, the formula engine and
+// selection all read entries from here; adding an algorithm is one entry.
 #pragma once
 
 #include <span>
@@ -9,7 +13,9 @@
 #include <string_view>
 
 #include "algorithms/params.hpp"
+#include "algorithms/virtual_trees.hpp"
 #include "comm/comm.hpp"
+#include "models/formula.hpp"
 
 namespace collsim {
 
@@ -25,24 +31,49 @@ struct RankBuffers {
 
 using AlgorithmFn = Task<> (*)(Comm&, RankBuffers, const AlgorithmParams&);
 
+// The knobs of AlgorithmParams other than the root, as Open MPI names them (params.hpp).
+enum class Knob : unsigned { segment = 1, fanout = 2, radix = 4 };
+
+struct KnobInfo {
+  Knob knob;
+  std::string_view name;  // "segment", "fanout", "radix": option and scenario key
+  std::string_view value_name;
+  long long min, max;     // valid values
+  long long fallback;     // Open MPI's default
+  std::string_view help;  // one line for --help
+};
+std::span<const KnobInfo> all_knobs();
+const KnobInfo& knob_info(Knob knob);
+
 struct AlgorithmInfo {
   std::string_view name;  // "bcast/binomial"
   Operation op;
   int ompi_id;               // Open MPI's coll_tuned_<op>_algorithm number
-  bool uses_segment;         // honours AlgorithmParams::segment
+  unsigned knobs;            // the Knob bits the algorithm honours
   std::string_view summary;  // one line for --help and listings
   AlgorithmFn run;
+  TreeFn tree = nullptr;               // nullptr for test algorithms
+  models::Formula textbook = nullptr;  // nullptr: the literature has no formula for it
+  models::Formula derived = nullptr;
+
+  bool takes(Knob knob) const { return (knobs & static_cast<unsigned>(knob)) != 0; }
 };
 
 std::span<const AlgorithmInfo> all_algorithms();
 // nullptr when no algorithm has that name. Also accepts the short names bcast/binary,
 // bcast/split_binary, bcast/linear and gather/linear.
 const AlgorithmInfo* find_algorithm(std::string_view name);
+// nullptr when Open MPI has no algorithm `ompi_id` for `op` (or collsim does not have it).
+const AlgorithmInfo* find_algorithm(Operation op, int ompi_id);
 // "bcast/binomial, gather/basic_linear, ...", for error messages.
 std::string algorithm_names();
 
-// Whether the algorithm reads AlgorithmParams::fanout (bcast/chain) or ::radix (bcast/knomial).
-bool uses_fanout(const AlgorithmInfo& algorithm);
-bool uses_radix(const AlgorithmInfo& algorithm);
+// Empty when `value` may be given as `knob` to `algorithm`; else why not, starting with the
+// knob's name: "fanout applies to bcast/chain only, not bcast/binomial",
+// "radix must be at least 2, not 1".
+std::string knob_error(const AlgorithmInfo& algorithm, Knob knob, long long value);
+// Stores a value knob_error accepted.
+void set_knob(AlgorithmParams& params, Knob knob, long long value);
+long long get_knob(const AlgorithmParams& params, Knob knob);
 
 }  // namespace collsim

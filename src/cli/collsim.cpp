@@ -243,13 +243,12 @@ int run(std::span<char* const> args) {
 }
 
 int tree(std::span<char* const> args) {
-  const std::vector<OptionDef> defs = {
+  std::vector<OptionDef> defs = {
       {"procs", "P", "number of processes"},
       {"root", "R", "root rank (default 0)"},
-      {"fanout", "K", "bcast/chain: chains off the root (default 4)"},
-      {"radix", "K", "bcast/knomial: tree radix (default 4)"},
       {"dot", "", "print Graphviz DOT (pipe into `dot -Tpng`) instead of one line per parent"},
       {"help", "", "this text"}};
+  for (auto& d : knob_options({Knob::fanout, Knob::radix})) defs.insert(defs.end() - 2, d);
   const ParsedOptions o = parse_options(args, defs);
   if (o.has("help")) {
     std::cout << "usage: collsim tree NAME --procs P [--root R] [--dot]\n\n"
@@ -268,10 +267,7 @@ int tree(std::span<char* const> args) {
   if (params.root >= procs)
     throw UsageError("--root " + std::to_string(params.root) + " is not a rank of " + std::to_string(procs) +
                      " processes");
-  if (o.has("fanout") && !uses_fanout(*algorithm)) throw UsageError("--fanout applies to bcast/chain only");
-  if (o.has("radix") && !uses_radix(*algorithm)) throw UsageError("--radix applies to bcast/knomial only");
-  params.fanout = static_cast<int>(o.integer("fanout", 4, 1, 32));
-  params.radix = static_cast<int>(o.integer("radix", 4, 2, INT_MAX));
+  read_knobs(o, *algorithm, {Knob::fanout, Knob::radix}, params);
   std::cout << (o.has("dot") ? algorithm_tree_dot(*algorithm, procs, params)
                              : algorithm_tree_text(*algorithm, procs, params));
   return 0;
@@ -282,7 +278,7 @@ int algorithms() {
   for (const auto& a : all_algorithms()) {
     char line[256];
     std::snprintf(line, sizeof line, "%-25s %7d  %-7s  %s\n", std::string(a.name).c_str(), a.ompi_id,
-                  a.uses_segment ? "yes" : "-", std::string(a.summary).c_str());
+                  a.takes(Knob::segment) ? "yes" : "-", std::string(a.summary).c_str());
     std::cout << line;
   }
   return 0;

@@ -9,11 +9,9 @@ std::vector<OptionDef> call_options(bool with_procs) {
       {"op", "NAME", "algorithm, e.g. bcast/binomial (list: collsim algorithms)"},
       {"bytes", "SIZE", "bcast: message size; gather: bytes per process (e.g. 8KiB)"},
       {"root", "R", "root rank (default 0)"},
-      {"segment", "SIZE", "segment size for segmented algorithms, 0 = unsegmented (default 0)"},
-      {"fanout", "K", "bcast/chain: chains off the root (default 4)"},
-      {"radix", "K", "bcast/knomial: tree radix (default 4)"},
-      {"csv", "", "print a CSV header and one row per measurement"},
   };
+  for (auto& d : knob_options(kAllKnobs)) defs.push_back(d);
+  defs.push_back({"csv", "", "print a CSV header and one row per measurement"});
   if (with_procs) defs.insert(defs.begin() + 1, OptionDef{"procs", "P", "number of processes"});
   return defs;
 }
@@ -36,17 +34,30 @@ RunSpec read_call(const ParsedOptions& options, int procs) {
   if (spec.params.root >= spec.procs)
     throw UsageError("--root " + std::to_string(spec.params.root) + " is not a rank of " + std::to_string(spec.procs) +
                      " processes");
-  spec.params.segment = options.bytes("segment", 0);
-  if (options.has("fanout") && !uses_fanout(*spec.algorithm))
-    throw UsageError("--fanout applies to bcast/chain only, not " + op);
-  if (options.has("radix") && !uses_radix(*spec.algorithm))
-    throw UsageError("--radix applies to bcast/knomial only, not " + op);
-  if (options.has("segment") && !spec.algorithm->uses_segment)
-    throw UsageError(op + " takes no segment size (--segment)");
-  // Open MPI caps the chain fanout at 32 (MAXTREEFANOUT); ask for no more than it can do.
-  spec.params.fanout = static_cast<int>(options.integer("fanout", 4, 1, 32));
-  spec.params.radix = static_cast<int>(options.integer("radix", 4, 2, INT_MAX));
+  read_knobs(options, *spec.algorithm, kAllKnobs, spec.params);
   return spec;
+}
+
+std::vector<OptionDef> knob_options(std::initializer_list<Knob> knobs) {
+  std::vector<OptionDef> defs;
+  for (Knob k : knobs) {
+    const KnobInfo& info = knob_info(k);
+    defs.push_back({std::string(info.name), std::string(info.value_name), std::string(info.help)});
+  }
+  return defs;
+}
+
+void read_knobs(const ParsedOptions& options, const AlgorithmInfo& algorithm, std::initializer_list<Knob> knobs,
+                AlgorithmParams& params) {
+  for (Knob k : knobs) {
+    const std::string name(knob_info(k).name);
+    if (!options.has(name)) continue;
+    const long long value = k == Knob::segment ? static_cast<long long>(options.bytes(name, 0))
+                                               : options.integer(name, 0, LLONG_MIN, LLONG_MAX);
+    const std::string problem = knob_error(algorithm, k, value);
+    if (!problem.empty()) throw UsageError("--" + problem);
+    set_knob(params, k, value);
+  }
 }
 
 }  // namespace collsim::cli

@@ -2,6 +2,7 @@
 // `collsim-mpi measure` so the two accept the same words and check them the same way.
 #pragma once
 
+#include <initializer_list>
 #include <vector>
 
 #include "cli/options.hpp"
@@ -17,5 +18,13 @@ std::vector<OptionDef> call_options(bool with_procs);
 // (--segment, --fanout, --radix). `procs` overrides --procs when > 0
 // (under MPI the process count is the communicator's).
 RunSpec read_call(const ParsedOptions& options, int procs = 0);
+
+// The option of each knob in `knobs` (--segment SIZE, --fanout K, --radix K), help from the registry.
+std::vector<OptionDef> knob_options(std::initializer_list<Knob> knobs);
+// Reads the knobs of `knobs` that were given into `params`, checked by the registry (knob_error).
+void read_knobs(const ParsedOptions& options, const AlgorithmInfo& algorithm, std::initializer_list<Knob> knobs,
+                AlgorithmParams& params);
+
+inline constexpr std::initializer_list<Knob> kAllKnobs = {Knob::segment, Knob::fanout, Knob::radix};
 
 }  // namespace collsim::cli

@@ -147,9 +147,9 @@ Measurement run_mpi_point(const MpiLaunch& launch, const std::string& engine, co
     argv.push_back(name);
     argv.push_back(std::to_string(value));
   };
-  knob(spec.algorithm->uses_segment, "--segment", static_cast<long long>(spec.params.segment));
-  knob(uses_fanout(*spec.algorithm), "--fanout", spec.params.fanout);
-  knob(uses_radix(*spec.algorithm), "--radix", spec.params.radix);
+  knob(spec.algorithm->takes(Knob::segment), "--segment", static_cast<long long>(spec.params.segment));
+  knob(spec.algorithm->takes(Knob::fanout), "--fanout", spec.params.fanout);
+  knob(spec.algorithm->takes(Knob::radix), "--radix", spec.params.radix);
   const Captured c = run_captured(argv, launch.timeout_s);
   const std::string what = engine + " " + describe(spec);
   if (c.timed_out)

@@ -7,8 +7,8 @@ namespace collsim {
 Measurement to_measurement(const std::string& engine, const RunSpec& spec, const RunResult& result) {
   std::string data = !spec.real_bytes ? "unchecked" : result.data_error.empty() ? "ok" : result.data_error;
   Measurement m = simulated_measurement(engine, std::string(spec.algorithm->name), spec.procs, spec.bytes,
-                                        spec.algorithm->uses_segment ? spec.params.segment : 0, spec.params.root,
-                                        result.time_s, std::move(data));
+                                        spec.algorithm->takes(Knob::segment) ? spec.params.segment : 0,
+                                        spec.params.root, result.time_s, std::move(data));
   m.protocol = result.protocol;
   return m;
 }

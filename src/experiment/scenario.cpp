@@ -272,23 +272,24 @@ Scenario load_scenario(const std::string& path) {
     sweep.bytes = item.IsMap() && item["bytes"] ? in.sizes(item["bytes"], "bytes") : bytes;
     sweep.segments = item.IsMap() && item["segment"] ? in.sizes(item["segment"], "segment") : segments;
     sweep.roots = item.IsMap() && item["root"] ? read_roots(item["root"]) : roots;
-    if (item.IsMap() && item["fanout"]) {
-      if (!uses_fanout(*sweep.algorithm)) in.fail(item["fanout"], "fanout applies to bcast/chain only, not " + name);
-      // Open MPI caps the chain fanout at 32 (MAXTREEFANOUT).
-      sweep.fanout = static_cast<int>(in.integer(item["fanout"], "fanout", 1, 32));
-    }
-    if (item.IsMap() && item["radix"]) {
-      if (!uses_radix(*sweep.algorithm)) in.fail(item["radix"], "radix applies to bcast/knomial only, not " + name);
-      sweep.radix = static_cast<int>(in.integer(item["radix"], "radix", 2, INT_MAX));
+    for (Knob k : {Knob::fanout, Knob::radix}) {
+      const std::string key(knob_info(k).name);
+      if (!item.IsMap() || !item[key]) continue;
+      const long long value = in.integer(item[key], key, LLONG_MIN, LLONG_MAX);
+      const std::string problem = knob_error(*sweep.algorithm, k, value);
+      if (!problem.empty()) in.fail(item[key], problem);
+      (k == Knob::fanout ? sweep.fanout : sweep.radix) = static_cast<int>(value);
     }
     if (sweep.procs.empty())
       in.fail(name_node, "no 'procs' for " + name + " (give them at the top or in the operation)");
     if (sweep.bytes.empty())
       in.fail(name_node, "no 'bytes' for " + name + " (give them at the top or in the operation)");
-    if (!sweep.algorithm->uses_segment && (sweep.segments.size() > 1 || sweep.segments[0] != 0) && item.IsMap() &&
-        item["segment"])
-      in.fail(item["segment"], name + " takes no segment size");
-    if (!sweep.algorithm->uses_segment) sweep.segments = {0};
+    if (item.IsMap() && item["segment"])
+      for (std::size_t segment : sweep.segments) {
+        const std::string problem = knob_error(*sweep.algorithm, Knob::segment, static_cast<long long>(segment));
+        if (!problem.empty() && segment != 0) in.fail(item["segment"], problem);
+      }
+    if (!sweep.algorithm->takes(Knob::segment)) sweep.segments = {0};
     sc.operations.push_back(std::move(sweep));
   }
 

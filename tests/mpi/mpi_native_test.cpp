@@ -34,7 +34,7 @@ RunSpec spec_for(const AlgorithmInfo& algo, int root, std::size_t bytes, std::si
   spec.procs = world_size();
   spec.bytes = bytes;
   spec.params.root = root;
-  spec.params.segment = algo.uses_segment ? segment : 0;
+  spec.params.segment = algo.takes(Knob::segment) ? segment : 0;
   return spec;
 }
 
@@ -47,7 +47,7 @@ int cvar(const std::string& name) {
 TEST(NativeSupport, OpenMpiRunsEveryRegisteredAlgorithmUnderItsOwnName) {
   for (const auto& a : all_algorithms()) {
     AlgorithmParams params;
-    params.segment = a.uses_segment ? 8192 : 0;
+    params.segment = a.takes(Knob::segment) ? 8192 : 0;
     EXPECT_EQ(native_support(a, params, 100000), "") << a.name;
   }
 }
@@ -223,7 +223,7 @@ class NativeKnobs : public NativeEquivalence {};
 std::vector<std::string> knob_algorithms() {
   std::vector<std::string> names;
   for (const auto& a : all_algorithms())
-    if (uses_fanout(a) || uses_radix(a)) names.emplace_back(a.name);
+    if (a.takes(Knob::fanout) || a.takes(Knob::radix)) names.emplace_back(a.name);
   return names;
 }
 
@@ -231,8 +231,8 @@ TEST_P(NativeKnobs, SameBytesAsOpenMpiForOtherFanoutsAndRadices) {
   const int root = world_size() - 1;
   for (int k : {1, 2, 3, 5}) {
     RunSpec spec = spec_for(algorithm(), root, 10001, 1024);
-    if (uses_fanout(algorithm())) spec.params.fanout = k;
-    if (uses_radix(algorithm())) {
+    if (algorithm().takes(Knob::fanout)) spec.params.fanout = k;
+    if (algorithm().takes(Knob::radix)) {
       if (k < 2) continue;
       spec.params.radix = k;
     }

@@ -29,7 +29,7 @@ std::vector<RunSpec> cases(const AlgorithmInfo& a, const std::vector<int>& procs
         s.procs = p;
         s.bytes = c.bytes;
         s.params.root = root;
-        s.params.segment = a.uses_segment ? c.segment : 0;
+        s.params.segment = a.takes(Knob::segment) ? c.segment : 0;
         specs.push_back(s);
       }
   }
@@ -100,7 +100,7 @@ TEST_P(EveryAlgorithm, LargeMessagesOnGrisou) {
     s.procs = p;
     s.bytes = bytes;
     s.params.root = root;
-    s.params.segment = a.uses_segment ? segment : 0;
+    s.params.segment = a.takes(Knob::segment) ? segment : 0;
     specs.push_back(s);
   }
   SimConfig c;  // SimGrid's default network model, two ranks per node as in the paper's runs
@@ -124,7 +124,7 @@ TEST_P(EveryAlgorithm, VirtualBytesTimeLikeRealBytes) {
         s.bytes = m;
         s.real_bytes = real;
         s.params.root = p / 2;
-        s.params.segment = a.uses_segment ? 8192 : 0;
+        s.params.segment = a.takes(Knob::segment) ? 8192 : 0;
         specs.push_back(s);
       }
   SimConfig lv08;

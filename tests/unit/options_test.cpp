@@ -53,13 +53,15 @@ namespace {
 
 TEST(Options, KnobsOnlyWhereTheAlgorithmHasThem) {
   expect_usage_error({"--op", "bcast/binomial", "--procs", "4", "--bytes", "8", "--fanout", "2"},
-                     "--fanout applies to bcast/chain only");
+                     "--fanout does not apply to bcast/binomial (only to bcast/chain)");
   expect_usage_error({"--op", "bcast/chain", "--procs", "4", "--bytes", "8", "--radix", "3"},
-                     "--radix applies to bcast/knomial only");
+                     "--radix does not apply to bcast/chain (only to bcast/knomial)");
   expect_usage_error({"--op", "gather/basic_linear", "--procs", "4", "--bytes", "8", "--segment", "2"},
-                     "takes no segment size");
+                     "--segment does not apply to gather/basic_linear (it takes no segment)");
   expect_usage_error({"--op", "bcast/chain", "--procs", "4", "--bytes", "8", "--fanout", "33"},
-                     "--fanout: 33 is out of range [1, 32]");
+                     "--fanout must be between 1 and 32, not 33");
+  expect_usage_error({"--op", "bcast/knomial", "--procs", "4", "--bytes", "8", "--radix", "1"},
+                     "--radix must be at least 2, not 1");
   EXPECT_EQ(read_call(parse({"--op", "bcast/chain", "--procs", "4", "--bytes", "8", "--fanout", "3"})).params.fanout,
             3);
   EXPECT_EQ(read_call(parse({"--op", "bcast/binary", "--procs", "4", "--bytes", "8"})).algorithm->name,

@@ -341,13 +341,13 @@ TEST(Scenario, FieldsThatDoNotApplyAreRefused) {
   // An algorithm without segments rejects a non-zero segment of its own; segment 0 (unsegmented)
   // is accepted.
   expect_refused(dir / "seg.yaml", head + "  - op: gather/basic_linear\n    segment: 8KiB\n",
-                 "6:14: gather/basic_linear takes no segment size");
+                 "6:14: segment does not apply to gather/basic_linear (it takes no segment)");
   write(dir / "seg0.yaml", head + "  - op: gather/basic_linear\n    segment: 0\n");
   EXPECT_EQ(load_scenario((dir / "seg0.yaml").string()).operations.at(0).segments, (std::vector<std::size_t>{0}));
   expect_refused(dir / "fanout.yaml", head + "  - op: bcast/binomial\n    fanout: 2\n",
-                 "6:13: fanout applies to bcast/chain only, not bcast/binomial");
+                 "6:13: fanout does not apply to bcast/binomial (only to bcast/chain)");
   expect_refused(dir / "radix.yaml", head + "  - op: bcast/chain\n    radix: 2\n",
-                 "6:12: radix applies to bcast/knomial only, not bcast/chain");
+                 "6:12: radix does not apply to bcast/chain (only to bcast/knomial)");
   expect_refused(dir / "sim.yaml", "engines: [sim]\nprocs: 2\nbytes: 1\noperations: [bcast/binomial]\n",
                  " the sim engine needs a 'platform' (a SimGrid platform file)");
   expect_refused(dir / "kind.yaml", head + "  - bcast/binomial\nmodel: {kind: logp}\n",

@@ -53,7 +53,7 @@ RunSpec fidelity_spec(const AlgorithmInfo& algorithm, std::size_t bytes, int pro
   spec.procs = procs;
   spec.bytes = bytes;
   spec.params.root = options.root;
-  if (algorithm.uses_segment)
+  if (algorithm.takes(Knob::segment))
     spec.params.segment = algorithm.op == Operation::gather ? options.gather_segment : options.bcast_segment;
   return spec;
 }

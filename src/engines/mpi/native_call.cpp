@@ -99,7 +99,7 @@ std::string native_support(const AlgorithmInfo& algorithm, const AlgorithmParams
            std::string(algorithm.name);
   variable(segment_variable(algorithm), why);
   if (algorithm.op == Operation::bcast) variable(fanout_variable(algorithm), why);
-  if (uses_radix(algorithm)) variable(kRadix, why);
+  if (algorithm.takes(Knob::radix)) variable(kRadix, why);
   return why;
 }
 
@@ -143,7 +143,7 @@ ForcedComm::ForcedComm(MPI_Comm comm, const AlgorithmInfo& algorithm, const Algo
     throw EngineError("mpi-native " + std::string(algorithm.name) + ": MPI_Comm_dup failed: " + mpi_error_text(rc));
   MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN);
   try {
-    if (uses_radix(algorithm)) saved_radix_ = mpi_t::read_int(kRadix);
+    if (algorithm.takes(Knob::radix)) saved_radix_ = mpi_t::read_int(kRadix);
     apply_call_knobs();
   } catch (...) {
     MPI_Comm_free(&comm_);
@@ -166,13 +166,13 @@ ForcedComm::~ForcedComm() {
 bool ForcedComm::fits(const RunSpec& spec) const {
   if (spec.algorithm != algorithm_) return false;
   if (spec.params.segment != params_.segment) return false;
-  if (uses_fanout(*algorithm_) && spec.params.fanout != params_.fanout) return false;
-  if (uses_radix(*algorithm_) && spec.params.radix != params_.radix) return false;
+  if (algorithm_->takes(Knob::fanout) && spec.params.fanout != params_.fanout) return false;
+  if (algorithm_->takes(Knob::radix) && spec.params.radix != params_.radix) return false;
   return true;
 }
 
 void ForcedComm::apply_call_knobs() const {
-  if (uses_radix(*algorithm_)) mpi_t::ControlVariable::find(kRadix)->write(params_.radix);
+  if (algorithm_->takes(Knob::radix)) mpi_t::ControlVariable::find(kRadix)->write(params_.radix);
 }
 
 namespace {

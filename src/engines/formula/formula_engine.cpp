@@ -1,0 +1,58 @@
+#include "engines/formula/formula_engine.hpp"
+
+#include <algorithm>
+
+namespace collsim {
+
+const char* to_string(FormulaConfig::Kind kind) {
+  return kind == FormulaConfig::Kind::textbook ? "textbook" : "derived";
+}
+
+std::string formula_engine_name(FormulaConfig::Kind kind) { return std::string("formula-") + to_string(kind); }
+
+RunResult run_formula(const FormulaConfig& config, const RunSpec& spec) {
+  const AlgorithmInfo& a = *spec.algorithm;
+  const models::Formula f = config.kind == FormulaConfig::Kind::textbook ? a.textbook : a.derived;
+  if (!f) {
+    std::string have;
+    for (const auto& other : all_algorithms())
+      if ((config.kind == FormulaConfig::Kind::textbook ? other.textbook : other.derived) != nullptr)
+        have += (have.empty() ? "" : ", ") + std::string(other.name);
+    throw EngineError(std::string(a.name) + " has no " + to_string(config.kind) + " formula (" +
+                      to_string(config.kind) + " formulas: " + have + ")");
+  }
+  models::FormulaInput in{spec.procs, spec.bytes, spec.params, config.costs};
+  if (auto it = config.per_algorithm.find(a.name); it != config.per_algorithm.end()) in.costs.hockney = it->second;
+  RunResult r;
+  r.time_s = f(in);
+  return r;
+}
+
+models::Gamma gamma_in_model(const ModelConfig& model, int max_procs, std::size_t segment) {
+  RunSpec spec;
+  spec.algorithm = find_algorithm("bcast/basic_linear");
+  spec.bytes = std::max<std::size_t>(segment, 1);
+  spec.real_bytes = false;
+  std::vector<double> values;
+  for (int p = 2; p <= std::max(max_procs, 2); ++p) {
+    spec.procs = p;
+    values.push_back(run_model(model, spec).finish_s[0]);
+  }
+  return models::Gamma(std::move(values));
+}
+
+models::FormulaCosts costs_from_model(const ModelConfig& model, int max_procs, std::size_t segment) {
+  models::FormulaCosts c;
+  switch (model.kind) {
+    case ModelConfig::Kind::hockney: c.hockney = model.hockney; break;
+    case ModelConfig::Kind::two_level: c.hockney = model.two_level.inter; break;
+    case ModelConfig::Kind::loggp:
+      c.hockney = {2 * model.loggp.o + model.loggp.L - model.loggp.G, model.loggp.G};
+      break;
+  }
+  c.gamma = gamma_in_model(model, max_procs, segment);
+  c.serial_receive = model.one_port || model.kind == ModelConfig::Kind::loggp;
+  return c;
+}
+
+}  // namespace collsim

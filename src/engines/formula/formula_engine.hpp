@@ -1,0 +1,47 @@
+// The formula engine: the closed-form predictions of the registry (models/formulas.hpp), run
+// like an engine, one RunSpec in, one time out (no messages, no data).
+//
+// Its costs come from one of three places: the parameters a calibration wrote (per-algorithm
+// alpha and beta, gamma(p); experiment/calibration), a point-to-point model given directly
+// (Hockney, two-level, LogGP), or a platform through its two-level Hockney. For the last two,
+// gamma(p) is measured by running the gamma experiment in the model engine under that very model
+// (costs_from_model), so formula and model engine describe the same machine.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "engines/model/model_engine.hpp"
+#include "engines/run.hpp"
+#include "models/formula.hpp"
+
+namespace collsim {
+
+struct FormulaConfig {
+  enum class Kind { textbook, derived };
+  Kind kind = Kind::derived;
+  models::FormulaCosts costs;
+  // Calibrated (alpha, beta) by algorithm name, used instead of costs.hockney for that algorithm.
+  std::map<std::string, models::Hockney, std::less<>> per_algorithm;
+};
+
+// "textbook" or "derived"; the engine's name in result rows is "formula-" + that.
+const char* to_string(FormulaConfig::Kind kind);
+std::string formula_engine_name(FormulaConfig::Kind kind);
+
+// The prediction for one call. Throws EngineError when the algorithm has no formula of that kind
+// (textbook formulas exist only where the literature has one).
+RunResult run_formula(const FormulaConfig& config, const RunSpec& spec);
+
+// gamma(p) for p = 2..max_procs, from the model engine: the root's time for a basic_linear
+// broadcast of `segment` bytes to p-1 ranks, over the time for p = 2 (the seed's experiment, which
+// the model engine answers exactly in one run).
+models::Gamma gamma_in_model(const ModelConfig& model, int max_procs, std::size_t segment);
+
+// The formula costs that describe the model engine's machine: its Hockney (two-level: the pair
+// between nodes; LogGP: alpha = 2o + L - G, beta = G, the time of one message), gamma(p) from
+// gamma_in_model, and serial receives under one port and under LogGP (whose receiver handles one
+// message at a time).
+models::FormulaCosts costs_from_model(const ModelConfig& model, int max_procs, std::size_t segment);
+
+}  // namespace collsim

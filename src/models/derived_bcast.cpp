@@ -1,0 +1,287 @@
+// Broadcast formulas derived from our implementation (= Open MPI's call sequence; the algorithms
+// are described in algorithms/bcast.hpp). Notation: P processes, m bytes, t(x) = alpha + beta*x,
+// c(k) = gamma(k+1)/gamma(2) (models/formula.hpp), c(0) = 0. Every formula is 0 for one process
+// or no bytes, where MPI_Bcast returns at once.
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "algorithms/segmentation.hpp"
+#include "algorithms/virtual_trees.hpp"
+#include "models/formulas.hpp"
+
+namespace collsim::models {
+
+namespace {
+
+bool trivial(const FormulaInput& in) { return in.procs <= 1 || in.bytes == 0; }
+double c(const FormulaInput& in, std::size_t k) { return in.costs.gamma.sends(static_cast<int>(k)); }
+int vrank(int rank, const FormulaInput& in) { return (rank - in.params.root + in.procs) % in.procs; }
+
+// The generic segmented tree broadcast (chain, pipeline, binary, binomial, knomial) on `tree`,
+// with n segments of s bytes, the last one l <= s bytes; t = t(s), t_l = t(l).
+//
+// A rank forwards segment i at F(i) = max(A(i), S(i-1)): once it has arrived (A) and its sends of
+// segment i-1 are done (S(i-1) = F(i-1) + c(k)*t for k children); its j-th child (1-based, in
+// the order it serves them) then holds it at F(i) + c(j)*t. The root forwards at F(i) = i*c(k)*t.
+// By induction over the tree, for full segments F_v(i) = D_v + i*s_v with
+//   D_v = D_u + c(j)*t (the first segment's arrival), s_v = max(s_u, c(k_v)*t)
+// (a rank sends at the pace of the slowest rank above it, or its own): max over i of two lines.
+// The short last segment: F_v(n-1) = max(F_u(n-1) + c(j)*t_l, D_v + (n-2)*s_v + c(k_v)*t).
+// A rank is done when its last sends are: F_v(n-1) + c(k_v)*t_l (a leaf, k = 0: when the last
+// segment arrived). The call takes the largest of those.
+// Without contention (c = 1) this is (H + n - 1)*t for a tree of height H, and
+// (H + n - 2)*t + t_l with a short last segment; c(k) = k (one port) charges a rank with k
+// children k transfers per segment, and its j-th child receives after j of them.
+double tree_bcast(const FormulaInput& in, TreeFn tree) {
+  if (trivial(in)) return 0;
+  const Segmentation seg(in.bytes, in.params.segment);
+  const std::size_t n = seg.count();
+  const double t = in.t(static_cast<double>(seg.segment_bytes()));
+  const double t_l = in.t(static_cast<double>(seg.length(n - 1)));
+  const double full_steps = n >= 2 ? static_cast<double>(n - 2) : 0;
+
+  struct Node {
+    int rank;
+    double D, s, F_last;
+  };
+  const TreeNode top = tree(in.params.root, in.procs, in.params);
+  const double root_pace = c(in, top.children.size()) * t;
+  const Node root{in.params.root, 0, root_pace, static_cast<double>(n - 1) * root_pace};
+  double finish = root.F_last + c(in, top.children.size()) * t_l;
+
+  std::vector<Node> stack{root};
+  while (!stack.empty()) {
+    const Node u = stack.back();
+    stack.pop_back();
+    const TreeNode node = tree(u.rank, in.procs, in.params);
+    for (std::size_t j = 1; j <= node.children.size(); ++j) {
+      const int child = node.children[j - 1];
+      const std::size_t k = tree(child, in.procs, in.params).children.size();
+      Node v{child, u.D + c(in, j) * t, std::max(u.s, c(in, k) * t), 0};
+      v.F_last = n == 1 ? u.F_last + c(in, j) * t_l
+                        : std::max(u.F_last + c(in, j) * t_l, v.D + full_steps * v.s + c(in, k) * t);
+      finish = std::max(finish, v.F_last + c(in, k) * t_l);
+      if (k > 0) stack.push_back(v);
+    }
+  }
+  return finish;
+}
+
+}  // namespace
+
+// The root isends the whole message to the P-1 others at once and waits: gamma(P) * t(m).
+double derived_bcast_basic_linear(const FormulaInput& in) {
+  return trivial(in) ? 0 : c(in, static_cast<std::size_t>(in.procs - 1)) * in.t(static_cast<double>(in.bytes));
+}
+
+double derived_bcast_chain(const FormulaInput& in) { return tree_bcast(in, chain_node); }
+double derived_bcast_pipeline(const FormulaInput& in) { return tree_bcast(in, pipeline_node); }
+double derived_bcast_binary_tree(const FormulaInput& in) { return tree_bcast(in, binary_node); }
+double derived_bcast_binomial(const FormulaInput& in) { return tree_bcast(in, binomial_node); }
+double derived_bcast_knomial(const FormulaInput& in) { return tree_bcast(in, knomial_node); }
+
+// split_binary_tree: halves of L = ceil(m/2) and R = floor(m/2) bytes, each cut into segments.
+// Phase 1 uses blocking sends only, so every cost is a sum: the root sends left segment i then
+// right segment i, one transfer each; a relay forwards segment i at F(i) = max(A(i), S(i-1)) to its
+// children one after the other (the j-th holds it at F(i) + j*t_i; S(i) = F(i) + k*t_i); a leaf
+// is done when its last segment arrives. Rank v's phase 1 ends at E_v (its last send, or last
+// arrival). Phase 2: the left rank v (odd vrank) and v+1 swap halves with sendrecv, and both are
+// done at max(E_v + t(L), E_{v+1} + t(R)); with P even the root then sends the right half to the
+// last vrank: E_root + t(R), and that rank is done at max(E_last, E_root + t(R)).
+// Evaluated segment by segment down each subtree (the two halves' segment counts may differ by
+// one, so the closed form of tree_bcast does not apply); cost O(P * segments).
+// With serial receives (one port), a swap transfer into rank b also waits until b's last
+// phase-1 segment has arrived (b's port is busy until then): it starts at max(E_a, last_b). The
+// model engine agrees except where a rank posts its swap before its pair's parent posts the
+// pair's last segment (or, P even, the root sends the last vrank its right half before that rank's
+// parent has sent it its last left segment): the port, granted in the order sends are posted,
+// takes that message first and delays the segment. This happens from 4 processes on; the engine is
+// then up to 20% slower and the formula a lower bound (tests/model/formula_agreement_test.cpp).
+double derived_bcast_split_binary_tree(const FormulaInput& in) {
+  if (trivial(in)) return 0;
+  const std::size_t L = (in.bytes + 1) / 2, R = in.bytes / 2;
+  if (R == 0 || in.params.segment > R) return derived_bcast_pipeline(in);  // Open MPI 4.1's fallback
+  const std::array<Segmentation, 2> seg{Segmentation(L, in.params.segment), Segmentation(R, in.params.segment)};
+  auto t_seg = [&](int half, std::size_t i) { return in.t(static_cast<double>(seg[half].length(i))); };
+
+  const int P = in.procs;
+  std::vector<double> end(static_cast<std::size_t>(P), 0);   // E by vrank
+  std::vector<double> last(static_cast<std::size_t>(P), 0);  // last phase-1 arrival by vrank
+  // The root's blocking sends: left child (half 0) and right child (half 1), segment by segment.
+  const TreeNode top = binary_node(in.params.root, P, in.params);
+  const std::size_t children = std::min<std::size_t>(top.children.size(), 2);
+  std::vector<std::vector<double>> arrivals(children);
+  double clock = 0;
+  for (std::size_t i = 0; i < seg[0].count(); ++i)
+    for (std::size_t ch = 0; ch < children; ++ch)
+      if (i < seg[ch].count()) arrivals[ch].push_back(clock += t_seg(static_cast<int>(ch), i));
+  end[0] = clock;
+
+  // Each subtree relays its half; (rank, arrival times of its segments).
+  struct Pending {
+    int rank;
+    std::vector<double> arrive;
+  };
+  for (std::size_t ch = 0; ch < children; ++ch) {
+    const int half = static_cast<int>(ch);
+    std::vector<Pending> stack{{top.children[ch], std::move(arrivals[ch])}};
+    while (!stack.empty()) {
+      Pending v = std::move(stack.back());
+      stack.pop_back();
+      const TreeNode node = binary_node(v.rank, P, in.params);
+      const std::size_t k = node.children.size(), n = v.arrive.size();
+      std::vector<std::vector<double>> down(k, std::vector<double>(n));
+      double sent = 0;  // S(i-1)
+      for (std::size_t i = 0; i < n; ++i) {
+        const double F = std::max(v.arrive[i], sent);
+        for (std::size_t j = 0; j < k; ++j) down[j][i] = F + static_cast<double>(j + 1) * t_seg(half, i);
+        sent = F + static_cast<double>(k) * t_seg(half, i);
+      }
+      const auto me = static_cast<std::size_t>(vrank(v.rank, in));
+      end[me] = k == 0 ? v.arrive.back() : sent;
+      last[me] = v.arrive.back();
+      for (std::size_t j = 0; j < k; ++j) stack.push_back({node.children[j], std::move(down[j])});
+    }
+  }
+
+  const double tL = in.t(static_cast<double>(L)), tR = in.t(static_cast<double>(R));
+  // When a transfer into rank `to`, posted at `ready`, can start.
+  auto start = [&](double ready, std::size_t to) {
+    return in.costs.serial_receive ? std::max(ready, last[to]) : ready;
+  };
+  double finish = end[0];
+  for (int v = 1; v + 1 < P; v += 2) {
+    const auto a = static_cast<std::size_t>(v);
+    finish = std::max({finish, start(end[a], a + 1) + tL, start(end[a + 1], a) + tR});
+  }
+  if (P % 2 == 0) {
+    const auto lone = static_cast<std::size_t>(P - 1);
+    finish = std::max({finish, start(end[0], lone) + tR, end[lone]});
+  }
+  return finish;
+}
+
+namespace {
+
+// scatter_allgather(_ring)'s blocks: ceil(m/P) bytes each, the last ones short or empty.
+struct Blocks {
+  std::uint64_t m, block;
+  std::uint64_t bytes(std::uint64_t first, std::uint64_t n) const {
+    const std::uint64_t begin = first * block;
+    return begin >= m ? 0 : std::min(m - begin, n * block);
+  }
+};
+
+// The binomial scatter: a rank blocking-receives its subtree's blocks (none if they are empty),
+// then blocking-sends each child its subtree's blocks, largest subtree first, skipping empty
+// ones. Each receive completes when its send does (receives are posted at once), so a rank's
+// clock is a sum of transfers from the moment its data arrived. Returns the scatter's end per
+// vrank (its last send, or its arrival).
+std::vector<double> scatter_ends(const FormulaInput& in, const Blocks& b) {
+  const std::int64_t P = in.procs;
+  std::vector<double> arrive(static_cast<std::size_t>(P), 0), end(static_cast<std::size_t>(P), 0);
+  for (std::int64_t v = 0; v < P; ++v) {  // a parent's vrank is below its children's
+    std::uint64_t held = v == 0 ? b.m : 0;
+    std::int64_t mask = 1;
+    for (; mask < P; mask <<= 1)
+      if (v & mask) {
+        held = b.bytes(static_cast<std::uint64_t>(v), static_cast<std::uint64_t>(mask));
+        break;
+      }
+    double clock = held > 0 ? arrive[static_cast<std::size_t>(v)] : 0;
+    for (mask >>= 1; mask > 0; mask >>= 1) {
+      if (v + mask >= P) continue;
+      const std::uint64_t beyond = b.block * static_cast<std::uint64_t>(mask);
+      if (held <= beyond) continue;
+      clock += in.t(static_cast<double>(held - beyond));
+      arrive[static_cast<std::size_t>(v + mask)] = clock;
+      held = beyond;
+    }
+    end[static_cast<std::size_t>(v)] = clock;
+  }
+  return end;
+}
+
+// sendrecv between a and b holding x and y bytes to send: both are done when both transfers
+// are, max(T_a + t(x), T_b + t(y)) (each posts its receive, then sends; a receive completes when
+// its message arrives).
+double swap_done(const FormulaInput& in, double Ta, std::uint64_t x, double Tb, std::uint64_t y) {
+  return std::max(Ta + in.t(static_cast<double>(x)), Tb + in.t(static_cast<double>(y)));
+}
+
+}  // namespace
+
+// scatter_allgather: the scatter above, then recursive doubling step by step: for mask = 1, 2, 4,
+// ... each pair (v, v^mask) swaps what it holds (swap_done); where P is not a power of two the
+// ranks whose partner does not exist receive the missing blocks from their own group by
+// recursive halving, blocking sends and receives (the receiver is done at max(its clock,
+// sender's clock + t)). Below P bytes it is basic_linear, as the algorithm. Cost O(P log P).
+double derived_bcast_scatter_allgather(const FormulaInput& in) {
+  if (trivial(in)) return 0;
+  const std::int64_t P = in.procs;
+  if (in.bytes < static_cast<std::size_t>(P)) return derived_bcast_basic_linear(in);
+  const Blocks b{in.bytes, (in.bytes + static_cast<std::uint64_t>(P) - 1) / static_cast<std::uint64_t>(P)};
+  std::vector<double> T = scatter_ends(in, b);
+  const auto N = static_cast<std::size_t>(P);
+  std::vector<std::uint64_t> held(N), last(N, 0);
+  for (std::size_t v = 0; v < N; ++v) held[v] = b.bytes(v, 1);
+
+  for (std::int64_t mask = 1; mask < P; mask <<= 1) {
+    std::vector<double> next = T;
+    std::vector<std::uint64_t> next_held = held;
+    for (std::int64_t v = 0; v < P; ++v) {
+      const std::int64_t partner = v ^ mask;
+      if (partner >= P) continue;
+      const auto a = static_cast<std::size_t>(v), p = static_cast<std::size_t>(partner);
+      next[a] = swap_done(in, T[a], held[a], T[p], held[p]);
+      last[a] = b.bytes(static_cast<std::uint64_t>(partner / mask * mask), static_cast<std::uint64_t>(mask));
+      next_held[a] = held[a] + last[a];
+    }
+    T = std::move(next);
+    held = std::move(next_held);
+    // The groups cut off by P, half by half; within one half step each rank has one peer.
+    for (std::int64_t half = mask >> 1; half > 0; half >>= 1) {
+      std::vector<double> after = T;
+      for (std::int64_t v = 0; v < P; ++v) {
+        const std::int64_t my_group = v / mask * mask, their_group = (v ^ mask) / mask * mask;
+        if (their_group + mask <= P) continue;
+        const std::int64_t have_all = P - my_group - mask, missing = my_group + mask;
+        const std::int64_t peer = v ^ half, subgroup = v / (half << 1) * (half << 1);
+        if (peer < v && peer < subgroup + have_all && v >= subgroup + have_all) {
+          const auto a = static_cast<std::size_t>(v), s = static_cast<std::size_t>(peer);
+          after[s] = T[s] + in.t(static_cast<double>(last[s]));
+          after[a] = std::max(T[a], after[s]);
+          last[a] = b.bytes(static_cast<std::uint64_t>(missing), static_cast<std::uint64_t>(mask));
+          held[a] += last[a];
+        }
+      }
+      T = std::move(after);
+    }
+  }
+  return *std::max_element(T.begin(), T.end());
+}
+
+// scatter_allgather_ring: the scatter, then P-1 ring steps; in step s rank v sends block v-s+1
+// to v+1 and receives block v-s from v-1 (sendrecv), so it is done at
+// max(T_v + t(|block v-s+1|), T_{v-1} + t(|block v-s|)). Cost O(P^2).
+double derived_bcast_scatter_allgather_ring(const FormulaInput& in) {
+  if (trivial(in)) return 0;
+  const std::int64_t P = in.procs;
+  if (in.bytes < static_cast<std::size_t>(P)) return derived_bcast_basic_linear(in);
+  const Blocks b{in.bytes, (in.bytes + static_cast<std::uint64_t>(P) - 1) / static_cast<std::uint64_t>(P)};
+  std::vector<double> T = scatter_ends(in, b), next(T.size());
+  auto block = [&](std::int64_t i) { return b.bytes(static_cast<std::uint64_t>(((i % P) + P) % P), 1); };
+  for (std::int64_t s = 1; s < P; ++s) {
+    for (std::int64_t v = 0; v < P; ++v) {
+      const std::int64_t left = (v - 1 + P) % P;
+      next[static_cast<std::size_t>(v)] = swap_done(in, T[static_cast<std::size_t>(v)], block(v - s + 1),
+                                                    T[static_cast<std::size_t>(left)], block(v - s));
+    }
+    std::swap(T, next);
+  }
+  return *std::max_element(T.begin(), T.end());
+}
+
+}  // namespace collsim::models

@@ -1,0 +1,77 @@
+// Gather formulas derived from our implementation (= Open MPI's call sequence; the algorithms are
+// described in algorithms/gather.hpp). Notation: P processes, m bytes per process,
+// t(x) = alpha + beta*x. Every formula is 0 for no bytes, where MPI_Gather returns at once, and
+// for one process (the root's copy of its own block is free, as every local copy here).
+// FormulaCosts::serial_receive says whether the root takes its messages one at a time (one port,
+// the seed's assumption) or side by side (contention-free).
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "algorithms/segmentation.hpp"
+#include "models/formulas.hpp"
+
+namespace collsim::models {
+
+namespace {
+
+bool trivial(const FormulaInput& in) { return in.procs <= 1 || in.bytes == 0; }
+
+}  // namespace
+
+// basic_linear: the P-1 blocking sends start together. Taken one at a time they end (P-1)*t(m)
+// later, in rank order, the order the root receives in; side by side they all arrive at t(m).
+double derived_gather_basic_linear(const FormulaInput& in) {
+  if (trivial(in)) return 0;
+  const double t = in.t(static_cast<double>(in.bytes));
+  return in.costs.serial_receive ? (in.procs - 1) * t : t;
+}
+
+// binomial on the in-order binomial tree: a rank receives its children's subtrees in increasing
+// mask order with blocking receives, then sends everything to its parent. Child c (vrank) is
+// ready at C_c and sends min(c - v, P - c) blocks; side by side its data arrives at
+// C_c + t(blocks*m), and the receive completes at max(previous receive, arrival). Taken one at a
+// time in that order, a transfer starts when the child is ready and the previous one is over:
+// max(C_c, previous) + t(blocks*m). The root's time is the call's (its rotation copies are
+// free). Powers of two: log2(P)*alpha + (P-1)*beta*m either way. (Under one port the model
+// engine grants a port in the order sends are posted, not in receive order; children become
+// ready in increasing mask order, so the two orders agree.)
+double derived_gather_binomial(const FormulaInput& in) {
+  if (trivial(in)) return 0;
+  const std::int64_t P = in.procs;
+  const double m = static_cast<double>(in.bytes);
+  std::vector<double> ready(static_cast<std::size_t>(P), 0);
+  for (std::int64_t v = P - 1; v >= 0; --v) {  // children have larger vranks than their parent
+    double clock = 0;
+    for (std::int64_t mask = 1; mask < P && (v & mask) == 0; mask <<= 1) {
+      const std::int64_t child = v + mask;
+      if (child >= P) break;
+      const double blocks = static_cast<double>(std::min(mask, P - child));
+      const double C = ready[static_cast<std::size_t>(child)];
+      const double arrival = (in.costs.serial_receive ? std::max(C, clock) : C) + in.t(blocks * m);
+      clock = std::max(clock, arrival);
+    }
+    ready[static_cast<std::size_t>(v)] = clock;
+  }
+  return ready[0];
+}
+
+// linear_sync, first segment f bytes (params.segment if 1 <= segment < m, else m), second
+// r = m - f (zero bytes are still sent). The root serves the ranks in turn: its zero-byte sync
+// arrives alpha after the turn starts, the first segment t(f) after that, and then the next turn
+// starts; each rank sends its second segment as soon as its first is out. Side by side:
+// (P-1)*(2*alpha + beta*f) + t(r), the last rank's second segment ending the call. One at a time,
+// a turn's first segment also waits for the previous rank's second segment, which has taken the
+// root's port since the turn began (t(r) >= alpha): every turn after the first takes
+// t(r) + t(f) = 2*alpha + beta*m, so (2*alpha + beta*f) + (P-2)*(2*alpha + beta*m) + t(r).
+double derived_gather_linear_sync(const FormulaInput& in) {
+  if (trivial(in)) return 0;
+  const double f = static_cast<double>(Segmentation(in.bytes, in.params.segment).segment_bytes());
+  const double r = static_cast<double>(in.bytes) - f;
+  const double alpha = in.costs.hockney.alpha, beta = in.costs.hockney.beta;
+  const double first_turn = 2 * alpha + beta * f;
+  const double turn = in.costs.serial_receive ? 2 * alpha + beta * static_cast<double>(in.bytes) : first_turn;
+  return first_turn + (in.procs - 2) * turn + in.t(r);
+}
+
+}  // namespace collsim::models

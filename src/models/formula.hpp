@@ -1,0 +1,59 @@
+// What a closed-form prediction of a collective is given, and gamma(p).
+//
+// A formula (models/formulas.hpp) predicts the time of one call from the call (process count,
+// bytes, knobs) and the costs: one Hockney (alpha, beta), gamma(p) for the non-blocking sends of
+// one message to several ranks, and whether a rank takes incoming messages one at a time.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "algorithms/params.hpp"
+#include "models/point_to_point.hpp"
+
+namespace collsim::models {
+
+// gamma(p) (Nuriyev and Lastovetsky): the time of a linear broadcast of one segment from a root
+// to p-1 ranks with non-blocking sends, over the time to one rank; gamma(2) = 1. Kept as measured
+// values for p = 2..N, extended past N along the line through the last two (the seed: gamma is
+// near linear). With no values it is 1 for every p >= 2: sends to several ranks cost no more than
+// one, which is the contention-free Hockney model.
+class Gamma {
+ public:
+  Gamma() = default;
+  // values[i] is gamma(i + 2); values[0] is made exactly 1 by dividing all of them by it.
+  explicit Gamma(std::vector<double> values);
+
+  double operator()(int p) const;  // p >= 1; gamma(1) = 0 (nothing to send)
+  // The cost, in single transfers, of `k` non-blocking sends of one message posted together:
+  // gamma(k + 1) / gamma(2); 0 for k = 0. Also read as: the k-th of them arrives after
+  // sends(k) transfers (the derived formulas' reading, exact for the model engine's ports).
+  double sends(int k) const { return (*this)(k + 1); }
+  const std::vector<double>& values() const { return values_; }
+
+ private:
+  std::vector<double> values_;
+};
+
+struct FormulaCosts {
+  Hockney hockney;
+  Gamma gamma;
+  // true: a rank receives one message at a time (one port, as the seed's gather models assume);
+  // false: messages arriving together at one rank do not slow each other (contention-free).
+  bool serial_receive = false;
+};
+
+// One call to predict: the same fields as the engines' RunSpec, plus the costs.
+struct FormulaInput {
+  int procs = 1;
+  std::size_t bytes = 0;  // bcast: the message; gather: each process's block
+  AlgorithmParams params;
+  FormulaCosts costs;
+
+  double t(double message_bytes) const { return costs.hockney.transfer(message_bytes); }
+};
+
+// Predicted seconds for one call.
+using Formula = double (*)(const FormulaInput&);
+
+}  // namespace collsim::models
