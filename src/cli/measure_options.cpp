@@ -11,6 +11,9 @@ std::vector<OptionDef> call_options(bool with_procs) {
       {"root", "R", "root rank (default 0)"},
   };
   for (auto& d : knob_options(kAllKnobs)) defs.push_back(d);
+  defs.push_back(
+      {"then-gather", "SIZE", "calibration experiment: after the call, a linear gather of SIZE bytes from every rank"});
+  defs.push_back({"timed-on-root", "", "calibration experiment: the time is the root's finish, not the last rank's"});
   defs.push_back({"csv", "", "print a CSV header and one row per measurement"});
   if (with_procs) defs.insert(defs.begin() + 1, OptionDef{"procs", "P", "number of processes"});
   return defs;
@@ -35,6 +38,8 @@ RunSpec read_call(const ParsedOptions& options, int procs) {
     throw UsageError("--root " + std::to_string(spec.params.root) + " is not a rank of " + std::to_string(spec.procs) +
                      " processes");
   read_knobs(options, *spec.algorithm, kAllKnobs, spec.params);
+  spec.then_gather = options.bytes("then-gather", 0);
+  spec.timed_on_root = options.has("timed-on-root");
   return spec;
 }
 

@@ -1,11 +1,34 @@
 #include "engines/run.hpp"
 
+#include <algorithm>
+
+#include "algorithms/gather.hpp"
+
 namespace collsim {
+
+Task<> run_call(Comm& comm, RankBuffers buffers, const RunSpec& spec) {
+  co_await spec.algorithm->run(comm, buffers, spec.params);
+  if (spec.then_gather == 0) co_return;
+  const bool root = comm.rank() == spec.params.root;
+  Storage block(spec.then_gather, spec.real_bytes);
+  Storage all(root ? spec.then_gather * static_cast<std::size_t>(comm.size()) : 0, spec.real_bytes);
+  AlgorithmParams p;
+  p.root = spec.params.root;
+  co_await gather_basic_linear(comm, block.view(), all.view(), p);
+}
+
+double call_time(const RunSpec& spec, const std::vector<double>& finish_s) {
+  if (finish_s.empty()) return 0;
+  if (spec.timed_on_root) return finish_s.at(static_cast<std::size_t>(spec.params.root));
+  return *std::max_element(finish_s.begin(), finish_s.end());
+}
 
 std::string describe(const RunSpec& spec) {
   std::string s = std::string(spec.algorithm ? spec.algorithm->name : "?") + " on " + std::to_string(spec.procs) +
                   " processes (root " + std::to_string(spec.params.root) + ", " + std::to_string(spec.bytes) + " bytes";
   if (spec.params.segment) s += ", segment " + std::to_string(spec.params.segment);
+  if (spec.then_gather) s += ", then a linear gather of " + std::to_string(spec.then_gather) + " bytes";
+  if (spec.timed_on_root) s += ", timed on the root";
   return s + ")";
 }
 

@@ -22,6 +22,11 @@ struct RunSpec {
   int procs = 1;
   std::size_t bytes = 0;   // bcast: the message; gather: each process's block
   bool real_bytes = true;  // false: size-only buffers, nothing allocated or checked
+  // The seed's calibration experiments (experiment/calibration.hpp): after the algorithm every
+  // rank sends the root `then_gather` bytes by a linear gather (0: nothing after), and the call's
+  // time is the root's finish instead of the last rank's.
+  std::size_t then_gather = 0;
+  bool timed_on_root = false;
 };
 
 struct RunResult {
@@ -42,6 +47,12 @@ class EngineError : public std::runtime_error {
 class InputError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+
+// The call as every engine runs it on one rank: the algorithm, then the experiment's gather if
+// spec.then_gather says so (gather/basic_linear, its bytes real when spec.real_bytes).
+Task<> run_call(Comm& comm, RankBuffers buffers, const RunSpec& spec);
+// The call's time from the ranks' finish times: the last one, or the root's (spec.timed_on_root).
+double call_time(const RunSpec& spec, const std::vector<double>& finish_s);
 
 // "bcast/binomial on 13 processes (root 0, 4096 bytes, segment 1024)" for error messages.
 std::string describe(const RunSpec& spec);

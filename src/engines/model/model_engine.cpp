@@ -338,7 +338,7 @@ RunResult ModelEngine::run() {
     Rank& r = ranks_[static_cast<std::size_t>(i)];
     r.data =
         std::make_unique<RankData>(spec_.algorithm->op, i, size(), spec_.params.root, spec_.bytes, spec_.real_bytes);
-    r.task = spec_.algorithm->run(r.comm, r.data->buffers(), spec_.params);
+    r.task = run_call(r.comm, r.data->buffers(), spec_);
   }
   try {
     for (int i = 0; i < size(); ++i) {
@@ -371,9 +371,9 @@ RunResult ModelEngine::run() {
   result.finish_s.reserve(P);
   for (const Rank& r : ranks_) {
     result.finish_s.push_back(r.finish);
-    result.time_s = std::max(result.time_s, r.finish);
     if (result.data_error.empty()) result.data_error = r.data->check();
   }
+  result.time_s = call_time(spec_, result.finish_s);
   return result;
 }
 

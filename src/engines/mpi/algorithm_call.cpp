@@ -43,7 +43,7 @@ void AlgorithmCall::prepare() {
 void AlgorithmCall::run(double start_wtime) {
   if (!data_) throw EngineError("AlgorithmCall::run before prepare");
   comm_->set_epoch(start_wtime);
-  Task<> task = spec_.algorithm->run(*comm_, data_->buffers(), spec_.params);
+  Task<> task = run_call(*comm_, data_->buffers(), spec_);
   collsim::start(task);
   // MpiComm completes every await on the spot, so the whole algorithm has run by now.
   if (!task.done())

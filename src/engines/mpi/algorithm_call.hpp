@@ -38,6 +38,7 @@ class AlgorithmCall final : public CollectiveCall {
   void run(double start_wtime) override;
   std::string check() override;
   std::string describe() const override { return collsim::describe(spec_); }
+  double time_from(const std::vector<double>& finish_s) const override { return call_time(spec_, finish_s); }
 
   const RunSpec& spec() const { return spec_; }
   MpiComm& comm() { return *comm_; }

@@ -11,6 +11,10 @@
 
 namespace collsim {
 
+double CollectiveCall::time_from(const std::vector<double>& finish_s) const {
+  return finish_s.empty() ? 0 : *std::max_element(finish_s.begin(), finish_s.end());
+}
+
 CallTimer::CallTimer(MPI_Comm comm, const TimerOptions& options) : options_(options), lead_(options.initial_lead_s) {
   // The protocol's messages travel apart from the timed call's, so neither can match the other.
   mpi_check(MPI_Comm_dup(comm, &ctrl_), "MPI_Comm_dup");
@@ -125,12 +129,12 @@ CallTiming CallTimer::time(CollectiveCall& call) {
   timing.finish_s.resize(static_cast<std::size_t>(size_));
   for (std::size_t r = 0; r < timing.finish_s.size(); ++r) {
     timing.finish_s[r] = all[2 * r];
-    timing.time_s = std::max(timing.time_s, all[2 * r]);
     if (all[2 * r + 1] > 0) {
       ++timing.late_ranks;
       timing.max_late_s = std::max(timing.max_late_s, all[2 * r + 1]);
     }
   }
+  timing.time_s = call.time_from(timing.finish_s);
   // Every rank sees the same arrivals, so every rank keeps the same lead (only rank 0 uses it).
   double delivery = 0;
   for (std::size_t r = 0; r < timing.finish_s.size(); ++r) delivery = std::max(delivery, lead_ + all[2 * r + 1]);

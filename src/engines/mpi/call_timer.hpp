@@ -31,6 +31,8 @@ class CollectiveCall {
   virtual std::string check() = 0;
   // Names the call in error messages: "bcast/binomial on 4 processes (root 0, 8 bytes)".
   virtual std::string describe() const = 0;
+  // The call's time from every rank's finish: the last one unless the call says otherwise.
+  virtual double time_from(const std::vector<double>& finish_s) const;
 };
 
 struct TimerOptions {

@@ -1,5 +1,6 @@
 #include "engines/mpi/native_call.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <cstdlib>
 #include <sstream>
@@ -206,6 +207,8 @@ void NativeCall::prepare() {
   int size = 0;
   MPI_Comm_size(forced_->handle(), &size);
   data_.emplace(spec_.algorithm->op, rank_, size, spec_.params.root, spec_.bytes, true);
+  gather_block_.assign(spec_.then_gather, std::byte{0});
+  gather_all_.assign(rank_ == spec_.params.root ? spec_.then_gather * static_cast<std::size_t>(size) : 0, std::byte{0});
   forced_->apply_call_knobs();
 }
 
@@ -225,6 +228,28 @@ void NativeCall::run(double /*start_wtime*/) {
   }
   if (rc != MPI_SUCCESS)
     throw EngineError("rank " + std::to_string(rank_) + ": " + what + " failed: " + mpi_error_text(rc));
+  if (spec_.then_gather > 0) linear_gather();
+}
+
+// The experiment's gather, as Open MPI's basic_linear gather moves it (non-roots send, the root
+// receives in rank order), on the same communicator; not forced, because forcing is per collective
+// and this one is forced to the algorithm under test.
+void NativeCall::linear_gather() {
+  const int n = static_cast<int>(spec_.then_gather), root = spec_.params.root;
+  const MPI_Comm comm = forced_->handle();
+  int size = 0;
+  MPI_Comm_size(comm, &size);
+  if (rank_ != root) {
+    mpi_check(MPI_Send(gather_block_.data(), n, MPI_BYTE, root, tags::gather, comm), "MPI_Send");
+    return;
+  }
+  for (int r = 0; r < size; ++r) {
+    std::byte* slot = gather_all_.data() + static_cast<std::size_t>(r) * spec_.then_gather;
+    if (r == root)
+      std::copy(gather_block_.begin(), gather_block_.end(), slot);
+    else
+      mpi_check(MPI_Recv(slot, n, MPI_BYTE, r, tags::gather, comm, MPI_STATUS_IGNORE), "MPI_Recv");
+  }
 }
 
 std::string NativeCall::check() { return data_ ? data_->check() : "no call was prepared"; }

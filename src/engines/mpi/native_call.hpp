@@ -98,17 +98,21 @@ class NativeCall final : public CollectiveCall {
   void run(double start_wtime) override;
   std::string check() override;
   std::string describe() const override;
+  double time_from(const std::vector<double>& finish_s) const override { return call_time(spec_, finish_s); }
 
   const RunSpec& spec() const { return spec_; }
   // The last prepared call's buffers (nullptr before the first prepare()).
   RankData* data() { return data_ ? &*data_ : nullptr; }
 
  private:
+  void linear_gather();
+
   RunSpec spec_;
   std::unique_ptr<ForcedComm> owned_;
   ForcedComm* forced_;
   int rank_ = 0;
   std::optional<RankData> data_;
+  std::vector<std::byte> gather_block_, gather_all_;  // spec.then_gather's buffers
 };
 
 }  // namespace collsim

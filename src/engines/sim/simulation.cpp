@@ -344,7 +344,7 @@ void Simulation::Impl::measure(std::size_t index, const RunSpec& spec) {
   RunResult result;
   result.protocol = protocols.name;
   result.finish_s = std::move(finish);
-  result.time_s = *std::max_element(result.finish_s.begin(), result.finish_s.end());
+  result.time_s = call_time(spec, result.finish_s);
   for (auto& e : errors)
     if (!e.empty()) {
       result.data_error = std::move(e);
@@ -360,7 +360,7 @@ void Simulation::Impl::rank_main(Measurement& m, int rank, std::vector<double>& 
   RankData data(spec.algorithm->op, rank, m.procs, spec.params.root, spec.bytes, spec.real_bytes);
   s4u::this_actor::sleep_until(m.start);
   {
-    Task<> task = spec.algorithm->run(comm, data.buffers(), spec.params);
+    Task<> task = run_call(comm, data.buffers(), spec);
     collsim::start(task);
     if (!task.done())
       reporter->fail(describe(spec) + ": rank " + std::to_string(rank) +
