@@ -11,9 +11,11 @@
 #include "algorithms/algorithm_tree.hpp"
 #include "cli/measure_options.hpp"
 #include "cli/options.hpp"
+#include "engines/formula/formula_engine.hpp"
 #include "engines/model/model_engine.hpp"
 #include "engines/sim/protocol.hpp"
 #include "engines/sim/sim_engine.hpp"
+#include "experiment/parameters.hpp"
 #include "experiment/result_files.hpp"
 #include "experiment/runner.hpp"
 #include "experiment/scenario.hpp"
@@ -30,7 +32,7 @@ const char* const kUsage =
     "\n"
     "usage:\n"
     "  collsim run SCENARIO.yaml [--out DIR]   run a scenario, print a table, write CSV + JSON\n"
-    "  collsim measure --engine sim|model --op NAME --procs P --bytes M [options]\n"
+    "  collsim measure --engine sim|model|formula --op NAME --procs P --bytes M [options]\n"
     "                                          one measurement (see collsim measure --help)\n"
     "  collsim tree NAME --procs P [--root R] [--dot]\n"
     "                                          the virtual tree an algorithm uses\n"
@@ -41,7 +43,9 @@ const char* const kUsage =
     "Scenario format: scenarios/README.md. Exit status: 0 ok, 1 a run failed, 2 bad input.\n";
 
 std::vector<OptionDef> measure_options() {
-  std::vector<OptionDef> defs = {{"engine", "sim|model", "engine to run on (required)"}};
+  std::vector<OptionDef> defs = {
+      {"engine", "sim|model|formula",
+       "engine to run on (required); formula: the closed-form prediction (models/formulas.hpp)"}};
   for (auto& d : call_options(true)) defs.push_back(d);
   const std::vector<OptionDef> more = {
       {"payload", "real|virtual", "real: move and check bytes (default); virtual: sizes only"},
@@ -61,6 +65,11 @@ std::vector<OptionDef> measure_options() {
       {"loggp", "L,o,g,G", "model: use LogGP with these parameters instead of Hockney"},
       {"one-port", "", "model: each rank sends one message and receives one at a time"},
       {"copy-bandwidth", "BYTES_PER_S", "model: local copy rate (default 0 = copies are free)"},
+      {"formula", "textbook|derived",
+       "formula: the textbook Hockney formula or the one derived from the implementation (default derived)"},
+      {"params", "FILE",
+       "formula: parameters from collsim calibrate (per-algorithm alpha, beta; gamma); without it the "
+       "formula takes the model options or --platform, with gamma(p) measured in the model engine"},
       {"help", "", "this text"},
   };
   defs.insert(defs.end(), more.begin(), more.end());
@@ -137,15 +146,15 @@ int measure(std::span<char* const> args) {
   const auto defs = measure_options();
   const ParsedOptions o = parse_options(args, defs);
   if (o.has("help")) {
-    std::cout << "usage: collsim measure --engine sim|model --op NAME --procs P --bytes M [options]\n\n"
+    std::cout << "usage: collsim measure --engine sim|model|formula --op NAME --procs P --bytes M [options]\n\n"
               << format_options(defs);
     return 0;
   }
   if (!o.positional.empty()) throw UsageError("unexpected argument '" + o.positional[0] + "'");
-  if (!o.has("engine")) throw UsageError("missing --engine (sim or model)");
+  if (!o.has("engine")) throw UsageError("missing --engine (sim, model or formula)");
   const std::string engine = o.text("engine");
-  if (engine != "sim" && engine != "model")
-    throw UsageError("unknown engine '" + engine + "' (sim or model; real MPI: collsim-mpi)");
+  if (engine != "sim" && engine != "model" && engine != "formula")
+    throw UsageError("unknown engine '" + engine + "' (sim, model or formula; real MPI: collsim-mpi)");
   RunSpec spec = read_call(o);
   const std::string payload = o.text("payload", "real");
   if (payload != "real" && payload != "virtual")
@@ -157,13 +166,23 @@ int measure(std::span<char* const> args) {
                      " of memory: use --payload virtual for runs this large");
 
   RunResult result;
-  if (engine == "model") {
+  std::string engine_name = engine;
+  if (engine == "model" || engine == "formula") {
     reject_foreign(o, engine, {"eager-limit", "protocol", "protocol-option"});
+    if (engine == "model") reject_foreign(o, engine, {"formula", "params"});
+    if (o.has("params")) {
+      for (const char* n :
+           {"alpha", "beta", "intra", "loggp", "one-port", "platform", "copy-bandwidth", "ranks-per-node"})
+        if (o.has(n))
+          throw UsageError("--params gives the formula its parameters: --" + std::string(n) + " cannot be given too");
+    }
     if (o.has("ranks-per-node") && !o.has("intra") && !o.has("platform"))
-      throw UsageError(
-          "--ranks-per-node applies to --engine model only with --intra or --platform (two-level Hockney)");
+      throw UsageError("--ranks-per-node applies to --engine " + engine +
+                       " only with --intra or --platform (two-level Hockney)");
     if (o.has("cfg") && !o.has("platform"))
-      throw UsageError("--cfg applies to --engine model only with --platform (its network model's factors)");
+      throw UsageError("--cfg applies to --engine " + engine + " only with --platform (its network model's factors)");
+    if (engine == "formula" && o.has("copy-bandwidth"))
+      throw UsageError("--copy-bandwidth does not apply to --engine formula (its formulas charge no local copies)");
     ModelConfig model = read_model(o);
     if (o.has("platform")) {
       // The two-level Hockney model of the platform, as the simulation would see it.
@@ -173,23 +192,43 @@ int measure(std::span<char* const> args) {
       model.kind = ModelConfig::Kind::two_level;
       model.two_level = platform_hockney(read_sim(o));
     }
-    result = run_model(model, spec);
+    if (engine == "model") {
+      result = run_model(model, spec);
+    } else {
+      const std::string kind = o.text("formula", "derived");
+      if (kind != "textbook" && kind != "derived")
+        throw UsageError("--formula: '" + kind + "' is not textbook or derived");
+      const auto k = kind == "textbook" ? FormulaConfig::Kind::textbook : FormulaConfig::Kind::derived;
+      FormulaConfig f;
+      if (o.has("params")) {
+        f = formula_config(read_parameters(o.text("params")), k);
+      } else {
+        f.kind = k;
+        f.costs = costs_from_model(model, spec.procs, spec.params.segment ? spec.params.segment : 8192);
+      }
+      engine_name = formula_engine_name(k);
+      result = run_formula(f, spec);
+    }
   } else {
-    reject_foreign(o, engine, {"alpha", "beta", "intra", "loggp", "one-port", "copy-bandwidth"});
+    reject_foreign(o, engine, {"alpha", "beta", "intra", "loggp", "one-port", "copy-bandwidth", "formula", "params"});
     const SimConfig sim = read_sim(o);
     run_sim(sim, std::span<const RunSpec>(&spec, 1), [&](std::size_t, const RunResult& r) { result = r; });
   }
-  const Measurement m = to_measurement(engine, spec, result);
+  if (engine == "formula") spec.real_bytes = false;  // a formula moves no bytes
+  const Measurement m = to_measurement(engine_name, spec, result);
   if (o.has("csv")) {
     std::cout << csv_header() << "\n" << csv_row(m) << "\n";
   } else {
-    std::size_t last = 0;
-    for (std::size_t r = 0; r < result.finish_s.size(); ++r)
-      if (result.finish_s[r] > result.finish_s[last]) last = r;
-    std::cout << describe(spec) << " on engine " << engine << "\n"
-              << "time  " << format_seconds(m.time_s) << "  (" << m.time_s << " s; last to finish: rank " << last
-              << ")\n"
-              << "data  " << m.data << "\n";
+    std::cout << describe(spec) << " on engine " << engine_name << "\n"
+              << "time  " << format_seconds(m.time_s) << "  (" << format_real(m.time_s) << " s";
+    if (!result.finish_s.empty()) {
+      std::size_t last = 0;
+      for (std::size_t r = 0; r < result.finish_s.size(); ++r)
+        if (result.finish_s[r] > result.finish_s[last]) last = r;
+      std::cout << (spec.timed_on_root ? "; timed on the root" : "; last to finish: rank " + std::to_string(last));
+    }
+    std::cout << ")\n";
+    if (engine != "formula") std::cout << "data  " << m.data << "\n";
     if (!m.protocol.empty()) std::cout << "protocol  " << m.protocol << "\n";
   }
   return m.data == "ok" || m.data == "unchecked" ? 0 : 1;

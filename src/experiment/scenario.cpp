@@ -10,93 +10,15 @@
 #include <fstream>
 #include <set>
 
+#include "experiment/parameters.hpp"
 #include "experiment/units.hpp"
+#include "experiment/yaml_reader.hpp"
 
 namespace collsim {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-class Reader {
- public:
-  explicit Reader(std::string file) : file_(std::move(file)) {}
-
-  [[noreturn]] void fail(const YAML::Node& at, const std::string& what) const {
-    const YAML::Mark m = at.Mark();
-    if (m.is_null()) throw ScenarioError(file_ + ": " + what);
-    throw ScenarioError(file_ + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1) + ": " + what);
-  }
-
-  // Rejects keys outside `allowed`, so a typo never silently falls back to a default.
-  void only_keys(const YAML::Node& map, const std::string& where, std::initializer_list<const char*> allowed) const {
-    if (!map.IsMap()) fail(map, where + " must be a mapping of key: value");
-    for (const auto& kv : map) {
-      const auto key = kv.first.as<std::string>();
-      if (std::none_of(allowed.begin(), allowed.end(), [&](const char* a) { return key == a; })) {
-        std::string list;
-        for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-        fail(kv.first, "unknown key '" + key + "' in " + where + " (expected one of: " + list + ")");
-      }
-    }
-  }
-
-  std::string text(const YAML::Node& n, const std::string& what) const {
-    if (!n.IsScalar()) fail(n, what + " must be a single value");
-    return n.Scalar();
-  }
-
-  long long integer(const YAML::Node& n, const std::string& what, long long min, long long max) const {
-    auto v = parse_integer(text(n, what));
-    if (!v) fail(n, what + ": '" + n.Scalar() + "' is not a whole number");
-    if (*v < min || *v > max)
-      fail(n, what + ": " + n.Scalar() + " is out of range [" + std::to_string(min) + ", " + std::to_string(max) + "]");
-    return *v;
-  }
-
-  double real(const YAML::Node& n, const std::string& what, double min) const {
-    auto v = parse_real(text(n, what));
-    if (!v) fail(n, what + ": '" + n.Scalar() + "' is not a number");
-    if (*v < min) fail(n, what + ": " + n.Scalar() + " must be at least " + format_real(min));
-    return *v;
-  }
-
-  std::size_t bytes(const YAML::Node& n, const std::string& what) const {
-    auto v = parse_bytes(text(n, what));
-    if (!v) fail(n, what + ": '" + n.Scalar() + "' is not a size in bytes (e.g. 0, 1000, 8KiB, 4MiB)");
-    return *v;
-  }
-
-  bool boolean(const YAML::Node& n, const std::string& what) const {
-    const std::string v = text(n, what);
-    if (v == "true" || v == "yes") return true;
-    if (v == "false" || v == "no") return false;
-    fail(n, what + ": '" + v + "' is not true or false");
-  }
-
-  // A scalar or a list of scalars, each converted by `one`.
-  template <class F>
-  auto list(const YAML::Node& n, const std::string& what, F one) const {
-    std::vector<decltype(one(n))> out;
-    if (n.IsSequence()) {
-      if (n.size() == 0) fail(n, what + " is an empty list");
-      for (const auto& item : n) out.push_back(one(item));
-    } else {
-      out.push_back(one(n));
-    }
-    return out;
-  }
-
-  std::vector<int> procs(const YAML::Node& n) const {
-    return list(n, "procs", [&](const YAML::Node& x) { return static_cast<int>(integer(x, "procs", 1, INT_MAX)); });
-  }
-  std::vector<std::size_t> sizes(const YAML::Node& n, const std::string& what) const {
-    return list(n, what, [&](const YAML::Node& x) { return bytes(x, what); });
-  }
-
- private:
-  std::string file_;
-};
 
 void read_model(const Reader& in, const YAML::Node& n, ModelConfig& m, bool& from_platform) {
   in.only_keys(n, "model",
@@ -199,8 +121,8 @@ Scenario load_scenario(const std::string& path) {
   const Reader in(path);
   if (!root || root.IsNull()) throw ScenarioError(path + ": the scenario is empty");
   in.only_keys(root, "the scenario",
-               {"name", "description", "platform", "ranks_per_node", "engines", "model", "sim", "mpi", "procs", "bytes",
-                "segment", "root", "real_bytes", "operations", "output"});
+               {"name", "description", "platform", "ranks_per_node", "engines", "model", "formula", "sim", "mpi",
+                "procs", "bytes", "segment", "root", "real_bytes", "operations", "output"});
   auto required = [&](const char* key) {
     if (!root[key]) throw ScenarioError(path + ": missing required key '" + std::string(key) + "'");
     return root[key];
@@ -212,8 +134,8 @@ Scenario load_scenario(const std::string& path) {
   const YAML::Node engines = required("engines");
   sc.engines = in.list(engines, "engines", [&](const YAML::Node& x) {
     std::string e = in.text(x, "engines");
-    if (e != "model" && e != "sim" && e != "mpi" && e != "mpi-native")
-      in.fail(x, "unknown engine '" + e + "' (expected model, sim, mpi or mpi-native)");
+    if (e != "formula" && e != "model" && e != "sim" && e != "mpi" && e != "mpi-native")
+      in.fail(x, "unknown engine '" + e + "' (expected formula, model, sim, mpi or mpi-native)");
     return e;
   });
   const bool uses_sim = std::count(sc.engines.begin(), sc.engines.end(), "sim") > 0;
@@ -235,6 +157,27 @@ Scenario load_scenario(const std::string& path) {
   sc.model.two_level.ranks_per_node = sc.sim.ranks_per_node;
   if (model_from_platform && sc.sim.platform_file.empty())
     in.fail(root["model"]["from_platform"], "model.from_platform needs the scenario's platform");
+  if (root["formula"]) {
+    const YAML::Node f = root["formula"];
+    in.only_keys(f, "formula", {"kinds", "params"});
+    if (f["kinds"])
+      sc.formulas = in.list(f["kinds"], "formula.kinds", [&](const YAML::Node& x) {
+        std::string k = in.text(x, "formula.kinds");
+        if (k != "derived" && k != "textbook") in.fail(x, "formula.kinds: '" + k + "' is not derived or textbook");
+        return k;
+      });
+    if (f["params"]) {
+      fs::path p(in.text(f["params"], "formula.params"));
+      if (p.is_relative()) p = fs::path(path).parent_path() / p;
+      if (!fs::exists(p))
+        in.fail(f["params"],
+                "parameters file '" + f["params"].Scalar() + "' not found (looked for " + p.string() + ")");
+      sc.params_file = p.lexically_normal().string();
+      read_parameters(sc.params_file);  // checked now, before anything runs
+    }
+    if (std::count(sc.engines.begin(), sc.engines.end(), "formula") == 0)
+      in.fail(f, "formula settings, but 'formula' is not among the engines");
+  }
   if (root["sim"]) read_sim(in, root["sim"], sc.sim);
   if (root["mpi"]) read_mpi(in, root["mpi"], sc.mpi);
   if (root["real_bytes"]) sc.real_bytes = in.boolean(root["real_bytes"], "real_bytes");
@@ -321,13 +264,20 @@ Scenario load_scenario(const std::string& path) {
 
 std::vector<PlanPoint> expand_plan(const Scenario& sc) {
   std::vector<PlanPoint> plan;
+  std::vector<std::string> engines;
   for (const auto& engine : sc.engines)
+    if (engine == "formula")
+      for (const auto& kind : sc.formulas) engines.push_back("formula-" + kind);
+    else
+      engines.push_back(engine);
+  for (const auto& engine : engines)
     for (const auto& op : sc.operations)
       for (int p : op.procs)
         for (std::size_t m : op.bytes)
           for (std::size_t seg : op.segments)
             for (int root : op.roots) {
               if (root >= p) continue;
+              if (engine == "formula-textbook" && !op.algorithm->textbook) continue;
               PlanPoint point;
               point.engine = engine;
               point.spec.algorithm = op.algorithm;

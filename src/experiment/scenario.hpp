@@ -14,12 +14,9 @@
 #include "engines/run.hpp"
 #include "engines/sim/sim_engine.hpp"
 #include "experiment/mpi_launcher.hpp"
+#include "experiment/scenario_error.hpp"
 
 namespace collsim {
-
-class ScenarioError : public std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 // One entry of `operations:`: an algorithm and the grid of points to measure it on.
 struct OperationSweep {
@@ -36,11 +33,15 @@ struct Scenario {
   std::string file;  // as given on the command line
   std::string name;
   std::string description;
-  std::vector<std::string> engines;  // "model", "sim", "mpi", "mpi-native" (run in this order)
+  std::vector<std::string> engines;  // "formula", "model", "sim", "mpi", "mpi-native" (run in this order)
   bool real_bytes = false;           // allocate, move and check real bytes
   ModelConfig model;                 // with model.from_platform, its two-level parameters derived from the platform
   SimConfig sim;                     // platform_file resolved against the scenario's folder
   MpiLaunch mpi;                     // how the mpi engines are launched
+  // The formula engine: which formulas (rows "formula-derived", "formula-textbook"), and the
+  // calibrated parameters file, if any (else the costs of `model`, gamma measured in it).
+  std::vector<std::string> formulas{"derived"};
+  std::string params_file;  // resolved against the scenario's folder
   std::vector<OperationSweep> operations;
   std::string out_dir;  // resolved against the current directory; may be empty
 };
@@ -55,7 +56,9 @@ struct PlanPoint {
 
 // Every (engine, operation, procs, bytes, segment, root) point of the scenario, engines outermost,
 // then operations in file order, then procs, bytes, segment and root ascending as written.
-// Points whose root is not a rank of P are skipped.
+// Points whose root is not a rank of P are skipped. The engine "formula" becomes one engine per
+// formula kind ("formula-derived", "formula-textbook"); an algorithm without a textbook formula
+// has no formula-textbook points.
 std::vector<PlanPoint> expand_plan(const Scenario& scenario);
 
 }  // namespace collsim

@@ -16,13 +16,15 @@ namespace collsim::models {
 // gamma(p) (Nuriyev and Lastovetsky): the time of a linear broadcast of one segment from a root
 // to p-1 ranks with non-blocking sends, over the time to one rank; gamma(2) = 1. Kept as measured
 // values for p = 2..N, extended past N along the line through the last two (the seed: gamma is
-// near linear). With no values it is 1 for every p >= 2: sends to several ranks cost no more than
-// one, which is the contention-free Hockney model.
+// near linear), or along a fitted line. With no values it is 1 for every p >= 2: sends to several ranks cost no more
+// than one, which is the contention-free Hockney model.
 class Gamma {
  public:
   Gamma() = default;
   // values[i] is gamma(i + 2); values[0] is made exactly 1 by dividing all of them by it.
   explicit Gamma(std::vector<double> values);
+  // The same, extended past the table by the fitted line intercept + slope*p (already normalised).
+  Gamma(std::vector<double> values, double intercept, double slope);
 
   double operator()(int p) const;  // p >= 1; gamma(1) = 0 (nothing to send)
   // The cost, in single transfers, of `k` non-blocking sends of one message posted together:
@@ -33,6 +35,8 @@ class Gamma {
 
  private:
   std::vector<double> values_;
+  bool fitted_tail_ = false;
+  double intercept_ = 0, slope_ = 0;
 };
 
 struct FormulaCosts {

@@ -179,10 +179,12 @@ TEST(Cli, QuickstartWritesCsvAndJson) {
   const Outcome o = collsim("run " + src("scenarios/quickstart.yaml") + " --out " + out.string());
   ASSERT_EQ(o.status, 0) << o.err;
   EXPECT_NE(o.out.find("bcast/binomial"), std::string::npos) << o.out;
-  EXPECT_NE(o.out.find("sim/model"), std::string::npos) << o.out;
+  // The derived prediction, the model engine and the simulation side by side.
+  EXPECT_NE(o.out.find("formula-derived  model"), std::string::npos) << o.out;
   const std::string csv = slurp(out / "results.csv");
   const std::string json = slurp(out / "run.json");
   EXPECT_EQ(csv.rfind("engine,op,procs,bytes,segment,root,time_s", 0), 0u);
+  EXPECT_NE(csv.find("\nformula-derived,bcast/binomial,64,"), std::string::npos) << csv;
   const auto rows = std::count(csv.begin(), csv.end(), '\n') - 1;
   EXPECT_GT(rows, 10);
   EXPECT_NE(json.find("\"status\": \"complete\""), std::string::npos) << json;

@@ -80,7 +80,7 @@ TEST(FormulaEngine, RefusesWhatHasNoTextbookFormula) {
   try {
     run_formula(config(FormulaConfig::Kind::textbook), spec("bcast/chain", 4, 100));
     FAIL() << "accepted";
-  } catch (const EngineError& e) {
+  } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("bcast/chain has no textbook formula (textbook formulas: bcast/basic_linear"),
               std::string::npos)
         << e.what();

@@ -18,8 +18,8 @@ RunResult run_formula(const FormulaConfig& config, const RunSpec& spec) {
     for (const auto& other : all_algorithms())
       if ((config.kind == FormulaConfig::Kind::textbook ? other.textbook : other.derived) != nullptr)
         have += (have.empty() ? "" : ", ") + std::string(other.name);
-    throw EngineError(std::string(a.name) + " has no " + to_string(config.kind) + " formula (" +
-                      to_string(config.kind) + " formulas: " + have + ")");
+    throw InputError(std::string(a.name) + " has no " + to_string(config.kind) + " formula (" + to_string(config.kind) +
+                     " formulas: " + have + ")");
   }
   models::FormulaInput in{spec.procs, spec.bytes, spec.params, config.costs};
   if (auto it = config.per_algorithm.find(a.name); it != config.per_algorithm.end()) in.costs.hockney = it->second;

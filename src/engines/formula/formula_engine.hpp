@@ -29,7 +29,7 @@ struct FormulaConfig {
 const char* to_string(FormulaConfig::Kind kind);
 std::string formula_engine_name(FormulaConfig::Kind kind);
 
-// The prediction for one call. Throws EngineError when the algorithm has no formula of that kind
+// The prediction for one call. Throws InputError when the algorithm has no formula of that kind
 // (textbook formulas exist only where the literature has one).
 RunResult run_formula(const FormulaConfig& config, const RunSpec& spec);
 

@@ -1,0 +1,53 @@
+// The parameters file: what `collsim calibrate` measured and fitted, and what the formula engine,
+// selection and `collsim compare` read back (`--params FILE`, scenario `formula.params`).
+//
+// YAML, numbers at full precision (shortest round-trip form). It records where the numbers come
+// from (engine, platform, protocol, ranks per node, segment size, the grid of the experiments)
+// and, for every fit, its method and quality, so a prediction can be traced to its measurements.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engines/formula/formula_engine.hpp"
+
+namespace collsim {
+
+// T = alpha + beta * X fitted over `points` experiments.
+struct HockneyFit {
+  double alpha = 0, beta = 0;
+  int points = 0;
+  double rms_residual_s = 0;    // root mean square of T - fit, in seconds
+  double max_rel_residual = 0;  // largest |T - fit| / T
+};
+
+struct Parameters {
+  std::string engine;    // sim, model, mpi, mpi-native
+  std::string platform;  // sim, model: the platform file; mpi: the host it ran on
+  std::string protocol;  // sim: the protocol selection; else empty
+  int ranks_per_node = 1;
+  std::size_t segment = 8192;      // m_s: the segment of the experiments and of the derived formulas
+  std::string method = "huber";    // robust (Huber) or least_squares
+  std::vector<int> procs;          // the experiments' process counts
+  std::vector<std::size_t> bytes;  // and message sizes
+  // gamma(p) for p = 2..gamma.size()+1, normalised (gamma(2) = 1), and its linear fit.
+  std::vector<double> gamma;
+  double gamma_intercept = 1, gamma_slope = 0;
+  std::optional<HockneyFit> pingpong;            // RTT/2 = alpha + beta*m
+  std::map<std::string, HockneyFit> algorithms;  // by algorithm name
+};
+
+void write_parameters(const std::string& path, const Parameters& p);
+// Throws ScenarioError "FILE:LINE:COLUMN: problem" for a file that is not a parameters file.
+Parameters read_parameters(const std::string& path);
+
+// The formula engine's configuration from calibrated parameters. Derived formulas take each
+// algorithm's own (alpha, beta) and gamma(p); textbook formulas take the ping-pong's (alpha, beta)
+// for every algorithm, as the traditional approach does (the seed's Section III), falling back to
+// the algorithm's own fit when no ping-pong was measured. Receives are serial (the seed's gather
+// models).
+FormulaConfig formula_config(const Parameters& p, FormulaConfig::Kind kind);
+
+}  // namespace collsim
