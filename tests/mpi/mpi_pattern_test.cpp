@@ -14,104 +14,17 @@
 // fails or reports nothing fails every test here, since nothing else shows that our algorithms
 // send what Open MPI's send.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <algorithm>
 #include <cctype>
-#include <filesystem>
 #include <sstream>
 #include <string>
-#include <vector>
 
-#include "common/run_command.hpp"
+#include "common/pml_monitoring.hpp"
 
 namespace {
 
-namespace fs = std::filesystem;
-using collsim_test::run_command;
-using collsim_test::slurp;
-
-struct Report {
-  int status = -1;
-  std::vector<std::string> sent;  // "E <from> <to> <bytes> bytes <n> msgs sent <histogram>", sorted
-  std::string err;
-};
-
-// One call under monitoring; the per-peer lines ("E" for every message sent, collectives' own
-// included) of every rank's report.
-Report monitored(int procs, const std::string& engine, const std::string& args) {
-  const fs::path dir = fs::temp_directory_path() / ("collsim-pattern-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  const std::string cmd = std::string(MPIEXEC) +
-                          " -q --allow-run-as-root --oversubscribe --mca pml_monitoring_enable 1"
-                          " --mca pml_monitoring_enable_output 1 --output-filename " +
-                          (dir / "ranks").string() + " -np " + std::to_string(procs) + " " + COLLSIM_MPI_BIN +
-                          " run --engine " + engine + " " + args;
-  const collsim_test::Outcome o = run_command(cmd);
-  Report r;
-  r.status = o.status;
-  r.err = o.err;
-  // Each rank's own output files (ranks/1/rank.N/stdout, stderr): the report of a rank is printed
-  // piecewise, so in mpirun's merged output the ranks' lines can interleave.
-  std::error_code ec;
-  for (const auto& f : fs::recursive_directory_iterator(dir / "ranks", ec)) {
-    if (!f.is_regular_file()) continue;
-    std::istringstream in(slurp(f.path()));
-    for (std::string line; std::getline(in, line);)
-      if (line.rfind("E\t", 0) == 0) r.sent.push_back(line);
-  }
-  fs::remove_all(dir);
-  std::sort(r.sent.begin(), r.sent.end());
-  return r;
-}
-
-std::string joined(const std::vector<std::string>& lines) {
-  std::string out;
-  for (const auto& l : lines) out += l.substr(0, l.find("\t", l.find("msgs"))) + "\n";
-  return out;
-}
-
-struct Monitoring {
-  bool present = false;  // this Open MPI has the pml monitoring component
-  std::string problem;   // why the tests cannot run although it should be there; empty if none
-};
-
-const Monitoring& monitoring() {
-  static const Monitoring m = [] {
-    Monitoring r;
-    const std::string ompi_info = OMPI_INFO;
-    if (ompi_info.empty()) {
-      r.problem = "ompi_info was not found beside " + std::string(MPIEXEC) +
-                  ": cannot tell whether this Open MPI has pml monitoring";
-      return r;
-    }
-    const collsim_test::Outcome info = run_command(ompi_info + " --parsable --param pml monitoring");
-    if (info.status != 0) {
-      r.problem = ompi_info + " --parsable --param pml monitoring failed (exit status " + std::to_string(info.status) +
-                  "): " + info.err;
-      return r;
-    }
-    // "mca:pml:monitoring:version:..." lines list the component when it was built.
-    r.present = info.out.find("mca:pml:monitoring:") != std::string::npos;
-    if (!r.present) return r;
-    const std::string probe = "--op bcast/binomial --bytes 64";
-    const Report rep = monitored(2, "mpi", probe);
-    if (rep.status != 0 || rep.sent.empty())
-      r.problem = "Open MPI has pml monitoring (ompi_info), but the probe `collsim-mpi run --engine mpi " + probe +
-                  "` on 2 ranks exited with status " + std::to_string(rep.status) + " and reported " +
-                  std::to_string(rep.sent.size()) + " monitoring lines; stderr: " + rep.err;
-    return r;
-  }();
-  return m;
-}
-
-// In a test body: fail when monitoring should work and does not, skip when Open MPI lacks it.
-#define REQUIRE_MONITORING()                                                                     \
-  do {                                                                                           \
-    ASSERT_EQ(monitoring().problem, "");                                                         \
-    if (!monitoring().present) GTEST_SKIP() << "this Open MPI was built without pml monitoring"; \
-  } while (false)
+using collsim_test::monitored;
+using collsim_test::Report;
 
 struct Case {
   int procs;
@@ -131,7 +44,7 @@ TEST_P(Pattern, OursSendsWhatOpenMpiSends) {
   ASSERT_EQ(native.status, 0) << native.err;
   ASSERT_FALSE(ours.sent.empty()) << ours.err;
   ASSERT_FALSE(native.sent.empty()) << native.err;
-  EXPECT_EQ(joined(ours.sent), joined(native.sent)) << "ours left, Open MPI's right";
+  EXPECT_EQ(collsim_test::joined(ours.sent), collsim_test::joined(native.sent)) << "ours left, Open MPI's right";
   EXPECT_EQ(ours.sent, native.sent) << "same counts, other message sizes (histograms)";
 }
 

@@ -1,0 +1,114 @@
+// A rules file written by collsim, run by a real Open MPI: the algorithm Open MPI runs is the
+// one our table chose, seen by Open MPI's message monitoring (common/pml_monitoring.hpp).
+//
+// Each case is a point where our table's choice differs from Open MPI 4.1's fixed decision, so
+// the test cannot pass by Open MPI doing what it does anyway. Open MPI's own collective (engine
+// mpi-native) is even forced to the fixed decision's algorithm: a file rule takes precedence over
+// a forced algorithm (coll_tuned_decision_dynamic.c), so if the file were ignored or misread
+// Open MPI would run the fixed decision's algorithm. Its messages are compared with those of our
+// implementation of the table's choice (engine mpi; equal, message sizes included) and of the
+// fixed decision's (different). Both engines run with the same rules file, so any other
+// collective of collsim-mpi follows the same rules in both.
+//
+// The gather case also checks the unit of the file's message sizes: Open MPI compares a gather's
+// total bytes (block times communicator size) with them, and our table is per block. At 4
+// processes a block of 100001 bytes is below the table's 200000-byte boundary (binomial), while
+// its total, 400004, is above it: a file written in blocks would make Open MPI run linear_sync.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "common/pml_monitoring.hpp"
+#include "selection/rules_file.hpp"
+
+namespace collsim::selection {
+namespace {
+
+namespace fs = std::filesystem;
+using collsim_test::joined;
+using collsim_test::monitored;
+using collsim_test::Report;
+
+constexpr int kProcs = 4;
+constexpr std::size_t kBytes = 100001;  // no multiple of a segment
+
+Choice pick(const char* name, std::size_t segment = 0) {
+  Choice c{find_algorithm(name), {}};
+  c.params.segment = segment;
+  return c;
+}
+
+// Our tables: bcast with 8 KiB pipeline segments from 64 KiB up; gather binomial below 200000
+// bytes per process, linear_sync (1 KiB first segment) from there. The gather row is at the
+// communicator size the test runs, where the file's total-byte boundaries are exact.
+std::vector<DecisionTable> tables() {
+  std::vector<DecisionTable> t;
+  t.emplace_back(Operation::bcast, std::vector<DecisionTable::Row>{
+                                       {1, {{0, pick("bcast/binomial")}, {64 * 1024, pick("bcast/pipeline", 8192)}}}});
+  t.emplace_back(Operation::gather,
+                 std::vector<DecisionTable::Row>{
+                     {kProcs, {{0, pick("gather/binomial")}, {200000, pick("gather/linear_sync", 1024)}}}});
+  return t;
+}
+
+// "--op NAME [--segment N]" for collsim-mpi.
+std::string op_args(const Choice& c) {
+  std::string out = "--op " + std::string(c.algorithm->name);
+  if (c.algorithm->takes(Knob::segment)) out += " --segment " + std::to_string(c.params.segment);
+  return out;
+}
+
+class RulesFileInOpenMpi : public ::testing::TestWithParam<Operation> {
+ protected:
+  void SetUp() override {
+    rules_ = fs::temp_directory_path() / ("collsim-rules-" + std::to_string(::getpid()) + ".txt");
+    write_rules_file(rules_, tables());
+  }
+  void TearDown() override { fs::remove(rules_); }
+  std::string mca() const {
+    return "--mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_dynamic_rules_filename " + rules_.string();
+  }
+  fs::path rules_;
+};
+
+TEST_P(RulesFileInOpenMpi, RunsTheTableChoiceNotTheFixedDecision) {
+  REQUIRE_MONITORING();
+  const Operation op = GetParam();
+  const auto all = tables();
+  const DecisionTable& table = all[op == Operation::bcast ? 0 : 1];
+  const Choice ours = table.lookup(kProcs, kBytes);
+  const Choice fixed = ompi_fixed_decision(OmpiVersion::v4_1, op, kProcs, kBytes);
+  ASSERT_FALSE(ours == fixed) << "the case must be one where our choice differs from Open MPI's";
+
+  const std::string call = " --bytes " + std::to_string(kBytes) + " --root 1";
+  const Report native = monitored(kProcs, "mpi-native", op_args(fixed) + call, mca());
+  const Report chosen = monitored(kProcs, "mpi", op_args(ours) + call, mca());
+  const Report other = monitored(kProcs, "mpi", op_args(fixed) + call, mca());
+  for (const Report* r : {&native, &chosen, &other}) {
+    ASSERT_EQ(r->status, 0) << r->err;
+    ASSERT_FALSE(r->sent.empty()) << r->err;
+  }
+  EXPECT_EQ(joined(native.sent), joined(chosen.sent))
+      << "Open MPI with our rules file (left) against our " << to_string(ours) << " (right)";
+  EXPECT_EQ(native.sent, chosen.sent) << "same counts, other message sizes (histograms)";
+  EXPECT_NE(joined(native.sent), joined(other.sent)) << "Open MPI ran its fixed decision, " << to_string(fixed);
+
+  if (op == Operation::gather) {
+    // What a file with per-process message sizes would have made Open MPI run.
+    const Choice misread = table.lookup(kProcs, kBytes * kProcs);
+    ASSERT_FALSE(misread == ours);
+    const Report wrong = monitored(kProcs, "mpi", op_args(misread) + call, mca());
+    ASSERT_EQ(wrong.status, 0) << wrong.err;
+    EXPECT_NE(joined(native.sent), joined(wrong.sent)) << "Open MPI read the sizes as bytes per process";
+  }
+}
+
+std::string op_name(const ::testing::TestParamInfo<Operation>& param) { return std::string(to_string(param.param)); }
+
+INSTANTIATE_TEST_SUITE_P(Ops, RulesFileInOpenMpi, ::testing::Values(Operation::bcast, Operation::gather), op_name);
+
+}  // namespace
+}  // namespace collsim::selection
