@@ -1,6 +1,8 @@
-// Point-to-point cost models as values: what one message costs under each model. The model
-// engine takes every cost from here (engines/model/model_engine.hpp says when each cost is paid),
-// so that a formula written from the same values cannot drift from the engine.
+// Point-to-point cost models as values: what one message costs under each model, and the small
+// per-rank state (ports, clocks) a model needs when messages share resources. The model engine
+// takes every cost from here and only orders events and matches messages
+// (engines/model/model_engine.hpp says when each cost is paid), so that a formula written from
+// the same values cannot drift from the engine.
 #pragma once
 
 #include <algorithm>
@@ -13,6 +15,19 @@ struct Hockney {
   double beta = 0.8e-9;  // s per byte (1 / 1.25 GB/s)
 
   double transfer(double bytes) const { return alpha + beta * bytes; }
+
+  // One port per rank (the model engine's one_port): a transfer holds the sender's send port and
+  // the receiver's receive port for its whole duration.
+  struct Ports {
+    double send_free = 0, recv_free = 0;
+  };
+  // Reserves both ports for a transfer of `bytes` posted at `ready`, first come first served in
+  // the order of the calls; returns when it ends (the send completes and the data arrives).
+  double transfer_one_port(Ports& from, Ports& to, double ready, double bytes) const {
+    const double end = std::max({ready, from.send_free, to.recv_free}) + transfer(bytes);
+    from.send_free = to.recv_free = end;
+    return end;
+  }
 };
 
 // Two Hockney models: one between ranks of one node, one between nodes. Rank r runs on node
@@ -27,18 +42,80 @@ struct TwoLevelHockney {
   const Hockney& between(int a, int b) const { return same_node(a, b) ? intra : inter; }
 };
 
-// LogGP (L, o, g, G) as LogGOPSim defines it: the sender's CPU is busy o per message; injecting
-// m bytes takes (m - 1) G; consecutive injections from one rank start at least g apart (or the
-// previous injection's length, if longer); the data arrives L after its injection ends.
+// LogGP (L, o, g, G) as LogGOPSim defines it (Hoefler, Schneider, Lumsdaine, "LogGOPSim:
+// simulating large-scale applications in the LogGOPS model", HPDC 2010; the rules of the event
+// loop in spcl/LogGOPSim src/LogGOPSim/LogGOPSim.cpp), with O = 0 and every message eager
+// (no S), one CPU and one NIC per rank. For a message of s bytes, with (s-1)G read as 0 when
+// s = 0:
+//  - a send ready at t starts at t0, the first time from t on when the sender's CPU and NIC-send
+//    clock are both free; the CPU is then busy to t0 + o, the NIC-send to t0 + g + (s-1)G (so
+//    consecutive sends start max(o, g + (s-1)G) apart). The send is complete at t0 (eager); the
+//    first byte reaches the receiver at t0 + o + L. G is charged at the receiver, not the sender.
+//  - an arrival at a is handled at p, the first time from a on when the receiver's CPU and
+//    NIC-receive clock are both free, whether or not a receive is posted: the CPU is busy to
+//    p + o + (s-1)G (it is held while the bytes come in), the NIC-receive to p + g + (s-1)G. The
+//    data is usable at h = p + o + (s-1)G. One idle pair: h = 2o + L + (s-1)G.
+//  - posting a receive costs nothing; the receive completes at max(post, h).
+//  - a computation (a local copy) holds the CPU, and delays handling like a send does.
+// Like LogGOPSim, an operation that finds its CPU or NIC busy is retried when they free, rather
+// than booking them ahead: a CPU left idle while a NIC is busy can serve something else meanwhile.
+// Where ours differs, and why:
+//  - a rank is a coroutine that posts one operation after another, continuing after a send when
+//    its CPU frees (t0 + o), not a graph of independently ready operations; a LogGOPSim receive
+//    is ready when the CPU frees too, so the times agree, except that ours may post a receive
+//    while its CPU handles another arrival and then completes it at max(post, h).
+//  - operations ready at the same time are served in the order the engine queued them (FIFO);
+//    LogGOPSim orders ties by its own sequence numbers, so which of two equal contenders goes
+//    first may differ (with equal sizes the times are the same, only the names swap).
+//  - a rank finishes when its call returns, LogGOPSim's host when its CPU last frees: the same
+//    when, as in a collective, every message a rank receives is waited for.
+//  - no O (per-byte CPU cost), S (rendezvous above S bytes), noise or several CPUs per rank: the
+//    messaging layer has no such protocols to describe.
+// Against a reading that charges (s-1)G at the sender and only o at the receiver, one message
+// costs the same; but receivers serialise arrivals max(o, g) + (s-1)G apart and hold their CPU
+// while the bytes come in, and one rank's sends start max(o, g + (s-1)G) apart.
 struct LogGP {
-  double L = 10e-6;   // s, wire latency
+  double L = 10e-6;   // s, wire latency of the first byte
   double o = 1e-6;    // s, CPU overhead per message, at each end
-  double g = 1e-6;    // s, gap between consecutive injections
-  double G = 0.8e-9;  // s per byte of injection
+  double g = 1e-6;    // s, gap between consecutive messages at one NIC, in each direction
+  double G = 0.8e-9;  // s per byte after the first
 
-  double injection(double bytes) const { return std::max(0.0, bytes - 1) * G; }
-  // The earliest start of a rank's next injection, after one of `bytes` that started at 0.
-  double next_injection(double bytes) const { return std::max(g, injection(bytes)); }
+  // The clocks of one rank: when its CPU, NIC-send and NIC-receive are next free.
+  struct Rank {
+    double cpu_free = 0, nic_send_free = 0, nic_recv_free = 0;
+  };
+
+  double bytes_time(double bytes) const { return std::max(0.0, bytes - 1) * G; }
+
+  // The earliest start of a send ready at `ready`; the engine starts it when that is now.
+  double send_start(const Rank& r, double ready) const { return std::max({ready, r.cpu_free, r.nic_send_free}); }
+  struct Send {
+    double complete;  // the (eager) send request completes
+    double cpu_free;  // the sender may post its next operation
+    double arrival;   // the first byte reaches the receiver
+  };
+  // Starts a send at `start` (>= send_start), holding the sender's CPU and NIC-send.
+  Send send(Rank& sender, double start, double bytes) const {
+    sender.cpu_free = start + o;
+    sender.nic_send_free = start + g + bytes_time(bytes);
+    return {start, start + o, start + o + L};
+  }
+
+  // The earliest start of the handling of a message that arrived at `arrival`.
+  double handle_start(const Rank& r, double arrival) const { return std::max({arrival, r.cpu_free, r.nic_recv_free}); }
+  // Handles a message from `start` (>= handle_start); returns when its data is usable.
+  double handle(Rank& receiver, double start, double bytes) const {
+    receiver.cpu_free = start + o + bytes_time(bytes);
+    receiver.nic_recv_free = start + g + bytes_time(bytes);
+    return receiver.cpu_free;
+  }
+
+  // A computation of `duration` holds the CPU from `start` (>= compute_start); returns its end.
+  double compute_start(const Rank& r, double ready) const { return std::max(ready, r.cpu_free); }
+  double compute(Rank& r, double start, double duration) const { return r.cpu_free = start + duration; }
 };
+
+// A local copy of `bytes` at `bandwidth` bytes/s; free when bandwidth is 0.
+inline double copy_time(double bytes, double bandwidth) { return bandwidth > 0 ? bytes / bandwidth : 0; }
 
 }  // namespace collsim::models

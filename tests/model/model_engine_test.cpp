@@ -160,8 +160,15 @@ TEST(ModelEngine, LogGPBinomialOnTwoRanks) {
   c.kind = ModelConfig::Kind::loggp;
   c.loggp.L = 5e-6, c.loggp.o = 1e-6, c.loggp.g = 2e-6, c.loggp.G = 1e-9;
   RunSpec s = spec("bcast/binomial", 2, 1001);
-  // o to post, (m-1)G to inject, L to arrive, o to receive.
-  EXPECT_NEAR(run_model(c, s).time_s, 1e-6 + 1000 * 1e-9 + 5e-6 + 1e-6, 1e-15);
+  // One message of m = 1001 bytes, (m-1)G = 1 us: the root's send starts at 0 and holds its CPU
+  // o = 1 us, after which the root returns (an eager send is complete when it starts). The first
+  // byte reaches rank 1 at o + L = 6 us; rank 1, idle, handles it at once, its CPU busy
+  // o + (m-1)G = 2 us: the data is usable, and the receive posted at 0 completes, at 8 us.
+  const RunResult r = run_model(c, s);
+  ASSERT_EQ(r.finish_s.size(), 2u);
+  EXPECT_NEAR(r.finish_s[0], 1e-6, 1e-15);
+  EXPECT_NEAR(r.finish_s[1], 8e-6, 1e-15);
+  EXPECT_NEAR(r.time_s, 8e-6, 1e-15);
 }
 
 TEST(ModelEngine, IsDeterministic) {

@@ -1,6 +1,7 @@
-// The model engine's messaging paths against hand calculations: wait_any, the barrier, LogGP's o,
-// g and G over several messages, one-port on the sending side, the deadlock report and peer ranks
-// that do not exist. (Whole algorithms against closed forms are in model_engine_test.cpp and
+// The model engine's messaging paths against hand calculations: wait_any, the barrier, LogGP's
+// clocks over several messages (the CPU, NIC-send and NIC-receive of each rank, arrivals handled
+// in time order), one-port on the sending side, the deadlock report and peer ranks that do not
+// exist. (Whole algorithms against closed forms are in model_engine_test.cpp and
 // model_closed_forms_test.cpp.)
 //
 // The algorithms here are written in the test with nothing but the messaging layer, so every
@@ -217,6 +218,14 @@ TEST(ModelBarrier, ReleasesEveryRankAtTheLastArrival) {
 }
 
 // ---- LogGP over several messages --------------------------------------------------------------
+//
+// Under loggp(o, g) (L = 5, G = 1 ns per byte, so a message of m bytes has (m-1)G = (m-1)/1000 us)
+// the rules of model_engine.hpp give, by hand: a send posted at t starts at t0 >= t when the CPU
+// and the NIC-send are free, holds the CPU to t0 + o (the rank continues then) and the NIC-send to
+// t0 + g + (m-1)G; its request completes at t0; the data reaches the receiver at t0 + o + L. The
+// receiver handles it from p >= arrival when its CPU and NIC-receive are free, holding the CPU to
+// p + o + (m-1)G (the data is usable then: h) and the NIC-receive to p + g + (m-1)G. A receive
+// completes at max(post, h).
 
 // The root isends its buffer to ranks 1..P-1 in rank order, back to back, marks the clock, and
 // waits for all of them; every other rank receives with a blocking receive posted at 0.
@@ -231,11 +240,11 @@ Task<> fan_out(Comm& comm, RankBuffers b, const AlgorithmParams&) {
   co_await comm.wait_all(sends);
 }
 
-// Under LogGP the root's send j (j = 0..3) is posted at j*o and keeps its CPU o, so the root marks
-// 4o. Injection j starts at inject_j = max((j+1)o, inject_{j-1} + max(g, (m-1)G)) and ends
-// (m-1)G later, which completes the send; the data arrives L = 5 later and rank j+1's receive,
-// posted at 0, completes o after that. So rank j+1 finishes at first + j*spacing, and the root
-// when its last send completes (after it marked).
+// The root's send j (j = 0..3) is posted when its CPU frees from send j-1 (t0_{j-1} + o) and
+// starts once the NIC-send is free too (t0_{j-1} + g + (m-1)G): sends start
+// spacing = max(o, g + (m-1)G) apart, at t0_j = j * spacing. The root marks, and finishes (its
+// sends completed at their starts), when its CPU frees from the last: 3 * spacing + o. Rank j+1,
+// idle, handles its message on arrival and finishes at t0_j + 2o + L + (m-1)G.
 struct FanOutCase {
   const char* what;
   double o_us, g_us;
@@ -243,26 +252,26 @@ struct FanOutCase {
   double first_us, spacing_us, root_us;
 };
 
-TEST(ModelLogGP, InjectionsAreSpacedByTheGapTheMessageOrTheOverhead) {
+TEST(ModelLogGP, SendsAreSpacedByTheOverheadOrTheGapPlusTheBytes) {
   const FanOutCase cases[] = {
-      // o = 1, g = 3 > (m-1)G = 1: inject_j = 1 + 3j, send j done 2 + 3j, arrives 7 + 3j,
-      // received 8 + 3j; the root's last send completes at 11.
-      {"g above (m-1)G", 1, 3, 1001, 8, 3, 11},
-      // o = 1, (m-1)G = 4 > g = 3: an injection waits for the previous one to end:
-      // inject_j = 1 + 4j, done 5 + 4j, arrives 10 + 4j, received 11 + 4j; root 5 + 12 = 17.
-      {"(m-1)G above g", 1, 3, 4001, 11, 4, 17},
-      // o = 5 above g = 3 and (m-1)G = 1: the CPU posts send j at 5j and injects it at 5j + 5,
-      // done 5j + 6, arrives 5j + 11, received 5j + 16; root 21.
-      {"o above g and (m-1)G", 5, 3, 1001, 16, 5, 21},
-      // Empty messages inject for no time but are still g = 3 apart: inject_j = 1 + 3j = done,
-      // arrives 6 + 3j, received 7 + 3j; the root's last send completes at 10.
+      // o = 1, g + (m-1)G = 3 + 1 = 4: t0_j = 4j; rank j+1 at 4j + 2 + 5 + 1 = 8 + 4j; root 12 + 1.
+      {"g + (m-1)G above o", 1, 3, 1001, 8, 4, 13},
+      // o = 1, g + (m-1)G = 3 + 4 = 7: t0_j = 7j; rank j+1 at 7j + 2 + 5 + 4 = 11 + 7j; root 21 + 1.
+      {"(m-1)G adds to g", 1, 3, 4001, 11, 7, 22},
+      // o = 5 above g + (m-1)G = 4: t0_j = 5j; rank j+1 at 5j + 10 + 5 + 1 = 16 + 5j; root 15 + 5.
+      {"o above g + (m-1)G", 5, 3, 1001, 16, 5, 20},
+      // o = 3 = g + (m-1)G = 1 + 2: t0_j = 3j (not g + o = 4 nor max(o, g) + (m-1)G = 5 apart);
+      // rank j+1 at 3j + 6 + 5 + 2 = 13 + 3j; root 9 + 3.
+      {"o equal to g + (m-1)G", 3, 1, 2001, 13, 3, 12},
+      // Empty messages: (m-1)G counts as 0, so t0_j = 3j (g = 3); rank j+1 at 3j + 2 + 5 = 7 + 3j;
+      // root 9 + 1.
       {"empty messages", 1, 3, 0, 7, 3, 10},
   };
   const auto alg = test_algorithm("test/fan_out", &fan_out);
   for (const FanOutCase& c : cases) {
     SCOPED_TRACE(c.what);
     const RunResult r = run(loggp(c.o_us, c.g_us), spec_for(alg, 5, c.m));
-    expect_marks_us(0, {4 * c.o_us});
+    expect_marks_us(0, {c.root_us});
     expect_finish_us(r, {c.root_us, c.first_us, c.first_us + c.spacing_us, c.first_us + 2 * c.spacing_us,
                          c.first_us + 3 * c.spacing_us});
     expect_us(r.time_s, c.first_us + 3 * c.spacing_us, "time");
@@ -283,29 +292,146 @@ Task<> three_to_one(Comm& comm, RankBuffers b, const AlgorithmParams& p) {
   }
 }
 
-TEST(ModelLogGP, BlockingSendsToOnePeerKeepTheGap) {
+TEST(ModelLogGP, ArrivalsWaitForTheReceiversCpuAndNic) {
   const auto alg = test_algorithm("test/three_to_one", &three_to_one);
-  // o = 1, g = 5, m = 2001 so (m-1)G = 2. Each send is posted when the previous one completed:
-  //   send 0 posted 0, injected 1, done 3, arrives 8;
-  //   send 1 posted 3, CPU done 4, but injected at 1 + g = 6, done 8, arrives 13;
-  //   send 2 posted 8, CPU done 9, injected at 6 + g = 11, done 13, arrives 18.
+  // o = 1, g = 5, m = 2001 so (m-1)G = 2. Rank 0's sends start g + (m-1)G = 7 apart (the NIC-send
+  // is the later of its two clocks): t0 = 0, 7, 14; each send returns o later (marks 1, 8, 15)
+  // and the data arrives at t0 + o + L = 6, 13, 20. The sender never waits for the receiver.
   {
     SCOPED_TRACE("receiver ready");
-    // Receives posted at 0, then when the previous one completes (9, 14): each completes o after
-    // its arrival: 9, 14, 19.
+    // Arrival 6: handled at once, CPU to 6 + 1 + 2 = 9 (receive 0 done, posted at 0), NIC-receive
+    // to 6 + 5 + 2 = 13. Arrival 13: CPU free since 9, NIC-receive at 13: handled 13, done 16,
+    // NIC-receive to 20. Arrival 20: handled 20, done 23.
     const RunResult r = run(loggp(1, 5), spec_for(alg, 2, 2001));
-    expect_marks_us(0, {3, 8, 13});
-    expect_marks_us(1, {9, 14, 19});
-    expect_finish_us(r, {13, 19});
+    expect_marks_us(0, {1, 8, 15});
+    expect_marks_us(1, {9, 16, 23});
+    expect_finish_us(r, {15, 23});
   }
   {
-    SCOPED_TRACE("receiver late");
-    // Rank 1 copies 20 us first: the three messages are in by then and each receive completes o
-    // after it is posted: 21, 22, 23. The sender does not wait for the receiver.
+    SCOPED_TRACE("receiver copying");
+    // Rank 1's CPU copies 20000 bytes over [0, 20]: arrivals 6 and 13 wait for it, and 20 comes
+    // after them. From 20 the three are handled one after another, each starting when the
+    // previous one frees the NIC-receive (g + (m-1)G = 7 after its start, later than the CPU's
+    // o + (m-1)G = 3): handled at 20, 27, 34, done at 23, 30, 37. Receive 0 is posted at 20
+    // (before the first handling ends), the others when the previous one completes (23, 30), all
+    // before their data is usable.
     const RunResult r = run(loggp(1, 5), spec_for(alg, 2, 2001, 20000));
-    expect_marks_us(0, {3, 8, 13});
-    expect_marks_us(1, {21, 22, 23});
-    expect_finish_us(r, {13, 23});
+    expect_marks_us(0, {1, 8, 15});
+    expect_marks_us(1, {23, 30, 37});
+    expect_finish_us(r, {15, 37});
+  }
+}
+
+// Ranks 0 and 2 each send AlgorithmParams::segment bytes to rank 1, which posts both receives at 0
+// (from rank 2 first, index 0) and waits for any of them twice, marking the clock after each.
+Task<> two_to_one(Comm& comm, RankBuffers, const AlgorithmParams& p) {
+  Storage data(p.segment, false);
+  if (comm.rank() != 1) {
+    co_await comm.send(data.view(), 1, 8);
+    co_return;
+  }
+  std::array<Request, 2> r;
+  r[0] = co_await comm.irecv(data.view(), 2, 8);
+  r[1] = co_await comm.irecv(data.view(), 0, 8);
+  for (int i = 0; i < 2; ++i) {
+    seen.picked.push_back(co_await comm.wait_any(r));
+    mark(comm);
+  }
+}
+
+TEST(ModelLogGP, ReceivesPostedTogetherAreHandledOneAfterTheOther) {
+  const auto alg = test_algorithm("test/two_to_one", &two_to_one);
+  // o = 2, g = 1, m = 1001 ((m-1)G = 1): both senders start at 0 and their data arrives at
+  // o + L = 7. Rank 0's arrival was sent first and is handled first: CPU [7, 7 + 2 + 1 = 10],
+  // NIC-receive to 7 + 1 + 1 = 9. Rank 2's waits for the CPU: handled from 10, usable at 13. (Were
+  // the two o of the receives overlapped, both would complete at 10.)
+  const RunResult r = run(loggp(2, 1), spec_for(alg, 3, 0, 1001));
+  EXPECT_EQ(seen.picked, (std::vector<std::size_t>{1, 0}));
+  expect_marks_us(1, {10, 13});
+  expect_finish_us(r, {2, 13, 2});
+}
+
+// Rank 0 sends 1001 bytes to rank 1, then enters a barrier. Rank 2 copies AlgorithmParams::segment
+// bytes, then enters it. Rank 1 enters it at once, and after it posts the receive from rank 0,
+// waits for it and marks the clock.
+Task<> receive_after_barrier(Comm& comm, RankBuffers, const AlgorithmParams& p) {
+  Storage data(1001, false);
+  if (comm.rank() == 0) co_await comm.send(data.view(), 1, 5);
+  if (comm.rank() == 2) co_await busy(comm, p.segment);
+  co_await comm.barrier();
+  if (comm.rank() == 1) {
+    co_await comm.recv(data.view(), 0, 5);
+    mark(comm);
+  }
+}
+
+TEST(ModelLogGP, AReceiveCompletesWhenPostedOrWhenItsDataIsUsable) {
+  const auto alg = test_algorithm("test/receive_after_barrier", &receive_after_barrier);
+  // o = 1, g = 3, m = 1001 ((m-1)G = 1): the message arrives at o + L = 6 and rank 1, idle, handles
+  // it over [6, 8] whether or not its receive is posted. Rank 0 enters the barrier at o = 1.
+  struct {
+    const char* what;
+    std::size_t copy;
+    double post_us, done_us;
+  } cases[] = {
+      // Rank 2 copies nothing: the barrier releases at 1, before the arrival; the receive completes
+      // when the data is usable, 8.
+      {"posted before the arrival", 0, 1, 8},
+      // Rank 2 copies 7 us: posted at 7, while the message is handled; completes at 8.
+      {"posted during the handling", 7000, 7, 8},
+      // Rank 2 copies 20 us: posted at 20, long after the handling; completes at once.
+      {"posted after the handling", 20000, 20, 20},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.what);
+    const RunResult r = run(loggp(1, 3), spec_for(alg, 3, 0, c.copy));
+    expect_marks_us(1, {c.done_us});
+    expect_finish_us(r, {c.post_us, c.done_us, c.post_us});
+  }
+}
+
+// Rank 0 sends 1001 bytes to rank 1, then enters a barrier; rank 2 copies 7000 bytes (7 us), then
+// enters it. After it, rank 1 either sends 1001 bytes to rank 2 (AlgorithmParams::fanout 0), which
+// receives them, or copies 1000 bytes (fanout 1); then it receives rank 0's message. Rank 1 marks
+// the clock after its send or copy.
+Task<> busy_after_barrier(Comm& comm, RankBuffers, const AlgorithmParams& p) {
+  Storage data(1001, false), a(1000, false), b(1000, false);
+  if (comm.rank() == 0) co_await comm.send(data.view(), 1, 5);
+  if (comm.rank() == 2) co_await busy(comm, 7000);
+  co_await comm.barrier();
+  if (comm.rank() == 1) {
+    if (p.fanout == 0)
+      co_await comm.send(data.view(), 2, 6);
+    else
+      co_await comm.copy(a.view(), b.view());
+    mark(comm);
+    co_await comm.recv(data.view(), 0, 5);
+  }
+  if (comm.rank() == 2 && p.fanout == 0) co_await comm.recv(data.view(), 1, 6);
+}
+
+TEST(ModelLogGP, HandlingAnArrivalDelaysTheReceiversSendsAndCopies) {
+  const auto alg = test_algorithm("test/busy_after_barrier", &busy_after_barrier);
+  // o = 1, g = 3, m = 1001 ((m-1)G = 1): rank 0's message arrives at 6 and rank 1's CPU handles it
+  // over [6, 8]. The barrier releases everyone at 7 (rank 2's copy).
+  RunSpec s = spec_for(alg, 3);
+  {
+    SCOPED_TRACE("send");
+    s.params.fanout = 0;
+    // Rank 1's send, posted at 7, starts when the CPU is free, at 8; rank 1 continues at 9, and
+    // its receive, posted then, completes at once (the data was usable at 8). The data reaches
+    // rank 2 at 8 + 1 + 5 = 14, usable at 14 + 1 + 1 = 16.
+    const RunResult r = run(loggp(1, 3), s);
+    expect_marks_us(1, {9});
+    expect_finish_us(r, {7, 9, 16});
+  }
+  {
+    SCOPED_TRACE("copy");
+    // Rank 1's copy of 1 us, posted at 7, holds the CPU from 8 to 9.
+    s.params.fanout = 1;
+    const RunResult r = run(loggp(1, 3), s);
+    expect_marks_us(1, {9});
+    expect_finish_us(r, {7, 9, 7});
   }
 }
 

@@ -25,7 +25,7 @@ namespace {
 struct Message {
   int source, tag;
   std::size_t size;
-  double arrival;
+  double ready;                    // the data is usable: Hockney's arrival, LogGP's end of handling
   std::vector<std::byte> payload;  // empty for virtual buffers
 };
 
@@ -67,14 +67,21 @@ struct Rank {
   double finish = 0;
   std::vector<PostedRecv> posted;
   std::vector<Message> unexpected;
-  double send_port_free = 0, recv_port_free = 0;  // Hockney one-port
-  double cpu_free = 0, next_injection = 0;        // LogGP
+  models::Hockney::Ports ports;  // Hockney one-port
+  models::LogGP::Rank clocks;    // LogGP
 };
 
 struct Event {
+  enum class Kind : std::int32_t {
+    resume,    // resume the rank
+    complete,  // complete request `id`
+    retry,     // LogGP: start the send or copy the rank is suspended on, if its resources are free
+    arrive,    // LogGP: handle in-flight message `id` at the rank, if its resources are free
+  };
   double time;
   int rank;
-  std::int64_t request;  // completes this request, or -1: resume the rank
+  Kind kind;
+  std::int64_t id;
 };
 
 // Events in time order, FIFO among equal times (so runs are deterministic). Events are kept in
@@ -122,10 +129,16 @@ class ModelEngine {
  private:
   bool start_isend(int rank, Op& op);
   bool start_irecv(int rank, Op& op);
+  bool start_copy(int rank, Op& op);
+  bool loggp_send(int rank, Op& op);
+  bool loggp_copy(int rank, Op& op);
+  void loggp_arrive(int rank, std::int64_t id);
   bool try_wait(int rank, Op& op);
   std::int64_t new_request(bool is_recv, int peer, int tag, Buffer buffer);
+  static Message message_of(int rank, const Op& op, double ready);
+  void match(int rank, Message message);
   void deliver(int rank, std::int64_t request, Message& message, double posted);
-  void push(double time, int rank, std::int64_t request) { queue_.push({time, rank, request}); }
+  void push(double time, int rank, Event::Kind kind, std::int64_t id = -1) { queue_.push({time, rank, kind, id}); }
   void resume(int rank);
   [[noreturn]] void deadlock();
   std::string describe_wait(const Rank& r) const;
@@ -136,6 +149,8 @@ class ModelEngine {
   std::vector<Rank> ranks_;
   std::vector<RequestState> requests_;
   std::vector<std::int64_t> free_requests_;
+  std::vector<Message> in_flight_;  // LogGP: sent, not yet handled by the receiver
+  std::vector<std::int64_t> free_in_flight_;
   EventQueue queue_;
   int in_barrier_ = 0;
 };
@@ -175,65 +190,121 @@ bool ModelEngine::start(int rank, Op& op) {
       for (int r = 0; r < size(); ++r)
         if (ranks_[static_cast<std::size_t>(r)].waiting &&
             ranks_[static_cast<std::size_t>(r)].waiting->kind == OpKind::barrier)
-          push(now_, r, -1);
+          push(now_, r, Event::Kind::resume);
       return true;
-    case OpKind::copy: {
-      if (op.buffer.size() != op.source.size())
-        throw CommError("copy of " + std::to_string(op.source.size()) + " bytes into a buffer of " +
-                        std::to_string(op.buffer.size()));
-      copy_bytes(op.buffer, op.source);
-      if (config_.copy_bandwidth <= 0 || op.buffer.size() == 0) return true;
-      ranks_[static_cast<std::size_t>(rank)].waiting = &op;
-      push(now_ + static_cast<double>(op.buffer.size()) / config_.copy_bandwidth, rank, -1);
-      return false;
-    }
+    case OpKind::copy: return start_copy(rank, op);
   }
   return true;
+}
+
+bool ModelEngine::start_copy(int rank, Op& op) {
+  if (op.buffer.size() != op.source.size())
+    throw CommError("copy of " + std::to_string(op.source.size()) + " bytes into a buffer of " +
+                    std::to_string(op.buffer.size()));
+  copy_bytes(op.buffer, op.source);
+  const double duration = models::copy_time(static_cast<double>(op.buffer.size()), config_.copy_bandwidth);
+  if (duration <= 0) return true;
+  if (config_.kind == ModelConfig::Kind::loggp) return loggp_copy(rank, op);
+  ranks_[static_cast<std::size_t>(rank)].waiting = &op;
+  push(now_ + duration, rank, Event::Kind::resume);
+  return false;
+}
+
+// The rank stays suspended on `op` until its CPU has done the copy (or, busy, until it frees).
+bool ModelEngine::loggp_copy(int rank, Op& op) {
+  Rank& me = ranks_[static_cast<std::size_t>(rank)];
+  const models::LogGP& p = config_.loggp;
+  me.waiting = &op;
+  const double start = p.compute_start(me.clocks, now_);
+  if (start > now_) {
+    push(start, rank, Event::Kind::retry);
+    return false;
+  }
+  const double duration = models::copy_time(static_cast<double>(op.buffer.size()), config_.copy_bandwidth);
+  push(p.compute(me.clocks, now_, duration), rank, Event::Kind::resume);
+  return false;
 }
 
 bool ModelEngine::start_isend(int rank, Op& op) {
   if (op.peer < 0 || op.peer >= size())
     throw CommError("rank " + std::to_string(rank) + " sends to rank " + std::to_string(op.peer) +
                     ", which does not exist");
+  op.request.id = new_request(false, op.peer, op.tag, {});
+  if (config_.kind == ModelConfig::Kind::loggp) return loggp_send(rank, op);
   Rank& me = ranks_[static_cast<std::size_t>(rank)];
   Rank& dest = ranks_[static_cast<std::size_t>(op.peer)];
   const double m = static_cast<double>(op.buffer.size());
-  double send_done = now_, arrival = now_, resume_at = now_;
-  if (config_.kind != ModelConfig::Kind::loggp) {
-    double begin = now_;
-    if (config_.one_port) begin = std::max({now_, me.send_port_free, dest.recv_port_free});
-    send_done = arrival = begin + config_.hockney_between(rank, op.peer).transfer(m);
-    if (config_.one_port) me.send_port_free = dest.recv_port_free = send_done;
-  } else {
-    const models::LogGP& p = config_.loggp;
-    const double cpu = std::max(now_, me.cpu_free);
-    resume_at = me.cpu_free = cpu + p.o;
-    const double inject = std::max(resume_at, me.next_injection);
-    me.next_injection = inject + p.next_injection(m);
-    send_done = inject + p.injection(m);
-    arrival = send_done + p.L;
-  }
+  const models::Hockney& h = config_.hockney_between(rank, op.peer);
+  const double arrival = config_.one_port ? h.transfer_one_port(me.ports, dest.ports, now_, m) : now_ + h.transfer(m);
+  push(arrival, rank, Event::Kind::complete, op.request.id);
+  match(op.peer, message_of(rank, op, arrival));
+  return true;
+}
 
-  op.request.id = new_request(false, op.peer, op.tag, {});
-  push(send_done, rank, op.request.id);
-
-  Message msg{rank, op.tag, op.buffer.size(), arrival, {}};
-  if (!op.buffer.is_virtual()) msg.payload.assign(op.buffer.data(), op.buffer.data() + op.buffer.size());
-  auto match = std::find_if(dest.posted.begin(), dest.posted.end(),
-                            [&](const PostedRecv& p) { return p.source == rank && p.tag == op.tag; });
-  if (match != dest.posted.end()) {
-    const PostedRecv p = *match;
-    dest.posted.erase(match);
-    deliver(op.peer, p.request, msg, p.posted);
-  } else {
-    dest.unexpected.push_back(std::move(msg));
-  }
-  if (resume_at > now_) {
+// Starts the send `op` now if the rank's CPU and NIC-send are free, else retries when they may be;
+// either way the rank continues only once its CPU is free again.
+bool ModelEngine::loggp_send(int rank, Op& op) {
+  Rank& me = ranks_[static_cast<std::size_t>(rank)];
+  const models::LogGP& p = config_.loggp;
+  const double start = p.send_start(me.clocks, now_);
+  if (start > now_) {
     me.waiting = &op;
-    push(resume_at, rank, -1);
+    push(start, rank, Event::Kind::retry);
     return false;
   }
-  return true;
+  const models::LogGP::Send sent = p.send(me.clocks, now_, static_cast<double>(op.buffer.size()));
+  push(sent.complete, rank, Event::Kind::complete, op.request.id);
+  std::int64_t id;
+  if (!free_in_flight_.empty()) {
+    id = free_in_flight_.back();
+    free_in_flight_.pop_back();
+    in_flight_[static_cast<std::size_t>(id)] = message_of(rank, op, sent.arrival);
+  } else {
+    id = static_cast<std::int64_t>(in_flight_.size());
+    in_flight_.push_back(message_of(rank, op, sent.arrival));
+  }
+  push(sent.arrival, op.peer, Event::Kind::arrive, id);
+  if (sent.cpu_free <= now_) return true;
+  me.waiting = &op;
+  push(sent.cpu_free, rank, Event::Kind::resume);
+  return false;
+}
+
+// Handles in-flight message `id` at `rank` now if its CPU and NIC-receive are free (else retries
+// when they may be), then matches it.
+void ModelEngine::loggp_arrive(int rank, std::int64_t id) {
+  Rank& me = ranks_[static_cast<std::size_t>(rank)];
+  const models::LogGP& p = config_.loggp;
+  const double start = p.handle_start(me.clocks, now_);
+  if (start > now_) {
+    push(start, rank, Event::Kind::arrive, id);
+    return;
+  }
+  Message message = std::move(in_flight_[static_cast<std::size_t>(id)]);
+  free_in_flight_.push_back(id);
+  message.ready = p.handle(me.clocks, now_, static_cast<double>(message.size));
+  match(rank, std::move(message));
+}
+
+Message ModelEngine::message_of(int rank, const Op& op, double ready) {
+  Message msg{rank, op.tag, op.buffer.size(), ready, {}};
+  if (!op.buffer.is_virtual()) msg.payload.assign(op.buffer.data(), op.buffer.data() + op.buffer.size());
+  return msg;
+}
+
+// Gives a message that reached `rank` to its first receive posted for that source and tag, or
+// keeps it as unexpected.
+void ModelEngine::match(int rank, Message message) {
+  Rank& me = ranks_[static_cast<std::size_t>(rank)];
+  auto posted = std::find_if(me.posted.begin(), me.posted.end(),
+                             [&](const PostedRecv& p) { return p.source == message.source && p.tag == message.tag; });
+  if (posted == me.posted.end()) {
+    me.unexpected.push_back(std::move(message));
+    return;
+  }
+  const PostedRecv p = *posted;
+  me.posted.erase(posted);
+  deliver(rank, p.request, message, p.posted);
 }
 
 bool ModelEngine::start_irecv(int rank, Op& op) {
@@ -242,11 +313,11 @@ bool ModelEngine::start_irecv(int rank, Op& op) {
                     ", which does not exist");
   Rank& me = ranks_[static_cast<std::size_t>(rank)];
   op.request.id = new_request(true, op.peer, op.tag, op.buffer);
-  auto match = std::find_if(me.unexpected.begin(), me.unexpected.end(),
+  auto found = std::find_if(me.unexpected.begin(), me.unexpected.end(),
                             [&](const Message& m) { return m.source == op.peer && m.tag == op.tag; });
-  if (match != me.unexpected.end()) {
-    Message msg = std::move(*match);
-    me.unexpected.erase(match);
+  if (found != me.unexpected.end()) {
+    Message msg = std::move(*found);
+    me.unexpected.erase(found);
     deliver(rank, op.request.id, msg, now_);
   } else {
     me.posted.push_back({op.peer, op.tag, op.request.id, now_});
@@ -263,9 +334,7 @@ void ModelEngine::deliver(int rank, std::int64_t request, Message& message, doub
                     "), which sent " + std::to_string(message.size));
   if (!message.payload.empty() && !r.buffer.is_virtual())
     std::copy(message.payload.begin(), message.payload.end(), r.buffer.data());
-  double done = std::max(posted, message.arrival);
-  if (config_.kind == ModelConfig::Kind::loggp) done += config_.loggp.o;
-  push(done, rank, request);
+  push(std::max(posted, message.ready), rank, Event::Kind::complete, request);
 }
 
 // True when `op` (wait_all / wait_any) is satisfied; then its requests are released.
@@ -353,13 +422,21 @@ RunResult ModelEngine::run() {
     while (queue_.pop(e)) {
       now_ = e.time;
       Rank& r = ranks_[static_cast<std::size_t>(e.rank)];
-      if (e.request >= 0) {
-        requests_[static_cast<std::size_t>(e.request)].done = true;
-        if (r.waiting && (r.waiting->kind == OpKind::wait_all || r.waiting->kind == OpKind::wait_any) &&
-            try_wait(e.rank, *r.waiting))
-          resume(e.rank);
-      } else if (r.waiting) {
-        resume(e.rank);
+      switch (e.kind) {
+        case Event::Kind::resume:
+          if (r.waiting) resume(e.rank);
+          break;
+        case Event::Kind::complete:
+          requests_[static_cast<std::size_t>(e.id)].done = true;
+          if (r.waiting && (r.waiting->kind == OpKind::wait_all || r.waiting->kind == OpKind::wait_any) &&
+              try_wait(e.rank, *r.waiting))
+            resume(e.rank);
+          break;
+        case Event::Kind::retry:
+          if (r.waiting->kind == OpKind::isend ? loggp_send(e.rank, *r.waiting) : loggp_copy(e.rank, *r.waiting))
+            resume(e.rank);
+          break;
+        case Event::Kind::arrive: loggp_arrive(e.rank, e.id); break;
       }
     }
   } catch (const CommError& e) {

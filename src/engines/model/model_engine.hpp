@@ -6,22 +6,30 @@
 // ranks: a binomial broadcast costs about 1.3 KiB per rank, coroutine frames included, and
 // 2^20 ranks run in about 7 s (bench/model_scale).
 //
-// Cost models (their values and arithmetic: models/point_to_point.hpp), for a message of m bytes
-// posted at time t by rank s to rank d:
+// Cost models (their values, per-rank state and arithmetic: models/point_to_point.hpp; the engine
+// only orders events and matches messages), for a message of m bytes posted at time t by rank s
+// to rank d:
 //  - Hockney (alpha, beta): the transfer takes alpha + beta*m; the send completes and the data
 //    arrives at t + alpha + beta*m. By default there is no contention at all: a rank's concurrent
 //    sends all progress at full speed. With one_port, a transfer needs the sender's send port and
 //    the receiver's receive port for its whole duration and starts when both are free (ports are
-//    granted first come, first served in the order sends are posted).
+//    granted first come, first served in the order sends are posted). A receive completes at
+//    max(post time, arrival).
 //  - Two-level Hockney: the same with the (alpha, beta) of ranks of one node when s and d share
 //    a node (rank r on node r / ranks_per_node), else the one between nodes.
-//  - LogGP (L, o, g, G): the sender's CPU is busy o; injection starts when the CPU is done and the
-//    rank's previous injection allows it (consecutive injections start at least g apart) and lasts
-//    (m-1)*G; the send completes when injection ends; the data arrives L later; the receive
-//    completes o after both the arrival and the post.
-// A receive completes at max(post time, arrival) (+ o under LogGP). A local copy of n bytes takes
-// n / copy_bandwidth (free when copy_bandwidth is 0). The barrier is ideal: it releases every
-// rank when the last one enters.
+//  - LogGP (L, o, g, G) as LogGOPSim defines it (models::LogGP has the rules and how they compare
+//    with LogGOPSim's), every message eager: each rank has a CPU, a NIC-send and a NIC-receive
+//    clock. The send starts at t0 >= t when s's CPU and NIC-send are free; it completes at t0 and
+//    the rank continues at t0 + o (its CPU is busy o); the first byte reaches d at t0 + o + L. An
+//    arrival is handled, posted receive or not, at p >= arrival when d's CPU and NIC-receive are
+//    free; the CPU is busy o + (m-1)G, so the data is usable at h = p + o + (m-1)G, and a receive
+//    completes at max(post time, h); posting it costs nothing. Sends, arrivals and copies that
+//    find a busy resource are retried when it frees, in event order (FIFO among equal times).
+//    Messages are matched to receives when they are handled (Hockney: when sent), in the order
+//    each source sent them.
+// A local copy of n bytes takes n / copy_bandwidth (free when copy_bandwidth is 0); under LogGP it
+// holds the CPU, so arrivals meanwhile wait. The barrier is ideal: it releases every rank when the
+// last one enters.
 #pragma once
 
 #include "engines/run.hpp"
