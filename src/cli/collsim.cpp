@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "algorithms/algorithm_tree.hpp"
+#include "cli/commands.hpp"
 #include "cli/measure_options.hpp"
 #include "cli/options.hpp"
 #include "engines/formula/formula_engine.hpp"
@@ -338,7 +339,11 @@ int main_(int argc, char** argv) {
   if (command == "measure") return measure(rest);
   if (command == "algorithms") return algorithms();
   if (command == "tree") return tree(rest);
-  throw UsageError("unknown command '" + command + "' (run, measure, tree, algorithms; see collsim --help)");
+  if (command == "calibrate") return calibrate_command(rest);
+  if (command == "compare") return compare_command(rest);
+  if (command == "select") return select_command(rest);
+  throw UsageError("unknown command '" + command +
+                   "' (run, measure, calibrate, compare, select, tree, algorithms; see collsim --help)");
 }
 
 }  // namespace

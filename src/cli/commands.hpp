@@ -1,0 +1,17 @@
+// The `collsim` subcommands that live in their own files; each takes the arguments after its
+// name, prints --help, throws UsageError (exit 2) on bad options and returns the exit status.
+#pragma once
+
+#include <span>
+
+namespace collsim::cli {
+
+// collsim calibrate: the seed's estimation experiments on one engine, fitted into a parameters file.
+int calibrate_command(std::span<char* const> args);
+// collsim compare: predictions, model engine, simulation and measurements side by side, with errors
+// and each selector's degradation.
+int compare_command(std::span<char* const> args);
+// collsim select: model-based selection, printed or written as an Open MPI dynamic rules file.
+int select_command(std::span<char* const> args);
+
+}  // namespace collsim::cli
