@@ -1,8 +1,154 @@
+// collsim calibrate: runs the seed's estimation experiments on one engine and writes the
+// parameters file (experiment/calibration.hpp says what is measured and how it is fitted).
+#include <unistd.h>
+
+#include <algorithm>
+#include <climits>
+#include <iostream>
+
 #include "cli/commands.hpp"
-#include "cli/options.hpp"
+#include "cli/engine_options.hpp"
+#include "experiment/calibration.hpp"
+#include "experiment/units.hpp"
 
 namespace collsim::cli {
 
-int calibrate_command(std::span<char* const>) { throw UsageError("collsim calibrate is not built yet"); }
+namespace {
+
+std::vector<OptionDef> calibrate_options() {
+  return {
+      {"engine", "sim|model|mpi|mpi-native", "the engine the experiments run on (required)"},
+      {"procs", "LIST", "process counts of the per-algorithm experiments (default 2,4,8,16)"},
+      {"bytes", "LIST",
+       "message sizes: below the segment and multiples of it (default 1KiB,4KiB,8KiB,32KiB,128KiB,512KiB); "
+       "gather: per process"},
+      {"segment", "SIZE", "m_s: the segment size of the experiments and of the derived formulas (default 8KiB)"},
+      {"ops", "LIST", "the algorithms to calibrate, e.g. bcast/binomial,gather/basic_linear (default: all)"},
+      {"gamma-procs", "N", "measure gamma(p) for p = 2..N (default: the largest of --procs)"},
+      {"pingpong-sizes", "LIST",
+       "ping-pong sizes for the textbook (alpha, beta); 'none' to skip (default 1,16,256,4KiB,64KiB,1MiB,4MiB)"},
+      {"fit", "huber|least-squares", "robust regression with Huber weights (default) or ordinary least squares"},
+      {"out", "FILE", "the parameters file to write (default parameters.yaml)"},
+      {"platform", "FILE", "sim: SimGrid platform (default platforms/grisou.xml); model: two-level Hockney from it"},
+      {"ranks-per-node", "N", "ranks per host, like mpirun --map-by ppr:N:node (default 1)"},
+      {"protocol", "NAME", "sim: point-to-point protocols (ideal, tcp, tcp+shm)"},
+      {"protocol-option", "PROFILE/KEY:VALUE", "sim: a protocol parameter (repeatable)", true},
+      {"eager-limit", "SIZE", "sim, ideal protocol: eager below this size"},
+      {"cfg", "KEY:VALUE", "sim: a SimGrid configuration option (repeatable)", true},
+      {"alpha", "S", "model: Hockney latency"},
+      {"beta", "S_PER_BYTE", "model: Hockney seconds per byte"},
+      {"intra", "ALPHA,BETA", "model: two-level Hockney inside a node"},
+      {"loggp", "L,o,g,G", "model: LogGP instead of Hockney"},
+      {"one-port", "", "model: one send and one receive at a time per rank"},
+      {"min-runs", "N", "mpi engines: timed runs per experiment at least (default 10)"},
+      {"max-runs", "N", "mpi engines: at most (default 100)"},
+      {"quiet", "", "no progress line"},
+      {"help", "", "this text"},
+  };
+}
+
+template <class T, class F>
+std::vector<T> read_list(const ParsedOptions& o, const std::string& name, const std::string& fallback, F one) {
+  const std::string text = o.text(name, fallback);
+  std::vector<T> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, comma - start);
+    const auto v = one(item);
+    if (!v) throw UsageError("--" + name + ": '" + item + "' is not valid in '" + text + "'");
+    out.push_back(*v);
+    start = comma + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+int calibrate_command(std::span<char* const> args) {
+  const auto defs = calibrate_options();
+  const ParsedOptions o = parse_options(args, defs);
+  if (o.has("help")) {
+    std::cout << "usage: collsim calibrate --engine sim|model|mpi|mpi-native [options]\n\n"
+              << format_options(defs)
+              << "\nRuns the seed's experiments (gamma(p); per algorithm: the broadcast then a linear gather of\n"
+                 "one segment, or the gather, timed on the root; the ping-pong) and fits alpha and beta per\n"
+                 "algorithm. Read the result with: collsim measure --engine formula --params FILE.\n";
+    return 0;
+  }
+  if (!o.positional.empty()) throw UsageError("unexpected argument '" + o.positional[0] + "'");
+  if (!o.has("engine")) throw UsageError("missing --engine (sim, model, mpi or mpi-native)");
+  CalibrationSetup s;
+  s.engine = o.text("engine");
+  const bool mpi = s.engine == "mpi" || s.engine == "mpi-native";
+  if (s.engine != "sim" && s.engine != "model" && !mpi)
+    throw UsageError("unknown engine '" + s.engine + "' (sim, model, mpi or mpi-native)");
+  if (s.engine != "sim") reject_foreign(o, s.engine, {"protocol", "protocol-option", "eager-limit"});
+  if (s.engine != "model") reject_foreign(o, s.engine, {"alpha", "beta", "intra", "loggp", "one-port"});
+  if (!mpi) reject_foreign(o, s.engine, {"min-runs", "max-runs"});
+  if (mpi) reject_foreign(o, s.engine, {"platform", "ranks-per-node", "cfg"});
+
+  s.procs = read_list<int>(o, "procs", mpi ? "2,3,4" : "2,4,8,16", [](const std::string& x) {
+    const auto v = parse_integer(x);
+    return v && *v >= 2 && *v <= INT_MAX ? std::optional<int>(static_cast<int>(*v)) : std::nullopt;
+  });
+  auto size = [](const std::string& x) { return parse_bytes(x); };
+  s.bytes = read_list<std::size_t>(o, "bytes", "1KiB,4KiB,8KiB,32KiB,128KiB,512KiB", size);
+  s.segment = o.bytes("segment", 8192);
+  if (s.segment == 0) throw UsageError("--segment must be at least 1 byte");
+  if (o.has("ops"))
+    s.algorithms = read_list<const AlgorithmInfo*>(o, "ops", "", [](const std::string& x) {
+      const AlgorithmInfo* a = find_algorithm(x);
+      return a ? std::optional<const AlgorithmInfo*>(a) : std::nullopt;
+    });
+  s.gamma_max_procs = static_cast<int>(o.integer("gamma-procs", 0, 2, 1 << 20));
+  if (o.text("pingpong-sizes") != "none")
+    s.pingpong_bytes = read_list<std::size_t>(o, "pingpong-sizes", "1,16,256,4KiB,64KiB,1MiB,4MiB", size);
+  const std::string fit = o.text("fit", "huber");
+  if (fit != "huber" && fit != "least-squares") throw UsageError("--fit: '" + fit + "' is not huber or least-squares");
+  s.method = fit == "huber" ? FitMethod::huber : FitMethod::least_squares;
+
+  if (s.engine == "model") {
+    s.env.model = read_model(o);
+    if (o.has("platform")) {
+      for (const char* n : {"alpha", "beta", "intra", "loggp"})
+        if (o.has(n))
+          throw UsageError("--platform gives the model its parameters: --" + std::string(n) + " cannot be given too");
+      s.env.sim = read_sim(o);  // recorded in the parameters file
+      s.env.model.kind = ModelConfig::Kind::two_level;
+      s.env.model.two_level = platform_hockney(s.env.sim);
+    }
+  } else if (s.engine == "sim") {
+    s.env.sim = read_sim(o);
+  } else {
+    s.env.mpi.min_runs = static_cast<int>(o.integer("min-runs", 10, 1, 1000000));
+    s.env.mpi.max_runs = static_cast<int>(o.integer("max-runs", 100, 1, 1000000));
+    if (s.env.mpi.max_runs < s.env.mpi.min_runs) throw UsageError("--max-runs is below --min-runs");
+  }
+  const std::string out = o.text("out", "parameters.yaml");
+
+  const bool show = !o.has("quiet") && isatty(STDERR_FILENO);
+  const Parameters p = calibrate(s, [&](std::size_t done, std::size_t total) {
+    if (show) std::cerr << "\rcollsim calibrate: " << done << "/" << total << " experiments" << std::flush;
+  });
+  if (show) std::cerr << "\n";
+  write_parameters(out, p);
+
+  std::cout << "calibrated on engine " << p.engine << (p.platform.empty() ? "" : ", platform " + p.platform)
+            << ", segment " << format_bytes(p.segment) << ", fit " << p.method << "\n\n";
+  std::printf("%-30s %12s %14s %8s %10s\n", "algorithm", "alpha", "beta (s/B)", "points", "max resid");
+  for (const auto& [name, f] : p.algorithms)
+    std::printf("%-30s %12s %14.4g %8d %9.1f%%\n", name.c_str(), format_seconds(f.alpha).c_str(), f.beta, f.points,
+                100 * f.max_rel_residual);
+  if (p.pingpong)
+    std::printf("%-30s %12s %14.4g %8d %9.1f%%\n", "ping-pong (textbook)", format_seconds(p.pingpong->alpha).c_str(),
+                p.pingpong->beta, p.pingpong->points, 100 * p.pingpong->max_rel_residual);
+  std::cout << "gamma(p), p = 2.." << p.gamma.size() + 1 << ": ";
+  for (std::size_t i = 0; i < p.gamma.size() && i < 8; ++i) std::cout << (i ? " " : "") << format_real(p.gamma[i]);
+  if (p.gamma.size() > 8) std::cout << " ...";
+  std::cout << "  (fit " << format_real(p.gamma_intercept) << " + " << format_real(p.gamma_slope) << " p)\n"
+            << "\nparameters: " << out << "\n";
+  return 0;
+}
 
 }  // namespace collsim::cli

@@ -47,6 +47,7 @@ void write_parameters(const std::string& path, const Parameters& p) {
     << "ranks_per_node: " << p.ranks_per_node << "\n"
     << "segment: " << p.segment << "\n"
     << "method: " << p.method << "\n"
+    << "serial_receive: " << (p.serial_receive ? "true" : "false") << "\n"
     << "procs: " << list_text(p.procs, [](int x) { return std::to_string(x); }) << "\n"
     << "bytes: " << list_text(p.bytes, [](std::size_t x) { return std::to_string(x); }) << "\n"
     << "gamma:\n"
@@ -81,8 +82,8 @@ Parameters read_parameters(const std::string& path) {
                         ": not a collsim parameters file (it has no 'collsim: parameters'; "
                         "collsim calibrate writes them)");
   in.only_keys(root, "the parameters file",
-               {"collsim", "engine", "platform", "protocol", "ranks_per_node", "segment", "method", "procs", "bytes",
-                "gamma", "pingpong", "algorithms"});
+               {"collsim", "engine", "platform", "protocol", "ranks_per_node", "segment", "method", "serial_receive",
+                "procs", "bytes", "gamma", "pingpong", "algorithms"});
   Parameters p;
   if (root["engine"]) p.engine = in.text(root["engine"], "engine");
   if (root["platform"]) p.platform = in.text(root["platform"], "platform");
@@ -91,6 +92,7 @@ Parameters read_parameters(const std::string& path) {
     p.ranks_per_node = static_cast<int>(in.integer(root["ranks_per_node"], "ranks_per_node", 1, 1 << 20));
   if (root["segment"]) p.segment = in.bytes(root["segment"], "segment");
   if (root["method"]) p.method = in.text(root["method"], "method");
+  if (root["serial_receive"]) p.serial_receive = in.boolean(root["serial_receive"], "serial_receive");
   if (root["procs"]) p.procs = in.procs(root["procs"]);
   if (root["bytes"]) p.bytes = in.sizes(root["bytes"], "bytes");
   if (root["gamma"]) {
@@ -122,7 +124,7 @@ FormulaConfig formula_config(const Parameters& p, FormulaConfig::Kind kind) {
   FormulaConfig f;
   f.kind = kind;
   f.costs.gamma = models::Gamma(p.gamma, p.gamma_intercept, p.gamma_slope);
-  f.costs.serial_receive = true;
+  f.costs.serial_receive = p.serial_receive;
   if (p.pingpong) f.costs.hockney = {p.pingpong->alpha, p.pingpong->beta};
   if (kind == FormulaConfig::Kind::derived || !p.pingpong)
     for (const auto& [name, fit] : p.algorithms) f.per_algorithm[name] = {fit.alpha, fit.beta};

@@ -28,8 +28,11 @@ struct Parameters {
   std::string platform;  // sim, model: the platform file; mpi: the host it ran on
   std::string protocol;  // sim: the protocol selection; else empty
   int ranks_per_node = 1;
-  std::size_t segment = 8192;      // m_s: the segment of the experiments and of the derived formulas
-  std::string method = "huber";    // robust (Huber) or least_squares
+  std::size_t segment = 8192;    // m_s: the segment of the experiments and of the derived formulas
+  std::string method = "huber";  // robust (Huber) or least_squares
+  // Whether the formulas take a rank's incoming messages one at a time (FormulaCosts): true for
+  // measured and simulated networks (the seed's models), the model engine's port setting there.
+  bool serial_receive = true;
   std::vector<int> procs;          // the experiments' process counts
   std::vector<std::size_t> bytes;  // and message sizes
   // gamma(p) for p = 2..gamma.size()+1, normalised (gamma(2) = 1), and its linear fit.
@@ -46,8 +49,7 @@ Parameters read_parameters(const std::string& path);
 // The formula engine's configuration from calibrated parameters. Derived formulas take each
 // algorithm's own (alpha, beta) and gamma(p); textbook formulas take the ping-pong's (alpha, beta)
 // for every algorithm, as the traditional approach does (the seed's Section III), falling back to
-// the algorithm's own fit when no ping-pong was measured. Receives are serial (the seed's gather
-// models).
+// the algorithm's own fit when no ping-pong was measured. Receives are serial as the file says.
 FormulaConfig formula_config(const Parameters& p, FormulaConfig::Kind kind);
 
 }  // namespace collsim

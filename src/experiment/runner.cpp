@@ -4,6 +4,7 @@
 #include <map>
 
 #include "engines/formula/formula_engine.hpp"
+#include "experiment/calibration.hpp"
 #include "experiment/mpi_launcher.hpp"
 #include "experiment/parameters.hpp"
 
@@ -31,8 +32,7 @@ void run_plan(const Scenario& scenario, const std::vector<PlanPoint>& plan,
     } else {
       int procs = 2;
       for (const PlanPoint& p : plan) procs = std::max(procs, p.spec.procs);
-      f.kind = kind;
-      f.costs = costs_from_model(scenario.model, procs, 8192);
+      f = formula_for_model(scenario.model, kind, procs, 8192);
     }
     return formulas.emplace(engine, std::move(f)).first->second;
   };

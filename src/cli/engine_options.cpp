@@ -1,0 +1,80 @@
+#include "cli/engine_options.hpp"
+
+#include "engines/sim/protocol.hpp"
+#include "experiment/units.hpp"
+
+namespace collsim::cli {
+
+std::string default_platform() { return COLLSIM_SOURCE_DIR "/platforms/grisou.xml"; }
+
+namespace {
+
+// The n non-negative numbers of option `name`, "A,B,...", or a UsageError saying what it wants.
+std::vector<double> read_numbers(const ParsedOptions& o, const std::string& name, std::size_t n,
+                                 const std::string& what) {
+  const std::string text = o.text(name);
+  std::vector<double> v;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', start);
+    const auto x = parse_real(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (!x || *x < 0) throw UsageError("--" + name + ": '" + text + "' is not " + what);
+    v.push_back(*x);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (v.size() != n) throw UsageError("--" + name + ": '" + text + "' is not " + what);
+  return v;
+}
+
+}  // namespace
+
+ModelConfig read_model(const ParsedOptions& o) {
+  ModelConfig m;
+  m.hockney.alpha = o.real("alpha", m.hockney.alpha, 0);
+  m.hockney.beta = o.real("beta", m.hockney.beta, 0);
+  if (o.has("loggp")) {
+    if (o.has("alpha") || o.has("beta") || o.has("intra"))
+      throw UsageError("--loggp replaces Hockney's --alpha/--beta/--intra: give one or the other");
+    const auto v = read_numbers(o, "loggp", 4, "four non-negative numbers L,o,g,G");
+    m.kind = ModelConfig::Kind::loggp;
+    m.loggp = {v[0], v[1], v[2], v[3]};
+    if (o.has("one-port"))
+      throw UsageError("--one-port applies to Hockney only (LogGP's g and G already serialise sends)");
+  }
+  if (o.has("intra")) {
+    const auto v = read_numbers(o, "intra", 2, "two non-negative numbers ALPHA,BETA");
+    m.kind = ModelConfig::Kind::two_level;
+    m.two_level = {{v[0], v[1]}, m.hockney, static_cast<int>(o.integer("ranks-per-node", 1, 1, 1 << 20))};
+  }
+  m.one_port = o.has("one-port");
+  m.copy_bandwidth = o.real("copy-bandwidth", 0, 0);
+  return m;
+}
+
+SimConfig read_sim(const ParsedOptions& o) {
+  SimConfig s;
+  s.platform_file = o.text("platform", default_platform());
+  s.ranks_per_node = static_cast<int>(o.integer("ranks-per-node", 1, 1, 1 << 20));
+  s.eager_limit = o.bytes("eager-limit", s.eager_limit);
+  for (const auto& c : o.all("cfg")) {
+    if (c.find(':') == std::string::npos) throw UsageError("--cfg: '" + c + "' is not KEY:VALUE");
+    s.cfg.push_back(c);
+  }
+  s.protocol = o.text("protocol");
+  if (o.has("protocol") && !is_protocol_name(s.protocol))
+    throw UsageError("--protocol: '" + s.protocol + "' is not a protocol (" + protocol_names() + ")");
+  for (const auto& p : o.all("protocol-option")) {
+    const std::string problem = check_protocol_option(p);
+    if (!problem.empty()) throw UsageError("--protocol-option: " + problem);
+    s.protocol_options.push_back(p);
+  }
+  return s;
+}
+
+void reject_foreign(const ParsedOptions& o, const std::string& engine, std::initializer_list<const char*> names) {
+  for (const char* n : names)
+    if (o.has(n)) throw UsageError("--" + std::string(n) + " does not apply to --engine " + engine);
+}
+
+}  // namespace collsim::cli

@@ -1,0 +1,25 @@
+// Reading the engines' settings from options, shared by `collsim measure`, `collsim calibrate`
+// and `collsim select`: the model engine's cost model (--alpha, --beta, --intra, --loggp,
+// --one-port, --copy-bandwidth) and the sim engine's platform and protocols.
+#pragma once
+
+#include <initializer_list>
+#include <string>
+
+#include "cli/options.hpp"
+#include "engines/model/model_engine.hpp"
+#include "engines/sim/sim_engine.hpp"
+
+namespace collsim::cli {
+
+// The platform used when none is given: Grisou (platforms/grisou.xml in the source tree).
+std::string default_platform();
+
+ModelConfig read_model(const ParsedOptions& o);
+// The sim engine: --platform (default_platform()), --ranks-per-node, --eager-limit, --cfg,
+// --protocol, --protocol-option.
+SimConfig read_sim(const ParsedOptions& o);
+// UsageError when any of `names` was given: "--NAME does not apply to --engine ENGINE".
+void reject_foreign(const ParsedOptions& o, const std::string& engine, std::initializer_list<const char*> names);
+
+}  // namespace collsim::cli

@@ -1,0 +1,33 @@
+// Linear regression through the origin for the calibration: y = c1*x1 + c2*x2, fitted by GSL's
+// robust regression (Huber weights, gsl_multifit_robust) or by ordinary least squares
+// (gsl_multifit_linear). Every experiment of the seed's Section V is one such equation in alpha
+// and beta, with x1 and x2 the coefficients of alpha and beta in the algorithm's model.
+#pragma once
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace collsim {
+
+enum class FitMethod { huber, least_squares };
+const char* to_string(FitMethod m);
+
+struct Observation {
+  double x1, x2, y;
+};
+
+struct LinearFit2 {
+  double c1 = 0, c2 = 0;
+  double rms_residual = 0;      // of y - fit, in y's unit
+  double max_rel_residual = 0;  // largest |y - fit| / y
+};
+
+// Huber's tuning constant 1.35, as the seed's authors used (scikit-learn's HuberRegressor
+// epsilon). Throws std::invalid_argument with fewer than two observations or a degenerate design.
+LinearFit2 fit_through_origin(const std::vector<Observation>& obs, FitMethod method);
+
+// y = c1 + c2*x: the same with x1 = 1.
+LinearFit2 fit_line(const std::vector<double>& x, const std::vector<double>& y, FitMethod method);
+
+}  // namespace collsim

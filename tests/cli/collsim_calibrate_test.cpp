@@ -1,0 +1,56 @@
+// collsim calibrate and the formula engine from the command line: calibrating in the model
+// engine, whose contention-free Hockney the derived formulas follow exactly, gives back its alpha
+// and beta, so the formula with the written parameters predicts what the model engine runs; and
+// the formula engine's refusals.
+#include <cmath>
+
+#include "cli/cli_test_util.hpp"
+
+namespace collsim_test {
+namespace {
+
+const std::string kModel = "--alpha 12e-6 --beta 0.7e-9";
+
+double time_of(const Outcome& o) {
+  EXPECT_EQ(o.status, 0) << o.err;
+  return std::stod(csv_field(o.out, "time_s"));
+}
+
+TEST(CliCalibrate, ParametersFromTheModelEnginePredictIt) {
+  const std::string params = (scratch() / "params.yaml").string();
+  const Outcome c = collsim("calibrate --engine model " + kModel + " --procs 2,5,8 --out " + params + " --quiet");
+  ASSERT_EQ(c.status, 0) << c.err;
+  EXPECT_NE(c.out.find("bcast/binomial"), std::string::npos) << c.out;
+  for (const char* call : {"--op bcast/binomial --procs 11 --bytes 100000 --segment 8KiB",
+                           "--op bcast/split_binary_tree --procs 6 --bytes 70001 --segment 1000",
+                           "--op gather/linear_sync --procs 7 --bytes 5000 --segment 1KiB"}) {
+    const double model = time_of(collsim("measure --engine model " + kModel + " --csv " + call));
+    const double formula = time_of(collsim("measure --engine formula --params " + params + " --csv " + call));
+    EXPECT_NEAR(formula, model, 1e-8 * model) << call;
+  }
+  const Outcome row =
+      collsim("measure --engine formula --params " + params + " --csv --op bcast/binomial --procs 4 --bytes 1");
+  EXPECT_EQ(csv_field(row.out, "engine"), "formula-derived");
+}
+
+TEST(CliCalibrate, FormulaEngineOptions) {
+  const std::string call = " --op bcast/binomial --procs 8 --bytes 64KiB --csv";
+  // Textbook: ceil(log2 8) * (alpha + beta m).
+  EXPECT_DOUBLE_EQ(time_of(collsim("measure --engine formula --formula textbook " + kModel + call)),
+                   3 * (12e-6 + 0.7e-9 * 65536));
+  expect_bad_input("measure --engine formula --formula textbook --op bcast/chain --procs 4 --bytes 8",
+                   "bcast/chain has no textbook formula");
+  expect_bad_input("measure --engine formula --formula guess" + call, "--formula: 'guess' is not textbook or derived");
+  expect_bad_input("measure --engine formula --params nowhere.yaml" + call,
+                   "nowhere.yaml: cannot open the parameters file");
+  expect_bad_input("measure --engine formula --params x.yaml --alpha 1" + call,
+                   "--params gives the formula its parameters: --alpha cannot be given too");
+  expect_bad_input("measure --engine model --formula derived" + call, "--formula does not apply to --engine model");
+  expect_bad_input("calibrate --engine model " + kModel + " --bytes 8KiB,16KiB --ops bcast/binomial --out " +
+                       (scratch() / "p.yaml").string(),
+                   "calibrate bcast/binomial: the experiments cannot tell alpha from beta");
+  expect_bad_input("calibrate --engine warp", "unknown engine 'warp'");
+}
+
+}  // namespace
+}  // namespace collsim_test
