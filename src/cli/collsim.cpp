@@ -210,8 +210,8 @@ int run(std::span<char* const> args) {
   }
   files.finish(wrong_bytes ? "complete, with wrong bytes" : "complete");
   std::cout << (sc.description.empty() ? sc.name : sc.name + ": " + sc.description) << "\n\n"
-            << format_results_table(rows) << format_fastest_table(rows) << "\nresults: " << files.csv_path() << ", "
-            << files.json_path() << "\n";
+            << format_results_table(rows) << engine_legend(rows) << format_fastest_table(rows)
+            << "\nresults: " << files.csv_path() << ", " << files.json_path() << "\n";
   return wrong_bytes ? 1 : 0;
 }
 

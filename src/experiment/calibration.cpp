@@ -112,7 +112,13 @@ Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std
     plan.push_back(pt);
   };
   const AlgorithmInfo* linear = find_algorithm("bcast/basic_linear");
-  for (int p = 2; p <= gamma_max; ++p) add(linear, p, setup.segment, 0, 0);
+  for (int p = 2; p <= gamma_max; ++p) {
+    add(linear, p, setup.segment, 0, 0);
+    // Until the last receiver has the segment: the seed separates its repetitions by barriers,
+    // which wait for the receivers too. On the root alone, eager sends complete at hand-over, and
+    // the time would say nothing about the network.
+    plan.back().spec.timed_on_root = false;
+  }
   const std::size_t gamma_points = plan.size();
   for (const AlgorithmInfo* a : algorithms)
     for (int p : setup.procs)
@@ -162,7 +168,12 @@ Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std
     gs.push_back(out.gamma.back());
   }
   if (ps.size() >= 2) {
-    const LinearFit2 g = fit_line(ps, gs, ps.size() > 3 ? setup.method : FitMethod::least_squares);
+    LinearFit2 g;
+    try {
+      g = fit_line(ps, gs, ps.size() > 3 ? setup.method : FitMethod::least_squares);
+    } catch (const std::invalid_argument& e) {
+      throw InputError(std::string("calibrate: gamma(p): ") + e.what());
+    }
     out.gamma_intercept = g.c1;
     out.gamma_slope = g.c2;
   } else {

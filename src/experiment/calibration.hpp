@@ -1,9 +1,11 @@
 // `collsim calibrate`: the seed's estimation of the model parameters (Nuriyev and Lastovetsky,
 // Section V), on any engine.
 //
-// Experiments, each timed on the root (RunSpec::timed_on_root):
-//  - gamma(p): a basic_linear broadcast of one segment to p-1 ranks, p = 2..N; gamma(p) is its time
-//    over the time for p = 2, and a line is fitted to it for process counts beyond N;
+// Experiments:
+//  - gamma(p): a basic_linear broadcast of one segment to p-1 ranks, p = 2..N, until the last
+//    receiver has it (the seed times repetitions separated by barriers); gamma(p) is its time over
+//    the time for p = 2, and a line is fitted to it for process counts beyond N;
+// and, timed on the root (RunSpec::timed_on_root):
 //  - per broadcast algorithm: the broadcast of m bytes in segments of m_s, then a linear gather of
 //    m_s bytes from every rank (RunSpec::then_gather), so that the experiment ends on the root;
 //  - per gather algorithm: the gather itself (it ends on the root);

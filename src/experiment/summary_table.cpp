@@ -96,6 +96,29 @@ std::string format_results_table(const std::vector<Measurement>& rows) {
   return render(out, text);
 }
 
+std::string engine_legend(const std::vector<Measurement>& rows) {
+  static const std::map<std::string, std::string> kWhat = {
+      {"formula-textbook", "the textbook Hockney formula, one (alpha, beta) for all algorithms"},
+      {"formula-derived",
+       "the formula derived from the implementation (models/formulas.hpp), alpha and beta estimated per "
+       "algorithm"},
+      {"model", "the analytic engine running every message under the point-to-point model"},
+      {"sim", "SimGrid's flow-level simulation of the platform with Open MPI's protocols"},
+      {"mpi", "our algorithm measured over real MPI"},
+      {"mpi-native", "Open MPI's own collective, measured"},
+  };
+  std::vector<std::string> seen;
+  for (const auto& m : rows)
+    if (std::find(seen.begin(), seen.end(), m.engine) == seen.end()) seen.push_back(m.engine);
+  std::string out;
+  for (const auto& e : seen) {
+    auto it = kWhat.find(e);
+    if (it == kWhat.end()) continue;
+    out += (out.empty() ? "Columns: " : "; ") + e + " = " + it->second;
+  }
+  return out.empty() ? out : out + ".\n";
+}
+
 namespace {
 std::string variant(const Measurement& m) { return m.segment ? m.op + " (" + format_bytes(m.segment) + ")" : m.op; }
 }  // namespace

@@ -14,6 +14,10 @@ namespace collsim {
 // the data check when real bytes were checked.
 std::string format_results_table(const std::vector<Measurement>& rows);
 
+// One sentence saying what each engine column of those rows is, for under the table: "formula-derived:
+// ...; model: ...; sim: ...".
+std::string engine_legend(const std::vector<Measurement>& rows);
+
 // For each engine and operation (bcast, gather) measured with more than one algorithm or segment
 // size: one line per (procs, bytes) naming the fastest algorithm (with its segment size), its
 // time, and the runner-up with how much slower it is. Empty when there is nothing to compare.
