@@ -1,8 +1,129 @@
+// collsim compare: options, output files and plots; the comparison itself is
+// experiment/comparison.hpp.
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
+#include "engines/run.hpp"
+#include "experiment/comparison.hpp"
 
 namespace collsim::cli {
+namespace {
 
-int compare_command(std::span<char* const>) { throw UsageError("collsim compare is not built yet"); }
+namespace fs = std::filesystem;
+
+const std::vector<OptionDef>& compare_options() {
+  static const std::vector<OptionDef> defs = {
+      {"reference", "ENGINE",
+       "engine the others are judged against: sim, mpi, mpi-native or model (default: mpi-native if "
+       "measured, else mpi, else sim)"},
+      {"out", "DIR", "write DIR/comparison.csv (per point) and DIR/selection.csv (per selector and call)"},
+      {"png", "DIR", "plots in DIR (python3 with matplotlib); the CSV files go there too unless --out is given"},
+      {"csv", "", "print the per-point CSV instead of the table"},
+      {"help", "", "this text"},
+  };
+  return defs;
+}
+
+const char* const kHelp =
+    "usage: collsim compare RESULTS.csv [MORE.csv ...] [--reference ENGINE] [--out DIR] [--png DIR] [--csv]\n"
+    "\n"
+    "Joins result rows (collsim run's results.csv, collsim measure --csv, collsim-mpi measure --csv) by point\n"
+    "(op, procs, bytes, segment, root): the textbook and derived predictions (engines formula-textbook,\n"
+    "formula-derived), the model engine, the simulation and the measurements side by side, each with its\n"
+    "relative error against the reference engine. Then judges selectors per call (operation, procs,\n"
+    "bytes) over the (algorithm, segment) candidates that have a reference time: textbook, derived, model\n"
+    "and sim pick the smallest prediction, ompi-4.1 and ompi-3.1 are Open MPI's fixed decisions. A pick's\n"
+    "degradation is its reference time over the best one (1.00 = optimal). Fanout and radix are not in\n"
+    "result files: candidates are matched by algorithm and segment.\n"
+    "\n";
+
+std::string shell_quoted(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// A Python that can import matplotlib: $COLLSIM_PYTHON if set, else Debian's /usr/bin/python3
+// (where python3-matplotlib installs, whatever python3 comes first on PATH), else python3.
+std::optional<std::string> plotting_python() {
+  std::vector<std::string> candidates;
+  if (const char* env = std::getenv("COLLSIM_PYTHON"); env && *env)
+    candidates.push_back(env);
+  else
+    candidates = {"/usr/bin/python3", "python3"};
+  for (const auto& py : candidates)
+    if (std::system((shell_quoted(py) + " -c 'import matplotlib' >/dev/null 2>&1").c_str()) == 0) return py;
+  return std::nullopt;
+}
+
+}  // namespace
+
+int compare_command(std::span<char* const> args) {
+  const ParsedOptions o = parse_options(args, compare_options());
+  if (o.has("help")) {
+    std::cout << kHelp << format_options(compare_options());
+    return 0;
+  }
+  if (o.positional.empty()) throw UsageError("compare needs at least one results file (collsim compare RESULTS.csv)");
+  std::optional<ComparedEngine> reference;
+  if (o.has("reference")) {
+    const std::string r = o.text("reference");
+    reference = compared_engine(r);
+    if (r != "sim" && r != "mpi" && r != "mpi-native" && r != "model")
+      throw UsageError("--reference: '" + r + "' is not an engine to compare with (sim, mpi, mpi-native or model)");
+  }
+  // Checked before any work, so a missing plotting stack costs nothing.
+  std::optional<std::string> python;
+  if (o.has("png")) {
+    python = plotting_python();
+    if (!python) {
+      std::cerr << "collsim: --png needs python3 with matplotlib (Debian: apt-get install python3-matplotlib)\n";
+      return 2;
+    }
+  }
+
+  std::vector<ResultsFile> files;
+  for (const auto& path : o.positional) files.push_back({path, read_results_csv(path)});
+  const Comparison c = compare_results(files, reference);
+
+  const std::string dir = o.has("out") ? o.text("out") : o.text("png");
+  std::string points_csv, selection_csv;
+  if (!dir.empty()) {
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec || !fs::is_directory(dir)) throw InputError(dir + ": cannot create the output folder");
+    points_csv = (fs::path(dir) / "comparison.csv").string();
+    selection_csv = (fs::path(dir) / "selection.csv").string();
+    write_file_atomically(points_csv, comparison_points_csv(c));
+    write_file_atomically(selection_csv, comparison_selection_csv(c));
+  }
+
+  if (o.has("csv")) {
+    std::cout << comparison_points_csv(c);
+  } else {
+    std::cout << format_comparison(c);
+    if (!dir.empty()) std::cout << "\nwrote " << points_csv << " and " << selection_csv << "\n";
+  }
+  std::cout.flush();
+
+  if (python) {
+    const std::string png = o.text("png");
+    const std::string cmd = shell_quoted(*python) + " " + shell_quoted(COLLSIM_SOURCE_DIR "/tools/plot_compare") +
+                            " --points " + shell_quoted(points_csv) + " --selection " + shell_quoted(selection_csv) +
+                            " --out " + shell_quoted(png) + (o.has("csv") ? " >&2" : "");
+    const int status = std::system(cmd.c_str());
+    if (status != 0) {
+      std::cerr << "collsim: tools/plot_compare failed (status " << status << ")\n";
+      return 1;
+    }
+  }
+  return 0;
+}
 
 }  // namespace collsim::cli

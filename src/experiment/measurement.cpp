@@ -1,10 +1,15 @@
 #include "experiment/measurement.hpp"
 
+#include <algorithm>
+#include <climits>
 #include <cstdio>
+#include <fstream>
 #include <map>
 #include <sstream>
+#include <stdexcept>
 #include <vector>
 
+#include "engines/run.hpp"
 #include "experiment/units.hpp"
 
 namespace collsim {
@@ -75,27 +80,41 @@ std::vector<std::string> split_csv(const std::string& line) {
 }
 }  // namespace
 
-std::optional<Measurement> parse_csv_output(const std::string& text) {
-  std::istringstream in(text);
-  std::string line;
-  std::vector<std::string> header;
-  while (std::getline(in, line))
-    if (line.rfind("engine,", 0) == 0) {
-      header = split_csv(line);
-      break;
-    }
-  if (header.empty() || !std::getline(in, line)) return std::nullopt;
-  const std::vector<std::string> cells = split_csv(line);
+namespace {
+// The columns every results row must have; the others fall back (statistics to time_s).
+constexpr const char* kRequired[] = {"engine", "op", "procs", "bytes", "segment", "root", "time_s"};
+
+// One row from its cells under `header`; on failure, nullopt and what is wrong in `problem`.
+std::optional<Measurement> row_from_cells(const std::vector<std::string>& header, const std::vector<std::string>& cells,
+                                          std::string& problem) {
   std::map<std::string, std::string> v;
   for (std::size_t i = 0; i < header.size() && i < cells.size(); ++i) v[header[i]] = cells[i];
+  for (const char* key : kRequired)
+    if (!v.count(key)) {
+      problem = std::string("no ") + key + " value";
+      return std::nullopt;
+    }
   Measurement m;
+  const char* field = "";
   try {
+    field = "engine";
     m.engine = v.at("engine");
+    field = "op";
     m.op = v.at("op");
-    m.procs = static_cast<int>(parse_integer(v.at("procs")).value());
+    if (m.engine.empty() || m.op.empty()) throw std::invalid_argument("empty");
+    field = "procs";
+    const long long procs = parse_integer(v.at("procs")).value();
+    if (procs < 1 || procs > INT_MAX) throw std::out_of_range("procs");
+    m.procs = static_cast<int>(procs);
+    field = "bytes";
     m.bytes = parse_bytes(v.at("bytes")).value();
+    field = "segment";
     m.segment = parse_bytes(v.at("segment")).value();
-    m.root = static_cast<int>(parse_integer(v.at("root")).value());
+    field = "root";
+    const long long root = parse_integer(v.at("root")).value();
+    if (root < 0 || root >= procs) throw std::out_of_range("root");
+    m.root = static_cast<int>(root);
+    field = "time_s";
     m.time_s = parse_real(v.at("time_s")).value();
     auto real_or = [&](const char* key, double fallback) {
       auto it = v.find(key);
@@ -110,9 +129,58 @@ std::optional<Measurement> parse_csv_output(const std::string& text) {
     m.data = v.count("data") ? v["data"] : "unchecked";
     m.protocol = v.count("protocol") ? v["protocol"] : "";
   } catch (const std::exception&) {
+    problem = std::string(field) + " is '" + (v.count(field) ? v[field] : "") + "'";
     return std::nullopt;
   }
   return m;
+}
+
+bool is_results_header(const std::vector<std::string>& header) {
+  for (const char* key : kRequired)
+    if (std::find(header.begin(), header.end(), key) == header.end()) return false;
+  return true;
+}
+}  // namespace
+
+std::optional<Measurement> parse_csv_output(const std::string& text) {
+  std::istringstream in(text);
+  std::string line;
+  std::vector<std::string> header;
+  while (std::getline(in, line))
+    if (line.rfind("engine,", 0) == 0) {
+      header = split_csv(line);
+      break;
+    }
+  if (header.empty() || !std::getline(in, line)) return std::nullopt;
+  std::string problem;
+  return row_from_cells(header, split_csv(line), problem);
+}
+
+std::vector<Measurement> read_results_csv(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path + ": cannot open the results file");
+  std::string line;
+  std::size_t number = 0;
+  std::vector<std::string> header;
+  while (header.empty() && std::getline(in, line)) {
+    ++number;
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    header = split_csv(line);
+    if (!is_results_header(header))
+      throw InputError(path + ":" + std::to_string(number) +
+                       ": not a collsim results CSV (its header lacks engine,op,procs,bytes,segment,root,time_s)");
+  }
+  if (header.empty()) throw InputError(path + ": not a collsim results CSV (the file is empty)");
+  std::vector<Measurement> rows;
+  while (std::getline(in, line)) {
+    ++number;
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    std::string problem;
+    auto m = row_from_cells(header, split_csv(line), problem);
+    if (!m) throw InputError(path + ":" + std::to_string(number) + ": not a results row (" + problem + ")");
+    rows.push_back(std::move(*m));
+  }
+  return rows;
 }
 
 }  // namespace collsim

@@ -9,6 +9,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 namespace collsim {
 
@@ -37,5 +38,10 @@ std::string csv_row(const Measurement& m);
 // The first data row of CSV text that starts with csv_header()'s columns (in any order; extra
 // columns are ignored); nullopt when there is no such header or row.
 std::optional<Measurement> parse_csv_output(const std::string& text);
+// Every row of a results file (collsim run's results.csv, or the CSV of `collsim measure --csv`
+// saved to a file): its first non-blank line a header with at least engine, op, procs, bytes,
+// segment, root and time_s, in any order; blank lines skipped. Throws InputError "PATH: problem"
+// or "PATH:LINE: problem" when the file cannot be read, is not a results CSV or has a bad row.
+std::vector<Measurement> read_results_csv(const std::string& path);
 
 }  // namespace collsim

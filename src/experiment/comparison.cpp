@@ -1,0 +1,427 @@
+#include "experiment/comparison.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <tuple>
+
+#include "engines/run.hpp"
+#include "experiment/units.hpp"
+#include "selection/decision.hpp"
+
+namespace collsim {
+
+namespace {
+
+constexpr std::array<ComparedEngine, kComparedEngines> kAllEngines = {
+    ComparedEngine::textbook, ComparedEngine::derived, ComparedEngine::model,
+    ComparedEngine::sim,      ComparedEngine::mpi,     ComparedEngine::mpi_native};
+
+std::size_t index(ComparedEngine e) { return static_cast<std::size_t>(e); }
+
+// The engines whose argmin is a selector, by selector name.
+constexpr std::pair<const char*, ComparedEngine> kArgminSelectors[] = {{"textbook", ComparedEngine::textbook},
+                                                                       {"derived", ComparedEngine::derived},
+                                                                       {"model", ComparedEngine::model},
+                                                                       {"sim", ComparedEngine::sim}};
+constexpr std::pair<const char*, selection::OmpiVersion> kOmpiSelectors[] = {
+    {"ompi-4.1", selection::OmpiVersion::v4_1}, {"ompi-3.1", selection::OmpiVersion::v3_1}};
+
+std::string where(const PointKey& k) {
+  return k.op + " procs " + std::to_string(k.procs) + " bytes " + std::to_string(k.bytes) + " segment " +
+         std::to_string(k.segment) + " root " + std::to_string(k.root);
+}
+
+// The (algorithm, segment) of a fixed decision as result rows record it: algorithms without a
+// segment knob run with segment 0.
+Candidate candidate_of(const selection::Choice& c) {
+  return {c.algorithm, c.algorithm->takes(Knob::segment) ? c.params.segment : 0};
+}
+
+std::string optional_real(const std::optional<double>& x) { return x ? format_real(*x) : ""; }
+
+// Left-aligned columns separated by two spaces.
+std::string aligned(const std::vector<std::vector<std::string>>& table) {
+  std::vector<std::size_t> width;
+  for (const auto& row : table)
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      if (width.size() <= i) width.push_back(0);
+      width[i] = std::max(width[i], row[i].size());
+    }
+  std::string out;
+  for (const auto& row : table) {
+    std::string line;
+    for (std::size_t i = 0; i < row.size(); ++i)
+      line += row[i] + (i + 1 < row.size() ? std::string(width[i] - row[i].size() + 2, ' ') : "");
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + "\n";
+  }
+  return out;
+}
+
+std::string fixed(double x, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, x);
+  return buf;
+}
+
+std::string percent(double x) { return fixed(100 * x, 1) + "%"; }
+
+// "pipeline:8KiB", "binomial:0", "basic_linear": a candidate in a narrow table column.
+std::string short_name(const Candidate& c) {
+  std::string_view name = c.algorithm->name;
+  name.remove_prefix(name.find('/') + 1);
+  std::string out(name);
+  if (c.algorithm->takes(Knob::segment)) {
+    out += ':';  // not ":" + format_bytes(): GCC 12 warns about it (-Wrestrict, falsely)
+    out += format_bytes(c.segment);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string_view engine_name(ComparedEngine e) {
+  constexpr std::string_view names[] = {"formula-textbook", "formula-derived", "model", "sim", "mpi", "mpi-native"};
+  return names[index(e)];
+}
+
+std::string_view engine_column(ComparedEngine e) {
+  constexpr std::string_view names[] = {"textbook", "derived", "model", "sim", "mpi", "mpi_native"};
+  return names[index(e)];
+}
+
+std::optional<ComparedEngine> compared_engine(std::string_view name) {
+  for (ComparedEngine e : kAllEngines)
+    if (engine_name(e) == name) return e;
+  return std::nullopt;
+}
+
+std::string to_string(const Candidate& c) {
+  std::string out(c.algorithm->name);
+  if (c.algorithm->takes(Knob::segment)) out += " segment " + format_bytes(c.segment);
+  return out;
+}
+
+std::string_view to_string(SelectorPick::Status s) {
+  switch (s) {
+    case SelectorPick::Status::ok: return "ok";
+    case SelectorPick::Status::not_in_results: return "not in the results";
+    case SelectorPick::Status::no_prediction: return "no prediction";
+  }
+  return "";
+}
+
+std::optional<ComparedEngine> default_reference(std::span<const ResultsFile> files) {
+  std::array<bool, kComparedEngines> present{};
+  for (const auto& f : files)
+    for (const auto& m : f.rows)
+      if (auto e = compared_engine(m.engine)) present[index(*e)] = true;
+  for (ComparedEngine e : {ComparedEngine::mpi_native, ComparedEngine::mpi, ComparedEngine::sim})
+    if (present[index(e)]) return e;
+  return std::nullopt;
+}
+
+Comparison compare_results(std::span<const ResultsFile> files, std::optional<ComparedEngine> reference) {
+  Comparison c;
+  if (!reference) reference = default_reference(files);
+  std::string names;
+  for (const auto& f : files) {
+    c.files.push_back(f.path);
+    names += (names.empty() ? "" : ", ") + f.path;
+  }
+  if (!reference)
+    throw InputError(names +
+                     ": no measured or simulated rows (engine mpi-native, mpi or sim) to compare with; "
+                     "--reference model compares with the model engine");
+  c.reference = *reference;
+  const std::size_t ref = index(*reference);
+
+  // The join: one time per engine and point, remembering which file gave it.
+  std::map<PointKey, PointComparison> points;
+  std::map<std::pair<PointKey, std::size_t>, const std::string*> origin;
+  for (const auto& f : files)
+    for (const auto& m : f.rows) {
+      const auto e = compared_engine(m.engine);
+      if (!e) {
+        ++c.ignored_rows;
+        continue;
+      }
+      const AlgorithmInfo* a = find_algorithm(m.op);
+      if (!a) throw InputError(f.path + ": unknown algorithm '" + m.op + "' (one of: " + algorithm_names() + ")");
+      const PointKey key{std::string(a->name), m.procs, m.bytes, m.segment, m.root};
+      const auto [it, fresh] = origin.emplace(std::pair{key, index(*e)}, &f.path);
+      if (!fresh)
+        throw InputError(f.path + ": engine " + m.engine + " at " + where(key) + " is also in " + *it->second +
+                         " (one time per engine and point; compare the files separately)");
+      PointComparison& p = points[key];
+      p.point = key;
+      p.time[index(*e)] = m.time_s;
+      ++c.rows[index(*e)];
+    }
+  if (c.rows[ref] == 0)
+    throw InputError(names + ": no rows of the reference engine " + std::string(engine_name(*reference)));
+
+  bool common = false;
+  for (auto& [key, p] : points) {
+    if (!p.time[ref]) continue;
+    for (std::size_t e = 0; e < kComparedEngines; ++e)
+      if (e != ref && p.time[e]) {
+        p.rel_error[e] = (*p.time[e] - *p.time[ref]) / *p.time[ref];
+        common = true;
+      }
+  }
+  if (!common)
+    throw InputError(names + ": no common points: no (op, procs, bytes, segment, root) has both a " +
+                     std::string(engine_name(*reference)) + " time and another engine's");
+
+  for (const auto& [name, e] : kArgminSelectors)
+    if (e != *reference && c.rows[index(e)] > 0) c.selectors.push_back(name);
+  for (const auto& [name, v] : kOmpiSelectors) c.selectors.push_back(name);
+
+  // Selection groups: the candidates of one call, in (algorithm name, segment) order.
+  for (auto& [key, p] : points) c.points.push_back(std::move(p));
+  std::map<std::tuple<Operation, int, std::size_t, int>, std::vector<const PointComparison*>> groups;
+  for (const auto& p : c.points)
+    if (p.time[ref]) groups[{find_algorithm(p.point.op)->op, p.point.procs, p.point.bytes, p.point.root}].push_back(&p);
+
+  for (const auto& [gkey, members] : groups) {
+    SelectionGroup g;
+    std::tie(g.op, g.procs, g.bytes, g.root) = gkey;
+    g.candidates = static_cast<int>(members.size());
+    const auto candidate = [](const PointComparison* p) {
+      return Candidate{find_algorithm(p->point.op), p->point.segment};
+    };
+    const PointComparison* best = members.front();
+    for (const auto* p : members)
+      if (*p->time[ref] < *best->time[ref]) best = p;
+    g.best = candidate(best);
+    g.best_s = *best->time[ref];
+    const auto judged = [&](const PointComparison* p) {
+      SelectorPick s;
+      s.status = SelectorPick::Status::ok;
+      s.pick = candidate(p);
+      s.pick_s = *p->time[ref];
+      s.degradation = s.pick_s / g.best_s;
+      return s;
+    };
+    for (const std::string& name : c.selectors) {
+      SelectorPick s;
+      for (const auto& [sname, e] : kArgminSelectors)
+        if (name == sname) {
+          const PointComparison* pick = nullptr;
+          for (const auto* p : members)
+            if (p->time[index(e)] && (!pick || *p->time[index(e)] < *pick->time[index(e)])) pick = p;
+          if (pick) s = judged(pick);
+        }
+      for (const auto& [sname, v] : kOmpiSelectors)
+        if (name == sname) {
+          const Candidate choice = candidate_of(selection::ompi_fixed_decision(v, g.op, g.procs, g.bytes));
+          const auto it =
+              std::find_if(members.begin(), members.end(), [&](const auto* p) { return candidate(p) == choice; });
+          if (it != members.end()) {
+            s = judged(*it);
+          } else {
+            s.status = SelectorPick::Status::not_in_results;
+            s.pick = choice;
+          }
+        }
+      g.picks.push_back(s);
+    }
+    c.groups.push_back(std::move(g));
+  }
+
+  for (Operation op : {Operation::bcast, Operation::gather}) {
+    for (std::size_t i = 0; i < c.selectors.size(); ++i) {
+      SelectorSummary s;
+      s.selector = c.selectors[i];
+      s.op = op;
+      double sum = 0;
+      for (const auto& g : c.groups) {
+        if (g.op != op) continue;
+        ++s.groups;
+        const SelectorPick& p = g.picks[i];
+        if (p.status == SelectorPick::Status::not_in_results) ++s.not_in_results;
+        if (p.status == SelectorPick::Status::no_prediction) ++s.no_prediction;
+        if (p.status != SelectorPick::Status::ok) continue;
+        ++s.picked;
+        sum += p.degradation;
+        if (p.degradation == 1) ++s.hits;
+        if (p.degradation > s.worst_degradation) {
+          s.worst_degradation = p.degradation;
+          s.worst_procs = g.procs;
+          s.worst_bytes = g.bytes;
+        }
+      }
+      if (s.groups == 0) continue;
+      if (s.picked > 0) s.mean_degradation = sum / s.picked;
+      c.selector_summaries.push_back(s);
+    }
+    for (ComparedEngine e : kAllEngines) {
+      if (e == *reference) continue;
+      ErrorSummary s;
+      s.engine = e;
+      s.op = op;
+      double sum = 0;
+      for (const auto& p : c.points) {
+        const auto& err = p.rel_error[index(e)];
+        if (!err || find_algorithm(p.point.op)->op != op) continue;
+        ++s.points;
+        sum += std::abs(*err);
+        s.max_abs = std::max(s.max_abs, std::abs(*err));
+      }
+      if (s.points == 0) continue;
+      s.mean_abs = sum / s.points;
+      c.error_summaries.push_back(s);
+    }
+  }
+  return c;
+}
+
+std::string comparison_points_csv(const Comparison& c) {
+  std::string out = "op,procs,bytes,segment,root,reference,reference_s";
+  // Appended piecewise: GCC 12 warns (-Wrestrict, falsely) about "," + a temporary string.
+  for (const char* suffix : {"_s", "_rel_err"})
+    for (ComparedEngine e : kAllEngines) {
+      out += ',';
+      out += engine_column(e);
+      out += suffix;
+    }
+  out += "\n";
+  for (const auto& p : c.points) {
+    const PointKey& k = p.point;
+    out += k.op + "," + std::to_string(k.procs) + "," + std::to_string(k.bytes) + "," + std::to_string(k.segment) +
+           "," + std::to_string(k.root) + "," + std::string(engine_name(c.reference)) + "," +
+           optional_real(p.time[index(c.reference)]);
+    for (const auto& t : p.time) {
+      out += ',';
+      out += optional_real(t);
+    }
+    for (const auto& r : p.rel_error) {
+      out += ',';
+      out += optional_real(r);
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+std::string comparison_selection_csv(const Comparison& c) {
+  std::string out =
+      "operation,procs,bytes,root,candidates,best,best_segment,best_s,selector,pick,pick_segment,pick_s,degradation,"
+      "status\n";
+  for (const auto& g : c.groups) {
+    const std::string head = std::string(to_string(g.op)) + "," + std::to_string(g.procs) + "," +
+                             std::to_string(g.bytes) + "," + std::to_string(g.root) + "," +
+                             std::to_string(g.candidates) + "," + std::string(g.best.algorithm->name) + "," +
+                             std::to_string(g.best.segment) + "," + format_real(g.best_s) + ",";
+    for (std::size_t i = 0; i < g.picks.size(); ++i) {
+      const SelectorPick& p = g.picks[i];
+      out += head + c.selectors[i] + ",";
+      if (p.status == SelectorPick::Status::no_prediction)
+        out += ",,";
+      else
+        out += std::string(p.pick.algorithm->name) + "," + std::to_string(p.pick.segment) + ",";
+      if (p.status == SelectorPick::Status::ok)
+        out += format_real(p.pick_s) + "," + format_real(p.degradation);
+      else
+        out += ",";
+      out += ',';
+      out += to_string(p.status);
+      out += '\n';
+    }
+  }
+  return out;
+}
+
+std::string format_comparison(const Comparison& c) {
+  const std::string ref(engine_name(c.reference));
+  std::string out = "reference: " + ref + " (" + std::to_string(c.rows[index(c.reference)]) + " rows)";
+  std::string others;
+  for (ComparedEngine e : kAllEngines)
+    if (e != c.reference && c.rows[index(e)] > 0)
+      others += (others.empty() ? "" : ", ") + std::string(engine_name(e)) + " " + std::to_string(c.rows[index(e)]);
+  out += "; compared: " + (others.empty() ? std::string("none") : others) + "; " + std::to_string(c.points.size()) +
+         " points from " + std::to_string(c.files.size()) + (c.files.size() == 1 ? " file" : " files");
+  if (c.ignored_rows > 0) out += " (" + std::to_string(c.ignored_rows) + " rows of other engines ignored)";
+  out += "\n\n";
+
+  if (!c.error_summaries.empty()) {
+    out += "Prediction error against " + ref + ", |time - " + ref + "| / " + ref + ":\n";
+    std::vector<std::vector<std::string>> t = {{"engine", "operation", "points", "mean", "max"}};
+    for (const auto& s : c.error_summaries)
+      t.push_back({std::string(engine_name(s.engine)), std::string(to_string(s.op)), std::to_string(s.points),
+                   percent(s.mean_abs), percent(s.max_abs)});
+    out += aligned(t) + "\n";
+  }
+
+  out += "Selectors: degradation = " + ref + " time of the pick / best " + ref +
+         " time at that (procs, bytes) (1.000 = optimal); hits = picks of the best:\n";
+  std::vector<std::vector<std::string>> t = {
+      {"selector", "operation", "picks", "mean", "worst", "worst at", "hits", "coverage"}};
+  for (const auto& s : c.selector_summaries) {
+    std::string coverage = std::to_string(s.picked) + "/" + std::to_string(s.groups);
+    if (s.not_in_results > 0) coverage += " (" + std::to_string(s.not_in_results) + " not in the results)";
+    if (s.no_prediction > 0) coverage += " (" + std::to_string(s.no_prediction) + " without a prediction)";
+    const bool any = s.picked > 0;
+    t.push_back({s.selector, std::string(to_string(s.op)), std::to_string(s.picked),
+                 any ? fixed(s.mean_degradation, 3) : "-", any ? fixed(s.worst_degradation, 3) : "-",
+                 any ? "P=" + std::to_string(s.worst_procs) + " m=" + format_bytes(s.worst_bytes) : "-",
+                 any ? std::to_string(s.hits) + " (" + fixed(100.0 * s.hits / s.picked, 0) + "%)" : "-", coverage});
+  }
+  out += aligned(t);
+
+  bool several_roots = false;
+  for (const auto& g : c.groups) several_roots = several_roots || g.root != c.groups.front().root;
+  for (Operation op : {Operation::bcast, Operation::gather}) {
+    std::vector<std::vector<std::string>> picks;
+    std::vector<std::string> head = {"procs", "bytes"};
+    if (several_roots) head.push_back("root");
+    head.push_back("best");
+    for (const auto& s : c.selectors) head.push_back(s);
+    picks.push_back(head);
+    for (const auto& g : c.groups) {
+      if (g.op != op) continue;
+      std::vector<std::string> row = {std::to_string(g.procs), format_bytes(g.bytes)};
+      if (several_roots) row.push_back(std::to_string(g.root));
+      row.push_back(short_name(g.best));
+      for (const auto& p : g.picks) {
+        switch (p.status) {
+          case SelectorPick::Status::ok: row.push_back(short_name(p.pick) + " " + fixed(p.degradation, 3)); break;
+          case SelectorPick::Status::not_in_results:
+            // Built piecewise: GCC 12 warns (-Wrestrict, falsely) about "(" + a temporary string.
+            row.emplace_back("(");
+            row.back() += short_name(p.pick);
+            row.back() += ')';
+            break;
+          case SelectorPick::Status::no_prediction: row.push_back("-"); break;
+        }
+      }
+      picks.push_back(row);
+    }
+    if (picks.size() == 1) continue;
+    out += "\nPicks, " + std::string(to_string(op)) +
+           " (name[:segment] degradation; (name): Open MPI's choice, not in the results; -: no prediction):\n" +
+           aligned(picks);
+  }
+  return out;
+}
+
+void write_file_atomically(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    f << text;
+    f.flush();
+    if (!f) throw InputError(path + ": cannot write the file");
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    throw InputError(path + ": cannot write the file");
+  }
+}
+
+}  // namespace collsim

@@ -1,0 +1,151 @@
+// collsim compare and collsim select as a user runs them: the files and tables they write, their
+// plots, and the one-line errors of bad input. The numbers themselves are checked in
+// tests/unit/comparison_test.cpp and tests/selection.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "cli_test_util.hpp"
+
+namespace {
+
+using namespace collsim_test;
+
+// Broadcast on 4 processes at 1000 bytes: sim binomial 10, binary_tree 8 (the best), basic_linear
+// 12; derived 5, 6, 4 picks basic_linear (degradation 1.5); Open MPI 4.1 picks binary_tree (1).
+const char* const kRows =
+    "engine,op,procs,bytes,segment,root,time_s\n"
+    "sim,bcast/binomial,4,1000,0,0,10\n"
+    "sim,bcast/binary_tree,4,1000,0,0,8\n"
+    "sim,bcast/basic_linear,4,1000,0,0,12\n"
+    "formula-derived,bcast/binomial,4,1000,0,0,5\n"
+    "formula-derived,bcast/binary_tree,4,1000,0,0,6\n"
+    "formula-derived,bcast/basic_linear,4,1000,0,0,4\n"
+    "formula-derived,bcast/binomial,4,2000,0,0,5\n";
+
+fs::path write(const std::string& name, const std::string& text) {
+  const fs::path p = scratch() / name;
+  std::ofstream(p) << text;
+  return p;
+}
+
+TEST(Compare, WritesTablesAndFiles) {
+  const fs::path csv = write("rows.csv", kRows);
+  const fs::path out = scratch() / "compare-out";
+  const Outcome o = collsim("compare " + csv.string() + " --out " + out.string());
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_NE(o.out.find("reference: sim (3 rows); compared: formula-derived 4; 4 points from 1 file"), std::string::npos)
+      << o.out;
+  EXPECT_NE(o.out.find("derived   bcast      1      1.500  1.500  P=4 m=1000  0 (0%)    1/1"), std::string::npos)
+      << o.out;
+  EXPECT_NE(o.out.find("4      1000   binary_tree:0  basic_linear 1.500  binary_tree:0 1.000"), std::string::npos)
+      << o.out;
+  const std::string points = slurp(out / "comparison.csv");
+  EXPECT_NE(points.find("\nbcast/basic_linear,4,1000,0,0,sim,12,,4,,12,,,,-0.6666666666666666,,,,\n"),
+            std::string::npos)
+      << points;
+  // The derived prediction at 2000 bytes has nothing to compare with, and stays in the file.
+  EXPECT_NE(points.find("\nbcast/binomial,4,2000,0,0,sim,,,5,"), std::string::npos) << points;
+  const std::string selection = slurp(out / "selection.csv");
+  EXPECT_NE(selection.find("bcast,4,1000,0,3,bcast/binary_tree,0,8,derived,bcast/basic_linear,0,12,1.5,ok\n"),
+            std::string::npos)
+      << selection;
+  EXPECT_FALSE(fs::exists(out / "comparison.csv.tmp"));
+
+  // --csv: the per-point file on stdout.
+  const Outcome c = collsim("compare " + csv.string() + " --csv");
+  ASSERT_EQ(c.status, 0) << c.err;
+  EXPECT_EQ(c.out, points);
+}
+
+TEST(Compare, BadInput) {
+  const fs::path csv = write("rows.csv", kRows);
+  expect_bad_input("compare", "compare needs at least one results file");
+  expect_refused("compare " + (scratch() / "missing.csv").string(),
+                 "collsim: " + (scratch() / "missing.csv").string() + ": cannot open the results file");
+  const fs::path fidelity = write("fidelity.csv", "op,procs,bytes,ours_median_s\nbcast/binomial,4,8,1\n");
+  expect_refused("compare " + fidelity.string(),
+                 "collsim: " + fidelity.string() +
+                     ":1: not a collsim results CSV (its header lacks engine,op,procs,bytes,segment,root,time_s)");
+  const fs::path apart = write("apart.csv",
+                               "engine,op,procs,bytes,segment,root,time_s\n"
+                               "sim,bcast/binomial,4,8,0,0,1\n"
+                               "formula-derived,bcast/binomial,4,16,0,0,1\n");
+  expect_bad_input("compare " + apart.string(), "no common points");
+  expect_refused("compare " + csv.string() + " --reference formula",
+                 "collsim: --reference: 'formula' is not an engine to compare with (sim, mpi, mpi-native or model)");
+  expect_bad_input("compare " + csv.string() + " --reference mpi", "no rows of the reference engine mpi");
+  expect_bad_input("compare " + csv.string() + " " + csv.string(), "is also in");
+}
+
+TEST(Compare, Plots) {
+  const fs::path csv = write("rows.csv", kRows);
+  const fs::path png = scratch() / "compare-png";
+  // Without a Python that has matplotlib: one line, exit 2, nothing written.
+  const Outcome none = run_command("COLLSIM_PYTHON=/nonexistent/python3 " + std::string(COLLSIM_BIN) + " compare " +
+                                   csv.string() + " --png " + png.string());
+  EXPECT_EQ(none.status, 2);
+  EXPECT_EQ(none.err, "collsim: --png needs python3 with matplotlib (Debian: apt-get install python3-matplotlib)\n");
+  EXPECT_FALSE(fs::exists(png));
+
+  if (run_command("/usr/bin/python3 -c 'import matplotlib'").status != 0 &&
+      run_command("python3 -c 'import matplotlib'").status != 0)
+    GTEST_SKIP() << "no python3 with matplotlib";
+  const Outcome o = collsim("compare " + csv.string() + " --png " + png.string());
+  ASSERT_EQ(o.status, 0) << o.err;
+  for (const char* f : {"comparison.csv", "selection.csv", "bcast_p4.png", "degradation_bcast.png"})
+    EXPECT_TRUE(fs::exists(png / f)) << f << "\n" << o.out;
+  const Outcome help = run_command(src("tools/plot_compare") + " --help");
+  EXPECT_EQ(help.status, 0);
+  EXPECT_NE(help.out.find("--points"), std::string::npos);
+}
+
+TEST(Select, PrintsTheTableAndWritesRules) {
+  const fs::path rules = scratch() / "rules.txt";
+  const Outcome o = collsim("select --op bcast,gather --procs 4 --params " + src("tests/data/select_params.yaml") +
+                            " --segments 0 --max-bytes 64KiB --rules-out " + rules.string());
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_NE(o.out.find("bcast: derived formulas, parameters"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("  every communicator size (built at 4):\n    from 0            bcast/binomial segment 0\n"),
+            std::string::npos)
+      << o.out;
+  EXPECT_NE(o.out.find("from 0            gather/binomial\n"), std::string::npos) << o.out;
+  const std::string text = slurp(rules);
+  EXPECT_NE(text.find("2  # collectives"), std::string::npos) << text;
+  EXPECT_NE(text.find("0 6 0 0  # bcast/binomial"), std::string::npos) << text;
+  EXPECT_NE(text.find("0 2 0 0  # gather/binomial"), std::string::npos) << text;
+
+  // Hockney costs instead of a file; under one port the choice changes with the message size.
+  const Outcome h = collsim("select --op bcast --procs 4,16 --alpha 2e-5 --beta 8e-10 --one-port");
+  ASSERT_EQ(h.status, 0) << h.err;
+  EXPECT_NE(h.out.find("  procs 1 to 15 (built at 4):\n"), std::string::npos) << h.out;
+  EXPECT_NE(h.out.find("  procs 16 and more (built at 16):\n"), std::string::npos) << h.out;
+  EXPECT_GT(std::count(h.out.begin(), h.out.end(), '\n'), 6) << h.out;
+
+  const Outcome help = collsim("select --help");
+  EXPECT_EQ(help.status, 0);
+  EXPECT_NE(help.out.find("--rules-out FILE"), std::string::npos);
+}
+
+TEST(Select, BadInput) {
+  const std::string costs = " --alpha 1e-5 --beta 1e-9";
+  expect_refused("select --procs 4" + costs, "collsim: missing --op (bcast, gather or bcast,gather)");
+  expect_refused("select --op scatter --procs 4" + costs,
+                 "collsim: --op: 'scatter' is not an operation (bcast or gather)");
+  expect_bad_input("select --op bcast,bcast --procs 4" + costs, "--op: bcast given twice");
+  expect_bad_input("select --op bcast" + costs, "missing --procs");
+  expect_bad_input("select --op bcast --procs 4,0" + costs, "--procs: '0' is not a process count");
+  expect_bad_input("select --op bcast --procs 4", "--params FILE, or --alpha S and --beta S");
+  expect_bad_input("select --op bcast --procs 4 --alpha 1e-5", "--params FILE, or --alpha S and --beta S");
+  expect_bad_input("select --op bcast --procs 4 --params " + src("tests/data/select_params.yaml") + costs,
+                   "--params gives the formulas their parameters: --alpha cannot be given too");
+  expect_bad_input("select --op bcast --procs 4 --formula exact" + costs,
+                   "--formula: 'exact' is not derived or textbook");
+  expect_bad_input("select --op bcast --procs 4 --segments 8KiB,x" + costs, "--segments: 'x' is not a segment size");
+  expect_bad_input("select --op bcast --procs 4 --params " + (scratch() / "none.yaml").string(),
+                   "cannot open the parameters file");
+}
+
+}  // namespace

@@ -1,0 +1,267 @@
+// collsim compare's logic on a hand-made set of rows whose best picks and degradations are known
+// (experiment/comparison.hpp), and the results-file reader it uses (experiment/measurement.hpp).
+#include "experiment/comparison.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "engines/run.hpp"
+
+namespace collsim {
+namespace {
+
+namespace fs = std::filesystem;
+
+Measurement row(const std::string& engine, const std::string& op, std::size_t bytes, std::size_t segment,
+                double time_s) {
+  return simulated_measurement(engine, op, 4, bytes, segment, 0, time_s, "unchecked");
+}
+
+// Broadcast on 4 processes at 1000 and 100000 bytes, gather at 1000 bytes (sim the reference).
+//   1000 B:   binomial sim 10 derived 5 textbook 3 | binary_tree 8, 6, 4 | basic_linear 12, 7, 2
+//             pipeline/8KiB 9, derived 4 (no textbook). Best binary_tree (8). textbook picks
+//             basic_linear (12/8 = 1.5), derived pipeline (9/8 = 1.125), Open MPI 4.1 binary_tree
+//             (1), 3.1 binomial (10/8 = 1.25).
+//   100000 B: binomial sim 100 derived 50 textbook 20 | basic_linear 80, 60, 30 | binary_tree 90,
+//             no derived, textbook 10 | pipeline/8KiB derived 1 but no sim (not a candidate).
+//             Best basic_linear (80). textbook binary_tree (1.125), derived binomial (1.25), 4.1
+//             basic_linear (1), 3.1 split_binary_tree/1KiB (not run).
+//   gather 1000 B: binomial sim 2 derived 1 | basic_linear sim 3 derived 0.5. derived picks
+//             basic_linear (1.5); 4.1 binomial (1); model (one row, basic_linear) 1.5.
+std::vector<ResultsFile> files() {
+  ResultsFile a{"a.csv", {}}, b{"b.csv", {}};
+  a.rows = {row("sim", "bcast/binomial", 1000, 0, 10),         row("sim", "bcast/binary_tree", 1000, 0, 8),
+            row("sim", "bcast/basic_linear", 1000, 0, 12),     row("sim", "bcast/pipeline", 1000, 8192, 9),
+            row("sim", "bcast/binomial", 100000, 0, 100),      row("sim", "bcast/basic_linear", 100000, 0, 80),
+            row("sim", "bcast/binary_tree", 100000, 0, 90),    row("sim", "gather/binomial", 1000, 0, 2),
+            row("sim", "gather/basic_linear", 1000, 0, 3),     row("model", "gather/basic_linear", 1000, 0, 2.5),
+            row("somebody-else", "bcast/binomial", 1000, 0, 1)};
+  b.rows = {row("formula-derived", "bcast/binomial", 1000, 0, 5),
+            row("formula-textbook", "bcast/binomial", 1000, 0, 3),
+            row("formula-derived", "bcast/binary_tree", 1000, 0, 6),
+            row("formula-textbook", "bcast/binary_tree", 1000, 0, 4),
+            row("formula-derived", "bcast/basic_linear", 1000, 0, 7),
+            row("formula-textbook", "bcast/basic_linear", 1000, 0, 2),
+            row("formula-derived", "bcast/pipeline", 1000, 8192, 4),
+            row("formula-derived", "bcast/binomial", 100000, 0, 50),
+            row("formula-textbook", "bcast/binomial", 100000, 0, 20),
+            row("formula-derived", "bcast/basic_linear", 100000, 0, 60),
+            row("formula-textbook", "bcast/basic_linear", 100000, 0, 30),
+            row("formula-textbook", "bcast/binary_tree", 100000, 0, 10),
+            row("formula-derived", "bcast/pipeline", 100000, 8192, 1),
+            row("formula-derived", "gather/binomial", 1000, 0, 1),
+            row("formula-derived", "gather/basic_linear", 1000, 0, 0.5)};
+  return {a, b};
+}
+
+const SelectorPick& pick(const Comparison& c, const SelectionGroup& g, const std::string& selector) {
+  for (std::size_t i = 0; i < c.selectors.size(); ++i)
+    if (c.selectors[i] == selector) return g.picks[i];
+  throw std::runtime_error("no selector " + selector);
+}
+
+const SelectorSummary& summary(const Comparison& c, const std::string& selector, Operation op) {
+  for (const auto& s : c.selector_summaries)
+    if (s.selector == selector && s.op == op) return s;
+  throw std::runtime_error("no summary " + selector);
+}
+
+TEST(Comparison, PicksAndDegradations) {
+  const auto f = files();
+  const Comparison c = compare_results(f, std::nullopt);
+  EXPECT_EQ(c.reference, ComparedEngine::sim);  // no measurement: the simulation
+  EXPECT_EQ(c.ignored_rows, 1);
+  const std::vector<std::string> selectors = {"textbook", "derived", "model", "ompi-4.1", "ompi-3.1"};
+  EXPECT_EQ(c.selectors, selectors);
+  ASSERT_EQ(c.groups.size(), 3u);
+  // Groups in (operation, procs, bytes) order.
+  const SelectionGroup& small = c.groups[0];
+  const SelectionGroup& large = c.groups[1];
+  const SelectionGroup& gather = c.groups[2];
+  EXPECT_EQ(small.bytes, 1000u);
+  EXPECT_EQ(large.bytes, 100000u);
+  EXPECT_EQ(gather.op, Operation::gather);
+
+  EXPECT_EQ(small.candidates, 4);
+  EXPECT_EQ(small.best.algorithm->name, "bcast/binary_tree");
+  EXPECT_EQ(small.best_s, 8);
+  EXPECT_EQ(pick(c, small, "textbook").pick.algorithm->name, "bcast/basic_linear");
+  EXPECT_EQ(pick(c, small, "textbook").degradation, 1.5);
+  EXPECT_EQ(pick(c, small, "derived").pick, (Candidate{find_algorithm("bcast/pipeline"), 8192}));
+  EXPECT_EQ(pick(c, small, "derived").degradation, 1.125);
+  EXPECT_EQ(pick(c, small, "ompi-4.1").pick.algorithm->name, "bcast/binary_tree");
+  EXPECT_EQ(pick(c, small, "ompi-4.1").degradation, 1);
+  EXPECT_EQ(pick(c, small, "ompi-3.1").pick.algorithm->name, "bcast/binomial");
+  EXPECT_EQ(pick(c, small, "ompi-3.1").degradation, 1.25);
+  EXPECT_EQ(pick(c, small, "model").status, SelectorPick::Status::no_prediction);
+
+  // The pipeline's derived prediction of 1 has no sim time: not a candidate, never picked.
+  EXPECT_EQ(large.candidates, 3);
+  EXPECT_EQ(large.best.algorithm->name, "bcast/basic_linear");
+  EXPECT_EQ(pick(c, large, "textbook").pick.algorithm->name, "bcast/binary_tree");
+  EXPECT_EQ(pick(c, large, "textbook").degradation, 1.125);
+  EXPECT_EQ(pick(c, large, "derived").pick.algorithm->name, "bcast/binomial");
+  EXPECT_EQ(pick(c, large, "derived").degradation, 1.25);
+  EXPECT_EQ(pick(c, large, "ompi-4.1").degradation, 1);
+  const SelectorPick& missing = pick(c, large, "ompi-3.1");
+  EXPECT_EQ(missing.status, SelectorPick::Status::not_in_results);
+  EXPECT_EQ(to_string(missing.pick), "bcast/split_binary_tree segment 1KiB");
+
+  EXPECT_EQ(pick(c, gather, "derived").pick.algorithm->name, "gather/basic_linear");
+  EXPECT_EQ(pick(c, gather, "derived").degradation, 1.5);
+  EXPECT_EQ(pick(c, gather, "model").degradation, 1.5);
+  EXPECT_EQ(pick(c, gather, "ompi-4.1").pick.algorithm->name, "gather/binomial");
+  EXPECT_EQ(pick(c, gather, "ompi-4.1").degradation, 1);
+
+  const SelectorSummary& textbook = summary(c, "textbook", Operation::bcast);
+  EXPECT_EQ(textbook.groups, 2);
+  EXPECT_EQ(textbook.picked, 2);
+  EXPECT_EQ(textbook.hits, 0);
+  EXPECT_EQ(textbook.mean_degradation, 1.3125);
+  EXPECT_EQ(textbook.worst_degradation, 1.5);
+  EXPECT_EQ(textbook.worst_bytes, 1000u);
+  const SelectorSummary& derived = summary(c, "derived", Operation::bcast);
+  EXPECT_EQ(derived.mean_degradation, 1.1875);
+  EXPECT_EQ(derived.worst_degradation, 1.25);
+  EXPECT_EQ(derived.worst_bytes, 100000u);
+  const SelectorSummary& ompi41 = summary(c, "ompi-4.1", Operation::bcast);
+  EXPECT_EQ(ompi41.hits, 2);
+  EXPECT_EQ(ompi41.mean_degradation, 1);
+  const SelectorSummary& ompi31 = summary(c, "ompi-3.1", Operation::bcast);
+  EXPECT_EQ(ompi31.picked, 1);
+  EXPECT_EQ(ompi31.not_in_results, 1);
+  EXPECT_EQ(ompi31.mean_degradation, 1.25);
+  const SelectorSummary& model = summary(c, "model", Operation::bcast);
+  EXPECT_EQ(model.picked, 0);
+  EXPECT_EQ(model.no_prediction, 2);
+  EXPECT_EQ(summary(c, "ompi-4.1", Operation::gather).hits, 1);
+}
+
+TEST(Comparison, PointsAndRelativeErrors) {
+  const auto f = files();
+  const Comparison c = compare_results(f, std::nullopt);
+  // Every point of any known engine, the pipeline at 100000 bytes (derived only) included.
+  EXPECT_EQ(c.points.size(), 10u);
+  const auto& p = c.points.front();  // bcast/basic_linear 1000
+  EXPECT_EQ(p.point.op, "bcast/basic_linear");
+  const auto derived = static_cast<std::size_t>(ComparedEngine::derived);
+  const auto sim = static_cast<std::size_t>(ComparedEngine::sim);
+  EXPECT_EQ(p.rel_error[derived], (7.0 - 12) / 12);
+  EXPECT_FALSE(p.rel_error[sim].has_value());  // the reference itself
+  EXPECT_FALSE(p.time[static_cast<std::size_t>(ComparedEngine::mpi)].has_value());
+
+  const std::string points = comparison_points_csv(c);
+  EXPECT_EQ(points.substr(0, points.find('\n')),
+            "op,procs,bytes,segment,root,reference,reference_s,textbook_s,derived_s,model_s,sim_s,mpi_s,mpi_native_s,"
+            "textbook_rel_err,derived_rel_err,model_rel_err,sim_rel_err,mpi_rel_err,mpi_native_rel_err");
+  EXPECT_NE(points.find("\nbcast/binomial,4,1000,0,0,sim,10,3,5,,10,,,-0.7,-0.5,,,,\n"), std::string::npos) << points;
+  // A point without a reference time: its predictions, no errors.
+  EXPECT_NE(points.find("\nbcast/pipeline,4,100000,8192,0,sim,,,1,,,,,,,,,,\n"), std::string::npos) << points;
+
+  const std::string selection = comparison_selection_csv(c);
+  EXPECT_NE(selection.find("\nbcast,4,1000,0,4,bcast/binary_tree,0,8,textbook,bcast/basic_linear,0,12,1.5,ok\n"),
+            std::string::npos)
+      << selection;
+  EXPECT_NE(selection.find("\nbcast,4,100000,0,3,bcast/basic_linear,0,80,ompi-3.1,bcast/split_binary_tree,1024,,,"
+                           "not in the results\n"),
+            std::string::npos)
+      << selection;
+  EXPECT_NE(selection.find("\nbcast,4,1000,0,4,bcast/binary_tree,0,8,model,,,,,no prediction\n"), std::string::npos);
+
+  const std::string table = format_comparison(c);
+  EXPECT_NE(table.find("reference: sim (9 rows)"), std::string::npos) << table;
+  EXPECT_NE(table.find("textbook  bcast      2      1.312  1.500  P=4 m=1000"), std::string::npos) << table;
+  EXPECT_NE(table.find("(split_binary_tree:1KiB)"), std::string::npos) << table;
+}
+
+TEST(Comparison, ReferenceEngines) {
+  auto f = files();
+  // A measurement makes itself the default reference; mpi-native before mpi.
+  f[0].rows.push_back(row("mpi", "bcast/binomial", 1000, 0, 20));
+  EXPECT_EQ(default_reference(f), ComparedEngine::mpi);
+  f[0].rows.push_back(row("mpi-native", "bcast/binomial", 1000, 0, 20));
+  EXPECT_EQ(default_reference(f), ComparedEngine::mpi_native);
+  const Comparison c = compare_results(f, ComparedEngine::mpi);
+  ASSERT_EQ(c.groups.size(), 1u);  // only the point the reference measured
+  EXPECT_EQ(c.groups[0].candidates, 1);
+  EXPECT_EQ(pick(c, c.groups[0], "sim").degradation, 1);  // the simulation is a selector now
+}
+
+TEST(Comparison, BadInput) {
+  auto f = files();
+  const auto fails = [](std::span<const ResultsFile> files, std::optional<ComparedEngine> ref,
+                        const std::string& fragment) {
+    try {
+      compare_results(files, ref);
+      ADD_FAILURE() << "no error, expected " << fragment;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+    }
+  };
+  fails(f, ComparedEngine::mpi, "a.csv, b.csv: no rows of the reference engine mpi");
+  // Predictions only: nothing to compare with.
+  fails(std::span(f).subspan(1), std::nullopt, "b.csv: no measured or simulated rows");
+  // Engines that never meet at one point.
+  std::vector<ResultsFile> apart = {{"x.csv", {row("sim", "bcast/binomial", 8, 0, 1)}},
+                                    {"y.csv", {row("formula-derived", "bcast/binomial", 16, 0, 1)}}};
+  fails(apart, std::nullopt, "x.csv, y.csv: no common points");
+  f[1].rows.push_back(row("sim", "bcast/binomial", 1000, 0, 11));
+  fails(f, std::nullopt, "b.csv: engine sim at bcast/binomial procs 4 bytes 1000 segment 0 root 0 is also in a.csv");
+  f = files();
+  f[0].rows.push_back(row("sim", "bcast/nonsense", 1000, 0, 11));
+  fails(f, std::nullopt, "a.csv: unknown algorithm 'bcast/nonsense'");
+}
+
+class ResultsCsv : public ::testing::Test {
+ protected:
+  fs::path write(const std::string& text) {
+    const fs::path p = fs::temp_directory_path() /
+                       ("collsim-results-" + std::to_string(::getpid()) + "-" + std::to_string(paths_.size()) + ".csv");
+    std::ofstream(p) << text;
+    paths_.push_back(p);
+    return p;
+  }
+  void TearDown() override {
+    for (const auto& p : paths_) fs::remove(p);
+  }
+  std::vector<fs::path> paths_;
+};
+
+TEST_F(ResultsCsv, ReadsEveryRowInAnyColumnOrder) {
+  const fs::path p = write(csv_header() + "\n" + csv_row(row("sim", "bcast/binomial", 1000, 0, 0.125)) +
+                           "\n\ntime_s,op,engine,procs,bytes,segment,root\n");
+  // The second header is read as a row and refused; a file with columns in another order is fine.
+  EXPECT_THROW(read_results_csv(p.string()), InputError);
+  const fs::path q = write("time_s,op,engine,procs,bytes,segment,root,extra\n0.5,bcast/binomial,sim,4,8KiB,0,1,x\n\n");
+  const auto rows = read_results_csv(q.string());
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].time_s, 0.5);
+  EXPECT_EQ(rows[0].bytes, 8192u);
+  EXPECT_EQ(rows[0].root, 1);
+  EXPECT_EQ(rows[0].median_s, 0.5);
+}
+
+TEST_F(ResultsCsv, RefusesWhatIsNotAResultsFile) {
+  const auto refused = [](const fs::path& p, const std::string& fragment) {
+    try {
+      read_results_csv(p.string());
+      ADD_FAILURE() << "read " << p;
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()), p.string() + fragment);
+    }
+  };
+  refused(fs::temp_directory_path() / "collsim-no-such-file.csv", ": cannot open the results file");
+  refused(write(""), ": not a collsim results CSV (the file is empty)");
+  refused(write("op,bytes,ours_s\nbcast/binomial,8,1\n"),
+          ":1: not a collsim results CSV (its header lacks engine,op,procs,bytes,segment,root,time_s)");
+  refused(write(csv_header() + "\nsim,bcast/binomial,4,1000,0,0,fast\n"), ":2: not a results row (time_s is 'fast')");
+  refused(write(csv_header() + "\nsim,bcast/binomial,4,1000,0,4,1\n"), ":2: not a results row (root is '4')");
+  refused(write(csv_header() + "\nsim,bcast/binomial,4\n"), ":2: not a results row (no bytes value)");
+}
+
+}  // namespace
+}  // namespace collsim
