@@ -5,9 +5,10 @@
 // The model numbers follow the cost rules in src/engines/model/model_engine.hpp:
 //  - Hockney: a message of m bytes takes alpha + beta*m; its send completes when it arrives.
 //    With one port, a transfer holds the sender's send port and the receiver's receive port.
-//  - LogGP: the sender's CPU is busy o; injection starts when the CPU is free and at least g
-//    after the rank's previous injection, and lasts (m-1)G; the data arrives L after injection
-//    ends; the receive completes o after the arrival.
+//  - LogGP as LogGOPSim defines it: a send starts at t0 when the sender's CPU and NIC are free;
+//    the CPU is busy until t0 + o, the NIC until t0 + g + (m-1)G; the first byte arrives at
+//    t0 + o + L; the receiver handles it when its CPU and NIC are free, at p, and the data is
+//    usable at p + o + (m-1)G (one message alone: 2o + L + (m-1)G).
 //  - A local copy of n bytes takes n / copy_bandwidth.
 #include <gtest/gtest.h>
 
@@ -30,15 +31,15 @@ double model_time(const std::string& args) {
 const std::string kLogGp = " --loggp 1e-5,1e-6,2e-6,1e-9";
 
 TEST(MeasureModel, LogGpMatchesHandCalculation) {
-  // bcast/binomial on 2 ranks is one message of m = 1000 bytes: the root's CPU o, injection
-  // (m-1)G, latency L, the receiver's o: 1 + 0.999 + 10 + 1 = 12.999 us. (o and g swapped:
-  // 14.999 us; L and G swapped: about 10 ms.)
+  // bcast/binomial on 2 ranks is one message of m = 1000 bytes: the root's CPU o, latency L,
+  // the receiver's o and (m-1)G: 1 + 10 + 1 + 0.999 = 12.999 us. (o and g swapped: 14.999 us;
+  // L and G swapped: about 10 ms.)
   EXPECT_NEAR(model_time("--op bcast/binomial --procs 2 --bytes 1000" + kLogGp), 12.999e-6, 1e-15);
 
-  // bcast/basic_linear on 3 ranks, m = 1 (no injection time), g = 3 us > o: the root posts both
-  // sends at 0. Send 1: CPU [0, o], injected at o, arrives o + L, received at 2o + L = 12 us.
-  // Send 2: CPU [o, 2o], injected at max(2o, o + g) = o + g, arrives o + g + L, received at
-  // 2o + g + L = 15 us, the last finish. (Were g ignored, rank 2 would finish at 3o + L = 13 us.)
+  // bcast/basic_linear on 3 ranks, m = 1 ((m-1)G = 0), g = 3 us > o: send 1 starts at 0 (CPU
+  // to o, NIC to g), arrives o + L, usable at 2o + L = 12 us. Send 2 starts when the NIC is free,
+  // at g, arrives g + o + L, usable at g + 2o + L = 15 us, the last finish. (Were g ignored,
+  // rank 2 would finish at 3o + L = 13 us.)
   EXPECT_NEAR(model_time("--op bcast/basic_linear --procs 3 --bytes 1 --loggp 1e-5,1e-6,3e-6,1e-9"), 15e-6, 1e-15);
 }
 
@@ -153,9 +154,9 @@ TEST(MeasureGuard, RealPayloadsAbove8GiBAreRefused) {
 TEST(MeasurePlainText, DescribesTimesAndNamesTheLastRank) {
   // bcast/pipeline from root 2 of 4 is the chain 2 -> 3 -> 0 -> 1 (collsim tree bcast/pipeline
   // --procs 4 --root 2), so rank 1 finishes last, not rank P-1. Under LogGP with m = 1000 each hop
-  // is o + (m-1)G + L + o = 12.999 us, received o after its arrival, after the sender's own
-  // finish (injection end): 3 hops = 38.997 us. (Under Hockney the last sender's send would end
-  // with the last arrival, a tie.)
+  // is o + L + o + (m-1)G = 12.999 us after the previous hop's data is usable, and the sender is
+  // done at its send's start + o, earlier: 3 hops = 38.997 us. (Under Hockney the last sender's
+  // send would end with the last arrival, a tie.)
   const Outcome o = collsim("measure --engine model --op bcast/pipeline --procs 4 --root 2 --bytes 1000" + kLogGp);
   ASSERT_EQ(o.status, 0) << o.err;
   EXPECT_EQ(o.err, "");

@@ -84,7 +84,9 @@ TEST(Scenario, ReadmeExampleLoadsAsDocumented) {
   EXPECT_EQ(sc.description, "what it is for");
   EXPECT_EQ(sc.sim.platform_file, (dir / "platforms" / "grisou.xml").string());
   EXPECT_EQ(sc.sim.ranks_per_node, 2);
-  EXPECT_EQ(sc.engines, (std::vector<std::string>{"model", "sim"}));
+  EXPECT_EQ(sc.engines, (std::vector<std::string>{"formula", "model", "sim"}));
+  EXPECT_EQ(sc.formulas, (std::vector<std::string>{"derived", "textbook"}));
+  EXPECT_EQ(sc.params_file, "");
   EXPECT_FALSE(sc.real_bytes);
 
   EXPECT_EQ(sc.model.kind, ModelConfig::Kind::hockney);
@@ -136,8 +138,10 @@ TEST(Scenario, ReadmeExampleLoadsAsDocumented) {
   EXPECT_EQ(sc.operations[4].radix, 4);
   EXPECT_EQ(sc.out_dir, "results/my-study");
 
-  // 2 engines x (4x3 + 3x3x2 + 4x2 + 4x3 + 4x3 = 62) points.
-  EXPECT_EQ(expand_plan(sc).size(), 124u);
+  // formula-derived, model and sim x (4x3 + 3x3x2 + 4x2 + 4x3 + 4x3 = 62) points, and
+  // formula-textbook for the three operations with a textbook formula (chain and knomial have
+  // none): 12 + 18 + 8.
+  EXPECT_EQ(expand_plan(sc).size(), 3 * 62u + 38u);
 }
 
 // Every field at a value other than its default, so a field that is not read, or read into the
