@@ -173,7 +173,11 @@ Scenario load_scenario(const std::string& path) {
         in.fail(f["params"],
                 "parameters file '" + f["params"].Scalar() + "' not found (looked for " + p.string() + ")");
       sc.params_file = p.lexically_normal().string();
-      read_parameters(sc.params_file);  // checked now, before anything runs
+      try {
+        read_parameters(sc.params_file);  // checked now, before anything runs
+      } catch (const ScenarioError& e) {
+        in.fail(f["params"], e.what());
+      }
     }
     if (std::count(sc.engines.begin(), sc.engines.end(), "formula") == 0)
       in.fail(f, "formula settings, but 'formula' is not among the engines");

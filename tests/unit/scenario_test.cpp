@@ -413,3 +413,49 @@ operations:
 
 }  // namespace
 }  // namespace collsim
+
+namespace collsim {
+namespace {
+
+TEST(Scenario, FormulaSettings) {
+  const fs::path dir = fresh_dir("formula");
+  const std::string ops = "procs: [2, 4]\nbytes: 1KiB\noperations: [bcast/binomial, bcast/chain]\n";
+  write(dir / "ok.yaml", "engines: [formula, model]\nformula: {kinds: [textbook, derived]}\n" + ops);
+  const Scenario sc = load_scenario((dir / "ok.yaml").string());
+  EXPECT_EQ(sc.formulas, (std::vector<std::string>{"textbook", "derived"}));
+  // formula-textbook (binomial only: chain has no textbook formula), formula-derived, model.
+  std::vector<std::string> engines;
+  for (const PlanPoint& p : expand_plan(sc)) engines.push_back(p.engine + " " + std::string(p.spec.algorithm->name));
+  EXPECT_EQ(engines,
+            (std::vector<std::string>{
+                "formula-textbook bcast/binomial", "formula-textbook bcast/binomial", "formula-derived bcast/binomial",
+                "formula-derived bcast/binomial", "formula-derived bcast/chain", "formula-derived bcast/chain",
+                "model bcast/binomial", "model bcast/binomial", "model bcast/chain", "model bcast/chain"}));
+
+  expect_refused(dir / "kinds.yaml", "engines: [formula]\nformula: {kinds: [exact]}\n" + ops,
+                 "2:19: formula.kinds: 'exact' is not derived or textbook");
+  expect_refused(dir / "noengine.yaml", "engines: [model]\nformula: {kinds: [derived]}\n" + ops,
+                 "2:10: formula settings, but 'formula' is not among the engines");
+  expect_refused(dir / "params.yaml", "engines: [formula]\nformula: {params: none.yaml}\n" + ops,
+                 "2:19: parameters file 'none.yaml' not found (looked for " + (dir / "none.yaml").string() + ")");
+  write(dir / "notparams.yaml", "engine: sim\n");
+  expect_refused(
+      dir / "badparams.yaml", "engines: [formula]\nformula: {params: notparams.yaml}\n" + ops,
+      "2:19: " + (dir / "notparams.yaml").string() +
+          ": not a collsim parameters file (it has no 'collsim: parameters'; collsim calibrate writes them)");
+}
+
+// Every scenario shipped in scenarios/ loads (its platform and parameters files exist) and expands.
+TEST(Scenario, EveryShippedScenarioLoads) {
+  int count = 0;
+  for (const auto& entry : fs::directory_iterator(kSource / "scenarios")) {
+    if (entry.path().extension() != ".yaml") continue;
+    ++count;
+    const Scenario sc = load_scenario(entry.path().string());
+    EXPECT_FALSE(expand_plan(sc).empty()) << entry.path();
+  }
+  EXPECT_GE(count, 4);
+}
+
+}  // namespace
+}  // namespace collsim
