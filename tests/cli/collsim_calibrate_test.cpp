@@ -54,3 +54,28 @@ TEST(CliCalibrate, FormulaEngineOptions) {
 
 }  // namespace
 }  // namespace collsim_test
+
+namespace collsim_test {
+namespace {
+
+// The same pipeline on real MPI (mpirun of collsim-mpi per experiment, the ping-pong through
+// collsim-mpi pingpong): it completes and writes a file the formula engine reads. Times on this
+// machine are whatever it gives, so only their presence and sign are checked.
+TEST(CliCalibrate, RunsOnRealMpi) {
+  const std::string params = (scratch() / "mpi.yaml").string();
+  const Outcome c = collsim(
+      "calibrate --engine mpi-native --procs 2,3 --bytes 1KiB,8KiB --ops gather/basic_linear "
+      "--gamma-procs 3 --pingpong-sizes 1,64KiB --min-runs 3 --max-runs 5 --quiet --out " +
+      params);
+  ASSERT_EQ(c.status, 0) << c.err << c.out;
+  EXPECT_NE(c.out.find("calibrated on engine mpi-native"), std::string::npos) << c.out;
+  EXPECT_NE(c.out.find("gamma(p), p = 2..3: 1 "), std::string::npos) << c.out;
+  EXPECT_NE(c.out.find("ping-pong (textbook)"), std::string::npos) << c.out;
+  const double t = time_of(collsim("measure --engine formula --params " + params +
+                                   " --csv --op gather/basic_linear --procs 3 --bytes 8KiB"));
+  EXPECT_TRUE(std::isfinite(t)) << t;
+  expect_bad_input("calibrate --engine mpi --platform x.xml", "--platform does not apply to --engine mpi");
+}
+
+}  // namespace
+}  // namespace collsim_test
