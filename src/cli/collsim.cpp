@@ -1,4 +1,5 @@
-// collsim: runs collective algorithms on the simulated engines (sim: SimGrid, model: analytic).
+// collsim: runs collective algorithms on the simulated engines (sim: SimGrid, model: analytic,
+// formula: closed forms), and dispatches calibrate, compare and select (cli/commands.hpp).
 //
 // Exit status: 0 success; 1 a run failed (wrong bytes, deadlock, engine failure); 2 bad input
 // (options, scenario or platform files), always with one line on stderr naming the problem.
@@ -29,12 +30,16 @@ namespace collsim::cli {
 namespace {
 
 const char* const kUsage =
-    "collsim: MPI collective algorithms on modelled clusters (SimGrid and analytic engines)\n"
+    "collsim: MPI collective algorithms on modelled clusters (SimGrid, analytic and formula engines)\n"
     "\n"
     "usage:\n"
     "  collsim run SCENARIO.yaml [--out DIR]   run a scenario, print a table, write CSV + JSON\n"
     "  collsim measure --engine sim|model|formula --op NAME --procs P --bytes M [options]\n"
     "                                          one measurement (see collsim measure --help)\n"
+    "  collsim calibrate --engine sim|model|mpi|mpi-native [options]\n"
+    "                                          estimate alpha, beta per algorithm and gamma(p)\n"
+    "  collsim compare RESULTS.csv [...]       predictions vs simulation vs measurements, selectors\n"
+    "  collsim select --op OP --procs LIST     model-based selection, Open MPI rules file\n"
     "  collsim tree NAME --procs P [--root R] [--dot]\n"
     "                                          the virtual tree an algorithm uses\n"
     "  collsim algorithms                      list the algorithms with Open MPI's IDs\n"

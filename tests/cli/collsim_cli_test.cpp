@@ -17,6 +17,10 @@ TEST(Cli, HelpAndAlgorithms) {
   Outcome o = collsim("--help");
   EXPECT_EQ(o.status, 0);
   EXPECT_NE(o.out.find("collsim run SCENARIO.yaml"), std::string::npos);
+  for (const char* command : {"collsim calibrate", "collsim compare", "collsim select"})
+    EXPECT_NE(o.out.find(command), std::string::npos) << command;
+  for (const char* command : {"calibrate", "compare", "select"})
+    EXPECT_EQ(collsim(std::string(command) + " --help").status, 0) << command;
   o = collsim("measure --help");
   EXPECT_EQ(o.status, 0);
   EXPECT_NE(o.out.find("--ranks-per-node"), std::string::npos);
