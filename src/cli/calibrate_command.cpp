@@ -51,14 +51,10 @@ template <class T, class F>
 std::vector<T> read_list(const ParsedOptions& o, const std::string& name, const std::string& fallback, F one) {
   const std::string text = o.text(name, fallback);
   std::vector<T> out;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const std::size_t comma = std::min(text.find(',', start), text.size());
-    const std::string item = text.substr(start, comma - start);
+  for (const std::string& item : split_commas(text)) {
     const auto v = one(item);
     if (!v) throw UsageError("--" + name + ": '" + item + "' is not valid in '" + text + "'");
     out.push_back(*v);
-    start = comma + 1;
   }
   return out;
 }

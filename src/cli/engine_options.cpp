@@ -14,14 +14,10 @@ std::vector<double> read_numbers(const ParsedOptions& o, const std::string& name
                                  const std::string& what) {
   const std::string text = o.text(name);
   std::vector<double> v;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t comma = text.find(',', start);
-    const auto x = parse_real(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+  for (const std::string& item : split_commas(text)) {
+    const auto x = parse_real(item);
     if (!x || *x < 0) throw UsageError("--" + name + ": '" + text + "' is not " + what);
     v.push_back(*x);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
   }
   if (v.size() != n) throw UsageError("--" + name + ": '" + text + "' is not " + what);
   return v;

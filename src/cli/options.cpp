@@ -84,6 +84,17 @@ double ParsedOptions::real(const std::string& name, double fallback, double min)
   return *x;
 }
 
+std::vector<std::string> split_commas(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', start);
+    out.push_back(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) return out;
+    start = comma + 1;
+  }
+}
+
 std::string format_options(std::span<const OptionDef> defs) {
   std::size_t width = 0;
   auto left = [](const OptionDef& d) { return "--" + d.name + (d.value_name.empty() ? "" : " " + d.value_name); };

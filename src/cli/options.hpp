@@ -44,6 +44,9 @@ class ParsedOptions {
 };
 
 ParsedOptions parse_options(std::span<char* const> args, std::span<const OptionDef> defs);
+// "a,b,,c" -> {"a", "b", "", "c"}: the items of a comma-separated option value, as written.
+std::vector<std::string> split_commas(const std::string& text);
+
 // Two-column option list for --help.
 std::string format_options(std::span<const OptionDef> defs);
 

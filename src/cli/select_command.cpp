@@ -54,21 +54,10 @@ const char* const kHelp =
     "  mpirun --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_dynamic_rules_filename FILE ...\n"
     "\n";
 
-std::vector<std::string> split_list(const std::string& text) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t comma = text.find(',', start);
-    out.push_back(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-    if (comma == std::string::npos) return out;
-    start = comma + 1;
-  }
-}
-
 std::vector<Operation> read_ops(const ParsedOptions& o) {
   if (!o.has("op")) throw UsageError("missing --op (bcast, gather or bcast,gather)");
   std::vector<Operation> ops;
-  for (const auto& name : split_list(o.text("op"))) {
+  for (const auto& name : split_commas(o.text("op"))) {
     Operation op;
     if (name == "bcast")
       op = Operation::bcast;
@@ -86,7 +75,7 @@ std::vector<Operation> read_ops(const ParsedOptions& o) {
 std::vector<int> read_procs(const ParsedOptions& o) {
   if (!o.has("procs")) throw UsageError("missing --procs LIST (e.g. 4,8,16)");
   std::set<int> procs;
-  for (const auto& item : split_list(o.text("procs"))) {
+  for (const auto& item : split_commas(o.text("procs"))) {
     const auto p = parse_integer(item);
     if (!p || *p < 1 || *p > (1 << 24))
       throw UsageError("--procs: '" + item + "' is not a process count (a whole number from 1 to 16777216)");
@@ -98,7 +87,7 @@ std::vector<int> read_procs(const ParsedOptions& o) {
 std::vector<std::size_t> read_segments(const ParsedOptions& o) {
   if (!o.has("segments")) return {std::begin(selection::kDefaultSegments), std::end(selection::kDefaultSegments)};
   std::set<std::size_t> segments;
-  for (const auto& item : split_list(o.text("segments"))) {
+  for (const auto& item : split_commas(o.text("segments"))) {
     const auto s = parse_bytes(item);
     if (!s || *s > INT_MAX)
       throw UsageError("--segments: '" + item + "' is not a segment size (e.g. 0, 1KiB, 8KiB; at most 2 GiB)");

@@ -67,15 +67,7 @@ void write_parameters(const std::string& path, const Parameters& p) {
 }
 
 Parameters read_parameters(const std::string& path) {
-  std::ifstream stream(path);
-  if (!stream) throw ScenarioError(path + ": cannot open the parameters file");
-  YAML::Node root;
-  try {
-    root = YAML::Load(stream);
-  } catch (const YAML::ParserException& e) {
-    throw ScenarioError(path + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
-                        ": malformed YAML: " + e.msg);
-  }
+  const YAML::Node root = load_yaml_file(path, "parameters file");
   const Reader in(path);
   if (!root || !root.IsMap() || !root["collsim"] || root["collsim"].Scalar() != "parameters")
     throw ScenarioError(path +

@@ -109,15 +109,7 @@ void read_mpi(const Reader& in, const YAML::Node& n, MpiLaunch& m) {
 Scenario load_scenario(const std::string& path) {
   Scenario sc;
   sc.file = path;
-  std::ifstream stream(path);
-  if (!stream) throw ScenarioError(path + ": cannot open the scenario file");
-  YAML::Node root;
-  try {
-    root = YAML::Load(stream);
-  } catch (const YAML::ParserException& e) {
-    throw ScenarioError(path + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
-                        ": malformed YAML: " + e.msg);
-  }
+  const YAML::Node root = load_yaml_file(path, "scenario file");
   const Reader in(path);
   if (!root || root.IsNull()) throw ScenarioError(path + ": the scenario is empty");
   in.only_keys(root, "the scenario",

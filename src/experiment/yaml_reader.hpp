@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <fstream>
 #include <initializer_list>
 #include <string>
 #include <vector>
@@ -15,6 +16,19 @@
 #include "experiment/units.hpp"
 
 namespace collsim {
+
+// The YAML document of `path`; ScenarioError "PATH: cannot open the WHAT" or
+// "PATH:LINE:COLUMN: malformed YAML: ...".
+inline YAML::Node load_yaml_file(const std::string& path, const std::string& what) {
+  std::ifstream stream(path);
+  if (!stream) throw ScenarioError(path + ": cannot open the " + what);
+  try {
+    return YAML::Load(stream);
+  } catch (const YAML::ParserException& e) {
+    throw ScenarioError(path + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
+                        ": malformed YAML: " + e.msg);
+  }
+}
 
 class Reader {
  public:
