@@ -211,6 +211,12 @@ int run(int argc, char** argv, int rank, int size) {
       print_summary(a, result, measure_options.warmup);
     std::cout.flush();
     if (result.measured.row.data != "ok") std::fprintf(stderr, "collsim-caf: %s\n", result.measured.row.data.c_str());
+    if (result.measured.late_runs > 0)
+      std::fprintf(stderr,
+                   "collsim-caf: note: in %d of %d runs an image reached the start date late (by up to %s); "
+                   "those times include the delay\n",
+                   result.measured.late_runs, result.measured.row.runs,
+                   format_seconds(result.measured.max_late_s).c_str());
   }
   return result.measured.row.data == "ok" ? kExitOk : kExitFailed;
 }
