@@ -190,6 +190,14 @@ TEST(CafCli, InputErrorsAreOneLine) {
   }
 }
 
+TEST(CafCli, OneImageIsOneLine) {
+  const Outcome o = collsim_test::run_command(std::string(COLLSIM_CAF_BIN) +
+                                              " --local 1:10 --local-shape 10 --remote 1:10 --remote-shape 10");
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(lines(o.err).size(), 1u) << o.err;
+  EXPECT_NE(o.err.find("at least 2 images"), std::string::npos) << o.err;
+}
+
 TEST(CafCli, Help) {
   const Outcome o = collsim_test::run_command(std::string(COLLSIM_CAF_BIN) + " --help");
   EXPECT_EQ(o.status, 0) << o.err;
