@@ -1,0 +1,208 @@
+// collsim-caf and collsim-caf-counted as a user runs them, 2 images under mpirun: the data of
+// real coarray assignments checked for several shapes (1-D strided, 2-D columns, negative stride,
+// scalar subscripts, 3 to 7 dimensions), PUT and GET, 1 and 3 statements per segment, every
+// element size; the MPI calls OpenCoarrays issues (one lock/put/unlock per element unless both
+// sides are contiguous); and one-line input errors with exit status 2.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "common/run_command.hpp"
+
+namespace {
+
+using collsim_test::Outcome;
+
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+// Few runs: these tests are about data and counts, not precise times.
+const char* const kQuick = " --warmup 1 --min-runs 2 --max-runs 3";
+
+// -q keeps mpirun's own notice about non-zero exit codes out of stderr, leaving ours.
+Outcome caf(const std::string& args, const char* bin = COLLSIM_CAF_BIN, int images = 2) {
+  return collsim_test::run_command(std::string(MPIEXEC) + " -q --allow-run-as-root --oversubscribe -np " +
+                                   std::to_string(images) + " " + bin + " " + args);
+}
+
+std::vector<std::string> cells(const std::string& line) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  for (std::size_t comma; (comma = line.find(',', start)) != std::string::npos; start = comma + 1)
+    out.push_back(line.substr(start, comma - start));
+  out.push_back(line.substr(start));
+  return out;
+}
+
+std::map<std::string, std::string> csv_row(const std::string& out) {
+  const auto ls = lines(out);
+  std::map<std::string, std::string> row;
+  if (ls.size() != 2) {
+    ADD_FAILURE() << "expected a header and one row:\n" << out;
+    return row;
+  }
+  EXPECT_EQ(ls[0], "engine,op,case,nl_bytes,nr_bytes,buffer,unit_bytes,transfers,copies,time_s");
+  const auto names = cells(ls[0]), values = cells(ls[1]);
+  EXPECT_EQ(names.size(), values.size()) << ls[1];
+  for (std::size_t i = 0; i < names.size() && i < values.size(); ++i) row[names[i]] = values[i];
+  return row;
+}
+
+// Runs one assignment as PUT and as GET, with 1 and 3 statements per segment, and expects the
+// data right every time.
+void expect_right(const std::string& sections, const std::string& extra = "") {
+  for (const char* op : {" --put", " --get"})
+    for (const char* copies : {" --copies 1", " --copies 3"}) {
+      const Outcome o = caf(sections + op + copies + extra + kQuick);
+      EXPECT_EQ(o.status, 0) << sections << op << copies << "\n" << o.out << o.err;
+      EXPECT_NE(o.out.find("data ok"), std::string::npos) << sections << op << copies << "\n" << o.out;
+    }
+}
+
+TEST(CafCli, OneDimensionStrided) {
+  expect_right("--local 1:100:3 --local-shape 100 --remote 2:68:2 --remote-shape 70");
+}
+
+TEST(CafCli, TwoDimensionColumns) {
+  expect_right("--local 1:100,1:5 --local-shape 100,10 --remote 1:100,6:10 --remote-shape 100,10");
+  expect_right("--local 1:100,2:10:2 --local-shape 100,10 --remote 1:100,1:5 --remote-shape 100,12");
+}
+
+TEST(CafCli, NegativeStride) {
+  expect_right("--local 10:1:-1 --local-shape 10 --remote 1:10 --remote-shape 10");
+  expect_right("--local 1:7,9:1:-2 --local-shape 7,9 --remote 7:1:-1,1:5 --remote-shape 8,5");
+}
+
+TEST(CafCli, ScalarSubscripts) {
+  // A row against a vector; a scalar in the first and last dimensions against a column.
+  expect_right("--local 5,1:50 --local-shape 100,50 --remote 1:50 --remote-shape 50");
+  expect_right("--local 3,2:20:2,7 --local-shape 4,20,8 --remote 1:10,2 --remote-shape 10,3");
+  // Every subscript scalar: one element.
+  expect_right("--local 2,3 --local-shape 4,5 --remote 7 --remote-shape 9");
+}
+
+TEST(CafCli, ThreeToSevenDimensions) {
+  expect_right("--local 1:4,2:6:2,1:3 --local-shape 4,6,3 --remote 2:5,1:3,1:5:2 --remote-shape 6,3,5");
+  expect_right(
+      "--local 1:2,1:2,2,1:3:2,1:2,2:1:-1,1:2 --local-shape 2,2,2,3,2,2,2 "
+      "--remote 1:2,1:2,1:2,2:1:-1,1:2,1:2 --remote-shape 3,2,2,2,2,2");
+}
+
+TEST(CafCli, EveryElementSize) {
+  for (const char* bytes : {"1", "2", "4", "8", "16"}) {
+    const Outcome o = caf(std::string("--local 1:300:3,2 --local-shape 300,2 --remote 2:101 --remote-shape 101 "
+                                      "--elem-bytes ") +
+                          bytes + kQuick);
+    EXPECT_EQ(o.status, 0) << bytes << "\n" << o.err;
+    EXPECT_NE(o.out.find("data ok"), std::string::npos) << bytes << "\n" << o.out;
+  }
+}
+
+TEST(CafCli, CsvRow) {
+  const Outcome o = caf("--local 1:100:2,1:10 --local-shape 100,10 --remote 1:50,1:10 --remote-shape 50,10 --csv" +
+                        std::string(kQuick));
+  ASSERT_EQ(o.status, 0) << o.err;
+  auto row = csv_row(o.out);
+  EXPECT_EQ(row["engine"], "caf-native");
+  EXPECT_EQ(row["op"], "put");
+  EXPECT_EQ(row["case"], "native");
+  EXPECT_EQ(row["nl_bytes"], "8");
+  EXPECT_EQ(row["nr_bytes"], "4000");
+  EXPECT_EQ(row["buffer"], "");
+  EXPECT_EQ(row["unit_bytes"], "");  // not counted by this program
+  EXPECT_EQ(row["transfers"], "");
+  EXPECT_EQ(row["copies"], "1");
+  EXPECT_GT(std::stod(row["time_s"]), 0.0);
+  EXPECT_LT(std::stod(row["time_s"]), 1.0);
+}
+
+// OpenCoarrays' rule, counted on the origin: both sides contiguous is one MPI_Put per statement,
+// anything else one MPI_Put per element, each in its own lock/unlock epoch.
+TEST(CafCli, CountsOnePutPerElementUnlessContiguous) {
+  struct Case {
+    std::string args;
+    std::string transfers, unit_bytes;
+  };
+  const std::vector<Case> cases = {
+      // 2-element stride: 500 elements of 8 B, 500 puts.
+      {"--local 1:100:2,1:10 --local-shape 100,10 --remote 1:100:2,1:10 --remote-shape 100,10", "500", "8"},
+      // The same 4000 B contiguous on both sides: one put.
+      {"--local 1:100,1:5 --local-shape 100,10 --remote 1:100,6:10 --remote-shape 100,10", "1", "4000"},
+      // Contiguous runs of 400 B on both sides are not merged: still one put per element.
+      {"--local 1:50,1:10 --local-shape 100,10 --remote 1:50,1:10 --remote-shape 100,10", "500", "8"},
+      // A contiguous column through a scalar subscript: one put, as in Fortran of that rank.
+      {"--local 1:100,3 --local-shape 100,10 --remote 1:100 --remote-shape 100", "1", "800"},
+      // Three statements: three times the transfers.
+      {"--local 1:100,1:5 --local-shape 100,10 --remote 1:100,6:10 --remote-shape 100,10 --copies 3", "3", "4000"},
+      {"--local 1:100:2,1:10 --local-shape 100,10 --remote 1:100:2,1:10 --remote-shape 100,10 --get", "500", "8"},
+  };
+  for (const Case& c : cases) {
+    const Outcome o = caf(c.args + " --csv" + kQuick, COLLSIM_CAF_COUNTED_BIN);
+    ASSERT_EQ(o.status, 0) << c.args << "\n" << o.err;
+    auto row = csv_row(o.out);
+    EXPECT_EQ(row["transfers"], c.transfers) << c.args;
+    EXPECT_EQ(row["unit_bytes"], c.unit_bytes) << c.args;
+  }
+  // Every put in its own exclusive-lock epoch.
+  const Outcome o = caf(cases[0].args + kQuick, COLLSIM_CAF_COUNTED_BIN);
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_NE(o.out.find("500 MPI_Put (4000 B), 0 MPI_Get (0 B), 500 MPI_Win_lock, 500 MPI_Win_unlock"),
+            std::string::npos)
+      << o.out;
+}
+
+TEST(CafCli, MoreImagesStayIdle) {
+  const Outcome o =
+      caf("--local 1:10:2 --local-shape 10 --remote 1:5 --remote-shape 5 --origin 3 --target 1" + std::string(kQuick),
+          COLLSIM_CAF_BIN, 3);
+  EXPECT_EQ(o.status, 0) << o.err;
+  EXPECT_NE(o.out.find("data ok"), std::string::npos) << o.out;
+}
+
+TEST(CafCli, BadElementSizeIsOneLine) {
+  const Outcome o = caf("--local 1:10 --local-shape 10 --remote 1:10 --remote-shape 10 --elem-bytes 3");
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.out, "");
+  EXPECT_EQ(lines(o.err).size(), 1u) << o.err;
+  EXPECT_NE(o.err.find("element size 3"), std::string::npos) << o.err;
+}
+
+TEST(CafCli, InputErrorsAreOneLine) {
+  for (const char* args : {
+           "--local 1:10 --local-shape 10 --remote 1:9 --remote-shape 10",              // shapes differ
+           "--local 1:11 --local-shape 10 --remote 1:11 --remote-shape 12",             // outside the bounds
+           "--local 1:10:0 --local-shape 10 --remote 1:10 --remote-shape 10",           // stride 0
+           "--local 1:x --local-shape 10 --remote 1:10 --remote-shape 10",              // not an integer
+           "--local 1:10,1 --local-shape 10 --remote 1:10 --remote-shape 10",           // rank
+           "--local 1:10 --local-shape 10 --remote 1:10 --remote-shape 10 --target 5",  // no image 5
+           "--local 1:10 --local-shape 10 --remote-shape 10",                           // no --remote
+       }) {
+    const Outcome o = caf(args);
+    EXPECT_EQ(o.status, 2) << args;
+    EXPECT_EQ(lines(o.err).size(), 1u) << args << "\n" << o.err;
+  }
+}
+
+TEST(CafCli, OneImageIsOneLine) {
+  const Outcome o = collsim_test::run_command(std::string(COLLSIM_CAF_BIN) +
+                                              " --local 1:10 --local-shape 10 --remote 1:10 --remote-shape 10");
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(lines(o.err).size(), 1u) << o.err;
+  EXPECT_NE(o.err.find("at least 2 images"), std::string::npos) << o.err;
+}
+
+TEST(CafCli, Help) {
+  const Outcome o = collsim_test::run_command(std::string(COLLSIM_CAF_BIN) + " --help");
+  EXPECT_EQ(o.status, 0) << o.err;
+  EXPECT_NE(o.out.find("caf-native"), std::string::npos);
+  EXPECT_NE(o.out.find("--elem-bytes"), std::string::npos);
+}
+
+}  // namespace
