@@ -17,6 +17,17 @@ Task<> run_call(Comm& comm, RankBuffers buffers, const RunSpec& spec) {
   co_await gather_basic_linear(comm, block.view(), all.view(), p);
 }
 
+RankWork::RankWork(const RunSpec& spec, int rank) : spec_(&spec) {
+  if (!spec.program) data_.emplace(spec.algorithm->op, rank, spec.procs, spec.params.root, spec.bytes, spec.real_bytes);
+}
+
+Task<> RankWork::run(Comm& comm) {
+  if (spec_->program) return spec_->program->run(comm, program_error_);
+  return run_call(comm, data_->buffers(), *spec_);
+}
+
+std::string RankWork::check() const { return data_ ? data_->check() : program_error_; }
+
 double call_time(const RunSpec& spec, const std::vector<double>& finish_s) {
   if (finish_s.empty()) return 0;
   if (spec.timed_on_root) return finish_s.at(static_cast<std::size_t>(spec.params.root));
@@ -24,6 +35,7 @@ double call_time(const RunSpec& spec, const std::vector<double>& finish_s) {
 }
 
 std::string describe(const RunSpec& spec) {
+  if (spec.program) return spec.program->describe(spec.procs);
   std::string s = std::string(spec.algorithm ? spec.algorithm->name : "?") + " on " + std::to_string(spec.procs) +
                   " processes (root " + std::to_string(spec.params.root) + ", " + std::to_string(spec.bytes) + " bytes";
   if (spec.params.segment) s += ", segment " + std::to_string(spec.params.segment);

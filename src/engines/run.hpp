@@ -1,5 +1,6 @@
-// What every engine is asked to do and what it answers: one collective call, timed with the
-// common protocol.
+// What every engine is asked to do and what it answers: one collective call (or another program
+// written against Comm, such as a segment of coarray PUT statements), timed with the common
+// protocol.
 //
 // Timing protocol (the same in every engine): all ranks start the call at one common date; a
 // rank's finish time is when its own call returns; the time of the collective is the last rank's
@@ -11,12 +12,29 @@
 #include <string>
 #include <vector>
 
+#include <optional>
+
 #include "algorithms/params.hpp"
+#include "algorithms/rank_data.hpp"
 #include "algorithms/registry.hpp"
 
 namespace collsim {
 
+// What the ranks run when a run is not a collective call: each rank's part of a program against
+// Comm, which checks its own results (the coarray statements of experiment/coarray_point.hpp).
+class RankProgram {
+ public:
+  virtual ~RankProgram() = default;
+  // Rank comm.rank()'s part; leaves in `data_error` the first wrong byte it finds ("" if none).
+  virtual Task<> run(Comm& comm, std::string& data_error) const = 0;
+  // "coarray put local(1:10:2) -> remote(1:5) [image 2] on 2 images", for error messages.
+  virtual std::string describe(int procs) const = 0;
+};
+
 struct RunSpec {
+  // The program instead of `algorithm` when set (then algorithm, params, bytes, then_gather and
+  // timed_on_root do not apply). Not owned.
+  const RankProgram* program = nullptr;
   const AlgorithmInfo* algorithm = nullptr;
   AlgorithmParams params;
   int procs = 1;
@@ -51,6 +69,24 @@ class InputError : public std::runtime_error {
 // The call as every engine runs it on one rank: the algorithm, then the experiment's gather if
 // spec.then_gather says so (gather/basic_linear, its bytes real when spec.real_bytes).
 Task<> run_call(Comm& comm, RankBuffers buffers, const RunSpec& spec);
+
+// One rank's part of a run, as every engine runs it: the collective call on this rank's input
+// and output (RankData), or the spec's program. `spec` must outlive it.
+class RankWork {
+ public:
+  RankWork(const RunSpec& spec, int rank);
+  Task<> run(Comm& comm);
+  // After the run: "" when this rank's results are right (or bytes are virtual), else the first
+  // wrong byte.
+  std::string check() const;
+  // The collective call's buffers (nullptr for a program).
+  RankData* data() { return data_ ? &*data_ : nullptr; }
+
+ private:
+  const RunSpec* spec_;
+  std::optional<RankData> data_;
+  std::string program_error_;
+};
 // The call's time from the ranks' finish times: the last one, or the root's (spec.timed_on_root).
 double call_time(const RunSpec& spec, const std::vector<double>& finish_s);
 

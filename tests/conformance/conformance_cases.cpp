@@ -86,7 +86,8 @@ Task<> wait_any_yields_each_once(Comm& comm, RankBuffers, const AlgorithmParams&
   if (comm.rank() == 0) {
     Words in(static_cast<std::size_t>(comm.size()));
     std::vector<Request> r(static_cast<std::size_t>(comm.size()) + 1);  // r[0] stays null
-    for (int p = 1; p < comm.size(); ++p) r[static_cast<std::size_t>(p)] = co_await comm.irecv(in.at(static_cast<std::size_t>(p)), p, 3);
+    for (int p = 1; p < comm.size(); ++p)
+      r[static_cast<std::size_t>(p)] = co_await comm.irecv(in.at(static_cast<std::size_t>(p)), p, 3);
     r.back() = co_await comm.irecv(in.at(0), 0, 4);
     Words self(1);
     self.set(0, 99);
@@ -102,7 +103,8 @@ Task<> wait_any_yields_each_once(Comm& comm, RankBuffers, const AlgorithmParams&
       seen[i] = true;
     }
     for (int p = 1; p < comm.size(); ++p)
-      expect(comm, in.get(static_cast<std::size_t>(p)) == static_cast<std::uint64_t>(p), "wrong data from " + std::to_string(p));
+      expect(comm, in.get(static_cast<std::size_t>(p)) == static_cast<std::uint64_t>(p),
+             "wrong data from " + std::to_string(p));
     expect(comm, in.get(0) == 99, "wrong data from self");
   } else {
     Words out(1);
@@ -213,7 +215,8 @@ Task<> sync_images_in_pairs(Comm& comm, RankBuffers, const AlgorithmParams&) {
   co_await comm.wait(r);
   const std::array<int, 1> images{partner};
   co_await comm.sync_images(w, images);
-  expect(comm, word_of(comm.local(w), 0) == 900 + static_cast<std::uint64_t>(partner), "put not visible after sync images");
+  expect(comm, word_of(comm.local(w), 0) == 900 + static_cast<std::uint64_t>(partner),
+         "put not visible after sync images");
   co_await comm.sync_all(w);
   co_await comm.win_free(w);
 }
@@ -280,7 +283,9 @@ Task<> windows_of_different_sizes(Comm& comm, RankBuffers, const AlgorithmParams
   co_await comm.win_free(w);
 }
 
-AlgorithmInfo named(std::string_view name, AlgorithmFn fn) { return AlgorithmInfo{name, Operation::bcast, 0, 0, "", fn}; }
+AlgorithmInfo named(std::string_view name, AlgorithmFn fn) {
+  return AlgorithmInfo{name, Operation::bcast, 0, 0, "", fn};
+}
 
 const std::vector<Case>& all() {
   static const std::vector<Case> list{

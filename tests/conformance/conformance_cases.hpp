@@ -16,10 +16,10 @@
 namespace collsim::conformance {
 
 struct Case {
-  AlgorithmInfo algorithm;   // named "conformance/<case>"; runs with 0-byte virtual data
-  int min_procs = 1;         // run on min_procs..max_procs processes
+  AlgorithmInfo algorithm;  // named "conformance/<case>"; runs with 0-byte virtual data
+  int min_procs = 1;        // run on min_procs..max_procs processes
   int max_procs = 4;
-  std::string_view error;    // "": must succeed; else the run fails with an error containing this
+  std::string_view error;  // "": must succeed; else the run fails with an error containing this
 };
 
 std::span<const Case> cases();

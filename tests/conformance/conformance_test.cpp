@@ -44,22 +44,21 @@ SimConfig sim(const std::string& protocol) {
 
 std::vector<Engine> engines() {
   std::vector<Engine> list;
-  for (auto [name, kind, one_port] :
-       {std::tuple{"model_hockney", ModelConfig::Kind::hockney, false},
-        std::tuple{"model_hockney_one_port", ModelConfig::Kind::hockney, true},
-        std::tuple{"model_two_level", ModelConfig::Kind::two_level, false},
-        std::tuple{"model_loggp", ModelConfig::Kind::loggp, false}}) {
+  for (auto [name, kind, one_port] : {std::tuple{"model_hockney", ModelConfig::Kind::hockney, false},
+                                      std::tuple{"model_hockney_one_port", ModelConfig::Kind::hockney, true},
+                                      std::tuple{"model_two_level", ModelConfig::Kind::two_level, false},
+                                      std::tuple{"model_loggp", ModelConfig::Kind::loggp, false}}) {
     const ModelConfig c = model(kind, one_port);
     list.push_back({name, [c](const RunSpec& s) { return run_model(c, s); }});
   }
   for (const char* protocol : {"ideal", "tcp+shm"}) {
     const SimConfig c = sim(protocol);
-    list.push_back({std::string("sim_") + (std::string(protocol) == "ideal" ? "ideal" : "tcp_shm"),
-                    [c](const RunSpec& s) {
-                      RunResult out;
-                      run_sim(c, std::span<const RunSpec>(&s, 1), [&](std::size_t, const RunResult& r) { out = r; });
-                      return out;
-                    }});
+    list.push_back(
+        {std::string("sim_") + (std::string(protocol) == "ideal" ? "ideal" : "tcp_shm"), [c](const RunSpec& s) {
+           RunResult out;
+           run_sim(c, std::span<const RunSpec>(&s, 1), [&](std::size_t, const RunResult& r) { out = r; });
+           return out;
+         }});
   }
   return list;
 }

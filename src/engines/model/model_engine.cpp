@@ -81,7 +81,7 @@ struct Rank {
   explicit Rank(ModelEngine& engine, int rank) : comm(engine, rank) {}
   ModelComm comm;
   Task<> task;
-  std::unique_ptr<RankData> data;
+  std::unique_ptr<RankWork> work;
   Op* waiting = nullptr;  // the op this rank is suspended on, if it waits for requests
   bool finished = false;
   double finish = 0;
@@ -559,9 +559,8 @@ RunResult ModelEngine::run() {
   for (int i = 0; i < size(); ++i) ranks_.emplace_back(*this, i);
   for (int i = 0; i < size(); ++i) {
     Rank& r = ranks_[static_cast<std::size_t>(i)];
-    r.data =
-        std::make_unique<RankData>(spec_.algorithm->op, i, size(), spec_.params.root, spec_.bytes, spec_.real_bytes);
-    r.task = run_call(r.comm, r.data->buffers(), spec_);
+    r.work = std::make_unique<RankWork>(spec_, i);
+    r.task = r.work->run(r.comm);
   }
   try {
     for (int i = 0; i < size(); ++i) {
@@ -616,7 +615,7 @@ RunResult ModelEngine::run() {
   result.finish_s.reserve(P);
   for (const Rank& r : ranks_) {
     result.finish_s.push_back(r.finish);
-    if (result.data_error.empty()) result.data_error = r.data->check();
+    if (result.data_error.empty()) result.data_error = r.work->check();
   }
   result.time_s = call_time(spec_, result.finish_s);
   return result;

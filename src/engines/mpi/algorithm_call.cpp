@@ -5,9 +5,10 @@ namespace collsim {
 void check_fits(MPI_Comm comm, const RunSpec& spec) {
   int size = 0;
   MPI_Comm_size(comm, &size);
-  if (!spec.algorithm) throw InputError("no algorithm given");
+  if (!spec.algorithm && !spec.program) throw InputError("no algorithm given");
   if (spec.procs != size)
     throw InputError(describe(spec) + ": the communicator has " + std::to_string(size) + " processes");
+  if (spec.program) return;
   if (spec.params.root < 0 || spec.params.root >= size)
     throw InputError(describe(spec) + ": root " + std::to_string(spec.params.root) + " is not a rank of " +
                      std::to_string(size) + " processes");
@@ -36,14 +37,14 @@ AlgorithmCall::~AlgorithmCall() {
 }
 
 void AlgorithmCall::prepare() {
-  data_.reset();  // free the last call's buffers before allocating the next ones
-  data_.emplace(spec_.algorithm->op, comm_->rank(), comm_->size(), spec_.params.root, spec_.bytes, true);
+  work_.reset();  // free the last call's buffers before allocating the next ones
+  work_.emplace(spec_, comm_->rank());
 }
 
 void AlgorithmCall::run(double start_wtime) {
-  if (!data_) throw EngineError("AlgorithmCall::run before prepare");
+  if (!work_) throw EngineError("AlgorithmCall::run before prepare");
   comm_->set_epoch(start_wtime);
-  Task<> task = run_call(*comm_, data_->buffers(), spec_);
+  Task<> task = work_->run(*comm_);
   collsim::start(task);
   // MpiComm completes every await on the spot, so the whole algorithm has run by now.
   if (!task.done())
@@ -55,6 +56,6 @@ void AlgorithmCall::run(double start_wtime) {
                       std::to_string(comm_->active_requests()) + " requests never waited for");
 }
 
-std::string AlgorithmCall::check() { return data_ ? data_->check() : "no call was prepared"; }
+std::string AlgorithmCall::check() { return work_ ? work_->check() : "no call was prepared"; }
 
 }  // namespace collsim

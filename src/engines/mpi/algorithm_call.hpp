@@ -42,14 +42,14 @@ class AlgorithmCall final : public CollectiveCall {
 
   const RunSpec& spec() const { return spec_; }
   MpiComm& comm() { return *comm_; }
-  // The last prepared call's buffers (nullptr before the first prepare()).
-  RankData* data() { return data_ ? &*data_ : nullptr; }
+  // The last prepared call's buffers (nullptr before the first prepare(), or for a program).
+  RankData* data() { return work_ ? work_->data() : nullptr; }
 
  private:
   RunSpec spec_;
   // Before the comm, so that they outlive it: a failed call's receives into these buffers are
   // cancelled when the comm goes.
-  std::optional<RankData> data_;
+  std::optional<RankWork> work_;
   std::unique_ptr<MpiComm> owned_;
   MpiComm* comm_;
 };

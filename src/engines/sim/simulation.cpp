@@ -357,10 +357,10 @@ void Simulation::Impl::rank_main(Measurement& m, int rank, std::vector<double>& 
                                  std::vector<std::string>& errors) {
   const RunSpec& spec = *m.spec;
   SimComm& comm = *m.ranks[static_cast<std::size_t>(rank)];
-  RankData data(spec.algorithm->op, rank, m.procs, spec.params.root, spec.bytes, spec.real_bytes);
+  RankWork work(spec, rank);
   s4u::this_actor::sleep_until(m.start);
   {
-    Task<> task = run_call(comm, data.buffers(), spec);
+    Task<> task = work.run(comm);
     collsim::start(task);
     if (!task.done())
       reporter->fail(describe(spec) + ": rank " + std::to_string(rank) +
@@ -379,7 +379,7 @@ void Simulation::Impl::rank_main(Measurement& m, int rank, std::vector<double>& 
     reporter->fail(describe(spec) + ": rank " + std::to_string(rank) + " returned with " +
                    std::to_string(comm.requests().live()) + " requests never completed (" +
                    comm.requests().describe_live() + ")");
-  errors[static_cast<std::size_t>(rank)] = data.check();
+  errors[static_cast<std::size_t>(rank)] = work.check();
 }
 
 std::string Simulation::Impl::deadlock_message() const {
