@@ -9,20 +9,20 @@ namespace {
 
 std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
 
-// Transfers per m-byte run (cases 0, 1, 4: units never span two runs) or per remote run of NR
-// bytes (cases 2, 3: units gather the NL pieces of one remote run), and the runs they cover.
+// The section as `runs` runs, each cut into `units_per_run` units: the m-byte runs in cases 0, 1
+// and 4 (no unit spans two), the remote NR-byte runs in cases 2 and 3 (a unit gathers NL pieces
+// of one of them).
 struct Walk {
-  std::size_t runs;           // how many runs of `run_bytes` make up the section
-  std::size_t run_bytes;      // the length units are cut from
-  std::size_t units_per_run;  // units per such run
+  std::size_t runs;
+  std::size_t units_per_run;
 };
 
 Walk walk(const Scheme& s, std::size_t bytes) {
   switch (s.table_case) {
     case 2:
-    case 3: return {bytes / s.nr, s.nr, ceil_div(s.nr, s.unit)};
-    case 4: return {bytes / s.run(), s.run(), ceil_div(s.run(), s.unit)};
-    default: return {bytes / s.unit, s.unit, 1};  // 0, 1: the unit is the run
+    case 3: return {bytes / s.nr, ceil_div(s.nr, s.unit)};
+    case 4: return {bytes / s.run(), ceil_div(s.run(), s.unit)};
+    default: return {bytes / s.unit, 1};  // 0, 1: the unit is the run
   }
 }
 
