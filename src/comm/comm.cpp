@@ -1,6 +1,63 @@
 #include "comm/comm.hpp"
 
+#include <algorithm>
+
 namespace collsim {
+
+namespace {
+
+const char* verb_of(OpKind kind) {
+  switch (kind) {
+    case OpKind::isend: return "isend to";
+    case OpKind::irecv: return "irecv from";
+    case OpKind::put: return "put to";
+    case OpKind::get: return "get from";
+    case OpKind::flush: return "flush of";
+    default: return "operation with";
+  }
+}
+
+const char* name_of(OpKind kind) {
+  switch (kind) {
+    case OpKind::isend: return "isend";
+    case OpKind::irecv: return "irecv";
+    case OpKind::wait_all: return "wait_all";
+    case OpKind::wait_any: return "wait_any";
+    case OpKind::barrier: return "barrier";
+    case OpKind::copy: return "copy";
+    case OpKind::win_allocate: return "win_allocate";
+    case OpKind::win_free: return "win_free";
+    case OpKind::put: return "put";
+    case OpKind::get: return "get";
+    case OpKind::flush: return "flush";
+    case OpKind::win_sync: return "win_sync";
+  }
+  return "?";
+}
+
+}  // namespace
+
+std::string RequestTable::describe(std::int64_t id) const {
+  const RequestInfo& r = slots_[static_cast<std::size_t>(id)];
+  switch (r.kind) {
+    case RequestKind::send: return "send to " + std::to_string(r.peer) + " (tag " + std::to_string(r.tag) + ")";
+    case RequestKind::recv: return "recv from " + std::to_string(r.peer) + " (tag " + std::to_string(r.tag) + ")";
+    case RequestKind::put: return "put to " + std::to_string(r.peer) + " (" + std::to_string(r.bytes) + " bytes)";
+    case RequestKind::get: return "get from " + std::to_string(r.peer) + " (" + std::to_string(r.bytes) + " bytes)";
+  }
+  return "?";
+}
+
+std::string RequestTable::describe_live(std::size_t at_most) const {
+  std::string s;
+  std::size_t listed = 0;
+  for (std::size_t id = 0; id < slots_.size(); ++id) {
+    if (!slots_[id].live) continue;
+    if (++listed > at_most) return s + ", ...";
+    s += (s.empty() ? "" : ", ") + describe(static_cast<std::int64_t>(id));
+  }
+  return s;
+}
 
 Task<> Comm::send(Buffer data, int dest, int tag) {
   Request r = co_await isend(data, dest, tag);
@@ -16,6 +73,142 @@ Task<> Comm::sendrecv(Buffer send_data, int dest, int send_tag, Buffer recv_data
   Request r = co_await irecv(recv_data, source, recv_tag);
   co_await send(send_data, dest, send_tag);
   co_await wait(r);
+}
+
+Task<> Comm::sync_memory(Window w) {
+  co_await flush_all(w);
+  co_await win_sync(w);
+}
+
+Task<> Comm::sync_all(Window w) {
+  co_await sync_memory(w);
+  co_await barrier();
+  co_await sync_memory(w);
+}
+
+Task<> Comm::sync_images(Window w, std::span<const int> images) {
+  co_await sync_memory(w);
+  std::vector<Request> requests;
+  requests.reserve(images.size());
+  for (int image : images)
+    if (image != rank()) requests.push_back(co_await irecv(Buffer{}, image, sync_images_tag));
+  for (int image : images)
+    if (image != rank()) co_await send(Buffer{}, image, sync_images_tag);
+  co_await wait_all(requests);
+  co_await sync_memory(w);
+}
+
+Buffer Comm::local(Window w) const {
+  if (w.id < 0 || static_cast<std::size_t>(w.id) >= windows_.size() || !window_live_[static_cast<std::size_t>(w.id)])
+    throw CommError(where() + ": window " + std::to_string(w.id) + " is not allocated");
+  return windows_[static_cast<std::size_t>(w.id)];
+}
+
+void Comm::check_peer(int peer, const char* verb) const {
+  if (peer < 0 || peer >= size())
+    throw CommError(where() + ": " + verb + " rank " + std::to_string(peer) + ", which does not exist (" +
+                    std::to_string(size()) + " ranks)");
+}
+
+void Comm::check_window(const Op& op) const {
+  const Buffer memory = local(op.window);  // throws if not allocated
+  if (op.kind == OpKind::put || op.kind == OpKind::get) {
+    check_peer(op.peer, verb_of(op.kind));
+    if (op.offset > memory.size() || op.buffer.size() > memory.size() - op.offset)
+      throw CommError(where() + ": " + name_of(op.kind) + " of " + std::to_string(op.buffer.size()) +
+                      " bytes at offset " + std::to_string(op.offset) + " of rank " + std::to_string(op.peer) +
+                      "'s window " + std::to_string(op.window.id) + ", which has " + std::to_string(memory.size()) +
+                      " bytes");
+  } else if (op.kind == OpKind::flush && op.peer != -1) {
+    check_peer(op.peer, verb_of(op.kind));
+  }
+}
+
+void Comm::check_requests(const Op& op) const {
+  bool any = false;
+  for (const Request& r : op.requests) {
+    if (r.is_null()) continue;
+    if (!requests_.outstanding(r.id))
+      throw CommError(where() + ": " + name_of(op.kind) + " on request " + std::to_string(r.id) +
+                      ", which is not an outstanding request of this rank");
+    any = true;
+  }
+  if (op.kind == OpKind::wait_any && !any)
+    throw CommError(where() + ": wait_any on " + std::to_string(op.requests.size()) +
+                    " requests, none of them outstanding");
+}
+
+void Comm::check(const Op& op) const {
+  switch (op.kind) {
+    case OpKind::isend:
+    case OpKind::irecv:
+      check_peer(op.peer, verb_of(op.kind));
+      if (op.tag < 0)
+        throw CommError(where() + ": " + name_of(op.kind) + " with tag " + std::to_string(op.tag) +
+                        " (tags are 0 or more)");
+      break;
+    case OpKind::wait_all:
+    case OpKind::wait_any: check_requests(op); break;
+    case OpKind::copy:
+      if (op.buffer.size() != op.source.size())
+        throw CommError(where() + ": copy of " + std::to_string(op.source.size()) + " bytes into a buffer of " +
+                        std::to_string(op.buffer.size()) + " bytes");
+      break;
+    case OpKind::win_free:
+    case OpKind::put:
+    case OpKind::get:
+    case OpKind::flush:
+    case OpKind::win_sync: check_window(op); break;
+    case OpKind::barrier:
+    case OpKind::win_allocate: break;
+  }
+}
+
+bool Comm::submit(Op& op) {
+  check(op);
+  switch (op.kind) {
+    case OpKind::isend: op.request.id = requests_.allocate(RequestKind::send, op.peer, op.tag, op.buffer.size()); break;
+    case OpKind::irecv: op.request.id = requests_.allocate(RequestKind::recv, op.peer, op.tag, op.buffer.size()); break;
+    case OpKind::put: op.request.id = requests_.allocate(RequestKind::put, op.peer, 0, op.buffer.size()); break;
+    case OpKind::get: op.request.id = requests_.allocate(RequestKind::get, op.peer, 0, op.buffer.size()); break;
+    default: break;
+  }
+  if (!start(op)) return false;
+  completed(op);
+  return true;
+}
+
+void Comm::completed(Op& op) {
+  switch (op.kind) {
+    case OpKind::wait_all:
+      for (Request& r : op.requests) {
+        if (r.is_null()) continue;
+        requests_.release(r.id);
+        r = Request{};
+      }
+      break;
+    case OpKind::wait_any: {
+      Request& r = op.requests[op.index];
+      requests_.release(r.id);
+      r = Request{};
+      break;
+    }
+    case OpKind::win_allocate: {
+      const auto id = static_cast<std::size_t>(op.window.id);
+      if (windows_.size() <= id) {
+        windows_.resize(id + 1);
+        window_live_.resize(id + 1, false);
+      }
+      windows_[id] = op.buffer;
+      window_live_[id] = true;
+      break;
+    }
+    case OpKind::win_free:
+      windows_[static_cast<std::size_t>(op.window.id)] = Buffer{};
+      window_live_[static_cast<std::size_t>(op.window.id)] = false;
+      break;
+    default: break;
+  }
 }
 
 }  // namespace collsim

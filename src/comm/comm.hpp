@@ -1,16 +1,34 @@
 // The messaging layer every algorithm is written against.
 //
-// An algorithm is a Task<> that co_awaits the operations below. Engines implement the few
-// primitives (start an isend/irecv, wait for all or any of a set of requests, barrier, local
-// copy, clock); blocking send/recv/sendrecv are built on them here, once, for every engine.
+// An algorithm is a Task<> that co_awaits the operations below. `Comm` is a non-virtual front:
+// it checks every call against the layer's contract (peers, sizes, requests, windows), with one
+// wording per error for every engine, keeps the table of outstanding requests, and only then
+// hands the operation to the engine's start(). Engines implement the few primitives (start an
+// isend/irecv/put/get, wait for all or any of a set of requests, barrier, local copy, window
+// allocation, flush, clock); blocking send/recv/sendrecv and the Fortran image-control
+// statements (sync memory, sync all, sync images) are built on them here, once, for every engine.
 //
 // How an await completes is the engine's business: the sim and mpi engines finish the operation
-// inside await_ready() (the rank's own thread of control blocks), the model engine returns "not
+// inside start() (the rank's own thread of control blocks), the model engine returns "not
 // ready" and resumes the coroutine later from its event queue. Algorithms cannot tell.
 //
-// Matching follows MPI: a receive names its source and tag, messages between one pair of ranks
-// with one tag are received in the order sent, and the receive buffer's size must equal the
-// message size (collectives always know it; engines report a mismatch as an error).
+// Two-sided matching follows MPI: a receive names its source and tag, messages between one pair
+// of ranks with one tag are received in the order sent, and the receive buffer's size must equal
+// the message size (collectives always know it; engines report a mismatch as an error).
+//
+// One-sided operations follow MPI-3 RMA under a passive-target epoch held for the whole run
+// (MPI_Win_lock_all), which is how coarray runtimes use it:
+//  - win_allocate(bytes) is collective; every rank passes the same size (coarrays are symmetric)
+//    and gets its own `bytes` of window memory, zero-filled, which local() exposes.
+//  - put(w, target, offset, src) writes src into target's memory at offset; its request
+//    completes locally: src may be reused. The data is visible at the target by the next
+//    flush(w, target) / flush_all(w) of the origin (remote completion), not before.
+//  - get(w, target, offset, dst) reads target's memory into dst; its request completes when dst
+//    holds the data.
+//  - win_sync(w) is MPI_Win_sync: the memory barrier between this rank's window accesses and
+//    the RMA of others.
+// Within one epoch an algorithm must not put to and read the same target bytes without a flush
+// in between, nor have two puts in flight to overlapping bytes (MPI leaves both undefined).
 #pragma once
 
 #include <coroutine>
@@ -22,30 +40,48 @@
 #include <vector>
 
 #include "comm/buffer.hpp"
+#include "comm/request_table.hpp"
 #include "comm/task.hpp"
 
 namespace collsim {
 
-// Handle of an outstanding non-blocking operation. The number means something only to the
-// engine that issued it; a default-constructed request is "null" and is always complete.
-struct Request {
-  std::int64_t id = -1;
+// Handle of a window (memory exposed to one-sided operations); the same on every rank.
+struct Window {
+  int id = -1;
   bool is_null() const { return id < 0; }
 };
 
-enum class OpKind : std::uint8_t { isend, irecv, wait_all, wait_any, barrier, copy };
+enum class OpKind : std::uint8_t {
+  isend,
+  irecv,
+  wait_all,
+  wait_any,
+  barrier,
+  copy,
+  win_allocate,
+  win_free,
+  put,
+  get,
+  flush,  // peer = target, or -1 for every target (flush_all)
+  win_sync,
+};
 
 // One operation in flight: what the awaiting coroutine asked for, and where the engine leaves the
 // result. It lives in the awaiting coroutine's frame until the await completes, so an engine that
 // suspends may keep a pointer to it.
 struct Op {
   OpKind kind{};
-  Buffer buffer;  // isend: data sent; irecv: data received; copy: destination
+  Buffer buffer;  // isend, put: data sent; irecv, get: data received; copy: destination;
+                  // win_allocate: set by the engine to this rank's window memory
   Buffer source;  // copy: source
-  int peer = -1;  // isend: destination; irecv: source
+  int peer = -1;  // isend: destination; irecv: source; put, get, flush: target
   int tag = 0;
+  Window window;                   // one-sided operations; win_allocate: set by the engine
+  std::size_t offset = 0;          // put, get: byte offset in the target's window memory
+  std::size_t bytes = 0;           // win_allocate: window size per rank
+  bool real = true;                // win_allocate: hold real bytes (else a virtual window, see buffer.hpp)
   std::span<Request> requests;     // wait_all / wait_any
-  Request request;                 // result of isend / irecv
+  Request request;                 // result of isend / irecv / put / get (set by the front)
   std::size_t index = 0;           // result of wait_any
   std::coroutine_handle<> waiter;  // set when the engine left the op pending
 };
@@ -59,19 +95,16 @@ class [[nodiscard]] OpAwaitable {
   OpAwaitable(Comm& comm, const Op& op) : comm_(&comm), op_(op) {}
   bool await_ready();
   void await_suspend(std::coroutine_handle<> h) noexcept { op_.waiter = h; }
-  R await_resume() {
-    if constexpr (std::is_same_v<R, Request>)
-      return op_.request;
-    else if constexpr (std::is_same_v<R, std::size_t>)
-      return op_.index;
-  }
+  R await_resume();
 
  private:
   Comm* comm_;
   Op op_;
 };
 
-// Raised by engines for misuse an algorithm can cause (bad rank, size mismatch, ...).
+// Raised for misuse an algorithm can cause (bad rank, size mismatch, ...). The front raises the
+// contract violations; engines raise what only they can see (a message size against its receive
+// when they pair, an MPI error).
 class CommError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
@@ -117,9 +150,67 @@ class Comm {
   // with a blocking send, then wait for the receive. Zero-byte sides are still sent.
   Task<> sendrecv(Buffer send_data, int dest, int send_tag, Buffer recv_data, int source, int recv_tag);
 
-  // Engine entry point: start `op`. Return true if it completed already (results written into
-  // op), false if the engine will resume op.waiter once it completes.
+  // --- one-sided (see the header comment) ---
+  OpAwaitable<Window> win_allocate(std::size_t bytes, bool real = true) {
+    Op op = make(OpKind::win_allocate, {}, -1, 0);
+    op.bytes = bytes;
+    op.real = real;
+    return {*this, op};
+  }
+  // Collective; outstanding operations on the window must have been completed.
+  OpAwaitable<void> win_free(Window w) { return {*this, make_rma(OpKind::win_free, w, -1, 0, {})}; }
+  // This rank's memory of window w, and its size (the same on every rank).
+  Buffer local(Window w) const;
+  std::size_t window_size(Window w) const { return local(w).size(); }
+
+  OpAwaitable<Request> put(Window w, int target, std::size_t offset, Buffer src) {
+    return {*this, make_rma(OpKind::put, w, target, offset, src)};
+  }
+  OpAwaitable<Request> get(Window w, int target, std::size_t offset, Buffer dst) {
+    return {*this, make_rma(OpKind::get, w, target, offset, dst)};
+  }
+  OpAwaitable<void> flush(Window w, int target) { return {*this, make_rma(OpKind::flush, w, target, 0, {})}; }
+  OpAwaitable<void> flush_all(Window w) { return {*this, make_rma(OpKind::flush, w, -1, 0, {})}; }
+  OpAwaitable<void> win_sync(Window w) { return {*this, make_rma(OpKind::win_sync, w, -1, 0, {})}; }
+
+  // Fortran's image-control statements over window w, as Omni XcalableMP builds them on MPI-3:
+  // sync memory = flush_all + win_sync; sync all = sync memory, barrier, sync memory;
+  // sync images(list) = sync memory, a zero-byte message to and from each image of the list,
+  // sync memory. Every PUT issued before completes at its target by the end of the statement.
+  Task<> sync_memory(Window w);
+  Task<> sync_all(Window w);
+  Task<> sync_images(Window w, std::span<const int> images);
+  // The tag of sync images' messages: algorithms leave it alone.
+  static constexpr int sync_images_tag = 32766;
+
+  // Outstanding requests (issued, not yet completed by a wait): an algorithm should leave none.
+  const RequestTable& requests() const { return requests_; }
+
+  // Checks `op`, records its request, and starts it in the engine; true if it completed already.
+  // Called by OpAwaitable; engines never call it.
+  bool submit(Op& op);
+  // Called by OpAwaitable when an operation the engine left pending has completed.
+  void completed(Op& op);
+
+ protected:
+  // Engine entry point: start `op`, which the front has checked (and for isend/irecv/put/get
+  // given its request id, op.request.id, an index the engine may key its own state by). Return
+  // true if it completed already (results written into op), false if the engine will resume
+  // op.waiter once it completes. For wait_all / wait_any the engine only says which requests
+  // completed (all / op.index): the front releases them and resets them to null.
+  // win_allocate must set op.window (the same id on every rank) and op.buffer (this rank's memory).
   virtual bool start(Op& op) = 0;
+
+  // For an engine whose wait fails (throws) after it completed `r`: the request is gone, so the
+  // front forgets it and resets it to null, as a successful wait would.
+  void release_failed(Request& r) {
+    requests_.release(r.id);
+    r = Request{};
+  }
+  // For an engine that has cancelled every outstanding request.
+  void forget_requests() { requests_.clear(); }
+  // "rank 3": how errors name this rank.
+  std::string where() const { return "rank " + std::to_string(rank()); }
 
  private:
   static Op make(OpKind kind, Buffer buffer, int peer, int tag) {
@@ -130,11 +221,36 @@ class Comm {
     op.tag = tag;
     return op;
   }
+  static Op make_rma(OpKind kind, Window w, int target, std::size_t offset, Buffer data) {
+    Op op = make(kind, data, target, 0);
+    op.window = w;
+    op.offset = offset;
+    return op;
+  }
+  void check(const Op& op) const;
+  void check_peer(int peer, const char* verb) const;
+  void check_window(const Op& op) const;
+  void check_requests(const Op& op) const;
+
+  RequestTable requests_;
+  std::vector<Buffer> windows_;  // by window id; a freed window has no memory
+  std::vector<bool> window_live_;
 };
 
 template <class R>
 bool OpAwaitable<R>::await_ready() {
-  return comm_->start(op_);
+  return comm_->submit(op_);
+}
+
+template <class R>
+R OpAwaitable<R>::await_resume() {
+  if (op_.waiter) comm_->completed(op_);
+  if constexpr (std::is_same_v<R, Request>)
+    return op_.request;
+  else if constexpr (std::is_same_v<R, std::size_t>)
+    return op_.index;
+  else if constexpr (std::is_same_v<R, Window>)
+    return op_.window;
 }
 
 }  // namespace collsim

@@ -35,10 +35,9 @@ struct PostedRecv {
   double posted;
 };
 
+// The engine's side of one of a rank's requests (the Comm front keeps what it is).
 struct RequestState {
   bool done = false;
-  bool is_recv = false;
-  int peer = -1, tag = 0;
   Buffer buffer;  // receive target
 };
 
@@ -50,11 +49,32 @@ class ModelComm final : public Comm {
   int rank() const override { return rank_; }
   int size() const override;
   double now() const override;
+
+ protected:
   bool start(Op& op) override;
 
  private:
   ModelEngine* engine_;
   int rank_;
+};
+
+// A put's latest arrival at one target, until a flush of the origin completes it there.
+struct Unflushed {
+  int target;
+  double latest;
+};
+
+// Bytes that land at an event's time: a put's data in its target's window, a get's in the
+// origin's buffer.
+struct Landing {
+  Buffer destination;
+  std::vector<std::byte> payload;  // empty for virtual buffers
+};
+
+// One window: its memory on every rank (collectively allocated, the same size everywhere).
+struct WindowMemory {
+  std::size_t bytes = 0;
+  std::vector<Storage> memory;  // by rank
 };
 
 struct Rank {
@@ -65,10 +85,12 @@ struct Rank {
   Op* waiting = nullptr;  // the op this rank is suspended on, if it waits for requests
   bool finished = false;
   double finish = 0;
+  std::vector<RequestState> requests;  // by request id
   std::vector<PostedRecv> posted;
   std::vector<Message> unexpected;
   models::Hockney::Ports ports;  // Hockney one-port
   models::LogGP::Rank clocks;    // LogGP
+  std::vector<Unflushed> unflushed;
 };
 
 struct Event {
@@ -77,6 +99,7 @@ struct Event {
     complete,  // complete request `id`
     retry,     // LogGP: start the send or copy the rank is suspended on, if its resources are free
     arrive,    // LogGP: handle in-flight message `id` at the rank, if its resources are free
+    land,      // write landing `id` (one-sided data) into its destination
   };
   double time;
   int rank;
@@ -131,10 +154,16 @@ class ModelEngine {
   bool start_irecv(int rank, Op& op);
   bool start_copy(int rank, Op& op);
   bool loggp_send(int rank, Op& op);
+  bool collective(int rank, Op& op);
+  bool start_put(int rank, Op& op);
+  bool start_get(int rank, Op& op);
+  bool start_flush(int rank, Op& op);
+  void land_at(double time, int rank, Buffer destination, Buffer data);
+  double one_sided_latency(int a, int b) const;
   bool loggp_copy(int rank, Op& op);
   void loggp_arrive(int rank, std::int64_t id);
   bool try_wait(int rank, Op& op);
-  std::int64_t new_request(bool is_recv, int peer, int tag, Buffer buffer);
+  RequestState& new_request(int rank, const Op& op);
   static Message message_of(int rank, const Op& op, double ready);
   void match(int rank, Message message);
   void deliver(int rank, std::int64_t request, Message& message, double posted);
@@ -147,29 +176,26 @@ class ModelEngine {
   const RunSpec& spec_;
   double now_ = 0;
   std::vector<Rank> ranks_;
-  std::vector<RequestState> requests_;
-  std::vector<std::int64_t> free_requests_;
   std::vector<Message> in_flight_;  // LogGP: sent, not yet handled by the receiver
   std::vector<std::int64_t> free_in_flight_;
   EventQueue queue_;
-  int in_barrier_ = 0;
+  int in_collective_ = 0;  // ranks inside the current collective call
+  OpKind collective_kind_ = OpKind::barrier;
+  std::vector<WindowMemory> windows_;
+  std::vector<Landing> landings_;
+  std::vector<std::int64_t> free_landings_;
 };
 
 int ModelComm::size() const { return engine_->size(); }
 double ModelComm::now() const { return engine_->now(); }
 bool ModelComm::start(Op& op) { return engine_->start(rank_, op); }
 
-std::int64_t ModelEngine::new_request(bool is_recv, int peer, int tag, Buffer buffer) {
-  std::int64_t id;
-  if (!free_requests_.empty()) {
-    id = free_requests_.back();
-    free_requests_.pop_back();
-  } else {
-    id = static_cast<std::int64_t>(requests_.size());
-    requests_.emplace_back();
-  }
-  requests_[static_cast<std::size_t>(id)] = RequestState{false, is_recv, peer, tag, buffer};
-  return id;
+RequestState& ModelEngine::new_request(int rank, const Op& op) {
+  auto& states = ranks_[static_cast<std::size_t>(rank)].requests;
+  const auto id = static_cast<std::size_t>(op.request.id);
+  if (states.size() <= id) states.resize(id + 1);
+  states[id] = RequestState{};
+  return states[id];
 }
 
 bool ModelEngine::start(int rank, Op& op) {
@@ -182,25 +208,166 @@ bool ModelEngine::start(int rank, Op& op) {
       ranks_[static_cast<std::size_t>(rank)].waiting = &op;
       return false;
     case OpKind::barrier:
-      if (++in_barrier_ < size()) {
-        ranks_[static_cast<std::size_t>(rank)].waiting = &op;
-        return false;
-      }
-      in_barrier_ = 0;
-      for (int r = 0; r < size(); ++r)
-        if (ranks_[static_cast<std::size_t>(r)].waiting &&
-            ranks_[static_cast<std::size_t>(r)].waiting->kind == OpKind::barrier)
-          push(now_, r, Event::Kind::resume);
-      return true;
+    case OpKind::win_allocate:
+    case OpKind::win_free: return collective(rank, op);
     case OpKind::copy: return start_copy(rank, op);
+    case OpKind::put: return start_put(rank, op);
+    case OpKind::get: return start_get(rank, op);
+    case OpKind::flush: return start_flush(rank, op);
+    case OpKind::win_sync: return true;
   }
   return true;
 }
 
+// Barrier, win_allocate and win_free: every rank makes the same collective calls in the same
+// order, so the ranks inside one are in the same call; it completes, ideally, when the last rank
+// enters it.
+bool ModelEngine::collective(int rank, Op& op) {
+  const bool first = in_collective_ == 0;
+  if (first)
+    collective_kind_ = op.kind;
+  else if (op.kind != collective_kind_)
+    throw CommError("rank " + std::to_string(rank) + " entered a different collective call than the ranks before it");
+  if (op.kind == OpKind::win_allocate) {
+    // Windows are numbered in allocation order, the same on every rank.
+    if (first) {
+      windows_.emplace_back();
+      windows_.back().bytes = op.bytes;
+      windows_.back().memory.resize(static_cast<std::size_t>(size()));
+    }
+    WindowMemory& w = windows_.back();
+    if (op.bytes != w.bytes)
+      throw CommError("rank " + std::to_string(rank) + ": win_allocate of " + std::to_string(op.bytes) +
+                      " bytes, but another rank allocated " + std::to_string(w.bytes) + " (windows are symmetric)");
+    Storage& mine = w.memory[static_cast<std::size_t>(rank)];
+    mine = Storage(op.bytes, op.real);
+    op.window = Window{static_cast<int>(windows_.size()) - 1};
+    op.buffer = mine.view();
+  }
+  if (++in_collective_ < size()) {
+    ranks_[static_cast<std::size_t>(rank)].waiting = &op;
+    return false;
+  }
+  in_collective_ = 0;
+  if (op.kind == OpKind::win_free)
+    for (Storage& m : windows_[static_cast<std::size_t>(op.window.id)].memory) m = Storage{};
+  for (int r = 0; r < size(); ++r)
+    if (ranks_[static_cast<std::size_t>(r)].waiting && ranks_[static_cast<std::size_t>(r)].waiting->kind == op.kind)
+      push(now_, r, Event::Kind::resume);
+  return true;
+}
+
+double ModelEngine::one_sided_latency(int a, int b) const {
+  return config_.kind == ModelConfig::Kind::loggp ? config_.loggp.L : config_.hockney_between(a, b).alpha;
+}
+
+// Schedules `data` (its bytes as they are now) to be written into `destination` at `time`.
+void ModelEngine::land_at(double time, int rank, Buffer destination, Buffer data) {
+  std::int64_t id;
+  if (!free_landings_.empty()) {
+    id = free_landings_.back();
+    free_landings_.pop_back();
+  } else {
+    id = static_cast<std::int64_t>(landings_.size());
+    landings_.emplace_back();
+  }
+  Landing& l = landings_[static_cast<std::size_t>(id)];
+  l.destination = destination;
+  l.payload.clear();
+  if (!data.is_virtual() && !destination.is_virtual()) l.payload.assign(data.data(), data.data() + data.size());
+  push(time, rank, Event::Kind::land, id);
+}
+
+// A put of m bytes posted at t reaches the target's memory at A (Hockney: t + alpha + beta*m, or
+// later under one-port; LogGP: the first byte as for a send, plus (m-1)G, without the target's
+// CPU: RDMA), and its request completes at A too. The origin's next flush to that target waits
+// for A and then the acknowledgement's latency.
+bool ModelEngine::start_put(int rank, Op& op) {
+  Rank& me = ranks_[static_cast<std::size_t>(rank)];
+  const double m = static_cast<double>(op.buffer.size());
+  double arrival = 0, cpu_free = now_;
+  if (config_.kind == ModelConfig::Kind::loggp) {
+    const models::LogGP& p = config_.loggp;
+    const double start = p.send_start(me.clocks, now_);
+    if (start > now_) {  // retried when the CPU and NIC are free
+      me.waiting = &op;
+      push(start, rank, Event::Kind::retry);
+      return false;
+    }
+    const models::LogGP::Send sent = p.send(me.clocks, now_, m);
+    arrival = sent.arrival + p.bytes_time(m);
+    cpu_free = sent.cpu_free;
+  } else {
+    const models::Hockney& h = config_.hockney_between(rank, op.peer);
+    arrival = config_.one_port ? h.transfer_one_port(me.ports, ranks_[static_cast<std::size_t>(op.peer)].ports, now_, m)
+                               : now_ + h.transfer(m);
+  }
+  new_request(rank, op);
+  const Buffer target =
+      windows_[static_cast<std::size_t>(op.window.id)].memory[static_cast<std::size_t>(op.peer)].view().slice(
+          op.offset, op.buffer.size());
+  land_at(arrival, op.peer, target, op.buffer);
+  push(arrival, rank, Event::Kind::complete, op.request.id);
+  auto u =
+      std::find_if(me.unflushed.begin(), me.unflushed.end(), [&](const Unflushed& x) { return x.target == op.peer; });
+  if (u == me.unflushed.end())
+    me.unflushed.push_back({op.peer, arrival});
+  else
+    u->latest = std::max(u->latest, arrival);
+  if (cpu_free <= now_) return true;
+  me.waiting = &op;
+  push(cpu_free, rank, Event::Kind::resume);
+  return false;
+}
+
+// A get of m bytes posted at t: the request reaches the target after one latency and the data
+// comes back as a transfer of m bytes (Hockney: t + 2*alpha + beta*m; LogGP: the origin's CPU
+// overhead o, then 2L + (m-1)G). The target's bytes are taken when the get is posted: a program
+// that writes them meanwhile races, in MPI too.
+bool ModelEngine::start_get(int rank, Op& op) {
+  Rank& me = ranks_[static_cast<std::size_t>(rank)];
+  new_request(rank, op);
+  const double m = static_cast<double>(op.buffer.size());
+  double done = 0;
+  if (config_.kind == ModelConfig::Kind::loggp) {
+    const models::LogGP& p = config_.loggp;
+    done = p.compute(me.clocks, p.compute_start(me.clocks, now_), p.o) + 2 * p.L + p.bytes_time(m);
+  } else {
+    const models::Hockney& h = config_.hockney_between(rank, op.peer);
+    if (config_.one_port) {
+      Rank& target = ranks_[static_cast<std::size_t>(op.peer)];
+      const double asked = h.transfer_one_port(me.ports, target.ports, now_, 0);
+      done = h.transfer_one_port(target.ports, me.ports, asked, m);
+    } else {
+      done = now_ + h.alpha + h.transfer(m);
+    }
+  }
+  const Buffer source =
+      windows_[static_cast<std::size_t>(op.window.id)].memory[static_cast<std::size_t>(op.peer)].view().slice(
+          op.offset, op.buffer.size());
+  land_at(done, rank, op.buffer, source);
+  push(done, rank, Event::Kind::complete, op.request.id);
+  return true;
+}
+
+// flush(target) completes once every put to target has arrived, plus the latency of the
+// acknowledgement; with nothing unflushed to target it completes at once. flush_all: every target.
+bool ModelEngine::start_flush(int rank, Op& op) {
+  Rank& me = ranks_[static_cast<std::size_t>(rank)];
+  double done = now_;
+  auto flushed = [&](const Unflushed& u) {
+    if (op.peer != -1 && u.target != op.peer) return false;
+    done = std::max(done, std::max(now_, u.latest) + one_sided_latency(rank, u.target));
+    return true;
+  };
+  me.unflushed.erase(std::remove_if(me.unflushed.begin(), me.unflushed.end(), flushed), me.unflushed.end());
+  if (done <= now_) return true;
+  me.waiting = &op;
+  push(done, rank, Event::Kind::resume);
+  return false;
+}
+
 bool ModelEngine::start_copy(int rank, Op& op) {
-  if (op.buffer.size() != op.source.size())
-    throw CommError("copy of " + std::to_string(op.source.size()) + " bytes into a buffer of " +
-                    std::to_string(op.buffer.size()));
   copy_bytes(op.buffer, op.source);
   const double duration = models::copy_time(static_cast<double>(op.buffer.size()), config_.copy_bandwidth);
   if (duration <= 0) return true;
@@ -226,10 +393,7 @@ bool ModelEngine::loggp_copy(int rank, Op& op) {
 }
 
 bool ModelEngine::start_isend(int rank, Op& op) {
-  if (op.peer < 0 || op.peer >= size())
-    throw CommError("rank " + std::to_string(rank) + " sends to rank " + std::to_string(op.peer) +
-                    ", which does not exist");
-  op.request.id = new_request(false, op.peer, op.tag, {});
+  new_request(rank, op);
   if (config_.kind == ModelConfig::Kind::loggp) return loggp_send(rank, op);
   Rank& me = ranks_[static_cast<std::size_t>(rank)];
   Rank& dest = ranks_[static_cast<std::size_t>(op.peer)];
@@ -308,11 +472,8 @@ void ModelEngine::match(int rank, Message message) {
 }
 
 bool ModelEngine::start_irecv(int rank, Op& op) {
-  if (op.peer < 0 || op.peer >= size())
-    throw CommError("rank " + std::to_string(rank) + " receives from rank " + std::to_string(op.peer) +
-                    ", which does not exist");
   Rank& me = ranks_[static_cast<std::size_t>(rank)];
-  op.request.id = new_request(true, op.peer, op.tag, op.buffer);
+  new_request(rank, op).buffer = op.buffer;
   auto found = std::find_if(me.unexpected.begin(), me.unexpected.end(),
                             [&](const Message& m) { return m.source == op.peer && m.tag == op.tag; });
   if (found != me.unexpected.end()) {
@@ -327,7 +488,7 @@ bool ModelEngine::start_irecv(int rank, Op& op) {
 
 // Matches `message` with the receive `request` of `rank`, posted at `posted`.
 void ModelEngine::deliver(int rank, std::int64_t request, Message& message, double posted) {
-  RequestState& r = requests_[static_cast<std::size_t>(request)];
+  RequestState& r = ranks_[static_cast<std::size_t>(rank)].requests[static_cast<std::size_t>(request)];
   if (r.buffer.size() != message.size)
     throw CommError("rank " + std::to_string(rank) + " posted a receive of " + std::to_string(r.buffer.size()) +
                     " bytes from rank " + std::to_string(message.source) + " (tag " + std::to_string(message.tag) +
@@ -337,27 +498,17 @@ void ModelEngine::deliver(int rank, std::int64_t request, Message& message, doub
   push(std::max(posted, message.ready), rank, Event::Kind::complete, request);
 }
 
-// True when `op` (wait_all / wait_any) is satisfied; then its requests are released.
-bool ModelEngine::try_wait(int /*rank*/, Op& op) {
-  auto done = [&](const Request& r) { return r.is_null() || requests_[static_cast<std::size_t>(r.id)].done; };
-  auto release = [&](Request& r) {
-    if (!r.is_null()) free_requests_.push_back(r.id);
-    r = Request{};
-  };
-  if (op.kind == OpKind::wait_all) {
-    if (!std::all_of(op.requests.begin(), op.requests.end(), done)) return false;
-    for (auto& r : op.requests) release(r);
-    return true;
-  }
+// True when `op` (wait_all / wait_any) is satisfied (the front then releases its requests).
+bool ModelEngine::try_wait(int rank, Op& op) {
+  const auto& states = ranks_[static_cast<std::size_t>(rank)].requests;
+  auto done = [&](const Request& r) { return r.is_null() || states[static_cast<std::size_t>(r.id)].done; };
+  if (op.kind == OpKind::wait_all) return std::all_of(op.requests.begin(), op.requests.end(), done);
   for (std::size_t i = 0; i < op.requests.size(); ++i) {
     if (!op.requests[i].is_null() && done(op.requests[i])) {
-      release(op.requests[i]);
       op.index = i;
       return true;
     }
   }
-  if (std::all_of(op.requests.begin(), op.requests.end(), [](const Request& r) { return r.is_null(); }))
-    throw CommError("wait_any on requests that are all null");
   return false;
 }
 
@@ -375,14 +526,17 @@ void ModelEngine::resume(int rank) {
 
 std::string ModelEngine::describe_wait(const Rank& r) const {
   if (!r.waiting) return "running";
-  if (r.waiting->kind == OpKind::barrier) return "in barrier";
+  switch (r.waiting->kind) {
+    case OpKind::barrier: return "in barrier";
+    case OpKind::win_allocate: return "in win_allocate";
+    case OpKind::win_free: return "in win_free";
+    default: break;
+  }
   std::string s = r.waiting->kind == OpKind::wait_any ? "wait_any on" : "wait_all on";
   for (const Request& q : r.waiting->requests) {
-    if (q.is_null()) continue;
-    const RequestState& st = requests_[static_cast<std::size_t>(q.id)];
-    if (st.done) continue;
-    s += st.is_recv ? " recv from " : " send to ";
-    s += std::to_string(st.peer) + " (tag " + std::to_string(st.tag) + ")";
+    if (q.is_null() || r.requests[static_cast<std::size_t>(q.id)].done) continue;
+    s += ' ';
+    s += r.comm.requests().describe(q.id);
   }
   return s;
 }
@@ -427,15 +581,29 @@ RunResult ModelEngine::run() {
           if (r.waiting) resume(e.rank);
           break;
         case Event::Kind::complete:
-          requests_[static_cast<std::size_t>(e.id)].done = true;
+          r.requests[static_cast<std::size_t>(e.id)].done = true;
           if (r.waiting && (r.waiting->kind == OpKind::wait_all || r.waiting->kind == OpKind::wait_any) &&
               try_wait(e.rank, *r.waiting))
             resume(e.rank);
           break;
-        case Event::Kind::retry:
-          if (r.waiting->kind == OpKind::isend ? loggp_send(e.rank, *r.waiting) : loggp_copy(e.rank, *r.waiting))
-            resume(e.rank);
+        case Event::Kind::retry: {
+          Op& op = *r.waiting;
+          bool done = false;
+          if (op.kind == OpKind::isend)
+            done = loggp_send(e.rank, op);
+          else if (op.kind == OpKind::put)
+            done = start_put(e.rank, op);
+          else
+            done = loggp_copy(e.rank, op);
+          if (done) resume(e.rank);
           break;
+        }
+        case Event::Kind::land: {
+          Landing& l = landings_[static_cast<std::size_t>(e.id)];
+          if (!l.payload.empty()) std::copy(l.payload.begin(), l.payload.end(), l.destination.data());
+          free_landings_.push_back(e.id);
+          break;
+        }
         case Event::Kind::arrive: loggp_arrive(e.rank, e.id); break;
       }
     }

@@ -39,40 +39,31 @@ void MpiComm::cancel_all() {
       MPI_Request_free(&s.handle);
     }
     s = Slot{};
-    free_.push_back(static_cast<std::int64_t>(id));
   }
+  forget_requests();
   self_sends_.clear();
   self_recvs_.clear();
 }
 
 double MpiComm::now() const { return MPI_Wtime() - epoch_; }
 
-std::string MpiComm::where() const { return "rank " + std::to_string(rank_); }
-
 bool MpiComm::start(Op& op) {
   switch (op.kind) {
     case OpKind::isend:
-    case OpKind::irecv: op.request = post(op); break;
+    case OpKind::irecv: post(op); break;
     case OpKind::wait_all: wait_all(op.requests); break;
     case OpKind::wait_any: op.index = wait_any(op.requests); break;
     case OpKind::barrier: mpi_check(MPI_Barrier(comm_), "MPI_Barrier"); break;
-    case OpKind::copy:
-      if (op.buffer.size() != op.source.size())
-        throw CommError(where() + ": local copy of " + std::to_string(op.source.size()) + " bytes into a buffer of " +
-                        std::to_string(op.buffer.size()) + " bytes");
-      copy_bytes(op.buffer, op.source);
-      break;
+    case OpKind::copy: copy_bytes(op.buffer, op.source); break;
+    default: throw CommError(where() + ": one-sided operations are not supported by the mpi engine yet");
   }
   return true;
 }
 
-Request MpiComm::post(const Op& op) {
+void MpiComm::post(const Op& op) {
   const bool receive = op.kind == OpKind::irecv;
   const char* verb = receive ? "irecv from" : "isend to";
-  if (op.peer < 0 || op.peer >= size_)
-    throw CommError(where() + ": " + verb + " rank " + std::to_string(op.peer) + ", but there are " +
-                    std::to_string(size_) + " ranks");
-  if (op.tag < 0 || op.tag > tag_ub_)
+  if (op.tag > tag_ub_)
     throw CommError(where() + ": tag " + std::to_string(op.tag) + " is outside [0, " + std::to_string(tag_ub_) + "]");
   const std::size_t bytes = op.buffer.size();
   if (bytes > static_cast<std::size_t>(INT_MAX))
@@ -81,15 +72,10 @@ Request MpiComm::post(const Op& op) {
 
   if (op.peer == rank_) match_self(receive, op.tag, bytes);
 
-  std::int64_t id;
-  if (!free_.empty()) {
-    id = free_.back();
-    free_.pop_back();
-  } else {
-    id = static_cast<std::int64_t>(slots_.size());
-    slots_.emplace_back();
-  }
+  const std::int64_t id = op.request.id;
+  if (slots_.size() <= static_cast<std::size_t>(id)) slots_.resize(static_cast<std::size_t>(id) + 1);
   Slot& s = slots_[static_cast<std::size_t>(id)];
+  s = Slot{};
   s.active = true;
   s.receive = receive;
   s.peer = op.peer;
@@ -105,10 +91,8 @@ Request MpiComm::post(const Op& op) {
                          : MPI_Isend(data, count, MPI_BYTE, op.peer, op.tag, comm_, &s.handle);
   if (rc != MPI_SUCCESS) {
     s = Slot{};
-    free_.push_back(id);
     throw CommError(where() + ": " + verb + " rank " + std::to_string(op.peer) + " failed: " + mpi_error_text(rc));
   }
-  return Request{id};
 }
 
 void MpiComm::match_self(bool receive, int tag, std::size_t bytes) {
@@ -126,13 +110,6 @@ void MpiComm::match_self(bool receive, int tag, std::size_t bytes) {
     throw CommError(where() + ": a message of " + std::to_string(message) + " bytes from " + where() + " (tag " +
                     std::to_string(tag) + ") meets a receive of " + std::to_string(buffer) +
                     " bytes (a receive must be the size of its message)");
-}
-
-std::int64_t MpiComm::find_active(Request request, const char* what) const {
-  const auto id = request.id;
-  if (id >= static_cast<std::int64_t>(slots_.size()) || !slots_[static_cast<std::size_t>(id)].active)
-    throw CommError(where() + ": " + what + " on request " + std::to_string(id) + ", which is not outstanding");
-  return id;
 }
 
 std::string MpiComm::finish(std::int64_t id, const MPI_Status& status, int error) {
@@ -157,7 +134,6 @@ std::string MpiComm::finish(std::int64_t id, const MPI_Status& status, int error
                 std::to_string(s.bytes) + " (a receive must be the size of its message)";
   }
   s = Slot{};
-  free_.push_back(id);
   return problem;
 }
 
@@ -166,11 +142,11 @@ void MpiComm::wait_all(std::span<Request> requests) {
   positions_.clear();
   for (std::size_t i = 0; i < requests.size(); ++i) {
     if (requests[i].is_null()) continue;
-    const auto id = find_active(requests[i], "wait_all");
-    handles_.push_back(slots_[static_cast<std::size_t>(id)].handle);
+    handles_.push_back(slots_[static_cast<std::size_t>(requests[i].id)].handle);
     positions_.push_back(i);
   }
   if (handles_.empty()) return;
+  finished_.clear();
   statuses_.resize(handles_.size());
   int rc = MPI_SUCCESS;
   if (handles_.size() == 1) {
@@ -195,9 +171,12 @@ void MpiComm::wait_all(std::span<Request> requests) {
     if (error == MPI_ERR_PENDING) continue;  // still in flight: the request stays valid
     std::string problem = finish(r.id, statuses_[k], error);
     if (first_problem.empty()) first_problem = std::move(problem);
-    r = Request{};
+    finished_.push_back(positions_[k]);
   }
-  if (!first_problem.empty()) throw CommError(first_problem);
+  if (!first_problem.empty()) {
+    for (std::size_t i : finished_) release_failed(requests[i]);
+    throw CommError(first_problem);
+  }
 }
 
 std::size_t MpiComm::wait_any(std::span<Request> requests) {
@@ -205,13 +184,9 @@ std::size_t MpiComm::wait_any(std::span<Request> requests) {
   positions_.clear();
   for (std::size_t i = 0; i < requests.size(); ++i) {
     if (requests[i].is_null()) continue;
-    const auto id = find_active(requests[i], "wait_any");
-    handles_.push_back(slots_[static_cast<std::size_t>(id)].handle);
+    handles_.push_back(slots_[static_cast<std::size_t>(requests[i].id)].handle);
     positions_.push_back(i);
   }
-  if (handles_.empty())
-    throw CommError(where() + ": wait_any on " + std::to_string(requests.size()) +
-                    " requests, none of them outstanding");
   int k = MPI_UNDEFINED;
   MPI_Status status;
   const int rc = MPI_Waitany(static_cast<int>(handles_.size()), handles_.data(), &k, &status);
@@ -219,8 +194,10 @@ std::size_t MpiComm::wait_any(std::span<Request> requests) {
     throw CommError(where() + ": MPI_Waitany failed: " + mpi_error_text(rc));
   const std::size_t i = positions_[static_cast<std::size_t>(k)];
   std::string problem = finish(requests[i].id, status, rc);
-  requests[i] = Request{};
-  if (!problem.empty()) throw CommError(problem);
+  if (!problem.empty()) {
+    release_failed(requests[i]);
+    throw CommError(problem);
+  }
   return i;
 }
 

@@ -41,17 +41,18 @@ class MpiComm final : public Comm {
   double now() const override;
   void set_epoch(double wtime) { epoch_ = wtime; }
 
-  // After a CommError the operations already started are left as they were: the comm is fit
-  // only for destruction, which cancels what is still pending.
-  bool start(Op& op) override;
-
   // Requests issued and not yet completed by a wait (an algorithm should leave none).
-  std::size_t active_requests() const { return slots_.size() - free_.size(); }
+  std::size_t active_requests() const { return requests().live(); }
   // Drops every outstanding request (receives are cancelled first), so that the comm can serve
   // again after an algorithm failed half-way, or be freed.
   void cancel_all();
   // The duplicate communicator the messages travel on.
   MPI_Comm handle() const { return comm_; }
+
+ protected:
+  // After a CommError the operations already started are left as they were: the comm is fit
+  // only for destruction, which cancels what is still pending.
+  bool start(Op& op) override;
 
  private:
   struct Slot {
@@ -65,14 +66,12 @@ class MpiComm final : public Comm {
     std::vector<std::byte> scratch;
   };
 
-  Request post(const Op& op);
+  void post(const Op& op);
   void match_self(bool receive, int tag, std::size_t bytes);
   void wait_all(std::span<Request> requests);
   std::size_t wait_any(std::span<Request> requests);
-  std::int64_t find_active(Request request, const char* what) const;
   // Frees the slot and returns what went wrong with it ("" when the transfer was right).
   std::string finish(std::int64_t id, const MPI_Status& status, int error);
-  std::string where() const;
 
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0;
@@ -84,12 +83,12 @@ class MpiComm final : public Comm {
   // messages to self are compared here, before MPI sees the second half of the pair; MPI's
   // ordering makes the n-th send and the n-th receive of one tag the pair.
   std::map<int, std::deque<std::size_t>> self_sends_, self_recvs_;
-  std::vector<Slot> slots_;
-  std::vector<std::int64_t> free_;
+  std::vector<Slot> slots_;  // by request id
   // Reused between waits so that a wait allocates nothing once the sizes have been seen.
   std::vector<MPI_Request> handles_;
   std::vector<std::size_t> positions_;
   std::vector<MPI_Status> statuses_;
+  std::vector<std::size_t> finished_;  // positions a failing wait_all completed
 };
 
 }  // namespace collsim

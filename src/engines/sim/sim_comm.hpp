@@ -99,12 +99,9 @@ class SimComm final : public Comm {
   int rank() const override { return rank_; }
   int size() const override { return m_.procs; }
   double now() const override;
-  bool start(Op& op) override;
 
-  // For the end of a measurement and for deadlock reports.
-  std::size_t live_requests() const { return requests_.size() - free_.size(); }
-  std::string describe_live_requests() const;  // "recv from 1 tag 5, send to 2 tag 5"
-  std::string waiting_on() const;              // "recv from 1 tag 1001", "barrier", ...
+  // For deadlock reports.
+  std::string waiting_on() const;  // "recv from 1 tag 1001", "barrier", ...
   bool finished = false;
 
   // For the Transport: complete request `id` (waking the rank if it waits for it); the receive
@@ -114,6 +111,9 @@ class SimComm final : public Comm {
   Buffer receive_buffer(std::int64_t id) const { return requests_[static_cast<std::size_t>(id)].dest; }
   bool in_mpi() const { return !in_copy_; }
   void defer(std::function<void()> action) { deferred_.push_back(std::move(action)); }
+
+ protected:
+  bool start(Op& op) override;
 
  private:
   struct Pending {
@@ -130,25 +130,23 @@ class SimComm final : public Comm {
   };
   enum class Blocked : std::uint8_t { no, requests, barrier };
 
-  Request post_send(const Op& op);
-  Request post_recv(const Op& op);
+  void post_send(const Op& op);
+  void post_recv(const Op& op);
   void wait_all(std::span<Request> requests);
   std::size_t wait_any(std::span<Request> requests);
   void copy(Buffer dst, Buffer src);
+  Pending& slot(std::int64_t id);  // a fresh state for request id
   Pending& pending(const Request& r);
-  void finish(Request& r);  // after its SimGrid comm completed
-  std::int64_t allocate();
+  void finish(const Request& r);  // after its SimGrid comm completed
   bool matched(const Pending& p) const;
   std::string describe(const Pending& p) const;
-  void check_peer(int peer, const char* what) const;
 
   Measurement& m_;
   Mailboxes& mailboxes_;
   int rank_;
   std::size_t eager_limit_;
   double memcpy_rate_;
-  std::deque<Pending> requests_;  // a deque keeps each payload slot's address stable
-  std::vector<std::int64_t> free_;
+  std::deque<Pending> requests_;  // by request id; a deque keeps each payload slot's address stable
   Blocked blocked_ = Blocked::no;
   OpKind blocked_kind_ = OpKind::wait_all;
   std::vector<std::int64_t> blocked_on_;

@@ -375,10 +375,10 @@ void Simulation::Impl::rank_main(Measurement& m, int rank, std::vector<double>& 
   }
   comm.finished = true;
   finish[static_cast<std::size_t>(rank)] = s4u::Engine::get_clock() - m.start;
-  if (comm.live_requests() > 0)
+  if (comm.requests().live() > 0)
     reporter->fail(describe(spec) + ": rank " + std::to_string(rank) + " returned with " +
-                   std::to_string(comm.live_requests()) + " requests never completed (" +
-                   comm.describe_live_requests() + ")");
+                   std::to_string(comm.requests().live()) + " requests never completed (" +
+                   comm.requests().describe_live() + ")");
   errors[static_cast<std::size_t>(rank)] = data.check();
 }
 
