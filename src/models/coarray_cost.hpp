@@ -5,9 +5,9 @@
 // engine's one-sided rules are, for a rank that does one thing at a time,
 //  - a put of n bytes posted at t arrives, and its request completes, at t + alpha + beta*n;
 //    puts in flight do not slow each other;
-//  - flush(target) completes at max(now, the latest arrival of the unflushed puts and gets to
-//    target) + alpha (the acknowledgement), at once if there are none; flush_all likewise over
-//    every target (a statement here has one target);
+//  - flush(target) completes at max(now, the latest arrival of the unflushed puts to target) +
+//    alpha (the acknowledgement), at once if there are none; flush_all likewise over every
+//    target (a statement here has one target);
 //  - a get of n bytes posted at t completes at t + 2*alpha + beta*n (request and reply);
 //  - a copy of n bytes takes n / copy_bandwidth (0: free) and holds the rank;
 //  - posting, win_sync and barrier take no time.
@@ -28,8 +28,8 @@ struct CoarrayCosts {
 // flushed (MPI_Put + MPI_Win_flush); non-blocking: completion is awaited at the segment end only.
 double coarray_put_time(const coarray::Plan& plan, const CoarrayCosts& costs, bool blocking);
 
-// plan.statements GET statements one after another (GET is blocking), without a segment end:
-// a sync memory after them costs one more alpha (it flushes the gets).
+// plan.statements GET statements one after another (GET is blocking). A sync memory after them
+// adds nothing: a waited get is complete, and flushes wait for puts only.
 double coarray_get_time(const coarray::Plan& plan, const CoarrayCosts& costs);
 
 }  // namespace collsim::models

@@ -11,32 +11,13 @@
 
 #include "coarray/one_sided_fake.hpp"
 #include "coarray/random_sections.hpp"
+#include "coarray/statements.hpp"
 #include "models/coarray_cost.hpp"
 
 namespace collsim::coarray {
 namespace {
 
 using namespace test_sections;
-
-const models::CoarrayCosts kCosts{{1e-6, 1e-9}, 2e9};
-
-struct Statement {
-  Section local, remote;
-  CoarrayOptions options;
-};
-
-Statement statement(const std::string& local, const std::string& local_shape, const std::string& remote,
-                    const std::string& remote_shape, std::size_t buffer_bytes, bool registered = false) {
-  return {parse_section(local, parse_shape(local_shape, 8)), parse_section(remote, parse_shape(remote_shape, 8)),
-          CoarrayOptions{buffer_bytes, registered, GetBehaviour::table1}};
-}
-
-// Local array bytes 1, 2, 3, ... (mod 251, never 0), so a byte out of place shows.
-std::vector<std::byte> pattern(std::size_t bytes) {
-  std::vector<std::byte> v(bytes);
-  for (std::size_t i = 0; i < bytes; ++i) v[i] = static_cast<std::byte>(1 + i % 251);
-  return v;
-}
 
 Task<> run_put(OneSidedFake& comm, const Statement& s, std::vector<std::byte>& local, std::size_t nputs, PutMode mode,
                Window& window) {
@@ -62,29 +43,6 @@ void run(Task<> task) {
   rethrow_if_failed(task);
 }
 
-// What the remote coarrays hold after the PUTs: the local section's elements at the remote
-// section's offsets, in Fortran order, in each of the nputs coarrays; zero elsewhere.
-std::vector<std::byte> expected_put(const Statement& s, const std::vector<std::byte>& local, std::size_t nputs) {
-  const std::size_t coarray = s.remote.shape().bytes(), eb = s.local.shape().element_bytes;
-  std::vector<std::byte> want(nputs * coarray);
-  const std::vector<std::size_t> from = enumerate(s.local), to = enumerate(s.remote);
-  for (std::size_t i = 0; i < nputs; ++i)
-    for (std::size_t e = 0; e < from.size(); ++e)
-      for (std::size_t b = 0; b < eb; ++b) want[i * coarray + to[e] + b] = local[from[e] + b];
-  return want;
-}
-
-std::vector<std::byte> expected_get(const Statement& s, const std::vector<std::byte>& remote) {
-  const std::size_t eb = s.local.shape().element_bytes;
-  std::vector<std::byte> want(s.local.shape().bytes());
-  const std::vector<std::size_t> to = enumerate(s.local), from = enumerate(s.remote);
-  for (std::size_t e = 0; e < from.size(); ++e)
-    for (std::size_t b = 0; b < eb; ++b) want[to[e] + b] = remote[from[e] + b];
-  return want;
-}
-
-bool near(double a, double b) { return std::abs(a - b) <= 1e-12 * std::max(1.0, std::abs(b)) + 1e-18; }
-
 // Runs every way of moving s and checks bytes, operations, outstanding requests and time.
 void check_statement(const Statement& s, int expected_case = -1) {
   const Scheme scheme = choose_scheme(s.local, s.remote, s.options.buffer_bytes, s.options.registered);
@@ -106,7 +64,7 @@ void check_statement(const Statement& s, int expected_case = -1) {
       EXPECT_EQ(comm.copies, plan.copies) << what;
       EXPECT_LE(comm.largest_transfer, scheme.unit) << what;
       EXPECT_EQ(comm.requests().live(), 0u) << what;
-      EXPECT_TRUE(near(comm.now(), models::coarray_put_time(plan, kCosts, blocking)))
+      EXPECT_TRUE(same_time(comm.now(), models::coarray_put_time(plan, kCosts, blocking)))
           << what << (blocking ? " blocking " : " non-blocking ") << nputs << ": " << comm.now() << " vs "
           << models::coarray_put_time(plan, kCosts, blocking);
     }
@@ -121,27 +79,13 @@ void check_statement(const Statement& s, int expected_case = -1) {
     EXPECT_EQ(comm.gets, plan.transfers) << what;
     EXPECT_EQ(comm.copies, plan.copies) << what;
     EXPECT_EQ(comm.requests().live(), 0u) << what;
-    EXPECT_TRUE(near(comm.now(), models::coarray_get_time(plan, kCosts)))
+    EXPECT_TRUE(same_time(comm.now(), models::coarray_get_time(plan, kCosts)))
         << what << ": " << comm.now() << " vs " << models::coarray_get_time(plan, kCosts);
   }
 }
 
 TEST(CoarrayTransfer, EveryCaseOnHandExamples) {
-  // NL 8 (every other element of a column), NR 480 (six whole columns).
-  check_statement(statement("1:20:2,:", "20,6", ":,2:7", "10,8", 1000, true), 0);
-  check_statement(statement("1:20:2,:", "20,6", ":,2:7", "10,8", 1000), 2);
-  check_statement(statement("1:20:2,:", "20,6", ":,2:7", "10,8", 480), 2);  // NR = B
-  check_statement(statement("1:20:2,:", "20,6", ":,2:7", "10,8", 130), 3);  // units 128, 128, 128, 96
-  check_statement(statement("1:20:2,:", "20,6", ":,2:7", "10,8", 9), 3);    // one piece per unit
-  // NL 480, NR 80 (every other column).
-  check_statement(statement(":,:", "10,6", ":,1:12:2", "10,12", 100), 1);
-  check_statement(statement(":,:", "10,6", ":,1:12:2", "10,12", 80), 1);  // NR = B
-  check_statement(statement(":,:", "10,6", ":,1:12:2", "10,12", 50), 4);  // units 50, 30
-  check_statement(statement(":,:", "10,6", ":,:", "10,6", 100), 4);       // NL = NR = 480
-  check_statement(statement(":,:", "10,6", ":,:", "10,6", 480), 1);       // NR = NL = B
-  // Backwards and scalar subscripts; an empty section.
-  check_statement(statement("10:1:-1,3", "10,4", "3,:", "5,10", 100), 1);
-  check_statement(statement("5:4,:", "10,4", "3:2,1:4", "5,10", 100));
+  for (const HandExample& h : hand_examples()) check_statement(h.statement, h.table_case);
 }
 
 TEST(CoarrayTransfer, RandomSectionsEveryCase) {
@@ -166,7 +110,7 @@ TEST(CoarrayTransfer, SizeOnlyBuffersTakeTheSameTime) {
   };
   run(segment());
   EXPECT_EQ(comm.puts, plan.transfers);
-  EXPECT_TRUE(near(comm.now(), models::coarray_put_time(plan, kCosts, false)));
+  EXPECT_TRUE(same_time(comm.now(), models::coarray_put_time(plan, kCosts, false)));
 }
 
 TEST(CoarrayTransfer, ConformanceIsChecked) {

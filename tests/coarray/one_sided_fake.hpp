@@ -49,7 +49,7 @@ class OneSidedFake final : public Comm {
         return true;
       case OpKind::get:
         copy_bytes(op.buffer, remote(op));
-        record(op, now_ + 2 * alpha + beta * n);
+        record(op, now_ + 2 * alpha + beta * n);  // complete when waited for: flushes skip gets
         ++gets;
         return true;
       case OpKind::wait_all:
@@ -99,8 +99,10 @@ class OneSidedFake final : public Comm {
   }
   void record(const Op& op, double at) {
     done_[op.request.id] = {at, op.kind == OpKind::put, op.buffer};
-    double& latest = unflushed_.try_emplace(op.peer, at).first->second;
-    latest = std::max(latest, at);
+    if (op.kind == OpKind::put) {
+      double& latest = unflushed_.try_emplace(op.peer, at).first->second;
+      latest = std::max(latest, at);
+    }
     largest_transfer = std::max(largest_transfer, op.buffer.size());
   }
 
@@ -109,7 +111,7 @@ class OneSidedFake final : public Comm {
   double now_ = 0;
   std::vector<std::vector<Storage>> windows_;  // [window][rank]
   std::map<std::int64_t, Done> done_;          // by request id, reused as the front reuses ids
-  std::map<int, double> unflushed_;            // target -> latest arrival of its unflushed puts and gets
+  std::map<int, double> unflushed_;            // target -> latest arrival of its unflushed puts
 };
 
 }  // namespace collsim::coarray::test_sections
