@@ -107,7 +107,12 @@ TEST(Section, ShapeErrors) {
   EXPECT_EQ(error_of([] { parse_shape("1,2,3,4,5,6,7,8", 8); }), "shape \"1,2,3,4,5,6,7,8\": 8 dimensions (at most 7)");
   EXPECT_EQ(error_of([] { parse_shape("10", 0); }), "shape 10: element size 0 bytes (1 or more)");
   EXPECT_EQ(error_of([] { parse_shape("99999999999999999999", 1); }),
-            "shape \"99999999999999999999\": dimension 1: '99999999999999999999' is too large");
+            "shape \"99999999999999999999\": dimension 1: '99999999999999999999' is out of range (2^62 at most)");
+  EXPECT_EQ(
+      error_of([] { parse_shape("4611686018427387905", 1); }),
+      "shape \"4611686018427387905\": dimension 1: '4611686018427387905' is out of range (2^62 at most)");  // 2^62 + 1
+  EXPECT_EQ(error_of([] { parse_shape("4000000000,4000000000", 1); }),
+            "shape 4000000000,4000000000: more than 2^62 bytes");
   EXPECT_EQ(parse_shape(" 1000 , 100 ", 8).str(), "1000,100");
 }
 
@@ -133,6 +138,9 @@ TEST(Section, SyntaxErrors) {
             "section \"1:10:0,:\" of shape 10,2: dimension 1: stride 0 in 1:10:0 (a stride is not zero)");
   EXPECT_EQ(section_error("1:10", "10,2"), "section \"1:10\" of shape 10,2: 1 subscript for 2 dimensions");
   EXPECT_EQ(section_error(":,:,:", "10"), "section \":,:,:\" of shape 10: 3 subscripts for 1 dimension");
+  EXPECT_EQ(section_error("-9223372036854775807:9223372036854775807", "10"),
+            "section \"-9223372036854775807:9223372036854775807\" of shape 10: dimension 1: "
+            "'-9223372036854775807' is out of range (2^62 at most)");
   EXPECT_EQ(section_error("1:x,:", "10,2"), "section \"1:x,:\" of shape 10,2: dimension 1: 'x' is not an integer");
   EXPECT_EQ(section_error("1.5,:", "10,2"), "section \"1.5,:\" of shape 10,2: dimension 1: '1.5' is not an integer");
   EXPECT_EQ(section_error(":,1:2:3:4", "10,2"),

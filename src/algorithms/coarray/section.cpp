@@ -7,6 +7,8 @@ namespace collsim::coarray {
 
 namespace {
 
+constexpr std::int64_t kLimit = std::int64_t{1} << 62;
+
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
@@ -37,8 +39,9 @@ bool parse_int(std::string_view s, std::int64_t& value, std::string& problem) {
   std::string_view digits = s;
   if (!digits.empty() && digits.front() == '+') digits.remove_prefix(1);  // from_chars takes '-' only
   const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-  if (ec == std::errc::result_out_of_range) {
-    problem = quoted(s) + " is too large";
+  // Past 2^62 the count rule (u - l + s) / s could overflow: no array is that large anyway.
+  if (ec == std::errc::result_out_of_range || (ec == std::errc() && (value > kLimit || value < -kLimit))) {
+    problem = quoted(s) + " is out of range (2^62 at most)";
     return false;
   }
   if (ec != std::errc() || end != digits.data() + digits.size() || digits.empty()) {
@@ -98,6 +101,11 @@ void validate(const Shape& shape) {
   for (std::size_t d = 0; d < shape.extents.size(); ++d)
     if (shape.extents[d] == 0) throw SectionError(what + dimension(d) + "extent 0 (extents are 1 or more)");
   if (shape.element_bytes == 0) throw SectionError(what + "element size 0 bytes (1 or more)");
+  // Offsets are signed 64-bit sums (a negative stride steps back), so the array's bytes must fit.
+  std::size_t bytes = shape.element_bytes;
+  for (std::size_t e : shape.extents)
+    if (__builtin_mul_overflow(bytes, e, &bytes) || bytes > static_cast<std::size_t>(kLimit))
+      throw SectionError(what + "more than 2^62 bytes");
 }
 
 Shape parse_shape(std::string_view text, std::size_t element_bytes) {
