@@ -1,0 +1,121 @@
+#include "algorithms/coarray/coarray_transfer.hpp"
+
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "algorithms/coarray/units.hpp"
+
+namespace collsim::coarray {
+
+namespace {
+
+void check_local(Buffer local, const Section& section) {
+  if (local.size() < section.shape().bytes())
+    throw std::invalid_argument("coarray transfer: local array of " + std::to_string(local.size()) +
+                                " bytes for shape " + section.shape().str() + " (" +
+                                std::to_string(section.shape().bytes()) + " bytes)");
+}
+
+// The one buffer is about to be overwritten: the put that reads it must be done with it.
+Task<> release_buffer(Comm& comm, CoarrayContext& ctx) {
+  if (!ctx.buffer_put.is_null()) co_await comm.wait(ctx.buffer_put);
+}
+
+// Copies the unit's pieces one after another into the start of the buffer.
+Task<> pack(Comm& comm, Buffer buffer, Buffer local, const Unit& unit) {
+  std::size_t at = 0;
+  for (const Piece& p : unit.pieces) {
+    co_await comm.copy(buffer.slice(at, p.bytes), local.slice(p.local, p.bytes));
+    at += p.bytes;
+  }
+}
+
+// Copies the start of the buffer out to the unit's pieces.
+Task<> unpack(Comm& comm, Buffer buffer, Buffer local, const Unit& unit) {
+  std::size_t at = 0;
+  for (const Piece& p : unit.pieces) {
+    co_await comm.copy(local.slice(p.local, p.bytes), buffer.slice(at, p.bytes));
+    at += p.bytes;
+  }
+}
+
+Task<> get_and_wait(Comm& comm, Window w, int image, std::size_t offset, Buffer into) {
+  Request r = co_await comm.get(w, image, offset, into);
+  co_await comm.wait(r);
+}
+
+}  // namespace
+
+Task<> put_section(Comm& comm, CoarrayContext& ctx, int image, Buffer local, const Section& local_section,
+                   std::size_t remote_offset, const Section& remote_section, PutMode mode) {
+  check_local(local, local_section);
+  const Scheme scheme = choose_scheme(local_section, remote_section, ctx.options.buffer_bytes, ctx.options.registered);
+  const Runs runs(local_section, remote_section);
+  for (Units units(scheme, runs); units.next();) {
+    const Unit& unit = units.unit();
+    Buffer from;
+    if (scheme.dma()) {
+      from = local.slice(unit.pieces.front().local, unit.bytes);
+    } else {
+      co_await release_buffer(comm, ctx);
+      co_await pack(comm, ctx.buffer, local, unit);
+      from = ctx.buffer.slice(0, unit.bytes);
+    }
+    Request put = co_await comm.put(ctx.window, image, remote_offset + unit.remote, from);
+    if (mode == PutMode::blocking) {
+      co_await comm.wait(put);
+      co_await comm.flush(ctx.window, image);
+    } else if (scheme.dma()) {
+      ctx.outstanding.push_back(put);
+    } else {
+      ctx.buffer_put = put;
+    }
+  }
+}
+
+Task<> get_section(Comm& comm, CoarrayContext& ctx, int image, Buffer local, const Section& local_section,
+                   std::size_t remote_offset, const Section& remote_section) {
+  check_local(local, local_section);
+  const Scheme scheme = choose_scheme(local_section, remote_section, ctx.options.buffer_bytes, ctx.options.registered);
+  const bool per_piece = ctx.options.get == GetBehaviour::omni && (scheme.table_case == 2 || scheme.table_case == 3);
+  const Runs runs(local_section, remote_section);
+  for (Units units(scheme, runs); units.next();) {
+    const Unit& unit = units.unit();
+    const std::size_t from = remote_offset + unit.remote;
+    if (scheme.dma()) {
+      co_await get_and_wait(comm, ctx.window, image, from, local.slice(unit.pieces.front().local, unit.bytes));
+      continue;
+    }
+    co_await release_buffer(comm, ctx);
+    if (per_piece) {
+      std::size_t at = 0;
+      for (const Piece& p : unit.pieces) {
+        co_await get_and_wait(comm, ctx.window, image, from + at, ctx.buffer.slice(0, p.bytes));
+        co_await comm.copy(local.slice(p.local, p.bytes), ctx.buffer.slice(0, p.bytes));
+        at += p.bytes;
+      }
+    } else {
+      co_await get_and_wait(comm, ctx.window, image, from, ctx.buffer.slice(0, unit.bytes));
+      co_await unpack(comm, ctx.buffer, local, unit);
+    }
+  }
+}
+
+Task<> end_segment(Comm& comm, CoarrayContext& ctx) {
+  if (!ctx.buffer_put.is_null()) ctx.outstanding.push_back(std::exchange(ctx.buffer_put, Request{}));
+  co_await comm.wait_all(ctx.outstanding);
+  ctx.outstanding.clear();
+  co_await comm.sync_memory(ctx.window);
+}
+
+Task<> put_segment(Comm& comm, CoarrayContext& ctx, int image, Buffer local, const Section& local_section,
+                   std::size_t remote_offset, const Section& remote_section, std::size_t nputs, PutMode mode) {
+  const std::size_t coarray_bytes = remote_section.shape().bytes();
+  for (std::size_t i = 0; i < nputs; ++i)
+    co_await put_section(comm, ctx, image, local, local_section, remote_offset + i * coarray_bytes, remote_section,
+                         mode);
+  co_await end_segment(comm, ctx);
+}
+
+}  // namespace collsim::coarray

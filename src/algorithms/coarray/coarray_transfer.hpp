@@ -1,0 +1,73 @@
+// The coarray runtime's PUT and GET statements, as Omni XcalableMP runs them on MPI-3 RMA: one
+// window holds every remote coarray, one local buffer of B bytes serves every target image, and
+// each statement moves its section by Table 1 (scheme.hpp) in the units of units.hpp.
+//
+//  - DMA (case 0, the local data is registered): one put (get) per unit, straight from (into)
+//    the local array.
+//  - Buffered (cases 1 to 4): a PUT copies a unit's pieces into the buffer, then puts the unit
+//    out of it; a GET gets the unit into the buffer, then copies its pieces out (Omni's GET in
+//    cases 2 and 3 gets and copies out each piece on its own: GetBehaviour::omni).
+//  - Blocking PUT (Omni's default): every put is waited for and flushed (MPI_Put +
+//    MPI_Win_flush), so the data is at the target when the statement ends.
+//  - Non-blocking PUT (section 3.3.3): nothing is flushed until the segment ends
+//    (end_segment: wait for every outstanding put, then sync memory). With one buffer, a put out
+//    of it must have completed locally before the next copy into it (or get into it) overwrites
+//    it; DMA puts stay outstanding until the segment end.
+//  - GET is blocking: each get is waited for before its data is used.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "algorithms/coarray/scheme.hpp"
+#include "algorithms/coarray/section.hpp"
+#include "comm/comm.hpp"
+
+namespace collsim::coarray {
+
+enum class PutMode { blocking, nonblocking };
+
+struct CoarrayOptions {
+  std::size_t buffer_bytes = kDefaultBufferBytes;  // B
+  bool registered = false;                         // the local data may be the source of RDMA: DMA
+  GetBehaviour get = GetBehaviour::table1;
+};
+
+// One image's runtime state. Not copyable: `buffer` views the memory it owns.
+struct CoarrayContext {
+  // `window` comes from comm.win_allocate (collective); the buffer holds real bytes when
+  // `real_buffer`, else only a size (as the data does in a size-only run).
+  CoarrayContext(Window w, const CoarrayOptions& o, bool real_buffer)
+      : window(w), options(o), storage(o.buffer_bytes, real_buffer), buffer(storage.view()) {}
+  CoarrayContext(const CoarrayContext&) = delete;
+  CoarrayContext& operator=(const CoarrayContext&) = delete;
+
+  Window window;
+  CoarrayOptions options;
+  Storage storage;
+  Buffer buffer;
+  Request buffer_put;                // the last non-blocking put out of the buffer, until waited for
+  std::vector<Request> outstanding;  // non-blocking DMA puts of the current segment
+};
+
+// local(local_section)[image] -> the remote coarray of shape remote_section.shape() that starts
+// at byte remote_offset of the window: remote(remote_section). `local` holds the whole local
+// array (local_section.shape().bytes()). Sections must be conformable (SectionError).
+Task<> put_section(Comm& comm, CoarrayContext& ctx, int image, Buffer local, const Section& local_section,
+                   std::size_t remote_offset, const Section& remote_section, PutMode mode);
+
+// local(local_section) <- remote(remote_section)[image], the coarray at byte remote_offset.
+Task<> get_section(Comm& comm, CoarrayContext& ctx, int image, Buffer local, const Section& local_section,
+                   std::size_t remote_offset, const Section& remote_section);
+
+// The end of a segment (an image control statement): waits for every outstanding put, then
+// sync memory (flush_all + win_sync): every PUT of the segment is complete at its target.
+Task<> end_segment(Comm& comm, CoarrayContext& ctx);
+
+// A segment of `nputs` PUT statements of the same section to `image`, statement i into coarray
+// i (remote coarrays of remote_section.shape() laid one after another from remote_offset, so
+// the window holds at least remote_offset + nputs * remote_section.shape().bytes()), then its end.
+Task<> put_segment(Comm& comm, CoarrayContext& ctx, int image, Buffer local, const Section& local_section,
+                   std::size_t remote_offset, const Section& remote_section, std::size_t nputs, PutMode mode);
+
+}  // namespace collsim::coarray

@@ -1,0 +1,74 @@
+#include "algorithms/coarray/scheme.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace collsim::coarray {
+
+namespace {
+
+std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
+
+// The section as `runs` runs, each cut into `units_per_run` units: the m-byte runs in cases 0, 1
+// and 4 (no unit spans two), the remote NR-byte runs in cases 2 and 3 (a unit gathers NL pieces
+// of one of them).
+struct Walk {
+  std::size_t runs;
+  std::size_t units_per_run;
+};
+
+Walk walk(const Scheme& s, std::size_t bytes) {
+  switch (s.table_case) {
+    case 2:
+    case 3: return {bytes / s.nr, ceil_div(s.nr, s.unit)};
+    case 4: return {bytes / s.run(), ceil_div(s.run(), s.unit)};
+    default: return {bytes / s.unit, 1};  // 0, 1: the unit is the run
+  }
+}
+
+}  // namespace
+
+Scheme choose_scheme(std::size_t nl, std::size_t nr, std::size_t buffer_bytes, bool registered) {
+  if (nl == 0 || nr == 0 || buffer_bytes == 0 || (nl % nr != 0 && nr % nl != 0))
+    throw std::invalid_argument("coarray scheme: NL " + std::to_string(nl) + ", NR " + std::to_string(nr) + ", B " +
+                                std::to_string(buffer_bytes) + ": lengths must be positive and one divide the other");
+  Scheme s{0, nl, nr, buffer_bytes, 0};
+  const std::size_t b = buffer_bytes;
+  if (registered) {
+    s.table_case = 0, s.unit = s.run();
+  } else if (nr <= b && nr <= nl) {
+    s.table_case = 1, s.unit = nr;
+  } else if (nl < nr && nr <= b) {
+    s.table_case = 2, s.unit = nr;
+  } else if (nl < b && b < nr) {
+    s.table_case = 3, s.unit = b / nl * nl;
+  } else {  // b < nr && b <= nl: what the first three leave (see the partition test)
+    s.table_case = 4, s.unit = b;
+  }
+  return s;
+}
+
+Scheme choose_scheme(const Section& local, const Section& remote, std::size_t buffer_bytes, bool registered) {
+  check_conformable(local, remote);
+  return choose_scheme(local.contiguous_bytes(), remote.contiguous_bytes(), buffer_bytes, registered);
+}
+
+Plan plan_put(const Scheme& scheme, std::size_t section_bytes, std::size_t statements) {
+  Plan p{scheme, statements, section_bytes * statements, 0, 0, 0};
+  const Walk w = walk(scheme, section_bytes);
+  p.transfers = statements * w.runs * w.units_per_run;
+  if (scheme.dma()) return p;
+  // Cases 2 and 3 copy each NL piece on its own; 1 and 4 copy a unit at once.
+  p.copies = scheme.table_case == 2 || scheme.table_case == 3 ? statements * (section_bytes / scheme.nl) : p.transfers;
+  p.bytes_copied = p.bytes;
+  return p;
+}
+
+Plan plan_get(const Scheme& scheme, std::size_t section_bytes, GetBehaviour behaviour, std::size_t statements) {
+  Plan p = plan_put(scheme, section_bytes, statements);  // Table 1 mirrors PUT: a get per unit, copies out
+  if (behaviour == GetBehaviour::omni && (scheme.table_case == 2 || scheme.table_case == 3))
+    p.transfers = p.copies;  // one get per NL piece
+  return p;
+}
+
+}  // namespace collsim::coarray

@@ -1,0 +1,65 @@
+// Table 1 of Iwashita et al., "Coarrays in the Context of XcalableMP" (section 3.3.2): how a
+// coarray PUT or GET statement moves an array section, chosen from the local and remote
+// contiguous lengths NL and NR (section.hpp) and the size B of the runtime's one local buffer.
+//
+// case  condition               unit                  PUT per unit                   GET per unit
+// 0     local data registered   min(NL, NR)           put once, from local data      get once, into local data
+// 1     NR <= B and NR <= NL    NR                    copy once into buffer, put     get into buffer, copy out once
+// 2     NL < NR <= B            NR                    copy each NL piece, put once   get once, copy out each NL piece
+// 3     NL < B < NR             floor(B / NL) * NL    as case 2                      as case 2
+// 4     B < NR and B <= NL      B, less at a run end  as case 1                      as case 1
+//
+// Cases 1 to 4 partition every (NL, NR, B) in which one of NL, NR divides the other. Case 3
+// restarts its units at each remote run of NR bytes, so a run's last unit may be shorter
+// (a multiple of NL still); case 4 cuts each min(NL, NR)-byte run into B-byte units. We take
+// Table 1's unit in case 3 (floor(B/NL) pieces), not Omni's floor((B-1)/NL) (it flushes the
+// buffer before it would fill up).
+//
+// GET in cases 2 and 3: Table 1 gets a unit once and copies its NL pieces out of the buffer
+// (GetBehaviour::table1, the default). Omni XcalableMP's runtime instead gets each NL piece on its
+// own into the buffer and copies it out (GetBehaviour::omni: NR/NL gets per remote run); in the
+// other cases both behave as Table 1.
+#pragma once
+
+#include <cstddef>
+
+#include "algorithms/coarray/section.hpp"
+
+namespace collsim::coarray {
+
+inline constexpr std::size_t kDefaultBufferBytes = 400000;  // Omni's default B (XMPF_COARRAY_BUF)
+
+enum class GetBehaviour { table1, omni };
+
+struct Scheme {
+  int table_case = 0;                      // 0: DMA; 1 to 4: through the buffer
+  std::size_t nl = 0, nr = 0, buffer = 0;  // bytes
+  std::size_t unit = 0;                    // Table 1's unit size: bytes per put or get, at most
+
+  bool dma() const { return table_case == 0; }
+  std::size_t run() const { return nl < nr ? nl : nr; }  // m = min(NL, NR)
+};
+
+// Throws std::invalid_argument unless nl, nr and buffer_bytes are positive and one of nl, nr
+// divides the other (sections always give such lengths: a caller's bug otherwise).
+Scheme choose_scheme(std::size_t nl, std::size_t nr, std::size_t buffer_bytes, bool registered);
+// The scheme of a statement moving `local` to or from `remote` (conformable sections).
+Scheme choose_scheme(const Section& local, const Section& remote, std::size_t buffer_bytes, bool registered);
+
+// What `statements` PUT (or GET) statements of one section each cost in operations.
+struct Plan {
+  Scheme scheme;
+  std::size_t statements = 1;
+  std::size_t bytes = 0;         // S: every statement's section
+  std::size_t transfers = 0;     // puts (gets)
+  std::size_t copies = 0;        // local copies into (out of) the buffer
+  std::size_t bytes_copied = 0;  // S through the buffer, 0 for DMA
+
+  std::size_t unit() const { return scheme.unit; }
+};
+
+Plan plan_put(const Scheme& scheme, std::size_t section_bytes, std::size_t statements = 1);
+Plan plan_get(const Scheme& scheme, std::size_t section_bytes, GetBehaviour behaviour = GetBehaviour::table1,
+              std::size_t statements = 1);
+
+}  // namespace collsim::coarray

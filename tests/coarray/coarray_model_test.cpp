@@ -1,0 +1,125 @@
+// The PUT and GET coroutines in the model engine (contention-free Hockney with a copy bandwidth),
+// image 1 to image 2 (ranks 0 and 1): the time of a PUT segment or of GET statements is the
+// closed form of models/coarray_cost.hpp, and the bytes reach image 2's coarrays (PUT) or image
+// 1's array (GET) where Fortran puts them; every Table 1 case, blocking and not.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "algorithms/coarray/coarray_transfer.hpp"
+#include "coarray/random_sections.hpp"
+#include "coarray/statements.hpp"
+#include "engines/model/model_engine.hpp"
+#include "models/coarray_cost.hpp"
+
+namespace collsim::coarray {
+namespace {
+
+using namespace test_sections;
+
+// What the one run does, and what it saw. An AlgorithmFn takes no context, so the test hands it
+// the job here.
+struct Job {
+  const Statement* statement = nullptr;
+  bool get = false;
+  std::size_t statements = 1;  // PUTs per segment, or GETs
+  PutMode mode = PutMode::blocking;
+  GetBehaviour behaviour = GetBehaviour::table1;
+  double elapsed = -1;
+  std::string error;
+};
+Job* job = nullptr;
+
+// Image 1 (rank 0) moves the data; image 2 (rank 1) only holds the coarrays. Barriers (free in
+// the model) order the setup and the final check around the timed part.
+Task<> coarray_statements(Comm& comm, RankBuffers, const AlgorithmParams&) {
+  Job& j = *job;
+  const Statement& s = *j.statement;
+  const std::size_t coarray = s.remote.shape().bytes();
+  const Window w = co_await comm.win_allocate((j.get ? 1 : j.statements) * coarray);
+  CoarrayOptions options = s.options;
+  options.get = j.behaviour;
+  CoarrayContext ctx(w, options, true);
+  const std::vector<std::byte> remote = pattern(coarray);
+  if (comm.rank() == 1) {
+    if (j.get && coarray > 0) std::memcpy(comm.local(w).data(), remote.data(), coarray);
+    co_await comm.barrier();  // the coarray is ready
+    co_await comm.barrier();  // the statements are over
+    const Buffer mine = comm.local(w);
+    if (!j.get && std::vector<std::byte>(mine.data(), mine.data() + mine.size()) !=
+                      expected_put(s, pattern(s.local.shape().bytes()), j.statements))
+      j.error = "the remote coarrays are wrong";
+    co_return;
+  }
+  std::vector<std::byte> local =
+      j.get ? std::vector<std::byte>(s.local.shape().bytes()) : pattern(s.local.shape().bytes());
+  const Buffer data(local.data(), local.size());
+  co_await comm.barrier();
+  const double start = comm.now();
+  if (j.get) {
+    for (std::size_t i = 0; i < j.statements; ++i) co_await get_section(comm, ctx, 1, data, s.local, 0, s.remote);
+  } else {
+    co_await put_segment(comm, ctx, 1, data, s.local, 0, s.remote, j.statements, j.mode);
+  }
+  j.elapsed = comm.now() - start;
+  if (j.get && local != expected_get(s, remote)) j.error = "the local array is wrong";
+  co_await comm.barrier();
+}
+
+const AlgorithmInfo kCoarrayStatements{"test/coarray", Operation::bcast, 0, 0, "", &coarray_statements};
+
+double run_in_model(Job& j) {
+  ModelConfig config;
+  config.hockney = kCosts.hockney;
+  config.copy_bandwidth = kCosts.copy_bandwidth;
+  RunSpec spec;
+  spec.algorithm = &kCoarrayStatements;
+  spec.procs = 2;
+  spec.real_bytes = false;
+  job = &j;
+  run_model(config, spec);
+  job = nullptr;
+  return j.elapsed;
+}
+
+void check_in_model(const Statement& s) {
+  const Scheme scheme = choose_scheme(s.local, s.remote, s.options.buffer_bytes, s.options.registered);
+  for (const std::size_t nputs : {1, 4})
+    for (const PutMode mode : {PutMode::blocking, PutMode::nonblocking}) {
+      Job j;
+      j.statement = &s, j.statements = nputs, j.mode = mode;
+      const double model = run_in_model(j);
+      const bool blocking = mode == PutMode::blocking;
+      const double formula = models::coarray_put_time(plan_put(scheme, s.local.bytes(), nputs), kCosts, blocking);
+      EXPECT_EQ(j.error, "") << describe(s);
+      EXPECT_TRUE(same_time(model, formula)) << describe(s) << (blocking ? " blocking, " : " non-blocking, ") << nputs
+                                             << " PUTs: model " << model << " s, formula " << formula << " s";
+    }
+  for (const GetBehaviour behaviour : {GetBehaviour::table1, GetBehaviour::omni}) {
+    Job j;
+    j.statement = &s, j.get = true, j.statements = 2, j.behaviour = behaviour;
+    const double model = run_in_model(j);
+    const double formula = models::coarray_get_time(plan_get(scheme, s.local.bytes(), behaviour, 2), kCosts);
+    EXPECT_EQ(j.error, "") << describe(s);
+    EXPECT_TRUE(same_time(model, formula)) << describe(s) << (behaviour == GetBehaviour::omni ? " omni" : " table1")
+                                           << " GET: model " << model << " s, formula " << formula << " s";
+  }
+}
+
+TEST(CoarrayModel, ClosedFormsOnHandExamples) {
+  for (const HandExample& h : hand_examples()) check_in_model(h.statement);
+}
+
+TEST(CoarrayModel, ClosedFormsOnRandomSections) {
+  Rng rng(5);
+  for (int i = 0; i < 100; ++i) {
+    const Pair p = random_pair(rng);
+    const std::size_t b = uniform(rng, 1, 2 * std::max(p.local.contiguous_bytes(), p.remote.contiguous_bytes()) + 1);
+    check_in_model({p.local, p.remote, CoarrayOptions{b, uniform(rng, 0, 5) == 0, GetBehaviour::table1}});
+  }
+}
+
+}  // namespace
+}  // namespace collsim::coarray
