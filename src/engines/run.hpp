@@ -14,6 +14,7 @@
 
 #include <optional>
 
+#include "algorithms/input_error.hpp"
 #include "algorithms/params.hpp"
 #include "algorithms/rank_data.hpp"
 #include "algorithms/registry.hpp"
@@ -60,11 +61,6 @@ class EngineError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Bad user input (platform file, options) found while setting an engine up; reported as one line
-// and exit status 2.
-class InputError : public std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 // The call as every engine runs it on one rank: the algorithm, then the experiment's gather if
 // spec.then_gather says so (gather/basic_linear, its bytes real when spec.real_bytes).

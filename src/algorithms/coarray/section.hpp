@@ -18,7 +18,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engines/run.hpp"
+#include "algorithms/input_error.hpp"
 
 namespace collsim::coarray {
 
