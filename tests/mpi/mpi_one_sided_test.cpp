@@ -22,8 +22,8 @@ using test::run_now;
 std::vector<std::byte> pattern(std::size_t n, int rank, int round = 0) {
   std::vector<std::byte> v(n);
   for (std::size_t i = 0; i < n; ++i)
-    v[i] = static_cast<std::byte>((i * 13 + static_cast<std::size_t>(rank) * 41 + static_cast<std::size_t>(round) * 7 + 1) &
-                                  0xff);
+    v[i] = static_cast<std::byte>(
+        (i * 13 + static_cast<std::size_t>(rank) * 41 + static_cast<std::size_t>(round) * 7 + 1) & 0xff);
   return v;
 }
 
@@ -349,6 +349,26 @@ TEST(MpiOneSided, CancelAllWaitsForPutsAndTheDestructorFreesWindows) {
   }
   // Every rank got through the destructors' collective frees.
   EXPECT_TRUE(all_ranks(true));
+}
+
+// Outside the contract (a window's requests are to be completed before win_free), but tolerated:
+// win_free completes the put, whose request stays outstanding until waited for, then at once.
+Task<> free_before_wait(Comm& comm, Window w, Buffer data) {
+  const int p = comm.size(), r = comm.rank();
+  std::array<Request, 2> reqs;
+  reqs[1] = co_await comm.put(w, (r + 1) % p, 0, data);
+  co_await comm.win_free(w);
+  EXPECT_EQ(comm.requests().live(), 1u);
+  EXPECT_EQ(co_await comm.wait_any(reqs), 1u);
+  EXPECT_TRUE(reqs[1].is_null());
+}
+
+TEST(MpiOneSided, WinFreeCompletesAnUnwaitedPutWhoseWaitThenReturns) {
+  MpiComm comm(MPI_COMM_WORLD);
+  const Window w = allocated(comm, 16);
+  auto data = pattern(16, comm.rank());
+  run_now(free_before_wait(comm, w, view(data)));
+  EXPECT_EQ(comm.active_requests(), 0u);
 }
 
 Task<> use_after_free(Comm& comm, Window w) {
