@@ -1,6 +1,8 @@
 #include "engines/mpi/mpi_comm.hpp"
 
 #include <climits>
+#include <cstring>
+#include <limits>
 
 #include "engines/mpi/mpi_util.hpp"
 
@@ -23,6 +25,14 @@ MpiComm::~MpiComm() {
   MPI_Finalized(&finalized);
   if (finalized) return;
   cancel_all();
+  // MPI_Win_free is collective; every rank allocated and freed the same windows in the same
+  // order, so every rank frees the same ones here, in the same order. Errors are ignored: a
+  // destructor has nobody to tell.
+  for (MPI_Win& w : windows_) {
+    if (w == MPI_WIN_NULL) continue;
+    MPI_Win_unlock_all(w);
+    MPI_Win_free(&w);
+  }
   MPI_Comm_free(&comm_);
 }
 
@@ -32,11 +42,15 @@ void MpiComm::cancel_all() {
   for (std::size_t id = 0; id < slots_.size(); ++id) {
     Slot& s = slots_[id];
     if (!s.active) continue;
-    if (s.receive) {
+    if (s.kind == RequestKind::recv) {
       MPI_Cancel(&s.handle);
       MPI_Wait(&s.handle, MPI_STATUS_IGNORE);
-    } else {
+    } else if (s.kind == RequestKind::send) {
       MPI_Request_free(&s.handle);
+    } else {
+      // RMA requests cannot be cancelled, and a freed one would leave its buffer in MPI's hands
+      // with nothing to say when it is done; they complete without the target's help.
+      MPI_Wait(&s.handle, MPI_STATUS_IGNORE);
     }
     s = Slot{};
   }
@@ -55,9 +69,133 @@ bool MpiComm::start(Op& op) {
     case OpKind::wait_any: op.index = wait_any(op.requests); break;
     case OpKind::barrier: mpi_check(MPI_Barrier(comm_), "MPI_Barrier"); break;
     case OpKind::copy: copy_bytes(op.buffer, op.source); break;
-    default: throw CommError(where() + ": one-sided operations are not supported by the mpi engine yet");
+    case OpKind::win_allocate: start_win_allocate(op); break;
+    case OpKind::win_free: start_win_free(op); break;
+    case OpKind::put:
+    case OpKind::get: post_rma(op); break;
+    case OpKind::flush: start_flush(op); break;
+    case OpKind::win_sync: start_win_sync(op); break;
   }
   return true;
+}
+
+MPI_Win MpiComm::window_handle(Window w) const {
+  if (w.id < 0 || static_cast<std::size_t>(w.id) >= windows_.size()) return MPI_WIN_NULL;
+  return windows_[static_cast<std::size_t>(w.id)];
+}
+
+void MpiComm::check_rc(int rc, const std::string& what) const {
+  if (rc != MPI_SUCCESS) throw CommError(where() + ": " + what + " failed: " + mpi_error_text(rc));
+}
+
+void MpiComm::start_win_allocate(Op& op) {
+  // Windows are symmetric. One MIN reduction over {bytes, max - bytes} yields the smallest and the
+  // largest size of all ranks, so every rank sees a mismatch and throws, before MPI allocates.
+  static_assert(sizeof(std::size_t) <= sizeof(std::uint64_t));
+  constexpr std::uint64_t top = std::numeric_limits<std::uint64_t>::max();
+  const std::uint64_t bytes = op.bytes;
+  std::uint64_t mine[2] = {bytes, top - bytes}, all[2] = {0, 0};
+  check_rc(MPI_Allreduce(mine, all, 2, MPI_UINT64_T, MPI_MIN, comm_), "win_allocate's MPI_Allreduce");
+  const std::uint64_t smallest = all[0], largest = top - all[1];
+  if (smallest != largest)
+    throw CommError(where() + ": win_allocate of " + std::to_string(bytes) + " bytes, but another rank allocated " +
+                    std::to_string(bytes == smallest ? largest : smallest) + " (windows are symmetric)");
+  if (bytes > static_cast<std::uint64_t>(std::numeric_limits<MPI_Aint>::max()))
+    throw CommError(where() + ": win_allocate of " + std::to_string(bytes) + " bytes, more than MPI_Aint holds");
+
+  // Every rank's size is the same (checked above): MPI may then lay the windows out regularly.
+  MPI_Info info = MPI_INFO_NULL;
+  MPI_Info_create(&info);
+  MPI_Info_set(info, "same_size", "true");
+  void* base = nullptr;
+  MPI_Win win = MPI_WIN_NULL;
+  const int rc = MPI_Win_allocate(static_cast<MPI_Aint>(bytes), 1, info, comm_, &base, &win);
+  MPI_Info_free(&info);
+  check_rc(rc, "win_allocate of " + std::to_string(bytes) + " bytes: MPI_Win_allocate");
+  // In the table at once, so that ids stay in step with the other ranks and the destructor frees
+  // the window even if what follows fails.
+  windows_.push_back(win);
+  const int id = static_cast<int>(windows_.size()) - 1;
+  check_rc(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN), "win_allocate: MPI_Win_set_errhandler");
+  if (bytes > 0) std::memset(base, 0, bytes);
+  check_rc(MPI_Win_lock_all(MPI_MODE_NOCHECK, win), "win_allocate: MPI_Win_lock_all");
+  // The zero-fill is a local store: MPI_Win_sync orders it before RMA on the window, and the
+  // barrier keeps every other rank from putting into this memory before it is zeroed.
+  check_rc(MPI_Win_sync(win), "win_allocate: MPI_Win_sync");
+  check_rc(MPI_Barrier(comm_), "win_allocate: MPI_Barrier");
+  op.window = Window{id};
+  op.buffer = Buffer(static_cast<std::byte*>(base), static_cast<std::size_t>(bytes));
+}
+
+void MpiComm::complete_rma_on(int id) {
+  for (Slot& s : slots_) {
+    if (!s.active || s.window != id || s.handle == MPI_REQUEST_NULL) continue;
+    const int rc = MPI_Wait(&s.handle, MPI_STATUS_IGNORE);
+    s.handle = MPI_REQUEST_NULL;
+    if (s.early_error == MPI_SUCCESS) s.early_error = rc;
+  }
+}
+
+void MpiComm::start_win_free(const Op& op) {
+  // The contract wants the window's requests completed first. If some are not, MPI must still
+  // not see them outlive their window: they are completed here and stay outstanding for the
+  // algorithm's wait, which then returns at once (with their error, if any).
+  complete_rma_on(op.window.id);
+  MPI_Win& win = windows_[static_cast<std::size_t>(op.window.id)];
+  const int unlocked = MPI_Win_unlock_all(win);
+  // MPI_Win_free is collective: it is called even when the unlock failed, so that the other
+  // ranks are not left waiting in it.
+  const int freed = MPI_Win_free(&win);
+  win = MPI_WIN_NULL;
+  check_rc(unlocked, "win_free of window " + std::to_string(op.window.id) + ": MPI_Win_unlock_all");
+  check_rc(freed, "win_free of window " + std::to_string(op.window.id) + ": MPI_Win_free");
+}
+
+void MpiComm::post_rma(const Op& op) {
+  const bool get = op.kind == OpKind::get;
+  const std::size_t bytes = op.buffer.size();
+  if (bytes > static_cast<std::size_t>(INT_MAX))
+    throw CommError(where() + ": " + std::to_string(bytes) + "-byte " + (get ? "get" : "put") +
+                    "; the mpi engine moves at most INT_MAX bytes per put or get");
+
+  const std::int64_t id = op.request.id;
+  if (slots_.size() <= static_cast<std::size_t>(id)) slots_.resize(static_cast<std::size_t>(id) + 1);
+  Slot& s = slots_[static_cast<std::size_t>(id)];
+  s = Slot{};
+  s.active = true;
+  s.kind = get ? RequestKind::get : RequestKind::put;
+  s.peer = op.peer;
+  s.window = op.window.id;
+  s.bytes = bytes;
+  void* data = op.buffer.data();
+  if (op.buffer.is_virtual() && bytes > 0) {
+    s.scratch.assign(bytes, std::byte{0});
+    data = s.scratch.data();
+  }
+  const MPI_Win win = windows_[static_cast<std::size_t>(op.window.id)];
+  const int count = static_cast<int>(bytes);
+  const auto disp = static_cast<MPI_Aint>(op.offset);
+  const int rc = get ? MPI_Rget(data, count, MPI_BYTE, op.peer, disp, count, MPI_BYTE, win, &s.handle)
+                     : MPI_Rput(data, count, MPI_BYTE, op.peer, disp, count, MPI_BYTE, win, &s.handle);
+  if (rc != MPI_SUCCESS) {
+    s = Slot{};
+    throw CommError(where() + ": " + (get ? "get from" : "put to") + " rank " + std::to_string(op.peer) + " (window " +
+                    std::to_string(op.window.id) + ") failed: " + mpi_error_text(rc));
+  }
+}
+
+void MpiComm::start_flush(const Op& op) {
+  const MPI_Win win = windows_[static_cast<std::size_t>(op.window.id)];
+  if (op.peer == -1)
+    check_rc(MPI_Win_flush_all(win), "flush_all of window " + std::to_string(op.window.id));
+  else
+    check_rc(MPI_Win_flush(op.peer, win),
+             "flush of window " + std::to_string(op.window.id) + " to rank " + std::to_string(op.peer));
+}
+
+void MpiComm::start_win_sync(const Op& op) {
+  check_rc(MPI_Win_sync(windows_[static_cast<std::size_t>(op.window.id)]),
+           "win_sync of window " + std::to_string(op.window.id));
 }
 
 void MpiComm::post(const Op& op) {
@@ -77,7 +215,7 @@ void MpiComm::post(const Op& op) {
   Slot& s = slots_[static_cast<std::size_t>(id)];
   s = Slot{};
   s.active = true;
-  s.receive = receive;
+  s.kind = receive ? RequestKind::recv : RequestKind::send;
   s.peer = op.peer;
   s.tag = op.tag;
   s.bytes = bytes;
@@ -115,6 +253,16 @@ void MpiComm::match_self(bool receive, int tag, std::size_t bytes) {
 std::string MpiComm::finish(std::int64_t id, const MPI_Status& status, int error) {
   Slot& s = slots_[static_cast<std::size_t>(id)];
   std::string problem;
+  if (s.kind == RequestKind::put || s.kind == RequestKind::get) {
+    // No size to check: the front checked the access against the window, and MPI moves exactly
+    // the count it was given. The status of an RMA request says nothing more.
+    if (error == MPI_SUCCESS) error = s.early_error;
+    if (error != MPI_SUCCESS)
+      problem = where() + ": " + (s.kind == RequestKind::get ? "get from" : "put to") + " rank " +
+                std::to_string(s.peer) + " (window " + std::to_string(s.window) + ") failed: " + mpi_error_text(error);
+    s = Slot{};
+    return problem;
+  }
   // Built only for an error: a successful wait must not pay for formatting.
   auto route = [&s] { return " rank " + std::to_string(s.peer) + " (tag " + std::to_string(s.tag) + ")"; };
   if (error == MPI_ERR_TRUNCATE) {
@@ -125,8 +273,9 @@ std::string MpiComm::finish(std::int64_t id, const MPI_Status& status, int error
     problem = where() + ": a message " + size + "from" + route() + " does not fit the " + std::to_string(s.bytes) +
               "-byte receive buffer (a receive must be the size of its message)";
   } else if (error != MPI_SUCCESS) {
-    problem = where() + ": " + (s.receive ? "receive from" : "send to") + route() + " failed: " + mpi_error_text(error);
-  } else if (s.receive) {
+    problem = where() + ": " + (s.kind == RequestKind::recv ? "receive from" : "send to") + route() +
+              " failed: " + mpi_error_text(error);
+  } else if (s.kind == RequestKind::recv) {
     int count = 0;
     MPI_Get_count(&status, MPI_BYTE, &count);
     if (static_cast<std::size_t>(count) != s.bytes)
@@ -184,7 +333,17 @@ std::size_t MpiComm::wait_any(std::span<Request> requests) {
   positions_.clear();
   for (std::size_t i = 0; i < requests.size(); ++i) {
     if (requests[i].is_null()) continue;
-    handles_.push_back(slots_[static_cast<std::size_t>(requests[i].id)].handle);
+    const MPI_Request h = slots_[static_cast<std::size_t>(requests[i].id)].handle;
+    if (h == MPI_REQUEST_NULL) {
+      // A put or get that win_free completed already: MPI_Waitany would skip it as inactive.
+      std::string problem = finish(requests[i].id, MPI_Status{}, MPI_SUCCESS);
+      if (!problem.empty()) {
+        release_failed(requests[i]);
+        throw CommError(problem);
+      }
+      return i;
+    }
+    handles_.push_back(h);
     positions_.push_back(i);
   }
   int k = MPI_UNDEFINED;

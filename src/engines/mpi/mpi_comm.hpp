@@ -10,6 +10,37 @@
 // 4.1's loopback does not (it is caught here before MPI sees it), nor does its shared-memory
 // single-copy path above the eager limit (the buffer is overrun, then the error reported);
 // `--mca btl_vader_single_copy_mechanism none` makes the latter safe for debugging.
+//
+// One-sided operations are MPI-3 RMA under one passive-target epoch per window, held from
+// allocation to free, as Omni XcalableMP runs coarrays on MPI-3. The MPI calls each op makes
+// (every error, returned by MPI, becomes a CommError):
+//  - isend / irecv: MPI_Isend / MPI_Irecv (MPI_BYTE) on the duplicate communicator.
+//  - wait_all: MPI_Wait for one request, MPI_Waitall for more; wait_any: MPI_Waitany. The same for
+//    every kind of request (put and get requests are MPI_Rput / MPI_Rget requests).
+//  - barrier: MPI_Barrier. copy: memmove, no MPI call.
+//  - win_allocate(bytes): MPI_Allreduce (MPI_MIN over {bytes, UINT64_MAX - bytes}: the smallest
+//    and largest size of all ranks; a mismatch is a CommError on every rank, before any window
+//    exists); MPI_Win_allocate(bytes, disp_unit 1, info same_size=true) on the duplicate
+//    communicator; MPI_Win_set_errhandler(MPI_ERRORS_RETURN); zero-fill (memset);
+//    MPI_Win_lock_all(MPI_MODE_NOCHECK); MPI_Win_sync; MPI_Barrier. The barrier is what makes
+//    the zero-fill safe: without it a faster rank could put into memory not yet zeroed. A virtual
+//    window gets real memory all the same (MPI always moves bytes).
+//  - win_free: MPI_Wait for any put/get request on the window still outstanding (the request
+//    stays outstanding for the algorithm's wait, which then returns at once), MPI_Win_unlock_all,
+//    MPI_Win_free.
+//  - put(w, target, offset, src): MPI_Rput(src, n, MPI_BYTE, target, offset, n, MPI_BYTE, win);
+//    its request is the MPI request, complete when MPI_Wait says so (local completion). get:
+//    MPI_Rget likewise; complete when the data is in dst. No flush is made for either: remote
+//    completion of a put is the next flush. A virtual src / dst is replaced by zeroed scratch
+//    memory. More than INT_MAX bytes in one put or get is a CommError.
+//  - flush(w, target): MPI_Win_flush(target, win); flush_all(w): MPI_Win_flush_all(win).
+//  - win_sync(w): MPI_Win_sync(win).
+// So the front's sync_memory is MPI_Win_flush_all + MPI_Win_sync, sync_all adds an MPI_Barrier
+// between two of those, and sync_images exchanges zero-byte MPI_Isend/MPI_Irecv with each partner.
+//
+// Window ids index a table of MPI windows here; they are not reused, and every rank allocates and
+// frees windows in the same order, so ids agree on all ranks. The destructor frees the windows
+// still allocated (collectively, every rank holding the same ones), after cancel_all.
 #pragma once
 
 #include <mpi.h>
@@ -43,11 +74,14 @@ class MpiComm final : public Comm {
 
   // Requests issued and not yet completed by a wait (an algorithm should leave none).
   std::size_t active_requests() const { return requests().live(); }
-  // Drops every outstanding request (receives are cancelled first), so that the comm can serve
-  // again after an algorithm failed half-way, or be freed.
+  // Drops every outstanding request (receives are cancelled first; puts and gets cannot be
+  // cancelled, so they are waited for), so that the comm can serve again after an algorithm
+  // failed half-way, or be freed. Windows stay allocated.
   void cancel_all();
   // The duplicate communicator the messages travel on.
   MPI_Comm handle() const { return comm_; }
+  // The MPI window behind `w` (MPI_WIN_NULL once freed): for tests and tools that look at MPI.
+  MPI_Win window_handle(Window w) const;
 
  protected:
   // After a CommError the operations already started are left as they were: the comm is fit
@@ -58,15 +92,27 @@ class MpiComm final : public Comm {
   struct Slot {
     MPI_Request handle = MPI_REQUEST_NULL;
     bool active = false;
-    bool receive = false;
+    RequestKind kind = RequestKind::send;
     int peer = -1;
     int tag = 0;
+    int window = -1;  // put, get
     std::size_t bytes = 0;
+    // The error of a put or get that win_free completed before the algorithm waited for it.
+    int early_error = MPI_SUCCESS;
     // Stands in for a virtual buffer: MPI always moves real bytes.
     std::vector<std::byte> scratch;
   };
 
   void post(const Op& op);
+  void post_rma(const Op& op);
+  void start_win_allocate(Op& op);
+  void start_win_free(const Op& op);
+  void start_flush(const Op& op);
+  void start_win_sync(const Op& op);
+  // Waits for the put and get requests on window `id` that are still outstanding.
+  void complete_rma_on(int id);
+  // Throws CommError("<where>: <what> failed: <MPI's text>") unless rc is MPI_SUCCESS.
+  void check_rc(int rc, const std::string& what) const;
   void match_self(bool receive, int tag, std::size_t bytes);
   void wait_all(std::span<Request> requests);
   std::size_t wait_any(std::span<Request> requests);
@@ -89,6 +135,7 @@ class MpiComm final : public Comm {
   std::vector<std::size_t> positions_;
   std::vector<MPI_Status> statuses_;
   std::vector<std::size_t> finished_;  // positions a failing wait_all completed
+  std::vector<MPI_Win> windows_;       // by window id; MPI_WIN_NULL once freed
 };
 
 }  // namespace collsim
