@@ -40,6 +40,8 @@ const char* const kUsage =
     "                                          estimate alpha, beta per algorithm and gamma(p)\n"
     "  collsim compare RESULTS.csv [...]       predictions vs simulation vs measurements, selectors\n"
     "  collsim select --op OP --procs LIST     model-based selection, Open MPI rules file\n"
+    "  collsim coarray --engine sim|model --local S --local-shape D --remote S --remote-shape D [...]\n"
+    "                                          coarray PUT/GET: Table 1's case, transfers and time\n"
     "  collsim tree NAME --procs P [--root R] [--dot]\n"
     "                                          the virtual tree an algorithm uses\n"
     "  collsim algorithms                      list the algorithms with Open MPI's IDs\n"
@@ -280,6 +282,7 @@ int main_(int argc, char** argv) {
   if (command == "calibrate") return calibrate_command(rest);
   if (command == "compare") return compare_command(rest);
   if (command == "select") return select_command(rest);
+  if (command == "coarray") return coarray_command(rest);
   throw UsageError("unknown command '" + command +
                    "' (run, measure, calibrate, compare, select, tree, algorithms; see collsim --help)");
 }

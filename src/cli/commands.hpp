@@ -11,6 +11,8 @@ int calibrate_command(std::span<char* const> args);
 // collsim compare: predictions, model engine, simulation and measurements side by side, with errors
 // and each selector's degradation.
 int compare_command(std::span<char* const> args);
+// collsim coarray: one segment of coarray PUT/GET statements (Table 1's schemes) on sim or model.
+int coarray_command(std::span<char* const> args);
 // collsim select: model-based selection, printed or written as an Open MPI dynamic rules file.
 int select_command(std::span<char* const> args);
 

@@ -18,15 +18,40 @@ Task<> run_call(Comm& comm, RankBuffers buffers, const RunSpec& spec) {
 }
 
 RankWork::RankWork(const RunSpec& spec, int rank) : spec_(&spec) {
-  if (!spec.program) data_.emplace(spec.algorithm->op, rank, spec.procs, spec.params.root, spec.bytes, spec.real_bytes);
+  if (spec.program)
+    program_ = spec.program->rank(rank, spec.procs);
+  else
+    data_.emplace(spec.algorithm->op, rank, spec.procs, spec.params.root, spec.bytes, spec.real_bytes);
 }
 
 Task<> RankWork::run(Comm& comm) {
-  if (spec_->program) return spec_->program->run(comm, program_error_);
-  return run_call(comm, data_->buffers(), *spec_);
+  if (!program_) {
+    co_await run_call(comm, data_->buffers(), *spec_);
+    co_return;
+  }
+  co_await program_->setup(comm);
+  const double start = comm.now();
+  co_await program_->run(comm);
+  timed_s_ = comm.now() - start;
+  co_await program_->finish(comm);
 }
 
-std::string RankWork::check() const { return data_ ? data_->check() : program_error_; }
+Task<> RankWork::setup(Comm& comm) {
+  if (program_) co_await program_->setup(comm);
+}
+
+Task<> RankWork::call(Comm& comm) {
+  if (program_)
+    co_await program_->run(comm);
+  else
+    co_await run_call(comm, data_->buffers(), *spec_);
+}
+
+Task<> RankWork::finish(Comm& comm) {
+  if (program_) co_await program_->finish(comm);
+}
+
+std::string RankWork::check() const { return data_ ? data_->check() : program_->check(); }
 
 double call_time(const RunSpec& spec, const std::vector<double>& finish_s) {
   if (finish_s.empty()) return 0;

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include <memory>
 #include <optional>
 
 #include "algorithms/input_error.hpp"
@@ -21,14 +22,26 @@
 
 namespace collsim {
 
-// What the ranks run when a run is not a collective call: each rank's part of a program against
-// Comm, which checks its own results (the coarray statements of experiment/coarray_point.hpp).
+// What the ranks run when a run is not a collective call: a program against Comm (the coarray
+// statements of experiment/coarray_point.hpp) in three phases, of which only run() is timed:
+// setup (allocate windows, fill inputs, synchronise), run, finish (synchronise, check results).
+// A rank's time is its run phase; the run's time is the longest of them.
+class ProgramRank {
+ public:
+  virtual ~ProgramRank() = default;
+  virtual Task<> setup(Comm& comm) = 0;
+  virtual Task<> run(Comm& comm) = 0;
+  virtual Task<> finish(Comm& comm) = 0;
+  // After finish: "" when this rank's results are right (or bytes are virtual), else the first
+  // wrong byte.
+  virtual std::string check() const = 0;
+};
+
 class RankProgram {
  public:
   virtual ~RankProgram() = default;
-  // Rank comm.rank()'s part; leaves in `data_error` the first wrong byte it finds ("" if none).
-  virtual Task<> run(Comm& comm, std::string& data_error) const = 0;
-  // "coarray put local(1:10:2) -> remote(1:5) [image 2] on 2 images", for error messages.
+  virtual std::unique_ptr<ProgramRank> rank(int rank, int procs) const = 0;
+  // "coarray put a(1:10:2) -> b(1:5)[2] on 2 images", for error messages.
   virtual std::string describe(int procs) const = 0;
 };
 
@@ -61,7 +74,6 @@ class EngineError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-
 // The call as every engine runs it on one rank: the algorithm, then the experiment's gather if
 // spec.then_gather says so (gather/basic_linear, its bytes real when spec.real_bytes).
 Task<> run_call(Comm& comm, RankBuffers buffers, const RunSpec& spec);
@@ -71,18 +83,30 @@ Task<> run_call(Comm& comm, RankBuffers buffers, const RunSpec& spec);
 class RankWork {
  public:
   RankWork(const RunSpec& spec, int rank);
+  // The whole of it (the simulated engines): a program's phases one after the other, its run
+  // phase timed on comm's clock.
   Task<> run(Comm& comm);
+  // The phases, for an engine that times the call itself (mpi): untimed setup (nothing for a
+  // collective), the timed call, untimed finish.
+  Task<> setup(Comm& comm);
+  Task<> call(Comm& comm);
+  Task<> finish(Comm& comm);
   // After the run: "" when this rank's results are right (or bytes are virtual), else the first
   // wrong byte.
   std::string check() const;
+  // A program's run phase as timed by run(); nullopt for a collective call (its time is the
+  // rank's finish).
+  std::optional<double> timed_s() const { return timed_s_; }
   // The collective call's buffers (nullptr for a program).
   RankData* data() { return data_ ? &*data_ : nullptr; }
 
  private:
   const RunSpec* spec_;
   std::optional<RankData> data_;
-  std::string program_error_;
+  std::unique_ptr<ProgramRank> program_;
+  std::optional<double> timed_s_;
 };
+
 // The call's time from the ranks' finish times: the last one, or the root's (spec.timed_on_root).
 double call_time(const RunSpec& spec, const std::vector<double>& finish_s);
 

@@ -32,8 +32,7 @@ std::string csv_header() {
   return "engine,op,procs,bytes,segment,root,time_s,runs,mean_s,median_s,min_s,max_s,ci95_s,data,protocol";
 }
 
-namespace {
-std::string quoted(const std::string& s) {
+std::string csv_quoted(const std::string& s) {
   if (s.find_first_of(",\"\n") == std::string::npos) return s;
   std::string out = "\"";
   for (char c : s) {
@@ -42,18 +41,15 @@ std::string quoted(const std::string& s) {
   }
   return out + "\"";
 }
-}  // namespace
 
 std::string csv_row(const Measurement& m) {
-  return quoted(m.engine) + "," + quoted(m.op) + "," + std::to_string(m.procs) + "," + std::to_string(m.bytes) + "," +
-         std::to_string(m.segment) + "," + std::to_string(m.root) + "," + format_real(m.time_s) + "," +
+  return csv_quoted(m.engine) + "," + csv_quoted(m.op) + "," + std::to_string(m.procs) + "," + std::to_string(m.bytes) +
+         "," + std::to_string(m.segment) + "," + std::to_string(m.root) + "," + format_real(m.time_s) + "," +
          std::to_string(m.runs) + "," + format_real(m.mean_s) + "," + format_real(m.median_s) + "," +
-         format_real(m.min_s) + "," + format_real(m.max_s) + "," + format_real(m.ci95_s) + "," + quoted(m.data) + "," +
-         quoted(m.protocol);
+         format_real(m.min_s) + "," + format_real(m.max_s) + "," + format_real(m.ci95_s) + "," + csv_quoted(m.data) +
+         "," + csv_quoted(m.protocol);
 }
 
-namespace {
-// Splits one CSV line, honouring double quotes.
 std::vector<std::string> split_csv(const std::string& line) {
   std::vector<std::string> cells(1);
   bool quoted_field = false;
@@ -78,7 +74,6 @@ std::vector<std::string> split_csv(const std::string& line) {
   }
   return cells;
 }
-}  // namespace
 
 namespace {
 // The columns every results row must have; the others fall back (statistics to time_s).

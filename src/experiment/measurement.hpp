@@ -32,6 +32,11 @@ struct Measurement {
 Measurement simulated_measurement(std::string engine, std::string op, int procs, std::size_t bytes, std::size_t segment,
                                   int root, double time_s, std::string data);
 
+// One CSV field, quoted (RFC 4180) when it holds a comma, a quote or a newline; one line split
+// into its fields, honouring quotes.
+std::string csv_quoted(const std::string& field);
+std::vector<std::string> split_csv(const std::string& line);
+
 // The CSV header line and one row (RFC 4180 quoting where a field needs it), no newline.
 std::string csv_header();
 std::string csv_row(const Measurement& m);

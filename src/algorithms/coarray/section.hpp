@@ -59,6 +59,8 @@ class Section {
   // Throws SectionError when the triplets do not fit the shape; `label` names the section in the
   // message (the text it was parsed from), else the triplets do.
   Section(Shape shape, std::vector<Triplet> dims, std::string_view label = {});
+  // The whole of a one-element array of one byte (a placeholder to assign over).
+  Section() : Section(Shape{{1}, 1}, {Triplet{}}) {}
 
   const Shape& shape() const { return shape_; }
   const std::vector<Triplet>& dims() const { return dims_; }

@@ -614,7 +614,7 @@ RunResult ModelEngine::run() {
   RunResult result;
   result.finish_s.reserve(P);
   for (const Rank& r : ranks_) {
-    result.finish_s.push_back(r.finish);
+    result.finish_s.push_back(r.work->timed_s().value_or(r.finish));
     if (result.data_error.empty()) result.data_error = r.work->check();
   }
   result.time_s = call_time(spec_, result.finish_s);

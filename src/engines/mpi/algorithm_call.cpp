@@ -39,23 +39,32 @@ AlgorithmCall::~AlgorithmCall() {
 void AlgorithmCall::prepare() {
   work_.reset();  // free the last call's buffers before allocating the next ones
   work_.emplace(spec_, comm_->rank());
+  comm_->set_epoch(MPI_Wtime());
+  run_now(work_->setup(*comm_));
 }
 
 void AlgorithmCall::run(double start_wtime) {
   if (!work_) throw EngineError("AlgorithmCall::run before prepare");
   comm_->set_epoch(start_wtime);
-  Task<> task = work_->run(*comm_);
-  collsim::start(task);
-  // MpiComm completes every await on the spot, so the whole algorithm has run by now.
-  if (!task.done())
-    throw EngineError("rank " + std::to_string(comm_->rank()) +
-                      ": the algorithm suspended, which the mpi engine never asks for");
-  rethrow_if_failed(task);
+  run_now(work_->call(*comm_));
   if (comm_->active_requests() != 0)
     throw EngineError("rank " + std::to_string(comm_->rank()) + ": the algorithm returned with " +
                       std::to_string(comm_->active_requests()) + " requests never waited for");
 }
 
-std::string AlgorithmCall::check() { return work_ ? work_->check() : "no call was prepared"; }
+std::string AlgorithmCall::check() {
+  if (!work_) return "no call was prepared";
+  run_now(work_->finish(*comm_));
+  return work_->check();
+}
+
+void AlgorithmCall::run_now(Task<> task) {
+  collsim::start(task);
+  // MpiComm completes every await on the spot, so the whole task has run by now.
+  if (!task.done())
+    throw EngineError("rank " + std::to_string(comm_->rank()) +
+                      ": the algorithm suspended, which the mpi engine never asks for");
+  rethrow_if_failed(task);
+}
 
 }  // namespace collsim

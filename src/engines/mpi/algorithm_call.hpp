@@ -46,6 +46,8 @@ class AlgorithmCall final : public CollectiveCall {
   RankData* data() { return work_ ? work_->data() : nullptr; }
 
  private:
+  void run_now(Task<> task);  // to completion, rethrowing what it threw
+
   RunSpec spec_;
   // Before the comm, so that they outlive it: a failed call's receives into these buffers are
   // cancelled when the comm goes.

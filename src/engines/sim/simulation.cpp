@@ -279,7 +279,7 @@ void Simulation::run(std::span<const RunSpec> specs, Reporter& reporter) {
   const std::size_t slots = impl->hosts.size() * static_cast<std::size_t>(config.ranks_per_node);
   for (std::size_t i = 0; i < specs.size(); ++i) {
     const RunSpec& s = specs[i];
-    if (!s.algorithm) throw InputError("run " + std::to_string(i) + " names no algorithm");
+    if (!s.algorithm && !s.program) throw InputError("run " + std::to_string(i) + " names no algorithm");
     if (s.procs < 1) throw InputError(describe(s) + ": needs at least 1 process");
     if (static_cast<std::size_t>(s.procs) > slots)
       throw InputError("platform " + config.platform_file + " has " + std::to_string(impl->hosts.size()) + " hosts x " +
@@ -374,7 +374,7 @@ void Simulation::Impl::rank_main(Measurement& m, int rank, std::vector<double>& 
     }
   }
   comm.finished = true;
-  finish[static_cast<std::size_t>(rank)] = s4u::Engine::get_clock() - m.start;
+  finish[static_cast<std::size_t>(rank)] = work.timed_s().value_or(s4u::Engine::get_clock() - m.start);
   if (comm.requests().live() > 0)
     reporter->fail(describe(spec) + ": rank " + std::to_string(rank) + " returned with " +
                    std::to_string(comm.requests().live()) + " requests never completed (" +

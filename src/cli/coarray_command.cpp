@@ -1,0 +1,127 @@
+// collsim coarray: one segment of coarray PUT or GET statements on the model or sim engine, with
+// the Table 1 case the runtime picks, what it moves, and the time (the model engine also prints
+// the closed-form cost of models/coarray_cost.hpp next to its own time).
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cli/coarray_options.hpp"
+#include "cli/commands.hpp"
+#include "cli/engine_options.hpp"
+#include "experiment/coarray_point.hpp"
+#include "experiment/units.hpp"
+#include "models/coarray_cost.hpp"
+
+namespace collsim::cli {
+namespace {
+
+std::vector<OptionDef> coarray_options() {
+  std::vector<OptionDef> defs = {{"engine", "sim|model", "engine to run on (required); real MPI: collsim-mpi coarray"}};
+  for (auto& d : coarray_point_options()) defs.push_back(d);
+  const std::vector<OptionDef> more = {
+      {"images", "N", "number of images (processes; default 2)"},
+      {"payload", "real|virtual", "real: move and check bytes (default); virtual: sizes only"},
+      {"csv", "", "print a CSV header and row instead of the text"},
+      {"platform", "FILE",
+       "sim: SimGrid platform (default platforms/grisou.xml); model: two-level Hockney derived from it"},
+      {"ranks-per-node", "N", "sim, and model with --platform or --intra: images per host (default 1)"},
+      {"protocol", "NAME", "sim: point-to-point protocols for sync's messages (ideal, tcp, tcp+shm)"},
+      {"cfg", "KEY:VALUE", "sim: a SimGrid configuration option (repeatable)", true},
+      {"alpha", "S", "model: Hockney latency in seconds (default 1e-05)"},
+      {"beta", "S_PER_BYTE", "model: Hockney seconds per byte (default 8e-10)"},
+      {"intra", "ALPHA,BETA", "model: two-level Hockney, these between images of one node"},
+      {"loggp", "L,o,g,G", "model: LogGP instead of Hockney"},
+      {"one-port", "", "model: each image sends one message and receives one at a time"},
+      {"copy-bandwidth", "BYTES_PER_S", "model: local copy rate (default 0 = copies are free)"},
+      {"help", "", "this text"},
+  };
+  defs.insert(defs.end(), more.begin(), more.end());
+  return defs;
+}
+
+const char* case_condition(int c) {
+  switch (c) {
+    case 0: return "the local data is registered: DMA";
+    case 1: return "NR <= B and NR <= NL";
+    case 2: return "NL < NR <= B";
+    case 3: return "NL < B < NR";
+    case 4: return "B < NR and B <= NL";
+  }
+  return "?";
+}
+
+}  // namespace
+
+int coarray_command(std::span<char* const> args) {
+  const auto defs = coarray_options();
+  const ParsedOptions o = parse_options(args, defs);
+  if (o.has("help")) {
+    std::cout << "usage: collsim coarray --engine sim|model [--put|--get] --local SECTION --local-shape DIMS\n"
+                 "                       --remote SECTION --remote-shape DIMS [--elem BYTES] [--buffer B]\n"
+                 "                       [--registered] [--nonblocking N_PUTS_PER_SEGMENT] [--csv] [options]\n\n"
+              << format_options(defs) << "\n"
+              << kCoarraySectionsHelp;
+    return 0;
+  }
+  if (!o.positional.empty()) throw UsageError("unexpected argument '" + o.positional[0] + "'");
+  if (!o.has("engine")) throw UsageError("missing --engine (sim or model)");
+  const std::string engine = o.text("engine");
+  if (engine != "sim" && engine != "model")
+    throw UsageError("unknown engine '" + engine + "' (sim or model; real MPI: collsim-mpi coarray)");
+  CoarrayPoint point = read_coarray_point(o);
+  const std::string payload = o.text("payload", "real");
+  if (payload != "real" && payload != "virtual") throw UsageError("--payload: '" + payload + "' is not real or virtual");
+  point.real_bytes = payload == "real";
+  const int images = static_cast<int>(o.integer("images", 2, 2, 1 << 20));
+  const CoarrayProgram program(point);
+  const RunSpec spec = coarray_spec(program, images);
+
+  RunResult result;
+  std::string prediction;
+  if (engine == "model") {
+    reject_foreign(o, engine, {"protocol", "cfg"});
+    ModelConfig model = read_model(o);
+    if (o.has("platform")) {
+      for (const char* n : {"alpha", "beta", "intra", "loggp"})
+        if (o.has(n))
+          throw UsageError("--platform gives the model its parameters: --" + std::string(n) + " cannot be given too");
+      model.kind = ModelConfig::Kind::two_level;
+      model.two_level = platform_hockney(read_sim(o));
+    }
+    result = run_model(model, spec);
+    if (!model.one_port && model.kind != ModelConfig::Kind::loggp) {
+      const models::CoarrayCosts costs{model.hockney_between(point.origin, point.target), model.copy_bandwidth};
+      const double t = point.get ? models::coarray_get_time(point.plan(), costs)
+                                 : models::coarray_put_time(point.plan(), costs,
+                                                            point.mode == coarray::PutMode::blocking);
+      prediction = format_seconds(t) + "  (" + format_real(t) + " s, models/coarray_cost.hpp)";
+    }
+  } else {
+    reject_foreign(o, engine, {"alpha", "beta", "intra", "loggp", "one-port", "copy-bandwidth"});
+    const SimConfig sim = read_sim(o);
+    run_sim(sim, std::span<const RunSpec>(&spec, 1), [&](std::size_t, const RunResult& r) { result = r; });
+  }
+  CoarrayRow row;
+  row.engine = engine;
+  row.point = point;
+  row.time_s = row.min_s = result.time_s;
+  row.data = !point.real_bytes ? "unchecked" : result.data_error.empty() ? "ok" : result.data_error;
+  if (o.has("csv")) {
+    std::cout << coarray_csv_header() << "\n" << coarray_csv_row(row) << "\n";
+  } else {
+    const coarray::Plan plan = point.plan();
+    const coarray::Scheme& s = plan.scheme;
+    std::cout << point.describe() << " on engine " << engine << "\n"
+              << "case       " << s.table_case << "  (" << case_condition(s.table_case) << ")\n"
+              << "NL, NR     " << s.nl << " B, " << s.nr << " B   (B = " << s.buffer << ")\n"
+              << "unit       " << s.unit << " B\n"
+              << "transfers  " << plan.transfers << (point.get ? " gets" : " puts") << ", " << plan.copies
+              << " copies (" << plan.bytes_copied << " B) for " << plan.bytes << " B\n"
+              << "time       " << format_seconds(row.time_s) << "  (" << format_real(row.time_s) << " s)\n";
+    if (!prediction.empty()) std::cout << "cost model " << prediction << "\n";
+    std::cout << "data       " << row.data << "\n";
+  }
+  return row.data == "ok" || row.data == "unchecked" ? 0 : 1;
+}
+
+}  // namespace collsim::cli

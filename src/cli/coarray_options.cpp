@@ -1,0 +1,68 @@
+#include "cli/coarray_options.hpp"
+
+namespace collsim::cli {
+
+const char* const kCoarraySectionsHelp =
+    "Sections are written as in Fortran, 1-based and inclusive: one subscript per dimension of the\n"
+    "shape, each a triplet lower:upper:stride (':' the whole dimension, '3:' or ':10' with the other\n"
+    "bound from the shape, negative strides allowed) or a single index, which drops the dimension.\n"
+    "For example --remote '1:1000:2,1:50' --remote-shape 1000,100 is a(1:1000:2,1:50) of a(1000,100).\n"
+    "The two sections must conform (the same element counts, in order, after single indices).\n"
+    "\n"
+    "The runtime picks the scheme by Table 1 of the XcalableMP coarray chapter, from the local and\n"
+    "remote contiguous lengths NL and NR and the local buffer size B: case 0 DMA (--registered),\n"
+    "1 NR <= B and NR <= NL, 2 NL < NR <= B, 3 NL < B < NR, 4 B < NR and B <= NL.\n";
+
+std::vector<OptionDef> coarray_point_options() {
+  return {
+      {"put", "", "PUT statements: remote(REMOTE)[target] = local(LOCAL) (the default)"},
+      {"get", "", "GET statements: local(LOCAL) = remote(REMOTE)[target]"},
+      {"local", "SECTION", "the local section, e.g. '1:500,:' (required)"},
+      {"local-shape", "DIMS", "the local array's extents, e.g. 500,100 (required)"},
+      {"remote", "SECTION", "the coarray's section, e.g. '1:1000:2,:' (required)"},
+      {"remote-shape", "DIMS", "the coarray's extents, e.g. 1000,100 (required)"},
+      {"elem", "BYTES", "element size in bytes (default 8)"},
+      {"buffer", "SIZE", "B, the runtime's one local buffer (default 400000 bytes, Omni's)"},
+      {"registered", "", "the local array is registered memory: case 0, DMA from it"},
+      {"nonblocking", "N", "PUT: a segment of N non-blocking PUT statements, completed at its end"},
+      {"statements", "N", "statements per segment (blocking PUT or GET; default 1)"},
+      {"get-behaviour", "table1|omni",
+       "GET in cases 2 and 3: Table 1's one get per unit (default) or Omni's one get per NL piece"},
+      {"origin", "IMAGE", "the image that executes the statements (default 1)"},
+      {"target", "IMAGE", "the image whose coarray is accessed (default 2)"},
+  };
+}
+
+CoarrayPoint read_coarray_point(const ParsedOptions& o) {
+  for (const char* name : {"local", "local-shape", "remote", "remote-shape"})
+    if (!o.has(name)) throw UsageError(std::string("missing --") + name);
+  if (o.has("put") && o.has("get")) throw UsageError("--put and --get exclude each other");
+  CoarrayPoint p;
+  p.get = o.has("get");
+  const auto elem = static_cast<std::size_t>(o.integer("elem", 8, 1, 1 << 20));
+  p.local = coarray::parse_section(o.text("local"), coarray::parse_shape(o.text("local-shape"), elem));
+  p.remote = coarray::parse_section(o.text("remote"), coarray::parse_shape(o.text("remote-shape"), elem));
+  coarray::check_conformable(p.local, p.remote);
+  p.options.buffer_bytes = o.bytes("buffer", coarray::kDefaultBufferBytes);
+  if (p.options.buffer_bytes == 0) throw UsageError("--buffer must be at least 1 byte");
+  p.options.registered = o.has("registered");
+  const std::string behaviour = o.text("get-behaviour", "table1");
+  if (behaviour != "table1" && behaviour != "omni")
+    throw UsageError("--get-behaviour: '" + behaviour + "' is not table1 or omni");
+  p.options.get = behaviour == "omni" ? coarray::GetBehaviour::omni : coarray::GetBehaviour::table1;
+  if (o.has("nonblocking")) {
+    if (p.get) throw UsageError("--nonblocking applies to PUT only (GET is always blocking)");
+    if (o.has("statements")) throw UsageError("--nonblocking N gives the statements per segment: drop --statements");
+    p.mode = coarray::PutMode::nonblocking;
+    p.statements = static_cast<std::size_t>(o.integer("nonblocking", 1, 1, 1 << 20));
+  } else {
+    p.statements = static_cast<std::size_t>(o.integer("statements", 1, 1, 1 << 20));
+  }
+  if (!p.get && o.has("get-behaviour")) throw UsageError("--get-behaviour applies to --get only");
+  p.origin = static_cast<int>(o.integer("origin", 1, 1, 1 << 20)) - 1;
+  p.target = static_cast<int>(o.integer("target", 2, 1, 1 << 20)) - 1;
+  if (p.origin == p.target) throw UsageError("--origin and --target must be different images");
+  return p;
+}
+
+}  // namespace collsim::cli
