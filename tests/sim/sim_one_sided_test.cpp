@@ -250,6 +250,30 @@ Task<> late_wait(Comm& comm, RankBuffers, const AlgorithmParams&) {
   check_bytes(comm, comm.local(w), 51, "put to itself");
 }
 
+// An all-to-all through windows: every rank puts its block (m bytes) into every rank's window at
+// offset rank * m, waiting for the puts with wait_any, then sync all; then every rank gets the
+// block of rank r + 1 from rank r + 2 and checks it, and every rank checks its whole window.
+Task<> all_to_all_puts(Comm& comm, RankBuffers, const AlgorithmParams& p) {
+  const std::size_t m = p.segment;
+  const int n = comm.size(), me = comm.rank();
+  const Window w = co_await comm.win_allocate(m * static_cast<std::size_t>(n));
+  Storage block(m, true);
+  fill(block.view(), me);
+  std::vector<Request> r;
+  for (int k = 1; k <= n; ++k)
+    r.push_back(co_await comm.put(w, (me + k) % n, static_cast<std::size_t>(me) * m, block.view()));
+  for (int k = 0; k < n; ++k) (void)co_await comm.wait_any(r);
+  co_await comm.sync_all(w);
+  for (int q = 0; q < n; ++q)
+    check_bytes(comm, comm.local(w).slice(static_cast<std::size_t>(q) * m, m), q, "block of rank " + std::to_string(q));
+  Storage got(m, true);
+  const int owner = (me + 1) % n;
+  Request g = co_await comm.get(w, (me + 2) % n, static_cast<std::size_t>(owner) * m, got.view());
+  co_await comm.wait(g);
+  check_bytes(comm, got.view(), owner, "get");
+  co_await comm.win_free(w);
+}
+
 // Ranks allocate windows of different sizes.
 Task<> asymmetric_window(Comm& comm, RankBuffers, const AlgorithmParams&) {
   const Window w = co_await comm.win_allocate(comm.rank() == 2 ? 48 : 64);
@@ -380,6 +404,15 @@ TEST(OneSided, PutsBypassTheTcpAndShmTransports) {
   const auto get = test_algorithm("test/blocking_get", &blocking_get);
   const RunResult g = run_one(exact("test/star16.xml", 1, "tcp"), spec_for(get, 2, m));
   expect_close(g.finish_s[0], 2 * kLat + bytes_time(m) + 2 * kLat + bytes_time(5), "get under tcp");
+}
+
+TEST(OneSided, AllToAllThroughWindowsUnderEveryProfile) {
+  const auto alg = test_algorithm("test/all_to_all_puts", &all_to_all_puts);
+  for (const char* protocol : {"ideal", "tcp", "tcp+shm"}) {
+    const RunResult r = run_one(exact("test/star16.xml", 2, protocol), spec_for(alg, 8, 3000));
+    // Each rank's 8 puts leave through its host's link with its neighbour's: at least 16 blocks.
+    EXPECT_GT(r.time_s, 16 * bytes_time(3000)) << protocol;
+  }
 }
 
 TEST(OneSided, WindowsAreNumberedAndFreed) {

@@ -147,7 +147,7 @@ void SimComm::post_recv(const Op& op) {
   Pending& p = slot(id);
   p.channel = key;
   p.seq = seq;
-  p.kind = RequestKind::recv;
+  p.kind = PendingKind::recv;
   p.size = size;
   p.dest = op.buffer;
   p.live = true;
@@ -230,7 +230,7 @@ std::size_t SimComm::wait_any(std::span<Request> requests) {
   for (std::size_t i = 0; i < requests.size(); ++i) {
     if (requests[i].is_null()) continue;
     const Pending& p = pending(requests[i]);
-    if (p.flagged || p.kind == RequestKind::put || p.kind == RequestKind::get) mailboxes_only = false;
+    if (p.flagged || p.kind == PendingKind::put || p.kind == PendingKind::get) mailboxes_only = false;
     index.push_back(i);
     blocked_on_.push_back(requests[i].id);
   }
@@ -354,7 +354,7 @@ void SimComm::post_put(const Op& op) {
     flow->bytes.assign(op.buffer.data(), op.buffer.data() + size);  // the origin may reuse src once complete
   flow->comm = start_flow(m_.hosts[static_cast<std::size_t>(rank_)], m_.hosts[static_cast<std::size_t>(op.peer)], size);
   Pending& p = slot(op.request.id);
-  p.kind = RequestKind::put;
+  p.kind = PendingKind::put;
   p.channel = {rank_, op.peer, 0};
   p.size = size;
   p.live = true;
@@ -382,24 +382,26 @@ void SimComm::land(PutFlow& flow) {
 void SimComm::post_get(const Op& op) {
   const std::int64_t id = op.request.id;
   Pending& p = slot(id);
-  p.kind = RequestKind::get;
+  p.kind = PendingKind::get;
   p.channel = {rank_, op.peer, 0};
   p.size = op.buffer.size();
   p.live = true;
   p.flagged = true;
   s4u::Host* here = m_.hosts[static_cast<std::size_t>(rank_)];
   s4u::Host* there = m_.hosts[static_cast<std::size_t>(op.peer)];
-  s4u::Actor::create(
-      "get-" + std::to_string(rank_), here,
-      [this, id, here, there, dst = op.buffer, window = op.window.id, target = op.peer, offset = op.offset] {
-        s4u::Comm::sendto(here, there, 0);
-        s4u::Comm::sendto(there, here, static_cast<std::uint64_t>(dst.size()));
-        const Storage& memory = m_.windows[static_cast<std::size_t>(window)].memory[static_cast<std::size_t>(target)];
-        if (!memory.is_virtual() && offset + dst.size() <= memory.size())
-          copy_bytes(dst, Buffer(const_cast<std::byte*>(memory.bytes().data()) + offset, dst.size()));
-        // Last: once complete, the rank may finish and its measurement end.
-        complete(id);
-      });
+  s4u::Actor::create("get-" + std::to_string(rank_), here,
+                     [this, id, here, there, dst = op.buffer, window = op.window.id, target = op.peer,
+                      offset = op.offset, keep = waker_] {
+                       s4u::Comm::sendto(here, there, 0);
+                       s4u::Comm::sendto(there, here, static_cast<std::uint64_t>(dst.size()));
+                       Storage& memory =
+                           m_.windows[static_cast<std::size_t>(window)].memory[static_cast<std::size_t>(target)];
+                       if (offset + dst.size() <= memory.size())
+                         copy_bytes(dst, memory.view().slice(offset, dst.size()));
+                       // Last: once complete, the rank may finish and its measurement end (`keep` holds the
+                       // condition variable being notified).
+                       complete(id);
+                     });
 }
 
 // flush(target): every unflushed put of this window to target must have arrived, then target's
@@ -462,14 +464,14 @@ void SimComm::flush(int window, int target) {
 
 bool SimComm::matched(const Pending& p) const {
   // One-sided requests always complete: they are flows that need nobody.
-  if (p.kind == RequestKind::put || p.kind == RequestKind::get) return true;
+  if (p.kind == PendingKind::put || p.kind == PendingKind::get) return true;
   auto it = m_.channels.find(p.channel);
   if (it == m_.channels.end()) return false;
-  return p.kind == RequestKind::recv ? p.seq < it->second.sends : p.seq < it->second.recvs;
+  return p.kind == PendingKind::recv ? p.seq < it->second.sends : p.seq < it->second.recvs;
 }
 
 std::string SimComm::describe(const Pending& p) const {
-  return p.kind == RequestKind::recv
+  return p.kind == PendingKind::recv
              ? "recv from " + std::to_string(p.channel.src) + " tag " + std::to_string(p.channel.tag)
              : "send to " + std::to_string(p.channel.dst) + " tag " + std::to_string(p.channel.tag);
 }

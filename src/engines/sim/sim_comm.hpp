@@ -133,9 +133,9 @@ class SimComm final : public Comm {
   std::string waiting_on() const;  // "recv from 1 tag 1001", "barrier", "flush of 1", ...
   bool finished = false;
 
-  // For the Transport and get actors: complete request `id` (waking the rank if it waits for it); the receive
-  // buffer of a request; whether the rank is inside MPI (not in a local copy, during which it
-  // makes no progress), and an action to run when its copy ends.
+  // For the Transport and the actors of gets: complete request `id` (waking the rank if it waits
+  // for it); the receive buffer of a request; whether the rank is inside MPI (not in a local
+  // copy, during which it makes no progress), and an action to run when its copy ends.
   void complete(std::int64_t id);
   Buffer receive_buffer(std::int64_t id) const { return requests_[static_cast<std::size_t>(id)].dest; }
   bool in_mpi() const { return !in_copy_; }
@@ -166,12 +166,12 @@ class SimComm final : public Comm {
     std::vector<std::byte> bytes;  // snapshot of the source at post time (empty: nothing to write)
     bool observed = false;         // the origin saw the flow end and wrote the bytes
   };
-  enum class RequestKind : std::uint8_t { send, recv, put, get };
+  enum class PendingKind : std::uint8_t { send, recv, put, get };
   struct Pending {
     simgrid::s4u::CommPtr comm;  // what the request completes with, unless `flagged`
     ChannelKey channel;          // one-sided: {origin, target, 0}
     std::uint64_t seq = 0;       // position in its channel's sends or receives
-    RequestKind kind = RequestKind::send;
+    PendingKind kind = PendingKind::send;
     std::size_t size = 0;
     Buffer dest;                   // receive buffer
     std::byte* payload = nullptr;  // receive: the sender's copy of the bytes (or a marker: none)
