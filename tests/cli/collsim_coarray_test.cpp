@@ -1,0 +1,81 @@
+// collsim coarray from the command line: the Table 1 case and counts it prints for sections given
+// as in Fortran, its CSV columns, the model engine's time equal to the closed form it prints,
+// and bad sections refused with one line and exit status 2.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "cli/cli_test_util.hpp"
+
+namespace collsim_test {
+namespace {
+
+// a(1:1000:2,1:50)[2] = b(1:500,1:50) of real(8): NR = 8 B, NL = 500*50*8 = 200000 B.
+const std::string kStrided =
+    " --remote 1:1000:2,1:50 --remote-shape 1000,100 --local 1:500,1:50 --local-shape 500,50";
+
+TEST(CollsimCoarray, PrintsTheCaseAndCountsAndChecksTheData) {
+  const Outcome o = collsim("coarray --engine model --alpha 1e-6 --beta 1e-9 --copy-bandwidth 5e9" + kStrided);
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_NE(o.out.find("case       1  (NR <= B and NR <= NL)"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("NL, NR     200000 B, 8 B   (B = 400000)"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("transfers  25000 puts, 25000 copies (200000 B) for 200000 B"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("data       ok"), std::string::npos) << o.out;
+}
+
+TEST(CollsimCoarray, CsvColumnsAndTheModelTimeIsTheClosedForm) {
+  // Blocking case 1, 25000 units of 8 B: each a copy (8 B at 5e9 B/s = 1.6 ns), a put
+  // (1 us + 8 ns) and a flush (1 us after the arrival): 25000 * 2.0096 us = 50.24 ms.
+  const Outcome o =
+      collsim("coarray --engine model --alpha 1e-6 --beta 1e-9 --copy-bandwidth 5e9 --csv" + kStrided);
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(csv_field(o.out, "engine"), "model");
+  EXPECT_EQ(csv_field(o.out, "op"), "coarray/put");
+  EXPECT_EQ(csv_field(o.out, "case"), "1");
+  EXPECT_EQ(csv_field(o.out, "nl_bytes"), "200000");
+  EXPECT_EQ(csv_field(o.out, "nr_bytes"), "8");
+  EXPECT_EQ(csv_field(o.out, "buffer"), "400000");
+  EXPECT_EQ(csv_field(o.out, "unit_bytes"), "8");
+  EXPECT_EQ(csv_field(o.out, "transfers"), "25000");
+  EXPECT_EQ(csv_field(o.out, "copies"), "25000");
+  EXPECT_NEAR(std::stod(csv_field(o.out, "time_s")), 25000 * (1.6e-9 + 2e-6 + 8e-9), 1e-12);
+}
+
+TEST(CollsimCoarray, EachCaseFromTheCommandLine) {
+  struct Want {
+    std::string args, table_case;
+  };
+  const Want wants[] = {
+      {kStrided + " --registered", "0"},
+      {kStrided, "1"},
+      // NL = 8 B (every other element locally), NR = 8000 B (whole columns): case 2, then 3 with B = 4000.
+      {" --remote :,1:5 --remote-shape 1000,10 --local 1:2000:2,: --local-shape 2000,5", "2"},
+      {" --remote :,1:5 --remote-shape 1000,10 --local 1:2000:2,: --local-shape 2000,5 --buffer 4000", "3"},
+      {" --remote :,1:5 --remote-shape 1000,10 --local :,: --local-shape 1000,5 --buffer 4000", "4"},
+  };
+  for (const Want& w : wants) {
+    const Outcome o = collsim("coarray --engine model --csv" + w.args);
+    ASSERT_EQ(o.status, 0) << w.args << "\n" << o.err;
+    EXPECT_EQ(csv_field(o.out, "case"), w.table_case) << w.args;
+    EXPECT_EQ(o.out.substr(o.out.size() - 4), ",ok\n") << w.args;  // the data column, last
+  }
+}
+
+TEST(CollsimCoarray, BadSectionsAreOneLineAndExitTwo) {
+  expect_bad_input("coarray --engine model --remote 1:1001:2,1:50 --remote-shape 1000,100 --local 1:500,1:50 "
+                   "--local-shape 500,50",
+                   "upper bound 1001 is outside 1:1000");
+  expect_bad_input("coarray --engine model --remote 1:1000:0,1:50 --remote-shape 1000,100 --local 1:500,1:50 "
+                   "--local-shape 500,50",
+                   "stride");
+  expect_bad_input("coarray --engine model --remote 1:1000:2,1:50 --remote-shape 1000,100 --local 1:500,1:40 "
+                   "--local-shape 500,50",
+                   "does not conform");
+  expect_bad_input("coarray --engine model --remote 1:1000:2 --remote-shape 1000,100 --local 1:500 --local-shape 500",
+                   "");
+  expect_bad_input("coarray --engine formula" + kStrided, "unknown engine 'formula'");
+  expect_bad_input("coarray --engine model --get --nonblocking 2" + kStrided, "--nonblocking applies to PUT only");
+}
+
+}  // namespace
+}  // namespace collsim_test
