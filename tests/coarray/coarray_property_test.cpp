@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "coarray/corrupting_program.hpp"
 #include "coarray/random_points.hpp"
 #include "engines/model/model_engine.hpp"
 #include "experiment/coarray_point.hpp"
@@ -47,7 +48,7 @@ Coverage check_model(const ModelConfig& config, std::uint64_t seed, Procs procs,
   limits.max_transfers = 2048;
   for (int i = 0; i < kPoints; ++i) {
     const int images = procs(i);
-    const CoarrayProgram program(random_point(rng, i % 5, images, limits));
+    const CoarrayProgram program(random_point(rng, point_case(i), point_edge(i), images, limits));
     const CoarrayPoint& p = program.point();
     coverage.add(p);
     if (same_node) ++(config.two_level.same_node(p.origin, p.target) ? *same_node : *other_node);
@@ -94,72 +95,11 @@ TEST(CoarrayProperty, ModelLogGP) {
 
 // --- the check can fail ---
 
-// Runs a point, with one byte of the checked memory flipped as a wrong engine would leave it:
-// PUT flips a byte of the target's coarray `coarray` after the segment, GET one of the target's
-// coarray `coarray` before the segment reads it. `offset` is the byte within that coarray. Extra
-// barriers order the flip after the PUTs (and before the GETs) whatever the model's timing. The
-// window is the program's only one, so the model engine numbers it 0.
-class Corrupting final : public RankProgram {
- public:
-  Corrupting(const CoarrayProgram& inner, std::size_t coarray, std::size_t offset, bool flip)
-      : inner_(inner), coarray_(coarray), offset_(offset), flip_(flip) {}
-  std::unique_ptr<ProgramRank> rank(int rank, int procs) const override {
-    return std::make_unique<Rank>(*this, inner_.rank(rank, procs), rank);
-  }
-  std::string describe(int procs) const override { return inner_.describe(procs) + ", corrupted"; }
-
- private:
-  class Rank final : public ProgramRank {
-   public:
-    Rank(const Corrupting& c, std::unique_ptr<ProgramRank> inner, int rank)
-        : c_(c), inner_(std::move(inner)), rank_(rank) {}
-    Task<> setup(Comm& comm) override {
-      co_await inner_->setup(comm);
-      if (c_.point().get) flip(comm);
-      co_await comm.barrier();
-    }
-    Task<> run(Comm& comm) override {
-      co_await inner_->run(comm);
-      co_await comm.barrier();
-      if (!c_.point().get) flip(comm);
-    }
-    Task<> finish(Comm& comm) override { co_await inner_->finish(comm); }
-    std::string check() const override { return inner_->check(); }
-
-   private:
-    void flip(Comm& comm) {
-      if (!c_.flip_ || rank_ != c_.point().target) return;
-      const Buffer memory = comm.local(Window{0});
-      memory.data()[c_.coarray_ * c_.point().remote.shape().bytes() + c_.offset_] ^= std::byte{0x5a};
-    }
-    const Corrupting& c_;
-    std::unique_ptr<ProgramRank> inner_;
-    int rank_;
-  };
-  const CoarrayPoint& point() const { return inner_.point(); }
-
-  const CoarrayProgram& inner_;
-  std::size_t coarray_, offset_;
-  bool flip_;
-};
-
 RunResult run_corrupted(const CoarrayProgram& program, std::size_t coarray, std::size_t offset, bool flip = true) {
-  const Corrupting corrupting(program, coarray, offset, flip);
+  const CorruptingProgram corrupting(program, coarray, offset, flip);
   RunSpec spec = coarray_spec(program, 2);
   spec.program = &corrupting;
   return run_model(model(ModelConfig::Kind::hockney), spec);
-}
-
-CoarrayPoint hand_point(bool get, int table_case) {
-  CoarrayPoint p;
-  p.get = get;
-  // NL 8 (every other element of a column), NR 480 (six whole columns), as in statements.hpp.
-  p.local = parse_section("1:20:2,:", parse_shape("20,6", 8));
-  p.remote = parse_section(":,2:7", parse_shape("10,8", 8));
-  p.options.registered = table_case == 0;
-  p.options.buffer_bytes = table_case == 3 ? 130 : 1000;
-  p.statements = 3;
-  return p;
 }
 
 TEST(CoarrayProperty, CorruptedPutIsCaught) {

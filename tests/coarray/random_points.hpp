@@ -5,10 +5,11 @@
 //
 // B is not drawn blindly: a uniform B almost never lands on Table 1's boundaries, and cases 2
 // and 3 need NL < NR, which random pairs give less often than the others. So each point aims at
-// one case (round robin over the caller's index), draws pairs until that case is reachable, and
-// builds B from the pair's NL and NR, with the boundaries (B = NR, B = NL, B = NL + 1,
-// B = NR - 1, a B that is a multiple of NL) among the choices. Coverage tallies what was hit, so
-// each test can assert that every case and every boundary kind was exercised, not just drawn for.
+// one case (point_case: round robin over the caller's index, every other round on the case's
+// edge), draws pairs until that case is reachable, and builds B from the pair's NL and NR: the
+// boundaries B = NR, B = NL, the edges B = NL + 1, B = NR - 1, or a B inside the case (a multiple
+// of NL in case 3, 1 in case 4, Omni's default). NR = NL comes from the pairs themselves. Coverage tallies what was
+// hit, so each test can assert that every case and every boundary kind was exercised, not just drawn for.
 //
 // Every draw comes from the caller's Rng: the same seed gives the same points on every rank of an
 // MPI run.
@@ -48,37 +49,43 @@ inline Pair random_sized_pair(Rng& rng, const PointLimits& limits) {
   }
 }
 
-// A B that puts (nl, nr) in Table 1's case `table_case` (1 to 4), boundaries often; 0 when no B
-// does.
-inline std::size_t buffer_for_case(Rng& rng, int table_case, std::size_t nl, std::size_t nr) {
-  std::vector<std::size_t> choices;
+// A B that puts (nl, nr) in Table 1's case `table_case` (1 to 4); 0 when no B does. With `edge`,
+// a B on the case's edge: B = NR or B = NL (case 1), B = NR (2), B = NL + 1 or NR - 1 (3),
+// B = NL or NR - 1 (4); else any B of the case, edges included.
+inline std::size_t buffer_for_case(Rng& rng, int table_case, std::size_t nl, std::size_t nr, bool edge) {
+  std::vector<std::size_t> edges, inside;
   switch (table_case) {
     case 1:  // NR <= B, NR <= NL
       if (nr > nl) break;
-      choices = {nr, nl, nl + 1, uniform(rng, nr, 2 * nl + 1), kDefaultBufferBytes};
+      edges = {nr, nl};
+      inside = {nl + 1, uniform(rng, nr, 2 * nl + 1), kDefaultBufferBytes};
       break;
     case 2:  // NL < NR <= B
       if (nl >= nr) break;
-      choices = {nr, nr, nr + 1, uniform(rng, nr, 2 * nr), kDefaultBufferBytes};
+      edges = {nr};
+      inside = {nr + 1, uniform(rng, nr, 2 * nr), kDefaultBufferBytes};
       break;
     case 3:  // NL < B < NR
       if (nl + 1 >= nr) break;
-      choices = {nl + 1, nr - 1, uniform(rng, nl + 1, nr - 1)};
-      if (nr / nl >= 3) choices.push_back(nl * uniform(rng, 2, nr / nl - 1));  // the unit is B exactly
+      edges = {nl + 1, nr - 1};
+      inside = {uniform(rng, nl + 1, nr - 1)};
+      if (nr / nl >= 3) inside.push_back(nl * uniform(rng, 2, nr / nl - 1));  // the unit is B exactly
       break;
-    case 4: {  // B < NR, B <= NL
+    case 4:  // B < NR, B <= NL
       if (nr < 2) break;
-      const std::size_t top = std::min(nr - 1, nl);
-      choices = {top, top, 1, uniform(rng, 1, top)};  // top: B = NL when NL < NR, else B = NR - 1
+      edges = {std::min(nr - 1, nl)};  // B = NL when NL < NR, else B = NR - 1
+      inside = {1, uniform(rng, 1, std::min(nr - 1, nl))};
       break;
-    }
     default: break;
   }
-  return choices.empty() ? 0 : choices[uniform(rng, 0, choices.size() - 1)];
+  if (edges.empty()) return 0;
+  if (!edge) edges.insert(edges.end(), inside.begin(), inside.end());
+  return edges[uniform(rng, 0, edges.size() - 1)];
 }
 
-// A point aiming at Table 1's case `table_case` (0 to 4) between two distinct images of `procs`.
-inline CoarrayPoint random_point(Rng& rng, int table_case, int procs, const PointLimits& limits = {}) {
+// A point aiming at Table 1's case `table_case` (0 to 4), on its edge (buffer_for_case) or not,
+// between two distinct images of `procs`.
+inline CoarrayPoint random_point(Rng& rng, int table_case, bool edge, int procs, const PointLimits& limits = {}) {
   for (;;) {
     CoarrayPoint p;
     Pair pair = random_sized_pair(rng, limits);
@@ -88,7 +95,7 @@ inline CoarrayPoint random_point(Rng& rng, int table_case, int procs, const Poin
       p.options.registered = true;
       p.options.buffer_bytes = uniform(rng, 1, 2 * std::max(nl, nr) + 1);  // plays no part
     } else {
-      p.options.buffer_bytes = buffer_for_case(rng, table_case, nl, nr);
+      p.options.buffer_bytes = buffer_for_case(rng, table_case, nl, nr, edge);
       if (p.options.buffer_bytes == 0) continue;  // this pair cannot reach the case
     }
     p.get = uniform(rng, 0, 1) == 1;
@@ -102,6 +109,10 @@ inline CoarrayPoint random_point(Rng& rng, int table_case, int procs, const Poin
     return p;
   }
 }
+
+// Point i of a property test: its case, and whether on the case's edge.
+inline int point_case(int i) { return i % 5; }
+inline bool point_edge(int i) { return (i / 5) % 2 == 0; }
 
 // What a set of points exercised. Cases and boundaries count non-empty sections only (an empty
 // section moves nothing, whatever its scheme); the B boundaries only buffered cases (B plays no
