@@ -11,8 +11,7 @@ namespace collsim_test {
 namespace {
 
 // a(1:1000:2,1:50)[2] = b(1:500,1:50) of real(8): NR = 8 B, NL = 500*50*8 = 200000 B.
-const std::string kStrided =
-    " --remote 1:1000:2,1:50 --remote-shape 1000,100 --local 1:500,1:50 --local-shape 500,50";
+const std::string kStrided = " --remote 1:1000:2,1:50 --remote-shape 1000,100 --local 1:500,1:50 --local-shape 500,50";
 
 TEST(CollsimCoarray, PrintsTheCaseAndCountsAndChecksTheData) {
   const Outcome o = collsim("coarray --engine model --alpha 1e-6 --beta 1e-9 --copy-bandwidth 5e9" + kStrided);
@@ -26,8 +25,7 @@ TEST(CollsimCoarray, PrintsTheCaseAndCountsAndChecksTheData) {
 TEST(CollsimCoarray, CsvColumnsAndTheModelTimeIsTheClosedForm) {
   // Blocking case 1, 25000 units of 8 B: each a copy (8 B at 5e9 B/s = 1.6 ns), a put
   // (1 us + 8 ns) and a flush (1 us after the arrival): 25000 * 2.0096 us = 50.24 ms.
-  const Outcome o =
-      collsim("coarray --engine model --alpha 1e-6 --beta 1e-9 --copy-bandwidth 5e9 --csv" + kStrided);
+  const Outcome o = collsim("coarray --engine model --alpha 1e-6 --beta 1e-9 --copy-bandwidth 5e9 --csv" + kStrided);
   ASSERT_EQ(o.status, 0) << o.err;
   EXPECT_EQ(csv_field(o.out, "engine"), "model");
   EXPECT_EQ(csv_field(o.out, "op"), "coarray/put");
@@ -62,15 +60,18 @@ TEST(CollsimCoarray, EachCaseFromTheCommandLine) {
 }
 
 TEST(CollsimCoarray, BadSectionsAreOneLineAndExitTwo) {
-  expect_bad_input("coarray --engine model --remote 1:1001:2,1:50 --remote-shape 1000,100 --local 1:500,1:50 "
-                   "--local-shape 500,50",
-                   "upper bound 1001 is outside 1:1000");
-  expect_bad_input("coarray --engine model --remote 1:1000:0,1:50 --remote-shape 1000,100 --local 1:500,1:50 "
-                   "--local-shape 500,50",
-                   "stride");
-  expect_bad_input("coarray --engine model --remote 1:1000:2,1:50 --remote-shape 1000,100 --local 1:500,1:40 "
-                   "--local-shape 500,50",
-                   "does not conform");
+  expect_bad_input(
+      "coarray --engine model --remote 1:1001:2,1:50 --remote-shape 1000,100 --local 1:500,1:50 "
+      "--local-shape 500,50",
+      "upper bound 1001 is outside 1:1000");
+  expect_bad_input(
+      "coarray --engine model --remote 1:1000:0,1:50 --remote-shape 1000,100 --local 1:500,1:50 "
+      "--local-shape 500,50",
+      "stride");
+  expect_bad_input(
+      "coarray --engine model --remote 1:1000:2,1:50 --remote-shape 1000,100 --local 1:500,1:40 "
+      "--local-shape 500,50",
+      "does not conform");
   expect_bad_input("coarray --engine model --remote 1:1000:2 --remote-shape 1000,100 --local 1:500 --local-shape 500",
                    "");
   expect_bad_input("coarray --engine formula" + kStrided, "unknown engine 'formula'");
