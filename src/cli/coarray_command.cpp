@@ -70,7 +70,8 @@ int coarray_command(std::span<char* const> args) {
     throw UsageError("unknown engine '" + engine + "' (sim or model; real MPI: collsim-mpi coarray)");
   CoarrayPoint point = read_coarray_point(o);
   const std::string payload = o.text("payload", "real");
-  if (payload != "real" && payload != "virtual") throw UsageError("--payload: '" + payload + "' is not real or virtual");
+  if (payload != "real" && payload != "virtual")
+    throw UsageError("--payload: '" + payload + "' is not real or virtual");
   point.real_bytes = payload == "real";
   const int images = static_cast<int>(o.integer("images", 2, 2, 1 << 20));
   const CoarrayProgram program(point);
@@ -91,9 +92,9 @@ int coarray_command(std::span<char* const> args) {
     result = run_model(model, spec);
     if (!model.one_port && model.kind != ModelConfig::Kind::loggp) {
       const models::CoarrayCosts costs{model.hockney_between(point.origin, point.target), model.copy_bandwidth};
-      const double t = point.get ? models::coarray_get_time(point.plan(), costs)
-                                 : models::coarray_put_time(point.plan(), costs,
-                                                            point.mode == coarray::PutMode::blocking);
+      const double t = point.get
+                           ? models::coarray_get_time(point.plan(), costs)
+                           : models::coarray_put_time(point.plan(), costs, point.mode == coarray::PutMode::blocking);
       prediction = format_seconds(t) + "  (" + format_real(t) + " s, models/coarray_cost.hpp)";
     }
   } else {
