@@ -8,6 +8,26 @@ namespace collsim::sim {
 
 namespace s4u = simgrid::s4u;
 
+namespace {
+const char* collective_name(OpKind kind) {
+  switch (kind) {
+    case OpKind::win_allocate: return "win_allocate";
+    case OpKind::win_free: return "win_free";
+    default: return "barrier";
+  }
+}
+
+// A host-to-host flow of `bytes`, started now. (SimGrid 3.32's Comm::sendto_async leaves an empty
+// flow unstarted until someone waits on it, so empty acknowledgements sent together would go
+// one after another; an explicit start() starts it at once.)
+s4u::CommPtr start_flow(s4u::Host* from, s4u::Host* to, std::size_t bytes) {
+  s4u::CommPtr c = s4u::Comm::sendto_init(from, to);
+  c->set_payload_size(static_cast<std::uint64_t>(bytes));
+  c->start();
+  return c;
+}
+}  // namespace
+
 s4u::Mailbox* Mailboxes::get(const ChannelKey& key, bool eager, const Measurement& m) {
   Entry& e = (eager ? eager_ : rendezvous_)[key];
   if (!e.mailbox) {
@@ -41,13 +61,14 @@ bool SimComm::start(Op& op) {
     case OpKind::irecv: post_recv(op); break;
     case OpKind::wait_all: wait_all(op.requests); break;
     case OpKind::wait_any: op.index = wait_any(op.requests); break;
-    case OpKind::barrier:
-      blocked_ = Blocked::barrier;
-      m_.barrier->wait();
-      blocked_ = Blocked::no;
-      break;
+    case OpKind::barrier: collective(OpKind::barrier); break;
     case OpKind::copy: copy(op.buffer, op.source); break;
-    default: throw CommError(where() + ": one-sided operations are not supported by the sim engine yet");
+    case OpKind::win_allocate: win_allocate(op); break;
+    case OpKind::win_free: win_free(op.window.id); break;
+    case OpKind::put: post_put(op); break;
+    case OpKind::get: post_get(op); break;
+    case OpKind::flush: flush(op.window.id, op.peer); break;
+    case OpKind::win_sync: break;  // the simulated memory is coherent: nothing to order
   }
   return true;
 }
@@ -93,6 +114,7 @@ void SimComm::post_send(const Op& op) {
   p.size = size;
   p.live = true;
   if (m_.transport) {
+    p.flagged = true;
     m_.transport->send(rank_, op.peer, op.tag, size, payload, id);
     return;
   }
@@ -125,11 +147,12 @@ void SimComm::post_recv(const Op& op) {
   Pending& p = slot(id);
   p.channel = key;
   p.seq = seq;
-  p.is_recv = true;
+  p.kind = PendingKind::recv;
   p.size = size;
   p.dest = op.buffer;
   p.live = true;
   if (m_.transport) {
+    p.flagged = true;
     m_.transport->recv(rank_, op.peer, op.tag, id);
     return;
   }
@@ -143,101 +166,108 @@ void SimComm::finish(const Request& r) {
     if (!p.dest.is_virtual()) std::memcpy(p.dest.data(), p.payload, p.size);
     delete[] p.payload;
   }
+  if (p.put) land(*p.put);
   p.payload = nullptr;
   p.comm = nullptr;
   p.dest = Buffer{};
+  p.watch = nullptr;
+  p.put = nullptr;
   p.live = false;
   p.done = false;
+  p.flagged = false;
 }
 
 void SimComm::complete(std::int64_t id) {
   Pending& p = requests_[static_cast<std::size_t>(id)];
   p.done = true;
-  p.done_order = ++completions_;
-  wake_->notify_all();
+  p.done_order = ++waker_->completions;
+  waker_->cv->notify_all();
+}
+
+void SimComm::wait_flag(const Pending& p) {
+  std::unique_lock lock(*mutex_);
+  while (!p.done) waker_->cv->wait(lock);
+}
+
+// Raises p.watch when p's comm ends. Another actor may wait on a comm, and a comm may be waited
+// on twice (the rank still waits on it when it finishes the request).
+void SimComm::watch(Pending& p) {
+  auto w = std::make_shared<Watch>();
+  p.watch = w;
+  s4u::Actor::create("watch-" + std::to_string(rank_), m_.hosts[static_cast<std::size_t>(rank_)],
+                     [comm = p.comm, w, waker = waker_] {
+                       comm->wait();
+                       w->done = true;
+                       w->order = ++waker->completions;
+                       waker->cv->notify_all();
+                     });
 }
 
 void SimComm::wait_all(std::span<Request> requests) {
-  if (m_.transport) {
-    blocked_on_.clear();
-    for (const Request& r : requests) {
-      if (r.is_null()) continue;
-      (void)pending(r);  // checks that it is an outstanding request of this rank
-      blocked_on_.push_back(r.id);
-    }
-    auto all_done = [&] {
-      return std::all_of(requests.begin(), requests.end(), [&](const Request& r) {
-        return r.is_null() || requests_[static_cast<std::size_t>(r.id)].done;
-      });
-    };
-    blocked_ = Blocked::requests;
-    blocked_kind_ = OpKind::wait_all;
-    {
-      std::unique_lock lock(*mutex_);
-      while (!all_done()) wake_->wait(lock);
-    }
-    blocked_ = Blocked::no;
-    for (Request& r : requests)
-      if (!r.is_null()) finish(r);
-    return;
-  }
-  std::vector<s4u::CommPtr> comms;
   blocked_on_.clear();
+  for (const Request& r : requests)
+    if (!r.is_null()) blocked_on_.push_back(r.id);
+  blocked_ = Blocked::requests;
+  blocked_kind_ = OpKind::wait_all;
+  // Waiting for each in turn ends when the last one ends, like waiting for all at once.
   for (const Request& r : requests) {
     if (r.is_null()) continue;
-    comms.push_back(pending(r).comm);
-    blocked_on_.push_back(r.id);
+    const Pending& p = pending(r);
+    if (p.flagged)
+      wait_flag(p);
+    else
+      p.comm->wait();
   }
-  if (!comms.empty()) {
-    blocked_ = Blocked::requests;
-    blocked_kind_ = OpKind::wait_all;
-    // Waiting for each in turn ends when the last one ends, like waiting for all at once.
-    for (const auto& c : comms) c->wait();
-    blocked_ = Blocked::no;
-  }
+  blocked_ = Blocked::no;
   for (Request& r : requests)
     if (!r.is_null()) finish(r);
 }
 
 std::size_t SimComm::wait_any(std::span<Request> requests) {
-  std::vector<s4u::CommPtr> comms;
   std::vector<std::size_t> index;
   blocked_on_.clear();
+  bool mailboxes_only = true;  // ideal-profile messages only: SimGrid's wait_any does it
   for (std::size_t i = 0; i < requests.size(); ++i) {
     if (requests[i].is_null()) continue;
-    comms.push_back(pending(requests[i]).comm);
+    const Pending& p = pending(requests[i]);
+    if (p.flagged || p.kind == PendingKind::put || p.kind == PendingKind::get) mailboxes_only = false;
     index.push_back(i);
     blocked_on_.push_back(requests[i].id);
   }
-  if (m_.transport) {
+  blocked_ = Blocked::requests;
+  blocked_kind_ = OpKind::wait_any;
+  std::size_t i = requests.size();
+  if (mailboxes_only) {
+    std::vector<s4u::CommPtr> comms;
+    comms.reserve(index.size());
+    for (std::size_t k : index) comms.push_back(pending(requests[k]).comm);
+    const auto k = s4u::Comm::wait_any(comms);
+    if (k < 0) throw CommError("rank " + std::to_string(rank_) + ": SimGrid's wait_any failed");
+    i = index[static_cast<std::size_t>(k)];
+  } else {
+    for (std::size_t k : index) {
+      Pending& p = pending(requests[k]);
+      if (!p.flagged && !p.watch) watch(p);
+    }
     // The request that completed first (of those already complete when the rank wakes).
     auto first_done = [&] {
       std::size_t best = requests.size();
-      for (std::size_t i : index) {
-        const Pending& p = requests_[static_cast<std::size_t>(requests[i].id)];
-        if (p.done && (best == requests.size() ||
-                       p.done_order < requests_[static_cast<std::size_t>(requests[best].id)].done_order))
-          best = i;
+      std::uint64_t best_order = 0;
+      for (std::size_t k : index) {
+        const Pending& p = pending(requests[k]);
+        const bool done = p.flagged ? p.done : p.watch->done;
+        const std::uint64_t order = p.flagged ? p.done_order : p.watch->order;
+        if (done && (best == requests.size() || order < best_order)) {
+          best = k;
+          best_order = order;
+        }
       }
       return best;
     };
-    blocked_ = Blocked::requests;
-    blocked_kind_ = OpKind::wait_any;
-    std::size_t i = first_done();
-    {
-      std::unique_lock lock(*mutex_);
-      while ((i = first_done()) == requests.size()) wake_->wait(lock);
-    }
-    blocked_ = Blocked::no;
-    finish(requests[i]);
-    return i;
+    std::unique_lock lock(*mutex_);
+    while ((i = first_done()) == requests.size()) waker_->cv->wait(lock);
   }
-  blocked_ = Blocked::requests;
-  blocked_kind_ = OpKind::wait_any;
-  const auto k = s4u::Comm::wait_any(comms);
   blocked_ = Blocked::no;
-  if (k < 0) throw CommError("rank " + std::to_string(rank_) + ": SimGrid's wait_any failed");
-  const std::size_t i = index[static_cast<std::size_t>(k)];
   finish(requests[i]);
   return i;
 }
@@ -255,21 +285,202 @@ void SimComm::copy(Buffer dst, Buffer src) {
   }
 }
 
+// Barrier, win_allocate and win_free: a barrier of all ranks, which takes no time.
+void SimComm::collective(OpKind kind) {
+  CollectiveCall& call = m_.collective;
+  if (call.entered == 0)
+    call.kind = kind;
+  else if (call.kind != kind)
+    throw CommError("rank " + std::to_string(rank_) + " entered " + collective_name(kind) +
+                    " while the ranks before it are in " + collective_name(call.kind));
+  // The last rank in resets the count before anyone leaves: the next call starts from zero.
+  if (++call.entered == m_.procs) call.entered = 0;
+  blocked_ = Blocked::collective;
+  blocked_kind_ = kind;
+  m_.barrier->wait();
+  blocked_ = Blocked::no;
+}
+
+// Windows are numbered in allocation order, the same on every rank: this rank's k-th allocation
+// is window k. Its memory exists before the barrier, so every rank's does once any rank leaves.
+void SimComm::win_allocate(Op& op) {
+  const std::size_t k = windows_allocated_++;
+  if (m_.windows.size() <= k) {
+    SimWindow& w = m_.windows.emplace_back();
+    w.bytes = op.bytes;
+    w.first = rank_;
+    w.memory.resize(static_cast<std::size_t>(m_.procs));
+  }
+  SimWindow& w = m_.windows[k];
+  if (op.bytes != w.bytes)
+    throw CommError("rank " + std::to_string(rank_) + ": win_allocate of " + std::to_string(op.bytes) +
+                    " bytes, but rank " + std::to_string(w.first) + " allocated " + std::to_string(w.bytes) +
+                    " bytes for window " + std::to_string(k) + " (windows are symmetric)");
+  Storage& mine = w.memory[static_cast<std::size_t>(rank_)];
+  mine = Storage(op.bytes, op.real);  // zero-filled
+  op.window = Window{static_cast<int>(k)};
+  op.buffer = mine.view();
+  collective(OpKind::win_allocate);
+}
+
+void SimComm::win_free(int window) {
+  // The window's puts were completed (the layer's contract): their bytes land now, if they have
+  // not yet, and nothing is left for a flush.
+  auto mine = std::stable_partition(unflushed_.begin(), unflushed_.end(),
+                                    [&](const std::shared_ptr<PutFlow>& f) { return f->window != window; });
+  for (auto it = mine; it != unflushed_.end(); ++it) {
+    (*it)->comm->wait();
+    land(**it);
+  }
+  unflushed_.erase(mine, unflushed_.end());
+  collective(OpKind::win_free);
+  // Past the barrier every rank has stopped using the window.
+  m_.windows[static_cast<std::size_t>(window)].memory[static_cast<std::size_t>(rank_)] = Storage{};
+}
+
+// A put is one flow of its bytes from the origin's host to the target's; the request completes
+// when it ends (local completion taken as arrival). The bytes are written into the target's
+// window when the origin observes the end (finish(), flush(), win_free()), not when the flow
+// ends: SimGrid gives no cheap hook at a flow's end, and a correct program cannot tell, since
+// MPI only makes them visible at the target by the origin's next flush.
+void SimComm::post_put(const Op& op) {
+  const std::size_t size = op.buffer.size();
+  auto flow = std::make_shared<PutFlow>();
+  flow->window = op.window.id;
+  flow->target = op.peer;
+  flow->offset = op.offset;
+  const Storage& target = m_.windows[static_cast<std::size_t>(op.window.id)].memory[static_cast<std::size_t>(op.peer)];
+  if (!op.buffer.is_virtual() && !target.is_virtual() && size > 0)
+    flow->bytes.assign(op.buffer.data(), op.buffer.data() + size);  // the origin may reuse src once complete
+  flow->comm = start_flow(m_.hosts[static_cast<std::size_t>(rank_)], m_.hosts[static_cast<std::size_t>(op.peer)], size);
+  Pending& p = slot(op.request.id);
+  p.kind = PendingKind::put;
+  p.channel = {rank_, op.peer, 0};
+  p.size = size;
+  p.live = true;
+  p.comm = flow->comm;
+  p.put = flow;
+  unflushed_.push_back(std::move(flow));
+}
+
+void SimComm::land(PutFlow& flow) {
+  if (flow.observed) return;
+  flow.observed = true;
+  if (flow.bytes.empty()) return;
+  Storage& memory = m_.windows[static_cast<std::size_t>(flow.window)].memory[static_cast<std::size_t>(flow.target)];
+  // A freed window takes nothing (a program that frees it under an unfinished put is wrong anyway).
+  if (!memory.is_virtual() && flow.offset + flow.bytes.size() <= memory.bytes().size())
+    std::memcpy(memory.bytes().data() + flow.offset, flow.bytes.data(), flow.bytes.size());
+  flow.bytes = {};
+}
+
+// A get is a request (an empty flow origin -> target) and, when it arrives, the data (a flow of
+// its bytes target -> origin), as the target's NIC answers an RDMA read without its CPU. An actor
+// of the origin's host drives the two and completes the request when the data flow ends; the
+// bytes are read from the target's window then (a program that writes them meanwhile races, in
+// MPI too) and written into the origin's buffer.
+void SimComm::post_get(const Op& op) {
+  const std::int64_t id = op.request.id;
+  Pending& p = slot(id);
+  p.kind = PendingKind::get;
+  p.channel = {rank_, op.peer, 0};
+  p.size = op.buffer.size();
+  p.live = true;
+  p.flagged = true;
+  s4u::Host* here = m_.hosts[static_cast<std::size_t>(rank_)];
+  s4u::Host* there = m_.hosts[static_cast<std::size_t>(op.peer)];
+  s4u::Actor::create("get-" + std::to_string(rank_), here,
+                     [this, id, here, there, dst = op.buffer, window = op.window.id, target = op.peer,
+                      offset = op.offset, keep = waker_] {
+                       s4u::Comm::sendto(here, there, 0);
+                       s4u::Comm::sendto(there, here, static_cast<std::uint64_t>(dst.size()));
+                       Storage& memory =
+                           m_.windows[static_cast<std::size_t>(window)].memory[static_cast<std::size_t>(target)];
+                       if (offset + dst.size() <= memory.size())
+                         copy_bytes(dst, memory.view().slice(offset, dst.size()));
+                       // Last: once complete, the rank may finish and its measurement end (`keep` holds the
+                       // condition variable being notified).
+                       complete(id);
+                     });
+}
+
+// flush(target): every unflushed put of this window to target must have arrived, then target's
+// acknowledgement comes back (an empty flow target -> origin); flush_all does it for every
+// target at once, each target's acknowledgement leaving when that target's puts have arrived.
+// With nothing unflushed, it returns at once.
+void SimComm::flush(int window, int target) {
+  auto first = std::stable_partition(unflushed_.begin(), unflushed_.end(), [&](const std::shared_ptr<PutFlow>& f) {
+    return f->window != window || (target != -1 && f->target != target);
+  });
+  if (first == unflushed_.end()) return;
+  std::vector<std::shared_ptr<PutFlow>> flushed(std::make_move_iterator(first),
+                                                std::make_move_iterator(unflushed_.end()));
+  unflushed_.erase(first, unflushed_.end());
+  std::stable_sort(flushed.begin(), flushed.end(), [](const auto& a, const auto& b) { return a->target < b->target; });
+
+  blocked_ = Blocked::flush;
+  blocked_target_ = target;
+  s4u::Host* here = m_.hosts[static_cast<std::size_t>(rank_)];
+  std::vector<s4u::CommPtr> acks;
+  std::vector<std::shared_ptr<Watch>> helpers;
+  // Targets whose puts the rank has seen end are acknowledged now; the others, all but the last,
+  // by a helper actor that waits for their puts and then for the acknowledgement; the last one
+  // here, so that flush(target) needs no helper.
+  std::vector<std::pair<int, std::vector<s4u::CommPtr>>> running;
+  for (std::size_t i = 0; i < flushed.size();) {
+    const int t = flushed[i]->target;
+    std::vector<s4u::CommPtr> comms;
+    for (; i < flushed.size() && flushed[i]->target == t; ++i)
+      if (!flushed[i]->observed) comms.push_back(flushed[i]->comm);
+    if (comms.empty())
+      acks.push_back(start_flow(m_.hosts[static_cast<std::size_t>(t)], here, 0));
+    else
+      running.emplace_back(t, std::move(comms));
+  }
+  for (std::size_t k = 0; k + 1 < running.size(); ++k) {
+    auto w = helpers.emplace_back(std::make_shared<Watch>());
+    s4u::Actor::create("flush-" + std::to_string(rank_), here,
+                       [comms = std::move(running[k].second),
+                        from = m_.hosts[static_cast<std::size_t>(running[k].first)], here, w, waker = waker_] {
+                         for (const auto& c : comms) c->wait();
+                         s4u::Comm::sendto(from, here, 0);
+                         w->done = true;
+                         waker->cv->notify_all();
+                       });
+  }
+  if (!running.empty()) {
+    for (const auto& c : running.back().second) c->wait();
+    acks.push_back(start_flow(m_.hosts[static_cast<std::size_t>(running.back().first)], here, 0));
+  }
+  {
+    std::unique_lock lock(*mutex_);
+    for (const auto& w : helpers)
+      while (!w->done) waker_->cv->wait(lock);
+  }
+  for (const auto& a : acks) a->wait();
+  for (const auto& f : flushed) land(*f);
+  blocked_ = Blocked::no;
+}
+
 bool SimComm::matched(const Pending& p) const {
+  // One-sided requests always complete: they are flows that need nobody.
+  if (p.kind == PendingKind::put || p.kind == PendingKind::get) return true;
   auto it = m_.channels.find(p.channel);
   if (it == m_.channels.end()) return false;
-  return p.is_recv ? p.seq < it->second.sends : p.seq < it->second.recvs;
+  return p.kind == PendingKind::recv ? p.seq < it->second.sends : p.seq < it->second.recvs;
 }
 
 std::string SimComm::describe(const Pending& p) const {
-  return p.is_recv ? "recv from " + std::to_string(p.channel.src) + " tag " + std::to_string(p.channel.tag)
-                   : "send to " + std::to_string(p.channel.dst) + " tag " + std::to_string(p.channel.tag);
+  return p.kind == PendingKind::recv
+             ? "recv from " + std::to_string(p.channel.src) + " tag " + std::to_string(p.channel.tag)
+             : "send to " + std::to_string(p.channel.dst) + " tag " + std::to_string(p.channel.tag);
 }
 
 std::string SimComm::waiting_on() const {
   switch (blocked_) {
     case Blocked::no: return "running";
-    case Blocked::barrier: return "barrier";
+    case Blocked::collective: return collective_name(blocked_kind_);
+    case Blocked::flush: return blocked_target_ < 0 ? "flush_all" : "flush of " + std::to_string(blocked_target_);
     case Blocked::requests: break;
   }
   // In a deadlock, a paired transfer always finishes, so what blocks is the unpaired requests.

@@ -14,6 +14,17 @@
 // protocol) keeps MPI's order (SimGrid matches FIFO within a mailbox). Under tcp and shm the
 // Transport moves the message and completes the rank's requests (complete()), waking the rank
 // from its wait.
+//
+// One-sided operations are RDMA under every profile: host-to-host flows that need no actor at the
+// target (SimGrid's Comm::sendto), bypassing the Transport (sim_engine.hpp has the cost model).
+// Window memory lives in the Measurement, so a put can reach its target's bytes.
+//
+// A request completes one of two ways: through its own SimGrid comm (ideal-profile messages,
+// puts), which the rank waits on, or through a flag that another actor sets with complete()
+// (Transport messages, gets), which the rank waits for on its condition variable. SimGrid 3.32's
+// Comm::wait_any returns at once on host-to-host comms, so a wait_any over anything but mailbox
+// comms waits on the condition variable, and a comm-based request in it gets a watcher actor
+// that raises the flag when its comm ends.
 #pragma once
 
 #include <cstddef>
@@ -27,6 +38,7 @@
 
 #include <simgrid/s4u.hpp>
 
+#include "comm/buffer.hpp"
 #include "comm/comm.hpp"
 #include "engines/run.hpp"
 #include "engines/sim/transport.hpp"
@@ -59,6 +71,20 @@ struct Channel {
 
 class SimComm;
 
+// One window: its memory on every rank, allocated collectively with one size.
+struct SimWindow {
+  std::size_t bytes = 0;
+  int first = 0;                // the rank that allocated it first (named by a size mismatch)
+  std::vector<Storage> memory;  // by rank; empty once the rank has freed it
+};
+
+// The ranks' collective calls (barrier, win_allocate, win_free): every rank makes the same ones in
+// the same order, so the ranks inside one must be in the same call.
+struct CollectiveCall {
+  OpKind kind = OpKind::barrier;
+  int entered = 0;  // ranks inside the current call
+};
+
 // Everything the ranks of one measurement share.
 struct Measurement {
   const RunSpec* spec = nullptr;
@@ -69,7 +95,10 @@ struct Measurement {
   simgrid::s4u::BarrierPtr barrier;
   std::vector<std::unique_ptr<SimComm>> ranks;
   std::unordered_map<ChannelKey, Channel, ChannelKeyHash> channels;
-  Transport* transport = nullptr;  // tcp / shm profiles; null under ideal (mailboxes)
+  Transport* transport = nullptr;          // tcp / shm profiles; null under ideal (mailboxes)
+  std::vector<simgrid::s4u::Host*> hosts;  // by rank
+  std::deque<SimWindow> windows;           // by window id (allocation order)
+  CollectiveCall collective;
 };
 
 // SimGrid mailboxes, one per (channel, protocol). They outlive measurements (SimGrid never frees
@@ -101,12 +130,12 @@ class SimComm final : public Comm {
   double now() const override;
 
   // For deadlock reports.
-  std::string waiting_on() const;  // "recv from 1 tag 1001", "barrier", ...
+  std::string waiting_on() const;  // "recv from 1 tag 1001", "barrier", "flush of 1", ...
   bool finished = false;
 
-  // For the Transport: complete request `id` (waking the rank if it waits for it); the receive
-  // buffer of a request; whether the rank is inside MPI (not in a local copy, during which it
-  // makes no progress), and an action to run when its copy ends.
+  // For the Transport and the actors of gets: complete request `id` (waking the rank if it waits
+  // for it); the receive buffer of a request; whether the rank is inside MPI (not in a local
+  // copy, during which it makes no progress), and an action to run when its copy ends.
   void complete(std::int64_t id);
   Buffer receive_buffer(std::int64_t id) const { return requests_[static_cast<std::size_t>(id)].dest; }
   bool in_mpi() const { return !in_copy_; }
@@ -116,25 +145,59 @@ class SimComm final : public Comm {
   bool start(Op& op) override;
 
  private:
+  // What wakes the rank: the condition variable it waits on, and the count of completions that
+  // orders them. Shared with watcher and flush actors, which may outlive the measurement's ranks
+  // by a scheduling round.
+  struct Waker {
+    simgrid::s4u::ConditionVariablePtr cv = simgrid::s4u::ConditionVariable::create();
+    std::uint64_t completions = 0;
+  };
+  // A flag an actor raises when a comm ends (see the file comment).
+  struct Watch {
+    bool done = false;
+    std::uint64_t order = 0;
+  };
+  // A put in flight or not yet flushed.
+  struct PutFlow {
+    simgrid::s4u::CommPtr comm;  // origin -> target, the put's bytes
+    int window = 0;
+    int target = 0;
+    std::size_t offset = 0;
+    std::vector<std::byte> bytes;  // snapshot of the source at post time (empty: nothing to write)
+    bool observed = false;         // the origin saw the flow end and wrote the bytes
+  };
+  enum class PendingKind : std::uint8_t { send, recv, put, get };
   struct Pending {
-    simgrid::s4u::CommPtr comm;
-    ChannelKey channel;
-    std::uint64_t seq = 0;  // position in its channel's sends or receives
-    bool is_recv = false;
+    simgrid::s4u::CommPtr comm;  // what the request completes with, unless `flagged`
+    ChannelKey channel;          // one-sided: {origin, target, 0}
+    std::uint64_t seq = 0;       // position in its channel's sends or receives
+    PendingKind kind = PendingKind::send;
     std::size_t size = 0;
     Buffer dest;                   // receive buffer
     std::byte* payload = nullptr;  // receive: the sender's copy of the bytes (or a marker: none)
     bool live = false;
-    bool done = false;             // Transport requests: completed
+    bool flagged = false;          // completed by another actor's complete() (Transport, get)
+    bool done = false;             // ... and it has been
     std::uint64_t done_order = 0;  // ... as the how-manieth of this rank's completions
+    std::shared_ptr<Watch> watch;  // comm-based, in a wait_any: raised when the comm ends
+    std::shared_ptr<PutFlow> put;
   };
-  enum class Blocked : std::uint8_t { no, requests, barrier };
+  enum class Blocked : std::uint8_t { no, requests, collective, flush };
 
   void post_send(const Op& op);
   void post_recv(const Op& op);
   void wait_all(std::span<Request> requests);
   std::size_t wait_any(std::span<Request> requests);
   void copy(Buffer dst, Buffer src);
+  void collective(OpKind kind);
+  void win_allocate(Op& op);
+  void win_free(int window);
+  void post_put(const Op& op);
+  void post_get(const Op& op);
+  void flush(int window, int target);
+  void land(PutFlow& flow);
+  void watch(Pending& p);
+  void wait_flag(const Pending& p);
   Pending& slot(std::int64_t id);  // a fresh state for request id
   Pending& pending(const Request& r);
   void finish(const Request& r);  // after its SimGrid comm completed
@@ -148,13 +211,16 @@ class SimComm final : public Comm {
   double memcpy_rate_;
   std::deque<Pending> requests_;  // by request id; a deque keeps each payload slot's address stable
   Blocked blocked_ = Blocked::no;
-  OpKind blocked_kind_ = OpKind::wait_all;
+  OpKind blocked_kind_ = OpKind::wait_all;  // requests: wait_all / wait_any; collective: which
+  int blocked_target_ = -1;                 // flush: its target (-1: all)
   std::vector<std::int64_t> blocked_on_;
-  // Transport requests.
+  // Flagged requests.
   simgrid::s4u::MutexPtr mutex_ = simgrid::s4u::Mutex::create();
-  simgrid::s4u::ConditionVariablePtr wake_ = simgrid::s4u::ConditionVariable::create();
-  std::uint64_t completions_ = 0;
+  std::shared_ptr<Waker> waker_ = std::make_shared<Waker>();
   bool in_copy_ = false;
+  // One-sided.
+  std::size_t windows_allocated_ = 0;                // this rank's k-th allocation is window k
+  std::vector<std::shared_ptr<PutFlow>> unflushed_;  // puts not yet flushed, in post order
   std::vector<std::function<void()>> deferred_;
 };
 

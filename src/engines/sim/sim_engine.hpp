@@ -31,7 +31,24 @@
 //    `memcpy_bw` (bytes/s, SimGrid bandwidth units accepted: "6GBps"). A `<prop>` inside a
 //    `<cluster>` applies to every host of the cluster in SimGrid 3.32; a host without the property
 //    copies for free. Concurrent copies by ranks of one host do not slow each other down.
-//  - barrier is free (zero simulated time): it only synchronises.
+//  - barrier is free (zero simulated time): it only synchronises. So are win_allocate and
+//    win_free, which are barriers that also allocate and release the ranks' window memory (held
+//    for the whole measurement, zero-filled, real or virtual; windows numbered in allocation
+//    order; a rank allocating another size than the others is an error naming both). The ranks
+//    inside one of these calls must all be in the same one.
+//  - One-sided operations are RDMA, under every profile: host-to-host flows that need no actor
+//    at the target, which bypass the tcp and shm transports (the model is Open MPI's osc/rdma on
+//    an RDMA network, not osc/pt2pt, which would carry them over ob1). A put of m bytes is one
+//    flow origin -> target; its request completes when the flow ends (local completion taken as
+//    arrival). flush(target) returns once every put to target since the last flush of the
+//    window has arrived and an empty acknowledgement flow target -> origin has ended (flush_all:
+//    each target's acknowledgement leaves when its own puts have arrived; they travel
+//    concurrently); with nothing to flush it returns at once. A get is an empty request flow
+//    origin -> target and, when it arrives, a flow of m bytes back; its request completes when
+//    that ends. win_sync is free. On an idle route of latency L and bandwidth bw: blocking put
+//    (put, wait, flush) = (L + m/bw) + L, get = 2L + m/bw. A put's source bytes are copied when
+//    it is posted and written into the target's window when the origin sees the put complete
+//    (its wait or flush); a get reads the target's bytes when its data flow ends.
 //  - Real bytes are copied at send time into a buffer that travels with the message, so a send
 //    buffer may be reused once the send completes, as in MPI; virtual buffers move no bytes.
 //

@@ -314,11 +314,11 @@ void Simulation::Impl::measure(std::size_t index, const RunSpec& spec) {
         std::make_unique<SimComm>(m, mailboxes, static_cast<int>(r), config.eager_limit, memcpy_rate[r / rpn]));
   std::vector<double> finish(P, 0.0);
   std::vector<std::string> errors(P);
+  m.hosts.resize(P);
+  for (std::size_t r = 0; r < P; ++r) m.hosts[r] = hosts[r / rpn];
   std::unique_ptr<Transport> transport;
   if (protocols.inter.kind != ProtocolKind::ideal || protocols.intra.kind != ProtocolKind::ideal) {
-    std::vector<s4u::Host*> rank_hosts(P);
-    for (std::size_t r = 0; r < P; ++r) rank_hosts[r] = hosts[r / rpn];
-    transport = std::make_unique<Transport>(m, protocols, std::move(rank_hosts));
+    transport = std::make_unique<Transport>(m, protocols, m.hosts);
     m.transport = transport.get();
   }
   current = &m;

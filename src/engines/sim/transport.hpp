@@ -10,6 +10,9 @@
 // order as their flows end. The ranks' MPI matching is done here, on arrival and
 // on posting a receive, in MPI's order. A rank's requests are completed by whichever actor sees
 // them end; the rank, blocked in a wait, is woken through its condition variable.
+//
+// Two-sided messages only: one-sided operations (put, get, flush) are RDMA flows that SimComm
+// starts itself, under every profile (sim_engine.hpp).
 #pragma once
 
 #include <cstddef>
