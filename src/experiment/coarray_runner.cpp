@@ -84,9 +84,9 @@ std::vector<std::string> coarray_mpi_command(const CoarrayScenario& sc, const st
   argv.push_back(coarray_engine_program(sc, engine));
   if (engine == "mpi") argv.push_back("coarray");
   for (auto& a : coarray_point_arguments(p)) argv.push_back(std::move(a));
-  const std::vector<std::string> runs = {"--min-runs", std::to_string(sc.mpi.min_runs),   "--max-runs",
-                                         std::to_string(sc.mpi.max_runs), "--ci-target", format_real(sc.mpi.ci_target),
-                                         "--csv"};
+  const std::vector<std::string> runs = {
+      "--min-runs",  std::to_string(sc.mpi.min_runs), "--max-runs", std::to_string(sc.mpi.max_runs),
+      "--ci-target", format_real(sc.mpi.ci_target),   "--csv"};
   argv.insert(argv.end(), runs.begin(), runs.end());
   return argv;
 }
@@ -97,8 +97,8 @@ std::string coarray_engine_unavailable(const CoarrayScenario& sc, const std::str
   if (program.find('/') != std::string::npos && !fs::exists(program)) return program + " is not built";
   // Asked for help, without mpirun: a program from before the coarray-mpi branch has no
   // `coarray` command (collsim-mpi) or does not take the shared point options (collsim-caf).
-  const Captured c = engine == "mpi" ? run_captured({program, "coarray", "--help"}, 30)
-                                     : run_captured({program, "--help"}, 30);
+  const Captured c =
+      engine == "mpi" ? run_captured({program, "coarray", "--help"}, 30) : run_captured({program, "--help"}, 30);
   if (c.status == 127) return "cannot start " + program;
   if (engine == "mpi" && c.status != 0) return program + " has no `coarray` command (from the coarray-mpi branch)";
   if (engine == "caf-native" && (c.status != 0 || c.out.find("--buffer") == std::string::npos))
@@ -249,7 +249,8 @@ int run_coarray_scenario(const std::string& path, const std::string& out_dir, co
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) throw std::runtime_error(dir + ": cannot create the output folder: " + ec.message());
-  const std::string csv_path = (fs::path(dir) / "results.csv").string(), json_path = (fs::path(dir) / "run.json").string();
+  const std::string csv_path = (fs::path(dir) / "results.csv").string(),
+                    json_path = (fs::path(dir) / "run.json").string();
   std::ofstream csv(csv_path, std::ios::trunc);
   if (!csv) throw std::runtime_error(csv_path + ": cannot write");
   csv << coarray_results_header() << '\n' << std::flush;

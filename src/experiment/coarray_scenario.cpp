@@ -21,8 +21,8 @@ std::vector<bool> booleans(const Reader& in, const YAML::Node& n, const std::str
 
 CoarrayGroup read_group(const Reader& in, const YAML::Node& g, std::size_t number) {
   in.only_keys(g, "a coarray point group",
-               {"sweep", "op", "mode", "elem", "local", "local_shape", "remote", "remote_shape", "buffer",
-                "statements", "registered", "get_behaviour"});
+               {"sweep", "op", "mode", "elem", "local", "local_shape", "remote", "remote_shape", "buffer", "statements",
+                "registered", "get_behaviour"});
   CoarrayGroup group;
   group.label = g["sweep"] ? in.text(g["sweep"], "sweep") : "group " + std::to_string(number);
   if (group.label.find_first_of(",\"\n") != std::string::npos)
@@ -101,9 +101,9 @@ CoarrayScenario load_coarray_scenario(const std::string& path) {
   const YAML::Node root = load_yaml_file(path, "scenario file");
   const Reader in(path);
   if (!root || !root.IsMap() || !root["coarray"]) throw ScenarioError(path + ": no 'coarray:' block");
-  in.only_keys(root, "a coarray scenario",
-               {"name", "description", "platform", "ranks_per_node", "engines", "model", "sim", "mpi", "output",
-                "coarray"});
+  in.only_keys(
+      root, "a coarray scenario",
+      {"name", "description", "platform", "ranks_per_node", "engines", "model", "sim", "mpi", "output", "coarray"});
   sc.name = root["name"] ? in.text(root["name"], "name") : fs::path(path).stem().string();
   if (root["description"]) sc.description = in.text(root["description"], "description");
   if (!root["engines"]) throw ScenarioError(path + ": missing required key 'engines'");
