@@ -42,8 +42,7 @@ std::string read(const fs::path& p) {
 }
 
 // A scenario head naming the platform by absolute path, then `points` (YAML text, indented by 4).
-std::string scenario(const std::string& points, const std::string& engines = "[model]",
-                     const std::string& extra = "") {
+std::string scenario(const std::string& points, const std::string& engines = "[model]", const std::string& extra = "") {
   return "name: tiny\nplatform: " + (kSource / "platforms/grisou.xml").string() + "\nengines: " + engines + "\n" +
          extra + "coarray:\n  points:\n" + points;
 }
@@ -67,16 +66,15 @@ std::string load_error(const std::string& text) {
 }
 
 TEST(CoarrayScenario, GoodFileLoads) {
-  const fs::path p = write(fresh_dir("good") / "s.yaml",
-                           scenario(kGroup +
-                                        "      mode: [blocking, nonblocking]\n"
-                                        "      buffer: [4000, 400KB]\n"
-                                        "      statements: [1, 4]\n"
-                                        "      registered: [false, true]\n"
-                                        "    - {op: get, elem: 4, local: \":\", local_shape: \"10\", remote: \"1:20:2\", "
-                                        "remote_shape: \"20\", get_behaviour: omni}\n",
-                                    "[model, sim, mpi, caf-native]",
-                                    "model: {copy_bandwidth: 5.0e+9}\nmpi: {min_runs: 3, max_runs: 7}\n"));
+  const fs::path p = write(
+      fresh_dir("good") / "s.yaml",
+      scenario(kGroup + "      mode: [blocking, nonblocking]\n"
+                        "      buffer: [4000, 400KB]\n"
+                        "      statements: [1, 4]\n"
+                        "      registered: [false, true]\n"
+                        "    - {op: get, elem: 4, local: \":\", local_shape: \"10\", remote: \"1:20:2\", "
+                        "remote_shape: \"20\", get_behaviour: omni}\n",
+               "[model, sim, mpi, caf-native]", "model: {copy_bandwidth: 5.0e+9}\nmpi: {min_runs: 3, max_runs: 7}\n"));
   EXPECT_TRUE(is_coarray_scenario(p.string()));
   const CoarrayScenario sc = load_coarray_scenario(p.string());
   EXPECT_EQ(sc.engines, (std::vector<std::string>{"model", "sim", "mpi", "caf-native"}));
@@ -105,13 +103,34 @@ TEST(CoarrayScenario, CollectiveScenarioIsNotCoarray) {
   EXPECT_NO_THROW(load_coarray_scenario((kSource / "scenarios/coarray-cases.yaml").string()));
 }
 
+// The README's example loads, so the documentation cannot drift from the loader.
+TEST(CoarrayScenario, ReadmeExampleLoads) {
+  const std::string doc = read(kSource / "scenarios/README.md");
+  const auto section = doc.find("## Coarray scenarios");
+  ASSERT_NE(section, std::string::npos);
+  const auto start = doc.find("```yaml\n", section) + 8;
+  std::string text = doc.substr(start, doc.find("```", start) - start);
+  const std::string relative = "../platforms/grisou.xml";
+  text.replace(text.find(relative), relative.size(), (kSource / "platforms/grisou.xml").string());
+  const fs::path p = write(fresh_dir("readme") / "s.yaml", text);
+  const CoarrayScenario sc = load_coarray_scenario(p.string());
+  ASSERT_EQ(sc.groups.size(), 2u);
+  EXPECT_EQ(sc.groups[0].label, "strided");
+  EXPECT_EQ(sc.groups[0].local.contiguous_bytes(), 8000u);
+  EXPECT_EQ(sc.groups[0].remote.contiguous_bytes(), 160000u);
+  EXPECT_EQ(sc.model.copy_bandwidth, 5e9);
+  EXPECT_EQ(sc.sim.protocol, "tcp+shm");
+  EXPECT_EQ(expand_coarray_plan(sc).size(), 4u * (2 * 2 * 2 * 2 + 1));
+}
+
 TEST(CoarrayScenario, ErrorsNameTheirPosition) {
   EXPECT_EQ(load_error(scenario(kGroup + "      colour: red\n")),
             ":11:7: unknown key 'colour' in a coarray point group (expected one of: sweep, op, mode, elem, local, "
             "local_shape, remote, remote_shape, buffer, statements, registered, get_behaviour)");
   EXPECT_EQ(load_error(scenario(kGroup + "      op: send\n")), ":11:11: op: 'send' is not put or get");
   EXPECT_EQ(load_error(scenario(kGroup + "      buffer: [4000, 0]\n")), ":11:22: buffer must be at least 1 byte");
-  EXPECT_EQ(load_error(scenario(kGroup + "      statements: [1, x]\n")), ":11:23: statements: 'x' is not a whole number");
+  EXPECT_EQ(load_error(scenario(kGroup + "      statements: [1, x]\n")),
+            ":11:23: statements: 'x' is not a whole number");
   EXPECT_EQ(load_error(scenario(kGroup + "      registered: maybe\n")),
             ":11:19: registered: 'maybe' is not true or false");
   EXPECT_EQ(load_error(scenario(kGroup + "      mode: [blocking, eager]\n")),
@@ -121,11 +140,10 @@ TEST(CoarrayScenario, ErrorsNameTheirPosition) {
   EXPECT_EQ(load_error(scenario(kGroup, "[model, gpu]")),
             ":3:18: unknown coarray engine 'gpu' (expected model, sim, mpi or caf-native)");
   // Sections: the algorithms' message, at the text that is wrong.
-  std::string e = load_error(scenario(
-      "    - {local: \"1:200,:\", local_shape: \"100,4\", remote: \"1:100,:\", remote_shape: \"200,4\"}\n"));
+  std::string e = load_error(
+      scenario("    - {local: \"1:200,:\", local_shape: \"100,4\", remote: \"1:100,:\", remote_shape: \"200,4\"}\n"));
   EXPECT_EQ(e.substr(0, 14), ":6:15: local: ") << e;
-  e = load_error(
-      scenario("    - {local: \":\", local_shape: \"100,0\", remote: \":\", remote_shape: \"100\"}\n"));
+  e = load_error(scenario("    - {local: \":\", local_shape: \"100,0\", remote: \":\", remote_shape: \"100\"}\n"));
   EXPECT_EQ(e.substr(0, 20), ":6:33: local_shape: ") << e;
   e = load_error(scenario("    - {local: \":\", local_shape: \"100\", remote: \":\", remote_shape: \"99\"}\n"));
   EXPECT_EQ(e.substr(0, 7), ":6:48: ") << e;  // not conformable: at the remote section
@@ -138,12 +156,12 @@ TEST(CoarrayScenario, ErrorsNameTheirPosition) {
 
 TEST(CoarrayScenario, SweepsMultiply) {
   const fs::path p = write(fresh_dir("plan") / "s.yaml", scenario(kGroup +
-                                                                       "      mode: [blocking, nonblocking]\n"
-                                                                       "      buffer: [400, 4000, 40000]\n"
-                                                                       "      statements: [1, 2, 4, 8, 16]\n"
-                                                                       "      registered: [false, true]\n" +
-                                                                       kGroup,
-                                                                   "[model, sim]"));
+                                                                      "      mode: [blocking, nonblocking]\n"
+                                                                      "      buffer: [400, 4000, 40000]\n"
+                                                                      "      statements: [1, 2, 4, 8, 16]\n"
+                                                                      "      registered: [false, true]\n" +
+                                                                      kGroup,
+                                                                  "[model, sim]"));
   const auto plan = expand_coarray_plan(load_coarray_scenario(p.string()));
   ASSERT_EQ(plan.size(), 2u * (2 * 2 * 3 * 5 + 1));
   // Engines outermost, statements innermost, then buffer, registered, mode.
