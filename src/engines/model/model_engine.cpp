@@ -58,8 +58,9 @@ class ModelComm final : public Comm {
   int rank_;
 };
 
-// A put's latest arrival at one target, until a flush of the origin completes it there.
+// The latest arrival of a rank's puts to one target on one window, until a flush completes them.
 struct Unflushed {
+  int window;
   int target;
   double latest;
 };
@@ -308,10 +309,10 @@ bool ModelEngine::start_put(int rank, Op& op) {
           op.offset, op.buffer.size());
   land_at(arrival, op.peer, target, op.buffer);
   push(arrival, rank, Event::Kind::complete, op.request.id);
-  auto u =
-      std::find_if(me.unflushed.begin(), me.unflushed.end(), [&](const Unflushed& x) { return x.target == op.peer; });
+  auto u = std::find_if(me.unflushed.begin(), me.unflushed.end(),
+                        [&](const Unflushed& x) { return x.window == op.window.id && x.target == op.peer; });
   if (u == me.unflushed.end())
-    me.unflushed.push_back({op.peer, arrival});
+    me.unflushed.push_back({op.window.id, op.peer, arrival});
   else
     u->latest = std::max(u->latest, arrival);
   if (cpu_free <= now_) return true;
@@ -356,7 +357,7 @@ bool ModelEngine::start_flush(int rank, Op& op) {
   Rank& me = ranks_[static_cast<std::size_t>(rank)];
   double done = now_;
   auto flushed = [&](const Unflushed& u) {
-    if (op.peer != -1 && u.target != op.peer) return false;
+    if (u.window != op.window.id || (op.peer != -1 && u.target != op.peer)) return false;
     done = std::max(done, std::max(now_, u.latest) + one_sided_latency(rank, u.target));
     return true;
   };
