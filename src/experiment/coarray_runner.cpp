@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -255,13 +256,19 @@ int run_coarray_scenario(const std::string& path, const std::string& out_dir, co
   if (!csv) throw std::runtime_error(csv_path + ": cannot write");
   csv << coarray_results_header() << '\n' << std::flush;
   const std::string started = utc_now();
-  std::size_t written = 0;
+  std::size_t written = 0, planned = plan.size();
+  std::string skipped;  // JSON members "engine": "why"
+  auto json_text = [](std::string t) {
+    for (char& ch : t)
+      if (ch == '"' || ch == '\\' || ch == '\n') ch = ' ';
+    return t;
+  };
   auto write_json = [&](const std::string& status) {
     std::ofstream j(json_path, std::ios::trunc);
     j << "{\n  \"tool\": \"collsim\",\n  \"kind\": \"coarray\",\n  \"scenario\": \"" << sc.file << "\",\n  \"name\": \""
       << sc.name << "\",\n  \"status\": \"" << status << "\",\n  \"started\": \"" << started << "\",\n  \"updated\": \""
-      << utc_now() << "\",\n  \"rows_planned\": " << plan.size() << ",\n  \"rows_written\": " << written
-      << ",\n  \"results_csv\": \"results.csv\"\n}\n";
+      << utc_now() << "\",\n  \"rows_planned\": " << planned << ",\n  \"rows_written\": " << written
+      << ",\n  \"engines_skipped\": {" << skipped << "},\n  \"results_csv\": \"results.csv\"\n}\n";
   };
   write_json("running");
   if (!quiet)
@@ -281,12 +288,13 @@ int run_coarray_scenario(const std::string& path, const std::string& out_dir, co
         },
         [&](const std::string& engine, const std::string& why) {
           err << "collsim: " << engine << ": skipped: " << why << "\n";
+          // A skipped engine's rows are not planned any more: run.json counts what can come.
+          planned -= static_cast<std::size_t>(
+              std::count_if(plan.begin(), plan.end(), [&](const CoarrayPlanPoint& p) { return p.engine == engine; }));
+          skipped += std::string(skipped.empty() ? "" : ", ") + "\"" + engine + "\": \"" + json_text(why) + "\"";
         });
   } catch (const std::exception& e) {
-    std::string reason = e.what();
-    for (char& ch : reason)
-      if (ch == '"' || ch == '\\' || ch == '\n') ch = ' ';
-    write_json("failed: " + reason);
+    write_json("failed: " + json_text(e.what()));
     out << format_coarray_summary(sc, plan, rows);
     throw;
   }
