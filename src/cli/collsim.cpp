@@ -19,6 +19,7 @@
 #include "engines/sim/protocol.hpp"
 #include "engines/sim/sim_engine.hpp"
 #include "experiment/calibration.hpp"
+#include "experiment/coarray_runner.hpp"
 #include "experiment/parameters.hpp"
 #include "experiment/result_files.hpp"
 #include "experiment/runner.hpp"
@@ -189,6 +190,9 @@ int run(std::span<char* const> args) {
     return 0;
   }
   if (o.positional.size() != 1) throw UsageError("run takes one scenario file (collsim run SCENARIO.yaml)");
+  if (is_coarray_scenario(o.positional[0]))
+    return run_coarray_scenario(o.positional[0], o.has("out") ? o.text("out") : "",
+                                o.has("protocol") ? o.text("protocol") : "", o.has("quiet"), std::cout, std::cerr);
   Scenario sc = load_scenario(o.positional[0]);
   if (o.has("protocol")) {
     sc.sim.protocol = o.text("protocol");

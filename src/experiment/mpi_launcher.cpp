@@ -15,14 +15,6 @@
 
 namespace collsim {
 
-namespace {
-
-struct Captured {
-  int status = -1;  // exit status, or -1 when killed or timed out
-  bool timed_out = false;
-  std::string out, err;
-};
-
 // Runs argv, capturing stdout and stderr, killing the whole process group after timeout_s.
 Captured run_captured(const std::vector<std::string>& argv, double timeout_s) {
   int out_pipe[2], err_pipe[2];
@@ -101,8 +93,6 @@ std::string first_message(const std::string& text) {
   }
   return out;
 }
-
-}  // namespace
 
 std::string mpi_program(const MpiLaunch& launch) {
   if (!launch.program.empty()) return launch.program;

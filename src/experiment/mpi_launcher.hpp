@@ -23,6 +23,18 @@ struct MpiLaunch {
   double timeout_s = 300;    // per point
 };
 
+// What a child process printed and how it ended.
+struct Captured {
+  int status = -1;  // exit status, or -1 when killed or timed out
+  bool timed_out = false;
+  std::string out, err;
+};
+// Runs argv, capturing stdout and stderr, killing the whole process group after timeout_s.
+// Throws EngineError when it cannot fork; status 127 when argv[0] cannot be started.
+Captured run_captured(const std::vector<std::string>& argv, double timeout_s);
+// The first thing `text` (a program's stderr) says, on one line, mpirun's framed notices joined.
+std::string first_message(const std::string& text);
+
 // The launcher actually used for `launch` (defaults filled in).
 std::vector<std::string> launcher_command(const MpiLaunch& launch);
 // The collsim-mpi actually run: launch.program, else the one beside the running program.

@@ -68,7 +68,9 @@ void read_model(const Reader& in, const YAML::Node& n, ModelConfig& m, bool& fro
   if (n["copy_bandwidth"]) m.copy_bandwidth = in.real(n["copy_bandwidth"], "model.copy_bandwidth", 0);
 }
 
-void read_sim(const Reader& in, const YAML::Node& n, SimConfig& s) {
+}  // namespace
+
+void read_sim_settings(const Reader& in, const YAML::Node& n, SimConfig& s) {
   in.only_keys(n, "sim", {"protocol", "protocol_options", "eager_limit", "cfg"});
   if (n["protocol"]) {
     s.protocol = in.text(n["protocol"], "sim.protocol");
@@ -91,7 +93,7 @@ void read_sim(const Reader& in, const YAML::Node& n, SimConfig& s) {
     });
 }
 
-void read_mpi(const Reader& in, const YAML::Node& n, MpiLaunch& m) {
+void read_mpi_settings(const Reader& in, const YAML::Node& n, MpiLaunch& m) {
   in.only_keys(n, "mpi", {"launcher", "program", "min_runs", "max_runs", "ci_target", "timeout"});
   if (n["launcher"])
     m.launcher =
@@ -103,8 +105,6 @@ void read_mpi(const Reader& in, const YAML::Node& n, MpiLaunch& m) {
   if (n["ci_target"]) m.ci_target = in.real(n["ci_target"], "mpi.ci_target", 0);
   if (n["timeout"]) m.timeout_s = in.real(n["timeout"], "mpi.timeout", 1);
 }
-
-}  // namespace
 
 Scenario load_scenario(const std::string& path) {
   Scenario sc;
@@ -174,8 +174,8 @@ Scenario load_scenario(const std::string& path) {
     if (std::count(sc.engines.begin(), sc.engines.end(), "formula") == 0)
       in.fail(f, "formula settings, but 'formula' is not among the engines");
   }
-  if (root["sim"]) read_sim(in, root["sim"], sc.sim);
-  if (root["mpi"]) read_mpi(in, root["mpi"], sc.mpi);
+  if (root["sim"]) read_sim_settings(in, root["sim"], sc.sim);
+  if (root["mpi"]) read_mpi_settings(in, root["mpi"], sc.mpi);
   if (root["real_bytes"]) sc.real_bytes = in.boolean(root["real_bytes"], "real_bytes");
 
   if (root["output"]) {

@@ -16,6 +16,10 @@
 #include "experiment/mpi_launcher.hpp"
 #include "experiment/scenario_error.hpp"
 
+namespace YAML {
+class Node;
+}
+
 namespace collsim {
 
 // One entry of `operations:`: an algorithm and the grid of points to measure it on.
@@ -47,6 +51,12 @@ struct Scenario {
 };
 
 Scenario load_scenario(const std::string& path);
+
+class Reader;
+// The `sim:` and `mpi:` blocks of a scenario, shared with coarray scenarios (coarray_scenario.hpp)
+// so both kinds of study accept the same settings with the same messages.
+void read_sim_settings(const Reader& in, const YAML::Node& n, SimConfig& s);
+void read_mpi_settings(const Reader& in, const YAML::Node& n, MpiLaunch& m);
 
 // One measurement of the plan.
 struct PlanPoint {

@@ -154,3 +154,42 @@ TEST(RunOutput, NameDescriptionAndOutputFolder) {
 }
 
 }  // namespace
+
+namespace {
+
+// A coarray scenario (a `coarray:` block) runs through the same `collsim run`: a bad section is
+// refused with its position and exit status 2; a good one writes its rows and the summary table.
+TEST(RunCoarray, BadSectionIsRefusedWithItsPosition) {
+  const fs::path scenario = write_scenario(
+      "coarray-bad.yaml", "engines: [model]\nplatform: " + src("platforms/grisou.xml") +
+                              "\ncoarray:\n  points:\n    - {local: \"1:11\", local_shape: \"10\", remote: \":\", "
+                              "remote_shape: \"10\"}\n");
+  expect_refused("run " + scenario.string(),
+                 "collsim: " + scenario.string() +
+                     ":5:15: local: section \"1:11\" of shape 10: dimension 1: upper bound 11 is outside 1:10 "
+                     "(extent 10)");
+}
+
+TEST(RunCoarray, ModelAndSimRowsAndSummary) {
+  const fs::path scenario = write_scenario(
+      "coarray-good.yaml", "engines: [model, sim, mpi]\nplatform: " + src("platforms/grisou.xml") +
+                               "\nmpi: {program: /nonexistent/collsim-mpi}\ncoarray:\n  points:\n"
+                               "    - {sweep: s, local: \":\", local_shape: \"1000\", remote: \"1:2000:2\", "
+                               "remote_shape: \"2000\", buffer: [800, 400000]}\n");
+  const fs::path out = scratch() / "coarray-good-out";
+  const Outcome o = collsim("run " + scenario.string() + " --out " + out.string());
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_NE(o.err.find("collsim: mpi: skipped: /nonexistent/collsim-mpi is not built"), std::string::npos) << o.err;
+  EXPECT_NE(o.out.find("model          sim"), std::string::npos) << o.out;
+  std::ifstream csv(out / "results.csv");
+  std::string line;
+  int rows = 0;
+  while (std::getline(csv, line))
+    if (line.rfind("model,", 0) == 0 || line.rfind("sim,", 0) == 0) {
+      ++rows;
+      EXPECT_NE(line.find(",ok,s"), std::string::npos) << line;
+    }
+  EXPECT_EQ(rows, 4);
+}
+
+}  // namespace

@@ -1,0 +1,209 @@
+#include "experiment/coarray_scenario.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "experiment/scenario.hpp"
+#include "experiment/yaml_reader.hpp"
+
+namespace collsim {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// A list of booleans or one boolean (`registered: [false, true]`).
+std::vector<bool> booleans(const Reader& in, const YAML::Node& n, const std::string& what) {
+  return in.list(n, what, [&](const YAML::Node& x) { return in.boolean(x, what); });
+}
+
+CoarrayGroup read_group(const Reader& in, const YAML::Node& g, std::size_t number) {
+  in.only_keys(g, "a coarray point group",
+               {"sweep", "op", "mode", "elem", "local", "local_shape", "remote", "remote_shape", "buffer", "statements",
+                "registered", "get_behaviour"});
+  CoarrayGroup group;
+  group.label = g["sweep"] ? in.text(g["sweep"], "sweep") : "group " + std::to_string(number);
+  if (group.label.find_first_of(",\"\n") != std::string::npos)
+    in.fail(g["sweep"], "sweep: '" + group.label + "' may not hold commas, quotes or newlines (a CSV column)");
+  for (const char* key : {"local", "local_shape", "remote", "remote_shape"})
+    if (!g[key]) in.fail(g, std::string("a coarray point group needs '") + key + "'");
+  if (g["op"]) {
+    const std::string op = in.text(g["op"], "op");
+    if (op != "put" && op != "get") in.fail(g["op"], "op: '" + op + "' is not put or get");
+    group.get = op == "get";
+  }
+  const std::size_t elem = g["elem"] ? static_cast<std::size_t>(in.integer(g["elem"], "elem", 1, 1 << 20)) : 8;
+  // Sections are checked here, with the position of the text that is wrong: the algorithms'
+  // SectionError knows the section but not where it was written.
+  auto section = [&](const char* key, const char* shape_key) {
+    coarray::Shape shape;
+    try {
+      shape = coarray::parse_shape(in.text(g[shape_key], shape_key), elem);
+    } catch (const InputError& e) {
+      in.fail(g[shape_key], std::string(shape_key) + ": " + e.what());
+    }
+    try {
+      return coarray::parse_section(in.text(g[key], key), shape);
+    } catch (const InputError& e) {
+      in.fail(g[key], std::string(key) + ": " + e.what());
+    }
+  };
+  group.local = section("local", "local_shape");
+  group.remote = section("remote", "remote_shape");
+  try {
+    coarray::check_conformable(group.local, group.remote);
+  } catch (const InputError& e) {
+    in.fail(g["remote"], e.what());
+  }
+  if (g["mode"])
+    group.modes = in.list(g["mode"], "mode", [&](const YAML::Node& x) {
+      const std::string m = in.text(x, "mode");
+      if (m != "blocking" && m != "nonblocking") in.fail(x, "mode: '" + m + "' is not blocking or nonblocking");
+      if (m == "nonblocking" && group.get) in.fail(x, "mode: nonblocking applies to op: put only (GET always blocks)");
+      return m == "blocking" ? coarray::PutMode::blocking : coarray::PutMode::nonblocking;
+    });
+  if (g["buffer"])
+    group.buffers = in.list(g["buffer"], "buffer", [&](const YAML::Node& x) {
+      const std::size_t b = in.bytes(x, "buffer");
+      if (b == 0) in.fail(x, "buffer must be at least 1 byte");
+      return b;
+    });
+  if (g["statements"])
+    group.statements = in.list(g["statements"], "statements", [&](const YAML::Node& x) {
+      return static_cast<std::size_t>(in.integer(x, "statements", 1, 1 << 20));
+    });
+  if (g["registered"]) group.registered = booleans(in, g["registered"], "registered");
+  if (g["get_behaviour"]) {
+    const std::string b = in.text(g["get_behaviour"], "get_behaviour");
+    if (b != "table1" && b != "omni") in.fail(g["get_behaviour"], "get_behaviour: '" + b + "' is not table1 or omni");
+    if (!group.get) in.fail(g["get_behaviour"], "get_behaviour applies to op: get only");
+    group.get_behaviour = b == "omni" ? coarray::GetBehaviour::omni : coarray::GetBehaviour::table1;
+  }
+  return group;
+}
+
+}  // namespace
+
+bool is_coarray_scenario(const std::string& path) {
+  try {
+    const YAML::Node root = YAML::LoadFile(path);
+    return root.IsMap() && root["coarray"];
+  } catch (const YAML::Exception&) {
+    return false;
+  }
+}
+
+CoarrayScenario load_coarray_scenario(const std::string& path) {
+  CoarrayScenario sc;
+  sc.file = path;
+  const YAML::Node root = load_yaml_file(path, "scenario file");
+  const Reader in(path);
+  if (!root || !root.IsMap() || !root["coarray"]) throw ScenarioError(path + ": no 'coarray:' block");
+  in.only_keys(
+      root, "a coarray scenario",
+      {"name", "description", "platform", "ranks_per_node", "engines", "model", "sim", "mpi", "output", "coarray"});
+  sc.name = root["name"] ? in.text(root["name"], "name") : fs::path(path).stem().string();
+  if (root["description"]) sc.description = in.text(root["description"], "description");
+  if (!root["engines"]) throw ScenarioError(path + ": missing required key 'engines'");
+  sc.engines = in.list(root["engines"], "engines", [&](const YAML::Node& x) {
+    std::string e = in.text(x, "engines");
+    if (e != "model" && e != "sim" && e != "mpi" && e != "caf-native")
+      in.fail(x, "unknown coarray engine '" + e + "' (expected model, sim, mpi or caf-native)");
+    return e;
+  });
+  auto uses = [&](const char* e) { return std::count(sc.engines.begin(), sc.engines.end(), e) > 0; };
+
+  if (root["platform"]) {
+    const std::string given = in.text(root["platform"], "platform");
+    fs::path p(given);
+    if (p.is_relative()) p = fs::path(path).parent_path() / p;
+    if (!fs::exists(p))
+      in.fail(root["platform"], "platform file '" + given + "' not found (looked for " + p.string() + ")");
+    sc.sim.platform_file = p.lexically_normal().string();
+  } else if (uses("sim") || uses("model")) {
+    // The model takes the platform's two-level Hockney, as `collsim coarray --engine model
+    // --platform` does, so the two simulated engines describe one cluster.
+    in.fail(root["engines"], "the model and sim engines need a 'platform' (a SimGrid platform file)");
+  }
+  if (root["ranks_per_node"])
+    sc.sim.ranks_per_node = static_cast<int>(in.integer(root["ranks_per_node"], "ranks_per_node", 1, 1 << 20));
+  if (root["model"]) {
+    // The platform file has no accessor for its hosts' memcpy_bw on the model's side, so the copy
+    // rate is given here (grisou.xml's is 5 GBps).
+    in.only_keys(root["model"], "model", {"copy_bandwidth"});
+    if (root["model"]["copy_bandwidth"])
+      sc.model.copy_bandwidth = in.real(root["model"]["copy_bandwidth"], "model.copy_bandwidth", 0);
+  }
+  if (root["sim"]) read_sim_settings(in, root["sim"], sc.sim);
+  if (root["mpi"]) read_mpi_settings(in, root["mpi"], sc.mpi);
+  if (root["output"]) {
+    in.only_keys(root["output"], "output", {"dir"});
+    if (root["output"]["dir"]) sc.out_dir = in.text(root["output"]["dir"], "output.dir");
+  }
+
+  const YAML::Node c = root["coarray"];
+  in.only_keys(c, "coarray", {"images", "payload", "caf_program", "points"});
+  if (c["images"]) sc.images = static_cast<int>(in.integer(c["images"], "coarray.images", 2, 1 << 20));
+  if (c["payload"]) {
+    const std::string p = in.text(c["payload"], "coarray.payload");
+    if (p != "real" && p != "virtual") in.fail(c["payload"], "coarray.payload: '" + p + "' is not real or virtual");
+    sc.real_bytes = p == "real";
+  }
+  if (c["caf_program"]) sc.caf_program = in.text(c["caf_program"], "coarray.caf_program");
+  if (!c["points"]) in.fail(c, "coarray needs 'points:', a list of point groups");
+  const YAML::Node points = c["points"];
+  if (!points.IsSequence() || points.size() == 0) in.fail(points, "coarray.points must be a non-empty list");
+  for (const auto& g : points) sc.groups.push_back(read_group(in, g, sc.groups.size() + 1));
+
+  if (uses("model")) {
+    sc.model.kind = ModelConfig::Kind::two_level;
+    try {
+      sc.model.two_level = platform_hockney(sc.sim);
+    } catch (const InputError& e) {
+      throw ScenarioError(path + ": " + e.what());
+    }
+    sc.model.two_level.ranks_per_node = sc.sim.ranks_per_node;
+  }
+  if (uses("sim")) {
+    std::size_t hosts = 0;
+    try {
+      hosts = platform_host_count(sc.sim.platform_file);
+    } catch (const InputError& e) {
+      throw ScenarioError(path + ": " + e.what());
+    }
+    if (static_cast<std::size_t>(sc.images) > hosts * static_cast<std::size_t>(sc.sim.ranks_per_node))
+      in.fail(c["images"], "coarray.images: " + std::to_string(sc.images) + " images do not fit platform " +
+                               sc.sim.platform_file + " (" + std::to_string(hosts) + " hosts x " +
+                               std::to_string(sc.sim.ranks_per_node) + " ranks per node)");
+  }
+  return sc;
+}
+
+std::vector<CoarrayPlanPoint> expand_coarray_plan(const CoarrayScenario& sc) {
+  std::vector<CoarrayPlanPoint> plan;
+  for (const auto& engine : sc.engines) {
+    std::size_t index = 0;
+    for (const auto& g : sc.groups)
+      for (coarray::PutMode mode : g.modes)
+        for (bool registered : g.registered)
+          for (std::size_t buffer : g.buffers)
+            for (std::size_t statements : g.statements) {
+              CoarrayPoint p;
+              p.get = g.get;
+              p.local = g.local;
+              p.remote = g.remote;
+              p.mode = mode;
+              p.statements = statements;
+              p.options.buffer_bytes = buffer;
+              p.options.registered = registered;
+              p.options.get = g.get_behaviour;
+              p.real_bytes = sc.real_bytes;
+              plan.push_back({engine, g.label, index++, std::move(p)});
+            }
+  }
+  return plan;
+}
+
+}  // namespace collsim

@@ -1,0 +1,124 @@
+"""Plots of a coarray scenario's results.csv, one PNG per sweep (the `sweep` column).
+
+What each sweep varies decides the plot:
+  - statements (PUTs per segment): time against statements, blocking (solid) against
+    non-blocking (dashed), one colour per engine;
+  - registered: DMA (case 0, dashed) against buffering (solid), time against the contiguous
+    length that varies (NL or NR), one colour per engine;
+  - else time against the one varying parameter of NR, NL and B, one colour per engine.
+Every point carries its Table 1 case number, and a vertical dotted line marks where the case
+changes (at the first point of the new case), so the case boundaries can be read off the plot.
+Time and the swept parameter are on log scales.
+"""
+
+import csv
+import os
+import sys
+from collections import defaultdict
+
+import matplotlib
+
+matplotlib.use("Agg")  # files only: no display on the machines that run scenarios
+import matplotlib.pyplot as plt  # noqa: E402
+
+AXES = {"nr_bytes": "NR (bytes)", "nl_bytes": "NL (bytes)", "buffer": "B (bytes)", "statements": "PUTs per segment"}
+COLOURS = {"model": "tab:blue", "sim": "tab:orange", "mpi": "tab:green", "caf-native": "tab:red"}
+
+
+def read_rows(path):
+    try:
+        with open(path, newline="") as f:
+            return list(csv.DictReader(f))
+    except OSError as e:
+        sys.exit(f"plot_coarray: {path}: {e.strerror}")
+
+
+def varying(rows, column):
+    return len({r[column] for r in rows}) > 1
+
+
+def swept_axis(rows):
+    for column in ("statements", "nr_bytes", "nl_bytes", "buffer"):
+        if varying(rows, column):
+            return column
+    return "nr_bytes"
+
+
+def mark_cases(ax, xs, ys, cases, colour):
+    for x, y, c in zip(xs, ys, cases):
+        ax.annotate(c, (x, y), textcoords="offset points", xytext=(3, 4), fontsize=7, color=colour)
+
+
+def case_boundaries(ax, points):
+    """Dotted vertical lines where the case changes along x (points: (x, case), one series)."""
+    points = sorted(points)
+    for (x0, c0), (x1, c1) in zip(points, points[1:]):
+        if c0 != c1:
+            ax.axvline(x1, color="grey", linestyle=":", linewidth=1)
+            ax.text(x1, 1.0, f" {c0}\u2192{c1}", transform=ax.get_xaxis_transform(), fontsize=7, color="grey",
+                    va="top")
+
+
+def plot_sweep(name, rows, out_dir):
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    by_registered = varying(rows, "registered")
+    axis = swept_axis([r for r in rows if r["registered"] == rows[0]["registered"]]) if by_registered else swept_axis(rows)
+    series = defaultdict(list)
+    for r in rows:
+        if axis == "statements":
+            style = "non-blocking" if r["op"] == "coarray/put-nb" else "blocking"
+        elif by_registered:
+            style = "DMA" if r["registered"] == "1" else "buffered"
+        else:
+            style = r["op"].split("/")[1]
+        series[(r["engine"], style)].append((float(r[axis]), float(r["time_s"]), r["case"]))
+    boundaries_drawn = False
+    for (engine, style), pts in sorted(series.items()):
+        pts.sort()
+        xs, ys, cases = zip(*pts)
+        colour = COLOURS.get(engine, "black")
+        dashed = style in ("non-blocking", "DMA", "put-nb")
+        # The model as hollow squares under the other engines' dots: where they agree, both show.
+        hollow = engine == "model"
+        ax.plot(xs, ys, marker="s" if hollow else "o", markersize=8 if hollow else 4,
+                markerfacecolor="none" if hollow else colour, color=colour, linestyle="--" if dashed else "-",
+                label=f"{engine} {style}")
+        mark_cases(ax, xs, ys, cases, colour)
+        if not boundaries_drawn and not dashed:
+            case_boundaries(ax, [(x, c) for x, _, c in pts])
+            boundaries_drawn = True
+    ax.set_xscale("log", base=2 if axis == "statements" else 10)
+    ax.set_yscale("log")
+    ax.set_xlabel(AXES[axis])
+    ax.set_ylabel("time of the segment (s)")
+    first = rows[0]
+    fixed = {a: first[a] for a in ("nl_bytes", "nr_bytes", "buffer") if a != axis and not varying(rows, a)}
+    ax.set_title(f"{name}: " + ", ".join(f"{k.split('_')[0].upper() if k != 'buffer' else 'B'} = {v}"
+                                          for k, v in fixed.items()) + "  (numbers: Table 1 case)", fontsize=9)
+    ax.grid(True, which="both", linewidth=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    path = os.path.join(out_dir, f"{name}.png")
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def main(argv):
+    if len(argv) != 3 or argv[1] in ("-h", "--help"):
+        print(__doc__ + "\nusage: tools/plot_coarray RESULTS.csv OUTDIR", file=sys.stderr if len(argv) != 2 else sys.stdout)
+        return 0 if len(argv) == 2 else 2
+    rows = read_rows(argv[1])
+    if not rows or "sweep" not in rows[0]:
+        sys.exit(f"plot_coarray: {argv[1]}: not a coarray scenario's results.csv (no sweep column)")
+    os.makedirs(argv[2], exist_ok=True)
+    sweeps = defaultdict(list)
+    for r in rows:
+        sweeps[r["sweep"]].append(r)
+    for name, group in sweeps.items():
+        print(plot_sweep(name, group, argv[2]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
