@@ -28,7 +28,8 @@ std::string CoarrayPoint::op() const {
 }
 
 std::string CoarrayPoint::describe() const {
-  const std::string l = "local(" + local.str() + ")", r = "remote(" + remote.str() + ")[" + std::to_string(target + 1) + "]";
+  const std::string l = "local(" + local.str() + ")",
+                    r = "remote(" + remote.str() + ")[" + std::to_string(target + 1) + "]";
   return op() + " " + (get ? l + " = " + r : r + " = " + l) + ", " + std::to_string(statements) +
          " per segment, B = " + std::to_string(options.buffer_bytes);
 }
@@ -208,7 +209,8 @@ std::vector<CoarrayRow> parse_coarray_csv(const std::string& text) {
         coarray::parse_section(column(cells, "remote"), coarray::parse_shape(column(cells, "remote_shape"), elem));
     p.options.buffer_bytes = std::stoul(column(cells, "buffer"));
     p.options.registered = column(cells, "registered") == "1";
-    p.options.get = column(cells, "get_behaviour") == "omni" ? coarray::GetBehaviour::omni : coarray::GetBehaviour::table1;
+    p.options.get =
+        column(cells, "get_behaviour") == "omni" ? coarray::GetBehaviour::omni : coarray::GetBehaviour::table1;
     p.statements = std::stoul(column(cells, "statements"));
     row.time_s = std::stod(column(cells, "time_s"));
     row.runs = std::stoi(column(cells, "runs"));
