@@ -82,6 +82,8 @@ std::string usage() {
          "collsim-caf-counted (same options) also counts, with a PMPI interposer, the MPI calls the\n"
          "origin issued per segment and prints them in the summary (not in the CSV row); the\n"
          "counting costs a little time per call.\n"
+         "Under mpirun write a lone ':' section as --local=: (mpirun takes a lone ':' for its MPMD\n"
+         "separator); ':,5' and the like need nothing.\n"
          "Exit status 0 when the data was right, 1 when wrong or the run failed, 2 on bad input.\n"
          "\n"
          "options:\n" +

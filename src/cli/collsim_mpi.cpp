@@ -161,6 +161,8 @@ std::string coarray_usage() {
          "`collsim-mpi measure` (common start date, warm-up, repetition until the 95% CI is\n"
          "tight); the text shows the median, the minimum and the CI half-width. The output is\n"
          "that of `collsim coarray`; --csv gives its header and row, with runs, min_s and ci95_s.\n"
+         "Under mpirun write a lone ':' section as --local=: (mpirun takes a lone ':' for its MPMD\n"
+         "separator); ':,5' and the like need nothing.\n"
          "Exit status 0 when the data was right, 1 when not or the run failed, 2 on bad input.\n"
          "\n"
          "options:\n" +

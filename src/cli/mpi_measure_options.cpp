@@ -25,7 +25,8 @@ double read_ci_target(const ParsedOptions& options) {
   }
   const auto value = parse_real(text);
   if (!value || *value <= 0)
-    throw UsageError("--ci-target: '" + options.text("ci-target") + "' is not a positive fraction (e.g. 0.025 or 2.5%)");
+    throw UsageError("--ci-target: '" + options.text("ci-target") +
+                     "' is not a positive fraction (e.g. 0.025 or 2.5%)");
   return *value * scale;
 }
 

@@ -43,6 +43,9 @@ std::vector<std::string> cells(const std::string& line) {
   return out;
 }
 
+// Column -> value of the one row after the header. The section columns are quoted (they hold
+// commas), so the row is read back with the project's parser for those; the leading ten columns
+// are plain.
 std::map<std::string, std::string> csv_row(const std::string& out) {
   const auto ls = lines(out);
   std::map<std::string, std::string> row;
@@ -52,8 +55,20 @@ std::map<std::string, std::string> csv_row(const std::string& out) {
   }
   EXPECT_EQ(ls[0], collsim::coarray_csv_header());
   const auto names = cells(ls[0]), values = cells(ls[1]);
-  EXPECT_EQ(names.size(), values.size()) << ls[1];
-  for (std::size_t i = 0; i < names.size() && i < values.size(); ++i) row[names[i]] = values[i];
+  for (std::size_t i = 0; i < 10 && i < names.size() && i < values.size(); ++i) row[names[i]] = values[i];
+  const auto rows = collsim::parse_coarray_csv(out);
+  if (rows.size() != 1) {
+    ADD_FAILURE() << "the row does not parse back:\n" << out;
+    return row;
+  }
+  const collsim::CoarrayRow& r = rows[0];
+  row["local"] = r.point.local.str();
+  row["remote_shape"] = r.point.remote.shape().str();
+  row["elem_bytes"] = std::to_string(r.point.local.shape().element_bytes);
+  row["statements"] = std::to_string(r.point.statements);
+  row["runs"] = std::to_string(r.runs);
+  row["min_s"] = std::to_string(r.min_s);
+  row["data"] = r.data;
   return row;
 }
 
@@ -124,18 +139,15 @@ TEST(CafCli, CsvRow) {
   EXPECT_EQ(row["remote_shape"], "50,10");
   EXPECT_EQ(row["elem_bytes"], "8");
   EXPECT_EQ(row["statements"], "1");
-  EXPECT_EQ(row["bytes"], "4000");
   EXPECT_GT(std::stod(row["time_s"]), 0.0);
   EXPECT_LT(std::stod(row["time_s"]), 1.0);
   const int runs = std::stoi(row["runs"]);
   EXPECT_GE(runs, 2);
   EXPECT_LE(runs, 3);
-  EXPECT_LE(std::stod(row["min_s"]), std::stod(row["time_s"]));
+  EXPECT_LE(std::stod(row["min_s"]), std::stod(row["time_s"]) * (1 + 1e-6));
   EXPECT_EQ(row["data"], "ok");
-  // And it reads back as a row of the coarray results.
-  const auto rows = collsim::parse_coarray_csv(o.out);
-  ASSERT_EQ(rows.size(), 1u);
-  EXPECT_EQ(rows[0].engine, "caf-native");
+  // The whole statement's bytes.
+  EXPECT_NE(o.out.find(",table1,4000,"), std::string::npos) << o.out;
 }
 
 // OpenCoarrays' rule, counted on the origin: both sides contiguous is one MPI_Put per statement,
@@ -222,10 +234,11 @@ TEST(CafCli, OmniRuntimeOptionsDoNotApply) {
   }
 }
 
-// Sections written as collsim coarray takes them: omitted bounds, ':' and a whole-array GET.
+// Sections written as collsim coarray takes them: omitted bounds and ':' (a lone ':' as --local=:,
+// since mpirun takes a lone ':' argument for its MPMD separator).
 TEST(CafCli, FortranSectionSyntax) {
   expect_right("--local ::2,: --local-shape 20,3 --remote 3:,2:4 --remote-shape 12,4");
-  expect_right("--local : --local-shape 16 --remote :16 --remote-shape 20 --elem 4");
+  expect_right("--local=: --local-shape 16 --remote :16 --remote-shape 20 --elem 4");
 }
 
 TEST(CafCli, OneImageIsOneLine) {
@@ -241,7 +254,7 @@ TEST(CafCli, Help) {
   EXPECT_EQ(o.status, 0) << o.err;
   EXPECT_NE(o.out.find("caf-native"), std::string::npos);
   for (const char* text : {"--local", "--remote-shape", "--elem", "--statements", "--put", "--get", "--min-runs",
-                           "--csv", "does not apply to caf-native", "Table 1", "lower:upper:stride"})
+                           "--csv", "do not apply to caf-native", "Table 1", "lower:upper:stride"})
     EXPECT_NE(o.out.find(text), std::string::npos) << text << " missing from\n" << o.out;
   // Refused options are not offered.
   EXPECT_EQ(o.out.find("--nonblocking N"), std::string::npos) << o.out;

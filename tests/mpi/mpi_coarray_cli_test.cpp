@@ -43,8 +43,10 @@ std::map<std::string, std::string> csv_row(const std::string& out) {
   // The section columns are quoted (they hold commas): read the row back with the project's parser
   // for those, and split the leading plain columns here.
   std::vector<std::string> names, values;
-  for (std::istringstream in(ls[0]); std::getline(in, names.emplace_back(), ',');) {}
-  for (std::istringstream in(ls[1]); std::getline(in, values.emplace_back(), ',');) {}
+  for (std::istringstream in(ls[0]); std::getline(in, names.emplace_back(), ',');) {
+  }
+  for (std::istringstream in(ls[1]); std::getline(in, values.emplace_back(), ',');) {
+  }
   for (std::size_t i = 0; i < 10 && i < values.size(); ++i) row[names[i]] = values[i];
   const auto rows = collsim::parse_coarray_csv(out);
   if (rows.size() != 1) {
@@ -73,14 +75,14 @@ struct CasePoint {
 const std::vector<CasePoint>& case_points() {
   static const std::vector<CasePoint> points = {
       // 0: registered local data, DMA whatever NL and NR; 50 strided elements, one put each.
-      {"--local 1:100:2 --local-shape 100 --remote 1:50 --remote-shape 50 --registered", "coarray/put", "0", "8",
-       "400", "400000", "8", "50", "1"},
+      {"--local 1:100:2 --local-shape 100 --remote 1:50 --remote-shape 50 --registered", "coarray/put", "0", "8", "400",
+       "400000", "8", "50", "1"},
       // 1: NR = 8 <= NL = 800 and <= B: one put per element of the remote side.
-      {"--local 1:100 --local-shape 100 --remote 1:200:2 --remote-shape 200", "coarray/put", "1", "800", "8",
-       "400000", "8", "100", "1"},
+      {"--local 1:100 --local-shape 100 --remote 1:200:2 --remote-shape 200", "coarray/put", "1", "800", "8", "400000",
+       "8", "100", "1"},
       // 2: NL = 8 < NR = 800 <= B: packed into the buffer, one put of NR.
-      {"--local 1:200:2 --local-shape 200 --remote 1:100 --remote-shape 100", "coarray/put", "2", "8", "800",
-       "400000", "800", "1", "1"},
+      {"--local 1:200:2 --local-shape 200 --remote 1:100 --remote-shape 100", "coarray/put", "2", "8", "800", "400000",
+       "800", "1", "1"},
       // 3: NL = 8 < B = 256 < NR = 800, three non-blocking statements per segment.
       {"--local 1:200:2 --local-shape 200 --remote 1:100 --remote-shape 100 --buffer 256 --nonblocking 3",
        "coarray/put-nb", "3", "8", "800", "256", "256", "12", "3"},
@@ -123,8 +125,8 @@ TEST(MpiCoarrayCli, EveryCaseOnThreeProcesses) {
 }
 
 TEST(MpiCoarrayCli, ReadableSummary) {
-  const Outcome o = mpirun(2, "--local 1:200:2 --local-shape 200 --remote 1:100 --remote-shape 100" +
-                                  std::string(kQuick));
+  const Outcome o =
+      mpirun(2, "--local 1:200:2 --local-shape 200 --remote 1:100 --remote-shape 100" + std::string(kQuick));
   ASSERT_EQ(o.status, 0) << o.err;
   for (const char* text : {"coarray/put remote(1:100)[2] = local(1:200:2), 1 per segment, B = 400000 on engine mpi, "
                            "2 images\n",
@@ -138,10 +140,11 @@ TEST(MpiCoarrayCli, ReadableSummary) {
 TEST(MpiCoarrayCli, Help) {
   const Outcome o = collsim_test::run_command(std::string(COLLSIM_MPI_BIN) + " coarray --help");
   EXPECT_EQ(o.status, 0) << o.err;
-  for (const char* text : {"--put", "--get", "--local", "--local-shape", "--remote", "--remote-shape", "--elem",
-                           "--buffer", "--registered", "--nonblocking", "--statements", "--get-behaviour", "--origin",
-                           "--target", "--min-runs", "--max-runs", "--ci-target", "--warmup", "--csv",
-                           "lower:upper:stride", "case 0"})
+  for (const char* text : {"--put",          "--get",           "--local",  "--local-shape", "--remote",
+                           "--remote-shape", "--elem",          "--buffer", "--registered",  "--nonblocking",
+                           "--statements",   "--get-behaviour", "--origin", "--target",      "--min-runs",
+                           "--max-runs",     "--ci-target",     "--warmup", "--csv",         "lower:upper:stride",
+                           "case 0"})
     EXPECT_NE(o.out.find(text), std::string::npos) << text << " missing from\n" << o.out;
   const Outcome top = collsim_test::run_command(std::string(COLLSIM_MPI_BIN) + " --help");
   EXPECT_NE(top.out.find("collsim-mpi coarray"), std::string::npos) << top.out;
@@ -150,8 +153,8 @@ TEST(MpiCoarrayCli, Help) {
 
 // One line on stderr, from rank 0 only, nothing on stdout, exit status 2 from every rank.
 void expect_usage_error(int procs, const std::string& args, const std::string& has) {
-  const Outcome o = procs > 0 ? mpirun(procs, args)
-                              : collsim_test::run_command(std::string(COLLSIM_MPI_BIN) + " coarray " + args);
+  const Outcome o =
+      procs > 0 ? mpirun(procs, args) : collsim_test::run_command(std::string(COLLSIM_MPI_BIN) + " coarray " + args);
   EXPECT_EQ(o.status, 2) << args << "\n" << o.err;
   EXPECT_EQ(o.out, "") << args;
   const auto ls = lines(o.err);
