@@ -39,17 +39,6 @@ std::vector<OptionDef> coarray_options() {
   return defs;
 }
 
-const char* case_condition(int c) {
-  switch (c) {
-    case 0: return "the local data is registered: DMA";
-    case 1: return "NR <= B and NR <= NL";
-    case 2: return "NL < NR <= B";
-    case 3: return "NL < B < NR";
-    case 4: return "B < NR and B <= NL";
-  }
-  return "?";
-}
-
 }  // namespace
 
 int coarray_command(std::span<char* const> args) {
@@ -110,17 +99,8 @@ int coarray_command(std::span<char* const> args) {
   if (o.has("csv")) {
     std::cout << coarray_csv_header() << "\n" << coarray_csv_row(row) << "\n";
   } else {
-    const coarray::Plan plan = point.plan();
-    const coarray::Scheme& s = plan.scheme;
-    std::cout << point.describe() << " on engine " << engine << "\n"
-              << "case       " << s.table_case << "  (" << case_condition(s.table_case) << ")\n"
-              << "NL, NR     " << s.nl << " B, " << s.nr << " B   (B = " << s.buffer << ")\n"
-              << "unit       " << s.unit << " B\n"
-              << "transfers  " << plan.transfers << (point.get ? " gets" : " puts") << ", " << plan.copies
-              << " copies (" << plan.bytes_copied << " B) for " << plan.bytes << " B\n"
-              << "time       " << format_seconds(row.time_s) << "  (" << format_real(row.time_s) << " s)\n";
-    if (!prediction.empty()) std::cout << "cost model " << prediction << "\n";
-    std::cout << "data       " << row.data << "\n";
+    std::cout << coarray_summary(row, "engine " + engine, false,
+                                 prediction.empty() ? std::string() : "cost model " + prediction + "\n");
   }
   return row.data == "ok" || row.data == "unchecked" ? 0 : 1;
 }

@@ -1,5 +1,9 @@
 #include "cli/coarray_options.hpp"
 
+#include <sstream>
+
+#include "experiment/units.hpp"
+
 namespace collsim::cli {
 
 const char* const kCoarraySectionsHelp =
@@ -63,6 +67,41 @@ CoarrayPoint read_coarray_point(const ParsedOptions& o) {
   p.target = static_cast<int>(o.integer("target", 2, 1, 1 << 20)) - 1;
   if (p.origin == p.target) throw UsageError("--origin and --target must be different images");
   return p;
+}
+
+namespace {
+
+const char* case_condition(int c) {
+  switch (c) {
+    case 0: return "the local data is registered: DMA";
+    case 1: return "NR <= B and NR <= NL";
+    case 2: return "NL < NR <= B";
+    case 3: return "NL < B < NR";
+    case 4: return "B < NR and B <= NL";
+  }
+  return "?";
+}
+
+}  // namespace
+
+std::string coarray_summary(const CoarrayRow& row, const std::string& where, bool measured, const std::string& extra) {
+  const CoarrayPoint& point = row.point;
+  const coarray::Plan plan = point.plan();
+  const coarray::Scheme& s = plan.scheme;
+  std::ostringstream out;
+  out << point.describe() << " on " << where << "\n"
+      << "case       " << s.table_case << "  (" << case_condition(s.table_case) << ")\n"
+      << "NL, NR     " << s.nl << " B, " << s.nr << " B   (B = " << s.buffer << ")\n"
+      << "unit       " << s.unit << " B\n"
+      << "transfers  " << plan.transfers << (point.get ? " gets" : " puts") << ", " << plan.copies << " copies ("
+      << plan.bytes_copied << " B) for " << plan.bytes << " B\n";
+  if (measured)
+    out << "time       median " << format_seconds(row.time_s) << "  (" << format_real(row.time_s) << " s)   min "
+        << format_seconds(row.min_s) << "   95% CI +- " << format_seconds(row.ci95_s) << "   " << row.runs << " runs\n";
+  else
+    out << "time       " << format_seconds(row.time_s) << "  (" << format_real(row.time_s) << " s)\n";
+  out << extra << "data       " << row.data << "\n";
+  return out.str();
 }
 
 }  // namespace collsim::cli

@@ -4,6 +4,7 @@
 // --get-behaviour) and the segment (--nonblocking N, --statements N).
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "cli/options.hpp"
@@ -15,6 +16,13 @@ std::vector<OptionDef> coarray_point_options();
 // The point the options describe; UsageError for a bad option, InputError (exit 2 too) for a
 // bad section, naming it.
 CoarrayPoint read_coarray_point(const ParsedOptions& o);
+
+// The readable result of a point, as `collsim coarray` and `collsim-mpi coarray` print it: the
+// statement and `where` it ran, Table 1's case, NL and NR, the unit, the transfers and copies, the
+// time, the `extra` lines (ending in a newline, or empty) and the data. `measured`: the time is a
+// median of row.runs runs, printed with row.min_s and row.ci95_s; else it is the one run's time.
+std::string coarray_summary(const CoarrayRow& row, const std::string& where, bool measured,
+                            const std::string& extra = {});
 
 // Two paragraphs for --help: how sections are written and what the cases are.
 extern const char* const kCoarraySectionsHelp;

@@ -15,14 +15,18 @@
 #include <string_view>
 #include <vector>
 
+#include "cli/coarray_options.hpp"
 #include "cli/measure_options.hpp"
+#include "cli/mpi_measure_options.hpp"
 #include "cli/options.hpp"
+#include "engines/mpi/algorithm_call.hpp"
 #include "engines/mpi/fidelity.hpp"
 #include "engines/mpi/measure.hpp"
 #include "engines/mpi/mpi_t.hpp"
 #include "engines/mpi/native_call.hpp"
 #include "engines/mpi/pingpong.hpp"
 #include "engines/run.hpp"
+#include "experiment/coarray_point.hpp"
 #include "experiment/measurement.hpp"
 #include "experiment/units.hpp"
 
@@ -38,6 +42,7 @@ const char* const kUsage =
     "       mpirun -np P collsim-mpi fidelity [--sizes 8KiB..4MiB] [--ops all] [--csv FILE] ...\n"
     "       mpirun -np P collsim-mpi run --op NAME --bytes SIZE [--engine mpi|mpi-native] ...\n"
     "       mpirun -np 2 collsim-mpi pingpong [--sizes 1..4MiB] [--csv FILE] ...\n"
+    "       mpirun -np 2 collsim-mpi coarray --local SECTION --local-shape DIMS --remote SECTION ...\n"
     "       collsim-mpi algorithms\n"
     "       collsim-mpi [COMMAND] --help\n"
     "\n"
@@ -57,16 +62,12 @@ const char* const kUsage =
     "  fidelity     time every algorithm against Open MPI's own, interleaved call by call\n"
     "  run          one untimed call, data checked (to watch its messages with a tool)\n"
     "  pingpong     point-to-point latency and bandwidth between rank 0 and another rank\n"
+    "  coarray      time a segment of coarray PUT/GET statements (Table 1's schemes) over MPI RMA\n"
     "  algorithms   list the algorithms\n";
 
 std::vector<cli::OptionDef> measure_options() {
   std::vector<cli::OptionDef> defs = cli::call_options(false);
-  defs.push_back({"min-runs", "N", "timed runs at least (default 10)"});
-  defs.push_back({"max-runs", "N", "timed runs at most (default 200)"});
-  defs.push_back({"ci-target", "F",
-                  "stop once the 95% CI half-width is under F times the mean: 0.025 or 2.5% "
-                  "(default 2.5%)"});
-  defs.push_back({"warmup", "N", "untimed calls before the timed ones (default 2)"});
+  for (auto& d : cli::stop_rule_options()) defs.push_back(d);
   defs.push_back({"engine", "NAME",
                   "mpi: our algorithms over MPI point-to-point (default); mpi-native: Open MPI's "
                   "own MPI_Bcast/MPI_Gather forced to the algorithm of the same name and knobs"});
@@ -85,33 +86,6 @@ std::string measure_usage() {
          "\n"
          "options:\n" +
          cli::format_options(measure_options());
-}
-
-double read_ci_target(const cli::ParsedOptions& options) {
-  std::string text = options.text("ci-target");
-  if (text.empty()) return 0.025;
-  double scale = 1;
-  if (text.back() == '%') {
-    text.pop_back();
-    scale = 0.01;
-  }
-  const auto value = parse_real(text);
-  if (!value || *value <= 0)
-    throw cli::UsageError("--ci-target: '" + options.text("ci-target") +
-                          "' is not a positive fraction (e.g. 0.025 or 2.5%)");
-  return *value * scale;
-}
-
-MeasureOptions read_measure_options(const cli::ParsedOptions& options, int min_runs = 10, int max_runs = 200) {
-  MeasureOptions m;
-  m.stop.min_runs = static_cast<int>(options.integer("min-runs", min_runs, 1, 1'000'000));
-  m.stop.max_runs = static_cast<int>(options.integer("max-runs", max_runs, 1, 1'000'000));
-  if (m.stop.max_runs < m.stop.min_runs)
-    throw cli::UsageError("--max-runs " + std::to_string(m.stop.max_runs) + " is below --min-runs " +
-                          std::to_string(m.stop.min_runs));
-  m.stop.ci_target = read_ci_target(options);
-  m.warmup = static_cast<int>(options.integer("warmup", 2, 0, 1'000'000));
-  return m;
 }
 
 void print_summary(const MpiMeasurement& result, int warmup) {
@@ -145,7 +119,7 @@ int measure_command(std::span<char* const> args, int rank, int size) {
     throw cli::UsageError("unexpected argument '" + options.positional.front() + "' (see --help)");
   const std::string engine = read_engine(options);
   const RunSpec spec = cli::read_call(options, size);
-  const MeasureOptions measure_opts = read_measure_options(options);
+  const MeasureOptions measure_opts = cli::read_measure_options(options);
 
   const MpiMeasurement result = measure_engine(MPI_COMM_WORLD, engine, spec, measure_opts);
   if (rank == 0) {
@@ -161,6 +135,76 @@ int measure_command(std::span<char* const> args, int rank, int size) {
                    result.late_runs, result.row.runs, format_seconds(result.max_late_s).c_str());
   }
   return result.row.data == "ok" ? kExitOk : kExitFailed;
+}
+
+// --- coarray: a segment of coarray PUT/GET statements ------------------------------------------
+
+std::vector<cli::OptionDef> coarray_options() {
+  std::vector<cli::OptionDef> defs = cli::coarray_point_options();
+  for (auto& d : cli::stop_rule_options()) defs.push_back(d);
+  defs.push_back({"csv", "", "print a CSV header and row (collsim coarray's columns) instead of the text"});
+  defs.push_back({"help", "", "print this help"});
+  return defs;
+}
+
+std::string coarray_usage() {
+  return "usage: mpirun -np P collsim-mpi coarray [--put|--get] --local SECTION --local-shape DIMS\n"
+         "                    --remote SECTION --remote-shape DIMS [--elem BYTES] [--buffer B] [--registered]\n"
+         "                    [--nonblocking N | --statements N] [--get-behaviour table1|omni] [--csv] [options]\n"
+         "\n"
+         "Engine mpi: the coarray runtime of `collsim coarray` (Omni XcalableMP's schemes, Table 1)\n"
+         "over real MPI one-sided communication, one image per process (P >= 2; images other than\n"
+         "--origin and --target only join the synchronisations). Per call, the origin image runs\n"
+         "one segment: N statements, then sync memory. Untimed around each call: windows and\n"
+         "arrays filled with known patterns, and a check of every byte against the Fortran\n"
+         "assignment. The call's time is the origin's finish, under the timing protocol of\n"
+         "`collsim-mpi measure` (common start date, warm-up, repetition until the 95% CI is\n"
+         "tight); the text shows the median, the minimum and the CI half-width. The output is\n"
+         "that of `collsim coarray`; --csv gives its header and row, with runs, min_s and ci95_s.\n"
+         "Under mpirun write a lone ':' section as --local=: (mpirun takes a lone ':' for its MPMD\n"
+         "separator); ':,5' and the like need nothing.\n"
+         "Exit status 0 when the data was right, 1 when not or the run failed, 2 on bad input.\n"
+         "\n"
+         "options:\n" +
+         cli::format_options(coarray_options()) + "\n" + cli::kCoarraySectionsHelp;
+}
+
+int coarray_command(std::span<char* const> args, int rank, int size) {
+  const auto defs = coarray_options();
+  const cli::ParsedOptions options = cli::parse_options(args, defs);
+  if (!options.positional.empty())
+    throw cli::UsageError("unexpected argument '" + options.positional.front() + "' (see --help)");
+  if (size < 2)
+    throw cli::UsageError("coarray needs at least 2 images, one per process (mpirun -np 2 collsim-mpi coarray ...)");
+  CoarrayPoint point = cli::read_coarray_point(options);
+  point.real_bytes = true;  // MPI moves real memory, so it is checked too
+  const MeasureOptions measure_opts = cli::read_measure_options(options);
+  const CoarrayProgram program(point);
+  const RunSpec spec = coarray_spec(program, size);
+
+  AlgorithmCall call(MPI_COMM_WORLD, spec);
+  const MpiMeasurement result = measure(MPI_COMM_WORLD, call, measure_opts);
+  CoarrayRow row;
+  row.engine = kEngineMpi;
+  row.point = point;
+  row.time_s = result.row.median_s;
+  row.runs = result.row.runs;
+  row.min_s = result.row.min_s;
+  row.ci95_s = result.row.ci95_s;
+  row.data = result.row.data;
+  if (rank == 0) {
+    if (options.has("csv"))
+      std::cout << coarray_csv_header() << "\n" << coarray_csv_row(row) << "\n";
+    else
+      std::cout << cli::coarray_summary(row, "engine mpi, " + std::to_string(size) + " images", true);
+    std::cout.flush();
+    if (result.late_runs > 0)
+      std::fprintf(stderr,
+                   "collsim-mpi: note: in %d of %d runs a rank reached the start date late (by up "
+                   "to %s); those times include the delay\n",
+                   result.late_runs, result.row.runs, format_seconds(result.max_late_s).c_str());
+  }
+  return row.data == "ok" ? kExitOk : kExitFailed;
 }
 
 // --- run: one untimed call -------------------------------------------------------------------
@@ -364,7 +408,7 @@ int fidelity_command(std::span<char* const> args, int rank, int size) {
   if (f.root >= size)
     throw cli::UsageError("--root " + std::to_string(f.root) + " is not a rank of " + std::to_string(size) +
                           " processes");
-  f.measure = read_measure_options(options, 30, 300);
+  f.measure = cli::read_measure_options(options, 30, 300);
 
   std::ofstream csv = open_csv(options, rank);
   if (csv.is_open()) csv << kFidelityCsvHeader << "\n" << std::flush;
@@ -537,6 +581,13 @@ int run(std::span<char* const> args, int rank, int size) {
     }
     return pingpong_command(rest, rank, size);
   }
+  if (command == "coarray") {
+    if (asks_for_help(rest)) {
+      say(coarray_usage());
+      return kExitOk;
+    }
+    return coarray_command(rest, rank, size);
+  }
   if (command == "algorithms") {
     std::string list;
     for (const auto& a : all_algorithms())
@@ -546,7 +597,7 @@ int run(std::span<char* const> args, int rank, int size) {
     return kExitOk;
   }
   throw cli::UsageError("unknown command '" + std::string(command) +
-                        "' (one of: measure, fidelity, run, pingpong, algorithms; see --help)");
+                        "' (one of: measure, fidelity, run, pingpong, coarray, algorithms; see --help)");
 }
 
 }  // namespace

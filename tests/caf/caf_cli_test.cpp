@@ -1,8 +1,9 @@
 // collsim-caf and collsim-caf-counted as a user runs them, 2 images under mpirun: the data of
 // real coarray assignments checked for several shapes (1-D strided, 2-D columns, negative stride,
 // scalar subscripts, 3 to 7 dimensions), PUT and GET, 1 and 3 statements per segment, every
-// element size; the MPI calls OpenCoarrays issues (one lock/put/unlock per element unless both
-// sides are contiguous); and one-line input errors with exit status 2.
+// element size, all given with collsim coarray's options; the CSV row in collsim coarray's
+// columns; the MPI calls OpenCoarrays issues (one lock/put/unlock per element unless both sides
+// are contiguous); and one-line input errors with exit status 2, Omni's runtime options included.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "common/run_command.hpp"
+#include "experiment/coarray_point.hpp"
 
 namespace {
 
@@ -41,6 +43,9 @@ std::vector<std::string> cells(const std::string& line) {
   return out;
 }
 
+// Column -> value of the one row after the header. The section columns are quoted (they hold
+// commas), so the row is read back with the project's parser for those; the leading ten columns
+// are plain.
 std::map<std::string, std::string> csv_row(const std::string& out) {
   const auto ls = lines(out);
   std::map<std::string, std::string> row;
@@ -48,10 +53,22 @@ std::map<std::string, std::string> csv_row(const std::string& out) {
     ADD_FAILURE() << "expected a header and one row:\n" << out;
     return row;
   }
-  EXPECT_EQ(ls[0], "engine,op,case,nl_bytes,nr_bytes,buffer,unit_bytes,transfers,copies,time_s");
+  EXPECT_EQ(ls[0], collsim::coarray_csv_header());
   const auto names = cells(ls[0]), values = cells(ls[1]);
-  EXPECT_EQ(names.size(), values.size()) << ls[1];
-  for (std::size_t i = 0; i < names.size() && i < values.size(); ++i) row[names[i]] = values[i];
+  for (std::size_t i = 0; i < 10 && i < names.size() && i < values.size(); ++i) row[names[i]] = values[i];
+  const auto rows = collsim::parse_coarray_csv(out);
+  if (rows.size() != 1) {
+    ADD_FAILURE() << "the row does not parse back:\n" << out;
+    return row;
+  }
+  const collsim::CoarrayRow& r = rows[0];
+  row["local"] = r.point.local.str();
+  row["remote_shape"] = r.point.remote.shape().str();
+  row["elem_bytes"] = std::to_string(r.point.local.shape().element_bytes);
+  row["statements"] = std::to_string(r.point.statements);
+  row["runs"] = std::to_string(r.runs);
+  row["min_s"] = std::to_string(r.min_s);
+  row["data"] = r.data;
   return row;
 }
 
@@ -59,7 +76,7 @@ std::map<std::string, std::string> csv_row(const std::string& out) {
 // data right every time.
 void expect_right(const std::string& sections, const std::string& extra = "") {
   for (const char* op : {" --put", " --get"})
-    for (const char* copies : {" --copies 1", " --copies 3"}) {
+    for (const char* copies : {" --statements 1", " --statements 3"}) {
       const Outcome o = caf(sections + op + copies + extra + kQuick);
       EXPECT_EQ(o.status, 0) << sections << op << copies << "\n" << o.out << o.err;
       EXPECT_NE(o.out.find("data ok"), std::string::npos) << sections << op << copies << "\n" << o.out;
@@ -98,57 +115,70 @@ TEST(CafCli, ThreeToSevenDimensions) {
 TEST(CafCli, EveryElementSize) {
   for (const char* bytes : {"1", "2", "4", "8", "16"}) {
     const Outcome o = caf(std::string("--local 1:300:3,2 --local-shape 300,2 --remote 2:101 --remote-shape 101 "
-                                      "--elem-bytes ") +
+                                      "--elem ") +
                           bytes + kQuick);
     EXPECT_EQ(o.status, 0) << bytes << "\n" << o.err;
     EXPECT_NE(o.out.find("data ok"), std::string::npos) << bytes << "\n" << o.out;
   }
 }
 
+// collsim coarray's row: the Table 1 columns are what Omni's runtime would do for the statement
+// (here case 2: NL = 8 B < NR = 4000 B <= B), the time and data are OpenCoarrays'.
 TEST(CafCli, CsvRow) {
   const Outcome o = caf("--local 1:100:2,1:10 --local-shape 100,10 --remote 1:50,1:10 --remote-shape 50,10 --csv" +
                         std::string(kQuick));
   ASSERT_EQ(o.status, 0) << o.err;
   auto row = csv_row(o.out);
   EXPECT_EQ(row["engine"], "caf-native");
-  EXPECT_EQ(row["op"], "put");
-  EXPECT_EQ(row["case"], "native");
+  EXPECT_EQ(row["op"], "coarray/put");
+  EXPECT_EQ(row["case"], "2");
   EXPECT_EQ(row["nl_bytes"], "8");
   EXPECT_EQ(row["nr_bytes"], "4000");
-  EXPECT_EQ(row["buffer"], "");
-  EXPECT_EQ(row["unit_bytes"], "");  // not counted by this program
-  EXPECT_EQ(row["transfers"], "");
-  EXPECT_EQ(row["copies"], "1");
+  EXPECT_EQ(row["buffer"], "400000");
+  EXPECT_EQ(row["local"], "1:100:2,1:10");
+  EXPECT_EQ(row["remote_shape"], "50,10");
+  EXPECT_EQ(row["elem_bytes"], "8");
+  EXPECT_EQ(row["statements"], "1");
   EXPECT_GT(std::stod(row["time_s"]), 0.0);
   EXPECT_LT(std::stod(row["time_s"]), 1.0);
+  const int runs = std::stoi(row["runs"]);
+  EXPECT_GE(runs, 2);
+  EXPECT_LE(runs, 3);
+  EXPECT_LE(std::stod(row["min_s"]), std::stod(row["time_s"]) * (1 + 1e-6));
+  EXPECT_EQ(row["data"], "ok");
+  // The whole statement's bytes.
+  EXPECT_NE(o.out.find(",table1,4000,"), std::string::npos) << o.out;
 }
 
 // OpenCoarrays' rule, counted on the origin: both sides contiguous is one MPI_Put per statement,
-// anything else one MPI_Put per element, each in its own lock/unlock epoch.
+// anything else one MPI_Put per element, each in its own lock/unlock epoch. The counts are in the
+// summary (the CSV row has collsim coarray's columns only).
 TEST(CafCli, CountsOnePutPerElementUnlessContiguous) {
   struct Case {
     std::string args;
-    std::string transfers, unit_bytes;
+    std::string counted;  // "N MPI_Put (BYTES B)" or "N MPI_Get (BYTES B)"
   };
   const std::vector<Case> cases = {
       // 2-element stride: 500 elements of 8 B, 500 puts.
-      {"--local 1:100:2,1:10 --local-shape 100,10 --remote 1:100:2,1:10 --remote-shape 100,10", "500", "8"},
+      {"--local 1:100:2,1:10 --local-shape 100,10 --remote 1:100:2,1:10 --remote-shape 100,10", "500 MPI_Put (4000 B)"},
       // The same 4000 B contiguous on both sides: one put.
-      {"--local 1:100,1:5 --local-shape 100,10 --remote 1:100,6:10 --remote-shape 100,10", "1", "4000"},
+      {"--local 1:100,1:5 --local-shape 100,10 --remote 1:100,6:10 --remote-shape 100,10", "1 MPI_Put (4000 B)"},
       // Contiguous runs of 400 B on both sides are not merged: still one put per element.
-      {"--local 1:50,1:10 --local-shape 100,10 --remote 1:50,1:10 --remote-shape 100,10", "500", "8"},
+      {"--local 1:50,1:10 --local-shape 100,10 --remote 1:50,1:10 --remote-shape 100,10", "500 MPI_Put (4000 B)"},
       // A contiguous column through a scalar subscript: one put, as in Fortran of that rank.
-      {"--local 1:100,3 --local-shape 100,10 --remote 1:100 --remote-shape 100", "1", "800"},
+      {"--local 1:100,3 --local-shape 100,10 --remote 1:100 --remote-shape 100", "1 MPI_Put (800 B)"},
       // Three statements: three times the transfers.
-      {"--local 1:100,1:5 --local-shape 100,10 --remote 1:100,6:10 --remote-shape 100,10 --copies 3", "3", "4000"},
-      {"--local 1:100:2,1:10 --local-shape 100,10 --remote 1:100:2,1:10 --remote-shape 100,10 --get", "500", "8"},
+      {"--local 1:100,1:5 --local-shape 100,10 --remote 1:100,6:10 --remote-shape 100,10 --statements 3",
+       "3 MPI_Put (12000 B)"},
+      {"--local 1:100:2,1:10 --local-shape 100,10 --remote 1:100:2,1:10 --remote-shape 100,10 --get",
+       "500 MPI_Get (4000 B)"},
   };
   for (const Case& c : cases) {
-    const Outcome o = caf(c.args + " --csv" + kQuick, COLLSIM_CAF_COUNTED_BIN);
+    const Outcome o = caf(c.args + kQuick, COLLSIM_CAF_COUNTED_BIN);
     ASSERT_EQ(o.status, 0) << c.args << "\n" << o.err;
-    auto row = csv_row(o.out);
-    EXPECT_EQ(row["transfers"], c.transfers) << c.args;
-    EXPECT_EQ(row["unit_bytes"], c.unit_bytes) << c.args;
+    EXPECT_NE(o.out.find("per segment: "), std::string::npos) << c.args << "\n" << o.out;
+    EXPECT_NE(o.out.find(c.counted), std::string::npos) << c.args << "\n" << o.out;
+    EXPECT_NE(o.out.find("data ok"), std::string::npos) << c.args << "\n" << o.out;
   }
   // Every put in its own exclusive-lock epoch.
   const Outcome o = caf(cases[0].args + kQuick, COLLSIM_CAF_COUNTED_BIN);
@@ -167,7 +197,7 @@ TEST(CafCli, MoreImagesStayIdle) {
 }
 
 TEST(CafCli, BadElementSizeIsOneLine) {
-  const Outcome o = caf("--local 1:10 --local-shape 10 --remote 1:10 --remote-shape 10 --elem-bytes 3");
+  const Outcome o = caf("--local 1:10 --local-shape 10 --remote 1:10 --remote-shape 10 --elem 3");
   EXPECT_EQ(o.status, 2);
   EXPECT_EQ(o.out, "");
   EXPECT_EQ(lines(o.err).size(), 1u) << o.err;
@@ -183,11 +213,32 @@ TEST(CafCli, InputErrorsAreOneLine) {
            "--local 1:10,1 --local-shape 10 --remote 1:10 --remote-shape 10",           // rank
            "--local 1:10 --local-shape 10 --remote 1:10 --remote-shape 10 --target 5",  // no image 5
            "--local 1:10 --local-shape 10 --remote-shape 10",                           // no --remote
+           "--local 1:10 --local-shape 10 --remote 1:10 --remote-shape 10 --copies 2",  // the old option
        }) {
     const Outcome o = caf(args);
     EXPECT_EQ(o.status, 2) << args;
     EXPECT_EQ(lines(o.err).size(), 1u) << args << "\n" << o.err;
   }
+}
+
+// Omni's runtime options have no meaning for OpenCoarrays: refused with a line saying so.
+TEST(CafCli, OmniRuntimeOptionsDoNotApply) {
+  const std::string point = "--local 1:10 --local-shape 10 --remote 1:10 --remote-shape 10";
+  for (const char* extra : {" --buffer 64", " --registered", " --nonblocking 2", " --get --get-behaviour omni"}) {
+    const Outcome o = caf(point + extra);
+    EXPECT_EQ(o.status, 2) << extra;
+    EXPECT_EQ(o.out, "") << extra;
+    const auto ls = lines(o.err);
+    ASSERT_EQ(ls.size(), 1u) << extra << "\n" << o.err;
+    EXPECT_NE(ls[0].find("does not apply to caf-native"), std::string::npos) << ls[0];
+  }
+}
+
+// Sections written as collsim coarray takes them: omitted bounds and ':' (a lone ':' as --local=:,
+// since mpirun takes a lone ':' argument for its MPMD separator).
+TEST(CafCli, FortranSectionSyntax) {
+  expect_right("--local ::2,: --local-shape 20,3 --remote 3:,2:4 --remote-shape 12,4");
+  expect_right("--local=: --local-shape 16 --remote :16 --remote-shape 20 --elem 4");
 }
 
 TEST(CafCli, OneImageIsOneLine) {
@@ -202,7 +253,11 @@ TEST(CafCli, Help) {
   const Outcome o = collsim_test::run_command(std::string(COLLSIM_CAF_BIN) + " --help");
   EXPECT_EQ(o.status, 0) << o.err;
   EXPECT_NE(o.out.find("caf-native"), std::string::npos);
-  EXPECT_NE(o.out.find("--elem-bytes"), std::string::npos);
+  for (const char* text : {"--local", "--remote-shape", "--elem", "--statements", "--put", "--get", "--min-runs",
+                           "--csv", "do not apply to caf-native", "Table 1", "lower:upper:stride"})
+    EXPECT_NE(o.out.find(text), std::string::npos) << text << " missing from\n" << o.out;
+  // Refused options are not offered.
+  EXPECT_EQ(o.out.find("--nonblocking N"), std::string::npos) << o.out;
 }
 
 }  // namespace

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <climits>
 #include <cstring>
-#include <sstream>
 
 #include "engines/run.hpp"
 
@@ -305,25 +304,6 @@ CafMeasurement measure_caf(const CafAssignment& a, const MeasureOptions& options
   MPI_Bcast(&c, sizeof c / sizeof(std::int64_t), MPI_INT64_T, a.origin_image - 1, MPI_COMM_WORLD);
   if (have) out.counts = c;
   return out;
-}
-
-std::string caf_csv_header() { return "engine,op,case,nl_bytes,nr_bytes,buffer,unit_bytes,transfers,copies,time_s"; }
-
-std::string caf_csv_row(const CafAssignment& a, const CafMeasurement& m) {
-  std::ostringstream s;
-  s.precision(9);
-  s << kEngineCafNative << "," << (a.get ? "get" : "put") << ",native," << contiguous_bytes(a.local, a.element_bytes)
-    << "," << contiguous_bytes(a.remote, a.element_bytes) << ",,";
-  if (m.counts) {
-    const std::int64_t transfers = a.get ? m.counts->gets : m.counts->puts;
-    const std::int64_t bytes = a.get ? m.counts->get_bytes : m.counts->put_bytes;
-    if (transfers > 0) s << bytes / transfers;
-    s << "," << transfers;
-  } else {
-    s << ",";
-  }
-  s << "," << a.copies << "," << m.measured.row.time_s;
-  return s.str();
 }
 
 }  // namespace collsim::caf

@@ -144,10 +144,4 @@ inline constexpr const char* kEngineCafNative = "caf-native";
 // the same result.
 CafMeasurement measure_caf(const CafAssignment& a, const MeasureOptions& options);
 
-// The row columns engine,op,case,nl_bytes,nr_bytes,buffer,unit_bytes,transfers,copies,time_s: op is
-// put or get, case "native"; buffer empty (OpenCoarrays has none); unit_bytes and transfers are
-// the counted MPI_Put/MPI_Get per statement (empty when not counted).
-std::string caf_csv_header();
-std::string caf_csv_row(const CafAssignment& a, const CafMeasurement& m);
-
 }  // namespace collsim::caf
