@@ -194,12 +194,11 @@ TEST(CoarrayScenario, MpiCommandLines) {
   };
   EXPECT_EQ(joined(coarray_mpi_command(sc, "mpi", plan[0].point)),
             "mpirun -x A -np 2 /opt/collsim-mpi coarray --put --local 1:100,1:4 --local-shape 100,4 --remote "
-            "1:100,1:4 --remote-shape 200,4 --elem 8 --buffer 400000 --registered --nonblocking 4 --origin 1 "
+            "1:100,1:4 --remote-shape 200,4 --elem 8 --nonblocking 4 --buffer 400000 --registered --origin 1 "
             "--target 2 --min-runs 3 --max-runs 9 --ci-target 0.05 --csv");
   EXPECT_EQ(joined(coarray_mpi_command(sc, "caf-native", plan[3].point)),
             "mpirun -x A -np 2 /opt/collsim-caf --get --local 1:10 --local-shape 10 --remote 1:20:2 --remote-shape 20 "
-            "--elem 8 --buffer 400000 --statements 1 --get-behaviour table1 --origin 1 --target 2 --min-runs 3 "
-            "--max-runs 9 --ci-target 0.05 --csv");
+            "--elem 8 --statements 1 --origin 1 --target 2 --min-runs 3 --max-runs 9 --ci-target 0.05 --csv");
   // Absent programs: one line each, and the plan runs without them.
   EXPECT_EQ(coarray_engine_unavailable(sc, "mpi"), "/opt/collsim-mpi is not built");
   EXPECT_EQ(coarray_engine_unavailable(sc, "caf-native"), "/opt/collsim-caf is not built");
