@@ -104,9 +104,48 @@ def plot_sweep(name, rows, out_dir):
     return path
 
 
+def tables(sweeps):
+    """Markdown: one table per sweep, one row per point, one time column (ms) per engine."""
+    engines = []
+    for group in sweeps.values():
+        for r in group:
+            if r["engine"] not in engines:
+                engines.append(r["engine"])
+    key_columns = ("op", "case", "nl_bytes", "nr_bytes", "buffer", "statements", "registered", "unit_bytes",
+                   "transfers", "copies")
+    out = []
+    for name, group in sweeps.items():
+        points, times = [], {}
+        for r in group:
+            key = tuple(r[c] for c in key_columns)
+            if key not in times:
+                points.append(key)
+                times[key] = {}
+            times[key][r["engine"]] = float(r["time_s"]) * 1e3
+        out.append(f"### {name}\n")
+        out.append("| op | case | NL (B) | NR (B) | B | statements | registered | unit (B) | puts | copies | " +
+                   " | ".join(f"{e} (ms)" for e in engines) + " |")
+        out.append("|" + "---|" * (len(key_columns) + len(engines)))
+        for key in points:
+            op = key[0].replace("coarray/", "")
+            cells = [op] + list(key[1:6]) + ["yes" if key[6] == "1" else "no"] + list(key[7:])
+            cells += [f"{times[key][e]:.3f}" if e in times[key] else "-" for e in engines]
+            out.append("| " + " | ".join(cells) + " |")
+        out.append("")
+    return "\n".join(out)
+
+
 def main(argv):
+    if len(argv) == 3 and argv[1] == "--tables":
+        rows = read_rows(argv[2])
+        sweeps = defaultdict(list)
+        for r in rows:
+            sweeps[r["sweep"]].append(r)
+        print(tables(sweeps))
+        return 0
     if len(argv) != 3 or argv[1] in ("-h", "--help"):
-        print(__doc__ + "\nusage: tools/plot_coarray RESULTS.csv OUTDIR", file=sys.stderr if len(argv) != 2 else sys.stdout)
+        print(__doc__ + "\nusage: tools/plot_coarray RESULTS.csv OUTDIR\n       tools/plot_coarray --tables RESULTS.csv"
+              "   (the report's Markdown tables)", file=sys.stderr if len(argv) != 2 else sys.stdout)
         return 0 if len(argv) == 2 else 2
     rows = read_rows(argv[1])
     if not rows or "sweep" not in rows[0]:
