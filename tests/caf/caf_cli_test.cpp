@@ -11,19 +11,14 @@
 #include <string>
 #include <vector>
 
+#include "common/csv_row.hpp"
 #include "common/run_command.hpp"
 #include "experiment/coarray_point.hpp"
 
 namespace {
 
+using collsim_test::lines;
 using collsim_test::Outcome;
-
-std::vector<std::string> lines(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) out.push_back(line);
-  return out;
-}
 
 // Few runs: these tests are about data and counts, not precise times.
 const char* const kQuick = " --warmup 1 --min-runs 2 --max-runs 3";
@@ -34,42 +29,10 @@ Outcome caf(const std::string& args, const char* bin = COLLSIM_CAF_BIN, int imag
                                    std::to_string(images) + " " + bin + " " + args);
 }
 
-std::vector<std::string> cells(const std::string& line) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  for (std::size_t comma; (comma = line.find(',', start)) != std::string::npos; start = comma + 1)
-    out.push_back(line.substr(start, comma - start));
-  out.push_back(line.substr(start));
-  return out;
-}
-
-// Column -> value of the one row after the header. The section columns are quoted (they hold
-// commas), so the row is read back with the project's parser for those; the leading ten columns
-// are plain.
+// Column -> value of the one row after the header; the row must also parse back as a point.
 std::map<std::string, std::string> csv_row(const std::string& out) {
-  const auto ls = lines(out);
-  std::map<std::string, std::string> row;
-  if (ls.size() != 2) {
-    ADD_FAILURE() << "expected a header and one row:\n" << out;
-    return row;
-  }
-  EXPECT_EQ(ls[0], collsim::coarray_csv_header());
-  const auto names = cells(ls[0]), values = cells(ls[1]);
-  for (std::size_t i = 0; i < 10 && i < names.size() && i < values.size(); ++i) row[names[i]] = values[i];
-  const auto rows = collsim::parse_coarray_csv(out);
-  if (rows.size() != 1) {
-    ADD_FAILURE() << "the row does not parse back:\n" << out;
-    return row;
-  }
-  const collsim::CoarrayRow& r = rows[0];
-  row["local"] = r.point.local.str();
-  row["remote_shape"] = r.point.remote.shape().str();
-  row["elem_bytes"] = std::to_string(r.point.local.shape().element_bytes);
-  row["statements"] = std::to_string(r.point.statements);
-  row["runs"] = std::to_string(r.runs);
-  row["min_s"] = std::to_string(r.min_s);
-  row["data"] = r.data;
-  return row;
+  EXPECT_EQ(collsim::parse_coarray_csv(out).size(), 1u) << "the row does not parse back:\n" << out;
+  return collsim_test::csv_row(out, collsim::coarray_csv_header());
 }
 
 // Runs one assignment as PUT and as GET, with 1 and 3 statements per segment, and expects the

@@ -9,21 +9,16 @@
 #include <string>
 #include <vector>
 
+#include "common/csv_row.hpp"
 #include "common/run_command.hpp"
 #include "experiment/measurement.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
+using collsim_test::lines;
 using collsim_test::Outcome;
 using collsim_test::slurp;
-
-std::vector<std::string> lines(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) out.push_back(line);
-  return out;
-}
 
 Outcome shell(const std::string& command) { return collsim_test::run_command(command); }
 
@@ -35,29 +30,9 @@ Outcome mpirun(int procs, const std::string& args) {
 
 Outcome alone(const std::string& args) { return shell(std::string(COLLSIM_MPI_BIN) + " " + args); }
 
-// The cells of a CSV line, an empty last one included ("a,b," has three).
-std::vector<std::string> cells(const std::string& line) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  for (std::size_t comma; (comma = line.find(',', start)) != std::string::npos; start = comma + 1)
-    out.push_back(line.substr(start, comma - start));
-  out.push_back(line.substr(start));
-  return out;
-}
-
 // Column -> value of the one data row after the header.
 std::map<std::string, std::string> csv_row(const std::string& out) {
-  const auto ls = lines(out);
-  std::map<std::string, std::string> row;
-  if (ls.size() != 2) {
-    ADD_FAILURE() << "expected a header and one row:\n" << out;
-    return row;
-  }
-  EXPECT_EQ(ls[0], collsim::csv_header());
-  const auto names = cells(ls[0]), values = cells(ls[1]);
-  EXPECT_EQ(names.size(), values.size()) << ls[1];
-  for (std::size_t i = 0; i < names.size() && i < values.size(); ++i) row[names[i]] = values[i];
-  return row;
+  return collsim_test::csv_row(out, collsim::csv_header());
 }
 
 TEST(MpiCli, CsvRowUnderMpirun) {

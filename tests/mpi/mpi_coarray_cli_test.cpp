@@ -9,19 +9,14 @@
 #include <string>
 #include <vector>
 
+#include "common/csv_row.hpp"
 #include "common/run_command.hpp"
 #include "experiment/coarray_point.hpp"
 
 namespace {
 
+using collsim_test::lines;
 using collsim_test::Outcome;
-
-std::vector<std::string> lines(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) out.push_back(line);
-  return out;
-}
 
 // -q keeps mpirun's own notice about non-zero exit codes out of stderr, leaving ours.
 Outcome mpirun(int procs, const std::string& args) {
@@ -32,38 +27,18 @@ Outcome mpirun(int procs, const std::string& args) {
 // Few runs: these tests are about data and columns, not precise times.
 const char* const kQuick = " --warmup 1 --min-runs 2 --max-runs 3";
 
+// Column -> value of the one row after the header; the row must parse back as a point with
+// sane statistics.
 std::map<std::string, std::string> csv_row(const std::string& out) {
-  const auto ls = lines(out);
-  std::map<std::string, std::string> row;
-  if (ls.size() != 2) {
-    ADD_FAILURE() << "expected a header and one row:\n" << out;
-    return row;
-  }
-  EXPECT_EQ(ls[0], collsim::coarray_csv_header());
-  // The section columns are quoted (they hold commas): read the row back with the project's parser
-  // for those, and split the leading plain columns here.
-  std::vector<std::string> names, values;
-  for (std::istringstream in(ls[0]); std::getline(in, names.emplace_back(), ',');) {
-  }
-  for (std::istringstream in(ls[1]); std::getline(in, values.emplace_back(), ',');) {
-  }
-  for (std::size_t i = 0; i < 10 && i < values.size(); ++i) row[names[i]] = values[i];
   const auto rows = collsim::parse_coarray_csv(out);
-  if (rows.size() != 1) {
-    ADD_FAILURE() << "the row does not parse back:\n" << out;
-    return row;
+  EXPECT_EQ(rows.size(), 1u) << "the row does not parse back:\n" << out;
+  for (const collsim::CoarrayRow& r : rows) {
+    EXPECT_LE(r.min_s, r.time_s) << out;
+    EXPECT_GE(r.ci95_s, 0.0) << out;
+    EXPECT_GT(r.time_s, 0.0) << out;
+    EXPECT_LT(r.time_s, 1.0) << out;
   }
-  const collsim::CoarrayRow& r = rows[0];
-  row["local"] = r.point.local.str();
-  row["remote"] = r.point.remote.str();
-  row["statements"] = std::to_string(r.point.statements);
-  row["runs"] = std::to_string(r.runs);
-  row["data"] = r.data;
-  EXPECT_LE(r.min_s, r.time_s) << ls[1];
-  EXPECT_GE(r.ci95_s, 0.0) << ls[1];
-  EXPECT_GT(r.time_s, 0.0) << ls[1];
-  EXPECT_LT(r.time_s, 1.0) << ls[1];
-  return row;
+  return collsim_test::csv_row(out, collsim::coarray_csv_header());
 }
 
 struct CasePoint {
