@@ -3,7 +3,7 @@
 // The table holds, per band of communicator sizes, the choice per band of message sizes. It is
 // filled once from any selector (model-based selection, or Open MPI's fixed decision) sampled at
 // chosen communicator and message sizes, and answers a call with two binary searches, which keeps
-// a decision within the budget of a collective call (bench/decision_cost). Its bands mean what
+// a decision within the budget of a collective call (tools/bench/decision_cost). Its bands mean what
 // Open MPI's dynamic rules mean (rules_file.hpp): a row serves communicator sizes from its own up
 // to the next row's, and the first row also serves the smaller ones; a range serves message sizes
 // from its own up to the next range's.

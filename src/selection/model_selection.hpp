@@ -4,7 +4,7 @@
 // engine with parameters calibrated per algorithm; formula_predictor() is the plain one, a
 // registry formula under one set of costs. Evaluating every candidate's model costs far more than
 // an MPI library may spend per call, so a library would run a DecisionTable built from this
-// selector (decision_table.hpp) instead; bench/decision_cost measures both.
+// selector (decision_table.hpp) instead; tools/bench/decision_cost measures both.
 #pragma once
 
 #include <cstddef>
