@@ -9,7 +9,7 @@
 # as root, mpirun also needs --allow-run-as-root, which is added. See tools/bench/README.md.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-program=${COLLSIM_MPI:-$here/../build/release/bin/collsim-mpi}
+program=${COLLSIM_MPI:-$here/../../build/release/bin/collsim-mpi}
 np=${NP:-4}
 if [ ! -x "$program" ]; then
   echo "tools/bench/fidelity.sh: no $program (build it first: cmake --build --preset release)" >&2
