@@ -31,6 +31,7 @@ std::vector<OptionDef> calibrate_options() {
       {"out", "FILE", "the parameters file to write (default parameters.yaml)"},
       {"platform", "FILE", "sim: SimGrid platform (default platforms/grisou.xml); model: two-level Hockney from it"},
       {"ranks-per-node", "N", "ranks per host, like mpirun --map-by ppr:N:node (default 1)"},
+      {"map-by", "POLICY", "rank placement like mpirun's: ppr:K:node, ppr:K:socket, node, socket"},
       {"protocol", "NAME", "sim: point-to-point protocols (ideal, tcp, tcp+shm)"},
       {"protocol-option", "PROFILE/KEY:VALUE", "sim: a protocol parameter (repeatable)", true},
       {"eager-limit", "SIZE", "sim, ideal protocol: eager below this size"},
@@ -82,7 +83,7 @@ int calibrate_command(std::span<char* const> args) {
   if (s.engine != "sim") reject_foreign(o, s.engine, {"protocol", "protocol-option", "eager-limit"});
   if (s.engine != "model") reject_foreign(o, s.engine, {"alpha", "beta", "intra", "loggp", "one-port"});
   if (!mpi) reject_foreign(o, s.engine, {"min-runs", "max-runs"});
-  if (mpi) reject_foreign(o, s.engine, {"platform", "ranks-per-node", "cfg"});
+  if (mpi) reject_foreign(o, s.engine, {"platform", "ranks-per-node", "map-by", "cfg"});
 
   s.procs = read_list<int>(o, "procs", mpi ? "2,3,4" : "2,4,8,16", [](const std::string& x) {
     const auto v = parse_integer(x);
@@ -106,14 +107,7 @@ int calibrate_command(std::span<char* const> args) {
 
   if (s.engine == "model") {
     s.env.model = read_model(o);
-    if (o.has("platform")) {
-      for (const char* n : {"alpha", "beta", "intra", "loggp"})
-        if (o.has(n))
-          throw UsageError("--platform gives the model its parameters: --" + std::string(n) + " cannot be given too");
-      s.env.sim = read_sim(o);  // recorded in the parameters file
-      s.env.model.kind = ModelConfig::Kind::two_level;
-      s.env.model.two_level = platform_hockney(s.env.sim);
-    }
+    if (o.has("platform")) s.env.sim = read_sim(o);  // recorded in the parameters file
   } else if (s.engine == "sim") {
     s.env.sim = read_sim(o);
   } else {

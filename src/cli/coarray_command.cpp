@@ -25,6 +25,8 @@ std::vector<OptionDef> coarray_options() {
       {"platform", "FILE",
        "sim: SimGrid platform (default platforms/grisou.xml); model: two-level Hockney derived from it"},
       {"ranks-per-node", "N", "sim, and model with --platform or --intra: images per host (default 1)"},
+      {"map-by", "POLICY",
+       "sim, and model with --platform or --intra: image placement (ppr:K:node, ppr:K:socket, node, socket)"},
       {"protocol", "NAME", "sim: point-to-point protocols for sync's messages (ideal, tcp, tcp+shm)"},
       {"cfg", "KEY:VALUE", "sim: a SimGrid configuration option (repeatable)", true},
       {"alpha", "S", "model: Hockney latency in seconds (default 1e-05)"},
@@ -70,14 +72,7 @@ int coarray_command(std::span<char* const> args) {
   std::string prediction;
   if (engine == "model") {
     reject_foreign(o, engine, {"protocol", "cfg"});
-    ModelConfig model = read_model(o);
-    if (o.has("platform")) {
-      for (const char* n : {"alpha", "beta", "intra", "loggp"})
-        if (o.has(n))
-          throw UsageError("--platform gives the model its parameters: --" + std::string(n) + " cannot be given too");
-      model.kind = ModelConfig::Kind::two_level;
-      model.two_level = platform_hockney(read_sim(o));
-    }
+    const ModelConfig model = read_model(o);
     result = run_model(model, spec);
     if (!model.one_port && model.kind != ModelConfig::Kind::loggp) {
       const models::CoarrayCosts costs{model.hockney_between(point.origin, point.target), model.copy_bandwidth};

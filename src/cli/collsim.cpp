@@ -61,7 +61,10 @@ std::vector<OptionDef> measure_options() {
       {"platform", "FILE",
        "sim: SimGrid platform file (default platforms/grisou.xml); model: two-level Hockney derived from it"},
       {"ranks-per-node", "N",
-       "sim, and model with --intra: ranks per host, like mpirun --map-by ppr:N:node (default 1)"},
+       "sim, and model with --intra or --platform: ranks per host, --map-by ppr:N:node (default 1)"},
+      {"map-by", "POLICY",
+       "sim, and model with --intra or --platform: rank placement like mpirun's: ppr:K:node, "
+       "ppr:K:socket, node (round-robin over nodes), socket (default ppr:1:node)"},
       {"protocol", "NAME",
        "sim: point-to-point protocols: ideal, tcp, tcp+shm (default: the platform's, else tcp+shm)"},
       {"protocol-option", "PROFILE/KEY:VALUE", "sim: a protocol parameter, e.g. tcp/buffer:1MiB (repeatable)", true},
@@ -115,26 +118,19 @@ int measure(std::span<char* const> args) {
     if (engine == "model") reject_foreign(o, engine, {"formula", "params"});
     if (o.has("params")) {
       for (const char* n :
-           {"alpha", "beta", "intra", "loggp", "one-port", "platform", "copy-bandwidth", "ranks-per-node"})
+           {"alpha", "beta", "intra", "loggp", "one-port", "platform", "copy-bandwidth", "ranks-per-node", "map-by"})
         if (o.has(n))
           throw UsageError("--params gives the formula its parameters: --" + std::string(n) + " cannot be given too");
     }
-    if (o.has("ranks-per-node") && !o.has("intra") && !o.has("platform"))
-      throw UsageError("--ranks-per-node applies to --engine " + engine +
-                       " only with --intra or --platform (two-level Hockney)");
+    for (const char* n : {"ranks-per-node", "map-by"})
+      if (o.has(n) && !o.has("intra") && !o.has("platform"))
+        throw UsageError("--" + std::string(n) + " applies to --engine " + engine +
+                         " only with --intra or --platform (two-level Hockney)");
     if (o.has("cfg") && !o.has("platform"))
       throw UsageError("--cfg applies to --engine " + engine + " only with --platform (its network model's factors)");
     if (engine == "formula" && o.has("copy-bandwidth"))
       throw UsageError("--copy-bandwidth does not apply to --engine formula (its formulas charge no local copies)");
-    ModelConfig model = read_model(o);
-    if (o.has("platform")) {
-      // The two-level Hockney model of the platform, as the simulation would see it.
-      for (const char* n : {"alpha", "beta", "intra", "loggp"})
-        if (o.has(n))
-          throw UsageError("--platform gives the model its parameters: --" + std::string(n) + " cannot be given too");
-      model.kind = ModelConfig::Kind::two_level;
-      model.two_level = platform_hockney(read_sim(o));
-    }
+    const ModelConfig model = read_model(o);
     if (engine == "model") {
       result = run_model(model, spec);
     } else {

@@ -41,17 +41,42 @@ ModelConfig read_model(const ParsedOptions& o) {
   if (o.has("intra")) {
     const auto v = read_numbers(o, "intra", 2, "two non-negative numbers ALPHA,BETA");
     m.kind = ModelConfig::Kind::two_level;
-    m.two_level = {{v[0], v[1]}, m.hockney, static_cast<int>(o.integer("ranks-per-node", 1, 1, 1 << 20))};
+    m.two_level.intra = {v[0], v[1]};
+    m.two_level.inter = m.hockney;
   }
   m.one_port = o.has("one-port");
   m.copy_bandwidth = o.real("copy-bandwidth", 0, 0);
+  if (o.has("platform")) {
+    // The two-level Hockney model of the platform, as the simulation would see it.
+    for (const char* n : {"alpha", "beta", "intra", "loggp"})
+      if (o.has(n))
+        throw UsageError("--platform gives the model its parameters: --" + std::string(n) + " cannot be given too");
+    m.kind = ModelConfig::Kind::two_level;
+    m.two_level = platform_hockney(read_sim(o));
+  } else if (m.kind == ModelConfig::Kind::two_level) {
+    std::string error;
+    const auto placement = models::place(read_map_by(o), {}, error);
+    if (!placement) throw UsageError("--map-by: " + error + "; give --platform");
+    m.two_level.placement = *placement;
+  }
   return m;
+}
+
+models::MapBy read_map_by(const ParsedOptions& o) {
+  if (o.has("map-by") && o.has("ranks-per-node"))
+    throw UsageError("give --ranks-per-node or --map-by, not both (--ranks-per-node N is --map-by ppr:N:node)");
+  if (o.has("ranks-per-node"))
+    return {models::MapBy::Policy::ppr_node, static_cast<int>(o.integer("ranks-per-node", 1, 1, 1 << 20))};
+  if (!o.has("map-by")) return {};
+  const auto m = models::parse_map_by(o.text("map-by"));
+  if (!m) throw UsageError("--map-by: '" + o.text("map-by") + "' is not one of " + models::map_by_forms);
+  return *m;
 }
 
 SimConfig read_sim(const ParsedOptions& o) {
   SimConfig s;
   s.platform_file = o.text("platform", default_platform());
-  s.ranks_per_node = static_cast<int>(o.integer("ranks-per-node", 1, 1, 1 << 20));
+  s.map_by = read_map_by(o);
   s.eager_limit = o.bytes("eager-limit", s.eager_limit);
   for (const auto& c : o.all("cfg")) {
     if (c.find(':') == std::string::npos) throw UsageError("--cfg: '" + c + "' is not KEY:VALUE");

@@ -15,9 +15,14 @@ namespace collsim::cli {
 // The platform used when none is given: Grisou (platforms/grisou.xml in the source tree).
 std::string default_platform();
 
+// The model engine: --alpha/--beta, --intra (two-level, placed by --map-by ppr:K:node or
+// --ranks-per-node), --loggp, --one-port, --copy-bandwidth; or --platform, whose two-level
+// Hockney (and placement, read_sim's) it takes instead of --alpha/--beta/--intra/--loggp.
 ModelConfig read_model(const ParsedOptions& o);
-// The sim engine: --platform (default_platform()), --ranks-per-node, --eager-limit, --cfg,
-// --protocol, --protocol-option.
+// --ranks-per-node N (ppr:N:node) or --map-by POLICY; default ppr:1:node.
+models::MapBy read_map_by(const ParsedOptions& o);
+// The sim engine: --platform (default_platform()), --ranks-per-node / --map-by, --eager-limit,
+// --cfg, --protocol, --protocol-option.
 SimConfig read_sim(const ParsedOptions& o);
 // UsageError when any of `names` was given: "--NAME does not apply to --engine ENGINE".
 void reject_foreign(const ParsedOptions& o, const std::string& engine, std::initializer_list<const char*> names);

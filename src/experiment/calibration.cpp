@@ -124,7 +124,13 @@ Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std
     for (int p : setup.procs)
       for (std::size_t m : setup.bytes)
         if (p >= 2 && m > 0) add(a, p, m, setup.segment, a->op == Operation::bcast ? setup.segment : 0);
-  const int rpn = engine == "model" ? setup.env.model.two_level.ranks_per_node : setup.env.sim.ranks_per_node;
+  // Ranks per node (the ping-pong between ranks 0 and rpn crosses the network).
+  int rpn = 1;
+  if (!mpi) {
+    const models::Placement placement =
+        engine == "model" ? setup.env.model.two_level.placement : platform_hockney(setup.env.sim).placement;
+    rpn = placement.round_robin > 0 ? 1 : placement.block;
+  }
   if (!mpi)
     for (std::size_t m : setup.pingpong_bytes) add(&kPingPong, std::max(rpn, 1) + 1, m, 0, 0);
 
@@ -139,9 +145,9 @@ Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std
   // one rank per node where the cluster has the nodes (so gamma(2) is not a transfer inside a
   // node, which with two ranks per node it would be); the mpi engines run where mpirun placed them.
   Scenario gamma_env = setup.env;
-  gamma_env.model.two_level.ranks_per_node = 1;
+  gamma_env.model.two_level.placement = models::block_placement(1);
   if (engine == "sim" && platform_host_count(setup.env.sim.platform_file) >= static_cast<std::size_t>(gamma_max))
-    gamma_env.sim.ranks_per_node = 1;
+    gamma_env.sim.map_by = models::MapBy{};
   const std::vector<PlanPoint> gamma_plan(plan.begin(), plan.begin() + static_cast<std::ptrdiff_t>(gamma_points));
   const std::vector<PlanPoint> rest(plan.begin() + static_cast<std::ptrdiff_t>(gamma_points), plan.end());
   run_plan(mpi ? setup.env : gamma_env, gamma_plan, record);

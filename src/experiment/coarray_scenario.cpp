@@ -101,9 +101,9 @@ CoarrayScenario load_coarray_scenario(const std::string& path) {
   const YAML::Node root = load_yaml_file(path, "scenario file");
   const Reader in(path);
   if (!root || !root.IsMap() || !root["coarray"]) throw ScenarioError(path + ": no 'coarray:' block");
-  in.only_keys(
-      root, "a coarray scenario",
-      {"name", "description", "platform", "ranks_per_node", "engines", "model", "sim", "mpi", "output", "coarray"});
+  in.only_keys(root, "a coarray scenario",
+               {"name", "description", "platform", "ranks_per_node", "map_by", "engines", "model", "sim", "mpi",
+                "output", "coarray"});
   sc.name = root["name"] ? in.text(root["name"], "name") : fs::path(path).stem().string();
   if (root["description"]) sc.description = in.text(root["description"], "description");
   if (!root["engines"]) throw ScenarioError(path + ": missing required key 'engines'");
@@ -127,8 +127,7 @@ CoarrayScenario load_coarray_scenario(const std::string& path) {
     // --platform` does, so the two simulated engines describe one cluster.
     in.fail(root["engines"], "the model and sim engines need a 'platform' (a SimGrid platform file)");
   }
-  if (root["ranks_per_node"])
-    sc.sim.ranks_per_node = static_cast<int>(in.integer(root["ranks_per_node"], "ranks_per_node", 1, 1 << 20));
+  sc.sim.map_by = read_map_by(in, root);
   if (root["model"]) {
     // The platform file has no accessor for its hosts' memcpy_bw on the model's side, so the copy
     // rate is given here (grisou.xml's is 5 GBps).
@@ -159,24 +158,15 @@ CoarrayScenario load_coarray_scenario(const std::string& path) {
 
   if (uses("model")) {
     sc.model.kind = ModelConfig::Kind::two_level;
-    try {
-      sc.model.two_level = platform_hockney(sc.sim);
-    } catch (const InputError& e) {
-      throw ScenarioError(path + ": " + e.what());
-    }
-    sc.model.two_level.ranks_per_node = sc.sim.ranks_per_node;
+    place_model(in, root, sc.sim, true, sc.model);
   }
   if (uses("sim")) {
-    std::size_t hosts = 0;
-    try {
-      hosts = platform_host_count(sc.sim.platform_file);
-    } catch (const InputError& e) {
-      throw ScenarioError(path + ": " + e.what());
-    }
-    if (static_cast<std::size_t>(sc.images) > hosts * static_cast<std::size_t>(sc.sim.ranks_per_node))
+    const PlatformSize size = platform_size_or_fail(path, sc.sim);
+    if (static_cast<std::size_t>(sc.images) > size.capacity)
       in.fail(c["images"], "coarray.images: " + std::to_string(sc.images) + " images do not fit platform " +
-                               sc.sim.platform_file + " (" + std::to_string(hosts) + " hosts x " +
-                               std::to_string(sc.sim.ranks_per_node) + " ranks per node)");
+                               sc.sim.platform_file + " (" + std::to_string(size.hosts) + " hosts, room for " +
+                               std::to_string(size.capacity) + " placed --map-by " + models::to_string(sc.sim.map_by) +
+                               ")");
   }
   return sc;
 }

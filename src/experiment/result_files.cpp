@@ -93,7 +93,7 @@ void ResultFiles::write_json(const std::string& status) {
        ", \"protocol\": " + json_string(sc.sim.protocol) + ", \"protocol_options\": [";
   for (std::size_t i = 0; i < sc.sim.protocol_options.size(); ++i)
     j += (i ? ", " : "") + json_string(sc.sim.protocol_options[i]);
-  j += "], \"ranks_per_node\": " + std::to_string(sc.sim.ranks_per_node) +
+  j += "], \"map_by\": " + json_string(models::to_string(sc.sim.map_by)) +
        ", \"eager_limit\": " + std::to_string(sc.sim.eager_limit) + ", \"cfg\": [";
   for (std::size_t i = 0; i < sc.sim.cfg.size(); ++i) j += (i ? ", " : "") + json_string(sc.sim.cfg[i]);
   j += "]},\n";

@@ -41,7 +41,7 @@ void read_model(const Reader& in, const YAML::Node& n, ModelConfig& m, bool& fro
   if (n["g"]) m.loggp.g = in.real(n["g"], "model.g", 0);
   if (n["G"]) m.loggp.G = in.real(n["G"], "model.G", 0);
   // Two-level: alpha and beta are between nodes, intra's between ranks of one node; the scenario's
-  // ranks_per_node places the ranks (set by the caller).
+  // placement (ranks_per_node or map_by) places the ranks (set by the caller).
   if (n["intra"] && m.kind != ModelConfig::Kind::two_level)
     in.fail(n["intra"], "model.intra applies to kind: two_level only");
   if (n["from_platform"] && in.boolean(n["from_platform"], "model.from_platform")) {
@@ -69,6 +69,48 @@ void read_model(const Reader& in, const YAML::Node& n, ModelConfig& m, bool& fro
 }
 
 }  // namespace
+
+models::MapBy read_map_by(const Reader& in, const YAML::Node& root) {
+  if (root["ranks_per_node"] && root["map_by"])
+    in.fail(root["map_by"], "give ranks_per_node or map_by, not both (ranks_per_node: N is map_by: ppr:N:node)");
+  if (root["ranks_per_node"])
+    return {models::MapBy::Policy::ppr_node,
+            static_cast<int>(in.integer(root["ranks_per_node"], "ranks_per_node", 1, 1 << 20))};
+  if (!root["map_by"]) return {};
+  const std::string text = in.text(root["map_by"], "map_by");
+  const auto m = models::parse_map_by(text);
+  if (!m) in.fail(root["map_by"], "map_by: '" + text + "' is not one of " + models::map_by_forms);
+  return *m;
+}
+
+void place_model(const Reader& in, const YAML::Node& root, const SimConfig& sim, bool from_platform,
+                 ModelConfig& model) {
+  try {
+    if (from_platform) {
+      model.two_level = platform_hockney(sim);
+      return;
+    }
+    std::string error;
+    if (const auto p = models::place(sim.map_by, {}, error)) {
+      model.two_level.placement = *p;
+      return;
+    }
+    // A placement that depends on the cluster's shape (node, socket, ppr:K:socket) is resolved
+    // on the platform when there is one; the model only needs to know who shares a node.
+    if (sim.platform_file.empty()) in.fail(root["map_by"], error + "; give the scenario a platform");
+    model.two_level.placement = platform_hockney(sim).placement;
+  } catch (const InputError& e) {
+    in.fail(root["platform"] ? root["platform"] : root, e.what());
+  }
+}
+
+PlatformSize platform_size_or_fail(const std::string& scenario_file, const SimConfig& sim) {
+  try {
+    return platform_size(sim);
+  } catch (const InputError& e) {
+    throw ScenarioError(scenario_file + ": " + e.what());
+  }
+}
 
 void read_sim_settings(const Reader& in, const YAML::Node& n, SimConfig& s) {
   in.only_keys(n, "sim", {"protocol", "protocol_options", "eager_limit", "cfg"});
@@ -113,8 +155,8 @@ Scenario load_scenario(const std::string& path) {
   const Reader in(path);
   if (!root || root.IsNull()) throw ScenarioError(path + ": the scenario is empty");
   in.only_keys(root, "the scenario",
-               {"name", "description", "platform", "ranks_per_node", "engines", "model", "formula", "sim", "mpi",
-                "procs", "bytes", "segment", "root", "real_bytes", "operations", "output"});
+               {"name", "description", "platform", "ranks_per_node", "map_by", "engines", "model", "formula", "sim",
+                "mpi", "procs", "bytes", "segment", "root", "real_bytes", "operations", "output"});
   auto required = [&](const char* key) {
     if (!root[key]) throw ScenarioError(path + ": missing required key '" + std::string(key) + "'");
     return root[key];
@@ -142,11 +184,9 @@ Scenario load_scenario(const std::string& path) {
   } else if (uses_sim) {
     throw ScenarioError(path + ": the sim engine needs a 'platform' (a SimGrid platform file)");
   }
-  if (root["ranks_per_node"])
-    sc.sim.ranks_per_node = static_cast<int>(in.integer(root["ranks_per_node"], "ranks_per_node", 1, 1 << 20));
+  sc.sim.map_by = read_map_by(in, root);
   bool model_from_platform = false;
   if (root["model"]) read_model(in, root["model"], sc.model, model_from_platform);
-  sc.model.two_level.ranks_per_node = sc.sim.ranks_per_node;
   if (model_from_platform && sc.sim.platform_file.empty())
     in.fail(root["model"]["from_platform"], "model.from_platform needs the scenario's platform");
   if (root["formula"]) {
@@ -232,28 +272,16 @@ Scenario load_scenario(const std::string& path) {
     sc.operations.push_back(std::move(sweep));
   }
 
-  if (model_from_platform) {
-    try {
-      sc.model.two_level = platform_hockney(sc.sim);
-    } catch (const InputError& e) {
-      throw ScenarioError(path + ": " + e.what());
-    }
-  }
+  place_model(in, root, sc.sim, model_from_platform, sc.model);
   if (uses_sim) {
-    std::size_t hosts = 0;
-    try {
-      hosts = platform_host_count(sc.sim.platform_file);
-    } catch (const InputError& e) {
-      throw ScenarioError(path + ": " + e.what());
-    }
-    const std::size_t slots = hosts * static_cast<std::size_t>(sc.sim.ranks_per_node);
+    const PlatformSize size = platform_size_or_fail(path, sc.sim);
     for (const auto& op : sc.operations)
       for (int p : op.procs)
-        if (static_cast<std::size_t>(p) > slots)
+        if (static_cast<std::size_t>(p) > size.capacity)
           throw ScenarioError(path + ": " + std::string(op.algorithm->name) + " asks for " + std::to_string(p) +
-                              " processes, but platform " + sc.sim.platform_file + " has " + std::to_string(hosts) +
-                              " hosts x " + std::to_string(sc.sim.ranks_per_node) +
-                              " ranks per node = " + std::to_string(slots) + " slots");
+                              " processes, but platform " + sc.sim.platform_file + " has " +
+                              std::to_string(size.hosts) + " hosts, room for " + std::to_string(size.capacity) +
+                              " ranks placed --map-by " + models::to_string(sc.sim.map_by));
   }
   return sc;
 }

@@ -57,6 +57,15 @@ class Reader;
 // so both kinds of study accept the same settings with the same messages.
 void read_sim_settings(const Reader& in, const YAML::Node& n, SimConfig& s);
 void read_mpi_settings(const Reader& in, const YAML::Node& n, MpiLaunch& m);
+// The placement: `ranks_per_node: N` (ppr:N:node) or `map_by: POLICY` (models/placement.hpp);
+// default ppr:1:node.
+models::MapBy read_map_by(const Reader& in, const YAML::Node& root);
+// Sets the model's two-level placement (and with from_platform its costs) from the platform and
+// sim.map_by; a problem fails at the scenario's platform (or its map_by).
+void place_model(const Reader& in, const YAML::Node& root, const SimConfig& sim, bool from_platform,
+                 ModelConfig& model);
+// platform_size, its InputError as "SCENARIO: problem".
+PlatformSize platform_size_or_fail(const std::string& scenario_file, const SimConfig& sim);
 
 // One measurement of the plan.
 struct PlanPoint {

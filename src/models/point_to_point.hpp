@@ -7,6 +7,8 @@
 
 #include <algorithm>
 
+#include "models/placement.hpp"
+
 namespace collsim::models {
 
 // Hockney: a message of m bytes takes alpha + beta * m from its send to its arrival.
@@ -30,15 +32,14 @@ struct Hockney {
   }
 };
 
-// Two Hockney models: one between ranks of one node, one between nodes. Rank r runs on node
-// r / ranks_per_node (block placement, as the sim engine places ranks and as
-// mpirun --map-by ppr:N:node does).
+// Two Hockney models: one between ranks of one node, one between nodes; the placement says
+// which ranks share a node (placement.hpp, as the sim engine places them).
 struct TwoLevelHockney {
   Hockney intra;  // ranks of one node
   Hockney inter;  // ranks of two nodes
-  int ranks_per_node = 1;
+  Placement placement;
 
-  bool same_node(int a, int b) const { return a / ranks_per_node == b / ranks_per_node; }
+  bool same_node(int a, int b) const { return placement.same_node(a, b); }
   const Hockney& between(int a, int b) const { return same_node(a, b) ? intra : inter; }
 };
 

@@ -97,15 +97,16 @@ TEST(RunFailure, MpiTimeoutExitsOneWithinTheTimeout) {
       f, "mpi bcast/binomial on 2 processes (root 0, 1000 bytes): timed out: no answer from sh after 1 s");
 }
 
-// A SimGrid option that only SimGrid can judge is found when the simulation starts: bad input
-// (exit status 2), after the model row was written.
-TEST(RunFailure, UnknownSimGridOptionInAScenarioExitsTwo) {
-  const Failed f = run_until_failure("bad-cfg", "engines: [model, sim]\nplatform: " + src("platforms/grisou.xml") +
-                                                    "\nprocs: 2\nbytes: 1000\noperations: [bcast/binomial]\n"
-                                                    "sim: {cfg: [network/no-such-option:3]}\n");
-  EXPECT_EQ(f.outcome.status, 2) << f.outcome.err;
-  expect_failed_after_model_row(
-      f, "bad SimGrid option 'network/no-such-option:3': Bad config key: network/no-such-option");
+// A SimGrid option that only SimGrid can judge is found when the scenario is checked (its
+// platform is loaded with the scenario's options): bad input, before anything runs.
+TEST(RunFailure, UnknownSimGridOptionInAScenarioIsRefusedBeforeRunning) {
+  const fs::path scenario =
+      write_scenario("bad-cfg.yaml", "engines: [model, sim]\nplatform: " + src("platforms/grisou.xml") +
+                                         "\nprocs: 2\nbytes: 1000\noperations: [bcast/binomial]\n"
+                                         "sim: {cfg: [network/no-such-option:3]}\n");
+  expect_refused("run " + scenario.string(), "collsim: " + scenario.string() +
+                                                 ": bad SimGrid option 'network/no-such-option:3': Bad config key: "
+                                                 "network/no-such-option");
 }
 
 TEST(RunFailure, SimCfgWithoutColonIsRefusedWithItsPosition) {

@@ -27,7 +27,7 @@ ModelConfig model(ModelConfig::Kind kind, bool one_port) {
   c.hockney = {2e-6, 1e-9};
   c.two_level.intra = {0.5e-6, 0.2e-9};
   c.two_level.inter = {2e-6, 1e-9};
-  c.two_level.ranks_per_node = 2;
+  c.two_level.placement = models::block_placement(2);
   c.loggp = {3e-6, 1e-6, 1.5e-6, 1e-9};
   c.one_port = one_port;
   c.copy_bandwidth = 5e9;
@@ -37,7 +37,7 @@ ModelConfig model(ModelConfig::Kind kind, bool one_port) {
 SimConfig sim(const std::string& protocol) {
   SimConfig c;
   c.platform_file = std::string(COLLSIM_SOURCE_DIR) + "/platforms/test/star16.xml";
-  c.ranks_per_node = 2;
+  c.map_by = {models::MapBy::Policy::ppr_node, 2};
   c.protocol = protocol;
   return c;
 }

@@ -49,7 +49,7 @@ TEST(ModelEngine, TwoLevelHockneyChoosesByNode) {
     EXPECT_NEAR(r.finish_s[static_cast<std::size_t>(k)], intra + (k - 1) * inter, 1e-14) << "rank " << k;
   // Four ranks per node: all six on the first two nodes, 1..3 beside the root.
   c.one_port = false;
-  c.two_level.ranks_per_node = 4;
+  c.two_level.placement = models::block_placement(4);
   r = run_model(c, s);
   for (int k = 1; k < 6; ++k)
     EXPECT_NEAR(r.finish_s[static_cast<std::size_t>(k)], k < 4 ? intra : inter, 1e-15) << "rank " << k;

@@ -105,7 +105,7 @@ TEST_P(EveryAlgorithm, LargeMessagesOnGrisou) {
   }
   SimConfig c;  // SimGrid's default network model, two ranks per node as in the paper's runs
   c.platform_file = test::platform("grisou.xml");
-  c.ranks_per_node = 2;
+  c.map_by = {models::MapBy::Policy::ppr_node, 2};
   // Two ranks of a node share its loopback; the others' bytes cross the node's 1.25 GB/s NIC,
   // which no network model makes faster (LV08 takes 3% off). Latencies differ by model: 0.
   check(c, specs, LowerBound{0, 1.25e9, 2, false});
@@ -129,7 +129,7 @@ TEST_P(EveryAlgorithm, VirtualBytesTimeLikeRealBytes) {
       }
   SimConfig lv08;
   lv08.platform_file = test::platform("grisou.xml");
-  lv08.ranks_per_node = 2;
+  lv08.map_by = {models::MapBy::Policy::ppr_node, 2};
   for (const SimConfig& c : {test::exact("test/star16.xml", 3), lv08}) {
     for (std::size_t i = 0; i < specs.size(); i += 2) {
       // Each in a simulation of its own, so that both start at date 0: in one simulation a later

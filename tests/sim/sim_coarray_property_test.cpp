@@ -50,13 +50,14 @@ void check_sim(const SimConfig& config, std::uint64_t seed) {
       EXPECT_GT(r.time_s, 0) << "point " << i;
     }
   }
+  const int per_node = config.map_by.per;  // the tests place ppr:K:node
   int same_node = 0;
   for (const CoarrayProgram& program : programs)
-    if (program.point().origin / config.ranks_per_node == program.point().target / config.ranks_per_node) ++same_node;
+    if (program.point().origin / per_node == program.point().target / per_node) ++same_node;
   std::printf("%s; origin and target on one node %d, on two %d\n", coverage.str().c_str(), same_node,
               kPoints - same_node);
   EXPECT_EQ(coverage.missing(5), "") << coverage.str();
-  if (config.ranks_per_node > 1) {
+  if (per_node > 1) {
     EXPECT_GE(same_node, 20);
     EXPECT_GE(kPoints - same_node, 20);
   }

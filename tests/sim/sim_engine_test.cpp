@@ -402,7 +402,7 @@ TEST(Protocols, RanksMapOntoHostsInNaturalOrderOfNames) {
   expect_close(one.finish_s[0], 1e-3, "rank 0 on h1");
   expect_close(one.finish_s[1], 0.5e-3, "rank 1 on h2");
   expect_close(one.finish_s[2], 0.25e-3, "rank 2 on h10");
-  c.ranks_per_node = 2;
+  c.map_by = {models::MapBy::Policy::ppr_node, 2};
   const RunResult two = run_one(c, spec_for(alg, 6, 0, false));
   const double want[] = {1e-3, 1e-3, 0.5e-3, 0.5e-3, 0.25e-3, 0.25e-3};
   for (std::size_t r = 0; r < 6; ++r) expect_close(two.finish_s[r], want[r], "two ranks per node");
@@ -531,12 +531,14 @@ TEST(Errors, MalformedPlatformFile) {
 
 TEST(Errors, MoreRanksThanSlots) {
   const auto alg = test_algorithm("test/textbook_bcast", Operation::bcast, &textbook_bcast);
-  expect_input_error(exact("test/star16.xml"), spec_for(alg, 17, 10),
-                     "platform " + platform("test/star16.xml") +
-                         " has 16 hosts x 1 ranks per node = 16 slots, but 17 processes were asked for");
-  expect_input_error(exact("test/star16.xml", 2), spec_for(alg, 33, 10), "= 32 slots, but 33 processes");
+  expect_input_error(
+      exact("test/star16.xml"), spec_for(alg, 17, 10),
+      "platform " + platform("test/star16.xml") +
+          " has 16 hosts, room for 16 ranks placed --map-by ppr:1:node, but 17 processes were asked for");
+  expect_input_error(exact("test/star16.xml", 2), spec_for(alg, 33, 10),
+                     "room for 32 ranks placed --map-by ppr:2:node, but 33 processes");
   SimConfig c = exact("test/star16.xml", 0);
-  expect_input_error(c, spec_for(alg, 2, 10), "ranks per node");
+  expect_input_error(c, spec_for(alg, 2, 10), "map-by ppr:0:node: the count must be at least 1");
 }
 
 TEST(Errors, BadSimGridOption) {

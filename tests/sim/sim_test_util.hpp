@@ -21,7 +21,7 @@ inline SimConfig exact(const std::string& relative_platform, int ranks_per_node 
                        const std::string& protocol = "ideal") {
   SimConfig c;
   c.platform_file = platform(relative_platform);
-  c.ranks_per_node = ranks_per_node;
+  c.map_by = {models::MapBy::Policy::ppr_node, ranks_per_node};
   c.cfg = {"network/model:CM02", "network/crosstraffic:0", "network/TCP-gamma:1e15"};
   c.protocol = protocol;
   return c;

@@ -85,7 +85,7 @@ TEST(Scenario, ReadmeExampleLoadsAsDocumented) {
   EXPECT_EQ(sc.name, "my-study");
   EXPECT_EQ(sc.description, "what it is for");
   EXPECT_EQ(sc.sim.platform_file, (dir / "platforms" / "grisou.xml").string());
-  EXPECT_EQ(sc.sim.ranks_per_node, 2);
+  EXPECT_EQ(sc.sim.map_by, (models::MapBy{models::MapBy::Policy::ppr_node, 2}));
   EXPECT_EQ(sc.engines, (std::vector<std::string>{"formula", "model", "sim"}));
   EXPECT_EQ(sc.formulas, (std::vector<std::string>{"derived", "textbook"}));
   EXPECT_EQ(sc.params_file, "");
@@ -203,7 +203,7 @@ output:
   EXPECT_EQ(sc.description, "non-default values: a field read into the wrong place shows");
   // Relative to the scenario's folder (dir/study), not to the current directory.
   EXPECT_EQ(sc.sim.platform_file, (dir / "plat" / "star.xml").string());
-  EXPECT_EQ(sc.sim.ranks_per_node, 3);
+  EXPECT_EQ(sc.sim.map_by, (models::MapBy{models::MapBy::Policy::ppr_node, 3}));
   EXPECT_EQ(sc.engines, (std::vector<std::string>{"mpi-native", "sim", "model", "mpi"}));
   EXPECT_TRUE(sc.real_bytes);
 
@@ -230,7 +230,7 @@ output:
   EXPECT_EQ(two.two_level.inter.beta, 8.0e-10);
   EXPECT_EQ(two.two_level.intra.alpha, 1.0e-6);
   EXPECT_EQ(two.two_level.intra.beta, 2.0e-10);
-  EXPECT_EQ(two.two_level.ranks_per_node, 4);
+  EXPECT_EQ(two.two_level.placement, models::block_placement(4));
   // from_platform: the two levels from the platform's routes (star16: two 10 us links at
   // 1.25 GB/s between hosts; no loopback declared, so SimGrid's default loopback inside one),
   // under the scenario's SimGrid options.
@@ -243,7 +243,7 @@ output:
   EXPECT_DOUBLE_EQ(derived.two_level.inter.alpha, 20e-6);
   EXPECT_DOUBLE_EQ(derived.two_level.inter.beta, 1 / 1.25e9);
   EXPECT_GT(derived.two_level.intra.alpha + derived.two_level.intra.beta, 0);
-  EXPECT_EQ(derived.two_level.ranks_per_node, 2);
+  EXPECT_EQ(derived.two_level.placement, models::block_placement(2));
 
   EXPECT_EQ(sc.sim.protocol, "ideal");
   EXPECT_EQ(sc.sim.protocol_options, (std::vector<std::string>{"shm/inline_limit:128"}));
@@ -292,7 +292,7 @@ output:
     EXPECT_EQ(p.spec.params.radix, p.spec.algorithm->name == "bcast/knomial" ? 5 : 4);
   }
 
-  // 16 hosts x 3 ranks per node = 48 slots: 49 processes do not fit.
+  // 16 hosts x 3 ranks per node = room for 48 ranks: 49 processes do not fit.
   const fs::path big = write(dir / "study" / "big.yaml",
                              "engines: [sim]\nplatform: ../plat/star.xml\nranks_per_node: 3\nprocs: [48, 49]\n"
                              "bytes: 1\noperations: [bcast/binomial]\n");
@@ -301,7 +301,9 @@ output:
     ADD_FAILURE() << "49 processes accepted on 48 slots";
   } catch (const ScenarioError& e) {
     EXPECT_NE(std::string(e.what()).find("asks for 49 processes"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("= 48 slots"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("has 16 hosts, room for 48 ranks placed --map-by ppr:3:node"),
+              std::string::npos)
+        << e.what();
   }
 }
 
@@ -313,7 +315,7 @@ TEST(Scenario, DocumentedDefaults) {
   const Scenario sc = load_scenario(file.string());
   EXPECT_EQ(sc.name, "bare-study");  // the file name without .yaml
   EXPECT_EQ(sc.description, "");
-  EXPECT_EQ(sc.sim.ranks_per_node, 1);
+  EXPECT_EQ(sc.sim.map_by, (models::MapBy{models::MapBy::Policy::ppr_node, 1}));
   EXPECT_FALSE(sc.real_bytes);
   EXPECT_EQ(sc.model.kind, ModelConfig::Kind::hockney);
   EXPECT_EQ(sc.model.hockney.alpha, 1e-5);

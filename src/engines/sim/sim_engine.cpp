@@ -17,6 +17,7 @@
 #include <exception>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engines/sim/simulation.hpp"
@@ -33,14 +34,17 @@ class RecordWriter final : public sim::Reporter {
   explicit RecordWriter(int fd) : fd_(fd) {}
 
   void loaded() { send(Kind::loaded, {}); }
-  void host_count(std::size_t n) {
+  void host_count(std::size_t n, std::size_t capacity) {
     std::string p;
     put(p, static_cast<std::uint64_t>(n));
+    put(p, static_cast<std::uint64_t>(capacity));
     send(Kind::host_count, p);
   }
   void hockney(const models::TwoLevelHockney& h) {
     std::string p;
     for (double v : {h.intra.alpha, h.intra.beta, h.inter.alpha, h.inter.beta}) put(p, v);
+    const models::Placement& pl = h.placement;
+    for (int v : {pl.block, pl.round_robin, pl.sockets, pl.by_socket ? 1 : 0}) put(p, static_cast<std::int64_t>(v));
     send(Kind::hockney, p);
   }
   void done() { send(Kind::done, {}); }
@@ -101,7 +105,7 @@ bool read_exact(int fd, char* p, std::size_t n) {
 
 class RecordReader {
  public:
-  explicit RecordReader(std::string payload) : p_(std::move(payload)) {}
+  explicit RecordReader(std::string_view payload) : p_(payload) {}
   template <class T>
   T get() {
     T v{};
@@ -113,12 +117,12 @@ class RecordReader {
   std::string text(std::size_t n) {
     if (pos_ + n > p_.size()) throw EngineError("sim engine: truncated record from the simulation");
     pos_ += n;
-    return p_.substr(pos_ - n, n);
+    return std::string(p_.substr(pos_ - n, n));
   }
-  std::string rest() { return p_.substr(pos_); }
+  std::string rest() { return std::string(p_.substr(pos_)); }
 
  private:
-  std::string p_;
+  std::string_view p_;  // the payload, owned by the caller
   std::size_t pos_ = 0;
 };
 
@@ -132,9 +136,9 @@ enum class Mode { run, count, hockney };
     sim::Simulation simulation(config);
     out.loaded();
     if (mode == Mode::count)
-      out.host_count(simulation.host_count());
+      out.host_count(simulation.host_count(), simulation.capacity());
     else if (mode == Mode::hockney)
-      out.hockney(simulation.hockney(config.ranks_per_node));
+      out.hockney(simulation.hockney());
     else
       simulation.run(specs, out);
     out.done();
@@ -215,11 +219,11 @@ class Fd {
   int fd_;
 };
 
-// Runs one child simulation; returns the host count in count mode, and fills `hockney` in
+// Runs one child simulation; returns the platform's size in count mode, and fills `hockney` in
 // hockney mode.
-std::size_t simulate(Mode mode, const SimConfig& config, std::span<const RunSpec> specs,
-                     const std::function<void(std::size_t, const RunResult&)>& on_result,
-                     models::TwoLevelHockney* hockney = nullptr) {
+PlatformSize simulate(Mode mode, const SimConfig& config, std::span<const RunSpec> specs,
+                      const std::function<void(std::size_t, const RunResult&)>& on_result,
+                      models::TwoLevelHockney* hockney = nullptr) {
   const std::string& file = config.platform_file;
   {
     // SimGrid reports some unreadable files by exiting: check here first.
@@ -253,7 +257,8 @@ std::size_t simulate(Mode mode, const SimConfig& config, std::span<const RunSpec
 
   bool loaded = false, done = false;
   std::optional<std::string> input_error, engine_error;
-  std::size_t results = 0, hosts = 0;
+  std::size_t results = 0;
+  PlatformSize size;
   try {
     for (;;) {
       std::uint32_t len = 0;
@@ -261,17 +266,25 @@ std::size_t simulate(Mode mode, const SimConfig& config, std::span<const RunSpec
       std::string payload(len, '\0');
       if (len == 0 || !read_exact(read_end.get(), payload.data(), len)) break;
       const auto kind = static_cast<Kind>(payload[0]);
-      RecordReader rec(payload.substr(1));
+      RecordReader rec(std::string_view(payload).substr(1));
       switch (kind) {
         case Kind::loaded: loaded = true; break;
         case Kind::done: done = true; break;
-        case Kind::host_count: hosts = static_cast<std::size_t>(rec.get<std::uint64_t>()); break;
+        case Kind::host_count:
+          size.hosts = static_cast<std::size_t>(rec.get<std::uint64_t>());
+          size.capacity = static_cast<std::size_t>(rec.get<std::uint64_t>());
+          break;
         case Kind::hockney:
           if (hockney) {
             hockney->intra.alpha = rec.get<double>();
             hockney->intra.beta = rec.get<double>();
             hockney->inter.alpha = rec.get<double>();
             hockney->inter.beta = rec.get<double>();
+            models::Placement& pl = hockney->placement;
+            pl.block = static_cast<int>(rec.get<std::int64_t>());
+            pl.round_robin = static_cast<int>(rec.get<std::int64_t>());
+            pl.sockets = static_cast<int>(rec.get<std::int64_t>());
+            pl.by_socket = static_cast<int>(rec.get<std::int64_t>()) != 0;
           }
           break;
         case Kind::input_error: input_error = rec.rest(); break;
@@ -310,7 +323,7 @@ std::size_t simulate(Mode mode, const SimConfig& config, std::span<const RunSpec
     throw InputError(file + ": SimGrid could not load the platform" + (said.empty() ? "" : ": " + said));
   if (!captured.empty()) forward(captured);
   if (engine_error) throw EngineError(*engine_error);
-  if (done && WIFEXITED(status) && WEXITSTATUS(status) == 0) return hosts;
+  if (done && WIFEXITED(status) && WEXITSTATUS(status) == 0) return size;
 
   const std::string how = WIFSIGNALED(status) ? "was killed by signal " + std::to_string(WTERMSIG(status)) + " (" +
                                                     strsignal(WTERMSIG(status)) + ")"
@@ -323,16 +336,11 @@ std::size_t simulate(Mode mode, const SimConfig& config, std::span<const RunSpec
 
 void run_sim(const SimConfig& config, std::span<const RunSpec> specs,
              const std::function<void(std::size_t index, const RunResult&)>& on_result) {
-  if (config.ranks_per_node < 1)
-    throw InputError("ranks per node must be at least 1, not " + std::to_string(config.ranks_per_node));
   simulate(Mode::run, config, specs, on_result);
 }
 
 models::TwoLevelHockney platform_hockney(const SimConfig& config) {
-  if (config.ranks_per_node < 1)
-    throw InputError("ranks per node must be at least 1, not " + std::to_string(config.ranks_per_node));
   models::TwoLevelHockney h;
-  h.ranks_per_node = config.ranks_per_node;
   simulate(
       Mode::hockney, config, {}, [](std::size_t, const RunResult&) {}, &h);
   return h;
@@ -341,6 +349,10 @@ models::TwoLevelHockney platform_hockney(const SimConfig& config) {
 std::size_t platform_host_count(const std::string& platform_file) {
   SimConfig config;
   config.platform_file = platform_file;
+  return platform_size(config).hosts;
+}
+
+PlatformSize platform_size(const SimConfig& config) {
   return simulate(Mode::count, config, {}, [](std::size_t, const RunResult&) {});
 }
 

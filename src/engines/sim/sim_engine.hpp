@@ -7,8 +7,9 @@
 // one after the other inside that one simulation (each starts when the previous one is over).
 //
 // Model of a rank and of MPI's point-to-point protocols (what the simulated times mean):
-//  - One SimGrid actor per rank. Rank r runs on host r / ranks_per_node, hosts taken in natural
-//    order of their names (grisou-2 before grisou-10), like `mpirun --map-by ppr:N:node`. Ranks on
+//  - One SimGrid actor per rank. Rank r runs on the host of its node under SimConfig::map_by
+//    (models/placement.hpp: ppr:N:node, ppr:N:socket, node, socket, as `mpirun --map-by`), hosts
+//    taken in natural order of their names (grisou-2 before grisou-10) as the nodes. Ranks on
 //    one host share its network link and talk to each other over the host's loopback (a
 //    <cluster> with loopback_bw/loopback_lat; without one, through the host's own link).
 //  - Matching is MPI's: a receive names its source and tag; messages of one (source, destination,
@@ -78,7 +79,7 @@ namespace collsim {
 
 struct SimConfig {
   std::string platform_file;        // SimGrid platform XML
-  int ranks_per_node = 1;           // rank r runs on host r / ranks_per_node
+  models::MapBy map_by;             // rank placement (default ppr:1:node)
   std::size_t eager_limit = 65536;  // ideal profile: messages < limit eager, others rendezvous
   std::vector<std::string> cfg;     // "key:value" SimGrid --cfg options, applied after ours
   // Point-to-point protocols (protocol.hpp): a selection ("ideal", "tcp", "tcp+shm"; empty: the
@@ -90,10 +91,11 @@ struct SimConfig {
 // Runs the specs in order in one simulation hosted in a forked child process and calls
 // on_result(index, result) in the calling process as each finishes.
 // Throws InputError for a bad platform file ("FILE: <problem>", with the line when SimGrid gives
-// one), a bad SimGrid option, or more processes than hosts * ranks_per_node; EngineError for a
-// deadlock (naming the ranks still waiting and on what), misuse of the messaging layer (size
-// mismatch, bad rank, requests never waited) or a crash of the simulation. Results of the specs
-// that finished before the error have been delivered.
+// one), a bad SimGrid option, a placement the platform cannot resolve, or more processes than
+// the placement fits on the hosts; EngineError for a deadlock (naming the ranks still waiting
+// and on what), misuse of the messaging layer (size mismatch, bad rank, requests never waited)
+// or a crash of the simulation. Results of the specs that finished before the error have been
+// delivered.
 void run_sim(const SimConfig& config, std::span<const RunSpec> specs,
              const std::function<void(std::size_t index, const RunResult&)>& on_result);
 
@@ -103,10 +105,19 @@ void run_sim(const SimConfig& config, std::span<const RunSpec> specs,
 // nodes, the route from the first host to the second. alpha is the sum of the route's latencies,
 // beta 1 / its narrowest bandwidth, both with the network model's factors (config.cfg applies:
 // 13.01 and 0.97 under LV08, 1 under CM02). Protocols and headers are left out: it is what a
-// message of m bytes costs alone on an idle route. Throws InputError like platform_host_count.
+// message of m bytes costs alone on an idle route. Its placement is config.map_by resolved on
+// the platform. Throws InputError like run_sim.
 models::TwoLevelHockney platform_hockney(const SimConfig& config);
 
 // Number of hosts in a platform file (for validation messages); throws InputError.
 std::size_t platform_host_count(const std::string& platform_file);
+
+// The hosts of config's platform and how many ranks its placement (config.map_by) fits on
+// them; throws InputError like run_sim.
+struct PlatformSize {
+  std::size_t hosts = 0;
+  std::size_t capacity = 0;
+};
+PlatformSize platform_size(const SimConfig& config);
 
 }  // namespace collsim

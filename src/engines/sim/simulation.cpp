@@ -72,6 +72,17 @@ std::string platform_problem(const std::string& file, const std::string& what) {
   return file + ": " + what;
 }
 
+// The cluster as rank placement sees it: the host count, and the first host's sockets (its
+// collsim/sockets property; 0 when absent) and cores (generated platforms and grisou.xml give
+// every node the same).
+models::NodeShape node_shape(const std::vector<s4u::Host*>& hosts) {
+  models::NodeShape shape;
+  shape.nodes = static_cast<int>(hosts.size());
+  shape.cores = hosts.front()->get_core_count();
+  if (const char* v = hosts.front()->get_property("collsim/sockets")) shape.sockets = std::atoi(v);
+  return shape;
+}
+
 }  // namespace
 
 bool natural_less(std::string_view a, std::string_view b) {
@@ -153,7 +164,8 @@ std::string rank_list(const std::vector<int>& ranks) {
 struct Simulation::Impl {
   SimConfig config;
   s4u::Engine* engine = nullptr;    // deliberately never deleted: the process exits after the run
-  std::vector<s4u::Host*> hosts;    // natural order of names: host i holds ranks i*rpn ...
+  std::vector<s4u::Host*> hosts;    // natural order of names: node i of the placement
+  models::Placement placement;      // config.map_by resolved against the hosts
   std::vector<double> memcpy_rate;  // per host, bytes/s, 0 = free
   Protocols protocols;
   Mailboxes mailboxes;
@@ -212,6 +224,11 @@ Simulation::Simulation(const SimConfig& config) : impl_(std::make_unique<Impl>()
   std::sort(impl_->hosts.begin(), impl_->hosts.end(),
             [](const s4u::Host* a, const s4u::Host* b) { return natural_less(a->get_name(), b->get_name()); });
 
+  std::string error;
+  const auto placement = models::place(config.map_by, node_shape(impl_->hosts), error);
+  if (!placement) throw InputError(file + ": " + error);
+  impl_->placement = *placement;
+
   // The copy rate is a host property: SimGrid 3.32 gives a <prop> inside a <cluster> to every
   // host of the cluster, and a <host> may carry its own. (Zone properties are not consulted:
   // NetZone::get_property crashes on zones without properties in 3.32.)
@@ -256,7 +273,11 @@ Simulation::~Simulation() = default;
 
 std::size_t Simulation::host_count() const { return impl_->hosts.size(); }
 
-models::TwoLevelHockney Simulation::hockney(int ranks_per_node) const {
+std::size_t Simulation::capacity() const {
+  return static_cast<std::size_t>(impl_->placement.capacity(node_shape(impl_->hosts)));
+}
+
+models::TwoLevelHockney Simulation::hockney() const {
   const auto route = [](s4u::Host* from, s4u::Host* to) {
     const Route r = route_between(from, to);
     if (!(r.bandwidth > 0) || std::isinf(r.bandwidth))
@@ -267,24 +288,24 @@ models::TwoLevelHockney Simulation::hockney(int ranks_per_node) const {
   models::TwoLevelHockney h;
   h.intra = route(hosts.front(), hosts.front());
   h.inter = hosts.size() > 1 ? route(hosts[0], hosts[1]) : h.intra;
-  h.ranks_per_node = ranks_per_node;
+  h.placement = impl_->placement;
   return h;
 }
 
 void Simulation::run(std::span<const RunSpec> specs, Reporter& reporter) {
   Impl* impl = impl_.get();
   const SimConfig& config = impl->config;
-  if (config.ranks_per_node < 1)
-    throw InputError("ranks per node must be at least 1, not " + std::to_string(config.ranks_per_node));
-  const std::size_t slots = impl->hosts.size() * static_cast<std::size_t>(config.ranks_per_node);
+  const models::NodeShape shape = node_shape(impl->hosts);
+  const auto slots = static_cast<std::size_t>(impl->placement.capacity(shape));
   for (std::size_t i = 0; i < specs.size(); ++i) {
     const RunSpec& s = specs[i];
     if (!s.algorithm && !s.program) throw InputError("run " + std::to_string(i) + " names no algorithm");
     if (s.procs < 1) throw InputError(describe(s) + ": needs at least 1 process");
     if (static_cast<std::size_t>(s.procs) > slots)
-      throw InputError("platform " + config.platform_file + " has " + std::to_string(impl->hosts.size()) + " hosts x " +
-                       std::to_string(config.ranks_per_node) + " ranks per node = " + std::to_string(slots) +
-                       " slots, but " + std::to_string(s.procs) + " processes were asked for");
+      throw InputError("platform " + config.platform_file + " has " + std::to_string(impl->hosts.size()) +
+                       " hosts, room for " + std::to_string(slots) + " ranks placed --map-by " +
+                       models::to_string(config.map_by) + ", but " + std::to_string(s.procs) +
+                       " processes were asked for");
     if (s.params.root < 0 || s.params.root >= s.procs)
       throw InputError(describe(s) + ": root " + std::to_string(s.params.root) + " is not a rank");
   }
@@ -299,7 +320,7 @@ void Simulation::run(std::span<const RunSpec> specs, Reporter& reporter) {
 
 void Simulation::Impl::measure(std::size_t index, const RunSpec& spec) {
   const auto P = static_cast<std::size_t>(spec.procs);
-  const auto rpn = static_cast<std::size_t>(config.ranks_per_node);
+  const auto node = [this](std::size_t r) { return static_cast<std::size_t>(placement.node_of(static_cast<int>(r))); };
   Measurement m;
   m.spec = &spec;
   m.procs = spec.procs;
@@ -311,11 +332,11 @@ void Simulation::Impl::measure(std::size_t index, const RunSpec& spec) {
   m.ranks.reserve(P);
   for (std::size_t r = 0; r < P; ++r)
     m.ranks.push_back(
-        std::make_unique<SimComm>(m, mailboxes, static_cast<int>(r), config.eager_limit, memcpy_rate[r / rpn]));
+        std::make_unique<SimComm>(m, mailboxes, static_cast<int>(r), config.eager_limit, memcpy_rate[node(r)]));
   std::vector<double> finish(P, 0.0);
   std::vector<std::string> errors(P);
   m.hosts.resize(P);
-  for (std::size_t r = 0; r < P; ++r) m.hosts[r] = hosts[r / rpn];
+  for (std::size_t r = 0; r < P; ++r) m.hosts[r] = hosts[node(r)];
   std::unique_ptr<Transport> transport;
   if (protocols.inter.kind != ProtocolKind::ideal || protocols.intra.kind != ProtocolKind::ideal) {
     transport = std::make_unique<Transport>(m, protocols, m.hosts);
@@ -325,7 +346,7 @@ void Simulation::Impl::measure(std::size_t index, const RunSpec& spec) {
   // Every actor exists before any runs: a rank's first eager send names its destination's
   // actor as the mailbox's receiver, and creating actors yields to those already started.
   m.actors.reserve(P);
-  for (std::size_t r = 0; r < P; ++r) m.actors.push_back(s4u::Actor::init("rank-" + std::to_string(r), hosts[r / rpn]));
+  for (std::size_t r = 0; r < P; ++r) m.actors.push_back(s4u::Actor::init("rank-" + std::to_string(r), hosts[node(r)]));
   for (std::size_t r = 0; r < P; ++r)
     m.actors[r]->start([this, &m, &finish, &errors, r] { rank_main(m, static_cast<int>(r), finish, errors); });
   for (auto& a : m.actors) a->join();

@@ -37,8 +37,10 @@ class Simulation {
   Simulation& operator=(const Simulation&) = delete;
 
   std::size_t host_count() const;
+  // Ranks that fit on the hosts under the configured placement.
+  std::size_t capacity() const;
   // The platform as a two-level Hockney model (sim_engine.hpp, platform_hockney).
-  models::TwoLevelHockney hockney(int ranks_per_node) const;
+  models::TwoLevelHockney hockney() const;
   // Runs the specs in order; throws InputError before simulating anything if a spec does not fit
   // the platform.
   void run(std::span<const RunSpec> specs, Reporter& reporter);

@@ -1,0 +1,96 @@
+#include "models/placement.hpp"
+
+#include <charconv>
+
+namespace collsim::models {
+
+namespace {
+
+std::optional<int> positive(std::string_view s) {
+  int v = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || end != s.data() + s.size() || v < 1) return std::nullopt;
+  return v;
+}
+
+}  // namespace
+
+std::optional<MapBy> parse_map_by(std::string_view text) {
+  if (text == "node") return MapBy{MapBy::Policy::node, 1};
+  if (text == "socket") return MapBy{MapBy::Policy::socket, 1};
+  if (text.starts_with("block:")) {
+    if (auto k = positive(text.substr(6))) return MapBy{MapBy::Policy::ppr_node, *k};
+    return std::nullopt;
+  }
+  if (!text.starts_with("ppr:")) return std::nullopt;
+  const std::string_view rest = text.substr(4);
+  const auto colon = rest.find(':');
+  if (colon == std::string_view::npos) return std::nullopt;
+  const auto k = positive(rest.substr(0, colon));
+  const std::string_view object = rest.substr(colon + 1);
+  if (!k) return std::nullopt;
+  if (object == "node") return MapBy{MapBy::Policy::ppr_node, *k};
+  if (object == "socket") return MapBy{MapBy::Policy::ppr_socket, *k};
+  return std::nullopt;
+}
+
+std::string to_string(const MapBy& m) {
+  switch (m.policy) {
+    case MapBy::Policy::ppr_node: return "ppr:" + std::to_string(m.per) + ":node";
+    case MapBy::Policy::ppr_socket: return "ppr:" + std::to_string(m.per) + ":socket";
+    case MapBy::Policy::node: return "node";
+    case MapBy::Policy::socket: return "socket";
+  }
+  return "?";
+}
+
+int Placement::socket_of(int rank) const {
+  if (round_robin > 0 || sockets <= 1) return 0;
+  const int within = rank % block;
+  return by_socket ? within % sockets : within / (block / sockets);
+}
+
+int Placement::nodes_used(int procs) const {
+  if (procs <= 0) return 0;
+  if (round_robin > 0) return procs < round_robin ? procs : round_robin;
+  return (procs + block - 1) / block;
+}
+
+long long Placement::capacity(const NodeShape& shape) const {
+  const long long nodes = shape.nodes;
+  if (round_robin > 0) return nodes * (shape.cores > 0 ? shape.cores : 1);
+  return nodes * block;
+}
+
+std::optional<Placement> place(const MapBy& m, const NodeShape& shape, std::string& error) {
+  const std::string name = "map-by " + to_string(m);
+  if (m.per < 1) {
+    error = name + ": the count must be at least 1";
+    return std::nullopt;
+  }
+  switch (m.policy) {
+    case MapBy::Policy::ppr_node: return block_placement(m.per);
+    case MapBy::Policy::ppr_socket:
+      if (shape.sockets < 1) {
+        error = name + " needs the number of sockets per node (a platform host property collsim/sockets)";
+        return std::nullopt;
+      }
+      return Placement{m.per * shape.sockets, 0, shape.sockets, false};
+    case MapBy::Policy::node:
+      if (shape.nodes < 1) {
+        error = name + " needs the number of nodes (from a platform)";
+        return std::nullopt;
+      }
+      return Placement{1, shape.nodes, 1, false};
+    case MapBy::Policy::socket:
+      if (shape.cores < 1) {
+        error = name + " needs the number of cores per node (from a platform)";
+        return std::nullopt;
+      }
+      return Placement{shape.cores, 0, shape.sockets > 0 ? shape.sockets : 1, true};
+  }
+  error = name + ": unknown policy";
+  return std::nullopt;
+}
+
+}  // namespace collsim::models

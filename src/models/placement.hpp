@@ -1,0 +1,71 @@
+// Rank placement: which node (and socket) each rank runs on, as `mpirun --map-by` decides it.
+//
+// The user's request (MapBy: ppr:N:node, ppr:N:socket, node, socket) is resolved against the
+// shape of the cluster (nodes, sockets per node, cores per node) into a Placement, the value the
+// engines and the two-level models ask "are ranks a and b on one node?". Open MPI's mapping rules
+// (orte rmaps: ppr and round-robin by object), for P ranks on N nodes of S sockets and C cores:
+//   ppr:K:node    ranks K by K on nodes 0, 1, ...           node(r) = r / K
+//   ppr:K:socket  K per socket, sockets of a node in order   node(r) = r / (K S), socket = r % (K S) / K
+//   node          round-robin over the nodes                 node(r) = r % N
+//   socket        round-robin over a node's sockets, filling
+//                 the node's C cores before the next node    node(r) = r / C, socket = r % C % S
+// Sockets are not a level of the network models (the ranks of one node share its loopback,
+// whichever socket they run on), so the socket only decides how many ranks share a node.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace collsim::models {
+
+struct MapBy {
+  enum class Policy { ppr_node, ppr_socket, node, socket };
+  Policy policy = Policy::ppr_node;
+  int per = 1;  // ppr: ranks per node or per socket
+
+  bool operator==(const MapBy&) const = default;
+};
+
+// "ppr:K:node" (also "block:K"), "ppr:K:socket", "node", "socket"; nullopt when not one of them.
+std::optional<MapBy> parse_map_by(std::string_view text);
+// The canonical spelling: "ppr:2:node", "node", ...
+std::string to_string(const MapBy& m);
+// What parse_map_by accepts, for messages and --help.
+inline constexpr const char* map_by_forms = "ppr:K:node (or block:K), ppr:K:socket, node, socket";
+
+// The cluster as the mapping sees it. Unknown values are 0.
+struct NodeShape {
+  int nodes = 0;
+  int sockets = 0;  // per node
+  int cores = 0;    // per node
+};
+
+struct Placement {
+  int block = 1;        // ranks r and s share a node when r / block == s / block ...
+  int round_robin = 0;  // ... or, when > 0, when r % round_robin == s % round_robin
+  int sockets = 1;      // sockets per node, for socket_of
+  bool by_socket = false;
+
+  int node_of(int rank) const { return round_robin > 0 ? rank % round_robin : rank / block; }
+  bool same_node(int a, int b) const { return node_of(a) == node_of(b); }
+  int socket_of(int rank) const;
+  // Nodes used by ranks 0..procs-1.
+  int nodes_used(int procs) const;
+  // The most ranks that fit on `nodes` nodes of `cores` cores (round-robin fills every core;
+  // block placements put `block` ranks on a node, whatever its cores, as mpirun's ppr does
+  // with oversubscription allowed).
+  long long capacity(const NodeShape& shape) const;
+
+  bool operator==(const Placement&) const = default;
+};
+
+// Block placement of `ranks_per_node` ranks per node (ppr:K:node), needing no cluster shape.
+inline Placement block_placement(int ranks_per_node) { return Placement{ranks_per_node, 0, 1, false}; }
+
+// Resolves a request against a shape. Returns the placement, or sets `error` to one sentence
+// ("map-by node needs the number of nodes") and returns nullopt when the shape lacks what the
+// policy needs or a count is not positive.
+std::optional<Placement> place(const MapBy& map_by, const NodeShape& shape, std::string& error);
+
+}  // namespace collsim::models

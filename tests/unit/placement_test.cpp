@@ -1,0 +1,92 @@
+// Rank placement (models/placement.hpp): mpirun's --map-by forms, and where each rank lands.
+#include "models/placement.hpp"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+namespace collsim::models {
+namespace {
+
+std::vector<int> nodes(const Placement& p, int procs) {
+  std::vector<int> v;
+  for (int r = 0; r < procs; ++r) v.push_back(p.node_of(r));
+  return v;
+}
+
+Placement resolve(const std::string& text, NodeShape shape) {
+  const auto m = parse_map_by(text);
+  EXPECT_TRUE(m) << text;
+  std::string error;
+  const auto p = place(*m, shape, error);
+  EXPECT_TRUE(p) << text << ": " << error;
+  return p.value_or(Placement{});
+}
+
+TEST(MapBy, ParsesMpirunFormsAndPrintsThemBack) {
+  for (const char* text : {"ppr:1:node", "ppr:16:node", "ppr:2:socket", "node", "socket"}) {
+    const auto m = parse_map_by(text);
+    ASSERT_TRUE(m) << text;
+    EXPECT_EQ(to_string(*m), text);
+  }
+  EXPECT_EQ(parse_map_by("block:4"), (MapBy{MapBy::Policy::ppr_node, 4}));
+  for (const char* bad : {"", "ppr", "ppr:0:node", "ppr:-1:node", "ppr:2:core", "ppr:x:node", "block:", "nodes",
+                          "ppr:2:node:extra", "block:2x"})
+    EXPECT_FALSE(parse_map_by(bad)) << bad;
+}
+
+// 2 nodes' worth of a cluster of 2 sockets x 4 cores per node, 3 nodes.
+const NodeShape kShape{3, 2, 8};
+
+TEST(Placement, PprPerNodeFillsNodesInOrder) {
+  const Placement p = resolve("ppr:3:node", {});  // needs no shape
+  EXPECT_EQ(nodes(p, 7), (std::vector<int>{0, 0, 0, 1, 1, 1, 2}));
+  EXPECT_EQ(p.nodes_used(7), 3);
+  EXPECT_EQ(p.capacity(kShape), 9);
+}
+
+TEST(Placement, PprPerSocketPutsKPerSocketAndBothSocketsOnANode) {
+  const Placement p = resolve("ppr:1:socket", kShape);
+  EXPECT_EQ(nodes(p, 5), (std::vector<int>{0, 0, 1, 1, 2}));
+  EXPECT_EQ(p.socket_of(0), 0);
+  EXPECT_EQ(p.socket_of(1), 1);
+  EXPECT_EQ(p.socket_of(2), 0);
+  const Placement two = resolve("ppr:2:socket", kShape);
+  EXPECT_EQ(nodes(two, 5), (std::vector<int>{0, 0, 0, 0, 1}));
+  EXPECT_EQ(two.socket_of(1), 0);
+  EXPECT_EQ(two.socket_of(2), 1);
+  EXPECT_EQ(two.capacity(kShape), 12);
+}
+
+TEST(Placement, ByNodeIsRoundRobinOverEveryNode) {
+  const Placement p = resolve("node", kShape);
+  EXPECT_EQ(nodes(p, 7), (std::vector<int>{0, 1, 2, 0, 1, 2, 0}));
+  EXPECT_EQ(p.nodes_used(2), 2);
+  EXPECT_EQ(p.nodes_used(7), 3);
+  EXPECT_EQ(p.capacity(kShape), 24);  // every core of every node
+  EXPECT_TRUE(p.same_node(0, 3));
+  EXPECT_FALSE(p.same_node(0, 1));
+}
+
+TEST(Placement, BySocketFillsANodesCoresAlternatingSockets) {
+  const Placement p = resolve("socket", kShape);
+  EXPECT_EQ(nodes(p, 10), (std::vector<int>{0, 0, 0, 0, 0, 0, 0, 0, 1, 1}));
+  std::vector<int> sockets;
+  for (int r = 0; r < 10; ++r) sockets.push_back(p.socket_of(r));
+  EXPECT_EQ(sockets, (std::vector<int>{0, 1, 0, 1, 0, 1, 0, 1, 0, 1}));
+}
+
+TEST(Placement, PoliciesThatNeedTheClusterSaySo) {
+  std::string error;
+  EXPECT_FALSE(place(*parse_map_by("node"), {}, error));
+  EXPECT_EQ(error, "map-by node needs the number of nodes (from a platform)");
+  EXPECT_FALSE(place(*parse_map_by("socket"), {4, 0, 0}, error));
+  EXPECT_EQ(error, "map-by socket needs the number of cores per node (from a platform)");
+  EXPECT_FALSE(place(*parse_map_by("ppr:1:socket"), {4, 0, 16}, error));
+  EXPECT_EQ(error, "map-by ppr:1:socket needs the number of sockets per node (a platform host property collsim/sockets)");
+  EXPECT_FALSE(place(MapBy{MapBy::Policy::ppr_node, 0}, {}, error));
+  EXPECT_EQ(error, "map-by ppr:0:node: the count must be at least 1");
+}
+
+}  // namespace
+}  // namespace collsim::models
