@@ -290,8 +290,9 @@ int main_(int argc, char** argv) {
   if (command == "select") return select_command(rest);
   if (command == "coarray") return coarray_command(rest);
   if (command == "platform") return platform_command(rest);
-  throw UsageError("unknown command '" + command +
-                   "' (run, measure, calibrate, compare, select, coarray, platform, tree, algorithms; see collsim --help)");
+  throw UsageError(
+      "unknown command '" + command +
+      "' (run, measure, calibrate, compare, select, coarray, platform, tree, algorithms; see collsim --help)");
 }
 
 }  // namespace

@@ -57,10 +57,28 @@ TEST(CollsimPlatform, PrintsToStandardOutputAndDescribes) {
 TEST(CollsimPlatform, HelpListsEveryParameter) {
   const Outcome o = collsim("platform --help");
   ASSERT_EQ(o.status, 0);
-  for (const char* option : {"--topology", "--nodes", "--sockets", "--cores", "--bandwidth", "--latency",
-                             "--loopback-bandwidth", "--loopback-latency", "--memcpy", "--protocol", "--taper", "--down",
-                             "--levels", "--fat-tree", "--dims", "--groups", "--chassis", "--routers",
-                             "--nodes-per-router", "--dragonfly", "--output", "--describe"})
+  for (const char* option : {"--topology",
+                             "--nodes",
+                             "--sockets",
+                             "--cores",
+                             "--bandwidth",
+                             "--latency",
+                             "--loopback-bandwidth",
+                             "--loopback-latency",
+                             "--memcpy",
+                             "--protocol",
+                             "--taper",
+                             "--down",
+                             "--levels",
+                             "--fat-tree",
+                             "--dims",
+                             "--groups",
+                             "--chassis",
+                             "--routers",
+                             "--nodes-per-router",
+                             "--dragonfly",
+                             "--output",
+                             "--describe"})
     EXPECT_NE(o.out.find(std::string("  ") + option + " "), std::string::npos) << option;
   EXPECT_NE(collsim("--help").out.find("collsim platform"), std::string::npos);
 }

@@ -87,6 +87,29 @@ TEST(GeneratedPlatformSim, EveryTopologyLoadsAndRunsRealBytes) {
   }
 }
 
+// The defaults are Grisou's: a generated 51-node crossbar simulates exactly as grisou.xml does.
+TEST(GeneratedPlatformSim, DefaultsAreGrisou) {
+  ClusterSpec grisou;
+  set_parameter(grisou, "nodes", "51");
+  RunSpec s;
+  s.algorithm = find_algorithm("bcast/scatter_allgather");
+  ASSERT_NE(s.algorithm, nullptr);
+  s.procs = 12;
+  s.bytes = 300000;
+  SimConfig generated;
+  generated.platform_file = written(grisou, "grisou");
+  generated.ranks_per_node = 2;
+  SimConfig original = generated;
+  original.platform_file = test::platform("grisou.xml");
+  const RunResult a = test::run_one(generated, s);
+  const RunResult b = test::run_one(original, s);
+  EXPECT_EQ(a.data_error, "");
+  EXPECT_EQ(a.protocol, b.protocol);
+  EXPECT_EQ(a.time_s, b.time_s);
+  EXPECT_EQ(a.finish_s, b.finish_s);
+  EXPECT_EQ(platform_host_count(generated.platform_file), 51u);
+}
+
 // Rank 0 sends kBytes to the last rank; the others do nothing.
 Task<> first_to_last(Comm& comm, RankBuffers b, const AlgorithmParams&) {
   if (comm.rank() == 0) co_await comm.send(b.data, comm.size() - 1, 7);

@@ -45,8 +45,12 @@ std::string check_error(std::initializer_list<std::pair<const char*, const char*
 }
 
 TEST(GeneratedPlatform, ParsesUnits) {
-  ClusterSpec s = spec_of({{"bandwidth", "10Gbps"}, {"latency", "2us"}, {"loopback_bandwidth", "25GbE"},
-                           {"loopback-latency", "1.5e-6"}, {"memcpy", "6GBps"}, {"speed", "2.5Gf"}});
+  ClusterSpec s = spec_of({{"bandwidth", "10Gbps"},
+                           {"latency", "2us"},
+                           {"loopback_bandwidth", "25GbE"},
+                           {"loopback-latency", "1.5e-6"},
+                           {"memcpy", "6GBps"},
+                           {"speed", "2.5Gf"}});
   EXPECT_DOUBLE_EQ(s.bandwidth, 1.25e9);
   EXPECT_DOUBLE_EQ(s.latency, 2e-6);
   EXPECT_DOUBLE_EQ(s.loopback_bandwidth, 25e9 / 8);
@@ -66,14 +70,16 @@ TEST(GeneratedPlatform, ParsesUnits) {
 TEST(GeneratedPlatform, BadValuesNameTheParameter) {
   EXPECT_EQ(set_error("bandwidth", "fast"),
             "bandwidth: 'fast' is not a bandwidth (e.g. 1.25GBps, 10Gbps, 25GbE; a bare number is bytes/s)");
-  EXPECT_EQ(set_error("latency", "-1us"), "latency: '-1us' is not a time (e.g. 10us, 1.5ms, 2e-6; a bare number is seconds)");
+  EXPECT_EQ(set_error("latency", "-1us"),
+            "latency: '-1us' is not a time (e.g. 10us, 1.5ms, 2e-6; a bare number is seconds)");
   EXPECT_EQ(set_error("latency", "10 parsecs"),
             "latency: '10 parsecs' is not a time (e.g. 10us, 1.5ms, 2e-6; a bare number is seconds)");
   EXPECT_EQ(set_error("nodes", "0"), "nodes: '0' is not a whole number from 1 to 4194304");
   EXPECT_EQ(set_error("nodes-per-router", "two"), "nodes-per-router: 'two' is not a whole number from 1 to 4194304");
   EXPECT_EQ(set_error("dims", "4,,4"), "dims: '4,,4' is not a list of whole numbers from 1 to 4194304 (e.g. 8,8,16)");
   EXPECT_EQ(set_error("taper", "1:0"), "taper: '1:0' is not an oversubscription ratio (e.g. 1:1, 4:1 or 4)");
-  EXPECT_EQ(set_error("topology", "mesh"), "topology: 'mesh' is not a topology (crossbar, fat_tree, torus or dragonfly)");
+  EXPECT_EQ(set_error("topology", "mesh"),
+            "topology: 'mesh' is not a topology (crossbar, fat_tree, torus or dragonfly)");
   EXPECT_EQ(set_error("protocol", "udp"), "protocol: 'udp' is not a protocol (ideal, tcp, tcp+shm)");
   EXPECT_EQ(set_error("network_model", "ns3"),
             "network_model: 'ns3' is not a SimGrid network model (CM02, LV08, SMPI or IB)");
@@ -135,9 +141,9 @@ TEST(GeneratedPlatform, CheckNamesTheConflict) {
             "fat_tree gives the whole fat-tree: levels, down and taper cannot be given too");
   EXPECT_EQ(check_error({{"topology", "dragonfly"}, {"groups", "4"}, {"routers", "4"}}),
             "a dragonfly needs groups, chassis, routers and nodes_per_router (or nodes and three of them)");
-  EXPECT_EQ(check_error({{"topology", "dragonfly"}, {"nodes", "100"}, {"groups", "4"}, {"chassis", "2"},
-                         {"routers", "4"}}),
-            "nodes 100 is not a multiple of the other dragonfly dimensions (32): nodes_per_router cannot be derived");
+  EXPECT_EQ(
+      check_error({{"topology", "dragonfly"}, {"nodes", "100"}, {"groups", "4"}, {"chassis", "2"}, {"routers", "4"}}),
+      "nodes 100 is not a multiple of the other dragonfly dimensions (32): nodes_per_router cannot be derived");
   EXPECT_EQ(check_error({{"topology", "dragonfly"}, {"dragonfly", "3,1;2,1;2,1;2"}}),
             "groups 3 exceeds routers 2: SimGrid's dragonfly links group g through router g of a chassis, so groups "
             "<= routers");
@@ -186,7 +192,11 @@ TEST(GeneratedPlatform, TheFileStatesEveryParameter) {
       spec_of({{"topology", "fat_tree"}, {"nodes", "1024"}, {"taper", "4:1"}, {"protocol", "ideal"}}),
       spec_of({{"topology", "fat_tree"}, {"fat_tree", "2;4,4;1,2;1,2"}}),
       spec_of({{"topology", "torus"}, {"dims", "4,4,2"}, {"network_model", "LV08"}, {"crosstraffic", "1"}}),
-      spec_of({{"topology", "dragonfly"}, {"groups", "2"}, {"chassis", "2"}, {"routers", "2"}, {"nodes", "16"},
+      spec_of({{"topology", "dragonfly"},
+               {"groups", "2"},
+               {"chassis", "2"},
+               {"routers", "2"},
+               {"nodes", "16"},
                {"blue_links", "3"}}),
   };
   for (const ClusterSpec& spec : specs) {

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
-#include <cstdio>
 #include <cmath>
+#include <cstdio>
 #include <functional>
 #include <numeric>
 #include <sstream>
@@ -31,7 +31,8 @@ std::string_view trim(std::string_view s) {
 }
 
 // A number followed by a unit from `units` (factor per unit name); nullopt when it is not one.
-std::optional<double> with_unit(std::string_view text, std::initializer_list<std::pair<std::string_view, double>> units) {
+std::optional<double> with_unit(std::string_view text,
+                                std::initializer_list<std::pair<std::string_view, double>> units) {
   text = trim(text);
   double value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -66,8 +67,7 @@ double parse_speed(std::string_view name, std::string_view v) {
 
 long long parse_count(std::string_view name, std::string_view v, long long max = kMaxNodes) {
   const auto n = parse_integer(trim(v));
-  if (!n || *n < 1 || *n > max)
-    bad(name, v, "is not a whole number from 1 to " + std::to_string(max));
+  if (!n || *n < 1 || *n > max) bad(name, v, "is not a whole number from 1 to " + std::to_string(max));
   return *n;
 }
 
@@ -97,8 +97,7 @@ double parse_taper(std::string_view name, std::string_view v) {
   const auto colon = t.find(':');
   const auto a = parse_real(trim(t.substr(0, colon)));
   const auto b = colon == std::string_view::npos ? std::optional<double>(1) : parse_real(trim(t.substr(colon + 1)));
-  if (!a || !b || !(*a > 0) || !(*b > 0))
-    bad(name, v, "is not an oversubscription ratio (e.g. 1:1, 4:1 or 4)");
+  if (!a || !b || !(*a > 0) || !(*b > 0)) bad(name, v, "is not an oversubscription ratio (e.g. 1:1, 4:1 or 4)");
   return *a / *b;
 }
 
@@ -254,43 +253,53 @@ const std::vector<Entry>& entries() {
   static const std::vector<Entry> table = {
       {{"topology", "crossbar|fat_tree|torus|dragonfly", "the network", "crossbar"},
        [](ClusterSpec& s, auto n, auto v) { s.topology = parse_topology(n, v); },
-       [](const ClusterSpec& s) { return topology_name(s.topology); }, {}},
+       [](const ClusterSpec& s) { return topology_name(s.topology); },
+       {}},
       {{"nodes", "N", "hosts (a torus or dragonfly: the product of its dimensions; a fat-tree: of its down ports)",
         "derived from the topology; required for a crossbar"},
        [](ClusterSpec& s, auto n, auto v) { s.nodes = parse_count(n, v); },
-       [](const ClusterSpec& s) { return std::to_string(s.nodes); }, {}},
+       [](const ClusterSpec& s) { return std::to_string(s.nodes); },
+       {}},
       {{"sockets", "S", "sockets per node (host property collsim/sockets)", "2"},
        [](ClusterSpec& s, auto n, auto v) { s.sockets = static_cast<int>(parse_count(n, v, 1024)); },
-       [](const ClusterSpec& s) { return std::to_string(s.sockets); }, {}},
+       [](const ClusterSpec& s) { return std::to_string(s.sockets); },
+       {}},
       {{"cores", "C", "cores per socket (a host has sockets x cores cores)", "8"},
        [](ClusterSpec& s, auto n, auto v) { s.cores = static_cast<int>(parse_count(n, v, 4096)); },
-       [](const ClusterSpec& s) { return std::to_string(s.cores); }, {}},
+       [](const ClusterSpec& s) { return std::to_string(s.cores); },
+       {}},
       {{"speed", "FLOPS", "speed of one core (38.4Gf = 38.4e9 flop/s)", "38.4Gf"},
        [](ClusterSpec& s, auto n, auto v) { s.speed = parse_speed(n, v); },
-       [](const ClusterSpec& s) { return speed_text(s.speed); }, {}},
+       [](const ClusterSpec& s) { return speed_text(s.speed); },
+       {}},
       {{"bandwidth", "BANDWIDTH", "every network link, each direction (10Gbps = 10GbE = 1.25GBps)", "1.25GBps"},
        [](ClusterSpec& s, auto n, auto v) { s.bandwidth = parse_bw(n, v); },
-       [](const ClusterSpec& s) { return bw_text(s.bandwidth); }, {}},
-      {{"latency", "TIME",
-        "every network link; a route crosses several (crossbar 2; see platforms/README.md)", "10us"},
+       [](const ClusterSpec& s) { return bw_text(s.bandwidth); },
+       {}},
+      {{"latency", "TIME", "every network link; a route crosses several (crossbar 2; see platforms/README.md)", "10us"},
        [](ClusterSpec& s, auto n, auto v) { s.latency = parse_time(n, v); },
-       [](const ClusterSpec& s) { return time_text(s.latency); }, {}},
+       [](const ClusterSpec& s) { return time_text(s.latency); },
+       {}},
       {{"loopback_bandwidth", "BANDWIDTH", "between two ranks of one node", "3GBps"},
        [](ClusterSpec& s, auto n, auto v) { s.loopback_bandwidth = parse_bw(n, v); },
-       [](const ClusterSpec& s) { return bw_text(s.loopback_bandwidth); }, {}},
+       [](const ClusterSpec& s) { return bw_text(s.loopback_bandwidth); },
+       {}},
       {{"loopback_latency", "TIME", "between two ranks of one node (one link)", "5us"},
        [](ClusterSpec& s, auto n, auto v) { s.loopback_latency = parse_time(n, v); },
-       [](const ClusterSpec& s) { return time_text(s.loopback_latency); }, {}},
+       [](const ClusterSpec& s) { return time_text(s.loopback_latency); },
+       {}},
       {{"memcpy", "BANDWIDTH", "local copy rate of one core (host property memcpy_bw)", "5GBps"},
        [](ClusterSpec& s, auto n, auto v) { s.memcpy = parse_bw(n, v); },
-       [](const ClusterSpec& s) { return bw_text(s.memcpy); }, {}},
+       [](const ClusterSpec& s) { return bw_text(s.memcpy); },
+       {}},
       {{"protocol", "NAME", "point-to-point protocols of the sim engine (ideal, tcp, tcp+shm)", "tcp"},
        [](ClusterSpec& s, auto n, auto v) {
          const std::string p(trim(v));
          if (!is_protocol_name(p)) bad(n, v, "is not a protocol (" + protocol_names() + ")");
          s.protocol = p;
        },
-       [](const ClusterSpec& s) { return s.protocol; }, {}},
+       [](const ClusterSpec& s) { return s.protocol; },
+       {}},
       {{"network_model", "CM02|LV08|SMPI|IB", "SimGrid network model (CM02: latency + size / bandwidth)", "CM02"},
        [](ClusterSpec& s, auto n, auto v) {
          const std::string m(trim(v));
@@ -298,21 +307,26 @@ const std::vector<Entry>& entries() {
            bad(n, v, "is not a SimGrid network model (CM02, LV08, SMPI or IB)");
          s.network_model = m;
        },
-       [](const ClusterSpec& s) { return s.network_model; }, {}},
+       [](const ClusterSpec& s) { return s.network_model; },
+       {}},
       {{"crosstraffic", "0|1", "charge each flow's acknowledgements to the reverse route", "0"},
        [](ClusterSpec& s, auto n, auto v) { s.crosstraffic = parse_bool(n, v); },
-       [](const ClusterSpec& s) { return std::string(s.crosstraffic ? "1" : "0"); }, {}},
+       [](const ClusterSpec& s) { return std::string(s.crosstraffic ? "1" : "0"); },
+       {}},
       {{"levels", "H", "fat_tree: switch levels", "2, or the length of down"},
        [](ClusterSpec& s, auto n, auto v) { s.levels = static_cast<int>(parse_count(n, v, 16)); },
-       [](const ClusterSpec& s) { return std::to_string(fat_tree_shape(s).m.size()); }, T::fat_tree},
+       [](const ClusterSpec& s) { return std::to_string(fat_tree_shape(s).m.size()); },
+       T::fat_tree},
       {{"down", "K|LIST", "fat_tree: children of a switch per level, leaves first (one value: every level)",
         "the levels-th root of nodes"},
        [](ClusterSpec& s, auto n, auto v) { s.down = parse_list(n, v); },
-       [](const ClusterSpec& s) { return list_text(fat_tree_shape(s).m); }, T::fat_tree},
+       [](const ClusterSpec& s) { return list_text(fat_tree_shape(s).m); },
+       T::fat_tree},
       {{"taper", "T:1", "fat_tree: oversubscription of the leaf switches, down / up bandwidth (higher levels 1:1)",
         "1:1"},
        [](ClusterSpec& s, auto n, auto v) { s.taper = parse_taper(n, v); },
-       [](const ClusterSpec& s) { return taper_text(leaf_taper(fat_tree_shape(s))); }, T::fat_tree},
+       [](const ClusterSpec& s) { return taper_text(leaf_taper(fat_tree_shape(s))); },
+       T::fat_tree},
       {{"fat_tree", "H;M..;W..;P..",
         "fat_tree: SimGrid's own description (levels; children; parents; parallel links) instead of "
         "levels/down/taper",
@@ -322,31 +336,40 @@ const std::vector<Entry>& entries() {
            bad(n, v, "is not a fat-tree description h;m_1,..,m_h;w_1,..,w_h;p_1,..,p_h (e.g. 2;16,16;1,16;1,1)");
          s.fat_tree = std::string(trim(v));
        },
-       [](const ClusterSpec& s) { return s.fat_tree; }, T::fat_tree},
+       [](const ClusterSpec& s) { return s.fat_tree; },
+       T::fat_tree},
       {{"dims", "LIST", "torus: size of each dimension (nodes = their product)", ""},
        [](ClusterSpec& s, auto n, auto v) { s.dims = parse_list(n, v); },
-       [](const ClusterSpec& s) { return list_text(s.dims); }, T::torus},
+       [](const ClusterSpec& s) { return list_text(s.dims); },
+       T::torus},
       {{"groups", "G", "dragonfly: groups (at most routers)", ""},
        [](ClusterSpec& s, auto n, auto v) { s.groups = parse_count(n, v); },
-       [](const ClusterSpec& s) { return std::to_string(s.groups); }, T::dragonfly},
+       [](const ClusterSpec& s) { return std::to_string(s.groups); },
+       T::dragonfly},
       {{"chassis", "C", "dragonfly: chassis per group", ""},
        [](ClusterSpec& s, auto n, auto v) { s.chassis = parse_count(n, v); },
-       [](const ClusterSpec& s) { return std::to_string(s.chassis); }, T::dragonfly},
+       [](const ClusterSpec& s) { return std::to_string(s.chassis); },
+       T::dragonfly},
       {{"routers", "R", "dragonfly: routers per chassis", ""},
        [](ClusterSpec& s, auto n, auto v) { s.routers = parse_count(n, v); },
-       [](const ClusterSpec& s) { return std::to_string(s.routers); }, T::dragonfly},
+       [](const ClusterSpec& s) { return std::to_string(s.routers); },
+       T::dragonfly},
       {{"nodes_per_router", "N", "dragonfly: nodes per router", ""},
        [](ClusterSpec& s, auto n, auto v) { s.nodes_per_router = parse_count(n, v); },
-       [](const ClusterSpec& s) { return std::to_string(s.nodes_per_router); }, T::dragonfly},
+       [](const ClusterSpec& s) { return std::to_string(s.nodes_per_router); },
+       T::dragonfly},
       {{"blue_links", "N", "dragonfly: links between two groups (one link of N x bandwidth)", "1"},
        [](ClusterSpec& s, auto n, auto v) { s.blue_links = parse_count(n, v, 1024); },
-       [](const ClusterSpec& s) { return std::to_string(s.blue_links); }, T::dragonfly},
+       [](const ClusterSpec& s) { return std::to_string(s.blue_links); },
+       T::dragonfly},
       {{"black_links", "N", "dragonfly: links between two chassis' routers of one group", "1"},
        [](ClusterSpec& s, auto n, auto v) { s.black_links = parse_count(n, v, 1024); },
-       [](const ClusterSpec& s) { return std::to_string(s.black_links); }, T::dragonfly},
+       [](const ClusterSpec& s) { return std::to_string(s.black_links); },
+       T::dragonfly},
       {{"green_links", "N", "dragonfly: links between two routers of one chassis", "1"},
        [](ClusterSpec& s, auto n, auto v) { s.green_links = parse_count(n, v, 1024); },
-       [](const ClusterSpec& s) { return std::to_string(s.green_links); }, T::dragonfly},
+       [](const ClusterSpec& s) { return std::to_string(s.green_links); },
+       T::dragonfly},
       {{"dragonfly", "G,B;C,K;R,E;N",
         "dragonfly: SimGrid's own description (groups,blue links; chassis,black links; routers,green links; "
         "nodes per router) instead of the seven above",
@@ -356,7 +379,8 @@ const std::vector<Entry>& entries() {
            bad(n, v, "is not a dragonfly description g,blue;c,black;r,green;n (e.g. 4,1;2,1;4,1;2)");
          s.dragonfly = std::string(trim(v));
        },
-       [](const ClusterSpec& s) { return topo_parameters(s); }, T::dragonfly},
+       [](const ClusterSpec& s) { return topo_parameters(s); },
+       T::dragonfly},
   };
   return table;
 }
@@ -386,7 +410,8 @@ void check_fat_tree(ClusterSpec& s) {
       throw InputError("fat_tree gives the whole fat-tree: levels, down and taper cannot be given too");
     const FatTreeShape f = *parse_fat_tree(s.fat_tree);
     const long long n = product(f.m);
-    if (n > kMaxNodes) throw InputError("fat_tree '" + s.fat_tree + "' has more than " + std::to_string(kMaxNodes) + " nodes");
+    if (n > kMaxNodes)
+      throw InputError("fat_tree '" + s.fat_tree + "' has more than " + std::to_string(kMaxNodes) + " nodes");
     if (s.nodes && s.nodes != n) throw InputError(nodes_conflict(s.nodes, "fat_tree '" + s.fat_tree + "'", n));
     s.nodes = n;
     return;
@@ -410,7 +435,8 @@ void check_fat_tree(ClusterSpec& s) {
     s.down.assign(static_cast<std::size_t>(s.levels), s.down[0]);
   }
   const long long n = product(s.down);
-  if (n > kMaxNodes) throw InputError("down '" + list_text(s.down) + "' gives more than " + std::to_string(kMaxNodes) + " nodes");
+  if (n > kMaxNodes)
+    throw InputError("down '" + list_text(s.down) + "' gives more than " + std::to_string(kMaxNodes) + " nodes");
   if (s.nodes && s.nodes != n) throw InputError(nodes_conflict(s.nodes, "down '" + list_text(s.down) + "'", n));
   s.nodes = n;
   if (!s.taper) s.taper = 1;
@@ -541,7 +567,8 @@ void check(ClusterSpec& s) {
     case Topology::torus: {
       if (s.dims.empty()) throw InputError("a torus needs dims (the size of each dimension, e.g. 8,8,8)");
       const long long n = product(s.dims);
-      if (n > kMaxNodes) throw InputError("dims '" + list_text(s.dims) + "' give more than " + std::to_string(kMaxNodes) + " nodes");
+      if (n > kMaxNodes)
+        throw InputError("dims '" + list_text(s.dims) + "' give more than " + std::to_string(kMaxNodes) + " nodes");
       if (s.nodes && s.nodes != n) throw InputError(nodes_conflict(s.nodes, "dims '" + list_text(s.dims) + "'", n));
       s.nodes = n;
       break;
@@ -641,7 +668,8 @@ std::string describe_platform(const ClusterSpec& spec) {
     case Topology::torus: out << ", torus " << list_text(s.dims); break;
     case Topology::dragonfly:
       out << ", dragonfly of " << s.groups << " groups x " << s.chassis << " chassis x " << s.routers << " routers x "
-          << s.nodes_per_router << " nodes";
+          << s.nodes_per_router << " nodes (green, black, blue links of " << s.green_links << ", " << s.black_links
+          << ", " << s.blue_links << " x bandwidth)";
       break;
   }
   const double factor = s.network_model == "LV08" ? 13.01 : 1;
@@ -722,7 +750,8 @@ std::string platform_xml(const ClusterSpec& spec, const std::string& command) {
   x << "\n  Parameters (also stated as collsim/NAME properties of every host):\n";
   std::size_t width = 0;
   for (const auto& [n, v] : stated) width = std::max(width, n.size());
-  for (const auto& [n, v] : stated) x << "    " << n << std::string(width - n.size() + 2, ' ') << xml_comment(v) << "\n";
+  for (const auto& [n, v] : stated)
+    x << "    " << n << std::string(width - n.size() + 2, ' ') << xml_comment(v) << "\n";
   x << "\n";
   x << wrap("Latency is per link. A route between two nodes crosses " +
                 std::string(s.topology == Topology::crossbar ? "2 links (the sender's, the receiver's)"
@@ -741,8 +770,8 @@ std::string platform_xml(const ClusterSpec& spec, const std::string& command) {
   x << "    <prop id=\"network/model\" value=\"" << s.network_model << "\"/>\n";
   x << "    <prop id=\"network/crosstraffic\" value=\"" << (s.crosstraffic ? 1 : 0) << "\"/>\n";
   x << "  </config>\n";
-  x << "  <cluster id=\"" << topology_name(s.topology) << "\" prefix=\"node-\" suffix=\"\" radical=\"0-"
-    << s.nodes - 1 << "\" speed=\"" << speed_text(s.speed) << "\" core=\"" << s.sockets * s.cores << "\"\n";
+  x << "  <cluster id=\"" << topology_name(s.topology) << "\" prefix=\"node-\" suffix=\"\" radical=\"0-" << s.nodes - 1
+    << "\" speed=\"" << speed_text(s.speed) << "\" core=\"" << s.sockets * s.cores << "\"\n";
   x << "           bw=\"" << bw_text(s.bandwidth) << "\" lat=\"" << time_text(s.latency)
     << "\" sharing_policy=\"SPLITDUPLEX\"\n";
   x << "           loopback_bw=\"" << bw_text(s.loopback_bandwidth) << "\" loopback_lat=\""

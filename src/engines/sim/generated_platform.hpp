@@ -51,8 +51,8 @@ struct ClusterSpec {
   // Nodes; 0 = derived from the topology's dimensions (check() fills it in).
   long long nodes = 0;
   int sockets = 2;
-  int cores = 8;  // per socket
-  double speed = 38.4e9;  // flop/s per core
+  int cores = 8;              // per socket
+  double speed = 38.4e9;      // flop/s per core
   double bandwidth = 1.25e9;  // bytes/s per link and direction
   double latency = 10e-6;     // s per link
   double loopback_bandwidth = 3e9;
