@@ -43,6 +43,8 @@ const char* const kUsage =
     "  collsim select --op OP --procs LIST     model-based selection, Open MPI rules file\n"
     "  collsim coarray --engine sim|model --local S --local-shape D --remote S --remote-shape D [...]\n"
     "                                          coarray PUT/GET: Table 1's case, transfers and time\n"
+    "  collsim platform --topology crossbar|fat_tree|torus|dragonfly --nodes N [...] -o FILE\n"
+    "                                          a SimGrid platform from a few parameters\n"
     "  collsim tree NAME --procs P [--root R] [--dot]\n"
     "                                          the virtual tree an algorithm uses\n"
     "  collsim algorithms                      list the algorithms with Open MPI's IDs\n"
@@ -283,8 +285,10 @@ int main_(int argc, char** argv) {
   if (command == "compare") return compare_command(rest);
   if (command == "select") return select_command(rest);
   if (command == "coarray") return coarray_command(rest);
-  throw UsageError("unknown command '" + command +
-                   "' (run, measure, calibrate, compare, select, tree, algorithms; see collsim --help)");
+  if (command == "platform") return platform_command(rest);
+  throw UsageError(
+      "unknown command '" + command +
+      "' (run, measure, calibrate, compare, select, coarray, platform, tree, algorithms; see collsim --help)");
 }
 
 }  // namespace

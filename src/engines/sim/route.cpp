@@ -1,10 +1,13 @@
 #include "engines/sim/route.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <vector>
 
 #include <xbt/config.hpp>
+
+#include "algorithms/input_error.hpp"
 
 namespace collsim::sim {
 
@@ -30,6 +33,37 @@ Route route_between(simgrid::s4u::Host* from, simgrid::s4u::Host* to) {
   r.bandwidth = narrowest * bandwidth_factor;
   r.first = links.front()->get_bandwidth() * bandwidth_factor;
   return r;
+}
+
+Route mean_route(std::span<simgrid::s4u::Host* const> hosts) {
+  const std::size_t n = hosts.size();
+  if (n < 2) return {};
+  constexpr std::size_t kSources = 64;
+  const std::size_t sources = std::min(n, kSources);
+  // Sums of differences from the first route, so that equal routes give back exactly their own
+  // values (a crossbar's mean is its route, to the last bit).
+  Route first;
+  double latency = 0, seconds_per_byte = 0;
+  std::size_t count = 0;
+  for (std::size_t s = 0; s < sources; ++s) {
+    simgrid::s4u::Host* from = hosts[s * n / sources];
+    for (simgrid::s4u::Host* to : hosts) {
+      if (to == from) continue;
+      const Route r = route_between(from, to);
+      if (!(r.bandwidth > 0) || std::isinf(r.bandwidth))
+        throw InputError("the platform has no route with a bandwidth from " + from->get_name() + " to " +
+                         to->get_name());
+      if (count++ == 0) first = r;
+      latency += r.latency - first.latency;
+      seconds_per_byte += 1 / r.bandwidth - 1 / first.bandwidth;
+    }
+  }
+  Route mean;
+  mean.latency = first.latency + latency / static_cast<double>(count);
+  const double spb = seconds_per_byte / static_cast<double>(count);
+  mean.bandwidth = spb == 0 ? first.bandwidth : 1 / (1 / first.bandwidth + spb);
+  mean.first = first.first;
+  return mean;
 }
 
 }  // namespace collsim::sim

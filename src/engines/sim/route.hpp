@@ -3,6 +3,8 @@
 // Hockney parameters are derived from it, so both read the platform the same way.
 #pragma once
 
+#include <span>
+
 #include <simgrid/s4u.hpp>
 
 namespace collsim::sim {
@@ -17,5 +19,16 @@ struct Route {
 // (network/latency-factor and network/bandwidth-factor: 13.01 and 0.97 under LV08, 1 under CM02).
 // A route without links (an unusual platform) has bandwidth and first 0.
 Route route_between(simgrid::s4u::Host* from, simgrid::s4u::Host* to);
+
+// What a message between two distinct hosts of `hosts` costs on average, for a model that knows
+// no topology (the model engine's inter-node Hockney parameters): latency is the mean of the
+// routes' latencies, bandwidth the harmonic mean of their narrowest links (so 1 / bandwidth is the
+// mean time per byte). On a crossbar every route is the same; on a fat-tree, torus or dragonfly
+// routes grow with distance, and the first two hosts are neighbours, which would understate
+// latency. The mean is over every ordered pair of up to 64 hosts, else over the routes from 64
+// sources spread evenly over the hosts to every other host (exact on the symmetric topologies:
+// crossbar, fat-tree, torus). Fewer than two hosts: a Route of zeros. A route without links
+// throws InputError naming the two hosts.
+Route mean_route(std::span<simgrid::s4u::Host* const> hosts);
 
 }  // namespace collsim::sim

@@ -102,10 +102,13 @@ void run_sim(const SimConfig& config, std::span<const RunSpec> specs,
 // The platform as a two-level Hockney model, so that the model engine describes the same
 // cluster as the simulation without hand-copied numbers: between ranks of one node, the route
 // from the first host (in natural order of names) to itself, a <cluster>'s loopback; between
-// nodes, the route from the first host to the second. alpha is the sum of the route's latencies,
-// beta 1 / its narrowest bandwidth, both with the network model's factors (config.cfg applies:
-// 13.01 and 0.97 under LV08, 1 under CM02). Protocols and headers are left out: it is what a
-// message of m bytes costs alone on an idle route. Its placement is config.map_by resolved on
+// nodes, the mean over routes between distinct hosts (route.hpp, mean_route: on a crossbar every
+// route, so the first two hosts'; on a fat-tree, torus or dragonfly routes differ with distance
+// and the model engine, which knows no topology, takes the average one). A route's alpha is the
+// sum of its latencies, beta 1 / its narrowest bandwidth; inter-node alpha is their mean, beta
+// the mean of the betas; all with the network model's factors (config.cfg applies: 13.01 and
+// 0.97 under LV08, 1 under CM02). Protocols and headers are left out: it is what a message of m
+// bytes costs alone on an idle route. Its placement is config.map_by resolved on
 // the platform. Throws InputError like run_sim.
 models::TwoLevelHockney platform_hockney(const SimConfig& config);
 

@@ -287,7 +287,12 @@ models::TwoLevelHockney Simulation::hockney() const {
   const auto& hosts = impl_->hosts;
   models::TwoLevelHockney h;
   h.intra = route(hosts.front(), hosts.front());
-  h.inter = hosts.size() > 1 ? route(hosts[0], hosts[1]) : h.intra;
+  if (hosts.size() > 1) {
+    const Route mean = mean_route(hosts);
+    h.inter = {mean.latency, 1 / mean.bandwidth};
+  } else {
+    h.inter = h.intra;
+  }
   h.placement = impl_->placement;
   return h;
 }

@@ -1,0 +1,106 @@
+// collsim platform: a SimGrid platform file from a few parameters (engines/sim/generated_platform.hpp),
+// with one option per parameter of its table.
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "algorithms/input_error.hpp"
+#include "cli/commands.hpp"
+#include "cli/options.hpp"
+#include "engines/sim/generated_platform.hpp"
+
+namespace collsim::cli {
+namespace {
+
+std::string option_name(std::string_view parameter) {
+  std::string o(parameter);
+  std::replace(o.begin(), o.end(), '_', '-');
+  return o;
+}
+
+std::vector<OptionDef> platform_options() {
+  std::vector<OptionDef> defs;
+  for (const auto& p : platform_parameters()) {
+    std::string help(p.help);
+    if (!p.fallback.empty()) help += " (default " + std::string(p.fallback) + ")";
+    defs.push_back({option_name(p.name), std::string(p.value), help});
+  }
+  defs.push_back({"output", "FILE", "write the platform to FILE (also -o FILE); without it, to standard output"});
+  defs.push_back({"describe", "", "print a summary of the cluster instead of the XML (unless --output is given)"});
+  defs.push_back({"help", "", "this text"});
+  return defs;
+}
+
+const char* const kHelp =
+    "usage: collsim platform [--topology crossbar|fat_tree|torus|dragonfly] [--nodes N] [PARAMETERS] [-o FILE]\n"
+    "\n"
+    "Writes a SimGrid platform (one <cluster>) from a few parameters; the file states them all, as a\n"
+    "comment and as collsim/NAME host properties. A summary goes to standard error (with --describe,\n"
+    "to standard output). A scenario's inline platform takes the same names as keys (with '_').\n"
+    "Latency is per link; a route between two nodes crosses 2 links on a crossbar, 2 to 2 x levels\n"
+    "on a fat-tree, 1 per hop on a torus, 2 to 7 on a dragonfly (platforms/README.md).\n"
+    "\n"
+    "examples:\n"
+    "  collsim platform --nodes 51 --bandwidth 25GbE --latency 5us -o grisou-25g.xml\n"
+    "  collsim platform --topology fat_tree --nodes 1024 --taper 4:1 -o fat-tree-1024-4to1.xml\n"
+    "  collsim platform --topology torus --dims 8,8,8 --describe\n"
+    "  collsim platform --topology dragonfly --groups 8 --chassis 4 --routers 8 --nodes-per-router 16 -o df.xml\n"
+    "\n";
+
+}  // namespace
+
+int platform_command(std::span<char* const> args) {
+  const auto defs = platform_options();
+  ParsedOptions o = parse_options(args, defs);
+  if (o.has("help")) {
+    std::cout << kHelp << format_options(defs);
+    return 0;
+  }
+  std::string output = o.text("output");
+  for (std::size_t i = 0; i < o.positional.size(); ++i) {
+    if (o.positional[i] != "-o") throw UsageError("unexpected argument '" + o.positional[i] + "'");
+    if (i + 1 >= o.positional.size()) throw UsageError("option -o needs a value (FILE)");
+    if (!output.empty()) throw UsageError("the output file is given twice (-o and --output)");
+    output = o.positional[++i];
+  }
+
+  ClusterSpec spec;
+  for (const auto& p : platform_parameters()) {
+    const std::string name = option_name(p.name);
+    if (!o.has(name)) continue;
+    try {
+      set_parameter(spec, name, o.text(name));
+    } catch (const InputError& e) {
+      throw UsageError("--" + std::string(e.what()));
+    }
+  }
+  check(spec);  // InputError: names the parameters in conflict
+
+  std::string command = "collsim platform";
+  for (char* const a : args) {
+    const std::string arg = a;
+    const bool plain = arg.find_first_of(" \t'\"\\$;&|<>") == std::string::npos && !arg.empty();
+    command += " " + (plain ? arg : "'" + arg + "'");
+  }
+  const std::string summary = describe_platform(spec);
+  if (output.empty() && o.has("describe")) {
+    std::cout << summary << "\n";
+    return 0;
+  }
+  const std::string xml = platform_xml(spec, command);
+  if (output.empty()) {
+    std::cout << xml;
+  } else {
+    std::ofstream out(output);
+    if (!out) throw InputError(output + ": cannot open for writing");
+    out << xml;
+    out.close();
+    if (!out) throw InputError(output + ": write failed");
+  }
+  (o.has("describe") ? std::cout : std::cerr) << summary << "\n";
+  return 0;
+}
+
+}  // namespace collsim::cli

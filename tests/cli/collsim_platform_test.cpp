@@ -1,0 +1,100 @@
+// collsim platform from the command line: a file written and then used by the sim and model
+// engines, --help listing the parameters, the summary, and bad options refused with one line.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "cli/cli_test_util.hpp"
+
+namespace collsim_test {
+namespace {
+
+std::string slurp(const fs::path& file) {
+  std::ifstream in(file);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+TEST(CollsimPlatform, WritesAFileTheEnginesRun) {
+  const fs::path file = scratch() / "ft.xml";
+  Outcome o = collsim("platform --topology fat_tree --nodes 16 --taper 2:1 --latency 1us -o " + file.string());
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(o.out, "");
+  EXPECT_NE(o.err.find("A fat_tree of 16 nodes"), std::string::npos) << o.err;
+  const std::string xml = slurp(file);
+  EXPECT_NE(xml.find("topology=\"FAT_TREE\" topo_parameters=\"2;4,4;1,2;1,1\""), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<prop id=\"collsim/command\" value=\"collsim platform --topology fat_tree --nodes 16 --taper "
+                     "2:1 --latency 1us -o "),
+            std::string::npos)
+      << xml;
+  o = collsim("measure --engine sim --op bcast/binomial --procs 16 --bytes 64KiB --csv --platform " + file.string());
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(csv_field(o.out, "data"), "ok");
+  // The model engine's inter-node latency is the mean route (3 of 15 nodes at 2 links of 1 us, 12
+  // at 4), its bandwidth the links' 1.25 GB/s.
+  o = collsim("measure --engine model --op bcast/basic_linear --procs 2 --bytes 1000 --csv --platform " +
+              file.string());
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_NEAR(std::stod(csv_field(o.out, "time_s")), 3.6e-6 + 1000 / 1.25e9, 1e-15);
+}
+
+TEST(CollsimPlatform, PrintsToStandardOutputAndDescribes) {
+  Outcome o = collsim("platform --nodes 4 --bandwidth 100GbE");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(o.out.rfind("<?xml", 0), 0u);
+  EXPECT_NE(o.out.find("bw=\"12.5GBps\""), std::string::npos) << o.out;
+  o = collsim("platform --topology torus --dims 8,8,8 --describe");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(o.out.find("<?xml"), std::string::npos);
+  EXPECT_NE(o.out.find("A torus of 512 nodes (2 sockets x 8 cores: 8192 ranks at one per core)"), std::string::npos)
+      << o.out;
+  EXPECT_NE(o.out.find("crosses 1 to 12 links"), std::string::npos) << o.out;
+}
+
+TEST(CollsimPlatform, HelpListsEveryParameter) {
+  const Outcome o = collsim("platform --help");
+  ASSERT_EQ(o.status, 0);
+  for (const char* option : {"--topology",
+                             "--nodes",
+                             "--sockets",
+                             "--cores",
+                             "--bandwidth",
+                             "--latency",
+                             "--loopback-bandwidth",
+                             "--loopback-latency",
+                             "--memcpy",
+                             "--protocol",
+                             "--taper",
+                             "--down",
+                             "--levels",
+                             "--fat-tree",
+                             "--dims",
+                             "--groups",
+                             "--chassis",
+                             "--routers",
+                             "--nodes-per-router",
+                             "--dragonfly",
+                             "--output",
+                             "--describe"})
+    EXPECT_NE(o.out.find(std::string("  ") + option + " "), std::string::npos) << option;
+  EXPECT_NE(collsim("--help").out.find("collsim platform"), std::string::npos);
+}
+
+TEST(CollsimPlatform, BadOptionsOneLine) {
+  expect_refused("platform --nodes 0", "collsim: --nodes: '0' is not a whole number from 1 to 4194304");
+  expect_refused("platform --nodes 4 --latency soon",
+                 "collsim: --latency: 'soon' is not a time (e.g. 10us, 1.5ms, 2e-6; a bare number is seconds)");
+  expect_refused("platform --nodes 16 --taper 4", "collsim: taper applies to topology fat_tree, not crossbar");
+  expect_refused("platform --topology fat_tree --nodes 1000",
+                 "collsim: nodes 1000 is not k^2 for a whole k: give down (children per switch at each level, e.g. "
+                 "32,32)");
+  expect_refused("platform --nodes 4 -o", "collsim: option -o needs a value (FILE)");
+  expect_refused("platform --colour blue", "collsim: unknown option --colour (see --help)");
+  expect_bad_input("platform --nodes 4 -o /nonexistent/dir/x.xml", "/nonexistent/dir/x.xml: cannot open for writing");
+}
+
+}  // namespace
+}  // namespace collsim_test
