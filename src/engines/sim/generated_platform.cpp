@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
-#include <numeric>
+#include <optional>
 #include <sstream>
 
 #include "algorithms/input_error.hpp"
@@ -255,7 +255,7 @@ const std::vector<Entry>& entries() {
        [](ClusterSpec& s, auto n, auto v) { s.topology = parse_topology(n, v); },
        [](const ClusterSpec& s) { return topology_name(s.topology); },
        {}},
-      {{"nodes", "N", "hosts (a torus or dragonfly: the product of its dimensions; a fat-tree: of its down ports)",
+      {{"nodes", "N", "hosts; a fat_tree, torus or dragonfly has as many as its dimensions say (checked when given)",
         "derived from the topology; required for a crossbar"},
        [](ClusterSpec& s, auto n, auto v) { s.nodes = parse_count(n, v); },
        [](const ClusterSpec& s) { return std::to_string(s.nodes); },

@@ -46,6 +46,8 @@ namespace collsim {
 
 enum class Topology { crossbar, fat_tree, torus, dragonfly };
 
+// Defaults are Grisou's (platforms/grisou.xml; a generated 51-node crossbar simulates exactly as
+// that file does), so a what-if changes only what it studies.
 struct ClusterSpec {
   Topology topology = Topology::crossbar;
   // Nodes; 0 = derived from the topology's dimensions (check() fills it in).
