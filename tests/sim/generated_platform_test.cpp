@@ -75,7 +75,7 @@ TEST(GeneratedPlatformSim, EveryTopologyLoadsAndRunsRealBytes) {
     // The file's own protocol (tcp) and network model (CM02), two ranks per node.
     SimConfig config;
     config.platform_file = file;
-    config.ranks_per_node = 2;
+    config.map_by = {models::MapBy::Policy::ppr_node, 2};
     RunSpec s;
     s.algorithm = bcast;
     s.procs = static_cast<int>(2 * c.nodes);
@@ -98,7 +98,7 @@ TEST(GeneratedPlatformSim, DefaultsAreGrisou) {
   s.bytes = 300000;
   SimConfig generated;
   generated.platform_file = written(grisou, "grisou");
-  generated.ranks_per_node = 2;
+  generated.map_by = {models::MapBy::Policy::ppr_node, 2};
   SimConfig original = generated;
   original.platform_file = test::platform("grisou.xml");
   const RunResult a = test::run_one(generated, s);
@@ -176,7 +176,7 @@ TEST(GeneratedPlatformSim, HockneyIsTheLoopbackAndTheMeanRoute) {
   const auto expect = [](const ClusterSpec& spec, const char* name, double mean_links) {
     SCOPED_TRACE(name);
     const models::TwoLevelHockney h = platform_hockney(exact_on(written(spec, name), 4));
-    EXPECT_EQ(h.ranks_per_node, 4);
+    EXPECT_EQ(h.placement, models::block_placement(4));
     EXPECT_NEAR(h.intra.alpha, 0.5e-6, 1e-18);
     EXPECT_NEAR(h.intra.beta, 1 / 4e9, 1e-24);
     EXPECT_NEAR(h.inter.alpha, mean_links * kLat, 1e-15);
