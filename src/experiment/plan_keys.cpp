@@ -39,20 +39,20 @@ std::string sim_text(const SimConfig& s) {
 
 std::string hockney_text(const models::Hockney& h) { return format_real(h.alpha) + "/" + format_real(h.beta); }
 
-std::string model_text(const ModelConfig& m) {
-  return std::string("kind=") + to_string(m.kind) + ";hockney=" + hockney_text(m.hockney) +
-         ";intra=" + hockney_text(m.two_level.intra) + ";inter=" + hockney_text(m.two_level.inter) +
-         ";rpn=" + std::to_string(m.two_level.ranks_per_node) + ";loggp=" + format_real(m.loggp.L) + "/" +
-         format_real(m.loggp.o) + "/" + format_real(m.loggp.g) + "/" + format_real(m.loggp.G) +
-         ";one_port=" + (m.one_port ? "1" : "0") + ";copy=" + format_real(m.copy_bandwidth);
-}
-
 std::string mpi_text(const MpiLaunch& m) {
   // How the program is launched (paths differ between machines) does not change what it measures.
   return "runs=" + std::to_string(m.min_runs) + "-" + std::to_string(m.max_runs) + ";ci=" + format_real(m.ci_target);
 }
 
 }  // namespace
+
+std::string model_settings_text(const ModelConfig& m) {
+  return std::string("kind=") + to_string(m.kind) + ";hockney=" + hockney_text(m.hockney) +
+         ";intra=" + hockney_text(m.two_level.intra) + ";inter=" + hockney_text(m.two_level.inter) +
+         ";rpn=" + std::to_string(m.two_level.ranks_per_node) + ";loggp=" + format_real(m.loggp.L) + "/" +
+         format_real(m.loggp.o) + "/" + format_real(m.loggp.g) + "/" + format_real(m.loggp.G) +
+         ";one_port=" + (m.one_port ? "1" : "0") + ";copy=" + format_real(m.copy_bandwidth);
+}
 
 std::string hash_hex(std::string_view text) {
   std::uint64_t h = 14695981039346656037ull;
@@ -102,7 +102,7 @@ std::string collective_fingerprint(const Scenario& sc, const std::vector<PlanPoi
     // Only the settings the point's engine reads: a model sweep does not depend on the platform.
     all += '|';
     if (p.engine == "sim") all += sim_text(p.sim);
-    if (p.engine == "model" || p.engine.rfind("formula-", 0) == 0) all += model_text(p.model);
+    if (p.engine == "model" || p.engine.rfind("formula-", 0) == 0) all += model_settings_text(p.model);
     all += '\n';
   }
   return hash_hex(all);
@@ -121,7 +121,7 @@ std::string coarray_point_text(const CoarrayScenario& sc, const CoarrayPlanPoint
 
 std::string coarray_fingerprint(const CoarrayScenario& sc, const std::vector<CoarrayPlanPoint>& plan) {
   std::string all = "coarray;real_bytes=" + std::string(sc.real_bytes ? "1" : "0") + ";mpi=" + mpi_text(sc.mpi) +
-                    "\nsim:" + sim_text(sc.sim) + "\nmodel:" + model_text(sc.model) + "\n";
+                    "\nsim:" + sim_text(sc.sim) + "\nmodel:" + model_settings_text(sc.model) + "\n";
   for (const auto& at : plan) all += coarray_point_text(sc, at) + "\n";
   return hash_hex(all);
 }

@@ -25,6 +25,9 @@ std::string hash_hex(std::string_view text);
 // distinct texts hash to one key (never seen; checked so that it cannot go unnoticed).
 std::vector<std::string> keys_of(const std::vector<std::string>& texts);
 
+// The settings of a model (costs, kind, ports, copies) as text: equal texts, equal models.
+std::string model_settings_text(const ModelConfig& model);
+
 // "engine=sim;op=bcast/binomial;procs=4;bytes=65536;segment=8192;root=0[;fanout=F][;radix=R]"
 // (the knobs the algorithm takes) followed by ";NAME=VALUE" for each of the point's axes.
 std::string collective_point_text(const PlanPoint& point);

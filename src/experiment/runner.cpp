@@ -22,7 +22,9 @@ Measurement to_measurement(const std::string& engine, const RunSpec& spec, const
 }
 
 const FormulaConfig& PlanRunner::formula(const PlanPoint& point) {
-  auto it = formulas_.find(point.engine);
+  // Per engine and model: a sweep may give its points other models, hence other costs.
+  const std::string id = point.engine + "|" + model_settings_text(point.model);
+  auto it = formulas_.find(id);
   if (it != formulas_.end()) return it->second;
   const auto kind = point.engine == "formula-textbook" ? FormulaConfig::Kind::textbook : FormulaConfig::Kind::derived;
   FormulaConfig f;
@@ -34,7 +36,7 @@ const FormulaConfig& PlanRunner::formula(const PlanPoint& point) {
     for (const PlanPoint& p : plan_) procs = std::max(procs, p.spec.procs);
     f = formula_for_model(point.model, kind, procs, 8192);
   }
-  return formulas_.emplace(point.engine, std::move(f)).first->second;
+  return formulas_.emplace(id, std::move(f)).first->second;
 }
 
 void PlanRunner::run(std::span<const std::size_t> indices,

@@ -32,7 +32,7 @@ class PlanRunner {
 
   const Scenario& scenario_;
   const std::vector<PlanPoint>& plan_;
-  std::map<std::string, FormulaConfig> formulas_;  // by engine name, set up at their first point
+  std::map<std::string, FormulaConfig> formulas_;  // by engine and model, set up at their first point
 };
 
 // Runs every point and calls on_row for each, in plan order (PlanRunner::run on the whole plan).
