@@ -3,8 +3,10 @@
 //
 // Exit status: 0 success; 1 a run failed (wrong bytes, deadlock, engine failure); 2 bad input
 // (options, scenario or platform files), always with one line on stderr naming the problem.
+#include <algorithm>
 #include <climits>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -21,10 +23,10 @@
 #include "experiment/calibration.hpp"
 #include "experiment/coarray_runner.hpp"
 #include "experiment/parameters.hpp"
-#include "experiment/result_files.hpp"
 #include "experiment/runner.hpp"
 #include "experiment/scenario.hpp"
 #include "experiment/summary_table.hpp"
+#include "experiment/sweep.hpp"
 #include "experiment/units.hpp"
 
 namespace collsim::cli {
@@ -35,6 +37,8 @@ const char* const kUsage =
     "\n"
     "usage:\n"
     "  collsim run SCENARIO.yaml [--out DIR]   run a scenario, print a table, write CSV + JSON\n"
+    "        [--jobs N] [--shard K/N] [--resume]  in parallel, a part of it, or the rest of it\n"
+    "  collsim merge OUT DIR...                join the results folders of a scenario's shards\n"
     "  collsim measure --engine sim|model|formula --op NAME --procs P --bytes M [options]\n"
     "                                          one measurement (see collsim measure --help)\n"
     "  collsim calibrate --engine sim|model|mpi|mpi-native [options]\n"
@@ -174,54 +178,98 @@ int measure(std::span<char* const> args) {
   return m.data == "ok" || m.data == "unchecked" ? 0 : 1;
 }
 
+// --jobs, --shard, --resume and --force of collsim run (sweep.hpp).
+SweepOptions sweep_options(const ParsedOptions& o) {
+  SweepOptions so;
+  so.jobs = static_cast<int>(o.integer("jobs", 0, 1, 4096));
+  if (o.has("shard")) parse_shard(o.text("shard"), so);
+  so.resume = o.has("resume");
+  so.force = o.has("force");
+  if (so.resume && so.force) throw UsageError("--resume and --force exclude each other (continue, or start over)");
+  so.progress = !o.has("quiet");
+  return so;
+}
+
 int run(std::span<char* const> args) {
   const std::vector<OptionDef> defs = {
       {"out", "DIR", "output folder (default: the scenario's output.dir, else results/NAME)"},
       {"protocol", "NAME",
        "sim: point-to-point protocols instead of the scenario's sim.protocol (" + protocol_names() + ")"},
-      {"quiet", "", "print only the final table"},
+      {"jobs", "N", "points run in N worker processes at once (default: the usable cores); mpi engines run alone"},
+      {"shard", "K/N", "run only the K-th of N disjoint parts of the plan (join the parts with collsim merge)"},
+      {"resume", "", "continue the run in the output folder: run only the points it has no row for"},
+      {"force", "", "start over in an output folder that holds an unfinished run"},
+      {"quiet", "", "print only the final table (no progress line)"},
       {"help", "", "this text"}};
   const ParsedOptions o = parse_options(args, defs);
   if (o.has("help")) {
-    std::cout << "usage: collsim run SCENARIO.yaml [--out DIR] [--protocol NAME]\n\n"
+    std::cout << "usage: collsim run SCENARIO.yaml [--out DIR] [--protocol NAME] [--jobs N] [--shard K/N] "
+                 "[--resume | --force]\n\n"
               << format_options(defs) << "\nThe scenario format is documented in scenarios/README.md.\n";
     return 0;
   }
   if (o.positional.size() != 1) throw UsageError("run takes one scenario file (collsim run SCENARIO.yaml)");
+  const SweepOptions so = sweep_options(o);
   if (is_coarray_scenario(o.positional[0]))
     return run_coarray_scenario(o.positional[0], o.has("out") ? o.text("out") : "",
-                                o.has("protocol") ? o.text("protocol") : "", o.has("quiet"), std::cout, std::cerr);
+                                o.has("protocol") ? o.text("protocol") : "", o.has("quiet"), std::cout, std::cerr, so);
   Scenario sc = load_scenario(o.positional[0]);
   if (o.has("protocol")) {
     sc.sim.protocol = o.text("protocol");
     if (!is_protocol_name(sc.sim.protocol))
       throw UsageError("--protocol: '" + sc.sim.protocol + "' is not a protocol (" + protocol_names() + ")");
   }
-  const auto plan = expand_plan(sc);
+  auto plan = expand_plan(sc);
+  if (o.has("protocol"))
+    for (PlanPoint& p : plan) p.sim.protocol = sc.sim.protocol;
   const std::string dir = o.has("out") ? o.text("out") : !sc.out_dir.empty() ? sc.out_dir : "results/" + sc.name;
-  ResultFiles files(dir, sc, plan.size());
-  const bool quiet = o.has("quiet");
-  if (!quiet)
-    std::cerr << "collsim: " << sc.name << ": " << plan.size() << " measurements on " << sc.engines.size()
-              << " engine(s), writing " << files.csv_path() << "\n";
-  std::vector<Measurement> rows;
-  bool wrong_bytes = false;
+  const Sweep sweep = collective_sweep(sc, plan);
+  const std::string csv_path = (std::filesystem::path(dir) / "results.csv").string();
+  const std::string announce = o.has("quiet") ? ""
+                                              : "collsim: " + sc.name + ": " + std::to_string(plan.size()) +
+                                                    " measurements on " + std::to_string(sc.engines.size()) +
+                                                    " engine(s)" + (so.shards > 1 ? ", shard " + o.text("shard") : "") +
+                                                    ", writing " + csv_path + "\n";
+  auto wrong_bytes = [](const std::vector<Measurement>& rows) {
+    return std::any_of(rows.begin(), rows.end(),
+                       [](const Measurement& m) { return m.data != "ok" && m.data != "unchecked"; });
+  };
   try {
-    run_plan(sc, plan, [&](const Measurement& m) {
-      files.add(m);
-      rows.push_back(m);
-      wrong_bytes |= m.data != "ok" && m.data != "unchecked";
-    });
+    run_sweep(
+        sweep, dir, so,
+        [&](const std::vector<std::string>&) {
+          return wrong_bytes(read_results_csv(csv_path)) ? "complete, with wrong bytes" : "complete";
+        },
+        announce, std::cerr);
   } catch (const std::exception& e) {
-    files.finish(std::string("failed: ") + e.what());
-    std::cout << format_results_table(rows);
+    // What was measured is still shown (the folder's rows, written in plan order).
+    if (std::filesystem::exists(csv_path)) std::cout << format_results_table(read_results_csv(csv_path));
     throw;
   }
-  files.finish(wrong_bytes ? "complete, with wrong bytes" : "complete");
+  const std::vector<Measurement> rows = read_results_csv(csv_path);
   std::cout << (sc.description.empty() ? sc.name : sc.name + ": " + sc.description) << "\n\n"
             << format_results_table(rows) << engine_legend(rows) << format_fastest_table(rows)
-            << "\nresults: " << files.csv_path() << ", " << files.json_path() << "\n";
-  return wrong_bytes ? 1 : 0;
+            << "\nresults: " << csv_path << ", " << (std::filesystem::path(dir) / "run.json").string() << "\n";
+  return wrong_bytes(rows) ? 1 : 0;
+}
+
+int merge(std::span<char* const> args) {
+  const std::vector<OptionDef> defs = {
+      {"partial", "", "merge even when points of the plan are in no part (run.json's status says partial)"},
+      {"help", "", "this text"}};
+  const ParsedOptions o = parse_options(args, defs);
+  if (o.has("help")) {
+    std::cout << "usage: collsim merge OUT DIR... [--partial]\n\n"
+              << format_options(defs)
+              << "\nJoins the results folders of one scenario's shards (collsim run --shard K/N) into OUT,\n"
+                 "rows in plan order; refuses folders of other scenarios, conflicting rows and missing points.\n";
+    return 0;
+  }
+  if (o.positional.size() < 2)
+    throw UsageError("merge takes an output folder and the folders to merge (collsim merge OUT DIR...)");
+  const std::vector<std::string> parts(o.positional.begin() + 1, o.positional.end());
+  std::cout << merge_results(o.positional[0], parts, o.has("partial")) << "\n";
+  return 0;
 }
 
 int tree(std::span<char* const> args) {
@@ -278,6 +326,7 @@ int main_(int argc, char** argv) {
     return 0;
   }
   if (command == "run") return run(rest);
+  if (command == "merge") return merge(rest);
   if (command == "measure") return measure(rest);
   if (command == "algorithms") return algorithms();
   if (command == "tree") return tree(rest);
@@ -288,7 +337,7 @@ int main_(int argc, char** argv) {
   if (command == "platform") return platform_command(rest);
   throw UsageError(
       "unknown command '" + command +
-      "' (run, measure, calibrate, compare, select, coarray, platform, tree, algorithms; see collsim --help)");
+      "' (run, merge, measure, calibrate, compare, select, coarray, platform, tree, algorithms; see collsim --help)");
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <tuple>
 
 #include <unistd.h>
 
@@ -148,9 +149,13 @@ Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std
   gamma_env.model.two_level.placement = models::block_placement(1);
   if (engine == "sim" && platform_host_count(setup.env.sim.platform_file) >= static_cast<std::size_t>(gamma_max))
     gamma_env.sim.map_by = models::MapBy{};
-  const std::vector<PlanPoint> gamma_plan(plan.begin(), plan.begin() + static_cast<std::ptrdiff_t>(gamma_points));
-  const std::vector<PlanPoint> rest(plan.begin() + static_cast<std::ptrdiff_t>(gamma_points), plan.end());
-  run_plan(mpi ? setup.env : gamma_env, gamma_plan, record);
+  const Scenario& gamma_run = mpi ? setup.env : gamma_env;
+  std::vector<PlanPoint> gamma_plan(plan.begin(), plan.begin() + static_cast<std::ptrdiff_t>(gamma_points));
+  std::vector<PlanPoint> rest(plan.begin() + static_cast<std::ptrdiff_t>(gamma_points), plan.end());
+  // The runner takes each point's engine settings.
+  for (PlanPoint& pt : gamma_plan) std::tie(pt.sim, pt.model) = std::tie(gamma_run.sim, gamma_run.model);
+  for (PlanPoint& pt : rest) std::tie(pt.sim, pt.model) = std::tie(setup.env.sim, setup.env.model);
+  run_plan(gamma_run, gamma_plan, record);
   run_plan(setup.env, rest, record);
 
   Parameters out;

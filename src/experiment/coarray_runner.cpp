@@ -3,9 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
-#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -15,6 +13,8 @@
 
 #include "engines/sim/protocol.hpp"
 #include "experiment/measurement.hpp"
+#include "experiment/plan_keys.hpp"
+#include "experiment/result_files.hpp"
 #include "experiment/units.hpp"
 
 namespace collsim {
@@ -31,13 +31,6 @@ std::string beside_self(const std::string& name) {
 
 std::string data_of(const CoarrayPoint& p, const RunResult& r) {
   return !p.real_bytes ? "unchecked" : r.data_error.empty() ? "ok" : r.data_error;
-}
-
-std::string utc_now() {
-  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  char b[32];
-  std::strftime(b, sizeof b, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return b;
 }
 
 }  // namespace
@@ -136,6 +129,68 @@ CoarrayRow run_coarray_mpi_point(const CoarrayScenario& sc, const std::string& e
   return row;
 }
 
+namespace {
+
+// A coarray scenario's units: one per point, except that caf-native points that differ only in
+// Omni's runtime options (B, DMA, non-blocking) are one OpenCoarrays statement, measured once and
+// reported for each: one unit. mpi and caf-native units time real hardware (exclusive).
+std::vector<SweepUnit> coarray_units(const CoarrayScenario& sc, const std::vector<CoarrayPlanPoint>& plan) {
+  std::vector<SweepUnit> units;
+  std::map<std::vector<std::string>, std::size_t> caf_unit;
+  for (std::size_t i = 0; i < plan.size(); ++i) {
+    const std::string& engine = plan[i].engine;
+    if (engine == "caf-native") {
+      const auto [it, fresh] = caf_unit.emplace(coarray_mpi_command(sc, engine, plan[i].point), units.size());
+      if (!fresh) {
+        units[it->second].points.push_back(i);
+        continue;
+      }
+    }
+    units.push_back({{i}, engine == "mpi" || engine == "caf-native"});
+  }
+  return units;
+}
+
+CoarrayRow simulated_row(const std::string& engine, const CoarrayPoint& p, const RunResult& r) {
+  CoarrayRow row;
+  row.engine = engine;
+  row.point = p;
+  row.time_s = row.min_s = r.time_s;
+  row.data = data_of(p, r);
+  return row;
+}
+
+// Runs one unit: each sim point in its own simulation, so its time does not depend on the points
+// that would have run before it in a shared one.
+void run_coarray_unit(const CoarrayScenario& sc, const std::vector<CoarrayPlanPoint>& plan, const SweepUnit& unit,
+                      const std::function<void(std::size_t, const CoarrayRow&)>& on_row) {
+  const std::string& engine = plan[unit.points.front()].engine;
+  if (engine == "caf-native") {
+    CoarrayRow measured = run_coarray_mpi_point(sc, engine, plan[unit.points.front()].point);
+    for (std::size_t i : unit.points) {
+      measured.point = plan[i].point;
+      on_row(i, measured);
+    }
+    return;
+  }
+  for (std::size_t i : unit.points) {
+    const CoarrayPlanPoint& at = plan[i];
+    // The program must outlive the run (RunSpec::program does not own it).
+    const CoarrayProgram program(at.point);
+    if (engine == "sim") {
+      const RunSpec spec = coarray_spec(program, sc.images);
+      run_sim(sc.sim, std::span<const RunSpec>(&spec, 1),
+              [&](std::size_t, const RunResult& r) { on_row(i, simulated_row("sim", at.point, r)); });
+    } else if (engine == "model") {
+      on_row(i, simulated_row("model", at.point, run_model(sc.model, coarray_spec(program, sc.images))));
+    } else {
+      on_row(i, run_coarray_mpi_point(sc, engine, at.point));
+    }
+  }
+}
+
+}  // namespace
+
 void run_coarray_plan(const CoarrayScenario& sc, const std::vector<CoarrayPlanPoint>& plan,
                       const std::function<void(const CoarrayPlanPoint&, const CoarrayRow&)>& on_row,
                       const std::function<void(const std::string&, const std::string&)>& on_skip) {
@@ -147,62 +202,33 @@ void run_coarray_plan(const CoarrayScenario& sc, const std::vector<CoarrayPlanPo
       on_skip(engine, why);
     }
   }
-  std::map<std::vector<std::string>, CoarrayRow> caf_rows;
-  std::size_t i = 0;
-  while (i < plan.size()) {
-    const std::string& engine = plan[i].engine;
-    std::size_t end = i;
-    while (end < plan.size() && plan[end].engine == engine) ++end;
-    if (unavailable.count(engine)) {
-      i = end;
-      continue;
-    }
-    if (engine == "sim") {
-      // One simulation for every point: SimGrid starts once. The programs must outlive the run
-      // (RunSpec::program does not own them).
-      std::vector<CoarrayProgram> programs;
-      programs.reserve(end - i);
-      std::vector<RunSpec> specs;
-      for (std::size_t k = i; k < end; ++k) {
-        programs.emplace_back(plan[k].point);
-        specs.push_back(coarray_spec(programs.back(), sc.images));
-      }
-      run_sim(sc.sim, specs, [&](std::size_t k, const RunResult& r) {
-        const CoarrayPlanPoint& at = plan[i + k];
-        CoarrayRow row;
-        row.engine = "sim";
-        row.point = at.point;
-        row.time_s = row.min_s = r.time_s;
-        row.data = data_of(at.point, r);
-        on_row(at, row);
-      });
-    } else {
-      for (std::size_t k = i; k < end; ++k) {
-        const CoarrayPlanPoint& at = plan[k];
-        CoarrayRow row;
-        if (engine == "model") {
-          const CoarrayProgram program(at.point);
-          const RunResult r = run_model(sc.model, coarray_spec(program, sc.images));
-          row.engine = "model";
-          row.point = at.point;
-          row.time_s = row.min_s = r.time_s;
-          row.data = data_of(at.point, r);
-        } else if (engine == "caf-native") {
-          // Points that differ only in Omni's runtime options (B, DMA, non-blocking) are one
-          // OpenCoarrays statement: measured once, reported for each.
-          const std::vector<std::string> key = coarray_mpi_command(sc, engine, at.point);
-          auto it = caf_rows.find(key);
-          if (it == caf_rows.end()) it = caf_rows.emplace(key, run_coarray_mpi_point(sc, engine, at.point)).first;
-          row = it->second;
-          row.point = at.point;
-        } else {
-          row = run_coarray_mpi_point(sc, engine, at.point);
-        }
-        on_row(at, row);
-      }
-    }
-    i = end;
-  }
+  for (const SweepUnit& unit : coarray_units(sc, plan))
+    if (!unavailable.count(plan[unit.points.front()].engine))
+      run_coarray_unit(sc, plan, unit, [&](std::size_t i, const CoarrayRow& row) { on_row(plan[i], row); });
+}
+
+Sweep coarray_sweep(const CoarrayScenario& sc, const std::vector<CoarrayPlanPoint>& plan,
+                    const std::map<std::string, std::string>& unavailable) {
+  Sweep sw;
+  sw.kind = "coarray";
+  sw.header = coarray_results_header();
+  std::vector<std::string> texts;
+  texts.reserve(plan.size());
+  for (const auto& at : plan) texts.push_back(coarray_point_text(sc, at));
+  sw.keys = keys_of(texts);
+  sw.fingerprint = coarray_fingerprint(sc, plan);
+  sw.units = coarray_units(sc, plan);
+  for (const SweepUnit& u : sw.units) sw.skipped.push_back(unavailable.count(plan[u.points.front()].engine) > 0);
+  sw.json_head = run_json_head("coarray", sc.file, sc.name, sc.description);
+  std::string skipped = "  \"engines_skipped\": {";
+  for (const auto& [engine, why] : unavailable)
+    skipped += (skipped.back() == '{' ? "" : ", ") + json_string(engine) + ": " + json_string(why);
+  sw.json_settings = {"  \"images\": " + std::to_string(sc.images), skipped + "}"};
+  sw.run_unit = [&sc, &plan](const SweepUnit& unit, const std::function<void(std::size_t, const std::string&)>& emit) {
+    run_coarray_unit(sc, plan, unit,
+                     [&](std::size_t i, const CoarrayRow& row) { emit(i, coarray_results_row(plan[i], row)); });
+  };
+  return sw;
 }
 
 std::string coarray_results_header() { return coarray_csv_header() + ",sweep"; }
@@ -250,7 +276,7 @@ std::string format_coarray_summary(const CoarrayScenario& sc, const std::vector<
 }
 
 int run_coarray_scenario(const std::string& path, const std::string& out_dir, const std::string& protocol, bool quiet,
-                         std::ostream& out, std::ostream& err) {
+                         std::ostream& out, std::ostream& err, const SweepOptions& options) {
   CoarrayScenario sc = load_coarray_scenario(path);
   if (!protocol.empty()) {
     if (!is_protocol_name(protocol))
@@ -259,61 +285,59 @@ int run_coarray_scenario(const std::string& path, const std::string& out_dir, co
   }
   const auto plan = expand_coarray_plan(sc);
   const std::string dir = !out_dir.empty() ? out_dir : !sc.out_dir.empty() ? sc.out_dir : "results/" + sc.name;
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) throw std::runtime_error(dir + ": cannot create the output folder: " + ec.message());
   const std::string csv_path = (fs::path(dir) / "results.csv").string(),
                     json_path = (fs::path(dir) / "run.json").string();
-  std::ofstream csv(csv_path, std::ios::trunc);
-  if (!csv) throw std::runtime_error(csv_path + ": cannot write");
-  csv << coarray_results_header() << '\n' << std::flush;
-  const std::string started = utc_now();
-  std::size_t written = 0, planned = plan.size();
-  std::string skipped;  // JSON members "engine": "why"
-  auto json_text = [](std::string t) {
-    for (char& ch : t)
-      if (ch == '"' || ch == '\\' || ch == '\n') ch = ' ';
-    return t;
+  std::string announce = quiet ? ""
+                               : "collsim: " + sc.name + ": " + std::to_string(plan.size()) + " coarray points on " +
+                                     std::to_string(sc.engines.size()) + " engine(s), writing " + csv_path + "\n";
+  std::map<std::string, std::string> unavailable;
+  for (const auto& engine : sc.engines) {
+    const std::string why = coarray_engine_unavailable(sc, engine);
+    if (why.empty()) continue;
+    unavailable[engine] = why;
+    announce += "collsim: " + engine + ": skipped: " + why + "\n";
+  }
+  const Sweep sweep = coarray_sweep(sc, plan, unavailable);
+  // The folder's rows (in plan order) with the plan points they belong to, for the summary.
+  auto rows_of = [&](const std::vector<std::string>& lines) {
+    std::map<std::string, std::size_t> index;
+    for (std::size_t i = 0; i < sweep.keys.size(); ++i) index[sweep.keys[i]] = i;
+    std::string text = sweep.header + ",key\n";
+    for (const auto& l : lines) text += l + "\n";
+    const std::vector<CoarrayRow> parsed = parse_coarray_csv(text);
+    std::vector<std::pair<CoarrayPlanPoint, CoarrayRow>> rows;
+    for (std::size_t k = 0; k < parsed.size(); ++k)
+      rows.emplace_back(plan[index.at(lines[k].substr(lines[k].rfind(',') + 1))], parsed[k]);
+    return rows;
   };
-  auto write_json = [&](const std::string& status) {
-    std::ofstream j(json_path, std::ios::trunc);
-    j << "{\n  \"tool\": \"collsim\",\n  \"kind\": \"coarray\",\n  \"scenario\": \"" << sc.file << "\",\n  \"name\": \""
-      << sc.name << "\",\n  \"status\": \"" << status << "\",\n  \"started\": \"" << started << "\",\n  \"updated\": \""
-      << utc_now() << "\",\n  \"rows_planned\": " << planned << ",\n  \"rows_written\": " << written
-      << ",\n  \"engines_skipped\": {" << skipped << "},\n  \"results_csv\": \"results.csv\"\n}\n";
+  auto wrong = [](const std::vector<std::pair<CoarrayPlanPoint, CoarrayRow>>& rows) {
+    return std::any_of(rows.begin(), rows.end(),
+                       [](const auto& r) { return r.second.data != "ok" && r.second.data != "unchecked"; });
   };
-  write_json("running");
-  if (!quiet)
-    err << "collsim: " << sc.name << ": " << plan.size() << " coarray points on " << sc.engines.size()
-        << " engine(s), writing " << csv_path << "\n";
-  std::vector<std::pair<CoarrayPlanPoint, CoarrayRow>> rows;
-  bool wrong = false;
+  SweepOptions o = options;
+  o.progress = o.progress && !quiet;
+  std::vector<std::string> lines;
   try {
-    run_coarray_plan(
-        sc, plan,
-        [&](const CoarrayPlanPoint& at, const CoarrayRow& row) {
-          // Written and flushed before the next point starts: an interrupted run keeps every row.
-          csv << coarray_results_row(at, row) << '\n' << std::flush;
-          ++written;
-          rows.emplace_back(at, row);
-          wrong |= row.data != "ok" && row.data != "unchecked";
+    lines = run_sweep(
+        sweep, dir, o,
+        [&](const std::vector<std::string>& l) {
+          return wrong(rows_of(l)) ? "complete, with wrong bytes" : "complete";
         },
-        [&](const std::string& engine, const std::string& why) {
-          err << "collsim: " << engine << ": skipped: " << why << "\n";
-          // A skipped engine's rows are not planned any more: run.json counts what can come.
-          planned -= static_cast<std::size_t>(
-              std::count_if(plan.begin(), plan.end(), [&](const CoarrayPlanPoint& p) { return p.engine == engine; }));
-          skipped += std::string(skipped.empty() ? "" : ", ") + "\"" + engine + "\": \"" + json_text(why) + "\"";
-        });
-  } catch (const std::exception& e) {
-    write_json("failed: " + json_text(e.what()));
-    out << format_coarray_summary(sc, plan, rows);
+        announce, err);
+  } catch (const std::exception&) {
+    std::ifstream in(csv_path);
+    std::vector<std::string> kept;
+    std::string line;
+    std::getline(in, line);
+    while (std::getline(in, line))
+      if (!line.empty()) kept.push_back(line);
+    out << format_coarray_summary(sc, plan, rows_of(kept));
     throw;
   }
-  write_json(wrong ? "complete, with wrong bytes" : "complete");
+  const auto rows = rows_of(lines);
   out << (sc.description.empty() ? sc.name : sc.name + ": " + sc.description) << "\n\n"
       << format_coarray_summary(sc, plan, rows) << "\nresults: " << csv_path << ", " << json_path << "\n";
-  return wrong ? 1 : 0;
+  return wrong(rows) ? 1 : 0;
 }
 
 }  // namespace collsim

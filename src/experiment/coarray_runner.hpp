@@ -5,10 +5,12 @@
 
 #include <functional>
 #include <iosfwd>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "experiment/coarray_scenario.hpp"
+#include "experiment/sweep.hpp"
 
 namespace collsim {
 
@@ -37,12 +39,19 @@ std::string coarray_engine_unavailable(const CoarrayScenario& sc, const std::str
 CoarrayRow run_coarray_mpi_point(const CoarrayScenario& sc, const std::string& engine, const CoarrayPoint& p);
 
 // Runs the plan in order, skipping the points of unavailable engines (on_skip gets the engine and
-// the reason once). Rows come out in plan order; each carries the plan point it belongs to.
+// the reason once). Rows come out in plan order, except that caf-native points sharing one
+// measurement (they differ only in Omni's runtime options) come together; each carries the plan
+// point it belongs to. Every sim point runs in its own simulation.
 void run_coarray_plan(const CoarrayScenario& sc, const std::vector<CoarrayPlanPoint>& plan,
                       const std::function<void(const CoarrayPlanPoint&, const CoarrayRow&)>& on_row,
                       const std::function<void(const std::string& engine, const std::string& why)>& on_skip);
 
-// results.csv's columns: coarray_csv_header() and the point's sweep label.
+// The scenario's plan as a sweep (sweep.hpp): the units of the engines in `unavailable` (engine ->
+// why) are skipped. Refers to `scenario` and `plan`, which must outlive it.
+Sweep coarray_sweep(const CoarrayScenario& scenario, const std::vector<CoarrayPlanPoint>& plan,
+                    const std::map<std::string, std::string>& unavailable);
+
+// results.csv's columns before the key: coarray_csv_header() and the point's sweep label.
 std::string coarray_results_header();
 std::string coarray_results_row(const CoarrayPlanPoint& at, const CoarrayRow& row);
 
@@ -50,10 +59,10 @@ std::string coarray_results_row(const CoarrayPlanPoint& at, const CoarrayRow& ro
 std::string format_coarray_summary(const CoarrayScenario& sc, const std::vector<CoarrayPlanPoint>& plan,
                                    const std::vector<std::pair<CoarrayPlanPoint, CoarrayRow>>& rows);
 
-// `collsim run` on a coarray scenario: loads it, runs it, writes DIR/results.csv row by row (and
-// DIR/run.json with the status), prints the summary. Returns the exit status (0, or 1 when bytes
-// were wrong); throws like the loaders and engines.
+// `collsim run` on a coarray scenario: loads it, runs it as a sweep (run_sweep: --jobs, --shard,
+// --resume in `options`) into DIR/results.csv and DIR/run.json, prints the summary. Returns the
+// exit status (0, or 1 when bytes were wrong); throws like the loaders, engines and run_sweep.
 int run_coarray_scenario(const std::string& path, const std::string& out_dir, const std::string& protocol, bool quiet,
-                         std::ostream& out, std::ostream& err);
+                         std::ostream& out, std::ostream& err, const SweepOptions& options = {});
 
 }  // namespace collsim

@@ -1,36 +1,24 @@
-// Result files of a scenario run: a tidy CSV (one row per measurement, flushed as it is written,
-// so an interrupted run keeps every finished row) and a JSON file describing the run (scenario,
-// engines and their settings, status), rewritten when the run ends.
+// run.json, the description of a results folder: the pieces of it that depend on the kind of
+// scenario (sweep.cpp writes the rest: status, counts, shard, plan keys). Each member is one line
+// `  "name": value`, so the folder's tools read it back without a JSON library.
 #pragma once
 
-#include <fstream>
 #include <string>
+#include <vector>
 
-#include "experiment/measurement.hpp"
 #include "experiment/scenario.hpp"
 
 namespace collsim {
 
-class ResultFiles {
- public:
-  // Creates `dir` if needed and writes results.csv's header and run.json (status "running").
-  // Throws std::runtime_error naming the path when a file cannot be written.
-  ResultFiles(const std::string& dir, const Scenario& scenario, std::size_t planned);
+// A JSON string literal of `text`, escaped.
+std::string json_string(const std::string& text);
+// The current time, "2026-12-01T11:50:00Z".
+std::string utc_now();
 
-  void add(const Measurement& m);
-  // Rewrites run.json with the final status ("complete" or "failed: <reason>").
-  void finish(const std::string& status);
-
-  std::string csv_path() const { return csv_path_; }
-  std::string json_path() const { return json_path_; }
-
- private:
-  void write_json(const std::string& status);
-
-  const Scenario& scenario_;
-  std::string csv_path_, json_path_, started_;
-  std::size_t planned_, written_ = 0;
-  std::ofstream csv_;
-};
+// The members that open run.json: tool, kind, scenario (the file as given), name, description.
+std::vector<std::string> run_json_head(const std::string& kind, const std::string& file, const std::string& name,
+                                       const std::string& description);
+// A collective scenario's settings: real_bytes, engines, model, sim, mpi, operations.
+std::vector<std::string> run_json_settings(const Scenario& scenario);
 
 }  // namespace collsim

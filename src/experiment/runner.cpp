@@ -1,12 +1,14 @@
 #include "experiment/runner.hpp"
 
 #include <algorithm>
-#include <map>
+#include <memory>
+#include <numeric>
 
-#include "engines/formula/formula_engine.hpp"
 #include "experiment/calibration.hpp"
 #include "experiment/mpi_launcher.hpp"
 #include "experiment/parameters.hpp"
+#include "experiment/plan_keys.hpp"
+#include "experiment/result_files.hpp"
 
 namespace collsim {
 
@@ -19,47 +21,100 @@ Measurement to_measurement(const std::string& engine, const RunSpec& spec, const
   return m;
 }
 
-void run_plan(const Scenario& scenario, const std::vector<PlanPoint>& plan,
-              const std::function<void(const Measurement&)>& on_row) {
-  std::map<std::string, FormulaConfig> formulas;  // by engine name, set up at their first point
-  auto formula = [&](const std::string& engine) -> const FormulaConfig& {
-    auto it = formulas.find(engine);
-    if (it != formulas.end()) return it->second;
-    const auto kind = engine == "formula-textbook" ? FormulaConfig::Kind::textbook : FormulaConfig::Kind::derived;
-    FormulaConfig f;
-    if (!scenario.params_file.empty()) {
-      f = formula_config(read_parameters(scenario.params_file), kind);
-    } else {
-      int procs = 2;
-      for (const PlanPoint& p : plan) procs = std::max(procs, p.spec.procs);
-      f = formula_for_model(scenario.model, kind, procs, 8192);
-    }
-    return formulas.emplace(engine, std::move(f)).first->second;
-  };
+const FormulaConfig& PlanRunner::formula(const PlanPoint& point) {
+  // Per engine and model: a sweep may give its points other models, hence other costs.
+  const std::string id = point.engine + "|" + model_settings_text(point.model);
+  auto it = formulas_.find(id);
+  if (it != formulas_.end()) return it->second;
+  const auto kind = point.engine == "formula-textbook" ? FormulaConfig::Kind::textbook : FormulaConfig::Kind::derived;
+  FormulaConfig f;
+  if (!scenario_.params_file.empty()) {
+    f = formula_config(read_parameters(scenario_.params_file), kind);
+  } else {
+    // gamma(p) up to the largest P of the whole plan, whichever points run here.
+    int procs = 2;
+    for (const PlanPoint& p : plan_) procs = std::max(procs, p.spec.procs);
+    f = formula_for_model(point.model, kind, procs, 8192);
+  }
+  return formulas_.emplace(id, std::move(f)).first->second;
+}
+
+void PlanRunner::run(std::span<const std::size_t> indices,
+                     const std::function<void(std::size_t, const Measurement&)>& on_row) {
+  std::vector<std::size_t> sim_points;
   std::vector<RunSpec> sim_specs;
   auto flush_sim = [&] {
     if (sim_specs.empty()) return;
-    run_sim(scenario.sim, sim_specs,
-            [&](std::size_t i, const RunResult& r) { on_row(to_measurement("sim", sim_specs[i], r)); });
+    run_sim(plan_[sim_points.front()].sim, sim_specs,
+            [&](std::size_t i, const RunResult& r) { on_row(sim_points[i], to_measurement("sim", sim_specs[i], r)); });
+    sim_points.clear();
     sim_specs.clear();
   };
-  for (const PlanPoint& point : plan) {
+  for (std::size_t index : indices) {
+    const PlanPoint& point = plan_[index];
     if (point.engine == "sim") {
+      if (!sim_points.empty() && !(plan_[sim_points.front()].sim == point.sim)) flush_sim();
+      sim_points.push_back(index);
       sim_specs.push_back(point.spec);
       continue;
     }
-    flush_sim();  // keep the rows in plan order
+    flush_sim();  // keep the rows in order
     if (point.engine == "model") {
-      on_row(to_measurement("model", point.spec, run_model(scenario.model, point.spec)));
+      on_row(index, to_measurement("model", point.spec, run_model(point.model, point.spec)));
     } else if (point.engine.rfind("formula-", 0) == 0) {
       RunSpec spec = point.spec;
       spec.real_bytes = false;  // a formula moves no bytes
-      on_row(to_measurement(point.engine, spec, run_formula(formula(point.engine), spec)));
+      on_row(index, to_measurement(point.engine, spec, run_formula(formula(point), spec)));
     } else {
-      on_row(run_mpi_point(scenario.mpi, point.engine, point.spec));
+      on_row(index, run_mpi_point(scenario_.mpi, point.engine, point.spec));
     }
   }
   flush_sim();
+}
+
+void run_plan(const Scenario& scenario, const std::vector<PlanPoint>& plan,
+              const std::function<void(const Measurement&)>& on_row) {
+  std::vector<std::size_t> all(plan.size());
+  std::iota(all.begin(), all.end(), std::size_t{0});
+  PlanRunner(scenario, plan).run(all, [&](std::size_t, const Measurement& m) { on_row(m); });
+}
+
+Sweep collective_sweep(const Scenario& sc, const std::vector<PlanPoint>& plan) {
+  Sweep sw;
+  sw.kind = "collective";
+  std::vector<std::string> axes;
+  for (const PlanPoint& p : plan)
+    for (const auto& [name, value] : p.axes)
+      if (std::find(axes.begin(), axes.end(), name) == axes.end()) axes.push_back(name);
+  sw.header = csv_header();
+  for (const auto& a : axes) {
+    sw.header += ',';
+    sw.header += csv_quoted(a);
+  }
+  std::vector<std::string> texts;
+  texts.reserve(plan.size());
+  for (const PlanPoint& p : plan) texts.push_back(collective_point_text(p));
+  sw.keys = keys_of(texts);
+  sw.fingerprint = collective_fingerprint(sc, plan);
+  for (std::size_t i = 0; i < plan.size(); ++i)
+    sw.units.push_back({{i}, plan[i].engine == "mpi" || plan[i].engine == "mpi-native"});
+  sw.json_head = run_json_head("collective", sc.file, sc.name, sc.description);
+  sw.json_settings = run_json_settings(sc);
+  auto runner = std::make_shared<PlanRunner>(sc, plan);
+  sw.run_unit = [runner, &plan, axes](const SweepUnit& unit,
+                                      const std::function<void(std::size_t, const std::string&)>& emit) {
+    runner->run(unit.points, [&](std::size_t index, const Measurement& m) {
+      std::string row = csv_row(m);
+      for (const auto& a : axes) {
+        const auto& given = plan[index].axes;
+        const auto it = std::find_if(given.begin(), given.end(), [&](const auto& x) { return x.first == a; });
+        row += ',';
+        if (it != given.end()) row += csv_quoted(it->second);
+      }
+      emit(index, row);
+    });
+  };
+  return sw;
 }
 
 }  // namespace collsim

@@ -312,6 +312,8 @@ std::vector<PlanPoint> expand_plan(const Scenario& sc) {
               point.spec.params.fanout = op.fanout;
               point.spec.params.radix = op.radix;
               point.spec.real_bytes = sc.real_bytes;
+              point.sim = sc.sim;
+              point.model = sc.model;
               plan.push_back(std::move(point));
             }
   return plan;

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engines/model/model_engine.hpp"
@@ -71,6 +72,13 @@ PlatformSize platform_size_or_fail(const std::string& scenario_file, const SimCo
 struct PlanPoint {
   std::string engine;
   RunSpec spec;
+  // Extra columns of the point (name, value), written after results.csv's usual columns in this
+  // order and part of the point's key (plan_keys.hpp); empty unless a scenario sweeps more axes.
+  std::vector<std::pair<std::string, std::string>> axes;
+  // The engines' settings for this point (the scenario's, unless a sweep varies them); the runner
+  // uses these, never the scenario's.
+  SimConfig sim;
+  ModelConfig model;
 };
 
 // Every (engine, operation, procs, bytes, segment, root) point of the scenario, engines outermost,

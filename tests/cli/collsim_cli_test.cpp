@@ -136,7 +136,7 @@ TEST(Cli, RunProtocolOverridesTheScenario) {
                               (protocol == "tcp" ? "" : " --protocol " + protocol));
     ASSERT_EQ(o.status, 0) << o.err;
     const std::string csv = slurp(out / "results.csv");
-    EXPECT_EQ(csv.substr(csv.rfind(',') + 1), protocol + "\n") << csv;
+    EXPECT_EQ(csv_field(csv, "protocol"), protocol) << csv;
     EXPECT_NE(slurp(out / "run.json").find("\"protocol\": \"" + protocol + "\""), std::string::npos);
   }
 }

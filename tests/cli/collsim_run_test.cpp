@@ -31,10 +31,11 @@ std::string json_string_field(const std::string& json, const std::string& key) {
 
 // The model row that the failing scenarios below measure first: bcast/binomial on 2 ranks of 1000
 // bytes under the default Hockney model, alpha + beta m = 10 us + 1000 * 0.8 ns = 10.8 us, written
-// with every digit of the double that 1e-5 + 0.8e-9 * 1000 gives.
+// with every digit of the double that 1e-5 + 0.8e-9 * 1000 gives, and the point's key (the hash of
+// "engine=model;op=bcast/binomial;procs=2;bytes=1000;segment=0;root=0": stable across versions).
 const std::string kModelRow =
     "model,bcast/binomial,2,1000,0,0,1.0800000000000002e-05,1,1.0800000000000002e-05,1.0800000000000002e-05,"
-    "1.0800000000000002e-05,1.0800000000000002e-05,0,unchecked,";
+    "1.0800000000000002e-05,1.0800000000000002e-05,0,unchecked,,8bd7b993eb02ab63";
 
 struct Failed {
   Outcome outcome;
@@ -61,8 +62,9 @@ void expect_failed_after_model_row(const Failed& f, const std::string& error_sta
   EXPECT_EQ("collsim: " + status.substr(std::string("failed: ").size()), err[1]) << "run.json and stderr differ";
   EXPECT_NE(f.json.find("\"measurements_planned\": 2,"), std::string::npos) << f.json;
   EXPECT_NE(f.json.find("\"measurements_written\": 1,"), std::string::npos) << f.json;
-  EXPECT_EQ(f.csv, "engine,op,procs,bytes,segment,root,time_s,runs,mean_s,median_s,min_s,max_s,ci95_s,data,protocol\n" +
-                       kModelRow + "\n");
+  EXPECT_EQ(f.csv,
+            "engine,op,procs,bytes,segment,root,time_s,runs,mean_s,median_s,min_s,max_s,ci95_s,data,protocol,key\n" +
+                kModelRow + "\n");
   // What was measured is still shown.
   EXPECT_NE(f.outcome.out.find("bcast/binomial      2   1000        -  10.8 us"), std::string::npos) << f.outcome.out;
 }

@@ -35,7 +35,7 @@ TEST(Placement, EachPolicyPutsTwoRanksWhereMpirunWould) {
   const struct {
     const char* map_by;
     double want;
-  } cases[] = {{"ppr:1:node", kInter}, {"ppr:2:node", kIntra}, {"node", kInter},
+  } cases[] = {{"ppr:1:node", kInter}, {"ppr:2:node", kIntra},   {"node", kInter},
                {"socket", kIntra},     {"ppr:1:socket", kIntra}, {"ppr:2:socket", kIntra}};
   for (const auto& c : cases) {
     const SimConfig config = grisou(c.map_by);

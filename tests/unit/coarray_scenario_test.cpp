@@ -222,7 +222,7 @@ TEST(CoarrayScenario, TinyRunOnModel) {
   std::vector<std::string> rows;
   for (std::string l; std::getline(lines, l);) rows.push_back(l);
   ASSERT_EQ(rows.size(), 5u) << csv;
-  EXPECT_EQ(rows[0], coarray_results_header());
+  EXPECT_EQ(rows[0], coarray_results_header() + ",key");
   // NL 3200 (the whole local array), NR 800 (half the coarray's first dimension): B = 400 is case
   // 4, B = 400000 case 1; every row's bytes checked.
   EXPECT_EQ(rows[1].substr(0, 33), "model,coarray/put,4,3200,800,400,");

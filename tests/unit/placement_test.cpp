@@ -83,7 +83,8 @@ TEST(Placement, PoliciesThatNeedTheClusterSaySo) {
   EXPECT_FALSE(place(*parse_map_by("socket"), {4, 0, 0}, error));
   EXPECT_EQ(error, "map-by socket needs the number of cores per node (from a platform)");
   EXPECT_FALSE(place(*parse_map_by("ppr:1:socket"), {4, 0, 16}, error));
-  EXPECT_EQ(error, "map-by ppr:1:socket needs the number of sockets per node (a platform host property collsim/sockets)");
+  EXPECT_EQ(error,
+            "map-by ppr:1:socket needs the number of sockets per node (a platform host property collsim/sockets)");
   EXPECT_FALSE(place(MapBy{MapBy::Policy::ppr_node, 0}, {}, error));
   EXPECT_EQ(error, "map-by ppr:0:node: the count must be at least 1");
 }

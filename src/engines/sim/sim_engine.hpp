@@ -86,6 +86,8 @@ struct SimConfig {
   // platform's collsim/protocol, else "tcp+shm") and "PROFILE/KEY:VALUE" options.
   std::string protocol;
   std::vector<std::string> protocol_options;
+
+  bool operator==(const SimConfig&) const = default;  // points with equal settings share a simulation
 };
 
 // Runs the specs in order in one simulation hosted in a forked child process and calls

@@ -1,0 +1,267 @@
+// Sweeps that scale (scenarios/README.md, "Large sweeps"): a run's results.csv is the same byte for
+// byte whether it ran serially, with --jobs 2, in shards joined by collsim merge, or killed with
+// SIGKILL part way and resumed; resume and merge refuse what does not belong together.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fcntl.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cli_test_util.hpp"
+
+namespace {
+
+using namespace collsim_test;
+
+fs::path write_file(const fs::path& p, const std::string& text) {
+  std::ofstream(p) << text;
+  return p;
+}
+
+// 2 engines x 2 algorithms x 3 process counts x 3 sizes = 36 points; the sim engine first, so
+// that a run's rows come one by one (each sim point is a simulation of its own).
+std::string sweep_scenario(const std::string& bytes = "[1KiB, 64KiB, 1MiB]") {
+  return "name: sweep\nplatform: " + src("platforms/grisou.xml") +
+         "\nranks_per_node: 2\nengines: [sim, model]\nmodel: {kind: two_level, from_platform: true}\n"
+         "procs: [2, 8, 16]\nbytes: " +
+         bytes + "\noperations:\n  - {op: bcast/binomial, segment: 8KiB}\n  - gather/binomial\n";
+}
+
+const std::size_t kPoints = 36;
+
+std::vector<std::string> data_rows(const fs::path& csv) {
+  std::vector<std::string> rows = lines(slurp(csv));
+  if (!rows.empty()) rows.erase(rows.begin());
+  return rows;
+}
+
+std::string key_of(const std::string& row) { return row.substr(row.rfind(',') + 1); }
+
+// The serial run every other way of running the scenario must reproduce, run once per process.
+const std::string& serial_csv() {
+  static const std::string csv = [] {
+    const fs::path s = write_file(scratch() / "sweep.yaml", sweep_scenario());
+    const Outcome o = collsim("run " + s.string() + " --jobs 1 --out " + (scratch() / "serial").string());
+    EXPECT_EQ(o.status, 0) << o.err;
+    return slurp(scratch() / "serial" / "results.csv");
+  }();
+  return csv;
+}
+
+TEST(Sweep, SerialRunHasOneKeyedRowPerPointInPlanOrder) {
+  const std::string& csv = serial_csv();
+  const auto rows = lines(csv);
+  ASSERT_EQ(rows.size(), kPoints + 1) << csv;
+  EXPECT_EQ(rows[0],
+            "engine,op,procs,bytes,segment,root,time_s,runs,mean_s,median_s,min_s,max_s,ci95_s,data,"
+            "protocol,key");
+  std::set<std::string> keys;
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    EXPECT_EQ(key_of(rows[i]).size(), 16u) << rows[i];
+    keys.insert(key_of(rows[i]));
+    // Engines outermost: the 18 sim rows, then the 18 model rows.
+    EXPECT_EQ(rows[i].rfind(i <= 18 ? "sim," : "model,", 0), 0u) << rows[i];
+  }
+  EXPECT_EQ(keys.size(), kPoints);
+}
+
+TEST(Sweep, ParallelRunIsByteIdenticalToTheSerialOne) {
+  const fs::path s = write_file(scratch() / "sweep-par.yaml", sweep_scenario());
+  for (const std::string jobs : {"--jobs 2", "--jobs 3", ""}) {
+    const fs::path out = scratch() / ("par" + std::to_string(jobs.size()));
+    const Outcome o = collsim("run " + s.string() + " " + jobs + " --out " + out.string());
+    ASSERT_EQ(o.status, 0) << o.err;
+    EXPECT_EQ(slurp(out / "results.csv"), serial_csv()) << jobs;
+    EXPECT_NE(slurp(out / "run.json").find("\"status\": \"complete\""), std::string::npos);
+    // Not a terminal: no progress line, only the run's one line.
+    EXPECT_EQ(lines(o.err).size(), 1u) << o.err;
+    EXPECT_EQ(o.err.find('\r'), std::string::npos) << o.err;
+  }
+}
+
+TEST(Sweep, ShardsAreDisjointAndMergeIntoTheSerialRun) {
+  const fs::path s = write_file(scratch() / "sweep-shard.yaml", sweep_scenario());
+  std::set<std::string> seen;
+  std::size_t total = 0;
+  std::string parts;
+  for (int k = 1; k <= 3; ++k) {
+    const fs::path out = scratch() / ("shard" + std::to_string(k));
+    const Outcome o =
+        collsim("run " + s.string() + " --jobs 2 --shard " + std::to_string(k) + "/3 --out " + out.string());
+    ASSERT_EQ(o.status, 0) << o.err;
+    const auto rows = data_rows(out / "results.csv");
+    EXPECT_EQ(rows.size(), kPoints / 3);  // round robin over the plan: balanced
+    for (const auto& r : rows) seen.insert(key_of(r));
+    total += rows.size();
+    EXPECT_NE(slurp(out / "run.json").find("\"shard\": \"" + std::to_string(k) + "/3\""), std::string::npos);
+    parts += " " + out.string();
+  }
+  EXPECT_EQ(total, kPoints);
+  EXPECT_EQ(seen.size(), kPoints);  // disjoint, and together the whole plan
+  const fs::path merged = scratch() / "merged";
+  const Outcome m = collsim("merge " + merged.string() + parts);
+  ASSERT_EQ(m.status, 0) << m.err;
+  EXPECT_EQ(slurp(merged / "results.csv"), serial_csv());
+  const std::string json = slurp(merged / "run.json");
+  EXPECT_NE(json.find("\"status\": \"complete\""), std::string::npos) << json;
+  EXPECT_NE(json.find("\"measurements_written\": 36"), std::string::npos) << json;
+  // A part given twice is no conflict: its rows are the same.
+  EXPECT_EQ(collsim("merge " + (scratch() / "merged2").string() + parts + " " + (scratch() / "shard1").string()).status,
+            0);
+}
+
+// Starts collsim in a process group of its own, its output to /dev/null; returns its pid.
+pid_t start_in_own_group(const std::vector<std::string>& args) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::setpgid(0, 0);
+    const int null = ::open("/dev/null", O_RDWR);
+    ::dup2(null, 0);
+    ::dup2(null, 1);
+    ::dup2(null, 2);
+    std::vector<char*> argv{const_cast<char*>(COLLSIM_BIN)};
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    ::execv(COLLSIM_BIN, argv.data());
+    _exit(127);
+  }
+  ::setpgid(pid, pid);  // also here, so the group exists before we signal it
+  return pid;
+}
+
+std::size_t complete_rows(const fs::path& csv) {
+  const std::string text = slurp(csv);
+  const auto n = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+  return n > 0 ? n - 1 : 0;
+}
+
+TEST(Sweep, RunKilledPartWayThenResumedEqualsTheUninterruptedRun) {
+  const fs::path s = write_file(scratch() / "sweep-kill.yaml", sweep_scenario());
+  const fs::path out = scratch() / "killed";
+  const pid_t pid = start_in_own_group({"run", s.string(), "--jobs", "2", "--out", out.string()});
+  ASSERT_GT(pid, 0);
+  // Wait for the first rows, then kill the whole group (the run, its workers, their simulations).
+  std::size_t rows = 0;
+  int status = 0;
+  bool ended = false;
+  while (rows < 3) {
+    if (::waitpid(pid, &status, WNOHANG) == pid) {
+      ended = true;
+      break;
+    }
+    ::usleep(2000);
+    rows = complete_rows(out / "results.csv");
+  }
+  ASSERT_FALSE(ended) << "the run ended before it could be killed";
+  ::kill(-pid, SIGKILL);
+  ::waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status));
+  const std::size_t kept = data_rows(out / "results.csv").size();
+  ASSERT_GE(kept, 3u);
+  ASSERT_LT(kept, kPoints) << "the kill landed after the last row";
+  EXPECT_NE(slurp(out / "run.json").find("\"status\": \"running\""), std::string::npos);
+
+  // Without --resume the unfinished run is not overwritten.
+  expect_bad_input("run " + s.string() + " --out " + out.string(), "holds an unfinished run");
+  const Outcome o = collsim("run " + s.string() + " --jobs 2 --resume --out " + out.string());
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_NE(o.err.find("resuming"), std::string::npos) << o.err;
+  EXPECT_EQ(slurp(out / "results.csv"), serial_csv());
+  EXPECT_NE(slurp(out / "run.json").find("\"status\": \"complete\""), std::string::npos);
+  // Resuming a complete run runs nothing and changes nothing.
+  const Outcome again = collsim("run " + s.string() + " --resume --out " + out.string());
+  ASSERT_EQ(again.status, 0) << again.err;
+  EXPECT_NE(again.err.find(": 36 rows there, 0 to run"), std::string::npos) << again.err;
+  EXPECT_EQ(slurp(out / "results.csv"), serial_csv());
+}
+
+TEST(Sweep, ResumeRefusesTheResultsOfAnotherScenario) {
+  const fs::path a = write_file(scratch() / "sweep-a.yaml", sweep_scenario("[1KiB]"));
+  const fs::path b = write_file(scratch() / "sweep-b.yaml", sweep_scenario("[2KiB]"));
+  const fs::path out = scratch() / "sweep-ab";
+  ASSERT_EQ(collsim("run " + a.string() + " --out " + out.string()).status, 0);
+  expect_bad_input("run " + b.string() + " --resume --out " + out.string(),
+                   "the results of another scenario or of other settings");
+  // A shard resumes only as that shard.
+  const fs::path part = scratch() / "sweep-a-part";
+  ASSERT_EQ(collsim("run " + a.string() + " --shard 1/2 --out " + part.string()).status, 0);
+  expect_bad_input("run " + a.string() + " --shard 2/2 --resume --out " + part.string(),
+                   "the results of shard 1/2, not 2/2");
+  expect_bad_input("run " + a.string() + " --shard 3/2", "--shard: '3/2' is not K/N");
+  expect_bad_input("run " + a.string() + " --resume --force", "--resume and --force exclude each other");
+}
+
+TEST(Merge, RefusesConflictsOtherScenariosAndMissingPoints) {
+  const fs::path s = write_file(scratch() / "merge.yaml",
+                                "engines: [model]\nprocs: [2, 4]\nbytes: [1000, 2000]\noperations: [bcast/binomial]\n");
+  const fs::path p1 = scratch() / "m1", p2 = scratch() / "m2";
+  ASSERT_EQ(collsim("run " + s.string() + " --shard 1/2 --out " + p1.string()).status, 0);
+  ASSERT_EQ(collsim("run " + s.string() + " --shard 2/2 --out " + p2.string()).status, 0);
+  // Missing points: an error naming how many, unless --partial.
+  const fs::path out = scratch() / "m-out";
+  expect_bad_input("merge " + out.string() + " " + p1.string(), "merge: 2 of 4 points of the plan are in no part");
+  EXPECT_FALSE(fs::exists(out / "results.csv"));
+  const Outcome partial = collsim("merge " + out.string() + " " + p1.string() + " --partial");
+  ASSERT_EQ(partial.status, 0) << partial.err;
+  EXPECT_EQ(data_rows(out / "results.csv").size(), 2u);
+  EXPECT_NE(slurp(out / "run.json").find("\"status\": \"partial\""), std::string::npos);
+  // Conflicting rows: the same key with another time.
+  const fs::path p3 = scratch() / "m3";
+  fs::create_directories(p3);
+  fs::copy_file(p1 / "run.json", p3 / "run.json");
+  auto rows = lines(slurp(p1 / "results.csv"));
+  rows[1].replace(rows[1].find(",1.") + 1, 2, "9.");
+  std::string text;
+  for (const auto& r : rows) text += r + "\n";
+  write_file(p3 / "results.csv", text);
+  expect_bad_input("merge " + out.string() + " " + p1.string() + " " + p2.string() + " " + p3.string(),
+                   "conflicting results of one point");
+  // Another scenario's folder.
+  const fs::path other = write_file(scratch() / "merge-other.yaml",
+                                    "engines: [model]\nprocs: [2]\nbytes: [1000]\noperations: [bcast/binomial]\n");
+  ASSERT_EQ(collsim("run " + other.string() + " --out " + (scratch() / "m4").string()).status, 0);
+  expect_bad_input("merge " + out.string() + " " + p1.string() + " " + (scratch() / "m4").string(),
+                   "the results of another scenario or of other settings");
+}
+
+TEST(Sweep, RepeatedPointsGetKeysOfTheirOwn) {
+  const fs::path s = write_file(scratch() / "repeat.yaml",
+                                "engines: [model]\nprocs: 2\nbytes: [1000, 1000]\noperations: [bcast/binomial]\n");
+  const fs::path out = scratch() / "repeat";
+  ASSERT_EQ(collsim("run " + s.string() + " --out " + out.string()).status, 0);
+  const auto rows = data_rows(out / "results.csv");
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_NE(key_of(rows[0]), key_of(rows[1]));
+  EXPECT_EQ(rows[0].substr(0, rows[0].rfind(',')), rows[1].substr(0, rows[1].rfind(',')));
+}
+
+TEST(Sweep, CoarrayScenarioInParallelAndInShardsEqualsTheSerialRun) {
+  const fs::path s = write_file(scratch() / "coarray-sweep.yaml",
+                                "engines: [model, sim]\nplatform: " + src("platforms/grisou.xml") +
+                                    "\ncoarray:\n  points:\n    - {sweep: s, local: \":\", local_shape: \"1000\", "
+                                    "remote: \"1:2000:2\", remote_shape: \"2000\", buffer: [800, 8000, 400000], "
+                                    "statements: [1, 2]}\n");
+  const fs::path serial = scratch() / "ca-serial", par = scratch() / "ca-par";
+  ASSERT_EQ(collsim("run " + s.string() + " --jobs 1 --out " + serial.string()).status, 0);
+  ASSERT_EQ(collsim("run " + s.string() + " --jobs 2 --out " + par.string()).status, 0);
+  const std::string csv = slurp(serial / "results.csv");
+  EXPECT_EQ(data_rows(serial / "results.csv").size(), 12u);
+  EXPECT_EQ(slurp(par / "results.csv"), csv);
+  std::string parts;
+  for (int k = 1; k <= 2; ++k) {
+    const fs::path out = scratch() / ("ca-shard" + std::to_string(k));
+    ASSERT_EQ(collsim("run " + s.string() + " --shard " + std::to_string(k) + "/2 --out " + out.string()).status, 0);
+    parts += " " + out.string();
+  }
+  ASSERT_EQ(collsim("merge " + (scratch() / "ca-merged").string() + parts).status, 0);
+  EXPECT_EQ(slurp(scratch() / "ca-merged" / "results.csv"), csv);
+}
+
+}  // namespace
