@@ -174,20 +174,11 @@ Scenario load_scenario(const std::string& path) {
   });
   const bool uses_sim = std::count(sc.engines.begin(), sc.engines.end(), "sim") > 0;
 
-  if (root["platform"]) {
-    const std::string given = in.text(root["platform"], "platform");
-    fs::path p(given);
-    if (p.is_relative()) p = fs::path(path).parent_path() / p;
-    if (!fs::exists(p))
-      in.fail(root["platform"], "platform file '" + given + "' not found (looked for " + p.string() + ")");
-    sc.sim.platform_file = p.lexically_normal().string();
-  } else if (uses_sim) {
-    throw ScenarioError(path + ": the sim engine needs a 'platform' (a SimGrid platform file)");
-  }
-  sc.sim.map_by = read_map_by(in, root);
+  if (!root["platform"] && uses_sim)
+    throw ScenarioError(path + ": the sim engine needs a 'platform' (a SimGrid platform file or a generated cluster)");
   bool model_from_platform = false;
   if (root["model"]) read_model(in, root["model"], sc.model, model_from_platform);
-  if (model_from_platform && sc.sim.platform_file.empty())
+  if (model_from_platform && !root["platform"])
     in.fail(root["model"]["from_platform"], "model.from_platform needs the scenario's platform");
   if (root["formula"]) {
     const YAML::Node f = root["formula"];
@@ -216,6 +207,10 @@ Scenario load_scenario(const std::string& path) {
   }
   if (root["sim"]) read_sim_settings(in, root["sim"], sc.sim);
   if (root["mpi"]) read_mpi_settings(in, root["mpi"], sc.mpi);
+  sc.clusters = read_clusters(in, root, path, sc.sim, sc.model);
+  // The first cluster stands for all where one platform is reported (run.json's settings).
+  sc.sim.platform_file = sc.clusters.front().sim.platform_file;
+  sc.sim.map_by = sc.clusters.front().sim.map_by;
   if (root["real_bytes"]) sc.real_bytes = in.boolean(root["real_bytes"], "real_bytes");
 
   if (root["output"]) {
@@ -272,17 +267,19 @@ Scenario load_scenario(const std::string& path) {
     sc.operations.push_back(std::move(sweep));
   }
 
-  place_model(in, root, sc.sim, model_from_platform, sc.model);
-  if (uses_sim) {
-    const PlatformSize size = platform_size_or_fail(path, sc.sim);
+  for (ClusterVariant& cluster : sc.clusters) {
+    place_model(in, root, cluster.sim, model_from_platform, cluster.model);
+    if (!uses_sim) continue;
+    const PlatformSize size = platform_size_or_fail(path, cluster.sim);
     for (const auto& op : sc.operations)
       for (int p : op.procs)
         if (static_cast<std::size_t>(p) > size.capacity)
           throw ScenarioError(path + ": " + std::string(op.algorithm->name) + " asks for " + std::to_string(p) +
-                              " processes, but platform " + sc.sim.platform_file + " has " +
+                              " processes, but platform " + cluster.sim.platform_file + " has " +
                               std::to_string(size.hosts) + " hosts, room for " + std::to_string(size.capacity) +
-                              " ranks placed --map-by " + models::to_string(sc.sim.map_by));
+                              " ranks placed --map-by " + models::to_string(cluster.sim.map_by));
   }
+  sc.model = sc.clusters.front().model;
   return sc;
 }
 
@@ -295,27 +292,29 @@ std::vector<PlanPoint> expand_plan(const Scenario& sc) {
     else
       engines.push_back(engine);
   for (const auto& engine : engines)
-    for (const auto& op : sc.operations)
-      for (int p : op.procs)
-        for (std::size_t m : op.bytes)
-          for (std::size_t seg : op.segments)
-            for (int root : op.roots) {
-              if (root >= p) continue;
-              if (engine == "formula-textbook" && !op.algorithm->textbook) continue;
-              PlanPoint point;
-              point.engine = engine;
-              point.spec.algorithm = op.algorithm;
-              point.spec.procs = p;
-              point.spec.bytes = m;
-              point.spec.params.segment = seg;
-              point.spec.params.root = root;
-              point.spec.params.fanout = op.fanout;
-              point.spec.params.radix = op.radix;
-              point.spec.real_bytes = sc.real_bytes;
-              point.sim = sc.sim;
-              point.model = sc.model;
-              plan.push_back(std::move(point));
-            }
+    for (const ClusterVariant& cluster : sc.clusters)
+      for (const auto& op : sc.operations)
+        for (int p : op.procs)
+          for (std::size_t m : op.bytes)
+            for (std::size_t seg : op.segments)
+              for (int root : op.roots) {
+                if (root >= p) continue;
+                if (engine == "formula-textbook" && !op.algorithm->textbook) continue;
+                PlanPoint point;
+                point.engine = engine;
+                point.spec.algorithm = op.algorithm;
+                point.spec.procs = p;
+                point.spec.bytes = m;
+                point.spec.params.segment = seg;
+                point.spec.params.root = root;
+                point.spec.params.fanout = op.fanout;
+                point.spec.params.radix = op.radix;
+                point.spec.real_bytes = sc.real_bytes;
+                point.axes = cluster.axes;
+                point.sim = cluster.sim;
+                point.model = cluster.model;
+                plan.push_back(std::move(point));
+              }
   return plan;
 }
 

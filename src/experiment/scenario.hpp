@@ -14,6 +14,7 @@
 #include "engines/model/model_engine.hpp"
 #include "engines/run.hpp"
 #include "engines/sim/sim_engine.hpp"
+#include "experiment/cluster_sweep.hpp"
 #include "experiment/mpi_launcher.hpp"
 #include "experiment/scenario_error.hpp"
 
@@ -48,6 +49,10 @@ struct Scenario {
   std::vector<std::string> formulas{"derived"};
   std::string params_file;  // resolved against the scenario's folder
   std::vector<OperationSweep> operations;
+  // The clusters studied (cluster_sweep.hpp): one unless `platform` or `map_by` lists several;
+  // each with its own platform file, placement and model, and its axes (results.csv columns).
+  // `sim` and `model` above are the first one's.
+  std::vector<ClusterVariant> clusters;
   std::string out_dir;  // resolved against the current directory; may be empty
 };
 
@@ -81,8 +86,8 @@ struct PlanPoint {
   ModelConfig model;
 };
 
-// Every (engine, operation, procs, bytes, segment, root) point of the scenario, engines outermost,
-// then operations in file order, then procs, bytes, segment and root ascending as written.
+// Every (engine, cluster, operation, procs, bytes, segment, root) point of the scenario, engines
+// outermost, then clusters, then operations in file order, then procs, bytes, segment and root ascending as written.
 // Points whose root is not a rank of P are skipped. The engine "formula" becomes one engine per
 // formula kind ("formula-derived", "formula-textbook"); an algorithm without a textbook formula
 // has no formula-textbook points.
