@@ -1,6 +1,7 @@
-// Runs a coarray scenario (coarray_scenario.hpp): model and sim in this process (every sim point
-// in one simulation), mpi and caf-native as one mpirun per point, each row handed over as soon as
-// it exists so the results file keeps everything finished when a run is interrupted.
+// Runs a coarray scenario (coarray_scenario.hpp): model in-process, every sim point in a
+// simulation of its own, mpi and caf-native as one mpirun per point, each row handed over as soon
+// as it exists so the results file keeps everything finished when a run is interrupted; as a
+// Sweep (sweep.hpp), so --jobs, --shard, --resume and collsim merge apply as to collective scenarios.
 #pragma once
 
 #include <functional>

@@ -215,12 +215,14 @@ class Folder {
   std::size_t resumed() const { return resumed_; }
   std::string csv_path() const { return csv_path_; }
 
-  void add(std::size_t point, const std::string& text) {
-    if (rows_[point]) return;  // a unit re-run on resume gives the rows it already had again
+  // False when the folder has the point's row already (a unit re-run on resume gives it again).
+  bool add(std::size_t point, const std::string& text) {
+    if (rows_[point]) return false;
     std::string line = text + "," + sw_.keys[point];
     csv_ << line << '\n' << std::flush;
     rows_[point] = std::move(line);
     ++written_;
+    return true;
   }
 
   std::vector<std::string> rows() const {
@@ -392,7 +394,7 @@ struct Failure {
 // worker; an exclusive unit waits until every worker is idle and runs alone. After a failure no
 // unit starts; the running ones finish and their rows count.
 void run_units(const Sweep& sw, const std::vector<std::size_t>& todo, int jobs,
-               const std::function<void(std::size_t, const std::string&)>& on_row, Progress& progress) {
+               const std::function<bool(std::size_t, const std::string&)>& on_row, Progress& progress) {
   struct Worker {
     pid_t pid = -1;
     int to = -1, from = -1;
@@ -404,6 +406,18 @@ void run_units(const Sweep& sw, const std::vector<std::size_t>& todo, int jobs,
   std::fflush(nullptr);
   std::cout.flush();
   std::cerr.flush();
+  // A worker that died is noticed by its pipe's end, not by a SIGPIPE that would end this process.
+  struct IgnoreSigpipe {
+    struct sigaction saved {};
+    IgnoreSigpipe() {
+      struct sigaction ignore {};
+      ignore.sa_handler = SIG_IGN;
+      ::sigemptyset(&ignore.sa_mask);
+      ::sigaction(SIGPIPE, &ignore, &saved);
+    }
+    ~IgnoreSigpipe() { ::sigaction(SIGPIPE, &saved, nullptr); }
+  };
+  const IgnoreSigpipe no_sigpipe;
   const pid_t parent = ::getpid();
   for (std::size_t i = 0; i < n; ++i) {
     int down[2], up[2];
@@ -482,8 +496,7 @@ void run_units(const Sweep& sw, const std::vector<std::size_t>& todo, int jobs,
         w.unit = -1;
         w.dead = true;
       } else if (static_cast<Record>(kind) == Record::row) {
-        on_row(static_cast<std::size_t>(index), text);
-        progress.point_done();
+        if (on_row(static_cast<std::size_t>(index), text)) progress.point_done();
         continue;
       } else if (static_cast<Record>(kind) == Record::unit_done) {
         w.unit = -1;
@@ -549,7 +562,7 @@ std::vector<std::string> run_sweep(const Sweep& sw, const std::string& dir, cons
   try {
     run_units(
         sw, todo, o.jobs > 0 ? o.jobs : usable_cores(),
-        [&](std::size_t point, const std::string& row) { folder.add(point, row); }, progress);
+        [&](std::size_t point, const std::string& row) { return folder.add(point, row); }, progress);
   } catch (const std::exception& e) {
     progress.clear();
     folder.finish(std::string("failed: ") + e.what());

@@ -182,6 +182,26 @@ TEST(Sweep, RunKilledPartWayThenResumedEqualsTheUninterruptedRun) {
   EXPECT_EQ(slurp(out / "results.csv"), serial_csv());
 }
 
+// A kill can land in the middle of writing a row: resume drops that cut last line and runs the
+// point again.
+TEST(Sweep, ResumeDropsALastLineCutShort) {
+  const fs::path s =
+      write_file(scratch() / "cut.yaml",
+                 "engines: [model]\nprocs: [2, 4, 8]\nbytes: [1000, 2000]\noperations: [bcast/binomial]\n");
+  const fs::path whole = scratch() / "cut-whole", cut = scratch() / "cut";
+  ASSERT_EQ(collsim("run " + s.string() + " --out " + whole.string()).status, 0);
+  const std::string csv = slurp(whole / "results.csv");
+  fs::create_directories(cut);
+  fs::copy_file(whole / "run.json", cut / "run.json");
+  const auto rows = lines(csv);
+  ASSERT_EQ(rows.size(), 7u);
+  write_file(cut / "results.csv", rows[0] + "\n" + rows[1] + "\n" + rows[4] + "\n" + rows[2].substr(0, 30));
+  const Outcome o = collsim("run " + s.string() + " --resume --out " + cut.string());
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_NE(o.err.find(": 2 rows there, 4 to run"), std::string::npos) << o.err;
+  EXPECT_EQ(slurp(cut / "results.csv"), csv);
+}
+
 TEST(Sweep, ResumeRefusesTheResultsOfAnotherScenario) {
   const fs::path a = write_file(scratch() / "sweep-a.yaml", sweep_scenario("[1KiB]"));
   const fs::path b = write_file(scratch() / "sweep-b.yaml", sweep_scenario("[2KiB]"));
