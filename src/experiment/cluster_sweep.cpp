@@ -111,14 +111,13 @@ std::vector<models::MapBy> placements(const Reader& in, const YAML::Node& root) 
     in.fail(root["map_by"], "give ranks_per_node or map_by, not both (ranks_per_node: N is map_by: ppr:N:node)");
   std::vector<models::MapBy> out;
   if (root["ranks_per_node"]) {
-    for (long long k : in.list(root["ranks_per_node"], "ranks_per_node", [&](const YAML::Node& x) {
-           return in.integer(x, "ranks_per_node", 1, 1 << 20);
-         }))
+    for (long long k : in.list(root["ranks_per_node"], "ranks_per_node",
+                               [&](const YAML::Node& x) { return in.integer(x, "ranks_per_node", 1, 1 << 20); }))
       out.push_back({models::MapBy::Policy::ppr_node, static_cast<int>(k)});
   } else if (root["map_by"]) {
     const YAML::Node n = root["map_by"];
-    const std::vector<YAML::Node> items = n.IsSequence() ? std::vector<YAML::Node>(n.begin(), n.end())
-                                                         : std::vector<YAML::Node>{n};
+    const std::vector<YAML::Node> items =
+        n.IsSequence() ? std::vector<YAML::Node>(n.begin(), n.end()) : std::vector<YAML::Node>{n};
     if (items.empty()) in.fail(n, "map_by: an empty list");
     for (const auto& x : items) {
       const std::string text = in.text(x, "map_by");

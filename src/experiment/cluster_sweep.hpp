@@ -27,8 +27,8 @@ class Reader;
 struct ClusterVariant {
   // (parameter, value as written) for each swept parameter; "map_by" for a swept placement.
   std::vector<std::pair<std::string, std::string>> axes;
-  SimConfig sim;      // the scenario's sim settings with this cluster's platform file and placement
-  ModelConfig model;  // the scenario's model; two-level from this cluster with from_platform
+  SimConfig sim;              // the scenario's sim settings with this cluster's platform file and placement
+  ModelConfig model;          // the scenario's model; two-level from this cluster with from_platform
   std::string generated_xml;  // the platform's text when generated, else empty
 };
 

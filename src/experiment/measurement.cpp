@@ -123,6 +123,11 @@ std::optional<Measurement> row_from_cells(const std::vector<std::string>& header
     m.ci95_s = real_or("ci95_s", 0);
     m.data = v.count("data") ? v["data"] : "unchecked";
     m.protocol = v.count("protocol") ? v["protocol"] : "";
+    // Columns beyond the standard ones and the key are the cluster's axes, in file order.
+    static const std::vector<std::string> standard = split_csv(csv_header());
+    for (std::size_t i = 0; i < header.size() && i < cells.size(); ++i)
+      if (header[i] != "key" && std::find(standard.begin(), standard.end(), header[i]) == standard.end())
+        m.axes.emplace_back(header[i], cells[i]);
   } catch (const std::exception&) {
     problem = std::string(field) + " is '" + (v.count(field) ? v[field] : "") + "'";
     return std::nullopt;

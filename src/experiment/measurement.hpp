@@ -26,6 +26,9 @@ struct Measurement {
   double ci95_s = 0;     // half-width of the 95% confidence interval of the mean (0 for one run)
   std::string data;      // "ok", "unchecked" (virtual bytes) or the first wrong byte
   std::string protocol;  // sim: the point-to-point protocol selection (ideal, tcp, tcp+shm); else empty
+  // The point's cluster, when a scenario sweeps it (cluster_sweep.hpp): (parameter, value), the
+  // columns after `protocol` in results.csv.
+  std::vector<std::pair<std::string, std::string>> axes;
 };
 
 // Fills the statistics of a simulated point from its single time.

@@ -11,7 +11,8 @@ namespace collsim {
 
 namespace {
 
-using Key = std::tuple<std::string, int, std::size_t, std::size_t, int>;
+// (cluster, algorithm, procs, bytes, segment, root)
+using Key = std::tuple<std::string, std::string, int, std::size_t, std::size_t, int>;
 
 // `text[c]`: column c holds words (algorithm names, data checks), left-aligned; the others hold
 // numbers, right-aligned so their digits line up. Headers are left-aligned.
@@ -42,16 +43,24 @@ std::string render(const std::vector<std::vector<std::string>>& cells, const std
   return out;
 }
 
+// The cluster of a row: its axes, "taper=4 map_by=ppr:2:node"; empty without axes.
+std::string axes_text(const Measurement& m) {
+  std::string out;
+  for (const auto& [name, value] : m.axes) out += (out.empty() ? "" : " ") + name + "=" + value;
+  return out;
+}
+
 }  // namespace
 
 std::string format_results_table(const std::vector<Measurement>& rows) {
   std::vector<std::string> engines;
   std::vector<Key> order;
   std::map<Key, std::map<std::string, const Measurement*>> cells;
-  bool many_roots = false, checked = false;
+  bool many_roots = false, checked = false, clusters = false;
   for (const auto& m : rows) {
     if (std::find(engines.begin(), engines.end(), m.engine) == engines.end()) engines.push_back(m.engine);
-    Key k{m.op, m.procs, m.bytes, m.segment, m.root};
+    Key k{axes_text(m), m.op, m.procs, m.bytes, m.segment, m.root};
+    clusters |= !m.axes.empty();
     if (!cells.count(k)) order.push_back(k);
     cells[k][m.engine] = &m;
     many_roots |= m.root != 0;
@@ -59,6 +68,7 @@ std::string format_results_table(const std::vector<Measurement>& rows) {
   }
   std::vector<std::vector<std::string>> out;
   std::vector<std::string> header{"algorithm", "procs", "bytes", "segment"};
+  if (clusters) header.insert(header.begin(), "cluster");
   if (many_roots) header.push_back("root");
   for (const auto& e : engines) header.push_back(e);
   if (engines.size() == 2) header.push_back(engines[1] + "/" + engines[0]);
@@ -66,9 +76,10 @@ std::string format_results_table(const std::vector<Measurement>& rows) {
   out.push_back(header);
   for (const Key& k : order) {
     const auto& by_engine = cells[k];
-    std::vector<std::string> line{std::get<0>(k), std::to_string(std::get<1>(k)), format_bytes(std::get<2>(k)),
-                                  std::get<3>(k) ? format_bytes(std::get<3>(k)) : "-"};
-    if (many_roots) line.push_back(std::to_string(std::get<4>(k)));
+    std::vector<std::string> line{std::get<1>(k), std::to_string(std::get<2>(k)), format_bytes(std::get<3>(k)),
+                                  std::get<4>(k) ? format_bytes(std::get<4>(k)) : "-"};
+    if (clusters) line.insert(line.begin(), std::get<0>(k));
+    if (many_roots) line.push_back(std::to_string(std::get<5>(k)));
     // Every engine's wrong bytes, not only the last one's; "ok" only when some engine checked.
     std::string data;
     bool verified = false;
@@ -92,6 +103,7 @@ std::string format_results_table(const std::vector<Measurement>& rows) {
   }
   std::vector<bool> text(header.size(), false);
   text[0] = true;
+  if (clusters) text[1] = true;
   if (checked) text.back() = true;
   return render(out, text);
 }
@@ -124,14 +136,15 @@ std::string variant(const Measurement& m) { return m.segment ? m.op + " (" + for
 }  // namespace
 
 std::string format_fastest_table(const std::vector<Measurement>& rows) {
-  // (engine, operation) -> (procs, bytes) -> candidates, each (time, variant)
+  // (engine, operation, cluster) -> (procs, bytes) -> candidates, each (time, variant)
   using Point = std::pair<int, std::size_t>;
-  std::map<std::pair<std::string, std::string>, std::map<Point, std::vector<std::pair<double, std::string>>>> groups;
-  std::vector<std::pair<std::string, std::string>> order;
+  using Group = std::tuple<std::string, std::string, std::string>;
+  std::map<Group, std::map<Point, std::vector<std::pair<double, std::string>>>> groups;
+  std::vector<Group> order;
   for (const auto& m : rows) {
     if (m.root != 0) continue;  // compare like with like: root 0 only
     const std::string operation = m.op.substr(0, m.op.find('/'));
-    const auto key = std::make_pair(m.engine, operation);
+    const Group key{m.engine, operation, axes_text(m)};
     if (!groups.count(key)) order.push_back(key);
     groups[key][{m.procs, m.bytes}].emplace_back(m.time_s, variant(m));
   }
@@ -155,7 +168,9 @@ std::string format_fastest_table(const std::vector<Measurement>& rows) {
       }
       cells.push_back(std::move(line));
     }
-    out += "\nfastest " + key.second + " per (procs, bytes) on engine " + key.first + ":\n" +
+    const std::string& cluster = std::get<2>(key);
+    out += "\nfastest " + std::get<1>(key) + " per (procs, bytes) on engine " + std::get<0>(key) +
+           (cluster.empty() ? "" : " (" + cluster + ")") + ":\n" +
            render(cells, {false, false, true, false, true, false});
   }
   return out;

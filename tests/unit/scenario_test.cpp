@@ -357,7 +357,7 @@ TEST(Scenario, FieldsThatDoNotApplyAreRefused) {
   expect_refused(dir / "radix.yaml", head + "  - op: bcast/chain\n    radix: 2\n",
                  "6:12: radix does not apply to bcast/chain (only to bcast/knomial)");
   expect_refused(dir / "sim.yaml", "engines: [sim]\nprocs: 2\nbytes: 1\noperations: [bcast/binomial]\n",
-                 " the sim engine needs a 'platform' (a SimGrid platform file)");
+                 " the sim engine needs a 'platform' (a SimGrid platform file or a generated cluster)");
   expect_refused(dir / "kind.yaml", head + "  - bcast/binomial\nmodel: {kind: logp}\n",
                  "6:15: model.kind: 'logp' is not hockney, two_level or loggp");
   expect_refused(dir / "intra.yaml", head + "  - bcast/binomial\nmodel: {intra: {alpha: 1, beta: 1}}\n",
