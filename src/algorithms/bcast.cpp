@@ -12,12 +12,14 @@ namespace {
 // MPI_Bcast returns before any algorithm runs when there is nothing to move.
 bool nothing_to_do(const Comm& comm, Buffer data) { return comm.size() == 1 || data.size() == 0; }
 
+Task<> nothing() { co_return; }
+
 // The five tree broadcasts differ only in the tree (their registry entries name the same
-// functions): run the one generic segmented broadcast on this rank's node of it.
-Task<> on_tree(Comm& comm, Buffer data, AlgorithmParams params, TreeFn tree) {
-  if (nothing_to_do(comm, data)) co_return;
-  const TreeNode node = tree(comm.rank(), comm.size(), params);
-  co_await tree_bcast(comm, data, params.root, params.segment, node);
+// functions): run the one generic segmented broadcast on this rank's node of it. Not a coroutine
+// itself, so that a rank holds one frame, the broadcast's (model runs hold millions of ranks).
+Task<> on_tree(Comm& comm, Buffer data, const AlgorithmParams& params, TreeFn tree) {
+  if (nothing_to_do(comm, data)) return nothing();
+  return tree_bcast(comm, data, params.root, params.segment, tree(comm.rank(), comm.size(), params));
 }
 
 }  // namespace

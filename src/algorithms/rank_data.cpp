@@ -68,10 +68,16 @@ std::byte pattern_byte(int rank, std::size_t i) {
   return static_cast<std::byte>((pattern_word(rank, i >> 3) >> (8 * (i & 7))) & 0xffu);
 }
 
+RankBuffers RankData::virtual_buffers(Operation op, int rank, int size, int root, std::size_t bytes) {
+  const bool gathers = op == Operation::gather && rank == root;
+  return {Buffer::virtual_of(bytes), Buffer::virtual_of(gathers ? bytes * static_cast<std::size_t>(size) : 0)};
+}
+
 RankData::RankData(Operation op, int rank, int size, int root, std::size_t bytes, bool real)
     : op_(op), rank_(rank), size_(size), root_(root), bytes_(bytes), data_(bytes, real) {
   if (!real) {
-    if (op == Operation::gather && rank == root) gathered_ = Storage(bytes * static_cast<std::size_t>(size), false);
+    const RankBuffers virtual_ones = virtual_buffers(op, rank, size, root, bytes);
+    gathered_ = Storage(virtual_ones.gathered.size(), false);
     return;
   }
   auto& d = data_.bytes();

@@ -23,6 +23,9 @@ class RankData {
   RankData(Operation op, int rank, int size, int root, std::size_t bytes, bool real);
 
   RankBuffers buffers() { return {data_.view(), gathered_.view()}; }
+  // What buffers() gives with virtual bytes, without a RankData: an engine holding millions of
+  // ranks then keeps nothing per rank for their data (there is nothing to own or check).
+  static RankBuffers virtual_buffers(Operation op, int rank, int size, int root, std::size_t bytes);
   // Empty when this rank's output is right (or bytes are virtual); otherwise the first
   // difference, e.g. "rank 3: byte 8192 of the broadcast buffer is 0x12, expected 0x7f".
   std::string check() const;

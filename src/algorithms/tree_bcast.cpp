@@ -18,7 +18,7 @@ Task<> forward(Comm& comm, Buffer segment, const std::vector<int>& children, std
 
 }  // namespace
 
-Task<> tree_bcast(Comm& comm, Buffer data, int root, std::size_t segment, const TreeNode& node) {
+Task<> tree_bcast(Comm& comm, Buffer data, int root, std::size_t segment, TreeNode node) {
   const Segmentation seg(data.size(), segment);
   const std::size_t n = seg.count();
   std::vector<Request> sends(node.children.size());

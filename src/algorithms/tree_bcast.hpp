@@ -13,6 +13,6 @@
 
 namespace collsim {
 
-Task<> tree_bcast(Comm& comm, Buffer data, int root, std::size_t segment, const TreeNode& node);
+Task<> tree_bcast(Comm& comm, Buffer data, int root, std::size_t segment, TreeNode node);
 
 }  // namespace collsim

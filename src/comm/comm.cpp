@@ -99,9 +99,9 @@ Task<> Comm::sync_images(Window w, std::span<const int> images) {
 }
 
 Buffer Comm::local(Window w) const {
-  if (w.id < 0 || static_cast<std::size_t>(w.id) >= windows_.size() || !window_live_[static_cast<std::size_t>(w.id)])
+  if (w.id < 0 || static_cast<std::size_t>(w.id) >= windows_.size() || !windows_[static_cast<std::size_t>(w.id)])
     throw CommError(where() + ": window " + std::to_string(w.id) + " is not allocated");
-  return windows_[static_cast<std::size_t>(w.id)];
+  return *windows_[static_cast<std::size_t>(w.id)];
 }
 
 void Comm::check_peer(int peer, const char* verb) const {
@@ -164,7 +164,24 @@ void Comm::check(const Op& op) const {
   }
 }
 
-bool Comm::submit(Op& op) {
+Op& Comm::make(OpKind kind, Buffer buffer, int peer, int tag) {
+  if (made_) {
+    made_ = false;  // the rank may go on (an engine that reuses its Comm after a failed call)
+    throw CommError(where() + ": a " + name_of(op_.kind) + " was made and not co_awaited before the next operation " +
+                    "(co_await each operation where it is made)");
+  }
+  op_ = Op{};
+  op_.kind = kind;
+  op_.buffer = buffer;
+  op_.peer = peer;
+  op_.tag = tag;
+  made_ = true;
+  return op_;
+}
+
+bool Comm::submit() {
+  made_ = false;
+  Op& op = op_;
   check(op);
   switch (op.kind) {
     case OpKind::isend: op.request.id = requests_.allocate(RequestKind::send, op.peer, op.tag, op.buffer.size()); break;
@@ -195,18 +212,11 @@ void Comm::completed(Op& op) {
     }
     case OpKind::win_allocate: {
       const auto id = static_cast<std::size_t>(op.window.id);
-      if (windows_.size() <= id) {
-        windows_.resize(id + 1);
-        window_live_.resize(id + 1, false);
-      }
+      if (windows_.size() <= id) windows_.resize(id + 1);
       windows_[id] = op.buffer;
-      window_live_[id] = true;
       break;
     }
-    case OpKind::win_free:
-      windows_[static_cast<std::size_t>(op.window.id)] = Buffer{};
-      window_live_[static_cast<std::size_t>(op.window.id)] = false;
-      break;
+    case OpKind::win_free: windows_[static_cast<std::size_t>(op.window.id)].reset(); break;
     default: break;
   }
 }

@@ -34,6 +34,7 @@
 #include <coroutine>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -67,19 +68,20 @@ enum class OpKind : std::uint8_t {
 };
 
 // One operation in flight: what the awaiting coroutine asked for, and where the engine leaves the
-// result. It lives in the awaiting coroutine's frame until the await completes, so an engine that
-// suspends may keep a pointer to it.
+// result. It lives in the rank's Comm until the await completes (a rank is one thread of
+// control, so it has one operation in flight at a time), so an engine that suspends may keep a
+// pointer to it. Fields are ordered to pack: a million-rank run holds a million of them.
 struct Op {
   OpKind kind{};
-  Buffer buffer;  // isend, put: data sent; irecv, get: data received; copy: destination;
-                  // win_allocate: set by the engine to this rank's window memory
-  Buffer source;  // copy: source
-  int peer = -1;  // isend: destination; irecv: source; put, get, flush: target
+  bool real = true;  // win_allocate: hold real bytes (else a virtual window, see buffer.hpp)
+  int peer = -1;     // isend: destination; irecv: source; put, get, flush: target
   int tag = 0;
   Window window;                   // one-sided operations; win_allocate: set by the engine
+  Buffer buffer;                   // isend, put: data sent; irecv, get: data received; copy: destination;
+                                   // win_allocate: set by the engine to this rank's window memory
+  Buffer source;                   // copy: source
   std::size_t offset = 0;          // put, get: byte offset in the target's window memory
   std::size_t bytes = 0;           // win_allocate: window size per rank
-  bool real = true;                // win_allocate: hold real bytes (else a virtual window, see buffer.hpp)
   std::span<Request> requests;     // wait_all / wait_any
   Request request;                 // result of isend / irecv / put / get (set by the front)
   std::size_t index = 0;           // result of wait_any
@@ -88,18 +90,20 @@ struct Op {
 
 class Comm;
 
-// The awaitable every Comm operation returns. R is what co_await yields.
+// The awaitable every Comm operation returns; R is what co_await yields. It holds only its
+// Comm: the call that made it wrote the operation into the Comm, and co_awaiting it submits
+// that. Awaitables live in coroutine frames, one per co_await of an algorithm, and a model run
+// holds millions of frames, so this keeps them a pointer wide.
 template <class R>
 class [[nodiscard]] OpAwaitable {
  public:
-  OpAwaitable(Comm& comm, const Op& op) : comm_(&comm), op_(op) {}
+  explicit OpAwaitable(Comm& comm) : comm_(&comm) {}
   bool await_ready();
-  void await_suspend(std::coroutine_handle<> h) noexcept { op_.waiter = h; }
+  void await_suspend(std::coroutine_handle<> h) noexcept;
   R await_resume();
 
  private:
   Comm* comm_;
-  Op op_;
 };
 
 // Raised for misuse an algorithm can cause (bad rank, size mismatch, ...). The front raises the
@@ -118,30 +122,34 @@ class Comm {
   // Current time in seconds, in this engine's clock (simulated or wall clock).
   virtual double now() const = 0;
 
-  OpAwaitable<Request> isend(Buffer data, int dest, int tag) { return {*this, make(OpKind::isend, data, dest, tag)}; }
+  OpAwaitable<Request> isend(Buffer data, int dest, int tag) {
+    make(OpKind::isend, data, dest, tag);
+    return OpAwaitable<Request>(*this);
+  }
   OpAwaitable<Request> irecv(Buffer data, int source, int tag) {
-    return {*this, make(OpKind::irecv, data, source, tag)};
+    make(OpKind::irecv, data, source, tag);
+    return OpAwaitable<Request>(*this);
   }
   // Completes every request in the span and resets each to null.
   OpAwaitable<void> wait_all(std::span<Request> requests) {
-    Op op = make(OpKind::wait_all, {}, -1, 0);
-    op.requests = requests;
-    return {*this, op};
+    make(OpKind::wait_all, {}, -1, 0).requests = requests;
+    return OpAwaitable<void>(*this);
   }
   // Completes one non-null request of the span, resets it to null and yields its index. A span of
   // null requests only is an error (CommError), not MPI's MPI_UNDEFINED: no algorithm means it.
   OpAwaitable<std::size_t> wait_any(std::span<Request> requests) {
-    Op op = make(OpKind::wait_any, {}, -1, 0);
-    op.requests = requests;
-    return {*this, op};
+    make(OpKind::wait_any, {}, -1, 0).requests = requests;
+    return OpAwaitable<std::size_t>(*this);
   }
   OpAwaitable<void> wait(Request& request) { return wait_all(std::span<Request>(&request, 1)); }
-  OpAwaitable<void> barrier() { return {*this, make(OpKind::barrier, {}, -1, 0)}; }
+  OpAwaitable<void> barrier() {
+    make(OpKind::barrier, {}, -1, 0);
+    return OpAwaitable<void>(*this);
+  }
   // Copies src into dst within this rank's memory, charged at the engine's memory-copy cost.
   OpAwaitable<void> copy(Buffer dst, Buffer src) {
-    Op op = make(OpKind::copy, dst, -1, 0);
-    op.source = src;
-    return {*this, op};
+    make(OpKind::copy, dst, -1, 0).source = src;
+    return OpAwaitable<void>(*this);
   }
 
   Task<> send(Buffer data, int dest, int tag);
@@ -152,26 +160,26 @@ class Comm {
 
   // --- one-sided (see the header comment) ---
   OpAwaitable<Window> win_allocate(std::size_t bytes, bool real = true) {
-    Op op = make(OpKind::win_allocate, {}, -1, 0);
+    Op& op = make(OpKind::win_allocate, {}, -1, 0);
     op.bytes = bytes;
     op.real = real;
-    return {*this, op};
+    return OpAwaitable<Window>(*this);
   }
   // Collective; outstanding operations on the window must have been completed.
-  OpAwaitable<void> win_free(Window w) { return {*this, make_rma(OpKind::win_free, w, -1, 0, {})}; }
+  OpAwaitable<void> win_free(Window w) { return make_rma<void>(OpKind::win_free, w, -1, 0, {}); }
   // This rank's memory of window w, and its size (the same on every rank).
   Buffer local(Window w) const;
   std::size_t window_size(Window w) const { return local(w).size(); }
 
   OpAwaitable<Request> put(Window w, int target, std::size_t offset, Buffer src) {
-    return {*this, make_rma(OpKind::put, w, target, offset, src)};
+    return make_rma<Request>(OpKind::put, w, target, offset, src);
   }
   OpAwaitable<Request> get(Window w, int target, std::size_t offset, Buffer dst) {
-    return {*this, make_rma(OpKind::get, w, target, offset, dst)};
+    return make_rma<Request>(OpKind::get, w, target, offset, dst);
   }
-  OpAwaitable<void> flush(Window w, int target) { return {*this, make_rma(OpKind::flush, w, target, 0, {})}; }
-  OpAwaitable<void> flush_all(Window w) { return {*this, make_rma(OpKind::flush, w, -1, 0, {})}; }
-  OpAwaitable<void> win_sync(Window w) { return {*this, make_rma(OpKind::win_sync, w, -1, 0, {})}; }
+  OpAwaitable<void> flush(Window w, int target) { return make_rma<void>(OpKind::flush, w, target, 0, {}); }
+  OpAwaitable<void> flush_all(Window w) { return make_rma<void>(OpKind::flush, w, -1, 0, {}); }
+  OpAwaitable<void> win_sync(Window w) { return make_rma<void>(OpKind::win_sync, w, -1, 0, {}); }
 
   // Fortran's image-control statements over window w, as Omni XcalableMP builds them on MPI-3:
   // sync memory = flush_all + win_sync; sync all = sync memory, barrier, sync memory;
@@ -186,9 +194,11 @@ class Comm {
   // Outstanding requests (issued, not yet completed by a wait): an algorithm should leave none.
   const RequestTable& requests() const { return requests_; }
 
-  // Checks `op`, records its request, and starts it in the engine; true if it completed already.
-  // Called by OpAwaitable; engines never call it.
-  bool submit(Op& op);
+  // Checks the operation made last, records its request, and starts it in the engine; true if it
+  // completed already. Called by OpAwaitable; engines never call it.
+  bool submit();
+  // The operation in flight. Called by OpAwaitable.
+  Op& op() { return op_; }
   // Called by OpAwaitable when an operation the engine left pending has completed.
   void completed(Op& op);
 
@@ -213,44 +223,46 @@ class Comm {
   std::string where() const { return "rank " + std::to_string(rank()); }
 
  private:
-  static Op make(OpKind kind, Buffer buffer, int peer, int tag) {
-    Op op;
-    op.kind = kind;
-    op.buffer = buffer;
-    op.peer = peer;
-    op.tag = tag;
-    return op;
-  }
-  static Op make_rma(OpKind kind, Window w, int target, std::size_t offset, Buffer data) {
-    Op op = make(kind, data, target, 0);
+  // Writes a new operation into op_, to be submitted by the co_await of the awaitable returned.
+  Op& make(OpKind kind, Buffer buffer, int peer, int tag);
+  template <class R>
+  OpAwaitable<R> make_rma(OpKind kind, Window w, int target, std::size_t offset, Buffer data) {
+    Op& op = make(kind, data, target, 0);
     op.window = w;
     op.offset = offset;
-    return op;
+    return OpAwaitable<R>(*this);
   }
   void check(const Op& op) const;
   void check_peer(int peer, const char* verb) const;
   void check_window(const Op& op) const;
   void check_requests(const Op& op) const;
 
+  Op op_;
+  bool made_ = false;  // op_ was made and not yet submitted
   RequestTable requests_;
-  std::vector<Buffer> windows_;  // by window id; a freed window has no memory
-  std::vector<bool> window_live_;
+  std::vector<std::optional<Buffer>> windows_;  // by window id; nullopt once freed
 };
 
 template <class R>
 bool OpAwaitable<R>::await_ready() {
-  return comm_->submit(op_);
+  return comm_->submit();
+}
+
+template <class R>
+void OpAwaitable<R>::await_suspend(std::coroutine_handle<> h) noexcept {
+  comm_->op().waiter = h;
 }
 
 template <class R>
 R OpAwaitable<R>::await_resume() {
-  if (op_.waiter) comm_->completed(op_);
+  Op& op = comm_->op();
+  if (op.waiter) comm_->completed(op);
   if constexpr (std::is_same_v<R, Request>)
-    return op_.request;
+    return op.request;
   else if constexpr (std::is_same_v<R, std::size_t>)
-    return op_.index;
+    return op.index;
   else if constexpr (std::is_same_v<R, Window>)
-    return op_.window;
+    return op.window;
 }
 
 }  // namespace collsim

@@ -6,9 +6,10 @@
 
 namespace collsim {
 
-Task<> run_call(Comm& comm, RankBuffers buffers, const RunSpec& spec) {
+namespace {
+
+Task<> call_then_gather(Comm& comm, RankBuffers buffers, const RunSpec& spec) {
   co_await spec.algorithm->run(comm, buffers, spec.params);
-  if (spec.then_gather == 0) co_return;
   const bool root = comm.rank() == spec.params.root;
   Storage block(spec.then_gather, spec.real_bytes);
   Storage all(root ? spec.then_gather * static_cast<std::size_t>(comm.size()) : 0, spec.real_bytes);
@@ -17,18 +18,33 @@ Task<> run_call(Comm& comm, RankBuffers buffers, const RunSpec& spec) {
   co_await gather_basic_linear(comm, block.view(), all.view(), p);
 }
 
-RankWork::RankWork(const RunSpec& spec, int rank) : spec_(&spec) {
+}  // namespace
+
+// Not a coroutine itself: a plain call hands back the algorithm's own task, so a rank holds no
+// wrapper frame (a model run holds millions of ranks' frames at once).
+Task<> run_call(Comm& comm, RankBuffers buffers, const RunSpec& spec) {
+  if (spec.then_gather == 0) return spec.algorithm->run(comm, buffers, spec.params);
+  return call_then_gather(comm, buffers, spec);
+}
+
+RankWork::RankWork(const RunSpec& spec, int rank) : spec_(&spec), rank_(rank) {
   if (spec.program)
     program_ = spec.program->rank(rank, spec.procs);
-  else
-    data_.emplace(spec.algorithm->op, rank, spec.procs, spec.params.root, spec.bytes, spec.real_bytes);
+  else if (spec.real_bytes)
+    data_ = std::make_unique<RankData>(spec.algorithm->op, rank, spec.procs, spec.params.root, spec.bytes, true);
+}
+
+RankBuffers RankWork::buffers() {
+  if (data_) return data_->buffers();
+  return RankData::virtual_buffers(spec_->algorithm->op, rank_, spec_->procs, spec_->params.root, spec_->bytes);
 }
 
 Task<> RankWork::run(Comm& comm) {
-  if (!program_) {
-    co_await run_call(comm, data_->buffers(), *spec_);
-    co_return;
-  }
+  if (!program_) return run_call(comm, buffers(), *spec_);
+  return run_program(comm);
+}
+
+Task<> RankWork::run_program(Comm& comm) {
   co_await program_->setup(comm);
   const double start = comm.now();
   co_await program_->run(comm);
@@ -44,14 +60,17 @@ Task<> RankWork::call(Comm& comm) {
   if (program_)
     co_await program_->run(comm);
   else
-    co_await run_call(comm, data_->buffers(), *spec_);
+    co_await run_call(comm, buffers(), *spec_);
 }
 
 Task<> RankWork::finish(Comm& comm) {
   if (program_) co_await program_->finish(comm);
 }
 
-std::string RankWork::check() const { return data_ ? data_->check() : program_->check(); }
+std::string RankWork::check() const {
+  if (program_) return program_->check();
+  return data_ ? data_->check() : std::string();
+}
 
 double call_time(const RunSpec& spec, const std::vector<double>& finish_s) {
   if (finish_s.empty()) return 0;

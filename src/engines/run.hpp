@@ -97,12 +97,18 @@ class RankWork {
   // A program's run phase as timed by run(); nullopt for a collective call (its time is the
   // rank's finish).
   std::optional<double> timed_s() const { return timed_s_; }
-  // The collective call's buffers (nullptr for a program).
-  RankData* data() { return data_ ? &*data_ : nullptr; }
+  // The collective call's buffers (nullptr for a program, or with virtual bytes).
+  RankData* data() { return data_.get(); }
 
  private:
+  Task<> run_program(Comm& comm);
+  RankBuffers buffers();
+
+  // Kept small: a model run holds one per rank, millions of them. With virtual bytes there is
+  // no RankData, only the buffers' sizes, computed when the call starts.
   const RunSpec* spec_;
-  std::optional<RankData> data_;
+  int rank_;
+  std::unique_ptr<RankData> data_;
   std::unique_ptr<ProgramRank> program_;
   std::optional<double> timed_s_;
 };

@@ -254,6 +254,14 @@ Task<> wait_twice(Comm& comm, RankBuffers, const AlgorithmParams&) {
   co_await comm.wait(r);
   co_await comm.wait(copy);
 }
+// The front holds one operation per rank: an awaitable made and left while another operation is
+// made would lose the first, so that is an error, not a silent overwrite.
+Task<> made_and_not_awaited(Comm& comm, RankBuffers, const AlgorithmParams&) {
+  if (comm.rank() != 0) co_return;
+  auto first = comm.irecv(Buffer{}, 0, 1);
+  co_await comm.send(Buffer{}, 0, 1);
+  co_await first;
+}
 Task<> wait_any_on_nulls(Comm& comm, RankBuffers, const AlgorithmParams&) {
   std::array<Request, 2> none;
   if (comm.rank() == 0) co_await comm.wait_any(none);
@@ -309,6 +317,8 @@ const std::vector<Case>& all() {
       {named("conformance/negative_tag", &negative_tag), 1, 2, "rank 0: isend with tag -3 (tags are 0 or more)"},
       {named("conformance/wait_twice", &wait_twice), 1, 2,
        "rank 0: wait_all on request 0, which is not an outstanding request of this rank"},
+      {named("conformance/made_and_not_awaited", &made_and_not_awaited), 1, 2,
+       "rank 0: a irecv was made and not co_awaited before the next operation"},
       {named("conformance/wait_any_on_nulls", &wait_any_on_nulls), 1, 2,
        "rank 0: wait_any on 2 requests, none of them outstanding"},
       {named("conformance/copy_of_other_size", &copy_of_other_size), 1, 2,

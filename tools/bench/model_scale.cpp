@@ -1,8 +1,10 @@
 // Scale benchmark of the model engine: a binomial broadcast on 2^k ranks in one process.
 //
 // Prints the simulated time (checked against the closed form H * (alpha + beta*m)), the wall
-// time, the peak resident memory and the derived costs per rank and per message. Run:
-//   build/release/bench/model_scale [log2_ranks=20] [bytes=1MiB] [segment=0]
+// and CPU time (user + system: the machine is shared, so wall time alone misleads), the peak
+// resident memory and the derived costs per rank and per message. Run:
+//   build/release/bin/model_scale [log2_ranks=20] [bytes=1MiB] [segment=0]
+// Results and where the time and memory go: tools/bench/README.md, "Scale: model engine".
 #include <sys/resource.h>
 
 #include <chrono>
@@ -53,9 +55,14 @@ int main(int argc, char** argv) {
                 binomial_tree_height(spec.procs), ok ? "match" : "MISMATCH");
     status = ok ? 0 : 1;
   }
+  auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6; };
+  const double user = seconds(usage.ru_utime), sys = seconds(usage.ru_stime);
   std::printf("wall time       %.3f s\n", wall);
+  std::printf("cpu time        %.3f s  (user %.3f + system %.3f, whole process)\n", user + sys, user, sys);
   std::printf("peak memory     %.1f MiB\n", peak_mib);
-  std::printf("per rank        %.0f bytes, %.3f us\n", peak_mib * 1048576.0 / spec.procs, wall * 1e6 / spec.procs);
+  // LogGOPSim, the reference large-scale LogGP simulator, needs about 630 bytes per rank.
+  const double bytes_per_rank = peak_mib * 1048576.0 / spec.procs;
+  std::printf("per rank        %.0f bytes (LogGOPSim: ~630), %.3f us\n", bytes_per_rank, wall * 1e6 / spec.procs);
   std::printf("per message     %.3f us  (%.0f messages)\n", wall * 1e6 / messages, messages);
   return status;
 }

@@ -1,10 +1,12 @@
 #include "engines/model/model_engine.hpp"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <map>
-#include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "algorithms/rank_data.hpp"
@@ -33,12 +35,64 @@ struct PostedRecv {
   int source, tag;
   std::int64_t request;
   double posted;
+  Buffer buffer;  // receive target
 };
 
-// The engine's side of one of a rank's requests (the Comm front keeps what it is).
-struct RequestState {
-  bool done = false;
-  Buffer buffer;  // receive target
+// A rank's posted receives and unexpected messages are FIFO lists threaded through one pool per
+// kind for the whole run: most ranks hold none or one at a time, and a vector per rank would cost
+// its header and a heap block on each of millions of ranks.
+constexpr std::int32_t kNone = -1;
+
+template <class T>
+class ListPool {
+ public:
+  struct List {
+    std::int32_t head = kNone, tail = kNone;
+  };
+  void push_back(List& list, T value) {
+    std::int32_t i;
+    if (free_ != kNone) {
+      i = free_;
+      free_ = nodes_[static_cast<std::size_t>(i)].next;
+      nodes_[static_cast<std::size_t>(i)] = {std::move(value), kNone};
+    } else {
+      i = static_cast<std::int32_t>(nodes_.size());
+      nodes_.push_back({std::move(value), kNone});
+    }
+    if (list.tail == kNone)
+      list.head = i;
+    else
+      nodes_[static_cast<std::size_t>(list.tail)].next = i;
+    list.tail = i;
+  }
+  // Removes and returns the first element of `list` for which match(element) holds, if any.
+  template <class F>
+  bool take_first(List& list, F&& match, T& out) {
+    std::int32_t prev = kNone;
+    for (std::int32_t i = list.head; i != kNone; prev = i, i = nodes_[static_cast<std::size_t>(i)].next) {
+      Node& n = nodes_[static_cast<std::size_t>(i)];
+      if (!match(n.value)) continue;
+      out = std::move(n.value);
+      if (prev == kNone)
+        list.head = n.next;
+      else
+        nodes_[static_cast<std::size_t>(prev)].next = n.next;
+      if (list.tail == i) list.tail = prev;
+      n.value = T{};
+      n.next = free_;
+      free_ = i;
+      return true;
+    }
+    return false;
+  }
+
+ private:
+  struct Node {
+    T value;
+    std::int32_t next;
+  };
+  std::vector<Node> nodes_;
+  std::int32_t free_ = kNone;
 };
 
 class ModelEngine;
@@ -78,20 +132,17 @@ struct WindowMemory {
   std::vector<Storage> memory;  // by rank
 };
 
+// What the engine keeps for each rank; kept small, as a run holds millions. State that only some
+// models or operations need (ports, clocks, one-sided) is in vectors sized on first use.
 struct Rank {
   explicit Rank(ModelEngine& engine, int rank) : comm(engine, rank) {}
   ModelComm comm;
   Task<> task;
-  std::unique_ptr<RankWork> work;
-  Op* waiting = nullptr;  // the op this rank is suspended on, if it waits for requests
+  Op* waiting = nullptr;   // the op this rank is suspended on, if it waits for requests
+  std::uint64_t done = 0;  // bit id set: request id (< 64) has completed (larger ids: done_large_)
+  ListPool<PostedRecv>::List posted;
+  ListPool<Message>::List unexpected;
   bool finished = false;
-  double finish = 0;
-  std::vector<RequestState> requests;  // by request id
-  std::vector<PostedRecv> posted;
-  std::vector<Message> unexpected;
-  models::Hockney::Ports ports;  // Hockney one-port
-  models::LogGP::Rank clocks;    // LogGP
-  std::vector<Unflushed> unflushed;
 };
 
 struct Event {
@@ -111,34 +162,62 @@ struct Event {
 // Events in time order, FIFO among equal times (so runs are deterministic). Events are kept in
 // one bucket per distinct time: collectives under uniform costs produce few distinct times and
 // many events at each, so this beats a binary heap, whose sifts miss the cache on large runs.
+// A bucket's events do not repeat its time (16 bytes each, not 24), and a drained bucket's vector
+// is kept for the next new bucket, so the largest ones are not unmapped and faulted in again.
 class EventQueue {
  public:
   void push(const Event& e) {
-    if (draining_ && e.time == current_time_)
-      current_.push_back(e);
-    else
-      buckets_[e.time].push_back(e);
+    const Entry entry{e.id, e.rank, e.kind};
+    if (draining_ && e.time == current_time_) {
+      current_.push_back(entry);
+      return;
+    }
+    auto [bucket, created] = buckets_.try_emplace(e.time);
+    if (created && !spare_.empty()) {
+      bucket->second = std::move(spare_.back());
+      spare_.pop_back();
+    }
+    bucket->second.push_back(entry);
   }
   bool pop(Event& e) {
     while (next_ == current_.size()) {
       if (buckets_.empty()) return false;
       auto node = buckets_.extract(buckets_.begin());
       current_time_ = node.key();
+      current_.clear();
+      spare_.push_back(std::move(current_));
       current_ = std::move(node.mapped());
       next_ = 0;
       draining_ = true;
     }
-    e = current_[next_++];
+    const Entry& entry = current_[next_++];
+    e = Event{current_time_, entry.rank, entry.kind, entry.id};
     return true;
   }
 
  private:
-  std::map<double, std::vector<Event>> buckets_;
-  std::vector<Event> current_;
+  struct Entry {
+    std::int64_t id;
+    int rank;
+    Event::Kind kind;
+  };
+  std::map<double, std::vector<Entry>> buckets_;
+  std::vector<Entry> current_;
+  std::vector<std::vector<Entry>> spare_;  // emptied buckets' vectors, their capacity kept
   std::size_t next_ = 0;
   double current_time_ = 0;
   bool draining_ = false;
 };
+
+// Asks for transparent huge pages over the whole 2 MiB pages of [data, data + bytes): the
+// per-rank arrays are first touched rank by rank and then at random, and with 4 KiB pages a
+// million-rank run spends much of its time in page faults and TLB misses. Only a hint.
+void advise_huge_pages(const void* data, std::size_t bytes) {
+  constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
+  const auto at = reinterpret_cast<std::uintptr_t>(data);
+  const std::uintptr_t begin = (at + kHuge - 1) & ~(kHuge - 1), end = (at + bytes) & ~(kHuge - 1);
+  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+}
 
 class ModelEngine {
  public:
@@ -164,20 +243,32 @@ class ModelEngine {
   bool loggp_copy(int rank, Op& op);
   void loggp_arrive(int rank, std::int64_t id);
   bool try_wait(int rank, Op& op);
-  RequestState& new_request(int rank, const Op& op);
+  void new_request(int rank, const Op& op) { set_done(rank, op.request.id, false); }
+  bool is_done(int rank, std::int64_t id) const;
+  void set_done(int rank, std::int64_t id, bool done);
+  models::Hockney::Ports& ports(int rank) { return ports_[static_cast<std::size_t>(rank)]; }
+  models::LogGP::Rank& clocks(int rank) { return clocks_[static_cast<std::size_t>(rank)]; }
   static Message message_of(int rank, const Op& op, double ready);
   void match(int rank, Message message);
-  void deliver(int rank, std::int64_t request, Message& message, double posted);
+  void deliver(int rank, std::int64_t request, Buffer target, Message& message, double posted);
   void push(double time, int rank, Event::Kind kind, std::int64_t id = -1) { queue_.push({time, rank, kind, id}); }
   void resume(int rank);
   [[noreturn]] void deadlock();
-  std::string describe_wait(const Rank& r) const;
+  std::string describe_wait(int rank) const;
 
   const ModelConfig& config_;
   const RunSpec& spec_;
   double now_ = 0;
+  std::vector<RankWork> work_;  // before ranks_: the ranks' tasks are destroyed first
   std::vector<Rank> ranks_;
-  std::vector<Message> in_flight_;  // LogGP: sent, not yet handled by the receiver
+  std::vector<double> finish_;
+  ListPool<PostedRecv> posted_;
+  ListPool<Message> unexpected_;
+  std::unordered_map<std::uint64_t, bool> done_large_;  // by rank << 32 | id, for ids >= 64
+  std::vector<models::Hockney::Ports> ports_;           // Hockney one-port
+  std::vector<models::LogGP::Rank> clocks_;             // LogGP
+  std::vector<std::vector<Unflushed>> unflushed_;       // by rank, once a window exists
+  std::vector<Message> in_flight_;                      // LogGP: sent, not yet handled by the receiver
   std::vector<std::int64_t> free_in_flight_;
   EventQueue queue_;
   int in_collective_ = 0;  // ranks inside the current collective call
@@ -191,12 +282,20 @@ int ModelComm::size() const { return engine_->size(); }
 double ModelComm::now() const { return engine_->now(); }
 bool ModelComm::start(Op& op) { return engine_->start(rank_, op); }
 
-RequestState& ModelEngine::new_request(int rank, const Op& op) {
-  auto& states = ranks_[static_cast<std::size_t>(rank)].requests;
-  const auto id = static_cast<std::size_t>(op.request.id);
-  if (states.size() <= id) states.resize(id + 1);
-  states[id] = RequestState{};
-  return states[id];
+bool ModelEngine::is_done(int rank, std::int64_t id) const {
+  if (id < 64) return (ranks_[static_cast<std::size_t>(rank)].done >> id) & 1;
+  const auto found = done_large_.find(static_cast<std::uint64_t>(rank) << 32 | static_cast<std::uint64_t>(id));
+  return found != done_large_.end() && found->second;
+}
+
+void ModelEngine::set_done(int rank, std::int64_t id, bool done) {
+  if (id >= 64) {
+    done_large_[static_cast<std::uint64_t>(rank) << 32 | static_cast<std::uint64_t>(id)] = done;
+    return;
+  }
+  std::uint64_t& bits = ranks_[static_cast<std::size_t>(rank)].done;
+  const std::uint64_t bit = std::uint64_t{1} << id;
+  bits = done ? bits | bit : bits & ~bit;
 }
 
 bool ModelEngine::start(int rank, Op& op) {
@@ -232,6 +331,7 @@ bool ModelEngine::collective(int rank, Op& op) {
   if (op.kind == OpKind::win_allocate) {
     // Windows are numbered in allocation order, the same on every rank.
     if (first) {
+      if (unflushed_.empty()) unflushed_.resize(static_cast<std::size_t>(size()));
       windows_.emplace_back();
       windows_.back().bytes = op.bytes;
       windows_.back().memory.resize(static_cast<std::size_t>(size()));
@@ -289,19 +389,18 @@ bool ModelEngine::start_put(int rank, Op& op) {
   double arrival = 0, cpu_free = now_;
   if (config_.kind == ModelConfig::Kind::loggp) {
     const models::LogGP& p = config_.loggp;
-    const double start = p.send_start(me.clocks, now_);
+    const double start = p.send_start(clocks(rank), now_);
     if (start > now_) {  // retried when the CPU and NIC are free
       me.waiting = &op;
       push(start, rank, Event::Kind::retry);
       return false;
     }
-    const models::LogGP::Send sent = p.send(me.clocks, now_, m);
+    const models::LogGP::Send sent = p.send(clocks(rank), now_, m);
     arrival = sent.arrival + p.bytes_time(m);
     cpu_free = sent.cpu_free;
   } else {
     const models::Hockney& h = config_.hockney_between(rank, op.peer);
-    arrival = config_.one_port ? h.transfer_one_port(me.ports, ranks_[static_cast<std::size_t>(op.peer)].ports, now_, m)
-                               : now_ + h.transfer(m);
+    arrival = config_.one_port ? h.transfer_one_port(ports(rank), ports(op.peer), now_, m) : now_ + h.transfer(m);
   }
   new_request(rank, op);
   const Buffer target =
@@ -309,10 +408,11 @@ bool ModelEngine::start_put(int rank, Op& op) {
           op.offset, op.buffer.size());
   land_at(arrival, op.peer, target, op.buffer);
   push(arrival, rank, Event::Kind::complete, op.request.id);
-  auto u = std::find_if(me.unflushed.begin(), me.unflushed.end(),
+  std::vector<Unflushed>& unflushed = unflushed_[static_cast<std::size_t>(rank)];
+  auto u = std::find_if(unflushed.begin(), unflushed.end(),
                         [&](const Unflushed& x) { return x.window == op.window.id && x.target == op.peer; });
-  if (u == me.unflushed.end())
-    me.unflushed.push_back({op.window.id, op.peer, arrival});
+  if (u == unflushed.end())
+    unflushed.push_back({op.window.id, op.peer, arrival});
   else
     u->latest = std::max(u->latest, arrival);
   if (cpu_free <= now_) return true;
@@ -326,19 +426,17 @@ bool ModelEngine::start_put(int rank, Op& op) {
 // overhead o, then 2L + (m-1)G). The target's bytes are taken when the get is posted: a program
 // that writes them meanwhile races, in MPI too.
 bool ModelEngine::start_get(int rank, Op& op) {
-  Rank& me = ranks_[static_cast<std::size_t>(rank)];
   new_request(rank, op);
   const double m = static_cast<double>(op.buffer.size());
   double done = 0;
   if (config_.kind == ModelConfig::Kind::loggp) {
     const models::LogGP& p = config_.loggp;
-    done = p.compute(me.clocks, p.compute_start(me.clocks, now_), p.o) + 2 * p.L + p.bytes_time(m);
+    done = p.compute(clocks(rank), p.compute_start(clocks(rank), now_), p.o) + 2 * p.L + p.bytes_time(m);
   } else {
     const models::Hockney& h = config_.hockney_between(rank, op.peer);
     if (config_.one_port) {
-      Rank& target = ranks_[static_cast<std::size_t>(op.peer)];
-      const double asked = h.transfer_one_port(me.ports, target.ports, now_, 0);
-      done = h.transfer_one_port(target.ports, me.ports, asked, m);
+      const double asked = h.transfer_one_port(ports(rank), ports(op.peer), now_, 0);
+      done = h.transfer_one_port(ports(op.peer), ports(rank), asked, m);
     } else {
       done = now_ + h.alpha + h.transfer(m);
     }
@@ -361,7 +459,8 @@ bool ModelEngine::start_flush(int rank, Op& op) {
     done = std::max(done, std::max(now_, u.latest) + one_sided_latency(rank, u.target));
     return true;
   };
-  me.unflushed.erase(std::remove_if(me.unflushed.begin(), me.unflushed.end(), flushed), me.unflushed.end());
+  std::vector<Unflushed>& unflushed = unflushed_[static_cast<std::size_t>(rank)];
+  unflushed.erase(std::remove_if(unflushed.begin(), unflushed.end(), flushed), unflushed.end());
   if (done <= now_) return true;
   me.waiting = &op;
   push(done, rank, Event::Kind::resume);
@@ -383,24 +482,23 @@ bool ModelEngine::loggp_copy(int rank, Op& op) {
   Rank& me = ranks_[static_cast<std::size_t>(rank)];
   const models::LogGP& p = config_.loggp;
   me.waiting = &op;
-  const double start = p.compute_start(me.clocks, now_);
+  const double start = p.compute_start(clocks(rank), now_);
   if (start > now_) {
     push(start, rank, Event::Kind::retry);
     return false;
   }
   const double duration = models::copy_time(static_cast<double>(op.buffer.size()), config_.copy_bandwidth);
-  push(p.compute(me.clocks, now_, duration), rank, Event::Kind::resume);
+  push(p.compute(clocks(rank), now_, duration), rank, Event::Kind::resume);
   return false;
 }
 
 bool ModelEngine::start_isend(int rank, Op& op) {
   new_request(rank, op);
   if (config_.kind == ModelConfig::Kind::loggp) return loggp_send(rank, op);
-  Rank& me = ranks_[static_cast<std::size_t>(rank)];
-  Rank& dest = ranks_[static_cast<std::size_t>(op.peer)];
   const double m = static_cast<double>(op.buffer.size());
   const models::Hockney& h = config_.hockney_between(rank, op.peer);
-  const double arrival = config_.one_port ? h.transfer_one_port(me.ports, dest.ports, now_, m) : now_ + h.transfer(m);
+  const double arrival =
+      config_.one_port ? h.transfer_one_port(ports(rank), ports(op.peer), now_, m) : now_ + h.transfer(m);
   push(arrival, rank, Event::Kind::complete, op.request.id);
   match(op.peer, message_of(rank, op, arrival));
   return true;
@@ -411,13 +509,13 @@ bool ModelEngine::start_isend(int rank, Op& op) {
 bool ModelEngine::loggp_send(int rank, Op& op) {
   Rank& me = ranks_[static_cast<std::size_t>(rank)];
   const models::LogGP& p = config_.loggp;
-  const double start = p.send_start(me.clocks, now_);
+  const double start = p.send_start(clocks(rank), now_);
   if (start > now_) {
     me.waiting = &op;
     push(start, rank, Event::Kind::retry);
     return false;
   }
-  const models::LogGP::Send sent = p.send(me.clocks, now_, static_cast<double>(op.buffer.size()));
+  const models::LogGP::Send sent = p.send(clocks(rank), now_, static_cast<double>(op.buffer.size()));
   push(sent.complete, rank, Event::Kind::complete, op.request.id);
   std::int64_t id;
   if (!free_in_flight_.empty()) {
@@ -438,16 +536,15 @@ bool ModelEngine::loggp_send(int rank, Op& op) {
 // Handles in-flight message `id` at `rank` now if its CPU and NIC-receive are free (else retries
 // when they may be), then matches it.
 void ModelEngine::loggp_arrive(int rank, std::int64_t id) {
-  Rank& me = ranks_[static_cast<std::size_t>(rank)];
   const models::LogGP& p = config_.loggp;
-  const double start = p.handle_start(me.clocks, now_);
+  const double start = p.handle_start(clocks(rank), now_);
   if (start > now_) {
     push(start, rank, Event::Kind::arrive, id);
     return;
   }
   Message message = std::move(in_flight_[static_cast<std::size_t>(id)]);
   free_in_flight_.push_back(id);
-  message.ready = p.handle(me.clocks, now_, static_cast<double>(message.size));
+  message.ready = p.handle(clocks(rank), now_, static_cast<double>(message.size));
   match(rank, std::move(message));
 }
 
@@ -461,48 +558,41 @@ Message ModelEngine::message_of(int rank, const Op& op, double ready) {
 // keeps it as unexpected.
 void ModelEngine::match(int rank, Message message) {
   Rank& me = ranks_[static_cast<std::size_t>(rank)];
-  auto posted = std::find_if(me.posted.begin(), me.posted.end(),
-                             [&](const PostedRecv& p) { return p.source == message.source && p.tag == message.tag; });
-  if (posted == me.posted.end()) {
-    me.unexpected.push_back(std::move(message));
+  PostedRecv p;
+  if (!posted_.take_first(
+          me.posted, [&](const PostedRecv& r) { return r.source == message.source && r.tag == message.tag; }, p)) {
+    unexpected_.push_back(me.unexpected, std::move(message));
     return;
   }
-  const PostedRecv p = *posted;
-  me.posted.erase(posted);
-  deliver(rank, p.request, message, p.posted);
+  deliver(rank, p.request, p.buffer, message, p.posted);
 }
 
 bool ModelEngine::start_irecv(int rank, Op& op) {
   Rank& me = ranks_[static_cast<std::size_t>(rank)];
-  new_request(rank, op).buffer = op.buffer;
-  auto found = std::find_if(me.unexpected.begin(), me.unexpected.end(),
-                            [&](const Message& m) { return m.source == op.peer && m.tag == op.tag; });
-  if (found != me.unexpected.end()) {
-    Message msg = std::move(*found);
-    me.unexpected.erase(found);
-    deliver(rank, op.request.id, msg, now_);
-  } else {
-    me.posted.push_back({op.peer, op.tag, op.request.id, now_});
-  }
+  new_request(rank, op);
+  Message msg;
+  if (unexpected_.take_first(
+          me.unexpected, [&](const Message& m) { return m.source == op.peer && m.tag == op.tag; }, msg))
+    deliver(rank, op.request.id, op.buffer, msg, now_);
+  else
+    posted_.push_back(me.posted, {op.peer, op.tag, op.request.id, now_, op.buffer});
   return true;
 }
 
 // Matches `message` with the receive `request` of `rank`, posted at `posted`.
-void ModelEngine::deliver(int rank, std::int64_t request, Message& message, double posted) {
-  RequestState& r = ranks_[static_cast<std::size_t>(rank)].requests[static_cast<std::size_t>(request)];
-  if (r.buffer.size() != message.size)
-    throw CommError("rank " + std::to_string(rank) + " posted a receive of " + std::to_string(r.buffer.size()) +
+void ModelEngine::deliver(int rank, std::int64_t request, Buffer target, Message& message, double posted) {
+  if (target.size() != message.size)
+    throw CommError("rank " + std::to_string(rank) + " posted a receive of " + std::to_string(target.size()) +
                     " bytes from rank " + std::to_string(message.source) + " (tag " + std::to_string(message.tag) +
                     "), which sent " + std::to_string(message.size));
-  if (!message.payload.empty() && !r.buffer.is_virtual())
-    std::copy(message.payload.begin(), message.payload.end(), r.buffer.data());
+  if (!message.payload.empty() && !target.is_virtual())
+    std::copy(message.payload.begin(), message.payload.end(), target.data());
   push(std::max(posted, message.ready), rank, Event::Kind::complete, request);
 }
 
 // True when `op` (wait_all / wait_any) is satisfied (the front then releases its requests).
 bool ModelEngine::try_wait(int rank, Op& op) {
-  const auto& states = ranks_[static_cast<std::size_t>(rank)].requests;
-  auto done = [&](const Request& r) { return r.is_null() || states[static_cast<std::size_t>(r.id)].done; };
+  auto done = [&](const Request& r) { return r.is_null() || is_done(rank, r.id); };
   if (op.kind == OpKind::wait_all) return std::all_of(op.requests.begin(), op.requests.end(), done);
   for (std::size_t i = 0; i < op.requests.size(); ++i) {
     if (!op.requests[i].is_null() && done(op.requests[i])) {
@@ -520,12 +610,13 @@ void ModelEngine::resume(int rank) {
   h.resume();
   if (r.task.done() && !r.finished) {
     r.finished = true;
-    r.finish = now_;
+    finish_[static_cast<std::size_t>(rank)] = now_;
     rethrow_if_failed(r.task);
   }
 }
 
-std::string ModelEngine::describe_wait(const Rank& r) const {
+std::string ModelEngine::describe_wait(int rank) const {
+  const Rank& r = ranks_[static_cast<std::size_t>(rank)];
   if (!r.waiting) return "running";
   switch (r.waiting->kind) {
     case OpKind::barrier: return "in barrier";
@@ -535,7 +626,7 @@ std::string ModelEngine::describe_wait(const Rank& r) const {
   }
   std::string s = r.waiting->kind == OpKind::wait_any ? "wait_any on" : "wait_all on";
   for (const Request& q : r.waiting->requests) {
-    if (q.is_null() || r.requests[static_cast<std::size_t>(q.id)].done) continue;
+    if (q.is_null() || is_done(rank, q.id)) continue;
     s += ' ';
     s += r.comm.requests().describe(q.id);
   }
@@ -548,7 +639,7 @@ void ModelEngine::deadlock() {
   for (int i = 0; i < size(); ++i) {
     const Rank& r = ranks_[static_cast<std::size_t>(i)];
     if (r.finished) continue;
-    if (++stuck <= 8) msg += (listed++ ? "; rank " : " rank ") + std::to_string(i) + " " + describe_wait(r);
+    if (++stuck <= 8) msg += (listed++ ? "; rank " : " rank ") + std::to_string(i) + " " + describe_wait(i);
   }
   if (stuck > 8) msg += "; and " + std::to_string(stuck - 8) + " more ranks";
   throw EngineError(msg);
@@ -557,13 +648,22 @@ void ModelEngine::deadlock() {
 RunResult ModelEngine::run() {
   const auto P = static_cast<std::size_t>(size());
   ranks_.reserve(P);
+  work_.reserve(P);
+  finish_.reserve(P);
+  advise_huge_pages(ranks_.data(), P * sizeof(Rank));
+  advise_huge_pages(work_.data(), P * sizeof(RankWork));
+  advise_huge_pages(finish_.data(), P * sizeof(double));
+  finish_.assign(P, 0);
+  if (config_.kind == ModelConfig::Kind::loggp)
+    clocks_.resize(P);
+  else if (config_.one_port)
+    ports_.resize(P);
   for (int i = 0; i < size(); ++i) ranks_.emplace_back(*this, i);
-  for (int i = 0; i < size(); ++i) {
-    Rank& r = ranks_[static_cast<std::size_t>(i)];
-    r.work = std::make_unique<RankWork>(spec_, i);
-    r.task = r.work->run(r.comm);
-  }
   try {
+    for (int i = 0; i < size(); ++i) {
+      work_.emplace_back(spec_, i);
+      ranks_[static_cast<std::size_t>(i)].task = work_.back().run(ranks_[static_cast<std::size_t>(i)].comm);
+    }
     for (int i = 0; i < size(); ++i) {
       Rank& r = ranks_[static_cast<std::size_t>(i)];
       collsim::start(r.task);
@@ -581,7 +681,7 @@ RunResult ModelEngine::run() {
           if (r.waiting) resume(e.rank);
           break;
         case Event::Kind::complete:
-          r.requests[static_cast<std::size_t>(e.id)].done = true;
+          set_done(e.rank, e.id, true);
           if (r.waiting && (r.waiting->kind == OpKind::wait_all || r.waiting->kind == OpKind::wait_any) &&
               try_wait(e.rank, *r.waiting))
             resume(e.rank);
@@ -613,10 +713,11 @@ RunResult ModelEngine::run() {
   if (std::any_of(ranks_.begin(), ranks_.end(), [](const Rank& r) { return !r.finished; })) deadlock();
 
   RunResult result;
-  result.finish_s.reserve(P);
-  for (const Rank& r : ranks_) {
-    result.finish_s.push_back(r.work->timed_s().value_or(r.finish));
-    if (result.data_error.empty()) result.data_error = r.work->check();
+  result.finish_s = std::move(finish_);
+  for (std::size_t i = 0; i < P; ++i) {
+    const RankWork& w = work_[i];
+    if (w.timed_s()) result.finish_s[i] = *w.timed_s();
+    if (result.data_error.empty()) result.data_error = w.check();
   }
   result.time_s = call_time(spec_, result.finish_s);
   return result;
