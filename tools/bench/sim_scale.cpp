@@ -6,9 +6,9 @@
 // costs per rank and per message. Unless --platform is given it writes its own platform, a flat
 // <cluster> (1.25 GBps, 10 us split-duplex private links, 3 GBps / 5 us loopback) with enough
 // hosts for the ranks, into a temporary file that it removes. There, under the ideal protocol,
-// unsegmented, one rank per host, every rank's finish time is checked against the closed form
-// (CM02 without cross traffic: a route costs L = 20 us plus its bytes at the sender's up link,
-// which a rank's k concurrent sends share, so each ends L + k*m/bw after they start). Run:
+// unsegmented, one rank per host, without --cfg, every rank's finish time is checked against the
+// closed form (CM02 without cross traffic: a route costs L = 20 us plus its bytes at the sender's
+// up link, which a rank's k concurrent sends share, so each ends L + k*m/bw after they start). Run:
 //   build/release/bin/sim_scale [log2_ranks=16] [bytes=1MiB] [segment=0]
 //       [--protocol ideal|tcp|tcp+shm] [--ranks-per-host N] [--platform FILE] [--cfg KEY:VALUE]...
 #include <sys/resource.h>
