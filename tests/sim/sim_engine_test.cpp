@@ -486,6 +486,28 @@ TEST(Errors, AlgorithmExceptionsBecomeEngineErrors) {
   }
 }
 
+TEST(Errors, StackOverflowFailsLoudlyAndNamesTheStackSize) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "sanitized builds run actors as threads, which contexts/stack-size does not size";
+#else
+  // sim.cfg's stack size wins over the engine's; 4 KiB is too small for any rank (about 6 KiB
+  // are needed), and with guard pages (a few actors) the overflow is caught, not corrupting memory.
+  SimConfig c = exact("test/star16.xml");
+  c.cfg.push_back("contexts/stack-size:4");
+  c.cfg.push_back("contexts/guard-size:1");
+  const auto alg = test_algorithm("test/textbook_bcast", Operation::bcast, &textbook_bcast);
+  try {
+    run_one(c, spec_for(alg, 4, 1000));
+    FAIL() << "expected the overflow to end the simulation";
+  } catch (const EngineError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("killed by signal 11"), std::string::npos) << what;
+    EXPECT_NE(what.find("try a larger contexts/stack-size in sim.cfg (current size is 4 KiB)"), std::string::npos)
+        << what;
+  }
+#endif
+}
+
 // ---- (e) bad input ------------------------------------------------------------------------
 
 void expect_input_error(const SimConfig& c, const RunSpec& s, const std::string& fragment) {

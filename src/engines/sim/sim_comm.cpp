@@ -74,13 +74,20 @@ bool SimComm::start(Op& op) {
 }
 
 SimComm::Pending& SimComm::slot(std::int64_t id) {
-  if (requests_.size() <= static_cast<std::size_t>(id)) requests_.resize(static_cast<std::size_t>(id) + 1);
-  Pending& p = requests_[static_cast<std::size_t>(id)];
+  const auto i = static_cast<std::size_t>(id);
+  if (requests_.size() <= i) requests_.resize(i + 1);
+  if (!requests_[i]) requests_[i] = std::make_unique<Pending>();
+  Pending& p = *requests_[i];
   p = Pending{};
   return p;
 }
 
-SimComm::Pending& SimComm::pending(const Request& r) { return requests_[static_cast<std::size_t>(r.id)]; }
+SimComm::Pending& SimComm::pending(const Request& r) { return *requests_[static_cast<std::size_t>(r.id)]; }
+
+const std::shared_ptr<SimComm::Waker>& SimComm::shared_waker() {
+  if (!waker_) waker_ = std::make_shared<Waker>();
+  return waker_;
+}
 
 void SimComm::post_send(const Op& op) {
   const std::size_t size = op.buffer.size();
@@ -161,7 +168,7 @@ void SimComm::post_recv(const Op& op) {
 }
 
 void SimComm::finish(const Request& r) {
-  Pending& p = requests_[static_cast<std::size_t>(r.id)];
+  Pending& p = pending(r);
   if (p.payload && p.payload != no_bytes()) {
     if (!p.dest.is_virtual()) std::memcpy(p.dest.data(), p.payload, p.size);
     delete[] p.payload;
@@ -178,15 +185,17 @@ void SimComm::finish(const Request& r) {
 }
 
 void SimComm::complete(std::int64_t id) {
-  Pending& p = requests_[static_cast<std::size_t>(id)];
+  Pending& p = *requests_[static_cast<std::size_t>(id)];
+  Waker& w = waker();
   p.done = true;
-  p.done_order = ++waker_->completions;
-  waker_->cv->notify_all();
+  p.done_order = ++w.completions;
+  w.cv->notify_all();
 }
 
 void SimComm::wait_flag(const Pending& p) {
-  std::unique_lock lock(*mutex_);
-  while (!p.done) waker_->cv->wait(lock);
+  Waker& w = waker();
+  std::unique_lock lock(*m_.mutex);
+  while (!p.done) w.cv->wait(lock);
 }
 
 // Raises p.watch when p's comm ends. Another actor may wait on a comm, and a comm may be waited
@@ -195,7 +204,7 @@ void SimComm::watch(Pending& p) {
   auto w = std::make_shared<Watch>();
   p.watch = w;
   s4u::Actor::create("watch-" + std::to_string(rank_), m_.hosts[static_cast<std::size_t>(rank_)],
-                     [comm = p.comm, w, waker = waker_] {
+                     [comm = p.comm, w, waker = shared_waker()] {
                        comm->wait();
                        w->done = true;
                        w->order = ++waker->completions;
@@ -264,8 +273,9 @@ std::size_t SimComm::wait_any(std::span<Request> requests) {
       }
       return best;
     };
-    std::unique_lock lock(*mutex_);
-    while ((i = first_done()) == requests.size()) waker_->cv->wait(lock);
+    Waker& w = waker();
+    std::unique_lock lock(*m_.mutex);
+    while ((i = first_done()) == requests.size()) w.cv->wait(lock);
   }
   blocked_ = Blocked::no;
   finish(requests[i]);
@@ -391,7 +401,7 @@ void SimComm::post_get(const Op& op) {
   s4u::Host* there = m_.hosts[static_cast<std::size_t>(op.peer)];
   s4u::Actor::create("get-" + std::to_string(rank_), here,
                      [this, id, here, there, dst = op.buffer, window = op.window.id, target = op.peer,
-                      offset = op.offset, keep = waker_] {
+                      offset = op.offset, keep = shared_waker()] {
                        s4u::Comm::sendto(here, there, 0);
                        s4u::Comm::sendto(there, here, static_cast<std::uint64_t>(dst.size()));
                        Storage& memory =
@@ -441,7 +451,7 @@ void SimComm::flush(int window, int target) {
     auto w = helpers.emplace_back(std::make_shared<Watch>());
     s4u::Actor::create("flush-" + std::to_string(rank_), here,
                        [comms = std::move(running[k].second),
-                        from = m_.hosts[static_cast<std::size_t>(running[k].first)], here, w, waker = waker_] {
+                        from = m_.hosts[static_cast<std::size_t>(running[k].first)], here, w, waker = shared_waker()] {
                          for (const auto& c : comms) c->wait();
                          s4u::Comm::sendto(from, here, 0);
                          w->done = true;
@@ -453,9 +463,10 @@ void SimComm::flush(int window, int target) {
     acks.push_back(start_flow(m_.hosts[static_cast<std::size_t>(running.back().first)], here, 0));
   }
   {
-    std::unique_lock lock(*mutex_);
+    Waker& wake = waker();
+    std::unique_lock lock(*m_.mutex);
     for (const auto& w : helpers)
-      while (!w->done) waker_->cv->wait(lock);
+      while (!w->done) wake.cv->wait(lock);
   }
   for (const auto& a : acks) a->wait();
   for (const auto& f : flushed) land(*f);
@@ -486,7 +497,7 @@ std::string SimComm::waiting_on() const {
   // In a deadlock, a paired transfer always finishes, so what blocks is the unpaired requests.
   std::vector<std::string> parts;
   for (std::int64_t id : blocked_on_) {
-    const Pending& p = requests_[static_cast<std::size_t>(id)];
+    const Pending& p = *requests_[static_cast<std::size_t>(id)];
     if (p.live && !matched(p)) parts.push_back(describe(p));
   }
   const char* what = blocked_kind_ == OpKind::wait_any ? "wait_any" : "wait_all";

@@ -61,12 +61,32 @@ struct ChannelKeyHash {
   }
 };
 
+// A FIFO of sizes that allocates nothing while empty (a std::deque allocates on construction,
+// about 600 bytes, and a run has a channel or more per rank). It empties itself once everything
+// pushed has been popped, so a channel's messages that pair as they go use one slot.
+class SizeQueue {
+ public:
+  bool empty() const { return head_ == items_.size(); }
+  std::size_t front() const { return items_[head_]; }
+  void push_back(std::size_t v) { items_.push_back(v); }
+  void pop_front() {
+    if (++head_ == items_.size()) {
+      items_.clear();
+      head_ = 0;
+    }
+  }
+
+ private:
+  std::vector<std::size_t> items_;
+  std::size_t head_ = 0;
+};
+
 // The ledger of one channel within one measurement.
 struct Channel {
-  std::uint64_t sends = 0;                  // sends posted so far: the next send's sequence number
-  std::uint64_t recvs = 0;                  // receives posted so far
-  std::deque<std::size_t> unmatched_sends;  // sizes of posted sends no receive paired with yet
-  std::deque<std::size_t> unmatched_recvs;  // sizes of posted receives no send paired with yet
+  std::uint64_t sends = 0;    // sends posted so far: the next send's sequence number
+  std::uint64_t recvs = 0;    // receives posted so far
+  SizeQueue unmatched_sends;  // sizes of posted sends no receive paired with yet
+  SizeQueue unmatched_recvs;  // sizes of posted receives no send paired with yet
 };
 
 class SimComm;
@@ -95,6 +115,10 @@ struct Measurement {
   simgrid::s4u::BarrierPtr barrier;
   std::vector<std::unique_ptr<SimComm>> ranks;
   std::unordered_map<ChannelKey, Channel, ChannelKeyHash> channels;
+  // The one mutex that SimGrid's condition variables need, shared by the ranks and connections:
+  // it is only held between checking a condition and waiting, never across a blocking call, so
+  // sharing it makes no actor wait, and it saves a SimGrid mutex (~500 bytes) per rank.
+  simgrid::s4u::MutexPtr mutex = simgrid::s4u::Mutex::create();
   Transport* transport = nullptr;          // tcp / shm profiles; null under ideal (mailboxes)
   std::vector<simgrid::s4u::Host*> hosts;  // by rank
   std::deque<SimWindow> windows;           // by window id (allocation order)
@@ -137,7 +161,7 @@ class SimComm final : public Comm {
   // for it); the receive buffer of a request; whether the rank is inside MPI (not in a local
   // copy, during which it makes no progress), and an action to run when its copy ends.
   void complete(std::int64_t id);
-  Buffer receive_buffer(std::int64_t id) const { return requests_[static_cast<std::size_t>(id)].dest; }
+  Buffer receive_buffer(std::int64_t id) const { return requests_[static_cast<std::size_t>(id)]->dest; }
   bool in_mpi() const { return !in_copy_; }
   void defer(std::function<void()> action) { deferred_.push_back(std::move(action)); }
 
@@ -209,14 +233,18 @@ class SimComm final : public Comm {
   int rank_;
   std::size_t eager_limit_;
   double memcpy_rate_;
-  std::deque<Pending> requests_;  // by request id; a deque keeps each payload slot's address stable
+  // By request id (ids are reused, so this stays as long as the most requests live at once); each
+  // apart, so a payload slot's address stays put while SimGrid writes to it.
+  std::vector<std::unique_ptr<Pending>> requests_;
   Blocked blocked_ = Blocked::no;
   OpKind blocked_kind_ = OpKind::wait_all;  // requests: wait_all / wait_any; collective: which
   int blocked_target_ = -1;                 // flush: its target (-1: all)
   std::vector<std::int64_t> blocked_on_;
-  // Flagged requests.
-  simgrid::s4u::MutexPtr mutex_ = simgrid::s4u::Mutex::create();
-  std::shared_ptr<Waker> waker_ = std::make_shared<Waker>();
+  // Flagged requests. Made on first use: ranks whose requests all complete through their own
+  // SimGrid comm (ideal-profile messages) never need one.
+  const std::shared_ptr<Waker>& shared_waker();
+  Waker& waker() { return *shared_waker(); }
+  std::shared_ptr<Waker> waker_;
   bool in_copy_ = false;
   // One-sided.
   std::size_t windows_allocated_ = 0;                // this rank's k-th allocation is window k

@@ -191,6 +191,19 @@ std::string simgrid_message(const std::string& line) {
   return line;
 }
 
+// SimGrid's report of an access violation, which a stack overflowing into its guard page causes
+// (simulation.cpp keeps guard pages when the actors fit), as what to do about it; "" if absent.
+std::string stack_overflow_hint(const std::string& text) {
+  const std::string size = "(current size is ";
+  const auto at = text.find(size);
+  if (text.find("Access violation") == std::string::npos || at == std::string::npos) return {};
+  const auto end = text.find(')', at);
+  if (end == std::string::npos) return {};
+  return "SimGrid saw an access violation, as a stack overflow causes: try a larger contexts/stack-size in sim.cfg "
+         "(current size is " +
+         text.substr(at + size.size(), end - at - size.size()) + ")";
+}
+
 void forward(const std::string& text) {
   const char* p = text.data();
   std::size_t left = text.size();
@@ -325,11 +338,15 @@ PlatformSize simulate(Mode mode, const SimConfig& config, std::span<const RunSpe
   if (engine_error) throw EngineError(*engine_error);
   if (done && WIFEXITED(status) && WEXITSTATUS(status) == 0) return size;
 
+  const std::string hint = WIFSIGNALED(status) ? stack_overflow_hint(captured) : std::string{};
   const std::string how = WIFSIGNALED(status) ? "was killed by signal " + std::to_string(WTERMSIG(status)) + " (" +
                                                     strsignal(WTERMSIG(status)) + ")"
                                               : "exited with status " + std::to_string(WEXITSTATUS(status));
   throw EngineError("sim engine: the simulation process " + how + " after " + std::to_string(results) + " of " +
-                    std::to_string(specs.size()) + " runs" + (said.empty() ? "" : ": " + said));
+                    std::to_string(specs.size()) + " runs" +
+                    (!hint.empty()  ? ": " + hint
+                     : said.empty() ? ""
+                                    : ": " + said));
 }
 
 }  // namespace

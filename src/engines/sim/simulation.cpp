@@ -6,12 +6,14 @@
 #include <cmath>
 #include <cstdlib>
 #include <exception>
+#include <fstream>
 #include <unordered_map>
 #include <utility>
 
 #include <xbt/log.h>
 #include <simgrid/Exception.hpp>
 #include <simgrid/s4u.hpp>
+#include <xbt/config.hpp>
 
 #include "algorithms/rank_data.hpp"
 #include "engines/sim/route.hpp"
@@ -35,21 +37,66 @@ namespace s4u = simgrid::s4u;
 
 namespace {
 
-// Context settings. Raw contexts are SimGrid's fastest; a rank's stack only holds the actor's
-// entry function and the SimGrid calls under the current await (the algorithm's coroutine frames
-// live on the heap), so 64 KiB is plenty, and without guard pages the kernel's limit on memory
-// maps does not stop runs at ~32k actors. The stack size shows in resident memory (4096 ranks
-// at 64 KiB: about 300 MB).
-// (Task<> runs awaited sub-tasks inline, so a loop over segments does not deepen the stack, in
-// unoptimised builds either.)
-// AddressSanitizer cannot follow raw context switches (SimGrid from Debian is not built to tell
-// it), so sanitized builds use one thread per actor, with the threads' default stacks.
+// Actor contexts. Raw contexts are SimGrid's fastest. AddressSanitizer cannot follow raw
+// context switches (SimGrid from Debian is not built to tell it), so sanitized builds use one
+// thread per actor, with the threads' default stacks.
 std::vector<std::string> context_options() {
 #if defined(COLLSIM_SIM_ASAN)
   return {"--cfg=contexts/factory:thread"};
 #else
-  return {"--cfg=contexts/factory:raw", "--cfg=contexts/stack-size:64", "--cfg=contexts/guard-size:0"};
+  return {"--cfg=contexts/factory:raw"};
 #endif
+}
+
+// Stack of every actor (ranks, transport connections, helpers), unless the platform's <config>
+// or sim.cfg sets contexts/stack-size. The algorithms' coroutine frames live on the heap and
+// Task<> runs awaited sub-tasks inline (a loop over segments does not deepen the stack), so a
+// stack holds only the actor's entry, the engine's call chain and SimGrid's under the current
+// wait. Measured in a release build (x86-64, AVX-512): every sim test passes with 6 KiB stacks
+// and guard pages, and fails with 5 KiB; the deepest use, about 5.7 KiB, is the first call
+// through a not yet bound PLT entry (glibc's lazy binding saves the whole AVX-512 register state
+// on the stack), steady waits use about 3 KiB. 16 KiB leaves a margin of 2.7; unoptimised builds
+// have larger frames and keep SimGrid's earlier setting here, 64 KiB. The depth does not grow
+// with the number of ranks, so the guarded small runs of the tests vouch for the unguarded large
+// ones. The stack size is what a rank costs: SimGrid allocates an unguarded stack zero-filled
+// (calloc), so each is resident in full (2^18 ranks at 64 KiB: 16 GiB).
+constexpr int kStackKiB =
+#if defined(__OPTIMIZE__)
+    16;
+#else
+    64;
+#endif
+
+// Guard pages (unless the platform or sim.cfg sets contexts/guard-size): one page below each
+// stack makes an overflow fail loudly (SimGrid reports an access violation and names
+// contexts/stack-size) instead of overwriting memory. A guarded stack costs the process two
+// memory maps, and the kernel refuses maps beyond vm.max_map_count (65530 by default: about
+// 32k actors), so the pages are kept only when the run's actors fit, estimated generously; above
+// that they are dropped. SimGrid reads the setting when it creates and when it destroys a stack,
+// so it is chosen once, before the first actor.
+std::size_t max_map_count() {
+  std::ifstream in("/proc/sys/vm/max_map_count");
+  std::size_t n = 0;
+  return in >> n ? n : 65530;
+}
+
+std::size_t maps_in_use() {
+  std::ifstream in("/proc/self/maps");
+  std::size_t n = 0;
+  for (std::string line; std::getline(in, line);) ++n;
+  return n;
+}
+
+// An upper bound, for the algorithms we have, on the actors alive at once in a run of `procs`
+// ranks: the ranks, and under the tcp and shm transports a writer and a reader per connection,
+// of which a rank opens a few per tree level (binomial trees, recursive doubling) and rings or
+// chains two.
+std::size_t actors_bound(int procs, bool transport) {
+  const auto p = static_cast<std::size_t>(procs);
+  if (!transport) return p;
+  std::size_t log2p = 0;
+  while ((std::size_t{1} << log2p) < p) ++log2p;
+  return p + 2 * p * std::min(p - 1, 2 * (log2p + 1));
 }
 
 void silence_deadlock_banner() {
@@ -172,6 +219,7 @@ struct Simulation::Impl {
   Measurement* current = nullptr;
   std::uint64_t generation = 0;
   Reporter* reporter = nullptr;
+  bool choose_guard = false;  // contexts/guard-size is ours to set (see actors_bound)
 
   void measure(std::size_t index, const RunSpec& spec);
   void rank_main(Measurement& m, int rank, std::vector<double>& finish, std::vector<std::string>& errors);
@@ -219,6 +267,11 @@ Simulation::Simulation(const SimConfig& config) : impl_(std::make_unique<Impl>()
   } catch (const std::exception& e) {
     throw InputError(platform_problem(file, e.what()));
   }
+#if !defined(COLLSIM_SIM_ASAN)
+  // After the platform, whose <config> may set them too (it does not override sim.cfg).
+  if (simgrid::config::is_default("contexts/stack-size")) s4u::Engine::set_config("contexts/stack-size", kStackKiB);
+  impl_->choose_guard = simgrid::config::is_default("contexts/guard-size");
+#endif
   impl_->hosts = impl_->engine->get_all_hosts();
   if (impl_->hosts.empty()) throw InputError(file + ": the platform has no hosts");
   std::sort(impl_->hosts.begin(), impl_->hosts.end(),
@@ -315,6 +368,16 @@ void Simulation::run(std::span<const RunSpec> specs, Reporter& reporter) {
       throw InputError(describe(s) + ": root " + std::to_string(s.params.root) + " is not a rank");
   }
 
+  if (impl->choose_guard) {
+    const bool transport =
+        impl->protocols.inter.kind != ProtocolKind::ideal || impl->protocols.intra.kind != ProtocolKind::ideal;
+    std::size_t actors = 0;
+    for (const RunSpec& s : specs) actors = std::max(actors, actors_bound(s.procs, transport));
+    constexpr std::size_t kSpareMaps = 4096;  // helper actors, SimGrid's and malloc's own maps
+    const bool guard = 2 * actors + maps_in_use() + kSpareMaps <= max_map_count();
+    s4u::Engine::set_config("contexts/guard-size", guard ? 1 : 0);
+    impl->choose_guard = false;  // never again: SimGrid frees stacks by the setting in force
+  }
   impl->reporter = &reporter;
   s4u::Engine::on_deadlock_cb([impl] { impl->reporter->fail(impl->deadlock_message()); });
   s4u::Actor::create("driver", impl->hosts.front(), [impl, specs] {
