@@ -122,7 +122,7 @@ int main(int argc, char** argv) {
       char* end = nullptr;
       const long n = std::strtol(v.c_str(), &end, 10);
       if (v.empty() || *end != '\0' || n < 1 || n > (1 << 20)) usage("--ranks-per-host '" + v + "' is not 1..2^20");
-      config.ranks_per_node = static_cast<int>(n);
+      config.map_by = {models::MapBy::Policy::ppr_node, static_cast<int>(n)};
     } else if (a == "--platform") {
       config.platform_file = value();
       own_platform = false;
@@ -151,7 +151,7 @@ int main(int argc, char** argv) {
   spec.bytes = *bytes;
   spec.params.segment = *segment;
   spec.real_bytes = false;
-  const auto rph = static_cast<std::size_t>(config.ranks_per_node);
+  const auto rph = static_cast<std::size_t>(config.map_by.per);
   const std::size_t hosts = (static_cast<std::size_t>(spec.procs) + rph - 1) / rph;
   std::optional<TempPlatform> platform;
   if (own_platform) {
@@ -182,7 +182,7 @@ int main(int argc, char** argv) {
       static_cast<double>(spec.procs - 1) * static_cast<double>(Segmentation(spec.bytes, spec.params.segment).count());
   std::printf("bcast/binomial on %d ranks (2^%ld), %s, segment %s, sim engine, protocol %s, %d ranks per host%s\n",
               spec.procs, log2p, format_bytes(spec.bytes).c_str(), format_bytes(*segment).c_str(),
-              result.protocol.c_str(), config.ranks_per_node,
+              result.protocol.c_str(), config.map_by.per,
               own_platform ? "" : (", " + config.platform_file).c_str());
   std::printf("simulated time  %s\n", format_seconds(result.time_s).c_str());
   int status = 0;
