@@ -136,11 +136,13 @@ TEST(ClusterSweep, MistakesAreRefusedWhereTheyAre) {
   expect_refused("empty", "engines: [sim]\nplatform:\n  nodes: []\n" + kOps, "3:10: platform.nodes: an empty list");
   expect_refused("map", "engines: [sim]\nplatform: {nodes: 4}\nmap_by: [node, ppr:two:node]\n" + kOps,
                  "3:16: map_by: 'ppr:two:node' is not one of ppr:K:node (or block:K), ppr:K:socket, node, socket");
-  expect_refused("fit", "engines: [sim]\nplatform: {nodes: 2}\nranks_per_node: [1, 2]\nprocs: [4]\nbytes: [1]\n"
-                        "operations: [bcast/binomial]\n",
+  expect_refused("fit",
+                 "engines: [sim]\nplatform: {nodes: 2}\nranks_per_node: [1, 2]\nprocs: [4]\nbytes: [1]\n"
+                 "operations: [bcast/binomial]\n",
                  " bcast/binomial asks for 4 processes, but platform " + platform_cache_dir() + "/", true);
   // The message ends with the room there is: 2 nodes, one rank each.
-  expect_refused("fit-end", "engines: [sim]\nplatform: {nodes: 2}\nprocs: [3]\nbytes: [1]\noperations: [bcast/binomial]\n",
+  expect_refused("fit-end",
+                 "engines: [sim]\nplatform: {nodes: 2}\nprocs: [3]\nbytes: [1]\noperations: [bcast/binomial]\n",
                  " bcast/binomial asks for 3 processes", true);
 }
 

@@ -182,8 +182,7 @@ int main(int argc, char** argv) {
       static_cast<double>(spec.procs - 1) * static_cast<double>(Segmentation(spec.bytes, spec.params.segment).count());
   std::printf("bcast/binomial on %d ranks (2^%ld), %s, segment %s, sim engine, protocol %s, %d ranks per host%s\n",
               spec.procs, log2p, format_bytes(spec.bytes).c_str(), format_bytes(*segment).c_str(),
-              result.protocol.c_str(), config.map_by.per,
-              own_platform ? "" : (", " + config.platform_file).c_str());
+              result.protocol.c_str(), config.map_by.per, own_platform ? "" : (", " + config.platform_file).c_str());
   std::printf("simulated time  %s\n", format_seconds(result.time_s).c_str());
   int status = 0;
   if (own_platform && rph == 1 && config.protocol == "ideal" && (*segment == 0 || *segment >= spec.bytes) &&
