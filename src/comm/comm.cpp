@@ -167,7 +167,7 @@ void Comm::check(const Op& op) const {
 Op& Comm::make(OpKind kind, Buffer buffer, int peer, int tag) {
   if (made_) {
     made_ = false;  // the rank may go on (an engine that reuses its Comm after a failed call)
-    throw CommError(where() + ": a " + name_of(op_.kind) + " was made and not co_awaited before the next operation " +
+    throw CommError(where() + ": " + name_of(op_.kind) + " was made and not co_awaited before the next operation " +
                     "(co_await each operation where it is made)");
   }
   op_ = Op{};

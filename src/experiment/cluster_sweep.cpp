@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 
 #include "algorithms/input_error.hpp"
 #include "engines/sim/generated_platform.hpp"
@@ -154,21 +155,22 @@ std::vector<ClusterVariant> read_clusters(const Reader& in, const YAML::Node& ro
   }
   const std::vector<models::MapBy> maps = placements(in, root);
 
-  // The axes: parameters whose value is not the same in every cluster, in order of appearance.
+  // The axes: parameters whose value is not the same in every cluster (or that some cluster does
+  // not give), in order of appearance.
   std::vector<std::string> axes;
   std::map<std::string, std::string> first_value;
   std::map<std::string, std::size_t> present;
+  std::set<std::string> differ;
   for (const Cluster& c : clusters)
     for (const auto& [name, value] : c.given) {
       ++present[name];
-      if (!first_value.count(name)) {
-        first_value[name] = value;
+      const auto [it, fresh] = first_value.emplace(name, value);
+      if (fresh)
         axes.push_back(name);
-      } else if (first_value[name] != value) {
-        first_value[name] = "\n";  // differs
-      }
+      else if (it->second != value)
+        differ.insert(name);
     }
-  std::erase_if(axes, [&](const std::string& a) { return first_value[a] != "\n" && present[a] == clusters.size(); });
+  std::erase_if(axes, [&](const std::string& a) { return !differ.count(a) && present[a] == clusters.size(); });
 
   std::vector<ClusterVariant> out;
   for (const Cluster& c : clusters)

@@ -318,7 +318,7 @@ const std::vector<Case>& all() {
       {named("conformance/wait_twice", &wait_twice), 1, 2,
        "rank 0: wait_all on request 0, which is not an outstanding request of this rank"},
       {named("conformance/made_and_not_awaited", &made_and_not_awaited), 1, 2,
-       "rank 0: a irecv was made and not co_awaited before the next operation"},
+       "rank 0: irecv was made and not co_awaited before the next operation"},
       {named("conformance/wait_any_on_nulls", &wait_any_on_nulls), 1, 2,
        "rank 0: wait_any on 2 requests, none of them outstanding"},
       {named("conformance/copy_of_other_size", &copy_of_other_size), 1, 2,
