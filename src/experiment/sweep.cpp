@@ -23,6 +23,7 @@
 #include <utility>
 
 #include "algorithms/input_error.hpp"
+#include "engines/pipe_io.hpp"
 #include "engines/run.hpp"
 #include "experiment/result_files.hpp"
 #include "experiment/scenario_error.hpp"
@@ -273,31 +274,6 @@ class Folder {
 // ---- worker processes ----
 
 enum class Record : std::uint8_t { row = 1, unit_done, input_error, engine_error, other_error };
-
-bool read_exact(int fd, void* to, std::size_t n) {
-  char* p = static_cast<char*>(to);
-  while (n > 0) {
-    const ssize_t k = ::read(fd, p, n);
-    if (k < 0 && errno == EINTR) continue;
-    if (k <= 0) return false;
-    p += k;
-    n -= static_cast<std::size_t>(k);
-  }
-  return true;
-}
-
-bool write_all(int fd, const std::string& data) {
-  const char* p = data.data();
-  std::size_t left = data.size();
-  while (left > 0) {
-    const ssize_t n = ::write(fd, p, left);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    p += n;
-    left -= static_cast<std::size_t>(n);
-  }
-  return true;
-}
 
 // One record: kind, u64 point (or unit), u32 length, text; written with one write() when short.
 std::string record(Record kind, std::uint64_t index, const std::string& text) {

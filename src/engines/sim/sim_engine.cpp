@@ -20,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engines/pipe_io.hpp"
 #include "engines/sim/simulation.hpp"
 
 namespace collsim {
@@ -79,29 +80,10 @@ class RecordWriter final : public sim::Reporter {
     put(rec, static_cast<std::uint32_t>(payload.size() + 1));
     rec.push_back(static_cast<char>(kind));
     rec += payload;
-    const char* p = rec.data();
-    std::size_t left = rec.size();
-    while (left > 0) {
-      const ssize_t n = ::write(fd_, p, left);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) _exit(3);  // the parent is gone: nobody to report to
-      p += n;
-      left -= static_cast<std::size_t>(n);
-    }
+    if (!write_all(fd_, rec)) _exit(3);  // the parent is gone: nobody to report to
   }
   int fd_;
 };
-
-bool read_exact(int fd, char* p, std::size_t n) {
-  while (n > 0) {
-    const ssize_t k = ::read(fd, p, n);
-    if (k < 0 && errno == EINTR) continue;
-    if (k <= 0) return false;
-    p += k;
-    n -= static_cast<std::size_t>(k);
-  }
-  return true;
-}
 
 class RecordReader {
  public:
@@ -275,7 +257,7 @@ PlatformSize simulate(Mode mode, const SimConfig& config, std::span<const RunSpe
   try {
     for (;;) {
       std::uint32_t len = 0;
-      if (!read_exact(read_end.get(), reinterpret_cast<char*>(&len), sizeof len)) break;
+      if (!read_exact(read_end.get(), &len, sizeof len)) break;
       std::string payload(len, '\0');
       if (len == 0 || !read_exact(read_end.get(), payload.data(), len)) break;
       const auto kind = static_cast<Kind>(payload[0]);
