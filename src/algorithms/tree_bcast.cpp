@@ -8,38 +8,35 @@
 
 namespace collsim {
 
-namespace {
-
-// Sends one segment to every child at once and waits for all of those sends.
-Task<> forward(Comm& comm, Buffer segment, const std::vector<int>& children, std::vector<Request>& sends) {
-  for (std::size_t c = 0; c < children.size(); ++c) sends[c] = co_await comm.isend(segment, children[c], tags::bcast);
-  co_await comm.wait_all(sends);
-}
-
-}  // namespace
-
+// One pass per segment i: a non-root rank has the receives of segments up to i + 1 posted before
+// it waits for segment i (so two are in flight), then every rank with children isends segment i
+// to each of them and waits for those sends. The root only forwards.
+//
+// Written for a small coroutine frame, since a model run holds one per rank for millions of
+// ranks: GCC gives every local, and every temporary alive across a co_await, a slot of its own.
+// So the forwarding is inline rather than a helper coroutine, and each operation is made in a
+// statement of its own and then awaited, which keeps its arguments' temporaries out of the frame.
 Task<> tree_bcast(Comm& comm, Buffer data, int root, std::size_t segment, TreeNode node) {
   const Segmentation seg(data.size(), segment);
-  const std::size_t n = seg.count();
   std::vector<Request> sends(node.children.size());
-
-  if (comm.rank() == root) {
-    for (std::size_t i = 0; i < n; ++i) co_await forward(comm, seg.slice(data, i), node.children, sends);
-    co_return;
-  }
-  if (n == 0) co_return;
-
   std::array<Request, 2> recvs;
-  int current = 0;
-  recvs[current] = co_await comm.irecv(seg.slice(data, 0), node.parent, tags::bcast);
-  for (std::size_t i = 1; i < n; ++i) {
-    current ^= 1;
-    recvs[current] = co_await comm.irecv(seg.slice(data, i), node.parent, tags::bcast);
-    co_await comm.wait(recvs[current ^ 1]);
-    if (!node.children.empty()) co_await forward(comm, seg.slice(data, i - 1), node.children, sends);
+
+  std::size_t posted = 0;  // receives posted so far
+  for (std::size_t i = 0; i < seg.count(); ++i) {
+    if (comm.rank() != root) {
+      for (; posted < seg.count() && posted <= i + 1; ++posted) {
+        auto post = comm.irecv(seg.slice(data, posted), node.parent, tags::bcast);
+        recvs[posted % 2] = co_await post;
+      }
+      co_await comm.wait(recvs[i % 2]);
+    }
+    if (node.children.empty()) continue;
+    for (std::size_t c = 0; c < node.children.size(); ++c) {
+      auto send = comm.isend(seg.slice(data, i), node.children[c], tags::bcast);
+      sends[c] = co_await send;
+    }
+    co_await comm.wait_all(sends);
   }
-  co_await comm.wait(recvs[current]);
-  if (!node.children.empty()) co_await forward(comm, seg.slice(data, n - 1), node.children, sends);
 }
 
 }  // namespace collsim

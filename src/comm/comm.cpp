@@ -17,7 +17,9 @@ const char* verb_of(OpKind kind) {
   }
 }
 
-const char* name_of(OpKind kind) {
+}  // namespace
+
+const char* to_string(OpKind kind) {
   switch (kind) {
     case OpKind::isend: return "isend";
     case OpKind::irecv: return "irecv";
@@ -35,15 +37,13 @@ const char* name_of(OpKind kind) {
   return "?";
 }
 
-}  // namespace
-
 std::string RequestTable::describe(std::int64_t id) const {
   const RequestInfo& r = slots_[static_cast<std::size_t>(id)];
   switch (r.kind) {
     case RequestKind::send: return "send to " + std::to_string(r.peer) + " (tag " + std::to_string(r.tag) + ")";
     case RequestKind::recv: return "recv from " + std::to_string(r.peer) + " (tag " + std::to_string(r.tag) + ")";
-    case RequestKind::put: return "put to " + std::to_string(r.peer) + " (" + std::to_string(r.bytes) + " bytes)";
-    case RequestKind::get: return "get from " + std::to_string(r.peer) + " (" + std::to_string(r.bytes) + " bytes)";
+    case RequestKind::put: return "put to " + std::to_string(r.peer);
+    case RequestKind::get: return "get from " + std::to_string(r.peer);
   }
   return "?";
 }
@@ -51,7 +51,7 @@ std::string RequestTable::describe(std::int64_t id) const {
 std::string RequestTable::describe_live(std::size_t at_most) const {
   std::string s;
   std::size_t listed = 0;
-  for (std::size_t id = 0; id < slots_.size(); ++id) {
+  for (std::size_t id = 0; id < static_cast<std::size_t>(size_); ++id) {
     if (!slots_[id].live) continue;
     if (++listed > at_most) return s + ", ...";
     s += (s.empty() ? "" : ", ") + describe(static_cast<std::int64_t>(id));
@@ -99,9 +99,10 @@ Task<> Comm::sync_images(Window w, std::span<const int> images) {
 }
 
 Buffer Comm::local(Window w) const {
-  if (w.id < 0 || static_cast<std::size_t>(w.id) >= windows_.size() || !windows_[static_cast<std::size_t>(w.id)])
+  if (!windows_ || w.id < 0 || static_cast<std::size_t>(w.id) >= windows_->size() ||
+      !(*windows_)[static_cast<std::size_t>(w.id)])
     throw CommError(where() + ": window " + std::to_string(w.id) + " is not allocated");
-  return *windows_[static_cast<std::size_t>(w.id)];
+  return *(*windows_)[static_cast<std::size_t>(w.id)];
 }
 
 void Comm::check_peer(int peer, const char* verb) const {
@@ -115,7 +116,7 @@ void Comm::check_window(const Op& op) const {
   if (op.kind == OpKind::put || op.kind == OpKind::get) {
     check_peer(op.peer, verb_of(op.kind));
     if (op.offset > memory.size() || op.buffer.size() > memory.size() - op.offset)
-      throw CommError(where() + ": " + name_of(op.kind) + " of " + std::to_string(op.buffer.size()) +
+      throw CommError(where() + ": " + to_string(op.kind) + " of " + std::to_string(op.buffer.size()) +
                       " bytes at offset " + std::to_string(op.offset) + " of rank " + std::to_string(op.peer) +
                       "'s window " + std::to_string(op.window.id) + ", which has " + std::to_string(memory.size()) +
                       " bytes");
@@ -129,7 +130,7 @@ void Comm::check_requests(const Op& op) const {
   for (const Request& r : op.requests) {
     if (r.is_null()) continue;
     if (!requests_.outstanding(r.id))
-      throw CommError(where() + ": " + name_of(op.kind) + " on request " + std::to_string(r.id) +
+      throw CommError(where() + ": " + to_string(op.kind) + " on request " + std::to_string(r.id) +
                       ", which is not an outstanding request of this rank");
     any = true;
   }
@@ -144,7 +145,7 @@ void Comm::check(const Op& op) const {
     case OpKind::irecv:
       check_peer(op.peer, verb_of(op.kind));
       if (op.tag < 0)
-        throw CommError(where() + ": " + name_of(op.kind) + " with tag " + std::to_string(op.tag) +
+        throw CommError(where() + ": " + to_string(op.kind) + " with tag " + std::to_string(op.tag) +
                         " (tags are 0 or more)");
       break;
     case OpKind::wait_all:
@@ -165,9 +166,9 @@ void Comm::check(const Op& op) const {
 }
 
 Op& Comm::make(OpKind kind, Buffer buffer, int peer, int tag) {
-  if (made_) {
-    made_ = false;  // the rank may go on (an engine that reuses its Comm after a failed call)
-    throw CommError(where() + ": " + name_of(op_.kind) + " was made and not co_awaited before the next operation " +
+  if (op_.made) {
+    op_.made = false;  // the rank may go on (an engine that reuses its Comm after a failed call)
+    throw CommError(where() + ": " + to_string(op_.kind) + " was made and not co_awaited before the next operation " +
                     "(co_await each operation where it is made)");
   }
   op_ = Op{};
@@ -175,27 +176,50 @@ Op& Comm::make(OpKind kind, Buffer buffer, int peer, int tag) {
   op_.buffer = buffer;
   op_.peer = peer;
   op_.tag = tag;
-  made_ = true;
+  op_.made = true;
   return op_;
 }
 
 bool Comm::submit() {
-  made_ = false;
+  op_.made = false;
   Op& op = op_;
   check(op);
   switch (op.kind) {
-    case OpKind::isend: op.request.id = requests_.allocate(RequestKind::send, op.peer, op.tag, op.buffer.size()); break;
-    case OpKind::irecv: op.request.id = requests_.allocate(RequestKind::recv, op.peer, op.tag, op.buffer.size()); break;
-    case OpKind::put: op.request.id = requests_.allocate(RequestKind::put, op.peer, 0, op.buffer.size()); break;
-    case OpKind::get: op.request.id = requests_.allocate(RequestKind::get, op.peer, 0, op.buffer.size()); break;
+    case OpKind::isend: op.request.id = requests_.allocate(RequestKind::send, op.peer, op.tag); break;
+    case OpKind::irecv: op.request.id = requests_.allocate(RequestKind::recv, op.peer, op.tag); break;
+    case OpKind::put: op.request.id = requests_.allocate(RequestKind::put, op.peer, 0); break;
+    case OpKind::get: op.request.id = requests_.allocate(RequestKind::get, op.peer, 0); break;
     default: break;
   }
+  if (trace_) record(TraceKind::post, op);
   if (!start(op)) return false;
   completed(op);
   return true;
 }
 
+void Comm::record(TraceKind kind, const Op& op) const {
+  TraceEvent e;
+  e.time = now();
+  e.kind = kind;
+  e.op = op.kind;
+  e.rank = rank();
+  e.peer = op.peer;
+  e.tag = op.tag;
+  e.request = op.request.id;
+  switch (op.kind) {
+    case OpKind::isend:
+    case OpKind::irecv:
+    case OpKind::put:
+    case OpKind::get:
+    case OpKind::copy: e.bytes = op.buffer.size(); break;
+    case OpKind::win_allocate: e.bytes = op.bytes; break;
+    default: break;
+  }
+  trace_->record(e);
+}
+
 void Comm::completed(Op& op) {
+  if (trace_) record(TraceKind::complete, op);
   switch (op.kind) {
     case OpKind::wait_all:
       for (Request& r : op.requests) {
@@ -212,11 +236,12 @@ void Comm::completed(Op& op) {
     }
     case OpKind::win_allocate: {
       const auto id = static_cast<std::size_t>(op.window.id);
-      if (windows_.size() <= id) windows_.resize(id + 1);
-      windows_[id] = op.buffer;
+      if (!windows_) windows_ = std::make_unique<std::vector<std::optional<Buffer>>>();
+      if (windows_->size() <= id) windows_->resize(id + 1);
+      (*windows_)[id] = op.buffer;
       break;
     }
-    case OpKind::win_free: windows_[static_cast<std::size_t>(op.window.id)].reset(); break;
+    case OpKind::win_free: (*windows_)[static_cast<std::size_t>(op.window.id)].reset(); break;
     default: break;
   }
 }

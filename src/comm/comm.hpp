@@ -34,6 +34,7 @@
 #include <coroutine>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -43,6 +44,7 @@
 #include "comm/buffer.hpp"
 #include "comm/request_table.hpp"
 #include "comm/task.hpp"
+#include "comm/trace.hpp"
 
 namespace collsim {
 
@@ -70,23 +72,34 @@ enum class OpKind : std::uint8_t {
 // One operation in flight: what the awaiting coroutine asked for, and where the engine leaves the
 // result. It lives in the rank's Comm until the await completes (a rank is one thread of
 // control, so it has one operation in flight at a time), so an engine that suspends may keep a
-// pointer to it. Fields are ordered to pack: a million-rank run holds a million of them.
+// pointer to it. A million-rank run holds a million of them, so fields no kind uses together
+// share storage: read only those the kind names.
 struct Op {
+  Op() : source() {}  // GCC 12 wants the union's initial member named here, not by an initializer
+
   OpKind kind{};
-  bool real = true;  // win_allocate: hold real bytes (else a virtual window, see buffer.hpp)
-  int peer = -1;     // isend: destination; irecv: source; put, get, flush: target
+  bool real = true;   // win_allocate: hold real bytes (else a virtual window, see buffer.hpp)
+  bool made = false;  // the front's: made by a Comm call and not yet submitted by its co_await
+  int peer = -1;      // isend: destination; irecv: source; put, get, flush: target
   int tag = 0;
-  Window window;                   // one-sided operations; win_allocate: set by the engine
-  Buffer buffer;                   // isend, put: data sent; irecv, get: data received; copy: destination;
-                                   // win_allocate: set by the engine to this rank's window memory
-  Buffer source;                   // copy: source
-  std::size_t offset = 0;          // put, get: byte offset in the target's window memory
-  std::size_t bytes = 0;           // win_allocate: window size per rank
-  std::span<Request> requests;     // wait_all / wait_any
+  Window window;  // one-sided operations; win_allocate: set by the engine
+  Buffer buffer;  // isend, put: data sent; irecv, get: data received; copy: destination;
+                  // win_allocate: set by the engine to this rank's window memory
+  union {
+    Buffer source;                // copy: source
+    std::span<Request> requests;  // wait_all / wait_any
+  };
+  union {
+    std::size_t offset = 0;  // put, get: byte offset in the target's window memory
+    std::size_t bytes;       // win_allocate: window size per rank
+    std::size_t index;       // result of wait_any
+  };
   Request request;                 // result of isend / irecv / put / get (set by the front)
-  std::size_t index = 0;           // result of wait_any
   std::coroutine_handle<> waiter;  // set when the engine left the op pending
 };
+
+// "isend", "wait_all", ...
+const char* to_string(OpKind kind);
 
 class Comm;
 
@@ -115,6 +128,10 @@ class CommError : public std::runtime_error {
 
 class Comm {
  public:
+  Comm() = default;
+  // Movable so that engines can keep their ranks' Comms in a vector; never moved once in use.
+  Comm(Comm&&) = default;
+  Comm& operator=(Comm&&) = default;
   virtual ~Comm() = default;
 
   virtual int rank() const = 0;
@@ -191,14 +208,20 @@ class Comm {
   // The tag of sync images' messages: algorithms leave it alone.
   static constexpr int sync_images_tag = 32766;
 
+  // Where the front records each operation's post and completion (trace.hpp); engines set it
+  // when a trace is asked for and record their message events to the same sink.
+  void set_trace(TraceSink* sink) { trace_ = sink; }
+  TraceSink* trace() const { return trace_; }
+
   // Outstanding requests (issued, not yet completed by a wait): an algorithm should leave none.
   const RequestTable& requests() const { return requests_; }
 
   // Checks the operation made last, records its request, and starts it in the engine; true if it
   // completed already. Called by OpAwaitable; engines never call it.
   bool submit();
-  // The operation in flight. Called by OpAwaitable.
+  // The operation in flight. Called by OpAwaitable, and by engines that left it pending.
   Op& op() { return op_; }
+  const Op& op() const { return op_; }
   // Called by OpAwaitable when an operation the engine left pending has completed.
   void completed(Op& op);
 
@@ -236,11 +259,14 @@ class Comm {
   void check_peer(int peer, const char* verb) const;
   void check_window(const Op& op) const;
   void check_requests(const Op& op) const;
+  void record(TraceKind kind, const Op& op) const;
 
   Op op_;
-  bool made_ = false;  // op_ was made and not yet submitted
   RequestTable requests_;
-  std::vector<std::optional<Buffer>> windows_;  // by window id; nullopt once freed
+  TraceSink* trace_ = nullptr;
+  // By window id; nullopt once freed. Behind a pointer: most runs have no window, and every
+  // rank of a million-rank run has a Comm.
+  std::unique_ptr<std::vector<std::optional<Buffer>>> windows_;
 };
 
 template <class R>

@@ -1,4 +1,5 @@
-// Memory for coroutine frames: per-thread free lists by size class, carved from large slabs.
+// Memory for coroutine frames, and for the other small blocks every rank holds (its request
+// table): per-thread free lists by size class, carved from large slabs.
 //
 // The model engine holds one suspended coroutine chain per rank, so a run of 2^20 ranks makes
 // millions of frame allocations. General-purpose malloc spends most of that time in its own

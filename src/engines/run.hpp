@@ -7,13 +7,14 @@
 // finish minus the common start.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
+#include <limits>
+#include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-#include <memory>
-#include <optional>
 
 #include "algorithms/input_error.hpp"
 #include "algorithms/params.hpp"
@@ -59,6 +60,8 @@ struct RunSpec {
   // time is the root's finish instead of the last rank's.
   std::size_t then_gather = 0;
   bool timed_on_root = false;
+  // Where the engine records the run's events (comm/trace.hpp); none when null. Not owned.
+  TraceSink* trace = nullptr;
 };
 
 struct RunResult {
@@ -83,6 +86,10 @@ Task<> run_call(Comm& comm, RankBuffers buffers, const RunSpec& spec);
 class RankWork {
  public:
   RankWork(const RunSpec& spec, int rank);
+  // False for a collective call on virtual bytes: then the work holds nothing after run() has
+  // handed back its task, which does not refer to it, and an engine need not keep it (a model
+  // run of millions of ranks saves its size on each).
+  static bool holds_state(const RunSpec& spec) { return spec.program || spec.real_bytes; }
   // The whole of it (the simulated engines): a program's phases one after the other, its run
   // phase timed on comm's clock.
   Task<> run(Comm& comm);
@@ -96,7 +103,9 @@ class RankWork {
   std::string check() const;
   // A program's run phase as timed by run(); nullopt for a collective call (its time is the
   // rank's finish).
-  std::optional<double> timed_s() const { return timed_s_; }
+  std::optional<double> timed_s() const {
+    return std::isnan(timed_s_) ? std::nullopt : std::optional<double>(timed_s_);
+  }
   // The collective call's buffers (nullptr for a program, or with virtual bytes).
   RankData* data() { return data_.get(); }
 
@@ -110,7 +119,7 @@ class RankWork {
   int rank_;
   std::unique_ptr<RankData> data_;
   std::unique_ptr<ProgramRank> program_;
-  std::optional<double> timed_s_;
+  double timed_s_ = std::numeric_limits<double>::quiet_NaN();  // NaN: not a program (8 bytes, not 16)
 };
 
 // The call's time from the ranks' finish times: the last one, or the root's (spec.timed_on_root).

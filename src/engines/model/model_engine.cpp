@@ -24,17 +24,22 @@ const char* to_string(ModelConfig::Kind kind) {
 
 namespace {
 
+// Elements of ListPool lists carry their link, `next`, so a node is no larger than its element.
 struct Message {
   int source, tag;
+  std::int32_t next;
+  std::int64_t id;  // numbered in send order, for traces
   std::size_t size;
   double ready;                    // the data is usable: Hockney's arrival, LogGP's end of handling
   std::vector<std::byte> payload;  // empty for virtual buffers
 };
 
+// A receive posted before its message was sent: the message, when it comes, arrives after the
+// post, so the post time is not kept.
 struct PostedRecv {
   int source, tag;
-  std::int64_t request;
-  double posted;
+  std::int32_t request;  // request ids are small (the front's table indexes them with int32)
+  std::int32_t next;
   Buffer buffer;  // receive target
 };
 
@@ -51,13 +56,14 @@ class ListPool {
   };
   void push_back(List& list, T value) {
     std::int32_t i;
+    value.next = kNone;
     if (free_ != kNone) {
       i = free_;
       free_ = nodes_[static_cast<std::size_t>(i)].next;
-      nodes_[static_cast<std::size_t>(i)] = {std::move(value), kNone};
+      nodes_[static_cast<std::size_t>(i)] = std::move(value);
     } else {
       i = static_cast<std::int32_t>(nodes_.size());
-      nodes_.push_back({std::move(value), kNone});
+      nodes_.push_back(std::move(value));
     }
     if (list.tail == kNone)
       list.head = i;
@@ -70,15 +76,16 @@ class ListPool {
   bool take_first(List& list, F&& match, T& out) {
     std::int32_t prev = kNone;
     for (std::int32_t i = list.head; i != kNone; prev = i, i = nodes_[static_cast<std::size_t>(i)].next) {
-      Node& n = nodes_[static_cast<std::size_t>(i)];
-      if (!match(n.value)) continue;
-      out = std::move(n.value);
+      T& n = nodes_[static_cast<std::size_t>(i)];
+      if (!match(n)) continue;
+      const std::int32_t next = n.next;
+      out = std::move(n);
       if (prev == kNone)
-        list.head = n.next;
+        list.head = next;
       else
-        nodes_[static_cast<std::size_t>(prev)].next = n.next;
+        nodes_[static_cast<std::size_t>(prev)].next = next;
       if (list.tail == i) list.tail = prev;
-      n.value = T{};
+      n = T{};
       n.next = free_;
       free_ = i;
       return true;
@@ -87,11 +94,7 @@ class ListPool {
   }
 
  private:
-  struct Node {
-    T value;
-    std::int32_t next;
-  };
-  std::vector<Node> nodes_;
+  std::vector<T> nodes_;
   std::int32_t free_ = kNone;
 };
 
@@ -110,6 +113,11 @@ class ModelComm final : public Comm {
  private:
   ModelEngine* engine_;
   int rank_;
+
+ public:
+  // The engine left op() pending and will resume the rank. Declared last, so that it takes the
+  // padding after rank_ rather than a pointer's room in the engine's Rank.
+  bool suspended = false;
 };
 
 // The latest arrival of a rank's puts to one target on one window, until a flush completes them.
@@ -138,11 +146,12 @@ struct Rank {
   explicit Rank(ModelEngine& engine, int rank) : comm(engine, rank) {}
   ModelComm comm;
   Task<> task;
-  Op* waiting = nullptr;   // the op this rank is suspended on, if it waits for requests
+  // The op this rank is suspended on (always its Comm's op in flight), if it is.
+  Op* waiting() { return comm.suspended ? &comm.op() : nullptr; }
+  const Op* waiting() const { return comm.suspended ? &comm.op() : nullptr; }
   std::uint64_t done = 0;  // bit id set: request id (< 64) has completed (larger ids: done_large_)
   ListPool<PostedRecv>::List posted;
   ListPool<Message>::List unexpected;
-  bool finished = false;
 };
 
 struct Event {
@@ -193,6 +202,12 @@ class EventQueue {
     const Entry& entry = current_[next_++];
     e = Event{current_time_, entry.rank, entry.kind, entry.id};
     return true;
+  }
+  // The rank of the event `distance` places after the last one popped, if it is in the same
+  // bucket (-1 otherwise): the engine prefetches its state.
+  int rank_ahead(std::size_t distance) const {
+    const std::size_t at = next_ + distance - 1;
+    return at < current_.size() ? current_[at].rank : -1;
   }
 
  private:
@@ -248,18 +263,26 @@ class ModelEngine {
   void set_done(int rank, std::int64_t id, bool done);
   models::Hockney::Ports& ports(int rank) { return ports_[static_cast<std::size_t>(rank)]; }
   models::LogGP::Rank& clocks(int rank) { return clocks_[static_cast<std::size_t>(rank)]; }
-  static Message message_of(int rank, const Op& op, double ready);
+  Message message_of(int rank, const Op& op, double ready);
+  // Trace records (trace.hpp) of the message events; callers check trace_ first.
+  void trace_send(double start, double latency, int rank, const Op& op, std::int64_t message,
+                  TraceProtocol protocol = TraceProtocol::none);
+  void trace_at(TraceKind kind, double time, int rank, int peer, OpKind op, std::size_t bytes, std::int64_t message,
+                std::int64_t request = -1, TraceProtocol protocol = TraceProtocol::none);
   void match(int rank, Message message);
   void deliver(int rank, std::int64_t request, Buffer target, Message& message, double posted);
   void push(double time, int rank, Event::Kind kind, std::int64_t id = -1) { queue_.push({time, rank, kind, id}); }
   void resume(int rank);
+  void prefetch_ahead() const;
   [[noreturn]] void deadlock();
   std::string describe_wait(int rank) const;
 
   const ModelConfig& config_;
   const RunSpec& spec_;
+  TraceSink* const trace_ = spec_.trace;
+  std::int64_t messages_ = 0;  // sent so far: the next message's id
   double now_ = 0;
-  std::vector<RankWork> work_;  // before ranks_: the ranks' tasks are destroyed first
+  std::vector<RankWork> work_;  // those that hold state; before ranks_: the tasks are destroyed first
   std::vector<Rank> ranks_;
   std::vector<double> finish_;
   ListPool<PostedRecv> posted_;
@@ -305,7 +328,7 @@ bool ModelEngine::start(int rank, Op& op) {
     case OpKind::wait_all:
     case OpKind::wait_any:
       if (try_wait(rank, op)) return true;
-      ranks_[static_cast<std::size_t>(rank)].waiting = &op;
+      ranks_[static_cast<std::size_t>(rank)].comm.suspended = true;
       return false;
     case OpKind::barrier:
     case OpKind::win_allocate:
@@ -346,14 +369,14 @@ bool ModelEngine::collective(int rank, Op& op) {
     op.buffer = mine.view();
   }
   if (++in_collective_ < size()) {
-    ranks_[static_cast<std::size_t>(rank)].waiting = &op;
+    ranks_[static_cast<std::size_t>(rank)].comm.suspended = true;
     return false;
   }
   in_collective_ = 0;
   if (op.kind == OpKind::win_free)
     for (Storage& m : windows_[static_cast<std::size_t>(op.window.id)].memory) m = Storage{};
   for (int r = 0; r < size(); ++r)
-    if (ranks_[static_cast<std::size_t>(r)].waiting && ranks_[static_cast<std::size_t>(r)].waiting->kind == op.kind)
+    if (ranks_[static_cast<std::size_t>(r)].waiting() && ranks_[static_cast<std::size_t>(r)].waiting()->kind == op.kind)
       push(now_, r, Event::Kind::resume);
   return true;
 }
@@ -391,7 +414,7 @@ bool ModelEngine::start_put(int rank, Op& op) {
     const models::LogGP& p = config_.loggp;
     const double start = p.send_start(clocks(rank), now_);
     if (start > now_) {  // retried when the CPU and NIC are free
-      me.waiting = &op;
+      me.comm.suspended = true;
       push(start, rank, Event::Kind::retry);
       return false;
     }
@@ -408,6 +431,17 @@ bool ModelEngine::start_put(int rank, Op& op) {
           op.offset, op.buffer.size());
   land_at(arrival, op.peer, target, op.buffer);
   push(arrival, rank, Event::Kind::complete, op.request.id);
+  if (trace_) {
+    const std::int64_t id = messages_++;
+    const double start = config_.kind == ModelConfig::Kind::loggp
+                             ? now_
+                             : arrival - config_.hockney_between(rank, op.peer).transfer(m);  // after a busy port
+    trace_send(start, one_sided_latency(rank, op.peer), rank, op, id, TraceProtocol::one_sided);
+    trace_at(TraceKind::arrive, arrival, op.peer, rank, OpKind::put, op.buffer.size(), id, -1,
+             TraceProtocol::one_sided);
+    trace_at(TraceKind::request_done, arrival, rank, op.peer, OpKind::put, op.buffer.size(), id, op.request.id,
+             TraceProtocol::one_sided);
+  }
   std::vector<Unflushed>& unflushed = unflushed_[static_cast<std::size_t>(rank)];
   auto u = std::find_if(unflushed.begin(), unflushed.end(),
                         [&](const Unflushed& x) { return x.window == op.window.id && x.target == op.peer; });
@@ -416,7 +450,7 @@ bool ModelEngine::start_put(int rank, Op& op) {
   else
     u->latest = std::max(u->latest, arrival);
   if (cpu_free <= now_) return true;
-  me.waiting = &op;
+  me.comm.suspended = true;
   push(cpu_free, rank, Event::Kind::resume);
   return false;
 }
@@ -446,6 +480,24 @@ bool ModelEngine::start_get(int rank, Op& op) {
           op.offset, op.buffer.size());
   land_at(done, rank, op.buffer, source);
   push(done, rank, Event::Kind::complete, op.request.id);
+  if (trace_) {
+    // The data moves from the target back to this rank; its start is when the request got there.
+    const std::int64_t id = messages_++;
+    TraceEvent e;
+    e.kind = TraceKind::send_start;
+    e.time = now_ + one_sided_latency(rank, op.peer);
+    e.latency = one_sided_latency(op.peer, rank);
+    e.rank = op.peer;
+    e.peer = rank;
+    e.op = OpKind::get;
+    e.bytes = op.buffer.size();
+    e.message = id;
+    e.protocol = TraceProtocol::one_sided;
+    trace_->record(e);
+    trace_at(TraceKind::arrive, done, rank, op.peer, OpKind::get, op.buffer.size(), id, -1, TraceProtocol::one_sided);
+    trace_at(TraceKind::request_done, done, rank, op.peer, OpKind::get, op.buffer.size(), id, op.request.id,
+             TraceProtocol::one_sided);
+  }
   return true;
 }
 
@@ -462,7 +514,7 @@ bool ModelEngine::start_flush(int rank, Op& op) {
   std::vector<Unflushed>& unflushed = unflushed_[static_cast<std::size_t>(rank)];
   unflushed.erase(std::remove_if(unflushed.begin(), unflushed.end(), flushed), unflushed.end());
   if (done <= now_) return true;
-  me.waiting = &op;
+  me.comm.suspended = true;
   push(done, rank, Event::Kind::resume);
   return false;
 }
@@ -472,7 +524,7 @@ bool ModelEngine::start_copy(int rank, Op& op) {
   const double duration = models::copy_time(static_cast<double>(op.buffer.size()), config_.copy_bandwidth);
   if (duration <= 0) return true;
   if (config_.kind == ModelConfig::Kind::loggp) return loggp_copy(rank, op);
-  ranks_[static_cast<std::size_t>(rank)].waiting = &op;
+  ranks_[static_cast<std::size_t>(rank)].comm.suspended = true;
   push(now_ + duration, rank, Event::Kind::resume);
   return false;
 }
@@ -481,7 +533,7 @@ bool ModelEngine::start_copy(int rank, Op& op) {
 bool ModelEngine::loggp_copy(int rank, Op& op) {
   Rank& me = ranks_[static_cast<std::size_t>(rank)];
   const models::LogGP& p = config_.loggp;
-  me.waiting = &op;
+  me.comm.suspended = true;
   const double start = p.compute_start(clocks(rank), now_);
   if (start > now_) {
     push(start, rank, Event::Kind::retry);
@@ -500,8 +552,46 @@ bool ModelEngine::start_isend(int rank, Op& op) {
   const double arrival =
       config_.one_port ? h.transfer_one_port(ports(rank), ports(op.peer), now_, m) : now_ + h.transfer(m);
   push(arrival, rank, Event::Kind::complete, op.request.id);
-  match(op.peer, message_of(rank, op, arrival));
+  Message message = message_of(rank, op, arrival);
+  if (trace_) {
+    trace_send(arrival - h.transfer(m), h.alpha, rank, op, message.id);
+    trace_at(TraceKind::arrive, arrival, op.peer, rank, OpKind::isend, op.buffer.size(), message.id);
+    trace_at(TraceKind::request_done, arrival, rank, op.peer, OpKind::isend, op.buffer.size(), message.id,
+             op.request.id);
+  }
+  match(op.peer, std::move(message));
   return true;
+}
+
+void ModelEngine::trace_send(double start, double latency, int rank, const Op& op, std::int64_t message,
+                             TraceProtocol protocol) {
+  TraceEvent e;
+  e.kind = TraceKind::send_start;
+  e.time = start;
+  e.latency = latency;
+  e.rank = rank;
+  e.peer = op.peer;
+  e.tag = op.tag;
+  e.op = op.kind;
+  e.bytes = op.buffer.size();
+  e.message = message;
+  e.protocol = protocol;
+  trace_->record(e);
+}
+
+void ModelEngine::trace_at(TraceKind kind, double time, int rank, int peer, OpKind op, std::size_t bytes,
+                           std::int64_t message, std::int64_t request, TraceProtocol protocol) {
+  TraceEvent e;
+  e.kind = kind;
+  e.time = time;
+  e.rank = rank;
+  e.peer = peer;
+  e.op = op;
+  e.bytes = bytes;
+  e.message = message;
+  e.request = request;
+  e.protocol = protocol;
+  trace_->record(e);
 }
 
 // Starts the send `op` now if the rank's CPU and NIC-send are free, else retries when they may be;
@@ -511,12 +601,17 @@ bool ModelEngine::loggp_send(int rank, Op& op) {
   const models::LogGP& p = config_.loggp;
   const double start = p.send_start(clocks(rank), now_);
   if (start > now_) {
-    me.waiting = &op;
+    me.comm.suspended = true;
     push(start, rank, Event::Kind::retry);
     return false;
   }
   const models::LogGP::Send sent = p.send(clocks(rank), now_, static_cast<double>(op.buffer.size()));
   push(sent.complete, rank, Event::Kind::complete, op.request.id);
+  if (trace_) {
+    trace_send(now_, p.L, rank, op, messages_);
+    trace_at(TraceKind::request_done, sent.complete, rank, op.peer, OpKind::isend, op.buffer.size(), messages_,
+             op.request.id);
+  }
   std::int64_t id;
   if (!free_in_flight_.empty()) {
     id = free_in_flight_.back();
@@ -528,7 +623,7 @@ bool ModelEngine::loggp_send(int rank, Op& op) {
   }
   push(sent.arrival, op.peer, Event::Kind::arrive, id);
   if (sent.cpu_free <= now_) return true;
-  me.waiting = &op;
+  me.comm.suspended = true;
   push(sent.cpu_free, rank, Event::Kind::resume);
   return false;
 }
@@ -545,11 +640,12 @@ void ModelEngine::loggp_arrive(int rank, std::int64_t id) {
   Message message = std::move(in_flight_[static_cast<std::size_t>(id)]);
   free_in_flight_.push_back(id);
   message.ready = p.handle(clocks(rank), now_, static_cast<double>(message.size));
+  if (trace_) trace_at(TraceKind::arrive, message.ready, rank, message.source, OpKind::isend, message.size, message.id);
   match(rank, std::move(message));
 }
 
 Message ModelEngine::message_of(int rank, const Op& op, double ready) {
-  Message msg{rank, op.tag, op.buffer.size(), ready, {}};
+  Message msg{rank, op.tag, kNone, messages_++, op.buffer.size(), ready, {}};
   if (!op.buffer.is_virtual()) msg.payload.assign(op.buffer.data(), op.buffer.data() + op.buffer.size());
   return msg;
 }
@@ -564,7 +660,7 @@ void ModelEngine::match(int rank, Message message) {
     unexpected_.push_back(me.unexpected, std::move(message));
     return;
   }
-  deliver(rank, p.request, p.buffer, message, p.posted);
+  deliver(rank, p.request, p.buffer, message, now_);
 }
 
 bool ModelEngine::start_irecv(int rank, Op& op) {
@@ -575,7 +671,7 @@ bool ModelEngine::start_irecv(int rank, Op& op) {
           me.unexpected, [&](const Message& m) { return m.source == op.peer && m.tag == op.tag; }, msg))
     deliver(rank, op.request.id, op.buffer, msg, now_);
   else
-    posted_.push_back(me.posted, {op.peer, op.tag, op.request.id, now_, op.buffer});
+    posted_.push_back(me.posted, {op.peer, op.tag, static_cast<std::int32_t>(op.request.id), kNone, op.buffer});
   return true;
 }
 
@@ -587,7 +683,10 @@ void ModelEngine::deliver(int rank, std::int64_t request, Buffer target, Message
                     "), which sent " + std::to_string(message.size));
   if (!message.payload.empty() && !target.is_virtual())
     std::copy(message.payload.begin(), message.payload.end(), target.data());
-  push(std::max(posted, message.ready), rank, Event::Kind::complete, request);
+  const double done = std::max(posted, message.ready);
+  push(done, rank, Event::Kind::complete, request);
+  if (trace_)
+    trace_at(TraceKind::request_done, done, rank, message.source, OpKind::irecv, message.size, message.id, request);
 }
 
 // True when `op` (wait_all / wait_any) is satisfied (the front then releases its requests).
@@ -603,13 +702,26 @@ bool ModelEngine::try_wait(int rank, Op& op) {
   return false;
 }
 
+// A large run is bound by cache misses on the state of the rank each event is for, in an order
+// unrelated to memory. The events of a time bucket are known in advance, so the state of a rank
+// some events ahead is prefetched: its Rank, then, closer in, the coroutine frame it will resume.
+void ModelEngine::prefetch_ahead() const {
+  if (const int r = queue_.rank_ahead(8); r >= 0) {
+    const char* at = reinterpret_cast<const char*>(&ranks_[static_cast<std::size_t>(r)]);
+    for (std::size_t line = 0; line < sizeof(Rank); line += 64) __builtin_prefetch(at + line);
+  }
+  if (const int r = queue_.rank_ahead(4); r >= 0) {
+    const Rank& ahead = ranks_[static_cast<std::size_t>(r)];
+    if (ahead.comm.suspended) __builtin_prefetch(ahead.comm.op().waiter.address());
+  }
+}
+
 void ModelEngine::resume(int rank) {
   Rank& r = ranks_[static_cast<std::size_t>(rank)];
-  std::coroutine_handle<> h = r.waiting->waiter;
-  r.waiting = nullptr;
+  std::coroutine_handle<> h = r.waiting()->waiter;
+  r.comm.suspended = false;
   h.resume();
-  if (r.task.done() && !r.finished) {
-    r.finished = true;
+  if (r.task.done()) {
     finish_[static_cast<std::size_t>(rank)] = now_;
     rethrow_if_failed(r.task);
   }
@@ -617,15 +729,15 @@ void ModelEngine::resume(int rank) {
 
 std::string ModelEngine::describe_wait(int rank) const {
   const Rank& r = ranks_[static_cast<std::size_t>(rank)];
-  if (!r.waiting) return "running";
-  switch (r.waiting->kind) {
+  if (!r.waiting()) return "running";
+  switch (r.waiting()->kind) {
     case OpKind::barrier: return "in barrier";
     case OpKind::win_allocate: return "in win_allocate";
     case OpKind::win_free: return "in win_free";
     default: break;
   }
-  std::string s = r.waiting->kind == OpKind::wait_any ? "wait_any on" : "wait_all on";
-  for (const Request& q : r.waiting->requests) {
+  std::string s = r.waiting()->kind == OpKind::wait_any ? "wait_any on" : "wait_all on";
+  for (const Request& q : r.waiting()->requests) {
     if (q.is_null() || is_done(rank, q.id)) continue;
     s += ' ';
     s += r.comm.requests().describe(q.id);
@@ -638,7 +750,7 @@ void ModelEngine::deadlock() {
   int listed = 0, stuck = 0;
   for (int i = 0; i < size(); ++i) {
     const Rank& r = ranks_[static_cast<std::size_t>(i)];
-    if (r.finished) continue;
+    if (r.task.done()) continue;
     if (++stuck <= 8) msg += (listed++ ? "; rank " : " rank ") + std::to_string(i) + " " + describe_wait(i);
   }
   if (stuck > 8) msg += "; and " + std::to_string(stuck - 8) + " more ranks";
@@ -647,47 +759,54 @@ void ModelEngine::deadlock() {
 
 RunResult ModelEngine::run() {
   const auto P = static_cast<std::size_t>(size());
+  const bool keep_work = RankWork::holds_state(spec_);
   ranks_.reserve(P);
-  work_.reserve(P);
+  if (keep_work) work_.reserve(P);
   finish_.reserve(P);
   advise_huge_pages(ranks_.data(), P * sizeof(Rank));
-  advise_huge_pages(work_.data(), P * sizeof(RankWork));
+  advise_huge_pages(work_.data(), work_.capacity() * sizeof(RankWork));
   advise_huge_pages(finish_.data(), P * sizeof(double));
   finish_.assign(P, 0);
   if (config_.kind == ModelConfig::Kind::loggp)
     clocks_.resize(P);
   else if (config_.one_port)
     ports_.resize(P);
-  for (int i = 0; i < size(); ++i) ranks_.emplace_back(*this, i);
+  for (int i = 0; i < size(); ++i) {
+    ranks_.emplace_back(*this, i);
+    if (trace_) ranks_.back().comm.set_trace(trace_);
+  }
   try {
     for (int i = 0; i < size(); ++i) {
-      work_.emplace_back(spec_, i);
-      ranks_[static_cast<std::size_t>(i)].task = work_.back().run(ranks_[static_cast<std::size_t>(i)].comm);
+      Rank& r = ranks_[static_cast<std::size_t>(i)];
+      if (keep_work) {
+        work_.emplace_back(spec_, i);
+        r.task = work_.back().run(r.comm);
+      } else {
+        r.task = RankWork(spec_, i).run(r.comm);
+      }
     }
     for (int i = 0; i < size(); ++i) {
       Rank& r = ranks_[static_cast<std::size_t>(i)];
       collsim::start(r.task);
-      if (r.task.done()) {
-        r.finished = true;
-        rethrow_if_failed(r.task);
-      }
+      if (r.task.done()) rethrow_if_failed(r.task);
     }
     Event e;
     while (queue_.pop(e)) {
       now_ = e.time;
+      prefetch_ahead();
       Rank& r = ranks_[static_cast<std::size_t>(e.rank)];
       switch (e.kind) {
         case Event::Kind::resume:
-          if (r.waiting) resume(e.rank);
+          if (r.waiting()) resume(e.rank);
           break;
         case Event::Kind::complete:
           set_done(e.rank, e.id, true);
-          if (r.waiting && (r.waiting->kind == OpKind::wait_all || r.waiting->kind == OpKind::wait_any) &&
-              try_wait(e.rank, *r.waiting))
+          if (r.waiting() && (r.waiting()->kind == OpKind::wait_all || r.waiting()->kind == OpKind::wait_any) &&
+              try_wait(e.rank, *r.waiting()))
             resume(e.rank);
           break;
         case Event::Kind::retry: {
-          Op& op = *r.waiting;
+          Op& op = *r.waiting();
           bool done = false;
           if (op.kind == OpKind::isend)
             done = loggp_send(e.rank, op);
@@ -710,11 +829,11 @@ RunResult ModelEngine::run() {
   } catch (const CommError& e) {
     throw EngineError(describe(spec_) + ": " + e.what());
   }
-  if (std::any_of(ranks_.begin(), ranks_.end(), [](const Rank& r) { return !r.finished; })) deadlock();
+  if (std::any_of(ranks_.begin(), ranks_.end(), [](const Rank& r) { return !r.task.done(); })) deadlock();
 
   RunResult result;
   result.finish_s = std::move(finish_);
-  for (std::size_t i = 0; i < P; ++i) {
+  for (std::size_t i = 0; i < work_.size(); ++i) {
     const RankWork& w = work_[i];
     if (w.timed_s()) result.finish_s[i] = *w.timed_s();
     if (result.data_error.empty()) result.data_error = w.check();
