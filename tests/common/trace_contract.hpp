@@ -70,7 +70,8 @@ inline std::string trace_contract(const std::vector<TraceEvent>& events, const T
       return "rank " + std::to_string(key.first) + " request " + std::to_string(key.second) + " posted " +
              std::to_string(posts.size()) + " times, done " + std::to_string(n) + " times";
     for (std::size_t i = 0; i < n; ++i)
-      if (found->second[i]->time + want.slack < posts[i]->time) return "request done before its post: " + at(*found->second[i]);
+      if (found->second[i]->time + want.slack < posts[i]->time)
+        return "request done before its post: " + at(*found->second[i]);
   }
   if (done.size() != posted.size()) return "a request_done for a request never posted";
   if (!want.messages) return "";

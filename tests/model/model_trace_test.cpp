@@ -10,6 +10,7 @@
 #include "common/every_algorithm.hpp"
 #include "common/trace_contract.hpp"
 #include "engines/model/model_engine.hpp"
+#include "experiment/trace_files.hpp"
 
 namespace collsim {
 namespace {
@@ -96,7 +97,8 @@ TEST(ModelTrace, BinomialBroadcastMessagesUnderHockney) {
     EXPECT_EQ(s->latency, 2e-6);
     EXPECT_EQ(s->bytes, 4000u);
     EXPECT_EQ(s->op, OpKind::isend);
-    const auto a = std::find_if(arrivals.begin(), arrivals.end(), [&](const TraceEvent* x) { return x->message == s->message; });
+    const auto a =
+        std::find_if(arrivals.begin(), arrivals.end(), [&](const TraceEvent* x) { return x->message == s->message; });
     ASSERT_NE(a, arrivals.end());
     EXPECT_DOUBLE_EQ((*a)->time - s->time, transfer);
     // Binomial depth: the sender got the data after as many hops as its vrank has bits set.
@@ -115,8 +117,10 @@ TEST(ModelTrace, BinomialBroadcastMessagesUnderHockney) {
 TEST(ModelTrace, LogGpMessageTimes) {
   const ModelConfig c = loggp();
   const std::vector<TraceEvent> events = traced(c, spec(*find_algorithm("bcast/basic_linear"), 2, 1000, 0, 0));
-  const auto s = std::find_if(events.begin(), events.end(), [](const TraceEvent& e) { return e.kind == TraceKind::send_start; });
-  const auto a = std::find_if(events.begin(), events.end(), [](const TraceEvent& e) { return e.kind == TraceKind::arrive; });
+  const auto s =
+      std::find_if(events.begin(), events.end(), [](const TraceEvent& e) { return e.kind == TraceKind::send_start; });
+  const auto a =
+      std::find_if(events.begin(), events.end(), [](const TraceEvent& e) { return e.kind == TraceKind::arrive; });
   ASSERT_NE(s, events.end());
   ASSERT_NE(a, events.end());
   EXPECT_EQ(s->latency, c.loggp.L);
@@ -129,10 +133,12 @@ TEST(ModelTrace, ContractCheckerCatchesBreaches) {
   std::vector<TraceEvent> events = traced(ModelConfig{}, spec(*find_algorithm("bcast/binomial"), 4, 100, 0, 0));
   ASSERT_EQ(testing::trace_contract(events, {4, true, 0}), "");
   auto broken = events;
-  broken.erase(std::find_if(broken.begin(), broken.end(), [](const TraceEvent& e) { return e.kind == TraceKind::arrive; }));
+  broken.erase(
+      std::find_if(broken.begin(), broken.end(), [](const TraceEvent& e) { return e.kind == TraceKind::arrive; }));
   EXPECT_NE(testing::trace_contract(broken, {4, true, 0}), "");
   broken = events;
-  broken.erase(std::find_if(broken.begin(), broken.end(), [](const TraceEvent& e) { return e.kind == TraceKind::complete; }));
+  broken.erase(
+      std::find_if(broken.begin(), broken.end(), [](const TraceEvent& e) { return e.kind == TraceKind::complete; }));
   EXPECT_NE(testing::trace_contract(broken, {4, true, 0}), "");
   broken = events;
   for (TraceEvent& e : broken)
@@ -142,6 +148,31 @@ TEST(ModelTrace, ContractCheckerCatchesBreaches) {
     }
   EXPECT_NE(testing::trace_contract(broken, {4, true, 0}), "");
   EXPECT_NE(testing::trace_contract(events, {4, false, 0}), "");  // messages from an engine that has none
+}
+
+// A trace written as CSV reads back event for event, bit for bit.
+TEST(TraceFiles, CsvRoundTrip) {
+  const RunSpec s = spec(*find_algorithm("bcast/split_binary_tree"), 7, 10007, 1024, 3);
+  std::vector<TracedRun> runs = {{"model", describe(s), 7, traced(loggp(), s)},
+                                 {"model", "with, a \"quoted\" label", 7, traced(one_port(), s)}};
+  const std::string path = ::testing::TempDir() + "/trace_roundtrip.csv";
+  write_trace(path, runs);
+  const std::vector<TracedRun> back = read_trace_csv(path);
+  ASSERT_EQ(back.size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(back[i].engine, runs[i].engine);
+    EXPECT_EQ(back[i].label, runs[i].label);
+    EXPECT_EQ(back[i].procs, 7);
+    ASSERT_EQ(back[i].events.size(), runs[i].events.size());
+    for (std::size_t k = 0; k < back[i].events.size(); ++k) {
+      const TraceEvent &a = back[i].events[k], &b = runs[i].events[k];
+      EXPECT_TRUE(a.time == b.time && a.latency == b.latency && a.bytes == b.bytes && a.message == b.message &&
+                  a.request == b.request && a.rank == b.rank && a.peer == b.peer && a.tag == b.tag &&
+                  a.kind == b.kind && a.op == b.op && a.protocol == b.protocol)
+          << "run " << i << " event " << k;
+    }
+  }
+  EXPECT_THROW(write_trace(::testing::TempDir() + "/trace.txt", runs), InputError);
 }
 
 }  // namespace
