@@ -4,13 +4,20 @@
 // and CPU time (user + system: the machine is shared, so wall time alone misleads), the peak
 // resident memory and the derived costs per rank and per message. Run:
 //   build/release/bin/model_scale [log2_ranks=20] [bytes=1MiB] [segment=0]
+//   build/release/bin/model_scale --trace-overhead [log2_ranks=18]
+// The second form measures what the trace seam costs: the same run with no sink (tracing off, as
+// every run that asks for no trace) and with a sink that only counts the events, alternated five
+// times in one process, and prints the median of each and their ratio.
 // Results and where the time and memory go: tools/bench/README.md, "Scale: model engine".
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <vector>
 
 #include "algorithms/registry.hpp"
 #include "algorithms/segmentation.hpp"
@@ -18,8 +25,60 @@
 #include "engines/model/model_engine.hpp"
 #include "experiment/units.hpp"
 
+namespace {
+
+class CountingSink final : public collsim::TraceSink {
+ public:
+  void record(const collsim::TraceEvent&) override { ++events; }
+  std::size_t events = 0;
+};
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+int trace_overhead(int log2p) {
+  using namespace collsim;
+  RunSpec spec;
+  spec.algorithm = find_algorithm("bcast/binomial");
+  spec.procs = 1 << log2p;
+  spec.bytes = 1 << 20;
+  spec.real_bytes = false;
+  const ModelConfig config;
+  CountingSink sink;
+  std::vector<double> off, on;
+  double time_off = 0, time_on = 0;
+  for (int round = 0; round < 5; ++round)
+    for (bool traced : {round % 2 == 0, round % 2 != 0}) {
+      spec.trace = traced ? &sink : nullptr;
+      const auto t0 = std::chrono::steady_clock::now();
+      const RunResult r = run_model(config, spec);
+      const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      (traced ? on : off).push_back(wall);
+      (traced ? time_on : time_off) = r.time_s;
+    }
+  std::printf("bcast/binomial on 2^%d ranks, 1MiB, model engine (Hockney), 5 runs each, alternated\n", log2p);
+  std::printf("tracing off (no sink)        median %.3f s\n", median(off));
+  std::printf("tracing on (counting sink)   median %.3f s  (%zu events per run)\n", median(on), sink.events / 5);
+  std::printf("on / off                     %.3f\n", median(on) / median(off));
+  std::printf("simulated time off / on      %s / %s  %s\n", format_seconds(time_off).c_str(),
+              format_seconds(time_on).c_str(), time_off == time_on ? "same" : "DIFFERENT");
+  return time_off == time_on ? 0 : 1;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   using namespace collsim;
+  if (argc > 1 && std::strcmp(argv[1], "--trace-overhead") == 0) {
+    const int log2p = argc > 2 ? std::atoi(argv[2]) : 18;
+    if (log2p < 1 || log2p > 24) {
+      std::fprintf(stderr, "usage: model_scale --trace-overhead [log2_ranks 1..24]\n");
+      return 2;
+    }
+    return trace_overhead(log2p);
+  }
   const int log2p = argc > 1 ? std::atoi(argv[1]) : 20;
   const auto bytes = argc > 2 ? parse_bytes(argv[2]) : std::optional<std::size_t>(1 << 20);
   const auto segment = argc > 3 ? parse_bytes(argv[3]) : std::optional<std::size_t>(0);
