@@ -9,7 +9,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
-#include "cli/python_tools.hpp"
+#include "cli/plotting.hpp"
 #include "engines/run.hpp"
 #include "experiment/comparison.hpp"
 
@@ -96,8 +96,10 @@ int compare_command(std::span<char* const> args) {
 
   if (python) {
     const std::string png = o.text("png");
-    const int status = run_python_tool(
-        *python, "plot_compare", {"--points", points_csv, "--selection", selection_csv, "--out", png}, o.has("csv"));
+    const std::string cmd = shell_quoted(*python) + " " + shell_quoted(tool_path("plot_compare")) + " --points " +
+                            shell_quoted(points_csv) + " --selection " + shell_quoted(selection_csv) + " --out " +
+                            shell_quoted(png) + (o.has("csv") ? " >&2" : "");
+    const int status = std::system(cmd.c_str());
     if (status != 0) {
       std::cerr << "collsim: tools/plot_compare failed (status " << status << ")\n";
       return 1;

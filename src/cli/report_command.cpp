@@ -1,6 +1,7 @@
 // collsim report: the HTML page of a results folder, drawn by tools/report (Python, matplotlib).
 #include <sys/wait.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <string>
@@ -9,7 +10,7 @@
 #include "algorithms/input_error.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
-#include "cli/python_tools.hpp"
+#include "cli/plotting.hpp"
 
 namespace collsim::cli {
 namespace {
@@ -47,9 +48,10 @@ int write_report(const std::string& results_dir, const std::string& output, bool
     std::cerr << "collsim: report needs python3 with matplotlib (Debian: apt-get install python3-matplotlib)\n";
     return 2;
   }
-  std::vector<std::string> args{results_dir};
-  if (!output.empty()) args.insert(args.end(), {"--output", output});
-  const int status = run_python_tool(*python, "report", args, output_to_stderr);
+  std::string cmd = shell_quoted(*python) + " " + shell_quoted(tool_path("report")) + " " + shell_quoted(results_dir);
+  if (!output.empty()) cmd += " --output " + shell_quoted(output);
+  if (output_to_stderr) cmd += " >&2";
+  const int status = std::system(cmd.c_str());
   // tools/report exits 2 on bad input after printing its one line; anything else is its failure.
   if (status == 0) return 0;
   if (WIFEXITED(status) && WEXITSTATUS(status) == 2) return 2;

@@ -1,6 +1,7 @@
-#include "cli/python_tools.hpp"
+#include "cli/plotting.hpp"
 
 #include <cstdlib>
+#include <vector>
 
 namespace collsim::cli {
 
@@ -21,20 +22,6 @@ std::optional<std::string> plotting_python() {
   return std::nullopt;
 }
 
-int run_python_tool(const std::string& python, const std::string& name, const std::vector<std::string>& args,
-                    bool output_to_stderr) {
-  std::string tool = COLLSIM_SOURCE_DIR "/tools/";
-  tool += name;
-  // Appended piece by piece: GCC 12 warns (-Wrestrict, falsely) on "literal" + std::string&&.
-  std::string cmd = shell_quoted(python);
-  cmd += ' ';
-  cmd += shell_quoted(tool);
-  for (const std::string& a : args) {
-    cmd += ' ';
-    cmd += shell_quoted(a);
-  }
-  if (output_to_stderr) cmd += " >&2";
-  return std::system(cmd.c_str());
-}
+std::string tool_path(const std::string& name) { return COLLSIM_SOURCE_DIR "/tools/" + name; }
 
 }  // namespace collsim::cli
