@@ -81,12 +81,16 @@ TEST(Report, RendersInChromiumWithPlotsAndNoConsoleMessages) {
   const Outcome run =
       collsim("run " + src("tests/data/report_small.yaml") + " --out " + dir.string() + " --quiet --report");
   ASSERT_EQ(run.status, 0) << run.err;
-  const fs::path page = dir / "report.html";
-  ASSERT_TRUE(fs::exists(page)) << run.out;
-  // collsim report writes the same page elsewhere with -o.
-  const Outcome again = collsim("report " + dir.string() + " -o " + (scratch() / "again.html").string());
+  ASSERT_TRUE(fs::exists(dir / "report.html")) << run.out;
+  EXPECT_NE(slurp(dir / "report.html").find("No traces were recorded in this run"), std::string::npos);
+  // collsim report writes the page elsewhere with -o; with a trace in traces/ (a hand-written
+  // 2-rank one, tests/data/report_trace.csv), drawn by tools/timeline when the tree has it.
+  fs::create_directories(dir / "traces");
+  fs::copy_file(src("tests/data/report_trace.csv"), dir / "traces" / "bcast-2.csv");
+  const fs::path page = scratch() / "traced.html";
+  const Outcome again = collsim("report " + dir.string() + " -o " + page.string());
   ASSERT_EQ(again.status, 0) << again.err;
-  EXPECT_EQ(slurp(scratch() / "again.html"), slurp(page));
+  const bool timeline = fs::exists(src("tools/timeline"));
 
   const fs::path png = scratch() / "report.png";
   const Rendered r = render(browser, page, png);
@@ -96,15 +100,20 @@ TEST(Report, RendersInChromiumWithPlotsAndNoConsoleMessages) {
 
   // bcast (2 algorithms) and gather, each at P = 4, 8 and m = 1KiB, 64KiB: 4 plots against size,
   // 4 against process count; a fastest map for bcast on model and on sim (gather has one
-  // algorithm: no map); no traces, so no timeline.
-  EXPECT_EQ(count(dom, "<svg"), 10u);
+  // algorithm: no map); one timeline if tools/timeline can draw it.
+  EXPECT_EQ(count(dom, "<svg"), timeline ? 11u : 10u);
   for (const char* id :
        {"plot-size-1", "plot-size-4", "plot-procs-1", "plot-procs-4", "plot-fastest-1", "plot-fastest-2"})
     EXPECT_NE(dom.find(std::string("id=\"") + id + "\""), std::string::npos) << id;
   EXPECT_EQ(dom.find("id=\"plot-size-5\""), std::string::npos);
   EXPECT_EQ(dom.find("id=\"plot-fastest-3\""), std::string::npos);
-  EXPECT_EQ(dom.find("data-kind=\"timeline\""), std::string::npos);
-  EXPECT_NE(dom.find("No traces were recorded in this run"), std::string::npos);
+  if (timeline) {
+    EXPECT_NE(dom.find("id=\"plot-timeline-1\" data-kind=\"timeline\""), std::string::npos);
+    EXPECT_NE(dom.find("timeline: bcast-2"), std::string::npos);
+  } else {
+    EXPECT_EQ(dom.find("data-kind=\"timeline\""), std::string::npos);
+    EXPECT_NE(dom.find("1 trace(s) in " + (dir / "traces").string() + ", but tools/timeline"), std::string::npos);
+  }
   // The maps name the algorithms as text (not as drawn glyphs), and say which engine they are for.
   EXPECT_NE(dom.find("fastest bcast on model"), std::string::npos);
   EXPECT_NE(dom.find("fastest bcast on sim"), std::string::npos);
