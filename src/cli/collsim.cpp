@@ -16,6 +16,7 @@
 #include "cli/engine_options.hpp"
 #include "cli/measure_options.hpp"
 #include "cli/options.hpp"
+#include "cli/plotting.hpp"
 #include "engines/formula/formula_engine.hpp"
 #include "engines/model/model_engine.hpp"
 #include "engines/sim/protocol.hpp"
@@ -216,6 +217,9 @@ int run(std::span<char* const> args) {
   const bool coarray = is_coarray_scenario(o.positional[0]);
   if (o.has("report") && coarray)
     throw UsageError("--report: " + o.positional[0] + " is a coarray scenario; tools/plot_coarray draws its results");
+  // Checked before the run, which may be long, rather than after it.
+  if (o.has("report") && !plotting_python())
+    throw UsageError("--report needs python3 with matplotlib (Debian: apt-get install python3-matplotlib)");
   if (coarray)
     return run_coarray_scenario(o.positional[0], o.has("out") ? o.text("out") : "",
                                 o.has("protocol") ? o.text("protocol") : "", o.has("quiet"), std::cout, std::cerr, so);

@@ -64,6 +64,14 @@ TEST(Report, BadInputIsOneLine) {
   expect_bad_input("report a b", "report takes one results folder");
   expect_bad_input("report " + scratch().string() + " -o", "-o needs a value");
   expect_bad_input("run " + src("scenarios/coarray-cases.yaml") + " --report", "is a coarray scenario");
+  // Without matplotlib: refused before the run (no folder written), and by report.
+  const fs::path none = scratch() / "never-written";
+  const Outcome no_python = run_command("COLLSIM_PYTHON=/nonexistent " + std::string(COLLSIM_BIN) + " run " +
+                                        src("tests/data/report_small.yaml") + " --report --out " + none.string());
+  EXPECT_EQ(no_python.status, 2) << no_python.err;
+  EXPECT_EQ(no_python.err,
+            "collsim: --report needs python3 with matplotlib (Debian: apt-get install python3-matplotlib)\n");
+  EXPECT_FALSE(fs::exists(none));
   if (!have_python_matplotlib()) GTEST_SKIP() << "no /usr/bin/python3 with matplotlib: tools/report cannot run";
   // A results.csv that is not one of collsim run's: tools/report's own line, status 2.
   const fs::path dir = scratch() / "not-results";
