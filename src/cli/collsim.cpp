@@ -16,6 +16,7 @@
 #include "cli/engine_options.hpp"
 #include "cli/measure_options.hpp"
 #include "cli/options.hpp"
+#include "cli/plotting.hpp"
 #include "engines/formula/formula_engine.hpp"
 #include "engines/model/model_engine.hpp"
 #include "engines/sim/protocol.hpp"
@@ -38,6 +39,8 @@ const char* const kUsage =
     "usage:\n"
     "  collsim run SCENARIO.yaml [--out DIR]   run a scenario, print a table, write CSV + JSON\n"
     "        [--jobs N] [--shard K/N] [--resume]  in parallel, a part of it, or the rest of it\n"
+    "        [--report]                        and its HTML page (as collsim report)\n"
+    "  collsim report RESULTS_DIR [-o FILE]    one self-contained HTML page of a results folder\n"
     "  collsim merge OUT DIR...                join the results folders of a scenario's shards\n"
     "  collsim measure --engine sim|model|formula --op NAME --procs P --bytes M [options]\n"
     "                                          one measurement (see collsim measure --help)\n"
@@ -200,17 +203,24 @@ int run(std::span<char* const> args) {
       {"resume", "", "continue the run in the output folder: run only the points it has no row for"},
       {"force", "", "start over in an output folder that holds an unfinished run"},
       {"quiet", "", "print only the final table (no progress line)"},
+      {"report", "", "then write the results folder's HTML page, DIR/report.html (collsim report --help)"},
       {"help", "", "this text"}};
   const ParsedOptions o = parse_options(args, defs);
   if (o.has("help")) {
     std::cout << "usage: collsim run SCENARIO.yaml [--out DIR] [--protocol NAME] [--jobs N] [--shard K/N] "
-                 "[--resume | --force]\n\n"
+                 "[--resume | --force] [--report]\n\n"
               << format_options(defs) << "\nThe scenario format is documented in scenarios/README.md.\n";
     return 0;
   }
   if (o.positional.size() != 1) throw UsageError("run takes one scenario file (collsim run SCENARIO.yaml)");
   const SweepOptions so = sweep_options(o);
-  if (is_coarray_scenario(o.positional[0]))
+  const bool coarray = is_coarray_scenario(o.positional[0]);
+  if (o.has("report") && coarray)
+    throw UsageError("--report: " + o.positional[0] + " is a coarray scenario; tools/plot_coarray draws its results");
+  // Checked before the run, which may be long, rather than after it.
+  if (o.has("report") && !plotting_python())
+    throw UsageError("--report needs python3 with matplotlib (Debian: apt-get install python3-matplotlib)");
+  if (coarray)
     return run_coarray_scenario(o.positional[0], o.has("out") ? o.text("out") : "",
                                 o.has("protocol") ? o.text("protocol") : "", o.has("quiet"), std::cout, std::cerr, so);
   Scenario sc = load_scenario(o.positional[0]);
@@ -250,7 +260,9 @@ int run(std::span<char* const> args) {
   std::cout << (sc.description.empty() ? sc.name : sc.name + ": " + sc.description) << "\n\n"
             << format_results_table(rows) << engine_legend(rows) << format_fastest_table(rows)
             << "\nresults: " << csv_path << ", " << (std::filesystem::path(dir) / "run.json").string() << "\n";
-  return wrong_bytes(rows) ? 1 : 0;
+  std::cout.flush();
+  const int report_status = o.has("report") ? write_report(dir, "", false) : 0;
+  return wrong_bytes(rows) ? 1 : report_status;
 }
 
 int merge(std::span<char* const> args) {
@@ -332,12 +344,13 @@ int main_(int argc, char** argv) {
   if (command == "tree") return tree(rest);
   if (command == "calibrate") return calibrate_command(rest);
   if (command == "compare") return compare_command(rest);
+  if (command == "report") return report_command(rest);
   if (command == "select") return select_command(rest);
   if (command == "coarray") return coarray_command(rest);
   if (command == "platform") return platform_command(rest);
-  throw UsageError(
-      "unknown command '" + command +
-      "' (run, merge, measure, calibrate, compare, select, coarray, platform, tree, algorithms; see collsim --help)");
+  throw UsageError("unknown command '" + command +
+                   "' (run, merge, measure, calibrate, compare, report, select, coarray, platform, tree, algorithms; "
+                   "see collsim --help)");
 }
 
 }  // namespace

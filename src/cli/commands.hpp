@@ -3,6 +3,7 @@
 #pragma once
 
 #include <span>
+#include <string>
 
 namespace collsim::cli {
 
@@ -15,6 +16,13 @@ int compare_command(std::span<char* const> args);
 int coarray_command(std::span<char* const> args);
 // collsim platform: a SimGrid platform file generated from a few parameters.
 int platform_command(std::span<char* const> args);
+// collsim report: the self-contained HTML page of a results folder (tools/report).
+int report_command(std::span<char* const> args);
+// The page of `results_dir` into `output` (empty: RESULTS_DIR/report.html), for report and run
+// --report; tools/report's own output to standard error when `output_to_stderr`. Throws InputError
+// on a folder that is not a results folder; returns 2 without Python and matplotlib, 1 when the
+// tool fails.
+int write_report(const std::string& results_dir, const std::string& output, bool output_to_stderr);
 // collsim select: model-based selection, printed or written as an Open MPI dynamic rules file.
 int select_command(std::span<char* const> args);
 
