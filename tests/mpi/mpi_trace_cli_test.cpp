@@ -1,11 +1,13 @@
 // `collsim-mpi measure --trace FILE` as a user runs it: the merged trace of one timed call keeps
 // the trace seam's contract on a common time axis, holds one isend post per message the algorithm
-// sends, and ends with the time measured for that call; engine mpi-native refuses to be traced.
+// sends, pairs each send with its receive, and ends with the time measured for that call; engine mpi-native refuses to
+// be traced.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -63,12 +65,37 @@ void check_traced_call(const std::string& call, const std::string& label, std::s
     if (e.kind == collsim::TraceKind::complete)
       last_complete[static_cast<std::size_t>(e.rank)] =
           std::max(last_complete[static_cast<std::size_t>(e.rank)], e.time);
-    EXPECT_EQ(e.message, -1) << "the mpi engine pairs no messages";
     EXPECT_NE(e.kind, collsim::TraceKind::send_start);
     EXPECT_NE(e.kind, collsim::TraceKind::arrive);
   }
   EXPECT_EQ(posted, isends);
   EXPECT_EQ(done, isends);
+  // Each message's two ends, paired on rank 0: the receive is done after the send was posted,
+  // on the common time axis (a wrong clock offset would put some receives before their send).
+  std::map<std::int64_t, std::vector<const collsim::TraceEvent*>> ends;
+  std::map<std::pair<int, std::int64_t>, double> open_sends;  // (rank, request) -> its post
+  std::map<std::int64_t, double> sent;                        // message -> its isend's post
+  for (const collsim::TraceEvent& e : run.events) {
+    if (e.kind == collsim::TraceKind::post && e.op == collsim::OpKind::isend) open_sends[{e.rank, e.request}] = e.time;
+    if (e.kind != collsim::TraceKind::request_done) continue;
+    ASSERT_GE(e.message, 0) << "rank " << e.rank << " request " << e.request << " unpaired";
+    ends[e.message].push_back(&e);
+    if (e.op == collsim::OpKind::isend) sent[e.message] = open_sends.at({e.rank, e.request});
+  }
+  EXPECT_EQ(ends.size(), isends);
+  for (const auto& [id, pair] : ends) {
+    ASSERT_EQ(pair.size(), 2u) << "message " << id;
+    const bool first_sends = pair[0]->op == collsim::OpKind::isend;
+    const collsim::TraceEvent& send = first_sends ? *pair[0] : *pair[1];
+    const collsim::TraceEvent& receive = first_sends ? *pair[1] : *pair[0];
+    EXPECT_EQ(send.op, collsim::OpKind::isend);
+    EXPECT_EQ(receive.op, collsim::OpKind::irecv);
+    EXPECT_EQ(send.peer, receive.rank);
+    EXPECT_EQ(receive.peer, send.rank);
+    EXPECT_EQ(send.tag, receive.tag);
+    EXPECT_EQ(send.bytes, receive.bytes);
+    EXPECT_GE(receive.time + kSlack, sent.at(id)) << "message " << id;
+  }
   // A rank's finish is read on the same clock right after its last operation returned, and the
   // call's time is the latest finish: no rank's last complete is later, and the latest is close.
   for (int r = 0; r < kProcs; ++r) {

@@ -2,6 +2,7 @@
 // one traced call per trace_next_run, and the ranks' events merged on rank 0 (gather_trace) on
 // one time axis that keeps the seam's contract.
 #include <algorithm>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,15 @@ TEST(MpiTrace, OneTracedCallMergedOnRankZeroKeepsTheContract) {
   EXPECT_EQ(count(all, TraceKind::post, OpKind::irecv), messages);
   EXPECT_EQ(count(all, TraceKind::request_done, OpKind::isend), messages);
   EXPECT_EQ(count(all, TraceKind::request_done, OpKind::irecv), messages);
+  // Every request_done of a message is paired with the other end's (pair_messages).
+  std::vector<int> ends(static_cast<std::size_t>(world_size() - 1));
+  for (const TraceEvent& e : all) {
+    if (e.kind != TraceKind::request_done) continue;
+    ASSERT_GE(e.message, 0);
+    ASSERT_LT(e.message, world_size() - 1);
+    ++ends[static_cast<std::size_t>(e.message)];
+  }
+  for (int n : ends) EXPECT_EQ(n, 2);
   // Rank by rank, in the order recorded.
   EXPECT_TRUE(
       std::is_sorted(all.begin(), all.end(), [](const TraceEvent& a, const TraceEvent& b) { return a.rank < b.rank; }));
@@ -80,6 +90,35 @@ TEST(MpiTrace, MeasureTracesOnlyTheFirstTimedCall) {
     EXPECT_EQ(count(events, TraceKind::post, OpKind::isend), sends);
   }
   for (const TraceEvent& e : events) EXPECT_LE(e.time, m.samples_s[0] + 1e-9);
+}
+
+TraceEvent event(TraceKind kind, OpKind op, int rank, int peer, int tag, std::int64_t request) {
+  TraceEvent e;
+  e.kind = kind;
+  e.op = op;
+  e.rank = rank;
+  e.peer = peer;
+  e.tag = tag;
+  e.request = request;
+  return e;
+}
+
+TEST(PairMessages, NthSendMeetsNthReceiveOfTheSameRouteAndTag) {
+  using K = TraceKind;
+  using O = OpKind;
+  // Rank 0 sends tag 5 twice, reusing request 0, then tag 6; rank 1 posts tag 6 first, then the
+  // two tag-5 receives, and waits for all three at once.
+  std::vector<TraceEvent> events = {
+      event(K::post, O::isend, 0, 1, 5, 0),         event(K::request_done, O::isend, 0, 1, 5, 0),
+      event(K::post, O::isend, 0, 1, 5, 0),         event(K::request_done, O::isend, 0, 1, 5, 0),
+      event(K::post, O::isend, 0, 1, 6, 0),         event(K::request_done, O::isend, 0, 1, 6, 0),
+      event(K::post, O::irecv, 1, 0, 6, 0),         event(K::post, O::irecv, 1, 0, 5, 1),
+      event(K::post, O::irecv, 1, 0, 5, 2),         event(K::request_done, O::irecv, 1, 0, 6, 0),
+      event(K::request_done, O::irecv, 1, 0, 5, 1), event(K::request_done, O::irecv, 1, 0, 5, 2),
+  };
+  pair_messages(events);
+  const std::vector<std::int64_t> want = {-1, 0, -1, 1, -1, 2, -1, -1, -1, 2, 0, 1};
+  for (std::size_t i = 0; i < events.size(); ++i) EXPECT_EQ(events[i].message, want[i]) << "event " << i;
 }
 
 TEST(MpiTrace, NativeCallsRefuseToBeTraced) {

@@ -1,8 +1,10 @@
 #include "engines/mpi/trace_gather.hpp"
 
 #include <climits>
+#include <map>
 #include <numeric>
 #include <string>
+#include <tuple>
 #include <type_traits>
 
 #include "engines/mpi/mpi_util.hpp"
@@ -45,7 +47,31 @@ std::vector<TraceEvent> gather_trace(MPI_Comm comm, const std::vector<TraceEvent
                              record, 0, comm);
   MPI_Type_free(&record);
   mpi_check(rc, "MPI_Gatherv (trace)");
+  pair_messages(all);
   return all;
+}
+
+void pair_messages(std::vector<TraceEvent>& events) {
+  // (sender, receiver, tag, ordinal) -> message id; per end, how many it posted so far.
+  using Key = std::tuple<int, int, int, std::int64_t>;
+  std::map<Key, std::int64_t> ids;
+  std::map<std::tuple<int, int, int, bool>, std::int64_t> posted;  // (rank, peer, tag, receive?) -> count
+  // The message of each request id of each rank since its post (ids are reused after a wait).
+  std::map<std::pair<int, std::int64_t>, std::int64_t> live;
+  for (TraceEvent& e : events) {
+    const bool send = e.op == OpKind::isend, receive = e.op == OpKind::irecv;
+    if (!send && !receive) continue;
+    if (e.kind == TraceKind::post) {
+      const std::int64_t ordinal = posted[{e.rank, e.peer, e.tag, receive}]++;
+      const Key key = send ? Key{e.rank, e.peer, e.tag, ordinal} : Key{e.peer, e.rank, e.tag, ordinal};
+      live[{e.rank, e.request}] = ids.try_emplace(key, static_cast<std::int64_t>(ids.size())).first->second;
+    } else if (e.kind == TraceKind::request_done) {
+      const auto it = live.find({e.rank, e.request});
+      if (it == live.end()) continue;
+      e.message = it->second;
+      live.erase(it);
+    }
+  }
 }
 
 }  // namespace collsim
