@@ -48,17 +48,17 @@ void AlgorithmCall::prepare() {
 void AlgorithmCall::run(double start_wtime) {
   if (!work_) throw EngineError("AlgorithmCall::run before prepare");
   comm_->set_epoch(start_wtime);
-  if (trace_next_) {
-    // One run only; the guard also stops tracing when the algorithm throws.
-    struct Untrace {
-      MpiComm& comm;
-      ~Untrace() { comm.set_trace(nullptr); }
-    } untrace{*comm_};
-    comm_->set_trace(std::exchange(trace_next_, nullptr));
-    run_now(work_->call(*comm_));
-  } else {
-    run_now(work_->call(*comm_));
-  }
+  // Traced (when asked) for this run only, whether it returns or throws; a borrowed comm's own
+  // sink, if any, is left alone otherwise.
+  TraceSink* const sink = std::exchange(trace_next_, nullptr);
+  struct Untrace {
+    MpiComm* comm;
+    ~Untrace() {
+      if (comm) comm->set_trace(nullptr);
+    }
+  } untrace{sink ? comm_ : nullptr};
+  if (sink) comm_->set_trace(sink);
+  run_now(work_->call(*comm_));
   if (comm_->active_requests() != 0)
     throw EngineError("rank " + std::to_string(comm_->rank()) + ": the algorithm returned with " +
                       std::to_string(comm_->active_requests()) + " requests never waited for");
