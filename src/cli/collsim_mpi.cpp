@@ -91,7 +91,8 @@ std::string measure_usage() {
          "--trace records the first timed call (not the warm-up, not the later repetitions): on\n"
          "each rank the posts and completions of its operations and, for each request, the moment\n"
          "the wait that completed it returned (MPI shows nothing in between), on the common time\n"
-         "axis of the timing protocol (clock offsets to rank 0 applied), merged on rank 0.\n"
+         "axis of the timing protocol (clock offsets to rank 0 applied), merged on rank 0, which\n"
+         "pairs each isend with the irecv it met (the message id of both request_done events).\n"
          "\n"
          "options:\n" +
          cli::format_options(measure_options());

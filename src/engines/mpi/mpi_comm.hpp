@@ -40,7 +40,8 @@
 //
 // Tracing (Comm::set_trace): MPI shows nothing between a post and the wait that completes it, so
 // besides the front's post and complete this engine records one `request_done` per request, at
-// the moment the wait that completed it returned, with message id -1 (no send_start, no arrive).
+// the moment the wait that completed it returned, with message id -1 (no send_start, no arrive;
+// gather_trace pairs the two ends of each message once the ranks' events are merged).
 //
 // Window ids index a table of MPI windows here; they are not reused, and every rank allocates and
 // frees windows in the same order, so ids agree on all ranks. The destructor frees the windows
