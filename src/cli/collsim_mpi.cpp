@@ -25,9 +25,11 @@
 #include "engines/mpi/mpi_t.hpp"
 #include "engines/mpi/native_call.hpp"
 #include "engines/mpi/pingpong.hpp"
+#include "engines/mpi/trace_gather.hpp"
 #include "engines/run.hpp"
 #include "experiment/coarray_point.hpp"
 #include "experiment/measurement.hpp"
+#include "experiment/trace_files.hpp"
 #include "experiment/units.hpp"
 
 namespace collsim {
@@ -71,6 +73,9 @@ std::vector<cli::OptionDef> measure_options() {
   defs.push_back({"engine", "NAME",
                   "mpi: our algorithms over MPI point-to-point (default); mpi-native: Open MPI's "
                   "own MPI_Bcast/MPI_Gather forced to the algorithm of the same name and knobs"});
+  defs.push_back({"trace", "FILE",
+                  "write the events of one call, the first timed one after the warm-up, to FILE; its "
+                  "extension picks the format (.csv; .json Perfetto; .paje ViTE); engine mpi only"});
   defs.push_back({"help", "", "print this help"});
   return defs;
 }
@@ -83,6 +88,11 @@ std::string measure_usage() {
          "same name and knobs (--engine mpi-native; it refuses, with status 2, anything that\n"
          "would leave Open MPI free to pick another). Exit status: 0 when the data was right,\n"
          "1 when a byte was wrong or the run failed, 2 on bad input.\n"
+         "--trace records the first timed call (not the warm-up, not the later repetitions): on\n"
+         "each rank the posts and completions of its operations and, for each request, the moment\n"
+         "the wait that completed it returned (MPI shows nothing in between), on the common time\n"
+         "axis of the timing protocol (clock offsets to rank 0 applied), merged on rank 0, which\n"
+         "pairs each isend with the irecv it met (the message id of both request_done events).\n"
          "\n"
          "options:\n" +
          cli::format_options(measure_options());
@@ -112,6 +122,24 @@ std::string read_engine(const cli::ParsedOptions& options) {
   return engine;
 }
 
+// Rank 0 writes an empty trace to `path` before anything is measured, so that a format
+// write_trace does not know or a file it cannot write stops every rank at once (status 2).
+void check_trace_file(const std::string& path, int rank) {
+  std::string problem;
+  if (rank == 0) {
+    try {
+      write_trace(path, {});
+    } catch (const std::exception& e) {
+      problem = e.what();
+    }
+  }
+  unsigned long length = problem.size();
+  MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG, 0, MPI_COMM_WORLD);
+  problem.resize(length);
+  MPI_Bcast(problem.data(), static_cast<int>(length), MPI_CHAR, 0, MPI_COMM_WORLD);
+  if (!problem.empty()) throw cli::UsageError("--trace: " + problem);
+}
+
 int measure_command(std::span<char* const> args, int rank, int size) {
   const auto defs = measure_options();
   const cli::ParsedOptions options = cli::parse_options(args, defs);
@@ -119,9 +147,28 @@ int measure_command(std::span<char* const> args, int rank, int size) {
     throw cli::UsageError("unexpected argument '" + options.positional.front() + "' (see --help)");
   const std::string engine = read_engine(options);
   const RunSpec spec = cli::read_call(options, size);
-  const MeasureOptions measure_opts = cli::read_measure_options(options);
+  MeasureOptions measure_opts = cli::read_measure_options(options);
+  const bool tracing = options.has("trace");
+  if (tracing && engine == kEngineMpiNative)
+    throw cli::UsageError(
+        "--trace: engine mpi-native (Open MPI's own collective) cannot be traced, its messages "
+        "are inside MPI; trace --engine mpi");
+  if (tracing) check_trace_file(options.text("trace"), rank);
+  TraceBuffer trace;
+  if (tracing) measure_opts.trace = &trace;
 
   const MpiMeasurement result = measure_engine(MPI_COMM_WORLD, engine, spec, measure_opts);
+  if (tracing) {
+    TracedRun run{kEngineMpi, describe(spec), size, gather_trace(MPI_COMM_WORLD, trace.events())};
+    if (rank == 0) {
+      write_trace(options.text("trace"), {run});
+      const std::string when = result.samples_s.empty()
+                                   ? std::string("no timed call")
+                                   : "the first timed call, " + format_seconds(result.samples_s[0]);
+      std::fprintf(stderr, "collsim-mpi: trace of %s: %zu events written to %s\n", when.c_str(), run.events.size(),
+                   options.text("trace").c_str());
+    }
+  }
   if (rank == 0) {
     if (options.has("csv"))
       std::cout << csv_header() << "\n" << csv_row(result.row) << "\n";

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "common/trace_contract.hpp"
 #include "engines/mpi/mpi_comm.hpp"
 #include "mpi_test_util.hpp"
 
@@ -89,6 +90,37 @@ TEST(MpiOneSided, RingOfPutsIsVisibleAfterSyncAll) {
   EXPECT_EQ(bytes_of(local.slice(0, 8)), std::vector<std::byte>(8)) << "bytes before the offset are untouched";
   EXPECT_EQ(comm.active_requests(), 0u);
   run_now(free_window(comm, w));
+}
+
+TEST(MpiOneSided, TracedPutIsDoneAtItsWait) {
+  MpiComm comm(MPI_COMM_WORLD);
+  const int p = comm.size(), r = comm.rank();
+  const Window w = allocated(comm, 8 + 1000);
+  auto mine = pattern(1000, r);
+  TraceBuffer trace;
+  comm.set_trace(&trace);
+  run_now(put_ring(comm, w, view(mine)));
+  comm.set_trace(nullptr);
+  run_now(free_window(comm, w));
+  const auto& events = trace.events();
+  EXPECT_EQ(testing::trace_contract(events, {p, false, 0}), "");
+  const auto done =
+      std::find_if(events.begin(), events.end(), [](const TraceEvent& e) { return e.kind == TraceKind::request_done; });
+  ASSERT_NE(done, events.end());
+  EXPECT_EQ(done->op, OpKind::put);
+  EXPECT_EQ(done->protocol, TraceProtocol::one_sided);
+  EXPECT_EQ(done->rank, r);
+  EXPECT_EQ(done->peer, (r + 1) % p);
+  EXPECT_EQ(done->bytes, 1000u);
+  // Inside the wait that completed it: after the wait's post, at or before its complete.
+  ASSERT_GE(done - events.begin(), 1);
+  ASSERT_LT(done + 1, events.end());
+  EXPECT_EQ((done - 1)->kind, TraceKind::post);
+  EXPECT_EQ((done - 1)->op, OpKind::wait_all);
+  EXPECT_EQ((done + 1)->kind, TraceKind::complete);
+  EXPECT_EQ((done + 1)->op, OpKind::wait_all);
+  EXPECT_GE(done->time, (done - 1)->time);
+  EXPECT_LE(done->time, (done + 1)->time);
 }
 
 // Every rank writes its own window, syncs, then reads both neighbours' windows with gets waited

@@ -1,5 +1,7 @@
 #include "engines/mpi/algorithm_call.hpp"
 
+#include <utility>
+
 namespace collsim {
 
 void check_fits(MPI_Comm comm, const RunSpec& spec) {
@@ -46,6 +48,16 @@ void AlgorithmCall::prepare() {
 void AlgorithmCall::run(double start_wtime) {
   if (!work_) throw EngineError("AlgorithmCall::run before prepare");
   comm_->set_epoch(start_wtime);
+  // Traced (when asked) for this run only, whether it returns or throws; a borrowed comm's own
+  // sink, if any, is left alone otherwise.
+  TraceSink* const sink = std::exchange(trace_next_, nullptr);
+  struct Untrace {
+    MpiComm* comm;
+    ~Untrace() {
+      if (comm) comm->set_trace(nullptr);
+    }
+  } untrace{sink ? comm_ : nullptr};
+  if (sink) comm_->set_trace(sink);
   run_now(work_->call(*comm_));
   if (comm_->active_requests() != 0)
     throw EngineError("rank " + std::to_string(comm_->rank()) + ": the algorithm returned with " +

@@ -39,6 +39,8 @@ class AlgorithmCall final : public CollectiveCall {
   std::string check() override;
   std::string describe() const override { return collsim::describe(spec_); }
   double time_from(const std::vector<double>& finish_s) const override { return call_time(spec_, finish_s); }
+  // Only the algorithm's own part of the call is traced: not prepare()'s setup nor check().
+  void trace_next_run(TraceSink* sink) override { trace_next_ = sink; }
 
   const RunSpec& spec() const { return spec_; }
   MpiComm& comm() { return *comm_; }
@@ -54,6 +56,7 @@ class AlgorithmCall final : public CollectiveCall {
   std::optional<RankWork> work_;
   std::unique_ptr<MpiComm> owned_;
   MpiComm* comm_;
+  TraceSink* trace_next_ = nullptr;
 };
 
 }  // namespace collsim

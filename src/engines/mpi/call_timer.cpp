@@ -15,6 +15,10 @@ double CollectiveCall::time_from(const std::vector<double>& finish_s) const {
   return finish_s.empty() ? 0 : *std::max_element(finish_s.begin(), finish_s.end());
 }
 
+void CollectiveCall::trace_next_run(TraceSink*) {
+  throw InputError(describe() + ": cannot be traced (its messages are inside MPI)");
+}
+
 CallTimer::CallTimer(MPI_Comm comm, const TimerOptions& options) : options_(options), lead_(options.initial_lead_s) {
   // The protocol's messages travel apart from the timed call's, so neither can match the other.
   mpi_check(MPI_Comm_dup(comm, &ctrl_), "MPI_Comm_dup");

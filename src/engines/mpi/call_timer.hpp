@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "comm/trace.hpp"
 #include "engines/mpi/clock_sync.hpp"
 
 namespace collsim {
@@ -33,6 +34,11 @@ class CollectiveCall {
   virtual std::string describe() const = 0;
   // The call's time from every rank's finish: the last one unless the call says otherwise.
   virtual double time_from(const std::vector<double>& finish_s) const;
+  // The next run() records this rank's events into `sink` (comm/trace.hpp), the runs after it
+  // nothing. Times are from the common start date converted to this rank's clock, so the clock
+  // offsets are applied and the ranks' events share one time axis. Throws InputError when the
+  // call cannot be traced: the default, as a collective inside MPI shows none of its messages.
+  virtual void trace_next_run(TraceSink* sink);
 };
 
 struct TimerOptions {

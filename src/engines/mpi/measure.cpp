@@ -28,6 +28,7 @@ MpiMeasurement measure(MPI_Comm comm, CollectiveCall& call, const MeasureOptions
   // Every rank holds the same timings, so every rank takes the same decision to stop without
   // another message.
   Summary summary;
+  if (options.trace && wrong.empty()) call.trace_next_run(options.trace);
   while (wrong.empty()) {
     const CallTiming t = timer.time(call);
     wrong = t.data_error;
@@ -94,6 +95,7 @@ MpiMeasurement measure_engine(MPI_Comm comm, std::string_view engine, const RunS
 
 RunResult run_mpi(MPI_Comm comm, const RunSpec& spec, const TimerOptions& options) {
   AlgorithmCall call(comm, spec);
+  if (spec.trace) call.trace_next_run(spec.trace);
   CallTimer timer(comm, options);
   CallTiming t = timer.time(call);
   return RunResult{t.time_s, std::move(t.finish_s), std::move(t.data_error), {}};

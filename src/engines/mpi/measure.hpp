@@ -23,6 +23,9 @@ struct MeasureOptions {
   int warmup = 2;  // untimed calls first: connections, caches and the start-date lead settle
   StopRule stop;
   TimerOptions timer;
+  // When set, this rank's events of the first timed call (samples_s[0], the one right after the
+  // warm-up) are recorded into it (CollectiveCall::trace_next_run); gather_trace merges them.
+  TraceSink* trace = nullptr;
 };
 
 struct MpiMeasurement {
@@ -55,7 +58,7 @@ MpiMeasurement measure_engine(MPI_Comm comm, std::string_view engine, const RunS
                               const MeasureOptions& options);
 
 // Collective: one call of spec's algorithm under the timing protocol, with its data checked.
-// Every rank returns the same result.
+// Every rank returns the same result; spec.trace, when set, gets this rank's events of the call.
 RunResult run_mpi(MPI_Comm comm, const RunSpec& spec, const TimerOptions& options = {});
 
 }  // namespace collsim

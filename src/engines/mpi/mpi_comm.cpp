@@ -250,8 +250,29 @@ void MpiComm::match_self(bool receive, int tag, std::size_t bytes) {
                     " bytes (a receive must be the size of its message)");
 }
 
+void MpiComm::trace_done(std::int64_t id) const {
+  const Slot& s = slots_[static_cast<std::size_t>(id)];
+  TraceEvent e;
+  e.time = done_at_;
+  e.kind = TraceKind::request_done;
+  e.rank = rank_;
+  e.peer = s.peer;
+  e.tag = s.tag;
+  e.bytes = s.bytes;
+  e.request = id;
+  switch (s.kind) {
+    case RequestKind::send: e.op = OpKind::isend; break;
+    case RequestKind::recv: e.op = OpKind::irecv; break;
+    case RequestKind::put: e.op = OpKind::put; break;
+    case RequestKind::get: e.op = OpKind::get; break;
+  }
+  if (s.kind == RequestKind::put || s.kind == RequestKind::get) e.protocol = TraceProtocol::one_sided;
+  trace()->record(e);
+}
+
 std::string MpiComm::finish(std::int64_t id, const MPI_Status& status, int error) {
   Slot& s = slots_[static_cast<std::size_t>(id)];
+  if (trace()) trace_done(id);
   std::string problem;
   if (s.kind == RequestKind::put || s.kind == RequestKind::get) {
     // No size to check: the front checked the access against the window, and MPI moves exactly
@@ -309,6 +330,7 @@ void MpiComm::wait_all(std::span<Request> requests) {
   } else {
     rc = MPI_Waitall(static_cast<int>(handles_.size()), handles_.data(), statuses_.data());
   }
+  if (trace()) done_at_ = now();
   if (rc != MPI_SUCCESS && rc != MPI_ERR_IN_STATUS)
     throw CommError(where() + ": MPI_Waitall failed: " + mpi_error_text(rc));
 
@@ -336,6 +358,7 @@ std::size_t MpiComm::wait_any(std::span<Request> requests) {
     const MPI_Request h = slots_[static_cast<std::size_t>(requests[i].id)].handle;
     if (h == MPI_REQUEST_NULL) {
       // A put or get that win_free completed already: MPI_Waitany would skip it as inactive.
+      if (trace()) done_at_ = now();
       std::string problem = finish(requests[i].id, MPI_Status{}, MPI_SUCCESS);
       if (!problem.empty()) {
         release_failed(requests[i]);
@@ -349,6 +372,7 @@ std::size_t MpiComm::wait_any(std::span<Request> requests) {
   int k = MPI_UNDEFINED;
   MPI_Status status;
   const int rc = MPI_Waitany(static_cast<int>(handles_.size()), handles_.data(), &k, &status);
+  if (trace()) done_at_ = now();
   if (k == MPI_UNDEFINED || k < 0 || static_cast<std::size_t>(k) >= handles_.size())
     throw CommError(where() + ": MPI_Waitany failed: " + mpi_error_text(rc));
   const std::size_t i = positions_[static_cast<std::size_t>(k)];

@@ -38,6 +38,11 @@
 // So the front's sync_memory is MPI_Win_flush_all + MPI_Win_sync, sync_all adds an MPI_Barrier
 // between two of those, and sync_images exchanges zero-byte MPI_Isend/MPI_Irecv with each partner.
 //
+// Tracing (Comm::set_trace): MPI shows nothing between a post and the wait that completes it, so
+// besides the front's post and complete this engine records one `request_done` per request, at
+// the moment the wait that completed it returned, with message id -1 (no send_start, no arrive;
+// gather_trace pairs the two ends of each message once the ranks' events are merged).
+//
 // Window ids index a table of MPI windows here; they are not reused, and every rank allocates and
 // frees windows in the same order, so ids agree on all ranks. The destructor frees the windows
 // still allocated (collectively, every rank holding the same ones), after cancel_all.
@@ -116,6 +121,8 @@ class MpiComm final : public Comm {
   void match_self(bool receive, int tag, std::size_t bytes);
   void wait_all(std::span<Request> requests);
   std::size_t wait_any(std::span<Request> requests);
+  // Records the request_done of the request in slot `id`, at done_at_ (callers check trace()).
+  void trace_done(std::int64_t id) const;
   // Frees the slot and returns what went wrong with it ("" when the transfer was right).
   std::string finish(std::int64_t id, const MPI_Status& status, int error);
 
@@ -124,6 +131,7 @@ class MpiComm final : public Comm {
   int size_ = 0;
   int tag_ub_ = 32767;
   double epoch_ = 0;
+  double done_at_ = 0;  // when the last wait returned, while tracing
   // Sizes of messages to self posted on one side and not yet on the other, per tag. Open MPI's
   // loopback truncates a too-long message to self silently (or overruns the buffer), so sizes of
   // messages to self are compared here, before MPI sees the second half of the pair; MPI's
