@@ -17,5 +17,8 @@ int coarray_command(std::span<char* const> args);
 int platform_command(std::span<char* const> args);
 // collsim select: model-based selection, printed or written as an Open MPI dynamic rules file.
 int select_command(std::span<char* const> args);
+// collsim timeline: a point traced on the model and sim engines, or a trace file, as a space-time
+// diagram (tools/timeline).
+int timeline_command(std::span<char* const> args);
 
 }  // namespace collsim::cli

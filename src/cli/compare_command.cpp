@@ -9,6 +9,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
+#include "cli/plotting.hpp"
 #include "engines/run.hpp"
 #include "experiment/comparison.hpp"
 
@@ -42,25 +43,6 @@ const char* const kHelp =
     "degradation is its reference time over the best one (1.00 = optimal). Fanout and radix are not in\n"
     "result files: candidates are matched by algorithm and segment.\n"
     "\n";
-
-std::string shell_quoted(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-// A Python that can import matplotlib: $COLLSIM_PYTHON if set, else Debian's /usr/bin/python3
-// (where python3-matplotlib installs, whatever python3 comes first on PATH), else python3.
-std::optional<std::string> plotting_python() {
-  std::vector<std::string> candidates;
-  if (const char* env = std::getenv("COLLSIM_PYTHON"); env && *env)
-    candidates.push_back(env);
-  else
-    candidates = {"/usr/bin/python3", "python3"};
-  for (const auto& py : candidates)
-    if (std::system((shell_quoted(py) + " -c 'import matplotlib' >/dev/null 2>&1").c_str()) == 0) return py;
-  return std::nullopt;
-}
 
 }  // namespace
 
@@ -114,9 +96,9 @@ int compare_command(std::span<char* const> args) {
 
   if (python) {
     const std::string png = o.text("png");
-    const std::string cmd = shell_quoted(*python) + " " + shell_quoted(COLLSIM_SOURCE_DIR "/tools/plot_compare") +
-                            " --points " + shell_quoted(points_csv) + " --selection " + shell_quoted(selection_csv) +
-                            " --out " + shell_quoted(png) + (o.has("csv") ? " >&2" : "");
+    const std::string cmd = shell_quoted(*python) + " " + shell_quoted(tool_path("plot_compare")) + " --points " +
+                            shell_quoted(points_csv) + " --selection " + shell_quoted(selection_csv) + " --out " +
+                            shell_quoted(png) + (o.has("csv") ? " >&2" : "");
     const int status = std::system(cmd.c_str());
     if (status != 0) {
       std::cerr << "collsim: tools/plot_compare failed (status " << status << ")\n";
