@@ -104,7 +104,6 @@ int measure(std::span<char* const> args) {
   RunResult result;
   std::string engine_name = engine;
   if (engine == "model" || engine == "formula") {
-    check_model_options(o, engine);
     if (engine == "model") reject_foreign(o, engine, {"formula", "params"});
     if (o.has("params")) {
       for (const char* n :
@@ -112,6 +111,7 @@ int measure(std::span<char* const> args) {
         if (o.has(n))
           throw UsageError("--params gives the formula its parameters: --" + std::string(n) + " cannot be given too");
     }
+    check_model_options(o, engine);
     if (engine == "formula" && o.has("copy-bandwidth"))
       throw UsageError("--copy-bandwidth does not apply to --engine formula (its formulas charge no local copies)");
     const ModelConfig model = read_model(o);
