@@ -25,5 +25,8 @@ int report_command(std::span<char* const> args);
 int write_report(const std::string& results_dir, const std::string& output, bool output_to_stderr);
 // collsim select: model-based selection, printed or written as an Open MPI dynamic rules file.
 int select_command(std::span<char* const> args);
+// collsim timeline: a point traced on the model and sim engines, or a trace file, as a space-time
+// diagram (tools/timeline).
+int timeline_command(std::span<char* const> args);
 
 }  // namespace collsim::cli

@@ -5,12 +5,24 @@
 
 #include <initializer_list>
 #include <string>
+#include <vector>
 
 #include "cli/options.hpp"
 #include "engines/model/model_engine.hpp"
 #include "engines/sim/sim_engine.hpp"
 
 namespace collsim::cli {
+
+// The options of the model and sim engines (--platform ... --copy-bandwidth), for commands that
+// run a point on them (collsim measure, collsim timeline); read by read_model and read_sim.
+std::vector<OptionDef> engine_options();
+
+// Options of one engine given to a run on the other, refused with one line naming them:
+// check_model_options when running on the model engine under the name `engine` (model, formula):
+// the sim's protocol options, and --ranks-per-node, --map-by and --cfg without the --intra or
+// --platform that give them a meaning; check_sim_options: the model's cost options.
+void check_model_options(const ParsedOptions& o, const std::string& engine);
+void check_sim_options(const ParsedOptions& o, const std::string& engine);
 
 // The platform used when none is given: Grisou (platforms/grisou.xml in the source tree).
 std::string default_platform();

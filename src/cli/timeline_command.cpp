@@ -1,0 +1,162 @@
+// collsim timeline: one point traced on the model and sim engines (or a trace file from
+// elsewhere, e.g. collsim-mpi), drawn by tools/timeline as a space-time diagram.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/commands.hpp"
+#include "cli/engine_options.hpp"
+#include "cli/measure_options.hpp"
+#include "cli/options.hpp"
+#include "cli/plotting.hpp"
+#include "comm/trace.hpp"
+#include "engines/model/model_engine.hpp"
+#include "engines/sim/sim_engine.hpp"
+#include "experiment/trace_files.hpp"
+
+namespace collsim::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<OptionDef> timeline_options() {
+  std::vector<OptionDef> defs = {
+      {"engine", "model[,sim]", "engines to run the point on, one panel each (default model)"},
+      {"trace", "FILE.csv", "draw this collsim CSV trace instead of running a point (repeatable: runs of all files)",
+       true},
+      {"png", "FILE", "write the picture as PNG"},
+      {"svg", "FILE", "write the picture as SVG"},
+      {"title", "TEXT", "a title over the panels"},
+  };
+  for (auto& d : call_options(true)) {
+    // Here --csv keeps the trace instead of printing measurements.
+    if (d.name == "csv") d = {"csv", "FILE.csv", "also keep the trace in FILE.csv (collsim's CSV trace format)"};
+    if (d.name != "then-gather" && d.name != "timed-on-root") defs.push_back(d);
+  }
+  defs.push_back({"payload", "real|virtual", "real: move and check bytes (default); virtual: sizes only"});
+  for (auto& d : engine_options()) defs.push_back(d);
+  defs.push_back({"help", "", "this text"});
+  return defs;
+}
+
+const char* const kHelp =
+    "usage: collsim timeline --op NAME --procs P --bytes M [--segment S ...] [--engine model[,sim]]\n"
+    "                        (--png FILE | --svg FILE) [--csv FILE.csv] [model and sim options]\n"
+    "       collsim timeline --trace FILE.csv [--trace MORE.csv ...] (--png FILE | --svg FILE)\n"
+    "\n"
+    "A space-time diagram of one collective call: ranks down, time across, each rank's operations as\n"
+    "bars from post to completion (waits shaded, copies apart), each message as an arrow from the start\n"
+    "of its transfer at the sender to its arrival at the receiver, coloured by segment number (the\n"
+    "message's ordinal among those from the same sender to the same receiver with the same tag). Each\n"
+    "engine named gets a panel, one above the other on the same time scale. Drawn by tools/timeline\n"
+    "(python3 with matplotlib), for up to 64 ranks.\n"
+    "\n";
+
+std::vector<std::string> engines_named(const ParsedOptions& o) {
+  std::vector<std::string> engines;
+  for (const std::string& e : split_commas(o.text("engine", "model"))) {
+    if (e != "model" && e != "sim")
+      throw UsageError("--engine: '" + e +
+                       "' is not model or sim (real MPI: collsim-mpi measure --trace, then --trace)");
+    for (const std::string& seen : engines)
+      if (seen == e) throw UsageError("--engine: " + e + " is named twice");
+    engines.push_back(e);
+  }
+  return engines;
+}
+
+// The point run on each engine, traced.
+std::vector<TracedRun> traced_point(const ParsedOptions& o) {
+  const std::vector<std::string> engines = engines_named(o);
+  const bool model = std::find(engines.begin(), engines.end(), "model") != engines.end();
+  const bool sim = std::find(engines.begin(), engines.end(), "sim") != engines.end();
+  if (!sim) check_model_options(o, "model");
+  if (!model) check_sim_options(o, "sim");
+  RunSpec spec = read_call(o);
+  const std::string payload = o.text("payload", "real");
+  if (payload != "real" && payload != "virtual")
+    throw UsageError("--payload: '" + payload + "' is not real or virtual");
+  spec.real_bytes = payload == "real";
+
+  std::vector<TracedRun> runs;
+  for (const std::string& engine : engines) {
+    TraceBuffer buffer;
+    RunSpec traced = spec;
+    traced.trace = &buffer;
+    RunResult result;
+    if (engine == "model")
+      result = run_model(read_model(o), traced);
+    else
+      run_sim(read_sim(o), std::span<const RunSpec>(&traced, 1), [&](std::size_t, const RunResult& r) { result = r; });
+    if (buffer.events().empty())
+      throw EngineError("engine " + engine + " recorded no trace events (its trace is not in this build)");
+    runs.push_back({engine, describe(spec), spec.procs, buffer.take()});
+  }
+  return runs;
+}
+
+}  // namespace
+
+int timeline_command(std::span<char* const> args) {
+  const auto defs = timeline_options();
+  const ParsedOptions o = parse_options(args, defs);
+  if (o.has("help")) {
+    std::cout << kHelp << format_options(defs);
+    return 0;
+  }
+  if (!o.positional.empty()) throw UsageError("unexpected argument '" + o.positional[0] + "'");
+  if (o.has("png") == o.has("svg")) throw UsageError("give one picture: --png FILE or --svg FILE");
+  const std::string out = o.has("png") ? o.text("png") : o.text("svg");
+  const std::string ext = o.has("png") ? ".png" : ".svg";
+  if (!out.ends_with(ext)) throw UsageError("--" + ext.substr(1) + " " + out + ": the file name must end in " + ext);
+  if (o.has("trace")) {
+    for (const auto& d : defs)
+      if (o.has(d.name) && d.name != "trace" && d.name != "png" && d.name != "svg" && d.name != "title")
+        throw UsageError("--" + d.name + " does not apply to --trace (the trace says what ran)");
+  }
+  if (o.has("csv") && !o.text("csv").ends_with(".csv"))
+    throw UsageError("--csv " + o.text("csv") + ": the file name must end in .csv");
+  // Checked before any work, so a missing plotting stack costs nothing.
+  const std::optional<std::string> python = plotting_python();
+  if (!python) {
+    std::cerr << "collsim: timeline needs python3 with matplotlib (Debian: apt-get install python3-matplotlib)\n";
+    return 2;
+  }
+
+  std::vector<TracedRun> runs;
+  if (o.has("trace")) {
+    for (const std::string& path : o.all("trace"))
+      for (TracedRun& r : read_trace_csv(path)) runs.push_back(std::move(r));
+  } else {
+    runs = traced_point(o);
+  }
+
+  const bool keep = o.has("csv");
+  const std::string csv =
+      keep ? o.text("csv")
+           : (fs::temp_directory_path() / ("collsim-timeline-" + std::to_string(::getpid()) + ".csv")).string();
+  write_trace(csv, runs);
+  std::string cmd = shell_quoted(*python) + " " + shell_quoted(tool_path("timeline")) + " " + shell_quoted(csv) + " " +
+                    shell_quoted(out);
+  if (o.has("title")) cmd += " --title " + shell_quoted(o.text("title"));
+  const int status = std::system(cmd.c_str());
+  if (!keep) fs::remove(csv);
+  // tools/timeline refuses bad input (too many ranks, say) with its own line and status 2.
+  if (status != 0) {
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 2) return 2;
+    std::cerr << "collsim: tools/timeline failed (status " << status << ")\n";
+    return 1;
+  }
+  std::cout << "wrote " << out << " (" << runs.size() << (runs.size() == 1 ? " run" : " runs") << ")"
+            << (keep ? ", trace " + csv : "") << "\n";
+  return 0;
+}
+
+}  // namespace collsim::cli
