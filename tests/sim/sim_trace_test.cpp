@@ -1,5 +1,5 @@
-// The sim engine's trace (comm/trace.hpp): the seam's contract on every algorithm under the ideal
-// and tcp profiles, events shipped back from the simulation process, tracing leaving the results
+// The sim engine's trace (comm/trace.hpp): the seam's contract on every algorithm under the ideal,
+// tcp and shm profiles, events shipped back from the simulation process, tracing leaving the results
 // alone, the protocols the tcp profile chose and when their data moved, and one-sided messages.
 // Platform: platforms/test/star16.xml under CM02 without cross traffic (sim_test_util.hpp).
 #include <gtest/gtest.h>
@@ -44,8 +44,9 @@ TEST_P(SimTraceOfEveryAlgorithm, KeepsTheContractAndLeavesTheResultAlone) {
         if (root == p - 1 && root == 0) continue;
         specs.push_back(spec(a, p, bytes, segment, root));
       }
-  for (const char* protocol : {"ideal", "tcp"}) {
-    const SimConfig config = exact("test/star16.xml", 1, protocol);
+  // tcp+shm with two ranks per host: shm between ranks 2k and 2k+1, tcp between hosts.
+  for (const auto& [protocol, per_host] : {std::pair<const char*, int>{"ideal", 1}, {"tcp", 1}, {"tcp+shm", 2}}) {
+    const SimConfig config = exact("test/star16.xml", per_host, protocol);
     const std::vector<RunResult> without = test::run_all(config, specs);
     std::deque<TraceBuffer> buffers(specs.size());
     std::vector<RunSpec> traced = specs;
@@ -68,10 +69,13 @@ TEST_P(SimTraceOfEveryAlgorithm, KeepsTheContractAndLeavesTheResultAlone) {
           if (e.rank == r && e.kind == TraceKind::complete) last = std::max(last, e.time);
         EXPECT_EQ(last, with[i].finish_s[static_cast<std::size_t>(r)]) << what << " rank " << r;
       }
-      // Messages travel by the profile's rule for their size (both profiles: eager below 65480 bytes).
+      // Messages travel by the profile's rule for their size: eager up to 65535 bytes (ideal),
+      // 65480 (tcp), 4040 (shm, inside a host).
       for (const TraceEvent& e : events)
         if (e.kind == TraceKind::send_start) {
-          EXPECT_EQ(e.protocol, e.bytes < 65480 ? TraceProtocol::eager : TraceProtocol::rendezvous) << what;
+          const bool shm = per_host == 2 && e.rank / 2 == e.peer / 2;
+          const std::size_t eager = protocol == std::string("ideal") ? 65535 : shm ? 4040 : 65480;
+          EXPECT_EQ(e.protocol, e.bytes <= eager ? TraceProtocol::eager : TraceProtocol::rendezvous) << what;
           EXPECT_DOUBLE_EQ(e.latency, kLat) << what;
         }
     }
