@@ -120,12 +120,13 @@ void SimComm::post_send(const Op& op) {
   p.seq = seq;
   p.size = size;
   p.live = true;
-  if (m_.trace) p.message = m_.trace->message(rank_, op.peer, op.tag, seq);
+  const std::int64_t message = m_.trace ? m_.trace->message(rank_, op.peer, op.tag, seq) : -1;
   if (m_.transport) {
     p.flagged = true;
-    m_.transport->send(rank_, op.peer, op.tag, size, payload, id, p.message);
+    m_.transport->send(rank_, op.peer, op.tag, size, payload, id, message);
     return;
   }
+  if (m_.trace) m_.trace->posted(rank_, id, {message, s4u::Engine::get_clock()});
   const bool eager = size < eager_limit_;
   // SimGrid 3.32 takes a zero-size message of a permanent-receiver mailbox for delivered as soon
   // as a receive is posted, even during its latency, and ends the sender's transfer with it: an
@@ -159,15 +160,12 @@ void SimComm::post_recv(const Op& op) {
   p.size = size;
   p.dest = op.buffer;
   p.live = true;
-  if (m_.trace) {
-    p.message = m_.trace->message(op.peer, rank_, op.tag, seq);
-    p.posted = s4u::Engine::get_clock();
-  }
   if (m_.transport) {
     p.flagged = true;
     m_.transport->recv(rank_, op.peer, op.tag, id);
     return;
   }
+  if (m_.trace) m_.trace->posted(rank_, id, {m_.trace->message(op.peer, rank_, op.tag, seq), s4u::Engine::get_clock()});
   s4u::Mailbox* mb = mailboxes_.get(key, size < eager_limit_, m_);
   p.comm = mb->get_async<std::byte>(&p.payload);
 }
@@ -197,6 +195,7 @@ void SimComm::finish(const Request& r) {
 // rule (size < eager_limit), which decided whether the flow waited for the receive.
 void SimComm::trace_comm(const Pending& p, std::int64_t request) {
   SimTrace& trace = *m_.trace;
+  const SimTrace::Posted posted = trace.take(rank_, request);
   const double end = p.comm->get_finish_time();
   const int peer = p.kind == PendingKind::recv ? p.channel.src : p.channel.dst;
   const int tag = p.kind == PendingKind::put ? 0 : p.channel.tag;
@@ -207,16 +206,16 @@ void SimComm::trace_comm(const Pending& p, std::int64_t request) {
                     : p.kind == PendingKind::recv ? OpKind::irecv
                                                   : OpKind::isend;
   if (p.kind == PendingKind::recv) {
-    trace.record(std::max(end, p.posted),
-                 {TraceKind::request_done, rank_, peer, tag, op, p.size, p.message, request, protocol});
+    trace.record(std::max(end, posted.date),
+                 {TraceKind::request_done, rank_, peer, tag, op, p.size, posted.message, request, protocol});
     return;
   }
   s4u::Host* from = m_.hosts[static_cast<std::size_t>(rank_)];
   s4u::Host* to = m_.hosts[static_cast<std::size_t>(peer)];
-  trace.record(p.comm->get_start_time(),
-               {TraceKind::send_start, rank_, peer, tag, op, p.size, p.message, -1, protocol, trace.latency(from, to)});
-  trace.record(end, {TraceKind::arrive, peer, rank_, tag, op, p.size, p.message, -1, protocol});
-  trace.record(end, {TraceKind::request_done, rank_, peer, tag, op, p.size, p.message, request, protocol});
+  trace.record(p.comm->get_start_time(), {TraceKind::send_start, rank_, peer, tag, op, p.size, posted.message, -1,
+                                          protocol, trace.latency(from, to)});
+  trace.record(end, {TraceKind::arrive, peer, rank_, tag, op, p.size, posted.message, -1, protocol});
+  trace.record(end, {TraceKind::request_done, rank_, peer, tag, op, p.size, posted.message, request, protocol});
 }
 
 void SimComm::complete(std::int64_t id) {
@@ -405,7 +404,7 @@ void SimComm::post_put(const Op& op) {
   p.live = true;
   p.comm = flow->comm;
   p.put = flow;
-  if (m_.trace) p.message = m_.trace->fresh();
+  if (m_.trace) m_.trace->posted(rank_, op.request.id, {m_.trace->fresh(), s4u::Engine::get_clock()});
   unflushed_.push_back(std::move(flow));
 }
 

@@ -207,9 +207,6 @@ class SimComm final : public Comm {
     std::uint64_t done_order = 0;  // ... as the how-manieth of this rank's completions
     std::shared_ptr<Watch> watch;  // comm-based, in a wait_any: raised when the comm ends
     std::shared_ptr<PutFlow> put;
-    // Traced runs only: the message's id (sim_trace.hpp) and when the request was posted.
-    std::int64_t message = -1;
-    double posted = 0;
   };
   enum class Blocked : std::uint8_t { no, requests, collective, flush };
 

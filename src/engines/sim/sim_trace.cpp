@@ -25,6 +25,14 @@ double SimTrace::latency(simgrid::s4u::Host* from, simgrid::s4u::Host* to) {
   return it->second;
 }
 
+SimTrace::Posted SimTrace::take(int rank, std::int64_t request) {
+  const auto it = posted_.find(key(rank, request));
+  if (it == posted_.end()) return {};
+  const Posted p = it->second;
+  posted_.erase(it);
+  return p;
+}
+
 void SimTrace::record(double date, const Event& e) {
   TraceEvent t;
   t.kind = e.kind;

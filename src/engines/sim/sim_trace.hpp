@@ -46,7 +46,19 @@ class SimTrace {
   };
   void record(double date, const Event& e);
 
+  // A comm-based request's message and post date, kept here from its post to its end, so that
+  // SimComm's state per request is no larger than untraced runs need.
+  struct Posted {
+    std::int64_t message = -1;
+    double date = 0;
+  };
+  void posted(int rank, std::int64_t request, Posted p) { posted_[key(rank, request)] = p; }
+  Posted take(int rank, std::int64_t request);
+
  private:
+  static std::uint64_t key(int rank, std::int64_t request) {
+    return static_cast<std::uint64_t>(rank) << 32 | static_cast<std::uint32_t>(request);
+  }
   struct Key {
     int src, dst, tag;
     std::uint64_t seq;
@@ -60,6 +72,7 @@ class SimTrace {
   std::int64_t next_ = 0;
   std::unordered_map<Key, std::int64_t, KeyHash> ids_;
   std::unordered_map<const void*, std::unordered_map<const void*, double>> latency_;
+  std::unordered_map<std::uint64_t, Posted> posted_;  // by key(rank, request)
 };
 
 }  // namespace collsim::sim
