@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "algorithms/registry.hpp"
 #include "comm/buffer.hpp"
 #include "common/every_algorithm.hpp"
 #include "common/trace_contract.hpp"
@@ -84,6 +85,41 @@ TEST_P(SimTraceOfEveryAlgorithm, KeepsTheContractAndLeavesTheResultAlone) {
 
 INSTANTIATE_TEST_SUITE_P(Sim, SimTraceOfEveryAlgorithm, ::testing::ValuesIn(testing::every_algorithm()),
                          testing::algorithm_test_name);
+
+// In one simulation of several runs, each traced run's events reach its own sink, and an
+// untraced run between them changes nothing: the traced ones' events are those they have alone
+// (times to rounding: a later run's dates are taken from its own start).
+TEST(SimTrace, EachRunOfABatchToItsOwnSink) {
+  const SimConfig config = exact("test/star16.xml", 1, "tcp");
+  const AlgorithmInfo& binomial = *find_algorithm("bcast/binomial");
+  const auto alone = [&](const RunSpec& s) {
+    TraceBuffer b;
+    RunSpec t = s;
+    t.trace = &b;
+    test::run_one(config, t);
+    return b.take();
+  };
+  std::vector<RunSpec> specs = {spec(binomial, 5, 1001, 0, 0), spec(binomial, 8, 100000, 0, 3),
+                                spec(binomial, 3, 300007, 100000, 2)};
+  TraceBuffer first, third;
+  specs[0].trace = &first;
+  specs[2].trace = &third;
+  test::run_all(config, specs);
+  EXPECT_EQ(testing::trace_contract(first.events(), {5, true, 0}), "");
+  EXPECT_EQ(testing::trace_contract(third.events(), {3, true, 0}), "");
+  for (const auto& [events, s] : {std::pair{first.events(), specs[0]}, {third.events(), specs[2]}}) {
+    const std::vector<TraceEvent> want = alone(s);
+    ASSERT_EQ(events.size(), want.size()) << describe(s);
+    for (std::size_t k = 0; k < want.size(); ++k) {
+      EXPECT_TRUE(events[k].kind == want[k].kind && events[k].rank == want[k].rank &&
+                  events[k].message == want[k].message && events[k].request == want[k].request &&
+                  events[k].latency == want[k].latency && events[k].protocol == want[k].protocol &&
+                  events[k].bytes == want[k].bytes)
+          << describe(s) << " event " << k;
+      EXPECT_NEAR(events[k].time, want[k].time, 1e-12) << describe(s) << " event " << k;
+    }
+  }
+}
 
 Task<> busy(Comm& comm, std::size_t bytes) {
   Storage a(bytes, false), b(bytes, false);
