@@ -8,9 +8,12 @@
 // hosts for the ranks, into a temporary file that it removes. There, under the ideal protocol,
 // unsegmented, one rank per host, without --cfg, every rank's finish time is checked against the
 // closed form (CM02 without cross traffic: a route costs L = 20 us plus its bytes at the sender's
-// up link, which a rank's k concurrent sends share, so each ends L + k*m/bw after they start). Run:
+// up link, which a rank's k concurrent sends share, so each ends L + k*m/bw after they start).
+// --trace records the run's events (comm/trace.hpp) and prints how many came back, to show what
+// tracing costs. Run:
 //   build/release/bin/sim_scale [log2_ranks=16] [bytes=1MiB] [segment=0]
 //       [--protocol ideal|tcp|tcp+shm] [--ranks-per-host N] [--platform FILE] [--cfg KEY:VALUE]...
+//       [--trace]
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -29,6 +32,7 @@
 #include "algorithms/registry.hpp"
 #include "algorithms/segmentation.hpp"
 #include "algorithms/topology/tree.hpp"
+#include "comm/trace.hpp"
 #include "engines/sim/protocol.hpp"
 #include "engines/sim/sim_engine.hpp"
 #include "experiment/units.hpp"
@@ -44,7 +48,7 @@ constexpr double kBandwidth = 1.25e9;
 [[noreturn]] void usage(const std::string& problem) {
   std::fprintf(stderr,
                "sim_scale: %s\nusage: sim_scale [log2_ranks 0..20] [bytes] [segment] [--protocol NAME] "
-               "[--ranks-per-host N] [--platform FILE] [--cfg KEY:VALUE]...\n",
+               "[--ranks-per-host N] [--platform FILE] [--cfg KEY:VALUE]... [--trace]\n",
                problem.c_str());
   std::exit(2);
 }
@@ -107,6 +111,7 @@ int main(int argc, char** argv) {
   SimConfig config;
   config.protocol = "ideal";
   bool own_platform = true;
+  bool trace = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     const auto value = [&]() -> std::string {
@@ -128,6 +133,8 @@ int main(int argc, char** argv) {
       own_platform = false;
     } else if (a == "--cfg") {
       config.cfg.push_back(value());
+    } else if (a == "--trace") {
+      trace = true;
     } else if (a.rfind("--", 0) == 0) {
       usage("unknown option " + a);
     } else {
@@ -151,6 +158,8 @@ int main(int argc, char** argv) {
   spec.bytes = *bytes;
   spec.params.segment = *segment;
   spec.real_bytes = false;
+  TraceBuffer events;
+  if (trace) spec.trace = &events;
   const auto rph = static_cast<std::size_t>(config.map_by.per);
   const std::size_t hosts = (static_cast<std::size_t>(spec.procs) + rph - 1) / rph;
   std::optional<TempPlatform> platform;
@@ -208,5 +217,8 @@ int main(int argc, char** argv) {
   std::printf("peak memory     %.1f MiB (simulation process)\n", peak_mib);
   std::printf("per rank        %.0f bytes, %.3f us\n", peak_mib * 1048576.0 / spec.procs, wall * 1e6 / spec.procs);
   std::printf("messages        %.0f, %.0f per second of wall time\n", messages, messages / wall);
+  if (trace)
+    std::printf("trace           %zu events, %.1f per message\n", events.events().size(),
+                static_cast<double>(events.events().size()) / messages);
   return status;
 }

@@ -120,11 +120,13 @@ void SimComm::post_send(const Op& op) {
   p.seq = seq;
   p.size = size;
   p.live = true;
+  const std::int64_t message = m_.trace ? m_.trace->message(rank_, op.peer, op.tag, seq) : -1;
   if (m_.transport) {
     p.flagged = true;
-    m_.transport->send(rank_, op.peer, op.tag, size, payload, id);
+    m_.transport->send(rank_, op.peer, op.tag, size, payload, id, message);
     return;
   }
+  if (m_.trace) m_.trace->posted(rank_, id, {message, s4u::Engine::get_clock()});
   const bool eager = size < eager_limit_;
   // SimGrid 3.32 takes a zero-size message of a permanent-receiver mailbox for delivered as soon
   // as a receive is posted, even during its latency, and ends the sender's transfer with it: an
@@ -163,12 +165,14 @@ void SimComm::post_recv(const Op& op) {
     m_.transport->recv(rank_, op.peer, op.tag, id);
     return;
   }
+  if (m_.trace) m_.trace->posted(rank_, id, {m_.trace->message(op.peer, rank_, op.tag, seq), s4u::Engine::get_clock()});
   s4u::Mailbox* mb = mailboxes_.get(key, size < eager_limit_, m_);
   p.comm = mb->get_async<std::byte>(&p.payload);
 }
 
 void SimComm::finish(const Request& r) {
   Pending& p = pending(r);
+  if (m_.trace && !p.flagged) trace_comm(p, r.id);
   if (p.payload && p.payload != no_bytes()) {
     if (!p.dest.is_virtual()) std::memcpy(p.dest.data(), p.payload, p.size);
     delete[] p.payload;
@@ -182,6 +186,36 @@ void SimComm::finish(const Request& r) {
   p.live = false;
   p.done = false;
   p.flagged = false;
+}
+
+// The events of a request that completed through its own SimGrid comm (ideal-profile messages,
+// puts), whose dates SimGrid keeps: the flow's start and end. A message's are recorded at its
+// send's end, its receive's done at the later of the receive's post and the flow's end (an eager
+// message may have arrived before). The ideal profile records eager or rendezvous by its own
+// rule (size < eager_limit), which decided whether the flow waited for the receive.
+void SimComm::trace_comm(const Pending& p, std::int64_t request) {
+  SimTrace& trace = *m_.trace;
+  const SimTrace::Posted posted = trace.take(rank_, request);
+  const double end = p.comm->get_finish_time();
+  const int peer = p.kind == PendingKind::recv ? p.channel.src : p.channel.dst;
+  const int tag = p.kind == PendingKind::put ? 0 : p.channel.tag;
+  const TraceProtocol protocol = p.kind == PendingKind::put ? TraceProtocol::one_sided
+                                 : p.size < eager_limit_    ? TraceProtocol::eager
+                                                            : TraceProtocol::rendezvous;
+  const OpKind op = p.kind == PendingKind::put    ? OpKind::put
+                    : p.kind == PendingKind::recv ? OpKind::irecv
+                                                  : OpKind::isend;
+  if (p.kind == PendingKind::recv) {
+    trace.record(std::max(end, posted.date),
+                 {TraceKind::request_done, rank_, peer, tag, op, p.size, posted.message, request, protocol});
+    return;
+  }
+  s4u::Host* from = m_.hosts[static_cast<std::size_t>(rank_)];
+  s4u::Host* to = m_.hosts[static_cast<std::size_t>(peer)];
+  trace.record(p.comm->get_start_time(), {TraceKind::send_start, rank_, peer, tag, op, p.size, posted.message, -1,
+                                          protocol, trace.latency(from, to)});
+  trace.record(end, {TraceKind::arrive, peer, rank_, tag, op, p.size, posted.message, -1, protocol});
+  trace.record(end, {TraceKind::request_done, rank_, peer, tag, op, p.size, posted.message, request, protocol});
 }
 
 void SimComm::complete(std::int64_t id) {
@@ -370,6 +404,7 @@ void SimComm::post_put(const Op& op) {
   p.live = true;
   p.comm = flow->comm;
   p.put = flow;
+  if (m_.trace) m_.trace->posted(rank_, op.request.id, {m_.trace->fresh(), s4u::Engine::get_clock()});
   unflushed_.push_back(std::move(flow));
 }
 
@@ -399,19 +434,30 @@ void SimComm::post_get(const Op& op) {
   p.flagged = true;
   s4u::Host* here = m_.hosts[static_cast<std::size_t>(rank_)];
   s4u::Host* there = m_.hosts[static_cast<std::size_t>(op.peer)];
-  s4u::Actor::create("get-" + std::to_string(rank_), here,
-                     [this, id, here, there, dst = op.buffer, window = op.window.id, target = op.peer,
-                      offset = op.offset, keep = shared_waker()] {
-                       s4u::Comm::sendto(here, there, 0);
-                       s4u::Comm::sendto(there, here, static_cast<std::uint64_t>(dst.size()));
-                       Storage& memory =
-                           m_.windows[static_cast<std::size_t>(window)].memory[static_cast<std::size_t>(target)];
-                       if (offset + dst.size() <= memory.size())
-                         copy_bytes(dst, memory.view().slice(offset, dst.size()));
-                       // Last: once complete, the rank may finish and its measurement end (`keep` holds the
-                       // condition variable being notified).
-                       complete(id);
-                     });
+  s4u::Actor::create(
+      "get-" + std::to_string(rank_), here,
+      [this, id, here, there, dst = op.buffer, window = op.window.id, target = op.peer, offset = op.offset,
+       keep = shared_waker()] {
+        s4u::Comm::sendto(here, there, 0);
+        // The data moves from the target back to this rank once the request is there.
+        SimTrace* trace = m_.trace;
+        const std::int64_t message = trace ? trace->fresh() : -1;
+        const auto event = [&](TraceKind kind, int at, int peer, std::int64_t request) {
+          trace->record(s4u::Engine::get_clock(), {kind, at, peer, 0, OpKind::get, dst.size(), message, request,
+                                                   TraceProtocol::one_sided, trace->latency(there, here)});
+        };
+        if (trace) event(TraceKind::send_start, target, rank_, -1);
+        s4u::Comm::sendto(there, here, static_cast<std::uint64_t>(dst.size()));
+        Storage& memory = m_.windows[static_cast<std::size_t>(window)].memory[static_cast<std::size_t>(target)];
+        if (offset + dst.size() <= memory.size()) copy_bytes(dst, memory.view().slice(offset, dst.size()));
+        if (trace) {
+          event(TraceKind::arrive, rank_, target, -1);
+          event(TraceKind::request_done, rank_, target, id);
+        }
+        // Last: once complete, the rank may finish and its measurement end (`keep` holds the
+        // condition variable being notified).
+        complete(id);
+      });
 }
 
 // flush(target): every unflushed put of this window to target must have arrived, then target's

@@ -41,6 +41,7 @@
 #include "comm/buffer.hpp"
 #include "comm/comm.hpp"
 #include "engines/run.hpp"
+#include "engines/sim/sim_trace.hpp"
 #include "engines/sim/transport.hpp"
 
 namespace collsim::sim {
@@ -123,6 +124,7 @@ struct Measurement {
   std::vector<simgrid::s4u::Host*> hosts;  // by rank
   std::deque<SimWindow> windows;           // by window id (allocation order)
   CollectiveCall collective;
+  SimTrace* trace = nullptr;  // when the run is traced
 };
 
 // SimGrid mailboxes, one per (channel, protocol). They outlive measurements (SimGrid never frees
@@ -224,7 +226,8 @@ class SimComm final : public Comm {
   void wait_flag(const Pending& p);
   Pending& slot(std::int64_t id);  // a fresh state for request id
   Pending& pending(const Request& r);
-  void finish(const Request& r);  // after its SimGrid comm completed
+  void finish(const Request& r);                            // after its SimGrid comm completed
+  void trace_comm(const Pending& p, std::int64_t request);  // finish() of a traced comm-based request
   bool matched(const Pending& p) const;
   std::string describe(const Pending& p) const;
 

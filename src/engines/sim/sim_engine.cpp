@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -29,6 +30,10 @@ namespace {
 
 // Pipe records: u32 length of what follows, u8 kind, payload.
 enum class Kind : std::uint8_t { loaded = 1, result, input_error, engine_error, host_count, hockney, done };
+
+// A trace event on the pipe: time, latency, bytes, message, request (8 bytes each), rank, peer,
+// tag (4 each), kind, op, protocol (1 each).
+constexpr std::size_t kEventBytes = 5 * 8 + 3 * 4 + 3;
 
 class RecordWriter final : public sim::Reporter {
  public:
@@ -52,7 +57,7 @@ class RecordWriter final : public sim::Reporter {
   void input_error(const std::string& msg) { send(Kind::input_error, msg); }
   void engine_error(const std::string& msg) { send(Kind::engine_error, msg); }
 
-  void result(std::size_t index, const RunResult& r) override {
+  void result(std::size_t index, const RunResult& r, std::span<const TraceEvent> trace) override {
     std::string p;
     put(p, static_cast<std::uint64_t>(index));
     put(p, r.time_s);
@@ -60,7 +65,25 @@ class RecordWriter final : public sim::Reporter {
     for (double f : r.finish_s) put(p, f);
     put(p, static_cast<std::uint64_t>(r.protocol.size()));
     p += r.protocol;
+    put(p, static_cast<std::uint64_t>(trace.size()));
+    p.reserve(p.size() + trace.size() * kEventBytes + r.data_error.size());
+    for (const TraceEvent& e : trace) {
+      put(p, e.time);
+      put(p, e.latency);
+      put(p, static_cast<std::uint64_t>(e.bytes));
+      put(p, static_cast<std::int64_t>(e.message));
+      put(p, static_cast<std::int64_t>(e.request));
+      put(p, static_cast<std::int32_t>(e.rank));
+      put(p, static_cast<std::int32_t>(e.peer));
+      put(p, static_cast<std::int32_t>(e.tag));
+      put(p, static_cast<std::uint8_t>(e.kind));
+      put(p, static_cast<std::uint8_t>(e.op));
+      put(p, static_cast<std::uint8_t>(e.protocol));
+    }
     p += r.data_error;
+    if (p.size() >= std::numeric_limits<std::uint32_t>::max())
+      fail("sim engine: the trace of run " + std::to_string(index) + " (" + std::to_string(trace.size()) +
+           " events) is too large to send back (4 GiB at most)");
     send(Kind::result, p);
   }
   [[noreturn]] void fail(const std::string& message) override {
@@ -292,6 +315,23 @@ PlatformSize simulate(Mode mode, const SimConfig& config, std::span<const RunSpe
           r.finish_s.reserve(static_cast<std::size_t>(n));
           for (std::uint64_t i = 0; i < n; ++i) r.finish_s.push_back(rec.get<double>());
           r.protocol = rec.text(static_cast<std::size_t>(rec.get<std::uint64_t>()));
+          const auto events = rec.get<std::uint64_t>();
+          TraceSink* sink = index < specs.size() ? specs[index].trace : nullptr;
+          for (std::uint64_t i = 0; i < events; ++i) {
+            TraceEvent e;
+            e.time = rec.get<double>();
+            e.latency = rec.get<double>();
+            e.bytes = rec.get<std::uint64_t>();
+            e.message = rec.get<std::int64_t>();
+            e.request = rec.get<std::int64_t>();
+            e.rank = rec.get<std::int32_t>();
+            e.peer = rec.get<std::int32_t>();
+            e.tag = rec.get<std::int32_t>();
+            e.kind = static_cast<TraceKind>(rec.get<std::uint8_t>());
+            e.op = static_cast<OpKind>(rec.get<std::uint8_t>());
+            e.protocol = static_cast<TraceProtocol>(rec.get<std::uint8_t>());
+            if (sink) sink->record(e);
+          }
           r.data_error = rec.rest();
           ++results;
           on_result(index, r);

@@ -53,6 +53,16 @@
 //  - Real bytes are copied at send time into a buffer that travels with the message, so a send
 //    buffer may be reused once the send completes, as in MPI; virtual buffers move no bytes.
 //
+// Traces (RunSpec::trace, comm/trace.hpp): the simulation process records the run's events and
+// sends them back with its result, in time order, into the spec's sink; an untraced run records
+// and sends none. A message's send_start is when the flow of its bytes starts (ideal: the
+// transfer, at the send's post if eager, once both sides have posted if rendezvous; tcp: the
+// eager fragment or, after RNDV and PUT control, the data fragment; shm: the eager fragment or
+// the receiver's single copy), arrive when that flow has been delivered at the receiver, and
+// request_done when the engine completes each side's request as described above; protocol is
+// eager or rendezvous as the profile chose (ideal too: it models both), one_sided for put and
+// get; latency is the route's (route.hpp). Local copies are the front's post and complete.
+//
 // A deadlock (every rank left blocked) ends the run with EngineError naming the ranks and what
 // each waits for, e.g. "ranks 3, 5 waiting in recv from 1 tag 1001".
 //

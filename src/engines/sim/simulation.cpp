@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <exception>
 #include <fstream>
+#include <optional>
 #include <unordered_map>
 #include <utility>
 
@@ -18,6 +19,7 @@
 #include "algorithms/rank_data.hpp"
 #include "engines/sim/route.hpp"
 #include "engines/sim/sim_comm.hpp"
+#include "engines/sim/sim_trace.hpp"
 
 // SimGrid prints its own deadlock banner from this category before calling our deadlock hook;
 // our report says more, so the category is silenced (see silence_deadlock_banner).
@@ -397,10 +399,17 @@ void Simulation::Impl::measure(std::size_t index, const RunSpec& spec) {
   m.start = s4u::Engine::get_clock();
   m.generation = ++generation;
   m.barrier = s4u::Barrier::create(static_cast<unsigned>(P));
+  // spec.trace points into the parent process: here it only asks for the events, which go back
+  // with the result.
+  TraceBuffer events;
+  std::optional<SimTrace> trace;
+  if (spec.trace) m.trace = &trace.emplace(events, m.start);
   m.ranks.reserve(P);
-  for (std::size_t r = 0; r < P; ++r)
+  for (std::size_t r = 0; r < P; ++r) {
     m.ranks.push_back(
         std::make_unique<SimComm>(m, mailboxes, static_cast<int>(r), config.eager_limit, memcpy_rate[node(r)]));
+    if (spec.trace) m.ranks.back()->set_trace(&events);
+  }
   std::vector<double> finish(P, 0.0);
   std::vector<std::string> errors(P);
   m.hosts.resize(P);
@@ -439,7 +448,11 @@ void Simulation::Impl::measure(std::size_t index, const RunSpec& spec) {
       result.data_error = std::move(e);
       break;
     }
-  reporter->result(index, result);
+  // In time order, for the readers of traces; stable, so a rank's events at one date keep theirs.
+  std::vector<TraceEvent> recorded = events.take();
+  std::stable_sort(recorded.begin(), recorded.end(),
+                   [](const TraceEvent& a, const TraceEvent& b) { return a.time < b.time; });
+  reporter->result(index, result, recorded);
 }
 
 void Simulation::Impl::rank_main(Measurement& m, int rank, std::vector<double>& finish,

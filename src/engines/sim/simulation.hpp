@@ -20,7 +20,9 @@ namespace collsim::sim {
 class Reporter {
  public:
   virtual ~Reporter() = default;
-  virtual void result(std::size_t index, const RunResult& result) = 0;
+  // `trace`: the run's events when its spec asked for a trace (RunSpec::trace, a pointer into
+  // the parent process, is only a flag here), else empty.
+  virtual void result(std::size_t index, const RunResult& result, std::span<const TraceEvent> trace) = 0;
   // A failure that ends the simulation (deadlock, misuse of the messaging layer). It may be
   // called from inside any actor or from SimGrid's deadlock hook, where nothing can be unwound
   // safely, so it must not return (the child process exits).

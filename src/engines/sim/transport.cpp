@@ -10,6 +10,7 @@
 
 #include "engines/sim/route.hpp"
 #include "engines/sim/sim_comm.hpp"
+#include "engines/sim/sim_trace.hpp"
 
 namespace collsim::sim {
 
@@ -34,6 +35,7 @@ struct Transport::Message {
   std::byte* payload = nullptr;  // the sender's snapshot, until it lands in the receive buffer
   std::int64_t send_request = -1;
   std::int64_t recv_request = -1;  // once matched
+  std::int64_t id = -1;            // traced runs: the message's id
   bool arrived = false;            // eager: the data; rendezvous: the RNDV or RGET
   bool landed = false;             // the payload is in the receive buffer
 };
@@ -45,6 +47,8 @@ struct Transport::Fragment {
   Message* msg = nullptr;
   std::uint64_t end = 0;  // the connection's byte count once this fragment is written
 
+  // Whether it moves the message's bytes (a trace's send_start and arrive are its flow's).
+  bool carries_data() const { return kind == Kind::eager || kind == Kind::data || kind == Kind::get; }
   // Bytes its flow moves (an empty single copy still moves one, for its latency).
   std::size_t moved() const { return kind == Kind::get ? std::max<std::size_t>(msg->size, 1) : wire; }
 };
@@ -208,6 +212,7 @@ void Transport::write(Connection& c) {
       if (start > s4u::Engine::get_clock()) s4u::this_actor::sleep_until(start);
     }
     const double started = s4u::Engine::get_clock();
+    if (m_.trace && f.carries_data()) trace(TraceKind::send_start, *f.msg, false);
     s4u::CommPtr comm = s4u::Comm::sendto_async(from, to, static_cast<std::uint64_t>(bytes));
     last = static_cast<double>(bytes);
     flows.push_back(comm);
@@ -268,8 +273,8 @@ void Transport::accept_waiting(Connection& c) {
   }
 }
 
-void Transport::send(int src, int dst, int tag, std::size_t size, std::byte* payload, std::int64_t request) {
-  SimComm& sender = *m_.ranks[static_cast<std::size_t>(src)];
+void Transport::send(int src, int dst, int tag, std::size_t size, std::byte* payload, std::int64_t request,
+                     std::int64_t message) {
   Message& msg = messages_.emplace_back();
   msg.src = src;
   msg.dst = dst;
@@ -277,6 +282,7 @@ void Transport::send(int src, int dst, int tag, std::size_t size, std::byte* pay
   msg.size = size;
   msg.payload = payload;
   msg.send_request = request;
+  msg.id = message;
   msg.profile = &profile(src, dst);
   msg.eager = msg.profile->is_eager(size);
   if (msg.profile->send_overhead > 0) s4u::this_actor::sleep_for(msg.profile->send_overhead);
@@ -289,11 +295,11 @@ void Transport::send(int src, int dst, int tag, std::size_t size, std::byte* pay
   enqueue(c, {Fragment::Kind::eager, p.eager_header + size, &msg});
   if (p.kind == ProtocolKind::tcp) {
     if (c.connected && c.enqueued - c.written <= p.buffer)
-      sender.complete(request);
+      complete_send(msg);
     else
       c.waiting_for_room.emplace_back(&msg, c.enqueued);
   } else if (size <= p.inline_limit) {
-    sender.complete(request);  // vader's sendi: copied into the peer's fast box at once
+    complete_send(msg);  // vader's sendi: copied into the peer's fast box at once
   }
   // shm, larger: completes when the receiver takes the fragment (arrived()).
 }
@@ -314,6 +320,7 @@ void Transport::recv(int dst, int src, int tag, std::int64_t request) {
 
 void Transport::arrived(Connection& c, Fragment& f) {
   Message& msg = *f.msg;
+  if (m_.trace && f.carries_data()) trace(TraceKind::arrive, msg, true);
   switch (f.kind) {
     case Fragment::Kind::eager:
       msg.arrived = true;
@@ -398,9 +405,30 @@ void Transport::deliver_payload(Message& msg) {
   msg.payload = nullptr;
 }
 
-void Transport::complete_send(Message& msg) { m_.ranks[static_cast<std::size_t>(msg.src)]->complete(msg.send_request); }
+void Transport::complete_send(Message& msg) {
+  if (m_.trace) trace(TraceKind::request_done, msg, false);
+  m_.ranks[static_cast<std::size_t>(msg.src)]->complete(msg.send_request);
+}
 
-void Transport::complete_recv(Message& msg) { m_.ranks[static_cast<std::size_t>(msg.dst)]->complete(msg.recv_request); }
+void Transport::complete_recv(Message& msg) {
+  if (m_.trace) trace(TraceKind::request_done, msg, true);
+  m_.ranks[static_cast<std::size_t>(msg.dst)]->complete(msg.recv_request);
+}
+
+// send_start, arrive: of the fragment that carries the message's bytes; the protocol as the
+// profile chose it for the message's size.
+void Transport::trace(TraceKind kind, const Message& msg, bool at_receiver) {
+  SimTrace& t = *m_.trace;
+  const int rank = at_receiver ? msg.dst : msg.src;
+  const int peer = at_receiver ? msg.src : msg.dst;
+  const bool done = kind == TraceKind::request_done;
+  const double latency = kind == TraceKind::send_start ? t.latency(hosts_[static_cast<std::size_t>(msg.src)],
+                                                                   hosts_[static_cast<std::size_t>(msg.dst)])
+                                                       : -1;
+  t.record(s4u::Engine::get_clock(), {kind, rank, peer, msg.tag, done && at_receiver ? OpKind::irecv : OpKind::isend,
+                                      msg.size, msg.id, done ? (at_receiver ? msg.recv_request : msg.send_request) : -1,
+                                      msg.eager ? TraceProtocol::eager : TraceProtocol::rendezvous, latency});
+}
 
 void Transport::when_in_mpi(int rank, std::function<void()> action) {
   SimComm& r = *m_.ranks[static_cast<std::size_t>(rank)];

@@ -25,6 +25,7 @@
 
 #include <simgrid/s4u.hpp>
 
+#include "comm/trace.hpp"
 #include "engines/sim/protocol.hpp"
 
 namespace collsim::sim {
@@ -41,8 +42,10 @@ class Transport {
   Transport& operator=(const Transport&) = delete;
 
   // Called by rank `src`'s actor for its request `request`: a send of `size` bytes whose
-  // snapshot is `payload` (owned from now on; may be the no-bytes marker, see `no_bytes`).
-  void send(int src, int dst, int tag, std::size_t size, std::byte* payload, std::int64_t request);
+  // snapshot is `payload` (owned from now on; may be the no-bytes marker, see `no_bytes`);
+  // `message`: its id in a traced run (sim_trace.hpp), else -1.
+  void send(int src, int dst, int tag, std::size_t size, std::byte* payload, std::int64_t request,
+            std::int64_t message);
   // A receive posted by rank `dst`.
   void recv(int dst, int src, int tag, std::int64_t request);
   // Ends the connection actors once every rank has returned.
@@ -85,6 +88,8 @@ class Transport {
   void complete_recv(Message& msg);
   // Runs `action` now if `rank` is inside MPI, else when its local copy ends.
   void when_in_mpi(int rank, std::function<void()> action);
+  // Traced runs: a message event now, at its sender or its receiver.
+  void trace(TraceKind kind, const Message& msg, bool at_receiver);
 
   Measurement& m_;
   Protocols protocols_;
