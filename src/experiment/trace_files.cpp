@@ -9,7 +9,6 @@
 #include "algorithms/input_error.hpp"
 #include "comm/comm.hpp"
 #include "experiment/measurement.hpp"
-#include "experiment/result_files.hpp"
 #include "experiment/units.hpp"
 
 namespace collsim {
