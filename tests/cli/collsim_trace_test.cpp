@@ -91,6 +91,29 @@ TEST(ScenarioTrace, OneFilePerModelPointNamedByItsKey) {
   EXPECT_EQ(have, want);
 }
 
+TEST(ScenarioTrace, ShardsMergeWithTheirTraces) {
+  const fs::path scenario = write_scenario("traced-shards.yaml",
+                                           "engines: [model]\ntrace: json\noperations:\n"
+                                           "  - op: bcast/binomial\n    procs: [2, 3, 4]\n    bytes: [1000]\n");
+  const fs::path base = scratch() / "traced-shards";
+  fs::remove_all(base);
+  for (const char* k : {"1", "2"}) {
+    const Outcome o =
+        collsim("run " + scenario.string() + " --out " + (base / k).string() + " --quiet --shard " + k + "/2");
+    ASSERT_EQ(o.status, 0) << o.err;
+  }
+  EXPECT_EQ(std::distance(fs::directory_iterator(base / "1" / "traces"), fs::directory_iterator()), 2);
+  const Outcome m =
+      collsim("merge " + (base / "all").string() + " " + (base / "1").string() + " " + (base / "2").string());
+  ASSERT_EQ(m.status, 0) << m.err;
+  std::set<std::string> want, have;
+  const auto rows = lines(slurp(base / "all" / "results.csv"));
+  for (std::size_t i = 1; i < rows.size(); ++i) want.insert(rows[i].substr(rows[i].rfind(',') + 1) + ".json");
+  for (const auto& f : fs::directory_iterator(base / "all" / "traces")) have.insert(f.path().filename().string());
+  EXPECT_EQ(want.size(), 3u);
+  EXPECT_EQ(have, want);
+}
+
 TEST(ScenarioTrace, BadValueRefusedWithItsPosition) {
   const fs::path scenario = write_scenario(
       "bad-trace.yaml",
