@@ -125,4 +125,19 @@ TEST(ScenarioTrace, BadValueRefusedWithItsPosition) {
   EXPECT_EQ(err[0], "collsim: " + scenario.string() + ":2:8: trace: 'svg' is not json, paje or csv");
 }
 
+TEST(ScenarioTrace, LimitWithoutTraceOrTooSmallIsRefused) {
+  const std::string ops =
+      "operations:\n  - op: bcast/binomial\n    procs: [4]\n    bytes: [100000]\n    segment: [1000]\n";
+  const fs::path lone = write_scenario("lone-limit.yaml", "engines: [model]\ntrace_limit: 1MiB\n" + ops);
+  Outcome o = collsim("run " + lone.string() + " --out " + (scratch() / "lone-limit").string());
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.err, "collsim: " + lone.string() + ":2:14: trace_limit applies only with trace: json|paje|csv\n");
+  // 1 KiB is less than this point's trace: the run stops at it with the estimate.
+  const fs::path small = write_scenario("small-limit.yaml", "engines: [model]\ntrace: json\ntrace_limit: 1KiB\n" + ops);
+  o = collsim("run " + small.string() + " --quiet --out " + (scratch() / "small-limit").string());
+  EXPECT_EQ(o.status, 2) << o.err;
+  EXPECT_NE(o.err.find(": the trace would take about "), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("above the limit of 1 KiB"), std::string::npos) << o.err;
+}
+
 }  // namespace
