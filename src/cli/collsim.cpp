@@ -28,6 +28,7 @@
 #include "experiment/scenario.hpp"
 #include "experiment/summary_table.hpp"
 #include "experiment/sweep.hpp"
+#include "experiment/trace_files.hpp"
 #include "experiment/units.hpp"
 
 namespace collsim::cli {
@@ -75,6 +76,14 @@ std::vector<OptionDef> measure_options() {
       {"params", "FILE",
        "formula: parameters from collsim calibrate (per-algorithm alpha, beta; gamma); without it the "
        "formula takes the model options or --platform, with gamma(p) measured in the model engine"},
+      {"trace", "FILE",
+       "model, sim: also write the run's events to FILE: .json (Perfetto, chrome://tracing), .paje (ViTE) or "
+       ".csv; about " +
+           std::to_string(trace_bytes_per_event(".json")) + ", " + std::to_string(trace_bytes_per_event(".paje")) +
+           " and " + std::to_string(trace_bytes_per_event(".csv")) +
+           " bytes per event (about 4 events per message, 2 per operation)"},
+      {"trace-limit", "SIZE",
+       "refuse a trace estimated larger than SIZE (default " + format_bytes(kDefaultTraceLimit) + ")"},
       {"help", "", "this text"},
   };
   defs.insert(defs.end(), more.begin(), more.end());
@@ -103,6 +112,15 @@ int measure(std::span<char* const> args) {
   if (spec.real_bytes && total > 8.0 * (1ull << 30))
     throw UsageError("real payloads would take " + format_bytes(static_cast<std::size_t>(total)) +
                      " of memory: use --payload virtual for runs this large");
+
+  // A bad trace name fails before anything runs.
+  if (o.has("trace") && engine == "formula")
+    throw UsageError("--trace: the formula engine has no events to trace (use --engine model or sim)");
+  if (o.has("trace-limit") && !o.has("trace")) throw UsageError("--trace-limit applies only with --trace FILE");
+  if (o.has("trace")) trace_extension(o.text("trace"));
+  const std::uint64_t trace_limit = o.bytes("trace-limit", kDefaultTraceLimit);
+  TraceBuffer trace;
+  if (o.has("trace")) spec.trace = &trace;
 
   RunResult result;
   std::string engine_name = engine;
@@ -141,6 +159,11 @@ int measure(std::span<char* const> args) {
     run_sim(sim, std::span<const RunSpec>(&spec, 1), [&](std::size_t, const RunResult& r) { result = r; });
   }
   if (engine == "formula") spec.real_bytes = false;  // a formula moves no bytes
+  if (o.has("trace")) {
+    if (trace.events().empty())
+      throw EngineError("--trace: the " + engine + " engine recorded no events (it does not trace in this build)");
+    write_trace(o.text("trace"), {{engine_name, describe(spec), spec.procs, trace.take()}}, trace_limit);
+  }
   const Measurement m = to_measurement(engine_name, spec, result);
   if (o.has("csv")) {
     std::cout << csv_header() << "\n" << csv_row(m) << "\n";
@@ -212,7 +235,7 @@ int run(std::span<char* const> args) {
   if (o.has("protocol"))
     for (PlanPoint& p : plan) p.sim.protocol = sc.sim.protocol;
   const std::string dir = o.has("out") ? o.text("out") : !sc.out_dir.empty() ? sc.out_dir : "results/" + sc.name;
-  const Sweep sweep = collective_sweep(sc, plan);
+  const Sweep sweep = collective_sweep(sc, plan, dir);
   const std::string csv_path = (std::filesystem::path(dir) / "results.csv").string();
   const std::string announce = o.has("quiet") ? ""
                                               : "collsim: " + sc.name + ": " + std::to_string(plan.size()) +

@@ -16,27 +16,6 @@ std::string utc_now() {
   return b;
 }
 
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char b[8];
-          std::snprintf(b, sizeof b, "\\u%04x", c);
-          out += b;
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
-}
-
 std::vector<std::string> run_json_head(const std::string& kind, const std::string& file, const std::string& name,
                                        const std::string& description) {
   return {"  \"tool\": \"collsim\"", "  \"kind\": " + json_string(kind), "  \"scenario\": " + json_string(file),

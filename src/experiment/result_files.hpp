@@ -7,11 +7,10 @@
 #include <vector>
 
 #include "experiment/scenario.hpp"
+#include "experiment/units.hpp"  // json_string
 
 namespace collsim {
 
-// A JSON string literal of `text`, escaped.
-std::string json_string(const std::string& text);
 // The current time, "2026-12-01T11:50:00Z".
 std::string utc_now();
 

@@ -1,6 +1,8 @@
 #include "experiment/runner.hpp"
 
 #include <algorithm>
+#include <deque>
+#include <filesystem>
 #include <memory>
 #include <numeric>
 
@@ -39,16 +41,32 @@ const FormulaConfig& PlanRunner::formula(const PlanPoint& point) {
   return formulas_.emplace(id, std::move(f)).first->second;
 }
 
+void PlanRunner::write_point_trace(std::size_t index, const std::string& engine, const RunSpec& spec,
+                                   TraceBuffer& events) const {
+  if (events.events().empty())
+    throw EngineError("trace: the " + engine + " engine recorded no events for point " + trace_keys_[index] +
+                      " (it does not trace in this build)");
+  std::error_code ignored;  // several workers may create the folder at once
+  std::filesystem::create_directories(trace_dir_, ignored);
+  const std::string path = (std::filesystem::path(trace_dir_) / (trace_keys_[index] + "." + scenario_.trace)).string();
+  write_trace(path, {{engine, describe(spec), spec.procs, events.take()}}, scenario_.trace_limit);
+}
+
 void PlanRunner::run(std::span<const std::size_t> indices,
                      const std::function<void(std::size_t, const Measurement&)>& on_row) {
+  const bool traced = !trace_dir_.empty();
   std::vector<std::size_t> sim_points;
   std::vector<RunSpec> sim_specs;
+  std::deque<TraceBuffer> sim_traces;  // one per sim spec, at stable addresses
   auto flush_sim = [&] {
     if (sim_specs.empty()) return;
-    run_sim(plan_[sim_points.front()].sim, sim_specs,
-            [&](std::size_t i, const RunResult& r) { on_row(sim_points[i], to_measurement("sim", sim_specs[i], r)); });
+    run_sim(plan_[sim_points.front()].sim, sim_specs, [&](std::size_t i, const RunResult& r) {
+      if (traced) write_point_trace(sim_points[i], "sim", sim_specs[i], sim_traces[i]);
+      on_row(sim_points[i], to_measurement("sim", sim_specs[i], r));
+    });
     sim_points.clear();
     sim_specs.clear();
+    sim_traces.clear();
   };
   for (std::size_t index : indices) {
     const PlanPoint& point = plan_[index];
@@ -56,11 +74,21 @@ void PlanRunner::run(std::span<const std::size_t> indices,
       if (!sim_points.empty() && !(plan_[sim_points.front()].sim == point.sim)) flush_sim();
       sim_points.push_back(index);
       sim_specs.push_back(point.spec);
+      if (traced) sim_specs.back().trace = &sim_traces.emplace_back();
       continue;
     }
     flush_sim();  // keep the rows in order
     if (point.engine == "model") {
-      on_row(index, to_measurement("model", point.spec, run_model(point.model, point.spec)));
+      if (!traced) {
+        on_row(index, to_measurement("model", point.spec, run_model(point.model, point.spec)));
+      } else {
+        TraceBuffer events;
+        RunSpec spec = point.spec;
+        spec.trace = &events;
+        const RunResult result = run_model(point.model, spec);
+        write_point_trace(index, "model", spec, events);
+        on_row(index, to_measurement("model", point.spec, result));
+      }
     } else if (point.engine.rfind("formula-", 0) == 0) {
       RunSpec spec = point.spec;
       spec.real_bytes = false;  // a formula moves no bytes
@@ -79,7 +107,7 @@ void run_plan(const Scenario& scenario, const std::vector<PlanPoint>& plan,
   PlanRunner(scenario, plan).run(all, [&](std::size_t, const Measurement& m) { on_row(m); });
 }
 
-Sweep collective_sweep(const Scenario& sc, const std::vector<PlanPoint>& plan) {
+Sweep collective_sweep(const Scenario& sc, const std::vector<PlanPoint>& plan, const std::string& results_dir) {
   Sweep sw;
   sw.kind = "collective";
   std::vector<std::string> axes;
@@ -101,6 +129,8 @@ Sweep collective_sweep(const Scenario& sc, const std::vector<PlanPoint>& plan) {
   sw.json_head = run_json_head("collective", sc.file, sc.name, sc.description);
   sw.json_settings = run_json_settings(sc);
   auto runner = std::make_shared<PlanRunner>(sc, plan);
+  if (!sc.trace.empty() && !results_dir.empty())
+    runner->trace_into((std::filesystem::path(results_dir) / "traces").string(), sw.keys);
   sw.run_unit = [runner, &plan, axes](const SweepUnit& unit,
                                       const std::function<void(std::size_t, const std::string&)>& emit) {
     runner->run(unit.points, [&](std::size_t index, const Measurement& m) {

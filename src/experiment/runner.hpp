@@ -26,13 +26,23 @@ class PlanRunner {
   // that order. Consecutive sim points with equal SimConfig run in one simulation. Throws
   // EngineError / InputError from the engines; rows delivered before the error stay delivered.
   void run(std::span<const std::size_t> indices, const std::function<void(std::size_t, const Measurement&)>& on_row);
+  // With the scenario's `trace`: writes each model and sim point's events to DIR/KEY.EXT (the
+  // point's key from `keys`, one per plan point), before its row is handed over.
+  void trace_into(std::string dir, std::vector<std::string> keys) {
+    trace_dir_ = std::move(dir);
+    trace_keys_ = std::move(keys);
+  }
 
  private:
+  void write_point_trace(std::size_t index, const std::string& engine, const RunSpec& spec, TraceBuffer& events) const;
+
   const FormulaConfig& formula(const PlanPoint& point);
 
   const Scenario& scenario_;
   const std::vector<PlanPoint>& plan_;
   std::map<std::string, FormulaConfig> formulas_;  // by engine and model, set up at their first point
+  std::string trace_dir_;                          // empty: no traces
+  std::vector<std::string> trace_keys_;
 };
 
 // Runs every point and calls on_row for each, in plan order (PlanRunner::run on the whole plan).
@@ -46,7 +56,8 @@ Measurement to_measurement(const std::string& engine, const RunSpec& spec, const
 // row does not depend on which points ran before it in the same simulation), the mpi engines'
 // points exclusive. results.csv's columns: csv_header(), then the axes of the plan's points (in
 // order of first appearance), then key. The sweep refers to `scenario` and `plan`, which must
-// outlive it.
-Sweep collective_sweep(const Scenario& scenario, const std::vector<PlanPoint>& plan);
+// outlive it. With the scenario's `trace`, each point's trace goes to RESULTS_DIR/traces/KEY.EXT.
+Sweep collective_sweep(const Scenario& scenario, const std::vector<PlanPoint>& plan,
+                       const std::string& results_dir = "");
 
 }  // namespace collsim

@@ -154,9 +154,10 @@ Scenario load_scenario(const std::string& path) {
   const YAML::Node root = load_yaml_file(path, "scenario file");
   const Reader in(path);
   if (!root || root.IsNull()) throw ScenarioError(path + ": the scenario is empty");
-  in.only_keys(root, "the scenario",
-               {"name", "description", "platform", "ranks_per_node", "map_by", "engines", "model", "formula", "sim",
-                "mpi", "procs", "bytes", "segment", "root", "real_bytes", "operations", "output"});
+  in.only_keys(
+      root, "the scenario",
+      {"name", "description", "platform", "ranks_per_node", "map_by", "engines", "model", "formula", "sim", "mpi",
+       "procs", "bytes", "segment", "root", "real_bytes", "operations", "output", "trace", "trace_limit"});
   auto required = [&](const char* key) {
     if (!root[key]) throw ScenarioError(path + ": missing required key '" + std::string(key) + "'");
     return root[key];
@@ -213,6 +214,22 @@ Scenario load_scenario(const std::string& path) {
   sc.sim.map_by = sc.clusters.front().sim.map_by;
   if (root["real_bytes"]) sc.real_bytes = in.boolean(root["real_bytes"], "real_bytes");
 
+  if (root["trace"]) {
+    sc.trace = in.text(root["trace"], "trace");
+    if (sc.trace != "json" && sc.trace != "paje" && sc.trace != "csv")
+      in.fail(root["trace"], "trace: '" + sc.trace + "' is not json, paje or csv");
+    if (std::count(sc.engines.begin(), sc.engines.end(), "model") +
+            std::count(sc.engines.begin(), sc.engines.end(), "sim") ==
+        0)
+      in.fail(root["trace"], "trace: only the model and sim engines record traces, and the scenario runs neither");
+  }
+  if (root["trace_limit"]) {
+    if (!root["trace"]) in.fail(root["trace_limit"], "trace_limit applies only with trace: json|paje|csv");
+    const std::string v = in.text(root["trace_limit"], "trace_limit");
+    const auto b = parse_bytes(v);
+    if (!b || *b == 0) in.fail(root["trace_limit"], "trace_limit: '" + v + "' is not a size in bytes (e.g. 64MiB)");
+    sc.trace_limit = *b;
+  }
   if (root["output"]) {
     in.only_keys(root["output"], "output", {"dir"});
     if (root["output"]["dir"]) sc.out_dir = in.text(root["output"]["dir"], "output.dir");

@@ -17,6 +17,7 @@
 #include "experiment/cluster_sweep.hpp"
 #include "experiment/mpi_launcher.hpp"
 #include "experiment/scenario_error.hpp"
+#include "experiment/trace_files.hpp"
 
 namespace YAML {
 class Node;
@@ -54,6 +55,11 @@ struct Scenario {
   // `sim` and `model` above are the first one's.
   std::vector<ClusterVariant> clusters;
   std::string out_dir;  // resolved against the current directory; may be empty
+  // `trace: json|paje|csv`: each model and sim point also writes its events to
+  // traces/KEY.EXT in the results folder (trace_files.hpp); empty for none. Refused above
+  // trace_limit bytes (`trace_limit: SIZE`).
+  std::string trace;
+  std::uint64_t trace_limit = kDefaultTraceLimit;
 };
 
 Scenario load_scenario(const std::string& path);

@@ -617,6 +617,15 @@ std::string merge_results(const std::string& out, const std::vector<std::string>
   for (const auto& r : rows)
     if (r) text += *r + "\n";
   write_atomically((fs::path(out) / "results.csv").string(), text);
+  // The parts' traces (a scenario's `trace:`), named by key: one point's trace is the same in
+  // every part that ran it.
+  for (const std::string& dir : parts) {
+    const fs::path traces = fs::path(dir) / "traces";
+    if (!fs::is_directory(traces) || fs::equivalent(dir, out, ec)) continue;
+    fs::create_directories(fs::path(out) / "traces", ec);
+    fs::copy(traces, fs::path(out) / "traces", fs::copy_options::overwrite_existing | fs::copy_options::recursive, ec);
+    if (ec) throw std::runtime_error(out + "/traces: cannot copy the traces of " + dir + ": " + ec.message());
+  }
   const std::string status = present == keys.size() ? "complete" : "partial";
   Members m;
   for (auto& [name, value] : first) {

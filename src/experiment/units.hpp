@@ -23,5 +23,7 @@ std::string format_bytes(std::size_t bytes);
 std::string format_real(double value);
 // 0.0001234 -> "123.4 us": a readable duration with 4 significant digits.
 std::string format_seconds(double seconds);
+// A JSON string literal of `text`, escaped.
+std::string json_string(const std::string& text);
 
 }  // namespace collsim
