@@ -41,6 +41,8 @@ const char* const kUsage =
     "  collsim merge OUT DIR...                join the results folders of a scenario's shards\n"
     "  collsim measure --engine sim|model|formula --op NAME --procs P --bytes M [options]\n"
     "                                          one measurement (see collsim measure --help)\n"
+    "  collsim explain OP --procs P --bytes M [--segment S] [--engine model|sim] [options]\n"
+    "                                          a small run step by step, and its critical path\n"
     "  collsim calibrate --engine sim|model|mpi|mpi-native [options]\n"
     "                                          estimate alpha, beta per algorithm and gamma(p)\n"
     "  collsim compare RESULTS.csv [...]       predictions vs simulation vs measurements, selectors\n"
@@ -62,35 +64,9 @@ std::vector<OptionDef> measure_options() {
       {"engine", "sim|model|formula",
        "engine to run on (required); formula: the closed-form prediction (models/formulas.hpp)"}};
   for (auto& d : call_options(true)) defs.push_back(d);
-  const std::vector<OptionDef> more = {
-      {"payload", "real|virtual", "real: move and check bytes (default); virtual: sizes only"},
-      {"platform", "FILE",
-       "sim: SimGrid platform file (default platforms/grisou.xml); model: two-level Hockney derived from it"},
-      {"ranks-per-node", "N",
-       "sim, and model with --intra or --platform: ranks per host, --map-by ppr:N:node (default 1)"},
-      {"map-by", "POLICY",
-       "sim, and model with --intra or --platform: rank placement like mpirun's: ppr:K:node, "
-       "ppr:K:socket, node (round-robin over nodes), socket (default ppr:1:node)"},
-      {"protocol", "NAME",
-       "sim: point-to-point protocols: ideal, tcp, tcp+shm (default: the platform's, else tcp+shm)"},
-      {"protocol-option", "PROFILE/KEY:VALUE", "sim: a protocol parameter, e.g. tcp/buffer:1MiB (repeatable)", true},
-      {"eager-limit", "SIZE", "sim, ideal protocol: messages below go eager, others rendezvous (default 64KiB)"},
-      {"cfg", "KEY:VALUE", "sim: a SimGrid configuration option (repeatable)", true},
-      {"alpha", "S", "model: Hockney latency in seconds (default 1e-05)"},
-      {"beta", "S_PER_BYTE", "model: Hockney seconds per byte (default 8e-10)"},
-      {"intra", "ALPHA,BETA",
-       "model: two-level Hockney: these between ranks of one node, --alpha/--beta between nodes"},
-      {"loggp", "L,o,g,G", "model: use LogGP with these parameters instead of Hockney"},
-      {"one-port", "", "model: each rank sends one message and receives one at a time"},
-      {"copy-bandwidth", "BYTES_PER_S", "model: local copy rate (default 0 = copies are free)"},
-      {"formula", "textbook|derived",
-       "formula: the textbook Hockney formula or the one derived from the implementation (default derived)"},
-      {"params", "FILE",
-       "formula: parameters from collsim calibrate (per-algorithm alpha, beta; gamma); without it the "
-       "formula takes the model options or --platform, with gamma(p) measured in the model engine"},
-      {"help", "", "this text"},
-  };
-  defs.insert(defs.end(), more.begin(), more.end());
+  defs.push_back({"payload", "real|virtual", "real: move and check bytes (default); virtual: sizes only"});
+  for (auto& d : engine_option_defs()) defs.push_back(d);
+  defs.push_back({"help", "", "this text"});
   return defs;
 }
 
@@ -120,7 +96,6 @@ int measure(std::span<char* const> args) {
   RunResult result;
   std::string engine_name = engine;
   if (engine == "model" || engine == "formula") {
-    reject_foreign(o, engine, {"eager-limit", "protocol", "protocol-option"});
     if (engine == "model") reject_foreign(o, engine, {"formula", "params"});
     if (o.has("params")) {
       for (const char* n :
@@ -128,12 +103,7 @@ int measure(std::span<char* const> args) {
         if (o.has(n))
           throw UsageError("--params gives the formula its parameters: --" + std::string(n) + " cannot be given too");
     }
-    for (const char* n : {"ranks-per-node", "map-by"})
-      if (o.has(n) && !o.has("intra") && !o.has("platform"))
-        throw UsageError("--" + std::string(n) + " applies to --engine " + engine +
-                         " only with --intra or --platform (two-level Hockney)");
-    if (o.has("cfg") && !o.has("platform"))
-      throw UsageError("--cfg applies to --engine " + engine + " only with --platform (its network model's factors)");
+    check_model_options(o, engine);
     if (engine == "formula" && o.has("copy-bandwidth"))
       throw UsageError("--copy-bandwidth does not apply to --engine formula (its formulas charge no local copies)");
     const ModelConfig model = read_model(o);
@@ -154,7 +124,7 @@ int measure(std::span<char* const> args) {
       result = run_formula(f, spec);
     }
   } else {
-    reject_foreign(o, engine, {"alpha", "beta", "intra", "loggp", "one-port", "copy-bandwidth", "formula", "params"});
+    check_sim_options(o);
     const SimConfig sim = read_sim(o);
     run_sim(sim, std::span<const RunSpec>(&spec, 1), [&](std::size_t, const RunResult& r) { result = r; });
   }
@@ -335,9 +305,10 @@ int main_(int argc, char** argv) {
   if (command == "select") return select_command(rest);
   if (command == "coarray") return coarray_command(rest);
   if (command == "platform") return platform_command(rest);
-  throw UsageError(
-      "unknown command '" + command +
-      "' (run, merge, measure, calibrate, compare, select, coarray, platform, tree, algorithms; see collsim --help)");
+  if (command == "explain") return explain_command(rest);
+  throw UsageError("unknown command '" + command +
+                   "' (run, merge, measure, explain, calibrate, compare, select, coarray, platform, tree, algorithms; "
+                   "see collsim --help)");
 }
 
 }  // namespace

@@ -25,6 +25,49 @@ std::vector<double> read_numbers(const ParsedOptions& o, const std::string& name
 
 }  // namespace
 
+std::vector<OptionDef> engine_option_defs() {
+  return {
+      {"platform", "FILE",
+       "sim: SimGrid platform file (default platforms/grisou.xml); model: two-level Hockney derived from it"},
+      {"ranks-per-node", "N",
+       "sim, and model with --intra or --platform: ranks per host, --map-by ppr:N:node (default 1)"},
+      {"map-by", "POLICY",
+       "sim, and model with --intra or --platform: rank placement like mpirun's: ppr:K:node, "
+       "ppr:K:socket, node (round-robin over nodes), socket (default ppr:1:node)"},
+      {"protocol", "NAME",
+       "sim: point-to-point protocols: ideal, tcp, tcp+shm (default: the platform's, else tcp+shm)"},
+      {"protocol-option", "PROFILE/KEY:VALUE", "sim: a protocol parameter, e.g. tcp/buffer:1MiB (repeatable)", true},
+      {"eager-limit", "SIZE", "sim, ideal protocol: messages below go eager, others rendezvous (default 64KiB)"},
+      {"cfg", "KEY:VALUE", "sim: a SimGrid configuration option (repeatable)", true},
+      {"alpha", "S", "model: Hockney latency in seconds (default 1e-05)"},
+      {"beta", "S_PER_BYTE", "model: Hockney seconds per byte (default 8e-10)"},
+      {"intra", "ALPHA,BETA",
+       "model: two-level Hockney: these between ranks of one node, --alpha/--beta between nodes"},
+      {"loggp", "L,o,g,G", "model: use LogGP with these parameters instead of Hockney"},
+      {"one-port", "", "model: each rank sends one message and receives one at a time"},
+      {"copy-bandwidth", "BYTES_PER_S", "model: local copy rate (default 0 = copies are free)"},
+      {"formula", "textbook|derived",
+       "formula: the textbook Hockney formula or the one derived from the implementation (default derived)"},
+      {"params", "FILE",
+       "formula: parameters from collsim calibrate (per-algorithm alpha, beta; gamma); without it the "
+       "formula takes the model options or --platform, with gamma(p) measured in the model engine"},
+  };
+}
+
+void check_model_options(const ParsedOptions& o, const std::string& engine) {
+  reject_foreign(o, engine, {"eager-limit", "protocol", "protocol-option"});
+  for (const char* n : {"ranks-per-node", "map-by"})
+    if (o.has(n) && !o.has("intra") && !o.has("platform"))
+      throw UsageError("--" + std::string(n) + " applies to --engine " + engine +
+                       " only with --intra or --platform (two-level Hockney)");
+  if (o.has("cfg") && !o.has("platform"))
+    throw UsageError("--cfg applies to --engine " + engine + " only with --platform (its network model's factors)");
+}
+
+void check_sim_options(const ParsedOptions& o) {
+  reject_foreign(o, "sim", {"alpha", "beta", "intra", "loggp", "one-port", "copy-bandwidth", "formula", "params"});
+}
+
 ModelConfig read_model(const ParsedOptions& o) {
   ModelConfig m;
   m.hockney.alpha = o.real("alpha", m.hockney.alpha, 0);

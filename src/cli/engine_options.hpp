@@ -5,12 +5,19 @@
 
 #include <initializer_list>
 #include <string>
+#include <vector>
 
 #include "cli/options.hpp"
 #include "engines/model/model_engine.hpp"
 #include "engines/sim/sim_engine.hpp"
 
 namespace collsim::cli {
+
+// The options of the engines' settings that `collsim measure` and `collsim explain` take
+// (--platform, --ranks-per-node, --map-by, --protocol, --protocol-option, --eager-limit, --cfg,
+// --alpha, --beta, --intra, --loggp, --one-port, --copy-bandwidth, --formula, --params), read by
+// read_model and read_sim below.
+std::vector<OptionDef> engine_option_defs();
 
 // The platform used when none is given: Grisou (platforms/grisou.xml in the source tree).
 std::string default_platform();
@@ -24,6 +31,11 @@ models::MapBy read_map_by(const ParsedOptions& o);
 // The sim engine: --platform (default_platform()), --ranks-per-node / --map-by, --eager-limit,
 // --cfg, --protocol, --protocol-option.
 SimConfig read_sim(const ParsedOptions& o);
+// The options the model engine (or the formula engine, `engine`) cannot take: the sim's protocol
+// options; --ranks-per-node, --map-by and --cfg without the two-level model they place.
+void check_model_options(const ParsedOptions& o, const std::string& engine);
+// The options the sim engine cannot take: the model's and the formula's.
+void check_sim_options(const ParsedOptions& o);
 // UsageError when any of `names` was given: "--NAME does not apply to --engine ENGINE".
 void reject_foreign(const ParsedOptions& o, const std::string& engine, std::initializer_list<const char*> names);
 

@@ -3,14 +3,47 @@
 #include <algorithm>
 #include <memory>
 #include <numeric>
+#include <optional>
+#include <vector>
 
 #include "experiment/calibration.hpp"
+#include "experiment/critical_path.hpp"
 #include "experiment/mpi_launcher.hpp"
 #include "experiment/parameters.hpp"
 #include "experiment/plan_keys.hpp"
 #include "experiment/result_files.hpp"
 
 namespace collsim {
+namespace {
+
+// The trace of one point for its critical path, given up past a bound: a point of millions of
+// ranks or thousands of segments would otherwise hold gigabytes of events (at ~56 bytes each).
+class BoundedTrace final : public TraceSink {
+ public:
+  static constexpr std::size_t kMaxEvents = std::size_t{4} << 20;
+  void record(const TraceEvent& e) override {
+    if (overflow_) return;
+    if (events_.size() == kMaxEvents) {
+      overflow_ = true;
+      events_ = {};
+      return;
+    }
+    events_.push_back(e);
+  }
+  // The shares, when the whole trace was kept and holds a path; else nullopt (empty cells).
+  std::optional<PathShares> shares() const {
+    if (overflow_ || events_.empty()) return std::nullopt;
+    const CriticalPath path = critical_path(events_);
+    if (path.steps.empty()) return std::nullopt;
+    return path.shares;
+  }
+
+ private:
+  std::vector<TraceEvent> events_;
+  bool overflow_ = false;
+};
+
+}  // namespace
 
 Measurement to_measurement(const std::string& engine, const RunSpec& spec, const RunResult& result) {
   std::string data = !spec.real_bytes ? "unchecked" : result.data_error.empty() ? "ok" : result.data_error;
@@ -43,12 +76,17 @@ void PlanRunner::run(std::span<const std::size_t> indices,
                      const std::function<void(std::size_t, const Measurement&)>& on_row) {
   std::vector<std::size_t> sim_points;
   std::vector<RunSpec> sim_specs;
+  std::vector<std::unique_ptr<BoundedTrace>> sim_traces;  // when the scenario asks for critical paths
   auto flush_sim = [&] {
     if (sim_specs.empty()) return;
-    run_sim(plan_[sim_points.front()].sim, sim_specs,
-            [&](std::size_t i, const RunResult& r) { on_row(sim_points[i], to_measurement("sim", sim_specs[i], r)); });
+    run_sim(plan_[sim_points.front()].sim, sim_specs, [&](std::size_t i, const RunResult& r) {
+      Measurement m = to_measurement("sim", sim_specs[i], r);
+      if (!sim_traces.empty()) m.critical_path = sim_traces[i]->shares();
+      on_row(sim_points[i], m);
+    });
     sim_points.clear();
     sim_specs.clear();
+    sim_traces.clear();
   };
   for (std::size_t index : indices) {
     const PlanPoint& point = plan_[index];
@@ -56,11 +94,24 @@ void PlanRunner::run(std::span<const std::size_t> indices,
       if (!sim_points.empty() && !(plan_[sim_points.front()].sim == point.sim)) flush_sim();
       sim_points.push_back(index);
       sim_specs.push_back(point.spec);
+      if (scenario_.critical_path) {
+        sim_traces.push_back(std::make_unique<BoundedTrace>());
+        sim_specs.back().trace = sim_traces.back().get();
+      }
       continue;
     }
     flush_sim();  // keep the rows in order
     if (point.engine == "model") {
-      on_row(index, to_measurement("model", point.spec, run_model(point.model, point.spec)));
+      if (!scenario_.critical_path) {
+        on_row(index, to_measurement("model", point.spec, run_model(point.model, point.spec)));
+      } else {
+        BoundedTrace trace;
+        RunSpec spec = point.spec;
+        spec.trace = &trace;
+        Measurement m = to_measurement("model", spec, run_model(point.model, spec));
+        m.critical_path = trace.shares();
+        on_row(index, m);
+      }
     } else if (point.engine.rfind("formula-", 0) == 0) {
       RunSpec spec = point.spec;
       spec.real_bytes = false;  // a formula moves no bytes
@@ -91,6 +142,10 @@ Sweep collective_sweep(const Scenario& sc, const std::vector<PlanPoint>& plan) {
     sw.header += ',';
     sw.header += csv_quoted(a);
   }
+  if (sc.critical_path) {
+    sw.header += ',';
+    sw.header += critical_path_header();
+  }
   std::vector<std::string> texts;
   texts.reserve(plan.size());
   for (const PlanPoint& p : plan) texts.push_back(collective_point_text(p));
@@ -101,8 +156,8 @@ Sweep collective_sweep(const Scenario& sc, const std::vector<PlanPoint>& plan) {
   sw.json_head = run_json_head("collective", sc.file, sc.name, sc.description);
   sw.json_settings = run_json_settings(sc);
   auto runner = std::make_shared<PlanRunner>(sc, plan);
-  sw.run_unit = [runner, &plan, axes](const SweepUnit& unit,
-                                      const std::function<void(std::size_t, const std::string&)>& emit) {
+  sw.run_unit = [runner, &plan, axes, with_path = sc.critical_path](
+                    const SweepUnit& unit, const std::function<void(std::size_t, const std::string&)>& emit) {
     runner->run(unit.points, [&](std::size_t index, const Measurement& m) {
       std::string row = csv_row(m);
       for (const auto& a : axes) {
@@ -110,6 +165,10 @@ Sweep collective_sweep(const Scenario& sc, const std::vector<PlanPoint>& plan) {
         const auto it = std::find_if(given.begin(), given.end(), [&](const auto& x) { return x.first == a; });
         row += ',';
         if (it != given.end()) row += csv_quoted(it->second);
+      }
+      if (with_path) {
+        row += ',';
+        row += critical_path_cells(m);
       }
       emit(index, row);
     });
