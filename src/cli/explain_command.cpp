@@ -78,10 +78,17 @@ int explain_command(std::span<char* const> args) {
     check_sim_options(o);
     const SimConfig sim = read_sim(o);
     run_sim(sim, std::span<const RunSpec>(&spec, 1), [&](std::size_t, const RunResult& r) { result = r; });
-    // The selection it ran under, resolved as the engine did (platform properties aside).
-    const Protocols protocols =
-        resolve_protocols(result.protocol.empty() ? sim.protocol : result.protocol, sim.protocol_options,
-                          sim.eager_limit, [](const std::string&) { return std::string(); });
+    // The selection it ran under, resolved as the engine did (platform properties aside, which
+    // the engine has checked already).
+    std::string name = result.protocol.empty() ? sim.protocol : result.protocol;
+    Protocols protocols;
+    try {
+      protocols = resolve_protocols(name, sim.protocol_options, sim.eager_limit,
+                                    [](const std::string&) { return std::string(); });
+    } catch (const InputError&) {
+      protocols = resolve_protocols("", sim.protocol_options, sim.eager_limit,
+                                    [](const std::string&) { return std::string(); });
+    }
     context.protocol_reason = [protocols](int, int, std::uint64_t bytes, TraceProtocol p) {
       return protocol_reason(protocols, bytes, p);
     };

@@ -1,6 +1,7 @@
 #include "experiment/explanation.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -163,7 +164,8 @@ std::string critical_path_table(const CriticalPath& path, const std::vector<Trac
                                                  {"waiting", path.shares.waiting},
                                                  {"copying", path.shares.copying},
                                                  {"other", path.shares.other}};
-  for (const auto& [name, value] : rows) {
+  for (auto [name, value] : rows) {
+    if (std::abs(value) < 1e-9 * path.finish) value = 0;  // what rounding left in `other`
     std::snprintf(line, sizeof line, "  %-9s %s  %s\n", name, percent(value, path.finish).c_str(),
                   format_seconds(value).c_str());
     out += line;

@@ -18,7 +18,9 @@ struct ExplainContext {
   // is above tcp's eager limit of 64 KiB"); empty says nothing. Unset: the engine has no
   // protocol, said once at the top.
   std::function<std::string(int sender, int receiver, std::uint64_t bytes, TraceProtocol protocol)> protocol_reason;
-  std::string no_protocol = "the model has no protocol: every message is sent when it is posted";
+  std::string no_protocol =
+      "the model has no protocol (no eager or rendezvous): a message leaves when it is posted, or under "
+      "--one-port when its ports are free";
 };
 
 // The narrative, one line per event worth telling, in time order ("t=12.3 us  rank 0 sends

@@ -33,7 +33,7 @@ TEST(CollsimExplain, TellsTheRunAndItsCriticalPath) {
 TEST(CollsimExplain, NumbersTheSegmentsOfAPipeline) {
   const Outcome o = collsim("explain bcast/pipeline --procs 3 --bytes 4KiB --segment 1KiB");
   ASSERT_EQ(o.status, 0) << o.err;
-  EXPECT_TRUE(has(o.out, "rank 1 sends segment 3 (1 KiB) to rank 2")) << o.out;
+  EXPECT_TRUE(has(o.out, "rank 1 sends segment 3 (1KiB) to rank 2")) << o.out;
   EXPECT_TRUE(has(o.out, "rank 2 waits for segment 3 from rank 1")) << o.out;
   EXPECT_FALSE(has(o.out, "segment 4")) << o.out;
 }
