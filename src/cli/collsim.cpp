@@ -47,6 +47,8 @@ const char* const kUsage =
     "                                          one measurement (see collsim measure --help)\n"
     "  collsim timeline --op NAME --procs P --bytes M [--engine model,sim] --svg FILE|--png FILE\n"
     "                                          space-time diagram of one call, or of a --trace FILE.csv\n"
+    "  collsim explain OP --procs P --bytes M [--segment S] [--engine model|sim] [options]\n"
+    "                                          a small run step by step, and its critical path\n"
     "  collsim calibrate --engine sim|model|mpi|mpi-native [options]\n"
     "                                          estimate alpha, beta per algorithm and gamma(p)\n"
     "  collsim compare RESULTS.csv [...]       predictions vs simulation vs measurements, selectors\n"
@@ -351,9 +353,10 @@ int main_(int argc, char** argv) {
   if (command == "coarray") return coarray_command(rest);
   if (command == "platform") return platform_command(rest);
   if (command == "timeline") return timeline_command(rest);
+  if (command == "explain") return explain_command(rest);
   throw UsageError("unknown command '" + command +
-                   "' (run, merge, measure, timeline, calibrate, compare, report, select, coarray, platform, tree, "
-                   "algorithms; "
+                   "' (run, merge, measure, explain, timeline, calibrate, compare, report, select, coarray, platform, "
+                   "tree, algorithms; "
                    "see collsim --help)");
 }
 

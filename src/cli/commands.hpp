@@ -14,6 +14,8 @@ int calibrate_command(std::span<char* const> args);
 int compare_command(std::span<char* const> args);
 // collsim coarray: one segment of coarray PUT/GET statements (Table 1's schemes) on sim or model.
 int coarray_command(std::span<char* const> args);
+// collsim explain: one small traced run told step by step, and its critical path.
+int explain_command(std::span<char* const> args);
 // collsim platform: a SimGrid platform file generated from a few parameters.
 int platform_command(std::span<char* const> args);
 // collsim report: the self-contained HTML page of a results folder (tools/report).

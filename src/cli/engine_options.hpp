@@ -14,7 +14,7 @@
 namespace collsim::cli {
 
 // The options of the model and sim engines (--platform ... --copy-bandwidth), for commands that
-// run a point on them (collsim measure, collsim timeline); read by read_model and read_sim.
+// run a point on them (collsim measure, timeline, explain); read by read_model and read_sim.
 std::vector<OptionDef> engine_options();
 
 // Options of one engine given to a run on the other, refused with one line naming them:

@@ -19,10 +19,10 @@ std::vector<OptionDef> call_options(bool with_procs) {
   return defs;
 }
 
-RunSpec read_call(const ParsedOptions& options, int procs) {
+RunSpec read_call(const ParsedOptions& options, int procs, const std::string& op_given) {
   RunSpec spec;
-  if (!options.has("op")) throw UsageError("missing --op NAME (one of: " + algorithm_names() + ")");
-  const std::string op = options.text("op");
+  if (op_given.empty() && !options.has("op")) throw UsageError("missing --op NAME (one of: " + algorithm_names() + ")");
+  const std::string op = op_given.empty() ? options.text("op") : op_given;
   spec.algorithm = find_algorithm(op);
   if (!spec.algorithm) throw UsageError("unknown algorithm '" + op + "' (one of: " + algorithm_names() + ")");
   if (procs > 0) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <initializer_list>
+#include <string>
 #include <vector>
 
 #include "cli/options.hpp"
@@ -16,8 +17,9 @@ std::vector<OptionDef> call_options(bool with_procs);
 // Builds the call from parsed options; throws UsageError on a missing --op or --bytes, an unknown
 // algorithm, P < 1, a root outside [0, P), a bad number, or a knob the algorithm does not have
 // (--segment, --fanout, --radix). `procs` overrides --procs when > 0
-// (under MPI the process count is the communicator's).
-RunSpec read_call(const ParsedOptions& options, int procs = 0);
+// (under MPI the process count is the communicator's); a non-empty `op` is the algorithm instead
+// of --op (collsim explain OP).
+RunSpec read_call(const ParsedOptions& options, int procs = 0, const std::string& op = "");
 
 // The option of each knob in `knobs` (--segment SIZE, --fanout K, --radix K), help from the registry.
 std::vector<OptionDef> knob_options(std::initializer_list<Knob> knobs);

@@ -32,6 +32,15 @@ std::string csv_header() {
   return "engine,op,procs,bytes,segment,root,time_s,runs,mean_s,median_s,min_s,max_s,ci95_s,data,protocol";
 }
 
+std::string critical_path_header() { return "cp_latency_s,cp_transfer_s,cp_wait_s,cp_copy_s,cp_other_s"; }
+
+std::string critical_path_cells(const Measurement& m) {
+  if (!m.critical_path) return ",,,,";
+  const PathShares& s = *m.critical_path;
+  return format_real(s.latency) + "," + format_real(s.transfer) + "," + format_real(s.waiting) + "," +
+         format_real(s.copying) + "," + format_real(s.other);
+}
+
 std::string csv_quoted(const std::string& s) {
   if (s.find_first_of(",\"\n") == std::string::npos) return s;
   std::string out = "\"";
@@ -123,10 +132,22 @@ std::optional<Measurement> row_from_cells(const std::vector<std::string>& header
     m.ci95_s = real_or("ci95_s", 0);
     m.data = v.count("data") ? v["data"] : "unchecked";
     m.protocol = v.count("protocol") ? v["protocol"] : "";
-    // Columns beyond the standard ones and the key are the cluster's axes, in file order.
+    static const std::vector<std::string> path_columns = split_csv(critical_path_header());
+    if (v.count(path_columns[0]) && !v[path_columns[0]].empty()) {
+      PathShares s;
+      double* shares[] = {&s.latency, &s.transfer, &s.waiting, &s.copying, &s.other};
+      for (std::size_t i = 0; i < path_columns.size(); ++i) {
+        field = path_columns[i].c_str();
+        *shares[i] = parse_real(v.at(path_columns[i])).value();
+      }
+      m.critical_path = s;
+    }
+    // Columns beyond the standard ones, the critical path's and the key are the cluster's axes,
+    // in file order.
     static const std::vector<std::string> standard = split_csv(csv_header());
     for (std::size_t i = 0; i < header.size() && i < cells.size(); ++i)
-      if (header[i] != "key" && std::find(standard.begin(), standard.end(), header[i]) == standard.end())
+      if (header[i] != "key" && std::find(standard.begin(), standard.end(), header[i]) == standard.end() &&
+          std::find(path_columns.begin(), path_columns.end(), header[i]) == path_columns.end())
         m.axes.emplace_back(header[i], cells[i]);
   } catch (const std::exception&) {
     problem = std::string(field) + " is '" + (v.count(field) ? v[field] : "") + "'";

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "experiment/critical_path.hpp"
+
 namespace collsim {
 
 struct Measurement {
@@ -29,6 +31,9 @@ struct Measurement {
   // The point's cluster, when a scenario sweeps it (cluster_sweep.hpp): (parameter, value), the
   // columns after `protocol` in results.csv.
   std::vector<std::pair<std::string, std::string>> axes;
+  // The run's critical path, when a scenario asks for it (critical_path: true) and the engine
+  // traces: the columns critical_path_header() names, after the axes.
+  std::optional<PathShares> critical_path;
 };
 
 // Fills the statistics of a simulated point from its single time.
@@ -43,6 +48,10 @@ std::vector<std::string> split_csv(const std::string& line);
 // The CSV header line and one row (RFC 4180 quoting where a field needs it), no newline.
 std::string csv_header();
 std::string csv_row(const Measurement& m);
+// The critical path's columns (cp_latency_s, cp_transfer_s, cp_wait_s, cp_copy_s, cp_other_s)
+// and a row's cells under them, empty when it has none; no leading comma.
+std::string critical_path_header();
+std::string critical_path_cells(const Measurement& m);
 // The first data row of CSV text that starts with csv_header()'s columns (in any order; extra
 // columns are ignored); nullopt when there is no such header or row.
 std::optional<Measurement> parse_csv_output(const std::string& text);

@@ -5,14 +5,50 @@
 #include <filesystem>
 #include <memory>
 #include <numeric>
+#include <optional>
+#include <vector>
 
 #include "experiment/calibration.hpp"
+#include "experiment/critical_path.hpp"
 #include "experiment/mpi_launcher.hpp"
 #include "experiment/parameters.hpp"
 #include "experiment/plan_keys.hpp"
 #include "experiment/result_files.hpp"
 
 namespace collsim {
+namespace {
+
+// The events of one point, for its critical path and its trace file, given up past a bound: a
+// point of millions of ranks or thousands of segments would otherwise hold gigabytes of events
+// (at ~56 bytes each).
+class BoundedTrace final : public TraceSink {
+ public:
+  static constexpr std::size_t kMaxEvents = std::size_t{4} << 20;
+  void record(const TraceEvent& e) override {
+    if (overflow_) return;
+    if (events_.size() == kMaxEvents) {
+      overflow_ = true;
+      events_ = {};
+      return;
+    }
+    events_.push_back(e);
+  }
+  // The shares, when the whole trace was kept and holds a path; else nullopt (empty cells).
+  std::optional<PathShares> shares() const {
+    if (overflow_ || events_.empty()) return std::nullopt;
+    const CriticalPath path = critical_path(events_);
+    if (path.steps.empty()) return std::nullopt;
+    return path.shares;
+  }
+  bool overflowed() const { return overflow_; }
+  std::vector<TraceEvent> take() { return std::move(events_); }
+
+ private:
+  std::vector<TraceEvent> events_;
+  bool overflow_ = false;
+};
+
+}  // namespace
 
 Measurement to_measurement(const std::string& engine, const RunSpec& spec, const RunResult& result) {
   std::string data = !spec.real_bytes ? "unchecked" : result.data_error.empty() ? "ok" : result.data_error;
@@ -42,27 +78,40 @@ const FormulaConfig& PlanRunner::formula(const PlanPoint& point) {
 }
 
 void PlanRunner::write_point_trace(std::size_t index, const std::string& engine, const RunSpec& spec,
-                                   TraceBuffer& events) const {
-  if (events.events().empty())
+                                   std::vector<TraceEvent> events) const {
+  if (events.empty())
     throw EngineError("trace: the " + engine + " engine recorded no events for point " + trace_keys_[index] +
                       " (it does not trace in this build)");
   std::error_code ignored;  // several workers may create the folder at once
   std::filesystem::create_directories(trace_dir_, ignored);
   const std::string path = (std::filesystem::path(trace_dir_) / (trace_keys_[index] + "." + scenario_.trace)).string();
-  write_trace(path, {{engine, describe(spec), spec.procs, events.take()}}, scenario_.trace_limit);
+  write_trace(path, {{engine, describe(spec), spec.procs, std::move(events)}}, scenario_.trace_limit);
 }
 
 void PlanRunner::run(std::span<const std::size_t> indices,
                      const std::function<void(std::size_t, const Measurement&)>& on_row) {
   const bool traced = !trace_dir_.empty();
+  const bool recorded = traced || scenario_.critical_path;  // model and sim points keep their events
   std::vector<std::size_t> sim_points;
   std::vector<RunSpec> sim_specs;
-  std::deque<TraceBuffer> sim_traces;  // one per sim spec, at stable addresses
+  std::deque<BoundedTrace> sim_traces;  // one per sim spec when recorded, at stable addresses
+  // A point's row, with its critical path, and its trace file.
+  auto finish = [&](std::size_t index, const std::string& engine, const RunSpec& spec, const RunResult& r,
+                    BoundedTrace* trace) {
+    Measurement m = to_measurement(engine, spec, r);
+    if (trace && scenario_.critical_path) m.critical_path = trace->shares();
+    if (trace && traced) {
+      if (trace->overflowed())
+        throw EngineError("trace: point " + trace_keys_[index] + " recorded more than " +
+                          std::to_string(BoundedTrace::kMaxEvents) + " events, too many to keep");
+      write_point_trace(index, engine, spec, trace->take());
+    }
+    on_row(index, m);
+  };
   auto flush_sim = [&] {
     if (sim_specs.empty()) return;
     run_sim(plan_[sim_points.front()].sim, sim_specs, [&](std::size_t i, const RunResult& r) {
-      if (traced) write_point_trace(sim_points[i], "sim", sim_specs[i], sim_traces[i]);
-      on_row(sim_points[i], to_measurement("sim", sim_specs[i], r));
+      finish(sim_points[i], "sim", sim_specs[i], r, recorded ? &sim_traces[i] : nullptr);
     });
     sim_points.clear();
     sim_specs.clear();
@@ -74,21 +123,15 @@ void PlanRunner::run(std::span<const std::size_t> indices,
       if (!sim_points.empty() && !(plan_[sim_points.front()].sim == point.sim)) flush_sim();
       sim_points.push_back(index);
       sim_specs.push_back(point.spec);
-      if (traced) sim_specs.back().trace = &sim_traces.emplace_back();
+      if (recorded) sim_specs.back().trace = &sim_traces.emplace_back();
       continue;
     }
     flush_sim();  // keep the rows in order
     if (point.engine == "model") {
-      if (!traced) {
-        on_row(index, to_measurement("model", point.spec, run_model(point.model, point.spec)));
-      } else {
-        TraceBuffer events;
-        RunSpec spec = point.spec;
-        spec.trace = &events;
-        const RunResult result = run_model(point.model, spec);
-        write_point_trace(index, "model", spec, events);
-        on_row(index, to_measurement("model", point.spec, result));
-      }
+      BoundedTrace trace;
+      RunSpec spec = point.spec;
+      if (recorded) spec.trace = &trace;
+      finish(index, "model", spec, run_model(point.model, spec), recorded ? &trace : nullptr);
     } else if (point.engine.rfind("formula-", 0) == 0) {
       RunSpec spec = point.spec;
       spec.real_bytes = false;  // a formula moves no bytes
@@ -119,6 +162,10 @@ Sweep collective_sweep(const Scenario& sc, const std::vector<PlanPoint>& plan, c
     sw.header += ',';
     sw.header += csv_quoted(a);
   }
+  if (sc.critical_path) {
+    sw.header += ',';
+    sw.header += critical_path_header();
+  }
   std::vector<std::string> texts;
   texts.reserve(plan.size());
   for (const PlanPoint& p : plan) texts.push_back(collective_point_text(p));
@@ -131,8 +178,8 @@ Sweep collective_sweep(const Scenario& sc, const std::vector<PlanPoint>& plan, c
   auto runner = std::make_shared<PlanRunner>(sc, plan);
   if (!sc.trace.empty() && !results_dir.empty())
     runner->trace_into((std::filesystem::path(results_dir) / "traces").string(), sw.keys);
-  sw.run_unit = [runner, &plan, axes](const SweepUnit& unit,
-                                      const std::function<void(std::size_t, const std::string&)>& emit) {
+  sw.run_unit = [runner, &plan, axes, with_path = sc.critical_path](
+                    const SweepUnit& unit, const std::function<void(std::size_t, const std::string&)>& emit) {
     runner->run(unit.points, [&](std::size_t index, const Measurement& m) {
       std::string row = csv_row(m);
       for (const auto& a : axes) {
@@ -140,6 +187,10 @@ Sweep collective_sweep(const Scenario& sc, const std::vector<PlanPoint>& plan, c
         const auto it = std::find_if(given.begin(), given.end(), [&](const auto& x) { return x.first == a; });
         row += ',';
         if (it != given.end()) row += csv_quoted(it->second);
+      }
+      if (with_path) {
+        row += ',';
+        row += critical_path_cells(m);
       }
       emit(index, row);
     });

@@ -34,7 +34,8 @@ class PlanRunner {
   }
 
  private:
-  void write_point_trace(std::size_t index, const std::string& engine, const RunSpec& spec, TraceBuffer& events) const;
+  void write_point_trace(std::size_t index, const std::string& engine, const RunSpec& spec,
+                         std::vector<TraceEvent> events) const;
 
   const FormulaConfig& formula(const PlanPoint& point);
 

@@ -154,10 +154,10 @@ Scenario load_scenario(const std::string& path) {
   const YAML::Node root = load_yaml_file(path, "scenario file");
   const Reader in(path);
   if (!root || root.IsNull()) throw ScenarioError(path + ": the scenario is empty");
-  in.only_keys(
-      root, "the scenario",
-      {"name", "description", "platform", "ranks_per_node", "map_by", "engines", "model", "formula", "sim", "mpi",
-       "procs", "bytes", "segment", "root", "real_bytes", "operations", "output", "trace", "trace_limit"});
+  in.only_keys(root, "the scenario",
+               {"name",       "description",   "platform",   "ranks_per_node", "map_by", "engines",    "model",
+                "formula",    "sim",           "mpi",        "procs",          "bytes",  "segment",    "root",
+                "real_bytes", "critical_path", "operations", "output",         "trace",  "trace_limit"});
   auto required = [&](const char* key) {
     if (!root[key]) throw ScenarioError(path + ": missing required key '" + std::string(key) + "'");
     return root[key];
@@ -213,6 +213,7 @@ Scenario load_scenario(const std::string& path) {
   sc.sim.platform_file = sc.clusters.front().sim.platform_file;
   sc.sim.map_by = sc.clusters.front().sim.map_by;
   if (root["real_bytes"]) sc.real_bytes = in.boolean(root["real_bytes"], "real_bytes");
+  if (root["critical_path"]) sc.critical_path = in.boolean(root["critical_path"], "critical_path");
 
   if (root["trace"]) {
     sc.trace = in.text(root["trace"], "trace");

@@ -42,9 +42,12 @@ struct Scenario {
   std::string description;
   std::vector<std::string> engines;  // "formula", "model", "sim", "mpi", "mpi-native" (run in this order)
   bool real_bytes = false;           // allocate, move and check real bytes
-  ModelConfig model;                 // with model.from_platform, its two-level parameters derived from the platform
-  SimConfig sim;                     // platform_file resolved against the scenario's folder
-  MpiLaunch mpi;                     // how the mpi engines are launched
+  // results.csv gets the critical path's shares (cp_latency_s, ...; experiment/critical_path.hpp)
+  // for the points of engines that trace (model, sim); the other rows leave them empty.
+  bool critical_path = false;
+  ModelConfig model;  // with model.from_platform, its two-level parameters derived from the platform
+  SimConfig sim;      // platform_file resolved against the scenario's folder
+  MpiLaunch mpi;      // how the mpi engines are launched
   // The formula engine: which formulas (rows "formula-derived", "formula-textbook"), and the
   // calibrated parameters file, if any (else the costs of `model`, gamma measured in it).
   std::vector<std::string> formulas{"derived"};

@@ -1,0 +1,106 @@
+// collsim explain: one small run told step by step, and its critical path (experiment/explanation.hpp).
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cli/commands.hpp"
+#include "cli/engine_options.hpp"
+#include "cli/measure_options.hpp"
+#include "engines/model/model_engine.hpp"
+#include "engines/sim/protocol.hpp"
+#include "engines/sim/sim_engine.hpp"
+#include "experiment/explanation.hpp"
+#include "experiment/units.hpp"
+
+namespace collsim::cli {
+namespace {
+
+// A narrative of more ranks than this is no longer read, only scrolled.
+constexpr int kMaxRanks = 32;
+
+std::vector<OptionDef> explain_options() {
+  std::vector<OptionDef> defs = {{"engine", "model|sim", "engine to run on (default model)"}};
+  for (auto& d : call_options(true))
+    if (d.name != "csv" && d.name != "op") defs.push_back(d);
+  for (auto& d : engine_options()) defs.push_back(d);
+  defs.push_back({"help", "", "this text"});
+  return defs;
+}
+
+// Why a message took its protocol under the sim engine's selection: the profile whose rule gives
+// that protocol for its size (between nodes first), and its eager limit.
+std::string protocol_reason(const Protocols& p, std::uint64_t bytes, TraceProtocol protocol) {
+  if (protocol != TraceProtocol::eager && protocol != TraceProtocol::rendezvous) return "";
+  const bool eager = protocol == TraceProtocol::eager;
+  for (const ProtocolProfile* profile : {&p.inter, &p.intra}) {
+    if (profile->is_eager(bytes) != eager) continue;
+    const std::string name = to_string(profile->kind);
+    const std::string limit = format_bytes(profile->eager_limit);
+    const std::string size = format_bytes(bytes);
+    const std::string header = profile->kind == ProtocolKind::ideal ? "" : " less a 56-byte header";
+    return eager ? size + " is within " + name + "'s eager limit of " + limit + header
+                 : size + " is above " + name + "'s eager limit of " + limit + header;
+  }
+  return "";
+}
+
+}  // namespace
+
+int explain_command(std::span<char* const> args) {
+  const auto defs = explain_options();
+  const ParsedOptions o = parse_options(args, defs);
+  if (o.has("help")) {
+    std::cout << "usage: collsim explain OP --procs P --bytes M [--segment S] [--engine model|sim] [options]\n\n"
+              << format_options(defs) << "\nRuns the call traced (up to " << kMaxRanks
+              << " ranks) and tells it step by step: who sends which segment to whom, who waits\n"
+                 "for what, which protocol a message took and why; then the critical path, the chain of\n"
+                 "events that decided the finish time, with its shares: latency, transfer, waiting, copying.\n";
+    return 0;
+  }
+  if (o.positional.size() != 1)
+    throw UsageError("explain takes one algorithm (collsim explain bcast/binomial --procs 8 --bytes 64KiB)");
+  const std::string engine = o.text("engine", "model");
+  if (engine != "model" && engine != "sim")
+    throw UsageError("--engine: '" + engine + "' is not model or sim (explain needs an engine that traces)");
+  RunSpec spec = read_call(o, 0, o.positional[0]);
+  if (spec.procs > kMaxRanks)
+    throw UsageError("--procs " + std::to_string(spec.procs) + ": explain tells runs of at most " +
+                     std::to_string(kMaxRanks) + " ranks (a timeline or a trace file shows larger ones)");
+  TraceBuffer trace;
+  spec.trace = &trace;
+  RunResult result;
+  ExplainContext context;
+  if (engine == "model") {
+    check_model_options(o, engine);
+    result = run_model(read_model(o), spec);
+  } else {
+    check_sim_options(o, engine);
+    const SimConfig sim = read_sim(o);
+    run_sim(sim, std::span<const RunSpec>(&spec, 1), [&](std::size_t, const RunResult& r) { result = r; });
+    // The selection it ran under, resolved as the engine did (platform properties aside, which
+    // the engine has checked already).
+    std::string name = result.protocol.empty() ? sim.protocol : result.protocol;
+    Protocols protocols;
+    try {
+      protocols = resolve_protocols(name, sim.protocol_options, sim.eager_limit,
+                                    [](const std::string&) { return std::string(); });
+    } catch (const InputError&) {
+      protocols = resolve_protocols("", sim.protocol_options, sim.eager_limit,
+                                    [](const std::string&) { return std::string(); });
+    }
+    context.protocol_reason = [protocols](int, int, std::uint64_t bytes, TraceProtocol p) {
+      return protocol_reason(protocols, bytes, p);
+    };
+  }
+  const std::vector<TraceEvent> events = trace.take();
+  if (events.empty()) {
+    std::cerr << "collsim: the " << engine << " engine recorded no trace of " << describe(spec) << "\n";
+    return 1;
+  }
+  std::cout << describe(spec) << " on engine " << engine << ": " << format_seconds(result.time_s) << "\n\n"
+            << explain_narrative(events, context) << "\n"
+            << critical_path_table(critical_path(events), events);
+  return result.data_error.empty() ? 0 : 1;
+}
+
+}  // namespace collsim::cli

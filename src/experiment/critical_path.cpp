@@ -1,0 +1,363 @@
+#include "experiment/critical_path.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <stdexcept>
+#include <tuple>
+
+#include "comm/comm.hpp"
+
+namespace collsim {
+namespace {
+
+constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+
+// Engines compute some times two ways (the model's send_start is its arrival less the transfer),
+// so one instant may differ in its last bits between events: times this close are one time.
+double slack(double t) { return 1e-12 * std::abs(t); }
+
+bool is_wait(OpKind op) { return op == OpKind::wait_all || op == OpKind::wait_any; }
+// The request of a message's sending end (isend, put) and of its receiving end (irecv, get).
+bool sending_end(OpKind op) { return op == OpKind::isend || op == OpKind::put; }
+
+struct MessageEvents {
+  std::size_t send_start = kNone, arrive = kNone, done_send = kNone, done_recv = kNone;
+};
+
+// The events of one run, indexed for the walk.
+class TraceIndex {
+ public:
+  explicit TraceIndex(const std::vector<TraceEvent>& events) : ev_(events) {
+    int procs = 0;
+    for (const TraceEvent& e : events) procs = std::max(procs, e.rank + 1);
+    ops_.resize(static_cast<std::size_t>(procs));
+    done_.resize(static_cast<std::size_t>(procs));
+    position_.assign(events.size(), kNone);
+    for (std::size_t i = 0; i < events.size(); ++i) {
+      const TraceEvent& e = events[i];
+      if (e.rank < 0) throw std::invalid_argument("trace event without a rank");
+      const auto r = static_cast<std::size_t>(e.rank);
+      switch (e.kind) {
+        case TraceKind::post:
+        case TraceKind::complete:
+          position_[i] = ops_[r].size();
+          ops_[r].push_back(i);
+          break;
+        case TraceKind::send_start: messages_[e.message].send_start = i; break;
+        case TraceKind::arrive: messages_[e.message].arrive = i; break;
+        case TraceKind::request_done:
+          done_[r].push_back(i);
+          (sending_end(e.op) ? messages_[e.message].done_send : messages_[e.message].done_recv) = i;
+          break;
+      }
+    }
+  }
+
+  const TraceEvent& operator[](std::size_t i) const { return ev_[i]; }
+  const std::vector<std::size_t>& ops(int rank) const { return ops_[static_cast<std::size_t>(rank)]; }
+  const std::vector<std::size_t>& done(int rank) const { return done_[static_cast<std::size_t>(rank)]; }
+  std::size_t position(std::size_t i) const { return position_[i]; }
+  MessageEvents message(std::int64_t id) const {
+    const auto m = messages_.find(id);
+    return m == messages_.end() ? MessageEvents{} : m->second;
+  }
+
+  // The post of the request that request_done `done` completes: the latest post of that rank's
+  // request id recorded before it. (Ids are reused once a request is waited for, so times would
+  // not tell: a reused id may be posted at the very instant the old request was done.)
+  std::size_t post_of(std::size_t done) const {
+    const TraceEvent& d = ev_[done];
+    if (d.request < 0) return kNone;
+    const auto& ops = ops_[static_cast<std::size_t>(d.rank)];
+    for (auto i = std::lower_bound(ops.begin(), ops.end(), done); i != ops.begin();) {
+      const TraceEvent& e = ev_[*--i];
+      if (e.kind == TraceKind::post && e.op == d.op && e.request == d.request) return *i;
+    }
+    return kNone;
+  }
+  // The post of the sending end of message `m` (isend, put; get: the origin's post, which asks
+  // the target to send).
+  std::size_t sender_post(const MessageEvents& m) const {
+    if (m.done_send != kNone) return post_of(m.done_send);
+    if (m.done_recv != kNone && ev_[m.done_recv].op == OpKind::get) return post_of(m.done_recv);
+    return kNone;
+  }
+  std::size_t receiver_post(const MessageEvents& m) const {
+    if (m.done_recv == kNone || ev_[m.done_recv].op != OpKind::irecv) return kNone;
+    return post_of(m.done_recv);
+  }
+
+ private:
+  const std::vector<TraceEvent>& ev_;
+  std::vector<std::vector<std::size_t>> ops_;   // per rank: its posts and completes, as recorded
+  std::vector<std::vector<std::size_t>> done_;  // per rank: its request_done events
+  std::vector<std::size_t> position_;           // an op event's place in its rank's ops_
+  std::unordered_map<std::int64_t, MessageEvents> messages_;
+};
+
+// The request_done of `rank` that released the wait `complete` posted at `post` (kNone if none):
+// of a request posted before the wait (one posted later may be done at the same instant).
+std::size_t holder_of(const TraceIndex& idx, std::size_t post, std::size_t complete) {
+  const TraceEvent& e = idx[complete];
+  std::size_t holder = kNone;
+  for (std::size_t d : idx.done(e.rank)) {
+    const double t = idx[d].time;
+    if (t <= idx[post].time || t > e.time) continue;
+    const std::size_t posted = idx.post_of(d);
+    if (posted == kNone || idx.position(posted) > idx.position(post)) continue;
+    if (holder == kNone || t >= idx[holder].time) holder = d;
+  }
+  return holder;
+}
+
+// The post just before op event `complete` on its rank, kNone when there is none.
+std::size_t post_before(const TraceIndex& idx, std::size_t complete) {
+  const std::size_t pos = idx.position(complete);
+  if (pos == 0) return kNone;
+  const std::size_t p = idx.ops(idx[complete].rank)[pos - 1];
+  return idx[p].kind == TraceKind::post ? p : kNone;
+}
+
+// The step from `cause` at `from` to `effect` at `to` (the walk's times: see critical_path).
+PathStep step(PathStep::Kind kind, double from, double to, const TraceEvent& effect) {
+  PathStep s;
+  s.kind = kind;
+  s.from = from;
+  s.to = to;
+  s.rank = effect.rank;
+  s.op = effect.op;
+  s.message = effect.message;
+  s.bytes = effect.bytes;
+  s.protocol = effect.protocol;
+  const double d = s.to - s.from;
+  switch (kind) {
+    case PathStep::Kind::copy: s.shares.copying = d; break;
+    case PathStep::Kind::held:
+    case PathStep::Kind::queued:
+    case PathStep::Kind::handshake: s.shares.waiting = d; break;
+    case PathStep::Kind::transfer: s.shares.transfer = d; break;
+    default: s.shares.other = d; break;
+  }
+  return s;
+}
+
+}  // namespace
+
+CriticalPath critical_path(const std::vector<TraceEvent>& events) {
+  CriticalPath path;
+  const TraceIndex idx(events);
+  std::size_t cur = kNone;
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    const TraceEvent& e = events[i];
+    if (e.kind == TraceKind::complete && (cur == kNone || e.time > events[cur].time)) cur = i;
+  }
+  if (cur == kNone) return path;
+  path.finish = events[cur].time;
+  path.last_rank = events[cur].rank;
+
+  std::vector<PathStep> back;  // from the finish backwards
+  // The current event's time on the chain: its own, or its effect's when it is later by rounding
+  // only, so that the steps follow each other without gaps or overlaps.
+  double now = path.finish;
+  std::vector<bool> visited(events.size(), false);
+  auto broken = [](const std::string& what) { throw std::invalid_argument("the trace breaks its contract: " + what); };
+  // Each step goes to an event no later than the current one; `visited` stops a malformed trace.
+  for (;;) {
+    const TraceEvent& e = events[cur];
+    if (visited[cur]) broken("its events cause each other in a cycle (rank " + std::to_string(e.rank) + ")");
+    visited[cur] = true;
+    std::size_t cause = kNone;
+    PathStep::Kind kind = PathStep::Kind::local;
+    switch (e.kind) {
+      case TraceKind::complete: {
+        const std::size_t post = post_before(idx, cur);
+        if (post == kNone) broken("a complete of rank " + std::to_string(e.rank) + " without its post");
+        cause = post;
+        kind = e.op == OpKind::copy ? PathStep::Kind::copy : PathStep::Kind::local;
+        if (e.time > idx[post].time) {
+          if (is_wait(e.op)) {
+            const std::size_t holder = holder_of(idx, post, cur);
+            if (holder != kNone) {
+              cause = holder;
+              kind = PathStep::Kind::wait;
+            } else {
+              kind = PathStep::Kind::held;
+            }
+          } else if (e.op != OpKind::copy && e.op != OpKind::isend && e.op != OpKind::irecv) {
+            kind = PathStep::Kind::held;  // barrier, flush, window synchronisation
+          }
+        }
+        break;
+      }
+      case TraceKind::post: {
+        const std::size_t pos = idx.position(cur);
+        if (pos == 0) {
+          if (now > 0) back.push_back(step(PathStep::Kind::start, 0, now, e));
+          break;
+        }
+        cause = idx.ops(e.rank)[pos - 1];
+        kind = PathStep::Kind::local;
+        break;
+      }
+      case TraceKind::request_done: {
+        const MessageEvents m = idx.message(e.message);
+        if (!sending_end(e.op)) {  // irecv, get: the data is here
+          const std::size_t post = e.op == OpKind::irecv ? idx.receiver_post(m) : kNone;
+          if (m.arrive != kNone && (post == kNone || idx[m.arrive].time >= idx[post].time)) {
+            cause = m.arrive;
+            kind = PathStep::Kind::delivered;
+          } else if (m.arrive != kNone) {
+            cause = post;
+            kind = PathStep::Kind::delivered;
+          } else {  // mpi: the later of the two posts, and the transfer between
+            const std::size_t sent = idx.sender_post(m);
+            cause = sent == kNone || (post != kNone && idx[post].time > idx[sent].time) ? post : sent;
+            kind = PathStep::Kind::transfer;
+          }
+        } else if (m.arrive != kNone && idx[m.arrive].time <= e.time) {
+          cause = m.arrive;
+          kind = PathStep::Kind::delivered;
+        } else if (m.send_start != kNone) {
+          cause = m.send_start;  // the sender's hand-over, done before the arrival
+          kind = PathStep::Kind::local;
+        } else {
+          cause = idx.sender_post(m);
+          kind = PathStep::Kind::transfer;
+        }
+        if (cause == kNone) broken("request_done of message " + std::to_string(e.message) + " without its cause");
+        break;
+      }
+      case TraceKind::arrive: {
+        cause = idx.message(e.message).send_start;
+        if (cause == kNone) broken("arrive of message " + std::to_string(e.message) + " without its send_start");
+        kind = PathStep::Kind::transfer;
+        break;
+      }
+      case TraceKind::send_start: {
+        const MessageEvents m = idx.message(e.message);
+        cause = idx.sender_post(m);
+        if (cause == kNone) broken("send_start of message " + std::to_string(e.message) + " without its post");
+        kind = PathStep::Kind::queued;
+        if (e.op == OpKind::get) {
+          kind = PathStep::Kind::transfer;  // the request's way to the target: latency
+        } else if (e.time > idx[cause].time && e.protocol == TraceProtocol::rendezvous) {
+          const std::size_t recv = idx.receiver_post(m);
+          if (recv != kNone && idx[recv].time > idx[cause].time) {
+            cause = recv;
+            kind = PathStep::Kind::handshake;
+          }
+        }
+        break;
+      }
+    }
+    if (cause == kNone) break;
+    const TraceEvent& c = idx[cause];
+    if (c.time > now + slack(now)) broken("an event caused by a later one (rank " + std::to_string(e.rank) + ")");
+    const double then = std::abs(now - c.time) <= slack(now) ? now : c.time;
+    PathStep s = step(kind, then, now, e);
+    switch (e.kind) {
+      case TraceKind::arrive:  // the transfer: from the sender to this rank
+        s.rank = e.peer;
+        s.peer = e.rank;
+        if (idx[cause].latency >= 0) {
+          s.shares.latency = std::min(idx[cause].latency, s.to - s.from);
+          s.shares.transfer = s.to - s.from - s.shares.latency;
+        }
+        s.protocol = idx[cause].protocol;
+        break;
+      case TraceKind::send_start:
+        s.peer = e.peer;
+        if (kind == PathStep::Kind::transfer) {  // get: the request on its way
+          s.shares.latency = s.shares.transfer;
+          s.shares.transfer = 0;
+        }
+        break;
+      case TraceKind::request_done:
+      case TraceKind::complete:
+        s.peer = c.kind == TraceKind::request_done ? c.peer : e.peer;
+        if (c.kind == TraceKind::request_done) {
+          s.message = c.message;
+          s.bytes = c.bytes;
+        }
+        break;
+      default: break;
+    }
+    back.push_back(s);
+    cur = cause;
+    now = then;
+  }
+  path.steps.assign(back.rbegin(), back.rend());
+  PathShares sum;
+  for (const PathStep& s : path.steps) {
+    sum.latency += s.shares.latency;
+    sum.transfer += s.shares.transfer;
+    sum.waiting += s.shares.waiting;
+    sum.copying += s.shares.copying;
+  }
+  // The steps tile [0, finish]; what rounding leaves of the telescoping sum goes to other.
+  sum.other = path.finish - (sum.latency + sum.transfer + sum.waiting + sum.copying);
+  path.shares = sum;
+  return path;
+}
+
+std::vector<std::ptrdiff_t> wait_holders(const std::vector<TraceEvent>& events) {
+  const TraceIndex idx(events);
+  std::vector<std::ptrdiff_t> out(events.size(), -1);
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    if (events[i].kind != TraceKind::complete || !is_wait(events[i].op)) continue;
+    const std::size_t post = post_before(idx, i);
+    if (post == kNone || events[i].time <= events[post].time) continue;
+    const std::size_t holder = holder_of(idx, post, i);
+    if (holder != kNone) out[i] = static_cast<std::ptrdiff_t>(holder);
+  }
+  return out;
+}
+
+std::unordered_map<std::int64_t, MessageFacts> message_facts(const std::vector<TraceEvent>& events) {
+  const TraceIndex idx(events);
+  std::unordered_map<std::int64_t, MessageFacts> facts;
+  // (sender, receiver, tag) -> the messages, keyed by the sender's post (its place in the events).
+  std::map<std::tuple<int, int, int>, std::vector<std::pair<std::size_t, std::int64_t>>> streams;
+  for (const TraceEvent& e : events) {
+    if (e.message < 0 || facts.count(e.message)) continue;
+    MessageFacts& f = facts[e.message];
+    const MessageEvents m = idx.message(e.message);
+    const std::size_t post = idx.sender_post(m);
+    if (m.send_start != kNone) {
+      f.sender = idx[m.send_start].rank;
+      f.receiver = idx[m.send_start].peer;
+      f.tag = idx[m.send_start].tag;
+    } else if (m.done_send != kNone) {
+      f.sender = idx[m.done_send].rank;
+      f.receiver = idx[m.done_send].peer;
+    }
+    if (post != kNone) {
+      f.posted = idx[post].time;
+      if (idx[post].op != OpKind::get) f.tag = idx[post].tag;
+    }
+    streams[{f.sender, f.receiver, f.tag}].push_back({post == kNone ? events.size() : post, e.message});
+  }
+  for (auto& [key, messages] : streams) {
+    std::sort(messages.begin(), messages.end());
+    for (std::size_t i = 0; i < messages.size(); ++i) facts[messages[i].second].segment = static_cast<int>(i);
+  }
+  return facts;
+}
+
+const char* to_string(PathStep::Kind kind) {
+  switch (kind) {
+    case PathStep::Kind::start: return "start";
+    case PathStep::Kind::local: return "local";
+    case PathStep::Kind::copy: return "copy";
+    case PathStep::Kind::held: return "held";
+    case PathStep::Kind::wait: return "wait";
+    case PathStep::Kind::queued: return "queued";
+    case PathStep::Kind::handshake: return "handshake";
+    case PathStep::Kind::transfer: return "transfer";
+    case PathStep::Kind::delivered: return "delivered";
+  }
+  return "?";
+}
+
+}  // namespace collsim

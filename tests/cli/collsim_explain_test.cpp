@@ -1,0 +1,94 @@
+// collsim explain (a small run told step by step, and its critical path) and the scenario key
+// critical_path (the path's shares as results.csv columns).
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+
+#include "cli_test_util.hpp"
+
+namespace {
+
+using namespace collsim_test;
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// Binomial on 8 ranks under the default Hockney model (alpha 10 us, beta 0.8 ns/B), 10000 bytes:
+// three hops of 10 + 8 = 18 us, 0 -> 1 -> 3 -> 7; latency 30 us of 54 us.
+TEST(CollsimExplain, TellsTheRunAndItsCriticalPath) {
+  const Outcome o = collsim("explain bcast/binomial --procs 8 --bytes 10000");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_TRUE(has(o.out, "the model has no protocol")) << o.out;
+  EXPECT_TRUE(has(o.out, "t=0 s        rank 0 sends segment 0 (10000) to rank 4")) << o.out;
+  EXPECT_TRUE(has(o.out, "t=18 us      segment 0 (10000) from rank 0 has arrived at rank 4")) << o.out;
+  EXPECT_TRUE(has(o.out, "t=0 s        rank 7 waits for segment 0 from rank 3 (54 us)")) << o.out;
+  EXPECT_TRUE(has(o.out, "t=54 us      rank 7 is done")) << o.out;
+  EXPECT_TRUE(has(o.out, "critical path (finish 54 us on rank 3)")) << o.out;
+  EXPECT_TRUE(has(o.out, "segment 0 (10000) rank 1 -> rank 3")) << o.out;
+  EXPECT_TRUE(has(o.out, "  latency    55.6 %  30 us")) << o.out;
+  EXPECT_TRUE(has(o.out, "  transfer   44.4 %  24 us")) << o.out;
+  EXPECT_TRUE(has(o.out, "  waiting     0.0 %  0 s")) << o.out;
+}
+
+TEST(CollsimExplain, NumbersTheSegmentsOfAPipeline) {
+  const Outcome o = collsim("explain bcast/pipeline --procs 3 --bytes 4KiB --segment 1KiB");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_TRUE(has(o.out, "rank 1 sends segment 3 (1KiB) to rank 2")) << o.out;
+  EXPECT_TRUE(has(o.out, "rank 2 waits for segment 3 from rank 1")) << o.out;
+  EXPECT_FALSE(has(o.out, "segment 4")) << o.out;
+}
+
+TEST(CollsimExplain, ShowsWaitingForABusyPort) {
+  const Outcome o = collsim("explain bcast/basic_linear --procs 4 --bytes 5000 --one-port");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_TRUE(has(o.out, "rank 0's segment 0 to rank 3 waits for a busy port or link")) << o.out;
+  EXPECT_TRUE(has(o.out, "(its port or link was busy)")) << o.out;
+}
+
+TEST(CollsimExplain, RefusesBadInputInOneLine) {
+  expect_bad_input("explain bcast/binomial --procs 33 --bytes 1KiB", "explain tells runs of at most 32 ranks");
+  expect_bad_input("explain --procs 8 --bytes 1KiB", "explain takes one algorithm");
+  expect_bad_input("explain bcast/nope --procs 8 --bytes 1KiB", "unknown algorithm 'bcast/nope'");
+  expect_bad_input("explain bcast/binomial --procs 8 --bytes 1KiB --engine formula", "is not model or sim");
+  expect_bad_input("explain bcast/binomial --procs 8", "missing --bytes");
+  expect_bad_input("explain bcast/binomial --procs 8 --bytes 1KiB --protocol tcp",
+                   "--protocol does not apply to --engine model");
+}
+
+std::string run_scenario(const std::string& name, const std::string& extra) {
+  const fs::path scenario = scratch() / (name + ".yaml");
+  std::ofstream(scenario) << "name: " << name << "\nengines: [model]\n"
+                          << extra << "operations:\n  - op: bcast/binomial\n    procs: [8]\n    bytes: [10000]\n";
+  const fs::path out = scratch() / name;
+  const Outcome o = collsim("run " + scenario.string() + " --out " + out.string() + " --quiet");
+  EXPECT_EQ(o.status, 0) << o.err;
+  return slurp(out / "results.csv");
+}
+
+TEST(ScenarioCriticalPath, AddsTheSharesAsColumns) {
+  const std::string csv = run_scenario("cp-on", "critical_path: true\n");
+  EXPECT_TRUE(has(lines(csv).at(0), ",protocol,cp_latency_s,cp_transfer_s,cp_wait_s,cp_copy_s,cp_other_s,key")) << csv;
+  EXPECT_NEAR(std::stod(csv_field(csv, "cp_latency_s")), 3e-5, 1e-18);
+  EXPECT_NEAR(std::stod(csv_field(csv, "cp_transfer_s")), 3 * 8e-10 * 10000, 1e-18);
+  EXPECT_EQ(std::stod(csv_field(csv, "cp_wait_s")), 0);
+  EXPECT_EQ(std::stod(csv_field(csv, "cp_copy_s")), 0);
+  EXPECT_NEAR(std::stod(csv_field(csv, "cp_other_s")), 0, 1e-18);
+}
+
+TEST(ScenarioCriticalPath, LeavesTheRowsAloneWhenOff) {
+  const std::string on = run_scenario("cp-on-2", "critical_path: true\n");
+  const std::string off = run_scenario("cp-off", "");
+  EXPECT_FALSE(has(off, "cp_")) << off;
+  // Same row up to the protocol column, then the key.
+  const std::string row_on = lines(on).at(1), row_off = lines(off).at(1);
+  EXPECT_EQ(row_off.substr(0, row_off.rfind(',')), row_on.substr(0, row_off.rfind(',')));
+}
+
+TEST(ScenarioCriticalPath, RejectsANonBoolean) {
+  const fs::path scenario = scratch() / "cp-bad.yaml";
+  std::ofstream(scenario) << "engines: [model]\ncritical_path: maybe\noperations:\n  - op: bcast/binomial\n"
+                             "    procs: [8]\n    bytes: [1]\n";
+  expect_bad_input("run " + scenario.string(), "critical_path");
+}
+
+}  // namespace
