@@ -79,8 +79,9 @@ inline std::string trace_contract(const std::vector<TraceEvent>& events, const T
   for (const auto& [id, s] : starts) {
     const auto a = arrivals.find(id);
     if (a == arrivals.end()) return "message " + std::to_string(id) + " started and never arrived";
-    if (a->second->rank != s->peer || a->second->peer != s->rank || a->second->bytes != s->bytes)
-      return "message " + std::to_string(id) + " arrived elsewhere or another size: " + at(*a->second);
+    if (a->second->rank != s->peer || a->second->peer != s->rank || a->second->bytes != s->bytes ||
+        a->second->tag != s->tag)
+      return "message " + std::to_string(id) + " arrived elsewhere, with another size or tag: " + at(*a->second);
     if (a->second->time < s->time) return "message " + std::to_string(id) + " arrived before it started";
   }
   if (arrivals.size() != starts.size()) return "an arrival of a message that never started";

@@ -267,7 +267,7 @@ class ModelEngine {
   // Trace records (trace.hpp) of the message events; callers check trace_ first.
   void trace_send(double start, double latency, int rank, const Op& op, std::int64_t message,
                   TraceProtocol protocol = TraceProtocol::none);
-  void trace_at(TraceKind kind, double time, int rank, int peer, OpKind op, std::size_t bytes, std::int64_t message,
+  void trace_at(TraceKind kind, double time, int rank, int peer, int tag, OpKind op, std::size_t bytes, std::int64_t message,
                 std::int64_t request = -1, TraceProtocol protocol = TraceProtocol::none);
   void match(int rank, Message message);
   void deliver(int rank, std::int64_t request, Buffer target, Message& message, double posted);
@@ -437,9 +437,9 @@ bool ModelEngine::start_put(int rank, Op& op) {
                              ? now_
                              : arrival - config_.hockney_between(rank, op.peer).transfer(m);  // after a busy port
     trace_send(start, one_sided_latency(rank, op.peer), rank, op, id, TraceProtocol::one_sided);
-    trace_at(TraceKind::arrive, arrival, op.peer, rank, OpKind::put, op.buffer.size(), id, -1,
+    trace_at(TraceKind::arrive, arrival, op.peer, rank, 0, OpKind::put, op.buffer.size(), id, -1,
              TraceProtocol::one_sided);
-    trace_at(TraceKind::request_done, arrival, rank, op.peer, OpKind::put, op.buffer.size(), id, op.request.id,
+    trace_at(TraceKind::request_done, arrival, rank, op.peer, 0, OpKind::put, op.buffer.size(), id, op.request.id,
              TraceProtocol::one_sided);
   }
   std::vector<Unflushed>& unflushed = unflushed_[static_cast<std::size_t>(rank)];
@@ -494,8 +494,8 @@ bool ModelEngine::start_get(int rank, Op& op) {
     e.message = id;
     e.protocol = TraceProtocol::one_sided;
     trace_->record(e);
-    trace_at(TraceKind::arrive, done, rank, op.peer, OpKind::get, op.buffer.size(), id, -1, TraceProtocol::one_sided);
-    trace_at(TraceKind::request_done, done, rank, op.peer, OpKind::get, op.buffer.size(), id, op.request.id,
+    trace_at(TraceKind::arrive, done, rank, op.peer, 0, OpKind::get, op.buffer.size(), id, -1, TraceProtocol::one_sided);
+    trace_at(TraceKind::request_done, done, rank, op.peer, 0, OpKind::get, op.buffer.size(), id, op.request.id,
              TraceProtocol::one_sided);
   }
   return true;
@@ -555,8 +555,8 @@ bool ModelEngine::start_isend(int rank, Op& op) {
   Message message = message_of(rank, op, arrival);
   if (trace_) {
     trace_send(arrival - h.transfer(m), h.alpha, rank, op, message.id);
-    trace_at(TraceKind::arrive, arrival, op.peer, rank, OpKind::isend, op.buffer.size(), message.id);
-    trace_at(TraceKind::request_done, arrival, rank, op.peer, OpKind::isend, op.buffer.size(), message.id,
+    trace_at(TraceKind::arrive, arrival, op.peer, rank, op.tag, OpKind::isend, op.buffer.size(), message.id);
+    trace_at(TraceKind::request_done, arrival, rank, op.peer, op.tag, OpKind::isend, op.buffer.size(), message.id,
              op.request.id);
   }
   match(op.peer, std::move(message));
@@ -579,13 +579,14 @@ void ModelEngine::trace_send(double start, double latency, int rank, const Op& o
   trace_->record(e);
 }
 
-void ModelEngine::trace_at(TraceKind kind, double time, int rank, int peer, OpKind op, std::size_t bytes,
+void ModelEngine::trace_at(TraceKind kind, double time, int rank, int peer, int tag, OpKind op, std::size_t bytes,
                            std::int64_t message, std::int64_t request, TraceProtocol protocol) {
   TraceEvent e;
   e.kind = kind;
   e.time = time;
   e.rank = rank;
   e.peer = peer;
+  e.tag = tag;
   e.op = op;
   e.bytes = bytes;
   e.message = message;
@@ -609,7 +610,7 @@ bool ModelEngine::loggp_send(int rank, Op& op) {
   push(sent.complete, rank, Event::Kind::complete, op.request.id);
   if (trace_) {
     trace_send(now_, p.L, rank, op, messages_);
-    trace_at(TraceKind::request_done, sent.complete, rank, op.peer, OpKind::isend, op.buffer.size(), messages_,
+    trace_at(TraceKind::request_done, sent.complete, rank, op.peer, op.tag, OpKind::isend, op.buffer.size(), messages_,
              op.request.id);
   }
   std::int64_t id;
@@ -640,7 +641,7 @@ void ModelEngine::loggp_arrive(int rank, std::int64_t id) {
   Message message = std::move(in_flight_[static_cast<std::size_t>(id)]);
   free_in_flight_.push_back(id);
   message.ready = p.handle(clocks(rank), now_, static_cast<double>(message.size));
-  if (trace_) trace_at(TraceKind::arrive, message.ready, rank, message.source, OpKind::isend, message.size, message.id);
+  if (trace_) trace_at(TraceKind::arrive, message.ready, rank, message.source, message.tag, OpKind::isend, message.size, message.id);
   match(rank, std::move(message));
 }
 
@@ -686,7 +687,7 @@ void ModelEngine::deliver(int rank, std::int64_t request, Buffer target, Message
   const double done = std::max(posted, message.ready);
   push(done, rank, Event::Kind::complete, request);
   if (trace_)
-    trace_at(TraceKind::request_done, done, rank, message.source, OpKind::irecv, message.size, message.id, request);
+    trace_at(TraceKind::request_done, done, rank, message.source, message.tag, OpKind::irecv, message.size, message.id, request);
 }
 
 // True when `op` (wait_all / wait_any) is satisfied (the front then releases its requests).
