@@ -267,8 +267,8 @@ class ModelEngine {
   // Trace records (trace.hpp) of the message events; callers check trace_ first.
   void trace_send(double start, double latency, int rank, const Op& op, std::int64_t message,
                   TraceProtocol protocol = TraceProtocol::none);
-  void trace_at(TraceKind kind, double time, int rank, int peer, int tag, OpKind op, std::size_t bytes, std::int64_t message,
-                std::int64_t request = -1, TraceProtocol protocol = TraceProtocol::none);
+  void trace_at(TraceKind kind, double time, int rank, int peer, int tag, OpKind op, std::size_t bytes,
+                std::int64_t message, std::int64_t request = -1, TraceProtocol protocol = TraceProtocol::none);
   void match(int rank, Message message);
   void deliver(int rank, std::int64_t request, Buffer target, Message& message, double posted);
   void push(double time, int rank, Event::Kind kind, std::int64_t id = -1) { queue_.push({time, rank, kind, id}); }
@@ -494,7 +494,8 @@ bool ModelEngine::start_get(int rank, Op& op) {
     e.message = id;
     e.protocol = TraceProtocol::one_sided;
     trace_->record(e);
-    trace_at(TraceKind::arrive, done, rank, op.peer, 0, OpKind::get, op.buffer.size(), id, -1, TraceProtocol::one_sided);
+    trace_at(TraceKind::arrive, done, rank, op.peer, 0, OpKind::get, op.buffer.size(), id, -1,
+             TraceProtocol::one_sided);
     trace_at(TraceKind::request_done, done, rank, op.peer, 0, OpKind::get, op.buffer.size(), id, op.request.id,
              TraceProtocol::one_sided);
   }
@@ -641,7 +642,9 @@ void ModelEngine::loggp_arrive(int rank, std::int64_t id) {
   Message message = std::move(in_flight_[static_cast<std::size_t>(id)]);
   free_in_flight_.push_back(id);
   message.ready = p.handle(clocks(rank), now_, static_cast<double>(message.size));
-  if (trace_) trace_at(TraceKind::arrive, message.ready, rank, message.source, message.tag, OpKind::isend, message.size, message.id);
+  if (trace_)
+    trace_at(TraceKind::arrive, message.ready, rank, message.source, message.tag, OpKind::isend, message.size,
+             message.id);
   match(rank, std::move(message));
 }
 
@@ -687,7 +690,8 @@ void ModelEngine::deliver(int rank, std::int64_t request, Buffer target, Message
   const double done = std::max(posted, message.ready);
   push(done, rank, Event::Kind::complete, request);
   if (trace_)
-    trace_at(TraceKind::request_done, done, rank, message.source, message.tag, OpKind::irecv, message.size, message.id, request);
+    trace_at(TraceKind::request_done, done, rank, message.source, message.tag, OpKind::irecv, message.size, message.id,
+             request);
 }
 
 // True when `op` (wait_all / wait_any) is satisfied (the front then releases its requests).
