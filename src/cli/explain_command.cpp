@@ -10,6 +10,7 @@
 #include "engines/sim/protocol.hpp"
 #include "engines/sim/sim_engine.hpp"
 #include "experiment/explanation.hpp"
+#include "experiment/trace_files.hpp"
 #include "experiment/units.hpp"
 
 namespace collsim::cli {
@@ -19,7 +20,11 @@ namespace {
 constexpr int kMaxRanks = 32;
 
 std::vector<OptionDef> explain_options() {
-  std::vector<OptionDef> defs = {{"engine", "model|sim", "engine to run on (default model)"}};
+  std::vector<OptionDef> defs = {
+      {"engine", "model|sim", "engine to run on (default model)"},
+      {"trace", "FILE.csv",
+       "explain the runs of a collsim CSV trace instead of running a point (e.g. one written by "
+       "collsim-mpi measure --trace, or collsim timeline --csv)"}};
   for (auto& d : call_options(true))
     if (d.name != "csv" && d.name != "op") defs.push_back(d);
   for (auto& d : engine_options()) defs.push_back(d);
@@ -44,19 +49,48 @@ std::string protocol_reason(const Protocols& p, std::uint64_t bytes, TraceProtoc
   return "";
 }
 
+// The runs of a trace file, each told as a run of the engines is.
+int explain_trace_file(const ParsedOptions& o) {
+  for (const char* n : {"procs", "bytes", "segment", "root", "fanout", "radix", "engine"})
+    if (o.has(n)) throw UsageError("--" + std::string(n) + " does not apply with --trace (the trace says what ran)");
+  if (!o.positional.empty()) throw UsageError("--trace takes no algorithm (the trace says what ran)");
+  const std::string path = o.text("trace");
+  const std::vector<TracedRun> runs = read_trace_csv(path);
+  if (runs.empty()) throw InputError(path + ": the trace holds no run");
+  for (const TracedRun& run : runs)
+    if (run.procs > kMaxRanks)
+      throw InputError(path + ": run '" + run.label + "' has " + std::to_string(run.procs) +
+                       " ranks; explain tells runs of at most " + std::to_string(kMaxRanks));
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const TracedRun& run = runs[i];
+    ExplainContext context;
+    if (run.engine != "model")
+      context.no_protocol = "the " + run.engine +
+                            " trace does not say which protocol a message took (real MPI keeps it inside; "
+                            "messages are shown from the send's post to the receive's completion)";
+    if (i > 0) std::cout << "\n";
+    std::cout << run.label << " on engine " << run.engine << "\n\n"
+              << explain_narrative(run.events, context) << "\n"
+              << critical_path_table(critical_path(run.events), run.events);
+  }
+  return 0;
+}
+
 }  // namespace
 
 int explain_command(std::span<char* const> args) {
   const auto defs = explain_options();
   const ParsedOptions o = parse_options(args, defs);
   if (o.has("help")) {
-    std::cout << "usage: collsim explain OP --procs P --bytes M [--segment S] [--engine model|sim] [options]\n\n"
+    std::cout << "usage: collsim explain OP --procs P --bytes M [--segment S] [--engine model|sim] [options]\n"
+                 "       collsim explain --trace FILE.csv\n\n"
               << format_options(defs) << "\nRuns the call traced (up to " << kMaxRanks
               << " ranks) and tells it step by step: who sends which segment to whom, who waits\n"
                  "for what, which protocol a message took and why; then the critical path, the chain of\n"
                  "events that decided the finish time, with its shares: latency, transfer, waiting, copying.\n";
     return 0;
   }
+  if (o.has("trace")) return explain_trace_file(o);
   if (o.positional.size() != 1)
     throw UsageError("explain takes one algorithm (collsim explain bcast/binomial --procs 8 --bytes 64KiB)");
   const std::string engine = o.text("engine", "model");

@@ -274,6 +274,13 @@ CriticalPath critical_path(const std::vector<TraceEvent>& events) {
         }
         break;
       case TraceKind::request_done:
+        if (kind == PathStep::Kind::transfer && !sending_end(e.op)) {  // mpi: from the sender to this rank
+          s.rank = e.peer;
+          s.peer = e.rank;
+          break;
+        }
+        s.peer = e.peer;
+        break;
       case TraceKind::complete:
         s.peer = c.kind == TraceKind::request_done ? c.peer : e.peer;
         if (c.kind == TraceKind::request_done) {

@@ -65,6 +65,36 @@ std::string run_scenario(const std::string& name, const std::string& extra) {
   return slurp(out / "results.csv");
 }
 
+// An mpi-like trace (posts, completions and request_done only, as collsim-mpi writes it): rank 0
+// sends 1000 bytes at 0, rank 1 posts its receive at 1 us and has the data at 5 us. The path is
+// rank 1's wait for that message: 1 us before the later post, then 4 us of transfer from 0 to 1.
+TEST(CollsimExplain, TellsARunOfATraceFile) {
+  const fs::path trace = scratch() / "explain-mpi.csv";
+  const std::string head = "0,mpi,\"bcast/basic_linear on 2 processes (root 0, 1000 bytes)\",2,";
+  std::ofstream(trace) << "run,engine,label,procs,kind,op,time,rank,peer,tag,bytes,message,request,protocol,latency\n"
+                       << head << "post,isend,0,0,1,7,1000,-1,0,none,-1\n"
+                       << head << "complete,isend,0,0,1,7,1000,-1,0,none,-1\n"
+                       << head << "post,wait_all,0,0,-1,0,0,-1,-1,none,-1\n"
+                       << head << "request_done,isend,3e-06,0,1,7,1000,0,0,none,-1\n"
+                       << head << "complete,wait_all,3e-06,0,-1,0,0,-1,-1,none,-1\n"
+                       << head << "post,irecv,1e-06,1,0,7,1000,-1,0,none,-1\n"
+                       << head << "complete,irecv,1e-06,1,0,7,1000,-1,0,none,-1\n"
+                       << head << "post,wait_all,1e-06,1,-1,0,0,-1,-1,none,-1\n"
+                       << head << "request_done,irecv,5e-06,1,0,7,1000,0,0,none,-1\n"
+                       << head << "complete,wait_all,5e-06,1,-1,0,0,-1,-1,none,-1\n";
+  const Outcome o = collsim("explain --trace " + trace.string());
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_TRUE(has(o.out, "bcast/basic_linear on 2 processes (root 0, 1000 bytes) on engine mpi")) << o.out;
+  EXPECT_TRUE(has(o.out, "the mpi trace does not say which protocol")) << o.out;
+  EXPECT_TRUE(has(o.out, "critical path (finish 5 us on rank 1)")) << o.out;
+  EXPECT_TRUE(has(o.out, "segment 0 (1000) rank 0 -> rank 1")) << o.out;
+  EXPECT_TRUE(has(o.out, "  transfer   80.0 %  4 us")) << o.out;
+  EXPECT_TRUE(has(o.out, "  other      20.0 %")) << o.out;  // 1 us, less rounding: 1000 ns
+  expect_bad_input("explain --trace " + trace.string() + " --procs 2", "--procs does not apply with --trace");
+  expect_bad_input("explain bcast/binomial --trace " + trace.string(), "--trace takes no algorithm");
+  expect_bad_input("explain --trace " + (scratch() / "no-such.csv").string(), "no-such.csv");
+}
+
 TEST(ScenarioCriticalPath, AddsTheSharesAsColumns) {
   const std::string csv = run_scenario("cp-on", "critical_path: true\n");
   EXPECT_TRUE(has(lines(csv).at(0), ",protocol,cp_latency_s,cp_transfer_s,cp_wait_s,cp_copy_s,cp_other_s,key")) << csv;
