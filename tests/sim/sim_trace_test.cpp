@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -201,6 +202,48 @@ TEST(SimTrace, IdealRendezvousStartsAtTheReceive) {
   EXPECT_NEAR(start.time, 1e-3, 1e-9);
   EXPECT_NEAR(arrive.time - start.time, kLat + 100000 / 1.25e9, 1e-9);
   EXPECT_EQ(arrive.message, start.message);
+}
+
+// The root of a binomial bcast sends to its children at once, and they wait for it: the messages
+// queue on the root's interface one behind another. A receive still completes as its data arrives:
+// under tcp a rendezvous receive completes on the FIN, which follows the data on the wire (at most
+// its 32 bytes later), every other one as the data arrives (sim_trace.hpp); and no message's data moves faster
+// than star16's links (1.25 GB/s). tcp+shm: two ranks per host, shm between them.
+TEST(SimTrace, WaitingReceivesCompleteAsTheirDataArrives) {
+  const AlgorithmInfo& binomial = *find_algorithm("bcast/binomial");
+  constexpr double kBw = 1.25e9;
+  for (const auto& [protocol, per_host] : {std::pair<const char*, int>{"tcp", 1}, {"tcp+shm", 2}})
+    for (std::size_t bytes : {std::size_t{1000}, std::size_t{1} << 20}) {
+      RunSpec s = spec(binomial, 8, bytes, 0, 0);
+      TraceBuffer buffer;
+      s.trace = &buffer;
+      test::run_one(exact("test/star16.xml", per_host, protocol), s);
+      const std::vector<TraceEvent>& events = buffer.events();
+      const std::string what = std::string(protocol) + " " + std::to_string(bytes) + " bytes";
+      ASSERT_EQ(testing::trace_contract(events, {8, true, 0}), "") << what;
+      const auto find = [&](TraceKind kind, std::int64_t message) {
+        const auto it = std::find_if(events.begin(), events.end(), [&](const TraceEvent& e) {
+          return e.kind == kind && e.message == message && (kind != TraceKind::request_done || e.op == OpKind::irecv);
+        });
+        if (it == events.end()) throw std::logic_error("no such event");
+        return *it;
+      };
+      int receives = 0;
+      for (const TraceEvent& start : events) {
+        if (start.kind != TraceKind::send_start) continue;
+        const TraceEvent arrive = find(TraceKind::arrive, start.message);
+        const TraceEvent done = find(TraceKind::request_done, start.message);
+        const bool shm = per_host == 2 && start.rank / 2 == start.peer / 2;
+        const bool fin = !shm && start.protocol == TraceProtocol::rendezvous;
+        EXPECT_EQ(start.protocol, bytes == 1000 ? TraceProtocol::eager : TraceProtocol::rendezvous) << what;
+        EXPECT_GE(arrive.time - start.time, static_cast<double>(bytes) / kBw) << what << " message " << start.message;
+        // The FIN's 32 bytes at most (less when sharing slowed the data and the FIN caught up).
+        EXPECT_GE(done.time, arrive.time) << what << " message " << start.message;
+        EXPECT_LE(done.time - arrive.time, fin ? 32 / kBw + 1e-12 : 0.0) << what << " message " << start.message;
+        ++receives;
+      }
+      EXPECT_EQ(receives, 7) << what;
+    }
 }
 
 // Rank 0 puts params.segment bytes into rank 1's window and gets them back.

@@ -2,6 +2,27 @@
 // about a traced measurement's messages (send_start, arrive, request_done), recorded by SimComm
 // and the Transport into the measurement's sink, inside the simulation's child process.
 //
+// What the message events mark, per profile (protocol.hpp; a message's data is one flow here: the
+// tcp RNDV, the PUT control and the FIN carry none, so a message's first and last fragments with
+// data are that one):
+//  - ideal: send_start when the flow starts (eager: the post; rendezvous: both sides posted),
+//    arrive when it ends; the send and the receive are done then too.
+//  - tcp: send_start when the data fragment (eager, or rendezvous data behind the receiver's PUT
+//    control) starts leaving the sending host's interface, after the fragments handed to it
+//    before; arrive when its last byte has reached the receiving host. Eager: the send is done
+//    once the kernel holds the data (usually before send_start), the receive at arrive, or at its
+//    post if that is later. Rendezvous: the send is done once the kernel holds the data, the
+//    receive when the FIN that follows the data arrives: arrive plus at most the FIN's own 32
+//    bytes at the route's bandwidth (less when sharing slowed the data and the FIN, already
+//    behind it in the stream, caught up). Not transfer, and shown as such by the post events: an
+//    RNDV waits for its receive to be posted, and a rank answers a RNDV or a PUT control only
+//    while it is inside MPI (not during a local copy), so send_start follows those moments.
+//  - shm: eager: send_start at the post, arrive when the fragment is in the peer's memory, the
+//    receive done then (or at its post). Rendezvous: the data is the receiver's single copy,
+//    started once it has matched the RGET and is inside MPI: send_start and arrive are that
+//    copy's start and end, and the receive is done at arrive; the send when the FIN is back.
+//  - one-sided (every profile): the RDMA flow's start and end.
+//
 // Message ids: a two-sided message's id is that of its (channel, position in the channel) pair,
 // handed out on first use, so its sender and its receiver name it alike without talking to each
 // other (MPI matching pairs the k-th send of a channel with its k-th receive); one-sided

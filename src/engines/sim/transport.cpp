@@ -46,6 +46,10 @@ struct Transport::Fragment {
   std::size_t wire = 0;  // bytes on the wire (for `get`: the message, moved the other way)
   Message* msg = nullptr;
   std::uint64_t end = 0;  // the connection's byte count once this fragment is written
+  // Between hosts: when its turn on the sending interface comes, fixed when the kernel takes the
+  // fragment (enqueue(), if the socket buffer has room for it), else when the writer reaches it;
+  // negative until then.
+  double nic_at = -1;
 
   // Whether it moves the message's bytes (a trace's send_start and arrive are its flow's).
   bool carries_data() const { return kind == Kind::eager || kind == Kind::data || kind == Kind::get; }
@@ -90,6 +94,12 @@ struct Transport::Nic {
   double bandwidth = 0;  // bytes/s of the host's own link
   double free_at = 0;    // when the fragments already handed over have left
 };
+
+double Transport::reserve(Nic& nic, std::size_t bytes) {
+  const double start = std::max(s4u::Engine::get_clock(), nic.free_at);
+  nic.free_at = start + static_cast<double>(bytes) / nic.bandwidth;
+  return start;
+}
 
 Transport::Transport(Measurement& m, const Protocols& protocols, std::vector<s4u::Host*> hosts)
     : m_(m),
@@ -175,8 +185,19 @@ void Transport::connected(Connection& c) {
 void Transport::enqueue(Connection& c, Fragment f) {
   c.enqueued += f.wire;
   f.end = c.enqueued;
+  // ob1 writes a fragment to the socket as soon as it has one, so one the buffer has room for
+  // takes its place in the interface's FIFO now, ahead of fragments other sockets write later:
+  // a rendezvous FIN, written as its data is accepted, follows that data on the wire instead of
+  // waiting behind the data of messages to other hosts whose answers came in meanwhile.
+  // (Only behind fragments placed likewise, so that the connection's own keep their order.)
+  const bool in_order = c.queue.empty() || c.queue.back().nic_at >= 0;
+  if (c.nic && c.connected && in_order && c.enqueued - c.written <= c.profile->buffer)
+    f.nic_at = reserve(*c.nic, f.moved());
   c.queue.push_back(f);
   c.wake->notify_all();
+  // Such rendezvous data is then all in the kernel: the send completes and the FIN follows now,
+  // not when the interface gets to the data.
+  if (f.kind == Fragment::Kind::data && f.nic_at >= 0) data_accepted(*f.msg);
 }
 
 // The connection's writer: fragments go out one after another, as bytes into one TCP stream.
@@ -207,8 +228,7 @@ void Transport::write(Connection& c) {
     s4u::Host* to = get ? hosts_[static_cast<std::size_t>(f.msg->dst)] : c.to_host;
     const std::size_t bytes = f.moved();
     if (c.nic) {
-      const double start = std::max(s4u::Engine::get_clock(), c.nic->free_at);
-      c.nic->free_at = start + static_cast<double>(bytes) / c.nic->bandwidth;
+      const double start = f.nic_at >= 0 ? f.nic_at : reserve(*c.nic, bytes);
       if (start > s4u::Engine::get_clock()) s4u::this_actor::sleep_until(start);
     }
     const double started = s4u::Engine::get_clock();
@@ -222,7 +242,7 @@ void Transport::write(Connection& c) {
       c.in_flight_bytes += last;
       c.wake->notify_all();
     }
-    if (f.kind == Fragment::Kind::data) {
+    if (f.kind == Fragment::Kind::data && f.nic_at < 0) {
       // The kernel has taken the whole message once only `buffer` bytes of the connection are
       // left to send. Bytes move at most at the route's bandwidth, so each wait falls short of
       // that moment or on it.
@@ -415,8 +435,8 @@ void Transport::complete_recv(Message& msg) {
   m_.ranks[static_cast<std::size_t>(msg.dst)]->complete(msg.recv_request);
 }
 
-// send_start, arrive: of the fragment that carries the message's bytes; the protocol as the
-// profile chose it for the message's size.
+// send_start, arrive: of the fragment that carries the message's bytes (sim_trace.hpp says what
+// each marks per profile); the protocol as the profile chose it for the message's size.
 void Transport::trace(TraceKind kind, const Message& msg, bool at_receiver) {
   SimTrace& t = *m_.trace;
   const int rank = at_receiver ? msg.dst : msg.src;

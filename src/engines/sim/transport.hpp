@@ -72,6 +72,8 @@ class Transport {
   const ProtocolProfile& profile(int a, int b) const;
   Connection& connection(int from, int to);
   void enqueue(Connection& c, Fragment f);
+  // The date `bytes` may start leaving through `nic`, behind what was handed to it before.
+  static double reserve(Nic& nic, std::size_t bytes);
   void open_socket(int initiator, int acceptor);
   void connected(Connection& c);
   void write(Connection& c);
