@@ -242,11 +242,10 @@ CriticalPath critical_path(const std::vector<TraceEvent>& events) {
         if (e.op == OpKind::get) {
           kind = PathStep::Kind::transfer;  // the request's way to the target: latency
         } else if (e.time > idx[cause].time && e.protocol == TraceProtocol::rendezvous) {
+          // The handshake: the request to send, the receiver's post if it came later, the answer.
+          kind = PathStep::Kind::handshake;
           const std::size_t recv = idx.receiver_post(m);
-          if (recv != kNone && idx[recv].time > idx[cause].time) {
-            cause = recv;
-            kind = PathStep::Kind::handshake;
-          }
+          if (recv != kNone && idx[recv].time > idx[cause].time) cause = recv;
         }
         break;
       }

@@ -12,9 +12,9 @@
 //    arrival (then that post); a send's: the arrive when the send completed on arrival, else the
 //    send_start (a sender's local hand-over);
 //  - an arrive: its send_start (the transfer, latency then bandwidth);
-//  - a send_start later than its post: under the rendezvous protocol, the receiver's irecv post
-//    when that came after the send's post (the handshake), else the send's post (a busy port or
-//    link): either way waiting;
+//  - a send_start later than its post: under the rendezvous protocol the handshake (from the
+//    receiver's irecv post when that came after the send's post, else from the send's post: the
+//    request to send and its answer); otherwise a busy port or link: either way waiting;
 //  - engines without send_start and arrive (mpi): a receive's request_done is caused by the later
 //    of the send's and the receive's posts, and the time between is transfer.
 // Shares: latency (the send_start's latency, clipped to the transfer), transfer (the rest of
@@ -47,7 +47,7 @@ struct PathStep {
     held,       // a barrier, flush or other operation held by others (waiting)
     wait,       // a wait released by one of its requests (zero length in the simulated engines)
     queued,     // a send waiting for a free port or link after its post
-    handshake,  // a rendezvous send waiting for the receiver's post
+    handshake,  // a rendezvous send waiting for the handshake (and the receiver's post)
     transfer,   // send_start .. arrive, or (mpi) post .. request_done
     delivered,  // arrive (or a late receive's post) .. the request's completion
   };

@@ -143,7 +143,8 @@ std::string critical_path_table(const CriticalPath& path, const std::vector<Trac
         what = rank(s.rank) + "'s " + seg + " to " + rank(s.peer) + " waits for a busy port or link";
         break;
       case PathStep::Kind::handshake:
-        what = rank(s.rank) + "'s " + seg + " waits for " + rank(s.peer) + " to post its receive (rendezvous)";
+        what = rank(s.rank) + "'s " + seg + " waits for the rendezvous handshake with " + rank(s.peer) +
+               " (its receive posted, the answer back)";
         break;
       case PathStep::Kind::copy: what = rank(s.rank) + " copies " + format_bytes(s.bytes); break;
       case PathStep::Kind::held: what = rank(s.rank) + " held in " + to_string(s.op); break;
