@@ -268,7 +268,8 @@ class ModelEngine {
   void trace_send(double start, double latency, int rank, const Op& op, std::int64_t message,
                   TraceProtocol protocol = TraceProtocol::none);
   void trace_at(TraceKind kind, double time, int rank, int peer, int tag, OpKind op, std::size_t bytes,
-                std::int64_t message, std::int64_t request = -1, TraceProtocol protocol = TraceProtocol::none);
+                std::int64_t message, std::int64_t request = -1, TraceProtocol protocol = TraceProtocol::none,
+                double latency = -1);
   void match(int rank, Message message);
   void deliver(int rank, std::int64_t request, Buffer target, Message& message, double posted);
   void push(double time, int rank, Event::Kind kind, std::int64_t id = -1) { queue_.push({time, rank, kind, id}); }
@@ -483,17 +484,8 @@ bool ModelEngine::start_get(int rank, Op& op) {
   if (trace_) {
     // The data moves from the target back to this rank; its start is when the request got there.
     const std::int64_t id = messages_++;
-    TraceEvent e;
-    e.kind = TraceKind::send_start;
-    e.time = now_ + one_sided_latency(rank, op.peer);
-    e.latency = one_sided_latency(op.peer, rank);
-    e.rank = op.peer;
-    e.peer = rank;
-    e.op = OpKind::get;
-    e.bytes = op.buffer.size();
-    e.message = id;
-    e.protocol = TraceProtocol::one_sided;
-    trace_->record(e);
+    trace_at(TraceKind::send_start, now_ + one_sided_latency(rank, op.peer), op.peer, rank, 0, OpKind::get,
+             op.buffer.size(), id, -1, TraceProtocol::one_sided, one_sided_latency(op.peer, rank));
     trace_at(TraceKind::arrive, done, rank, op.peer, 0, OpKind::get, op.buffer.size(), id, -1,
              TraceProtocol::one_sided);
     trace_at(TraceKind::request_done, done, rank, op.peer, 0, OpKind::get, op.buffer.size(), id, op.request.id,
@@ -566,24 +558,15 @@ bool ModelEngine::start_isend(int rank, Op& op) {
 
 void ModelEngine::trace_send(double start, double latency, int rank, const Op& op, std::int64_t message,
                              TraceProtocol protocol) {
-  TraceEvent e;
-  e.kind = TraceKind::send_start;
-  e.time = start;
-  e.latency = latency;
-  e.rank = rank;
-  e.peer = op.peer;
-  e.tag = op.tag;
-  e.op = op.kind;
-  e.bytes = op.buffer.size();
-  e.message = message;
-  e.protocol = protocol;
-  trace_->record(e);
+  trace_at(TraceKind::send_start, start, rank, op.peer, op.tag, op.kind, op.buffer.size(), message, -1, protocol,
+           latency);
 }
 
 void ModelEngine::trace_at(TraceKind kind, double time, int rank, int peer, int tag, OpKind op, std::size_t bytes,
-                           std::int64_t message, std::int64_t request, TraceProtocol protocol) {
+                           std::int64_t message, std::int64_t request, TraceProtocol protocol, double latency) {
   TraceEvent e;
   e.kind = kind;
+  e.latency = latency;
   e.time = time;
   e.rank = rank;
   e.peer = peer;
