@@ -3,6 +3,8 @@
 
 #include <cstddef>
 
+#include "comm/reduction.hpp"
+
 namespace collsim {
 
 // Open MPI's knobs: coll_tuned_bcast_algorithm_segmentsize (default 0),
@@ -19,12 +21,21 @@ struct AlgorithmParams {
   int fanout = 4;
   // bcast/knomial: tree radix, at least 2.
   int radix = 4;
+  // Reducing operations: the element type and operator (operation.hpp's kDefaultReduction).
+  Reduction reduction{Datatype::float32, ReduceOp::sum};
 };
 
 // Message tags, one per operation, so that two collectives in flight never match each other.
 namespace tags {
 inline constexpr int bcast = 1001;
 inline constexpr int gather = 1002;
+inline constexpr int scatter = 1003;
+inline constexpr int reduce = 1004;
+inline constexpr int allreduce = 1005;
+inline constexpr int allgather = 1006;
+inline constexpr int alltoall = 1007;
+inline constexpr int barrier = 1008;
+inline constexpr int reduce_scatter = 1009;
 }  // namespace tags
 
 }  // namespace collsim

@@ -11,14 +11,6 @@
 
 namespace collsim {
 
-std::string_view to_string(Operation op) {
-  switch (op) {
-    case Operation::bcast: return "bcast";
-    case Operation::gather: return "gather";
-  }
-  return "?";
-}
-
 namespace {
 
 template <Task<> (*F)(Comm&, Buffer, const AlgorithmParams&)>
@@ -28,7 +20,7 @@ Task<> as_bcast(Comm& comm, RankBuffers b, const AlgorithmParams& p) {
 
 template <Task<> (*F)(Comm&, Buffer, Buffer, const AlgorithmParams&)>
 Task<> as_gather(Comm& comm, RankBuffers b, const AlgorithmParams& p) {
-  return F(comm, b.data, b.gathered, p);
+  return F(comm, b.data, b.result, p);
 }
 
 // Open MPI's knobs and defaults (params.hpp); it caps the chain fanout at 32 (MAXTREEFANOUT) and

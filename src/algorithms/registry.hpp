@@ -12,22 +12,13 @@
 #include <string>
 #include <string_view>
 
+#include "algorithms/operation.hpp"
 #include "algorithms/params.hpp"
 #include "algorithms/virtual_trees.hpp"
 #include "comm/comm.hpp"
 #include "models/formula.hpp"
 
 namespace collsim {
-
-enum class Operation { bcast, gather };
-std::string_view to_string(Operation op);
-
-// The buffers one rank hands to a collective. bcast: `data` is the broadcast buffer.
-// gather: `data` is this rank's block, `gathered` the root's result (size * block bytes).
-struct RankBuffers {
-  Buffer data;
-  Buffer gathered;
-};
 
 using AlgorithmFn = Task<> (*)(Comm&, RankBuffers, const AlgorithmParams&);
 

@@ -110,7 +110,11 @@ int measure(std::span<char* const> args) {
   if (payload != "real" && payload != "virtual")
     throw UsageError("--payload: '" + payload + "' is not real or virtual");
   spec.real_bytes = payload == "real";
-  const double total = static_cast<double>(spec.bytes) * spec.procs * (spec.algorithm->op == Operation::gather ? 2 : 1);
+  double total = 0;  // every rank's buffers
+  for (int r = 0; r < spec.procs && spec.real_bytes; ++r) {
+    const BufferSizes b = operation_info(spec.algorithm->op).layout(call_shape(spec, r));
+    total += static_cast<double>(b.data + b.result);
+  }
   if (spec.real_bytes && total > 8.0 * (1ull << 30))
     throw UsageError("real payloads would take " + format_bytes(static_cast<std::size_t>(total)) +
                      " of memory: use --payload virtual for runs this large");
@@ -325,6 +329,13 @@ int algorithms() {
     char line[256];
     std::snprintf(line, sizeof line, "%-25s %7d  %-7s  %s\n", std::string(a.name).c_str(), a.ompi_id,
                   a.takes(Knob::segment) ? "yes" : "-", std::string(a.summary).c_str());
+    std::cout << line;
+  }
+  std::cout << "\nWhat --bytes means per operation:\n";
+  for (const OperationInfo& op : all_operations()) {
+    char line[256];
+    std::snprintf(line, sizeof line, "  %-15s %s%s\n", std::string(op.name).c_str(), std::string(op.bytes_mean).c_str(),
+                  op.reduces ? " (a whole number of --datatype elements)" : "");
     std::cout << line;
   }
   return 0;

@@ -7,8 +7,10 @@ namespace collsim::cli {
 std::vector<OptionDef> call_options(bool with_procs) {
   std::vector<OptionDef> defs = {
       {"op", "NAME", "algorithm, e.g. bcast/binomial (list: collsim algorithms)"},
-      {"bytes", "SIZE", "bcast: message size; gather: bytes per process (e.g. 8KiB)"},
-      {"root", "R", "root rank (default 0)"},
+      {"bytes", "SIZE", "the call's size, e.g. 8KiB (what it means per operation: collsim algorithms)"},
+      {"root", "R", "root rank of rooted operations (default 0)"},
+      {"datatype", "TYPE", "reducing operations: element type, " + datatype_names() + " (default float)"},
+      {"reduce-op", "OP", "reducing operations: operator, " + reduce_op_names() + " (default sum)"},
   };
   for (auto& d : knob_options(kAllKnobs)) defs.push_back(d);
   defs.push_back(
@@ -31,12 +33,36 @@ RunSpec read_call(const ParsedOptions& options, int procs, const std::string& op
     if (!options.has("procs")) throw UsageError("missing --procs P");
     spec.procs = static_cast<int>(options.integer("procs", 0, 1, INT_MAX));
   }
-  if (!options.has("bytes")) throw UsageError("missing --bytes SIZE");
+  const OperationInfo& info = operation_info(spec.algorithm->op);
+  if (info.moves_data && !options.has("bytes")) throw UsageError("missing --bytes SIZE");
   spec.bytes = options.bytes("bytes", 0);
+  if (!info.rooted && options.has("root"))
+    throw UsageError("--root does not apply to " + std::string(info.name) + " (it has no root)");
   spec.params.root = static_cast<int>(options.integer("root", 0, 0, INT_MAX));
   if (spec.params.root >= spec.procs)
     throw UsageError("--root " + std::to_string(spec.params.root) + " is not a rank of " + std::to_string(spec.procs) +
                      " processes");
+  for (const char* name : {"datatype", "reduce-op"})
+    if (!info.reduces && options.has(name))
+      throw UsageError("--" + std::string(name) +
+                       " applies to reducing operations (reduce, allreduce, reduce_scatter), not " +
+                       std::string(info.name));
+  spec.params.reduction = kDefaultReduction;
+  if (options.has("datatype")) {
+    const auto type = parse_datatype(options.text("datatype"));
+    if (!type) throw UsageError("--datatype '" + options.text("datatype") + "' is not one of " + datatype_names());
+    spec.params.reduction.type = *type;
+  }
+  if (options.has("reduce-op")) {
+    const auto reduce_op = parse_reduce_op(options.text("reduce-op"));
+    if (!reduce_op)
+      throw UsageError("--reduce-op '" + options.text("reduce-op") + "' is not one of " + reduce_op_names());
+    spec.params.reduction.op = *reduce_op;
+  }
+  if (info.reduces)
+    if (std::string why = reduction_error(spec.params.reduction); !why.empty()) throw UsageError("--reduce-op: " + why);
+  if (std::string why = call_error(info, spec.bytes, spec.params.reduction); !why.empty())
+    throw UsageError("--bytes " + std::to_string(spec.bytes) + ": " + why);
   read_knobs(options, *spec.algorithm, kAllKnobs, spec.params);
   spec.then_gather = options.bytes("then-gather", 0);
   spec.timed_on_root = options.has("timed-on-root");

@@ -58,13 +58,10 @@ std::vector<Operation> read_ops(const ParsedOptions& o) {
   if (!o.has("op")) throw UsageError("missing --op (bcast, gather or bcast,gather)");
   std::vector<Operation> ops;
   for (const auto& name : split_commas(o.text("op"))) {
-    Operation op;
-    if (name == "bcast")
-      op = Operation::bcast;
-    else if (name == "gather")
-      op = Operation::gather;
-    else
-      throw UsageError("--op: '" + name + "' is not an operation (bcast or gather)");
+    const OperationInfo* info = find_operation(name);
+    if (!info || (info->op != Operation::bcast && info->op != Operation::gather))
+      throw UsageError("--op: '" + name + "' is not an operation with decision rules (bcast or gather)");
+    const Operation op = info->op;
     if (std::find(ops.begin(), ops.end(), op) != ops.end()) throw UsageError("--op: " + name + " given twice");
     ops.push_back(op);
   }

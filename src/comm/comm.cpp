@@ -27,6 +27,7 @@ const char* to_string(OpKind kind) {
     case OpKind::wait_any: return "wait_any";
     case OpKind::barrier: return "barrier";
     case OpKind::copy: return "copy";
+    case OpKind::reduce_local: return "reduce_local";
     case OpKind::win_allocate: return "win_allocate";
     case OpKind::win_free: return "win_free";
     case OpKind::put: return "put";
@@ -155,6 +156,17 @@ void Comm::check(const Op& op) const {
         throw CommError(where() + ": copy of " + std::to_string(op.source.size()) + " bytes into a buffer of " +
                         std::to_string(op.buffer.size()) + " bytes");
       break;
+    case OpKind::reduce_local: {
+      if (op.buffer.size() != op.source.size())
+        throw CommError(where() + ": reduce_local of " + std::to_string(op.source.size()) + " bytes into a buffer of " +
+                        std::to_string(op.buffer.size()) + " bytes");
+      if (std::string why = reduction_error(op.reduction); !why.empty())
+        throw CommError(where() + ": reduce_local: " + why);
+      if (op.buffer.size() % size_of(op.reduction.type) != 0)
+        throw CommError(where() + ": reduce_local of " + std::to_string(op.buffer.size()) +
+                        " bytes, not a whole number of " + std::string(to_string(op.reduction.type)) + " elements");
+      break;
+    }
     case OpKind::win_free:
     case OpKind::put:
     case OpKind::get:
@@ -211,7 +223,8 @@ void Comm::record(TraceKind kind, const Op& op) const {
     case OpKind::irecv:
     case OpKind::put:
     case OpKind::get:
-    case OpKind::copy: e.bytes = op.buffer.size(); break;
+    case OpKind::copy:
+    case OpKind::reduce_local: e.bytes = op.buffer.size(); break;
     case OpKind::win_allocate: e.bytes = op.bytes; break;
     default: break;
   }

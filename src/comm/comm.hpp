@@ -42,6 +42,7 @@
 #include <vector>
 
 #include "comm/buffer.hpp"
+#include "comm/reduction.hpp"
 #include "comm/request_table.hpp"
 #include "comm/task.hpp"
 #include "comm/trace.hpp"
@@ -61,6 +62,7 @@ enum class OpKind : std::uint8_t {
   wait_any,
   barrier,
   copy,
+  reduce_local,  // buffer = buffer (+) source, element by element (reduction.hpp)
   win_allocate,
   win_free,
   put,
@@ -68,6 +70,11 @@ enum class OpKind : std::uint8_t {
   flush,  // peer = target, or -1 for every target (flush_all)
   win_sync,
 };
+
+inline constexpr OpKind kAllOpKinds[] = {OpKind::isend,    OpKind::irecv, OpKind::wait_all,     OpKind::wait_any,
+                                         OpKind::barrier,  OpKind::copy,  OpKind::reduce_local, OpKind::win_allocate,
+                                         OpKind::win_free, OpKind::put,   OpKind::get,          OpKind::flush,
+                                         OpKind::win_sync};
 
 // One operation in flight: what the awaiting coroutine asked for, and where the engine leaves the
 // result. It lives in the rank's Comm until the await completes (a rank is one thread of
@@ -84,15 +91,17 @@ struct Op {
   int tag = 0;
   Window window;  // one-sided operations; win_allocate: set by the engine
   Buffer buffer;  // isend, put: data sent; irecv, get: data received; copy: destination;
+                  // reduce_local: the inout operand;
                   // win_allocate: set by the engine to this rank's window memory
   union {
-    Buffer source;                // copy: source
+    Buffer source;                // copy: source; reduce_local: the in (left) operand
     std::span<Request> requests;  // wait_all / wait_any
   };
   union {
     std::size_t offset = 0;  // put, get: byte offset in the target's window memory
     std::size_t bytes;       // win_allocate: window size per rank
     std::size_t index;       // result of wait_any
+    Reduction reduction;     // reduce_local
   };
   Request request;                 // result of isend / irecv / put / get (set by the front)
   std::coroutine_handle<> waiter;  // set when the engine left the op pending
@@ -166,6 +175,15 @@ class Comm {
   // Copies src into dst within this rank's memory, charged at the engine's memory-copy cost.
   OpAwaitable<void> copy(Buffer dst, Buffer src) {
     make(OpKind::copy, dst, -1, 0).source = src;
+    return OpAwaitable<void>(*this);
+  }
+
+  // inout = in (+) inout element by element (MPI_Reduce_local's order), charged at the engine's
+  // reduction cost; the arithmetic is done whenever both buffers hold bytes.
+  OpAwaitable<void> reduce_local(Buffer inout, Buffer in, Reduction r) {
+    Op& op = make(OpKind::reduce_local, inout, -1, 0);
+    op.source = in;
+    op.reduction = r;
     return OpAwaitable<void>(*this);
   }
 

@@ -31,12 +31,12 @@ RankWork::RankWork(const RunSpec& spec, int rank) : spec_(&spec), rank_(rank) {
   if (spec.program)
     program_ = spec.program->rank(rank, spec.procs);
   else if (spec.real_bytes)
-    data_ = std::make_unique<RankData>(spec.algorithm->op, rank, spec.procs, spec.params.root, spec.bytes, true);
+    data_ = std::make_unique<RankData>(spec.algorithm->op, call_shape(spec, rank), true);
 }
 
 RankBuffers RankWork::buffers() {
   if (data_) return data_->buffers();
-  return RankData::virtual_buffers(spec_->algorithm->op, rank_, spec_->procs, spec_->params.root, spec_->bytes);
+  return RankData::virtual_buffers(spec_->algorithm->op, call_shape(*spec_, rank_));
 }
 
 Task<> RankWork::run(Comm& comm) {
@@ -78,11 +78,21 @@ double call_time(const RunSpec& spec, const std::vector<double>& finish_s) {
   return *std::max_element(finish_s.begin(), finish_s.end());
 }
 
+CallShape call_shape(const RunSpec& spec, int rank) {
+  return {rank, spec.procs, spec.params.root, spec.bytes, spec.params.reduction};
+}
+
 std::string describe(const RunSpec& spec) {
   if (spec.program) return spec.program->describe(spec.procs);
-  std::string s = std::string(spec.algorithm ? spec.algorithm->name : "?") + " on " + std::to_string(spec.procs) +
-                  " processes (root " + std::to_string(spec.params.root) + ", " + std::to_string(spec.bytes) + " bytes";
+  std::string s =
+      std::string(spec.algorithm ? spec.algorithm->name : "?") + " on " + std::to_string(spec.procs) + " processes (";
+  if (!spec.algorithm || operation_info(spec.algorithm->op).rooted)
+    s += "root " + std::to_string(spec.params.root) + ", ";
+  s += std::to_string(spec.bytes) + " bytes";
   if (spec.params.segment) s += ", segment " + std::to_string(spec.params.segment);
+  if (spec.algorithm && operation_info(spec.algorithm->op).reduces)
+    s += ", " + std::string(to_string(spec.params.reduction.type)) + " " +
+         std::string(to_string(spec.params.reduction.op));
   if (spec.then_gather) s += ", then a linear gather of " + std::to_string(spec.then_gather) + " bytes";
   if (spec.timed_on_root) s += ", timed on the root";
   return s + ")";

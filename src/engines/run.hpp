@@ -53,7 +53,7 @@ struct RunSpec {
   const AlgorithmInfo* algorithm = nullptr;
   AlgorithmParams params;
   int procs = 1;
-  std::size_t bytes = 0;   // bcast: the message; gather: each process's block
+  std::size_t bytes = 0;   // as the operation's descriptor says (OperationInfo::bytes_mean)
   bool real_bytes = true;  // false: size-only buffers, nothing allocated or checked
   // The seed's calibration experiments (experiment/calibration.hpp): after the algorithm every
   // rank sends the root `then_gather` bytes by a linear gather (0: nothing after), and the call's
@@ -124,6 +124,9 @@ class RankWork {
 
 // The call's time from the ranks' finish times: the last one, or the root's (spec.timed_on_root).
 double call_time(const RunSpec& spec, const std::vector<double>& finish_s);
+
+// The call as rank `rank` sees it.
+CallShape call_shape(const RunSpec& spec, int rank);
 
 // "bcast/binomial on 13 processes (root 0, 4096 bytes, segment 1024)" for error messages.
 std::string describe(const RunSpec& spec);

@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "algorithms/rank_data.hpp"
+#include "algorithms/input_pattern.hpp"
 #include "experiment/measurement.hpp"
 #include "experiment/units.hpp"
 

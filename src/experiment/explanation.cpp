@@ -91,6 +91,8 @@ std::string explain_narrative(const std::vector<TraceEvent>& events, const Expla
         std::string text = rank(e.rank);
         if (e.op == OpKind::copy) {
           text += " copies " + format_bytes(p.bytes) + " locally (" + format_seconds(d) + ")";
+        } else if (e.op == OpKind::reduce_local) {
+          text += " reduces " + format_bytes(p.bytes) + " locally (" + format_seconds(d) + ")";
         } else if (holders[i] >= 0) {
           const TraceEvent& h = events[static_cast<std::size_t>(holders[i])];
           if (h.op == OpKind::irecv || h.op == OpKind::get)

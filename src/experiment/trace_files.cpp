@@ -38,8 +38,7 @@ T number(const std::string& text, const std::string& where, const char* column) 
 }  // namespace
 
 OpKind op_kind_named(const std::string& name) {
-  for (auto k : {OpKind::isend, OpKind::irecv, OpKind::wait_all, OpKind::wait_any, OpKind::barrier, OpKind::copy,
-                 OpKind::win_allocate, OpKind::win_free, OpKind::put, OpKind::get, OpKind::flush, OpKind::win_sync})
+  for (OpKind k : kAllOpKinds)
     if (name == to_string(k)) return k;
   throw InputError("unknown operation '" + name + "'");
 }
@@ -120,10 +119,6 @@ bool is_wait(OpKind op) {
   return op == OpKind::wait_all || op == OpKind::wait_any || op == OpKind::barrier || op == OpKind::flush ||
          op == OpKind::win_sync;
 }
-
-constexpr OpKind kAllOps[] = {OpKind::isend,   OpKind::irecv, OpKind::wait_all,     OpKind::wait_any,
-                              OpKind::barrier, OpKind::copy,  OpKind::win_allocate, OpKind::win_free,
-                              OpKind::put,     OpKind::get,   OpKind::flush,        OpKind::win_sync};
 
 // One operation of a rank: its post and its complete (the contract: they alternate per rank).
 struct OpSpan {
@@ -291,10 +286,11 @@ std::string trace_paje(const std::vector<TracedRun>& runs) {
       // messages link two ranks of a run, and requests complete as events.
       "0 RUN 0 \"Run\"\n0 RANK RUN \"Rank\"\n1 OP RANK \"Operation\"\n2 DONE RANK \"Request done\"\n"
       "3 MSG RUN RANK RANK \"Message\"\n";
-  for (OpKind op : kAllOps) {
+  for (OpKind op : kAllOpKinds) {
     const std::string name = to_string(op);
     const char* color = is_wait(op)                                  ? "\"0.9 0.2 0.2\""
                         : op == OpKind::copy                         ? "\"0.9 0.7 0.1\""
+                        : op == OpKind::reduce_local                 ? "\"0.3 0.7 0.3\""
                         : op == OpKind::put || op == OpKind::get     ? "\"0.5 0.3 0.8\""
                         : op == OpKind::isend || op == OpKind::irecv ? "\"0.2 0.5 0.9\""
                                                                      : "\"0.6 0.6 0.6\"";

@@ -10,13 +10,7 @@
 
 namespace collsim::selection {
 
-int ompi_collective_id(Operation op) {
-  switch (op) {
-    case Operation::bcast: return 7;
-    case Operation::gather: return 9;
-  }
-  return -1;
-}
+int ompi_collective_id(Operation op) { return operation_info(op).ompi_colltype; }
 
 namespace {
 

@@ -123,6 +123,10 @@ TEST(Cli, BadCommandLinesExitTwoWithOneLine) {
                    "'tcp/connect:later': 'later' is not established or first_use");
   expect_bad_input("run " + src("scenarios/quickstart.yaml") + " --protocol udp",
                    "--protocol: 'udp' is not a protocol (ideal, tcp, tcp+shm)");
+  expect_bad_input("measure --engine model --op bcast/binomial --procs 4 --bytes 8 --datatype int32",
+                   "--datatype applies to reducing operations (reduce, allreduce, reduce_scatter), not bcast");
+  expect_bad_input("measure --engine model --op gather/binomial --procs 4 --bytes 8 --reduce-op max",
+                   "--reduce-op applies to reducing operations (reduce, allreduce, reduce_scatter), not gather");
 }
 
 // collsim run --protocol replaces the scenario's sim.protocol, in the rows and in run.json.

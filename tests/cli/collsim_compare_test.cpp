@@ -133,7 +133,7 @@ TEST(Select, BadInput) {
   const std::string costs = " --alpha 1e-5 --beta 1e-9";
   expect_refused("select --procs 4" + costs, "collsim: missing --op (bcast, gather or bcast,gather)");
   expect_refused("select --op scatter --procs 4" + costs,
-                 "collsim: --op: 'scatter' is not an operation (bcast or gather)");
+                 "collsim: --op: 'scatter' is not an operation with decision rules (bcast or gather)");
   expect_bad_input("select --op bcast,bcast --procs 4" + costs, "--op: bcast given twice");
   expect_bad_input("select --op bcast" + costs, "missing --procs");
   expect_bad_input("select --op bcast --procs 4,0" + costs, "--procs: '0' is not a process count");

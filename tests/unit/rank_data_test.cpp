@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "algorithms/input_pattern.hpp"
 #include "algorithms/rank_data.hpp"
 #include "algorithms/registry.hpp"
 #include "engines/model/model_engine.hpp"
@@ -72,8 +73,8 @@ std::span<std::byte> bytes_of(Buffer b) { return {b.data(), b.size()}; }
 // wrong byte of the others.
 TEST(RankDataCheck, BroadcastWithASwappedOrDuplicatedSegmentFails) {
   const std::size_t seg = 65536, bytes = 8 * seg;
-  RankData root(Operation::bcast, 1, 4, 1, bytes, true);
-  RankData leaf(Operation::bcast, 2, 4, 1, bytes, true);
+  RankData root(Operation::bcast, {1, 4, 1, bytes, {}}, true);
+  RankData leaf(Operation::bcast, {2, 4, 1, bytes, {}}, true);
   const std::span<std::byte> src = bytes_of(root.buffers().data), dst = bytes_of(leaf.buffers().data);
   EXPECT_EQ(root.check(), "");
   EXPECT_EQ(leaf.check().rfind("rank 2: byte 0 of the broadcast buffer is 0x", 0), 0u) << "never written";
@@ -99,8 +100,8 @@ TEST(RankDataCheck, GatherWithSwappedBlocksFails) {
   const std::size_t block = 524288;
   const int p = 4;
   std::vector<RankData> ranks;
-  for (int r = 0; r < p; ++r) ranks.emplace_back(Operation::gather, r, p, 0, block, true);
-  const std::span<std::byte> gathered = bytes_of(ranks[0].buffers().gathered);
+  for (int r = 0; r < p; ++r) ranks.emplace_back(Operation::gather, CallShape{r, p, 0, block, {}}, true);
+  const std::span<std::byte> gathered = bytes_of(ranks[0].buffers().result);
   ASSERT_EQ(gathered.size(), p * block);
   for (int r = 0; r < p; ++r) {
     const std::span<std::byte> mine = bytes_of(ranks[static_cast<std::size_t>(r)].buffers().data);

@@ -247,7 +247,12 @@ class ModelEngine {
  private:
   bool start_isend(int rank, Op& op);
   bool start_irecv(int rank, Op& op);
-  bool start_copy(int rank, Op& op);
+  bool local_work(int rank, double duration);
+  // The time a local copy or reduction takes.
+  double local_duration(const Op& op) const {
+    const auto bytes = static_cast<double>(op.buffer.size());
+    return op.kind == OpKind::copy ? models::copy_time(bytes, config_.copy_bandwidth) : bytes * config_.reduce_gamma;
+  }
   bool loggp_send(int rank, Op& op);
   bool collective(int rank, Op& op);
   bool start_put(int rank, Op& op);
@@ -255,7 +260,7 @@ class ModelEngine {
   bool start_flush(int rank, Op& op);
   void land_at(double time, int rank, Buffer destination, Buffer data);
   double one_sided_latency(int a, int b) const;
-  bool loggp_copy(int rank, Op& op);
+  bool loggp_local_work(int rank, double duration);
   void loggp_arrive(int rank, std::int64_t id);
   bool try_wait(int rank, Op& op);
   void new_request(int rank, const Op& op) { set_done(rank, op.request.id, false); }
@@ -334,7 +339,8 @@ bool ModelEngine::start(int rank, Op& op) {
     case OpKind::barrier:
     case OpKind::win_allocate:
     case OpKind::win_free: return collective(rank, op);
-    case OpKind::copy: return start_copy(rank, op);
+    case OpKind::copy: copy_bytes(op.buffer, op.source); return local_work(rank, local_duration(op));
+    case OpKind::reduce_local: apply(op.reduction, op.source, op.buffer); return local_work(rank, local_duration(op));
     case OpKind::put: return start_put(rank, op);
     case OpKind::get: return start_get(rank, op);
     case OpKind::flush: return start_flush(rank, op);
@@ -512,18 +518,17 @@ bool ModelEngine::start_flush(int rank, Op& op) {
   return false;
 }
 
-bool ModelEngine::start_copy(int rank, Op& op) {
-  copy_bytes(op.buffer, op.source);
-  const double duration = models::copy_time(static_cast<double>(op.buffer.size()), config_.copy_bandwidth);
+// A local copy or reduction of `duration` seconds.
+bool ModelEngine::local_work(int rank, double duration) {
   if (duration <= 0) return true;
-  if (config_.kind == ModelConfig::Kind::loggp) return loggp_copy(rank, op);
+  if (config_.kind == ModelConfig::Kind::loggp) return loggp_local_work(rank, duration);
   ranks_[static_cast<std::size_t>(rank)].comm.suspended = true;
   push(now_ + duration, rank, Event::Kind::resume);
   return false;
 }
 
-// The rank stays suspended on `op` until its CPU has done the copy (or, busy, until it frees).
-bool ModelEngine::loggp_copy(int rank, Op& op) {
+// The rank stays suspended until its CPU has done the work (or, busy, until it frees).
+bool ModelEngine::loggp_local_work(int rank, double duration) {
   Rank& me = ranks_[static_cast<std::size_t>(rank)];
   const models::LogGP& p = config_.loggp;
   me.comm.suspended = true;
@@ -532,7 +537,6 @@ bool ModelEngine::loggp_copy(int rank, Op& op) {
     push(start, rank, Event::Kind::retry);
     return false;
   }
-  const double duration = models::copy_time(static_cast<double>(op.buffer.size()), config_.copy_bandwidth);
   push(p.compute(clocks(rank), now_, duration), rank, Event::Kind::resume);
   return false;
 }
@@ -801,7 +805,7 @@ RunResult ModelEngine::run() {
           else if (op.kind == OpKind::put)
             done = start_put(e.rank, op);
           else
-            done = loggp_copy(e.rank, op);
+            done = loggp_local_work(e.rank, local_duration(op));
           if (done) resume(e.rank);
           break;
         }

@@ -27,8 +27,9 @@
 //    find a busy resource are retried when it frees, in event order (FIFO among equal times).
 //    Messages are matched to receives when they are handled (Hockney: when sent), in the order
 //    each source sent them.
-// A local copy of n bytes takes n / copy_bandwidth (free when copy_bandwidth is 0); under LogGP it
-// holds the CPU, so arrivals meanwhile wait. The barrier is ideal: it releases every rank when the
+// A local copy of n bytes takes n / copy_bandwidth (free when copy_bandwidth is 0), a local
+// reduction of n bytes n * reduce_gamma (free when 0); under LogGP both hold the CPU, so arrivals
+// meanwhile wait. The barrier is ideal: it releases every rank when the
 // last one enters.
 #pragma once
 
@@ -45,6 +46,7 @@ struct ModelConfig {
   models::LogGP loggp;                // kind loggp
   bool one_port = false;              // Hockney and two-level (LogGP has g and G)
   double copy_bandwidth = 0;          // bytes/s for comm.copy; 0 = free
+  double reduce_gamma = 0;            // s/byte for comm.reduce_local; 0 = free
 
   // The Hockney model between ranks a and b (kind hockney or two_level).
   const models::Hockney& hockney_between(int a, int b) const {

@@ -69,6 +69,7 @@ bool MpiComm::start(Op& op) {
     case OpKind::wait_any: op.index = wait_any(op.requests); break;
     case OpKind::barrier: mpi_check(MPI_Barrier(comm_), "MPI_Barrier"); break;
     case OpKind::copy: copy_bytes(op.buffer, op.source); break;
+    case OpKind::reduce_local: apply(op.reduction, op.source, op.buffer); break;
     case OpKind::win_allocate: start_win_allocate(op); break;
     case OpKind::win_free: start_win_free(op); break;
     case OpKind::put:

@@ -68,14 +68,84 @@ std::optional<mpi_t::ControlVariable> variable(const std::string& name, std::str
   return v;
 }
 
+// The element type and operator of a reduction as MPI's handles. `affine` becomes a user-defined
+// operator created once, non-commutative, with our arithmetic.
+MPI_Datatype mpi_type(Datatype t) {
+  switch (t) {
+    case Datatype::byte: return MPI_BYTE;
+    case Datatype::int32: return MPI_INT32_T;
+    case Datatype::int64: return MPI_INT64_T;
+    case Datatype::float32: return MPI_FLOAT;
+    case Datatype::float64: return MPI_DOUBLE;
+  }
+  return MPI_BYTE;
+}
+
+void affine_op(void* in, void* inout, int* len, MPI_Datatype*) {
+  const std::size_t bytes = static_cast<std::size_t>(*len) * size_of(Datatype::int64);
+  apply({Datatype::int64, ReduceOp::affine}, Buffer(static_cast<std::byte*>(in), bytes),
+        Buffer(static_cast<std::byte*>(inout), bytes));
+}
+
+MPI_Op mpi_op(ReduceOp op) {
+  switch (op) {
+    case ReduceOp::sum: return MPI_SUM;
+    case ReduceOp::prod: return MPI_PROD;
+    case ReduceOp::min: return MPI_MIN;
+    case ReduceOp::max: return MPI_MAX;
+    case ReduceOp::land: return MPI_LAND;
+    case ReduceOp::lor: return MPI_LOR;
+    case ReduceOp::lxor: return MPI_LXOR;
+    case ReduceOp::band: return MPI_BAND;
+    case ReduceOp::bor: return MPI_BOR;
+    case ReduceOp::bxor: return MPI_BXOR;
+    case ReduceOp::affine: {
+      static MPI_Op affine = [] {
+        MPI_Op o = MPI_OP_NULL;
+        MPI_Op_create(&affine_op, /*commute=*/0, &o);
+        return o;
+      }();
+      return affine;
+    }
+  }
+  return MPI_OP_NULL;
+}
+
+// The operation's MPI call on the buffers of RankData (operation.hpp's layouts): byte-moving
+// operations move MPI_BYTEs, reducing ones count elements of the reduction's type.
+int call_native(Operation op, RankBuffers b, std::size_t bytes, const AlgorithmParams& p, MPI_Comm comm) {
+  const int n = static_cast<int>(bytes), root = p.root;
+  const MPI_Datatype type = mpi_type(p.reduction.type);
+  const int count = static_cast<int>(bytes / size_of(p.reduction.type));
+  switch (op) {
+    case Operation::bcast: return MPI_Bcast(b.data.data(), n, MPI_BYTE, root, comm);
+    case Operation::gather: return MPI_Gather(b.data.data(), n, MPI_BYTE, b.result.data(), n, MPI_BYTE, root, comm);
+    case Operation::scatter: return MPI_Scatter(b.data.data(), n, MPI_BYTE, b.result.data(), n, MPI_BYTE, root, comm);
+    case Operation::allgather: return MPI_Allgather(b.data.data(), n, MPI_BYTE, b.result.data(), n, MPI_BYTE, comm);
+    case Operation::alltoall: return MPI_Alltoall(b.data.data(), n, MPI_BYTE, b.result.data(), n, MPI_BYTE, comm);
+    case Operation::barrier: return MPI_Barrier(comm);
+    case Operation::reduce:
+      return MPI_Reduce(b.data.data(), b.result.data(), count, type, mpi_op(p.reduction.op), root, comm);
+    case Operation::allreduce:
+      return MPI_Allreduce(b.data.data(), b.result.data(), count, type, mpi_op(p.reduction.op), comm);
+    case Operation::reduce_scatter: {
+      int size = 0;
+      MPI_Comm_size(comm, &size);
+      const std::vector<int> counts(static_cast<std::size_t>(size), count);
+      return MPI_Reduce_scatter(b.data.data(), b.result.data(), counts.data(), type, mpi_op(p.reduction.op), comm);
+    }
+  }
+  return MPI_ERR_OTHER;
+}
+
 }  // namespace
 
 void enable_native_forcing() { setenv("OMPI_MCA_coll_tuned_use_dynamic_rules", "1", /*overwrite=*/0); }
 
 std::string native_support(const AlgorithmInfo& algorithm, const AlgorithmParams& params, std::size_t bytes) {
   if (bytes > static_cast<std::size_t>(INT_MAX))
-    return std::to_string(bytes) + " bytes do not fit the int count of MPI_" +
-           (algorithm.op == Operation::bcast ? "Bcast" : "Gather");
+    return std::to_string(bytes) + " bytes do not fit the int count of " +
+           std::string(operation_info(algorithm.op).mpi_name);
   if (params.segment > static_cast<std::size_t>(INT_MAX))
     return "segment " + std::to_string(params.segment) + " does not fit Open MPI's int segment size";
 
@@ -206,7 +276,7 @@ void NativeCall::prepare() {
   data_.reset();
   int size = 0;
   MPI_Comm_size(forced_->handle(), &size);
-  data_.emplace(spec_.algorithm->op, rank_, size, spec_.params.root, spec_.bytes, true);
+  data_.emplace(spec_.algorithm->op, call_shape(spec_, rank_), true);
   gather_block_.assign(spec_.then_gather, std::byte{0});
   gather_all_.assign(rank_ == spec_.params.root ? spec_.then_gather * static_cast<std::size_t>(size) : 0, std::byte{0});
   forced_->apply_call_knobs();
@@ -215,17 +285,9 @@ void NativeCall::prepare() {
 void NativeCall::run(double /*start_wtime*/) {
   if (!data_) throw EngineError("NativeCall::run before prepare");
   const RankBuffers b = data_->buffers();
-  const int count = static_cast<int>(spec_.bytes);
-  const int root = spec_.params.root;
-  int rc = MPI_SUCCESS;
-  const char* what = "MPI_Bcast";
-  switch (spec_.algorithm->op) {
-    case Operation::bcast: rc = MPI_Bcast(b.data.data(), count, MPI_BYTE, root, forced_->handle()); break;
-    case Operation::gather:
-      what = "MPI_Gather";
-      rc = MPI_Gather(b.data.data(), count, MPI_BYTE, b.gathered.data(), count, MPI_BYTE, root, forced_->handle());
-      break;
-  }
+  const OperationInfo& op = operation_info(spec_.algorithm->op);
+  const int rc = call_native(op.op, b, spec_.bytes, spec_.params, forced_->handle());
+  const std::string what(op.mpi_name);
   if (rc != MPI_SUCCESS)
     throw EngineError("rank " + std::to_string(rank_) + ": " + what + " failed: " + mpi_error_text(rc));
   if (spec_.then_gather > 0) linear_gather();

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "algorithms/rank_data.hpp"
+#include "algorithms/input_pattern.hpp"
 #include "engines/mpi/mpi_util.hpp"
 #include "engines/run.hpp"
 

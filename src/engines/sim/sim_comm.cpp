@@ -63,6 +63,7 @@ bool SimComm::start(Op& op) {
     case OpKind::wait_any: op.index = wait_any(op.requests); break;
     case OpKind::barrier: collective(OpKind::barrier); break;
     case OpKind::copy: copy(op.buffer, op.source); break;
+    case OpKind::reduce_local: reduce_local(op); break;
     case OpKind::win_allocate: win_allocate(op); break;
     case OpKind::win_free: win_free(op.window.id); break;
     case OpKind::put: post_put(op); break;
@@ -318,15 +319,27 @@ std::size_t SimComm::wait_any(std::span<Request> requests) {
 
 void SimComm::copy(Buffer dst, Buffer src) {
   copy_bytes(dst, src);
-  if (memcpy_rate_ > 0 && src.size() > 0) {
-    // A local copy makes no MPI progress: what arrives meanwhile waits for its end.
-    in_copy_ = true;
-    s4u::this_actor::sleep_for(static_cast<double>(src.size()) / memcpy_rate_);
-    in_copy_ = false;
-    auto actions = std::move(deferred_);
-    deferred_.clear();
-    for (auto& a : actions) a();
-  }
+  if (memcpy_rate_ > 0 && src.size() > 0)
+    local_work([&] { s4u::this_actor::sleep_for(static_cast<double>(src.size()) / memcpy_rate_); });
+}
+
+// One flop per element on a core of the rank's host (this_actor::execute), so that ranks sharing
+// a host with fewer cores than ranks share its cores as SimGrid shares any computation.
+void SimComm::reduce_local(const Op& op) {
+  apply(op.reduction, op.source, op.buffer);
+  const std::size_t elements = op.buffer.size() / size_of(op.reduction.type);
+  if (elements > 0) local_work([&] { s4u::this_actor::execute(static_cast<double>(elements)); });
+}
+
+// A local computation makes no MPI progress: what arrives meanwhile waits for its end.
+template <class F>
+void SimComm::local_work(F&& work) {
+  in_copy_ = true;
+  work();
+  in_copy_ = false;
+  auto actions = std::move(deferred_);
+  deferred_.clear();
+  for (auto& a : actions) a();
 }
 
 // Barrier, win_allocate and win_free: a barrier of all ranks, which takes no time.

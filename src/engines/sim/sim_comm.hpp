@@ -215,6 +215,9 @@ class SimComm final : public Comm {
   void wait_all(std::span<Request> requests);
   std::size_t wait_any(std::span<Request> requests);
   void copy(Buffer dst, Buffer src);
+  void reduce_local(const Op& op);
+  template <class F>
+  void local_work(F&& work);
   void collective(OpKind kind);
   void win_allocate(Op& op);
   void win_free(int window);

@@ -32,6 +32,8 @@
 //    `memcpy_bw` (bytes/s, SimGrid bandwidth units accepted: "6GBps"). A `<prop>` inside a
 //    `<cluster>` applies to every host of the cluster in SimGrid 3.32; a host without the property
 //    copies for free. Concurrent copies by ranks of one host do not slow each other down.
+//  - comm.reduce_local of n elements executes n flops on a core of the rank's host (the host's
+//    `speed`), also outside MPI.
 //  - barrier is free (zero simulated time): it only synchronises. So are win_allocate and
 //    win_free, which are barriers that also allocate and release the ranks' window memory (held
 //    for the whole measurement, zero-filled, real or virtual; windows numbered in allocation

@@ -1,0 +1,212 @@
+#include "algorithms/input_pattern.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+#include <vector>
+
+namespace collsim {
+
+namespace {
+
+// The 8 pattern bytes of word `word` (bytes 8*word .. 8*word+7) of rank `rank`: the SplitMix64
+// finaliser, a bijection on 64 bits, applied to a different starting point per rank. Distinct
+// words of one rank never repeat (no period below 2^64 words), and two ranks' streams share no
+// alignment, so a block or segment of any size moved to the wrong place, or taken from the wrong
+// rank, differs from the expected bytes.
+std::uint64_t pattern_word(int rank, std::size_t word) {
+  std::uint64_t x = static_cast<std::uint64_t>(word) + 0x9e3779b97f4a7c15ull * (static_cast<std::uint64_t>(rank) + 1);
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+// Calls f(k, pattern_byte(rank, first + k)) for k = 0..n-1 until f returns false; one hash per
+// 8 bytes (the buffers checked are up to gigabytes in large runs).
+template <class F>
+void for_each_pattern_byte(int rank, std::size_t first, std::size_t n, F&& f) {
+  std::size_t i = first;
+  const std::size_t end = first + n;
+  while (i < end) {
+    const std::uint64_t w = pattern_word(rank, i >> 3);
+    for (unsigned b = static_cast<unsigned>(i & 7); b < 8 && i < end; ++b, ++i)
+      if (!f(i - first, static_cast<std::byte>((w >> (8 * b)) & 0xffu))) return;
+  }
+}
+
+// Element `index` of rank's reduction input. Reduction inputs use the hash of stream -1 - rank,
+// unrelated to the byte patterns.
+template <class T>
+T element(ReduceOp op, int rank, std::size_t index) {
+  const std::uint64_t w = pattern_word(-1 - rank, index);
+  if (op == ReduceOp::land || op == ReduceOp::lor || op == ReduceOp::lxor)
+    return static_cast<T>((w & 3) == 0 ? 0 : (w >> 2) & 0xff);
+  if constexpr (std::is_floating_point_v<T>) {
+    constexpr int kBits = std::numeric_limits<T>::digits;
+    const T u = static_cast<T>(std::ldexp(static_cast<double>(w >> (64 - kBits)), -kBits));  // [0, 1), exact
+    return op == ReduceOp::prod ? static_cast<T>(0.5 + 1.5 * u) : static_cast<T>(2 * u - 1);
+  } else {
+    return static_cast<T>(op == ReduceOp::prod ? (w | 1) : w);
+  }
+}
+
+template <class T>
+void fill_typed(std::span<std::byte> out, ReduceOp op, int rank, std::size_t first) {
+  for (std::size_t k = 0; k < out.size() / sizeof(T); ++k) {
+    const T v = element<T>(op, rank, first + k);
+    std::memcpy(out.data() + k * sizeof(T), &v, sizeof(T));
+  }
+}
+
+template <class F>
+void for_type(Datatype type, F&& f) {
+  switch (type) {
+    case Datatype::byte: f(std::uint8_t{}); break;
+    case Datatype::int32: f(std::int32_t{}); break;
+    case Datatype::int64: f(std::int64_t{}); break;
+    case Datatype::float32: f(float{}); break;
+    case Datatype::float64: f(double{}); break;
+  }
+}
+
+// The reduction of all ranks' elements [0, n), in rank order, and per element the bound the
+// result must be within (0: exact). Kept for the next check of the same call: every rank of an
+// allreduce checks the same vector, and each rank of a reduce_scatter a block of it.
+struct Reference {
+  Reduction r{};
+  int size = -1;
+  std::size_t n = 0;
+  std::vector<std::byte> value;  // the elements, in the type
+  std::vector<double> bound;     // empty when exact
+};
+
+template <class T>
+void compute(Reference& ref) {
+  const ReduceOp op = ref.r.op;
+  const std::size_t n = ref.n;
+  ref.value.assign(n * sizeof(T), std::byte{});
+  const bool approximate = std::is_floating_point_v<T> && (op == ReduceOp::sum || op == ReduceOp::prod);
+  if (!approximate) {
+    // acc = x_{p-1}; acc = x_r (+) acc for r = p-2 .. 0: the operator's own order and arithmetic.
+    std::vector<std::byte> in(n * sizeof(T));
+    fill_typed<T>(ref.value, op, ref.size - 1, 0);
+    for (int r = ref.size - 2; r >= 0; --r) {
+      fill_typed<T>(in, op, r, 0);
+      apply(ref.r, Buffer(in.data(), in.size()), Buffer(ref.value.data(), ref.value.size()));
+    }
+    ref.bound.clear();
+    return;
+  }
+  constexpr double u = std::numeric_limits<T>::epsilon() / 2;
+  const double k = ref.size - 1, gamma = k * u / (1 - k * u);
+  std::vector<long double> exact(n, op == ReduceOp::sum ? 0.0L : 1.0L), magnitude(n, 0.0L);
+  for (int r = 0; r < ref.size; ++r)
+    for (std::size_t i = 0; i < n; ++i) {
+      const long double x = element<T>(op, r, i);
+      if (op == ReduceOp::sum) {
+        exact[i] += x;
+        magnitude[i] += std::fabs(x);
+      } else {
+        exact[i] *= x;
+      }
+    }
+  ref.bound.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const T v = static_cast<T>(exact[i]);
+    std::memcpy(ref.value.data() + i * sizeof(T), &v, sizeof(T));
+    ref.bound[i] = gamma * static_cast<double>(op == ReduceOp::sum ? magnitude[i] : std::fabs(exact[i])) +
+                   static_cast<double>(std::fabs(exact[i] - static_cast<long double>(v)));
+  }
+}
+
+const Reference& reference(Reduction r, int size, std::size_t n) {
+  thread_local Reference ref;
+  if (ref.r.type != r.type || ref.r.op != r.op || ref.size != size || ref.n < n) {
+    ref.r = r;
+    ref.size = size;
+    ref.n = n;
+    for_type(r.type, [&](auto t) { compute<decltype(t)>(ref); });
+  }
+  return ref;
+}
+
+template <class T>
+std::string text_of(T v) {
+  char s[64];
+  if constexpr (std::is_floating_point_v<T>)
+    std::snprintf(s, sizeof s, "%.17g", static_cast<double>(v));
+  else if constexpr (std::is_signed_v<T>)
+    std::snprintf(s, sizeof s, "%lld", static_cast<long long>(v));
+  else
+    std::snprintf(s, sizeof s, "%llu", static_cast<unsigned long long>(v));
+  return s;
+}
+
+}  // namespace
+
+std::byte pattern_byte(int rank, std::size_t i) {
+  return static_cast<std::byte>((pattern_word(rank, i >> 3) >> (8 * (i & 7))) & 0xffu);
+}
+
+void fill_pattern(std::span<std::byte> out, int stream, std::size_t first, bool complement) {
+  const std::byte flip = complement ? std::byte{0xff} : std::byte{0};
+  for_each_pattern_byte(stream, first, out.size(), [&](std::size_t k, std::byte b) {
+    out[k] = b ^ flip;
+    return true;
+  });
+}
+
+std::string compare_pattern(std::span<const std::byte> got, int stream, std::size_t first, int rank, const char* what,
+                            std::size_t base) {
+  std::string error;
+  for_each_pattern_byte(stream, first, got.size(), [&](std::size_t k, std::byte want) {
+    if (got[k] == want) return true;
+    char line[160];
+    std::snprintf(line, sizeof line, "rank %d: byte %zu of the %s is 0x%02x, expected 0x%02x", rank, base + k, what,
+                  static_cast<unsigned>(got[k]), static_cast<unsigned>(want));
+    error = line;
+    return false;
+  });
+  return error;
+}
+
+void fill_elements(std::span<std::byte> out, Reduction r, int rank, std::size_t first) {
+  for_type(r.type, [&](auto t) { fill_typed<decltype(t)>(out, r.op, rank, first); });
+}
+
+void fill_poison(std::span<std::byte> out, Reduction r) {
+  // All-ones words: NaN in floating point, -1 in integers (rare as a result of random words).
+  (void)r;
+  std::memset(out.data(), 0xff, out.size());
+}
+
+std::string check_reduced(std::span<const std::byte> got, Reduction r, int size, std::size_t first, int rank,
+                          const char* what) {
+  const std::size_t width = size_of(r.type), n = got.size() / width;
+  const Reference& ref = reference(r, size, first + n);
+  std::string error;
+  for_type(r.type, [&](auto t) {
+    using T = decltype(t);
+    for (std::size_t k = 0; k < n && error.empty(); ++k) {
+      T g, want;
+      std::memcpy(&g, got.data() + k * width, width);
+      std::memcpy(&want, ref.value.data() + (first + k) * width, width);
+      const double bound = ref.bound.empty() ? 0 : ref.bound[first + k];
+      bool ok;
+      if constexpr (std::is_floating_point_v<T>)
+        ok = ref.bound.empty() ? std::memcmp(&g, &want, width) == 0 : std::fabs(static_cast<double>(g) - want) <= bound;
+      else
+        ok = g == want;
+      if (ok) continue;
+      error = "rank " + std::to_string(rank) + ": element " + std::to_string(first + k) + " of the " + what + " is " +
+              text_of(g) + ", expected " + text_of(want);
+      if (bound > 0) error += " (within " + text_of(bound) + ")";
+    }
+  });
+  return error;
+}
+
+}  // namespace collsim
