@@ -756,7 +756,8 @@ bool ModelEngine::try_wait(int rank, Op& op) {
 
 // A large run is bound by cache misses on the state of the rank each event is for, in an order
 // unrelated to memory. The events of a time bucket are known in advance, so the state of a rank
-// some events ahead is prefetched: its Rank, then, closer in, the coroutine frame it will resume.
+// some events ahead is prefetched: its Rank, then, closer in, what it reaches from there (the
+// coroutine frame it will resume, the requests it waits for).
 void ModelEngine::prefetch_ahead() const {
   if (const int r = queue_.rank_ahead(8); r >= 0) {
     const char* at = reinterpret_cast<const char*>(&ranks_[static_cast<std::size_t>(r)]);
@@ -764,7 +765,16 @@ void ModelEngine::prefetch_ahead() const {
   }
   if (const int r = queue_.rank_ahead(4); r >= 0) {
     const Rank& ahead = ranks_[static_cast<std::size_t>(r)];
-    if (ahead.comm.suspended) __builtin_prefetch(ahead.comm.op().waiter.address());
+    if (ahead.comm.suspended) {
+      const Op& op = ahead.comm.op();
+      // The frame: its first lines, where GCC puts the promise and the locals alive across awaits.
+      const char* frame = static_cast<const char*>(op.waiter.address());
+      for (std::size_t line = 0; line < 256; line += 64) __builtin_prefetch(frame + line);
+      // What the wait checks (an array in the frame or on the heap) and the request table,
+      // which a completed wait releases.
+      if (op.kind == OpKind::wait_all || op.kind == OpKind::wait_any) __builtin_prefetch(op.requests.data());
+      __builtin_prefetch(ahead.comm.requests().slots());
+    }
   }
 }
 
@@ -778,6 +788,9 @@ void ModelEngine::build_ranks(std::size_t begin, std::size_t end, bool keep_work
   for (std::size_t i = begin; i < end; ++i) {
     Rank& r = ranks_[i];
     r.task = keep_work ? work_[i].run(r.comm) : RankWork(spec_, static_cast<int>(i)).run(r.comm);
+    // Almost every rank makes requests; its first slot is placed here, beside the frame, on the
+    // same page, so that a large run's random accesses to a rank touch fewer pages.
+    r.comm.reserve_requests(1);
   }
 }
 
