@@ -233,6 +233,8 @@ class Comm {
 
   // Outstanding requests (issued, not yet completed by a wait): an algorithm should leave none.
   const RequestTable& requests() const { return requests_; }
+  // For engines: room for n requests now (see RequestTable::reserve).
+  void reserve_requests(std::int32_t n) { requests_.reserve(n); }
 
   // Checks the operation made last, records its request, and starts it in the engine; true if it
   // completed already. Called by OpAwaitable; engines never call it.

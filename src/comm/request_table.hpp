@@ -61,12 +61,17 @@ class RequestTable {
       id = free_;
       free_ = slots_[static_cast<std::size_t>(id)].next_free;
     } else {
-      if (size_ == capacity_) grow();
+      if (size_ == capacity_) grow(capacity_ == 0 ? 1 : 2 * capacity_);
       id = size_++;
     }
     slots_[static_cast<std::size_t>(id)] = RequestInfo{kind, true, peer, tag, -1};
     ++live_;
     return id;
+  }
+  // Room for n requests before the table grows: an engine that builds millions of ranks allocates
+  // each one's slots next to its coroutine frame, so that both sit on the same memory pages.
+  void reserve(std::int32_t n) {
+    if (n > capacity_) grow(n);
   }
   bool outstanding(std::int64_t id) const { return id >= 0 && id < size_ && slots_[static_cast<std::size_t>(id)].live; }
   const RequestInfo& operator[](std::int64_t id) const { return slots_[static_cast<std::size_t>(id)]; }
@@ -87,6 +92,8 @@ class RequestTable {
   // Ids handed out so far: engines size their per-request state to this.
   std::size_t capacity() const { return size_; }
   std::size_t live() const { return live_; }
+  // Where the slots are (null before the first request), for an engine that prefetches them.
+  const void* slots() const { return slots_; }
   // "recv from 1 (tag 5)", "put to 2".
   std::string describe(std::int64_t id) const;
   // The first few outstanding requests, "recv from 1 (tag 5), send to 2 (tag 5), ...".
@@ -94,8 +101,7 @@ class RequestTable {
 
  private:
   static std::size_t bytes_of(std::int32_t slots) { return static_cast<std::size_t>(slots) * sizeof(RequestInfo); }
-  void grow() {
-    const std::int32_t capacity = capacity_ == 0 ? 1 : 2 * capacity_;
+  void grow(std::int32_t capacity) {
     auto* bigger = static_cast<RequestInfo*>(frame_pool::allocate(bytes_of(capacity)));
     std::uninitialized_copy(slots_, slots_ + size_, bigger);
     free_slots();

@@ -106,6 +106,30 @@ TEST(ModelEngine, FinishTimesFollowTreeDepth) {
   EXPECT_DOUBLE_EQ(r.time_s, 3 * t);
 }
 
+// A run of 2^15 ranks or more builds its ranks on two threads (each half's coroutine frames from
+// its own thread's pool) and then runs them on one: every rank's finish time is still the one
+// FinishTimesFollowTreeDepth derives, depth (set bits) steps, plus one for a rank with children
+// (vrank v has one iff v + 2^bit_length(v) < p). Real bytes through a segmented run (two
+// receives posted at a time) arrive intact and take the time virtual ones do.
+TEST(ModelEngine, LargeRunsBuiltOnTwoThreadsKeepTheirResults) {
+  const double t = 10e-6 + 1e-9 * 4096;
+  const int p = (1 << 16) + 5;
+  RunSpec s = spec("bcast/binomial", p, 4096);
+  s.real_bytes = false;
+  const RunResult r = run_model(hockney(10e-6, 1e-9), s);
+  ASSERT_EQ(r.finish_s.size(), static_cast<std::size_t>(p));
+  for (int v = 0; v < p; ++v) {
+    const int b = bit_length(static_cast<unsigned>(v));
+    const int steps = std::popcount(static_cast<unsigned>(v)) + (v + (1 << b) < p ? 1 : 0);
+    ASSERT_NEAR(r.finish_s[static_cast<std::size_t>(v)], steps * t, 1e-12) << "rank " << v;
+  }
+  RunSpec segmented = spec("bcast/binomial", 1 << 15, 100, 16, 7);
+  const RunResult real = run_model(hockney(10e-6, 1e-9), segmented);
+  EXPECT_TRUE(real.data_error.empty()) << real.data_error;
+  segmented.real_bytes = false;
+  EXPECT_EQ(real.finish_s, run_model(hockney(10e-6, 1e-9), segmented).finish_s);
+}
+
 // Under one-port the root's isends to vranks 1, 2, 4, ... leave one after the other, the one to
 // vrank 2^k over [k t, (k+1) t], t = alpha + beta*m. Likewise vrank v, having received at time
 // b t, b = bit_length(v), sends to v + 2^k (k = b, b+1, ... while below p) over [k t, (k+1) t];

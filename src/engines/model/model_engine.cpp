@@ -4,8 +4,13 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <exception>
 #include <map>
+#include <new>
 #include <string>
+#include <system_error>
+#include <thread>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
@@ -37,9 +42,9 @@ struct Message {
 // A receive posted before its message was sent: the message, when it comes, arrives after the
 // post, so the post time is not kept.
 struct PostedRecv {
-  int source, tag;
-  std::int32_t request;  // request ids are small (the front's table indexes them with int32)
-  std::int32_t next;
+  int source = -1, tag = 0;
+  std::int32_t request = -1;  // request ids are small (the front's table indexes them with int32)
+  std::int32_t next = -1;
   Buffer buffer;  // receive target
 };
 
@@ -143,16 +148,51 @@ struct WindowMemory {
 // What the engine keeps for each rank; kept small, as a run holds millions. State that only some
 // models or operations need (ports, clocks, one-sided) is in vectors sized on first use.
 struct Rank {
-  explicit Rank(ModelEngine& engine, int rank) : comm(engine, rank) {}
+  explicit Rank(ModelEngine& engine, int rank) noexcept : comm(engine, rank) {}
   ModelComm comm;
   Task<> task;
   // The op this rank is suspended on (always its Comm's op in flight), if it is.
   Op* waiting() { return comm.suspended ? &comm.op() : nullptr; }
   const Op* waiting() const { return comm.suspended ? &comm.op() : nullptr; }
   std::uint64_t done = 0;  // bit id set: request id (< 64) has completed (larger ids: done_large_)
-  ListPool<PostedRecv>::List posted;
+  // The rank's posted receives, oldest first: the oldest here, the others in the engine's pool.
+  // Most ranks hold at most one at a time, so matching a message reads the receiver's Rank only,
+  // not a list head and then a node elsewhere (two dependent cache misses per message on a large
+  // run, most of the matching's time).
+  PostedRecv first_posted;  // none when its request is kNone
+  ListPool<PostedRecv>::List more_posted;
   ListPool<Message>::List unexpected;
 };
+
+// The ranks' state, in one array constructed in place by index rather than by push_back, so that
+// run() can split the construction (the first touch of millions of ranks' memory) between threads.
+class RankArray {
+ public:
+  RankArray() = default;
+  RankArray(const RankArray&) = delete;
+  RankArray& operator=(const RankArray&) = delete;
+  ~RankArray() {
+    for (std::size_t i = 0; i < size_; ++i) data_[i].~Rank();
+    ::operator delete(data_);
+  }
+  // Storage for n ranks; none constructed yet.
+  void allocate(std::size_t n) { data_ = static_cast<Rank*>(::operator new(n * sizeof(Rank))); }
+  // Constructs rank i; every index below n must be constructed, on any thread, before set_size(n).
+  void construct(std::size_t i, ModelEngine& engine) { new (&data_[i]) Rank(engine, static_cast<int>(i)); }
+  void set_size(std::size_t n) { size_ = n; }
+  Rank* data() const { return data_; }
+  Rank& operator[](std::size_t i) { return data_[i]; }
+  const Rank& operator[](std::size_t i) const { return data_[i]; }
+  Rank* begin() const { return data_; }
+  Rank* end() const { return data_ + size_; }
+
+ private:
+  Rank* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+// construct() cannot fail (nothing in a Rank allocates), so a failure later in run() finds every
+// rank constructed.
+static_assert(std::is_nothrow_constructible_v<Rank, ModelEngine&, int>);
 
 struct Event {
   enum class Kind : std::int32_t {
@@ -276,10 +316,14 @@ class ModelEngine {
                 std::int64_t message, std::int64_t request = -1, TraceProtocol protocol = TraceProtocol::none,
                 double latency = -1);
   void match(int rank, Message message);
+  void post(Rank& me, const PostedRecv& receive);
+  template <class F>
+  bool take_posted(Rank& me, F&& match, PostedRecv& out);
   void deliver(int rank, std::int64_t request, Buffer target, Message& message, double posted);
   void push(double time, int rank, Event::Kind kind, std::int64_t id = -1) { queue_.push({time, rank, kind, id}); }
   void resume(int rank);
   void prefetch_ahead() const;
+  void build_ranks(std::size_t begin, std::size_t end, bool keep_work);
   [[noreturn]] void deadlock();
   std::string describe_wait(int rank) const;
 
@@ -289,7 +333,7 @@ class ModelEngine {
   std::int64_t messages_ = 0;  // sent so far: the next message's id
   double now_ = 0;
   std::vector<RankWork> work_;  // those that hold state; before ranks_: the tasks are destroyed first
-  std::vector<Rank> ranks_;
+  RankArray ranks_;
   std::vector<double> finish_;
   ListPool<PostedRecv> posted_;
   ListPool<Message> unexpected_;
@@ -646,8 +690,8 @@ Message ModelEngine::message_of(int rank, const Op& op, double ready) {
 void ModelEngine::match(int rank, Message message) {
   Rank& me = ranks_[static_cast<std::size_t>(rank)];
   PostedRecv p;
-  if (!posted_.take_first(
-          me.posted, [&](const PostedRecv& r) { return r.source == message.source && r.tag == message.tag; }, p)) {
+  if (!take_posted(
+          me, [&](const PostedRecv& r) { return r.source == message.source && r.tag == message.tag; }, p)) {
     unexpected_.push_back(me.unexpected, std::move(message));
     return;
   }
@@ -662,7 +706,27 @@ bool ModelEngine::start_irecv(int rank, Op& op) {
           me.unexpected, [&](const Message& m) { return m.source == op.peer && m.tag == op.tag; }, msg))
     deliver(rank, op.request.id, op.buffer, msg, now_);
   else
-    posted_.push_back(me.posted, {op.peer, op.tag, static_cast<std::int32_t>(op.request.id), kNone, op.buffer});
+    post(me, {op.peer, op.tag, static_cast<std::int32_t>(op.request.id), kNone, op.buffer});
+  return true;
+}
+
+void ModelEngine::post(Rank& me, const PostedRecv& receive) {
+  if (me.first_posted.request == kNone)
+    me.first_posted = receive;
+  else
+    posted_.push_back(me.more_posted, receive);
+}
+
+// Removes and returns the oldest posted receive of `me` for which match(receive) holds, if any.
+template <class F>
+bool ModelEngine::take_posted(Rank& me, F&& match, PostedRecv& out) {
+  if (me.first_posted.request == kNone) return false;  // then there are no others either
+  if (!match(me.first_posted)) return posted_.take_first(me.more_posted, match, out);
+  out = me.first_posted;
+  // The next oldest, if any, moves up.
+  if (!posted_.take_first(
+          me.more_posted, [](const PostedRecv&) { return true; }, me.first_posted))
+    me.first_posted = PostedRecv{};
   return true;
 }
 
@@ -696,7 +760,8 @@ bool ModelEngine::try_wait(int rank, Op& op) {
 
 // A large run is bound by cache misses on the state of the rank each event is for, in an order
 // unrelated to memory. The events of a time bucket are known in advance, so the state of a rank
-// some events ahead is prefetched: its Rank, then, closer in, the coroutine frame it will resume.
+// some events ahead is prefetched: its Rank, then, closer in, what it reaches from there (the
+// coroutine frame it will resume, the requests it waits for).
 void ModelEngine::prefetch_ahead() const {
   if (const int r = queue_.rank_ahead(8); r >= 0) {
     const char* at = reinterpret_cast<const char*>(&ranks_[static_cast<std::size_t>(r)]);
@@ -704,7 +769,32 @@ void ModelEngine::prefetch_ahead() const {
   }
   if (const int r = queue_.rank_ahead(4); r >= 0) {
     const Rank& ahead = ranks_[static_cast<std::size_t>(r)];
-    if (ahead.comm.suspended) __builtin_prefetch(ahead.comm.op().waiter.address());
+    if (ahead.comm.suspended) {
+      const Op& op = ahead.comm.op();
+      // The frame: its first lines, where GCC puts the promise and the locals alive across awaits.
+      const char* frame = static_cast<const char*>(op.waiter.address());
+      for (std::size_t line = 0; line < 256; line += 64) __builtin_prefetch(frame + line);
+      // What the wait checks (an array in the frame or on the heap) and the request table,
+      // which a completed wait releases.
+      if (op.kind == OpKind::wait_all || op.kind == OpKind::wait_any) __builtin_prefetch(op.requests.data());
+      __builtin_prefetch(ahead.comm.requests().slots());
+    }
+  }
+}
+
+// Constructs ranks [begin, end) and their coroutines, up to the initial suspension. Touches
+// nothing shared but what it only reads (the spec, the config), so run() calls it on two threads.
+void ModelEngine::build_ranks(std::size_t begin, std::size_t end, bool keep_work) {
+  for (std::size_t i = begin; i < end; ++i) {
+    ranks_.construct(i, *this);
+    if (trace_) ranks_[i].comm.set_trace(trace_);
+  }
+  for (std::size_t i = begin; i < end; ++i) {
+    Rank& r = ranks_[i];
+    r.task = keep_work ? work_[i].run(r.comm) : RankWork(spec_, static_cast<int>(i)).run(r.comm);
+    // Almost every rank makes requests; its first slot is placed here, beside the frame, on the
+    // same page, so that a large run's random accesses to a rank touch fewer pages.
+    r.comm.reserve_requests(1);
   }
 }
 
@@ -752,31 +842,52 @@ void ModelEngine::deadlock() {
 RunResult ModelEngine::run() {
   const auto P = static_cast<std::size_t>(size());
   const bool keep_work = RankWork::holds_state(spec_);
-  ranks_.reserve(P);
+  ranks_.allocate(P);
   if (keep_work) work_.reserve(P);
+  advise_huge_pages(work_.data(), work_.capacity() * sizeof(RankWork));
   finish_.reserve(P);
   advise_huge_pages(ranks_.data(), P * sizeof(Rank));
-  advise_huge_pages(work_.data(), work_.capacity() * sizeof(RankWork));
   advise_huge_pages(finish_.data(), P * sizeof(double));
   finish_.assign(P, 0);
   if (config_.kind == ModelConfig::Kind::loggp)
     clocks_.resize(P);
   else if (config_.one_port)
     ports_.resize(P);
-  for (int i = 0; i < size(); ++i) {
-    ranks_.emplace_back(*this, i);
-    if (trace_) ranks_.back().comm.set_trace(trace_);
-  }
   try {
-    for (int i = 0; i < size(); ++i) {
-      Rank& r = ranks_[static_cast<std::size_t>(i)];
-      if (keep_work) {
-        work_.emplace_back(spec_, i);
-        r.task = work_.back().run(r.comm);
-      } else {
-        r.task = RankWork(spec_, i).run(r.comm);
+    // A large run spends much of its setup in first touches of fresh memory (page faults and
+    // zeroing, slow in a VM) for the ranks and their coroutine frames. Building a rank touches
+    // only its own state (the frame pool is per thread), so a second thread builds the upper half.
+    // Starting the ranks posts their first operations into the engine's shared state: that stays
+    // on this thread, in rank order, so results do not depend on the split.
+    if (keep_work)
+      for (int i = 0; i < size(); ++i) work_.emplace_back(spec_, i);
+    constexpr std::size_t kParallelFrom = std::size_t{1} << 15;  // below, a thread costs more than it saves
+    std::size_t half = P >= kParallelFrom ? P / 2 : P;
+    std::exception_ptr upper_failed;
+    std::thread upper;
+    if (half < P) {
+      try {
+        upper = std::thread([&] {
+          try {
+            build_ranks(half, P, keep_work);
+          } catch (...) {
+            upper_failed = std::current_exception();
+          }
+        });
+      } catch (const std::system_error&) {
+        half = P;  // no thread to be had: build them all here
       }
     }
+    std::exception_ptr lower_failed;
+    try {
+      build_ranks(0, half, keep_work);
+    } catch (...) {
+      lower_failed = std::current_exception();
+    }
+    if (upper.joinable()) upper.join();
+    ranks_.set_size(P);
+    if (lower_failed) std::rethrow_exception(lower_failed);
+    if (upper_failed) std::rethrow_exception(upper_failed);
     for (int i = 0; i < size(); ++i) {
       Rank& r = ranks_[static_cast<std::size_t>(i)];
       collsim::start(r.task);
