@@ -53,14 +53,18 @@ std::string bcast_check(Shape s, RankBuffers b) {
 BufferSizes gather_layout(Shape s) { return {s.bytes, s.rank == s.root ? times(s.bytes, s.size) : 0}; }
 void gather_fill(Shape s, RankBuffers b) {
   fill_pattern(bytes_of(b.data), s.rank, 0, false);
-  if (s.rank == s.root) fill_blocks(s, b.result, s.size, true, [](int r) { return r; }, zero);
+  if (s.rank == s.root)
+    fill_blocks(
+        s, b.result, s.size, true, [](int r) { return r; }, zero);
 }
 std::string gather_check(Shape s, RankBuffers b) {
-  return first_error([&] { return compare_pattern(cbytes_of(b.data), s.rank, 0, s.rank, "send block (changed by the gather)", 0); },
-                     [&] {
-                       if (s.rank != s.root) return std::string();
-                       return check_blocks(s, b.result, s.size, "gathered buffer", [](int r) { return r; }, zero);
-                     });
+  return first_error(
+      [&] { return compare_pattern(cbytes_of(b.data), s.rank, 0, s.rank, "send block (changed by the gather)", 0); },
+      [&] {
+        if (s.rank != s.root) return std::string();
+        return check_blocks(
+            s, b.result, s.size, "gathered buffer", [](int r) { return r; }, zero);
+      });
 }
 
 // --- scatter: the root's data holds block r for rank r (the root's pattern from r * bytes);
@@ -72,7 +76,9 @@ void scatter_fill(Shape s, RankBuffers b) {
 }
 std::string scatter_check(Shape s, RankBuffers b) {
   return first_error(
-      [&] { return compare_pattern(cbytes_of(b.result), s.root, times(s.bytes, s.rank), s.rank, "scattered block", 0); },
+      [&] {
+        return compare_pattern(cbytes_of(b.result), s.root, times(s.bytes, s.rank), s.rank, "scattered block", 0);
+      },
       [&] {
         if (s.rank != s.root) return std::string();
         return compare_pattern(cbytes_of(b.data), s.root, 0, s.rank, "send buffer (changed by the scatter)", 0);
@@ -83,12 +89,16 @@ std::string scatter_check(Shape s, RankBuffers b) {
 BufferSizes allgather_layout(Shape s) { return {s.bytes, times(s.bytes, s.size)}; }
 void allgather_fill(Shape s, RankBuffers b) {
   fill_pattern(bytes_of(b.data), s.rank, 0, false);
-  fill_blocks(s, b.result, s.size, true, [](int r) { return r; }, zero);
+  fill_blocks(
+      s, b.result, s.size, true, [](int r) { return r; }, zero);
 }
 std::string allgather_check(Shape s, RankBuffers b) {
   return first_error(
       [&] { return compare_pattern(cbytes_of(b.data), s.rank, 0, s.rank, "send block (changed by the allgather)", 0); },
-      [&] { return check_blocks(s, b.result, s.size, "gathered buffer", [](int r) { return r; }, zero); });
+      [&] {
+        return check_blocks(
+            s, b.result, s.size, "gathered buffer", [](int r) { return r; }, zero);
+      });
 }
 
 // --- alltoall: block j of rank i's data (i's pattern from j * bytes) ends as block i of rank j's
@@ -96,14 +106,16 @@ std::string allgather_check(Shape s, RankBuffers b) {
 BufferSizes alltoall_layout(Shape s) { return {times(s.bytes, s.size), times(s.bytes, s.size)}; }
 void alltoall_fill(Shape s, RankBuffers b) {
   fill_pattern(bytes_of(b.data), s.rank, 0, false);
-  fill_blocks(s, b.result, s.size, true, [](int i) { return i; }, [&](int) { return times(s.bytes, s.rank); });
+  fill_blocks(
+      s, b.result, s.size, true, [](int i) { return i; }, [&](int) { return times(s.bytes, s.rank); });
 }
 std::string alltoall_check(Shape s, RankBuffers b) {
   return first_error(
       [&] { return compare_pattern(cbytes_of(b.data), s.rank, 0, s.rank, "send buffer (changed by the alltoall)", 0); },
       [&] {
-        return check_blocks(s, b.result, s.size, "received buffer", [](int i) { return i; },
-                            [&](int) { return times(s.bytes, s.rank); });
+        return check_blocks(
+            s, b.result, s.size, "received buffer", [](int i) { return i; },
+            [&](int) { return times(s.bytes, s.rank); });
       });
 }
 
@@ -130,8 +142,9 @@ void reduce_fill(Shape s, RankBuffers b) {
   fill_poison(bytes_of(b.result), s.reduction);
 }
 std::string reduce_check(Shape s, RankBuffers b) {
-  return first_error([&] { return input_unchanged(s, b, "send vector"); },
-                     [&] { return check_reduced(cbytes_of(b.result), s.reduction, s.size, 0, s.rank, "reduced vector"); });
+  return first_error(
+      [&] { return input_unchanged(s, b, "send vector"); },
+      [&] { return check_reduced(cbytes_of(b.result), s.reduction, s.size, 0, s.rank, "reduced vector"); });
 }
 
 // --- reduce_scatter: data is the rank's vector of size * bytes; rank r's result is block r of
@@ -146,8 +159,8 @@ std::string reduce_scatter_check(Shape s, RankBuffers b) {
 
 // Open MPI's tags are negative; ours are the positive tags of params.hpp.
 constexpr std::array<OperationInfo, 9> kOperations{{
-    {Operation::bcast, "bcast", "MPI_Bcast", tags::bcast, 7, true, false, true, "the message", &bcast_layout, &bcast_fill,
-     &bcast_check},
+    {Operation::bcast, "bcast", "MPI_Bcast", tags::bcast, 7, true, false, true, "the message", &bcast_layout,
+     &bcast_fill, &bcast_check},
     {Operation::gather, "gather", "MPI_Gather", tags::gather, 9, true, false, true, "bytes per process", &gather_layout,
      &gather_fill, &gather_check},
     {Operation::scatter, "scatter", "MPI_Scatter", tags::scatter, 15, true, false, true, "bytes per process",
@@ -160,8 +173,8 @@ constexpr std::array<OperationInfo, 9> kOperations{{
      &allgather_layout, &allgather_fill, &allgather_check},
     {Operation::alltoall, "alltoall", "MPI_Alltoall", tags::alltoall, 3, false, false, true,
      "bytes per pair of processes", &alltoall_layout, &alltoall_fill, &alltoall_check},
-    {Operation::barrier, "barrier", "MPI_Barrier", tags::barrier, 6, false, false, false, "nothing (0)", &barrier_layout,
-     &barrier_fill, &barrier_check},
+    {Operation::barrier, "barrier", "MPI_Barrier", tags::barrier, 6, false, false, false, "nothing (0)",
+     &barrier_layout, &barrier_fill, &barrier_check},
     {Operation::reduce_scatter, "reduce_scatter", "MPI_Reduce_scatter", tags::reduce_scatter, 12, false, true, true,
      "bytes per process (its block of the vector)", &reduce_scatter_layout, &reduce_fill, &reduce_scatter_check},
 }};

@@ -10,7 +10,7 @@ namespace collsim {
 namespace {
 
 constexpr std::array<std::string_view, 5> kTypeNames{"byte", "int32", "int64", "float", "double"};
-constexpr std::array<std::string_view, 11> kOpNames{"sum",  "prod", "min", "max", "land", "lor",
+constexpr std::array<std::string_view, 11> kOpNames{"sum",  "prod", "min", "max",  "land",  "lor",
                                                     "lxor", "band", "bor", "bxor", "affine"};
 
 template <class T>
@@ -127,7 +127,8 @@ std::string reduction_error(Reduction r) {
       if (r.type == Datatype::byte || is_floating(r.type)) return op + " applies to integer types, not " + type;
       return {};
     case ReduceOp::affine:
-      if (r.type != Datatype::int64) return "affine applies to int64 only (a map x -> a*x + b per element), not " + type;
+      if (r.type != Datatype::int64)
+        return "affine applies to int64 only (a map x -> a*x + b per element), not " + type;
       return {};
     default:
       if (r.type == Datatype::byte) return op + " does not apply to byte (MPI allows only band, bor, bxor on it)";

@@ -88,7 +88,8 @@ TEST(Reduction, NamesAndInvalidCombinations) {
   EXPECT_FALSE(parse_datatype("int16"));
   EXPECT_FALSE(parse_reduce_op("maxloc"));
   EXPECT_EQ(reduction_error({Datatype::float32, ReduceOp::band}), "band applies to integer and byte types, not float");
-  EXPECT_EQ(reduction_error({Datatype::byte, ReduceOp::sum}), "sum does not apply to byte (MPI allows only band, bor, bxor on it)");
+  EXPECT_EQ(reduction_error({Datatype::byte, ReduceOp::sum}),
+            "sum does not apply to byte (MPI allows only band, bor, bxor on it)");
   EXPECT_EQ(reduction_error({Datatype::float64, ReduceOp::lor}), "lor applies to integer types, not double");
   EXPECT_EQ(reduction_error({Datatype::int32, ReduceOp::affine}).rfind("affine applies to int64 only", 0), 0u);
   EXPECT_EQ(reduction_error({Datatype::float64, ReduceOp::sum}), "");
@@ -121,7 +122,8 @@ void reference_call(Operation op, std::vector<RankData>& ranks, const CallShape&
         for (int s = 0; s < p; ++s) copy_bytes(result(r).slice(static_cast<std::size_t>(s) * m, m), data(s));
         break;
       case Operation::alltoall:
-        for (int s = 0; s < p; ++s) copy_bytes(result(r).slice(static_cast<std::size_t>(s) * m, m), data(s).slice(ur * m, m));
+        for (int s = 0; s < p; ++s)
+          copy_bytes(result(r).slice(static_cast<std::size_t>(s) * m, m), data(s).slice(ur * m, m));
         break;
       case Operation::barrier: break;
       case Operation::reduce:
