@@ -29,7 +29,8 @@ Measurement simulated_measurement(std::string engine, std::string op, int procs,
 }
 
 std::string csv_header() {
-  return "engine,op,procs,bytes,segment,root,time_s,runs,mean_s,median_s,min_s,max_s,ci95_s,data,protocol";
+  return "engine,op,procs,bytes,segment,root,time_s,runs,mean_s,median_s,min_s,max_s,ci95_s,data,protocol,datatype,"
+         "reduce_op";
 }
 
 std::string critical_path_header() { return "cp_latency_s,cp_transfer_s,cp_wait_s,cp_copy_s,cp_other_s"; }
@@ -39,6 +40,26 @@ std::string critical_path_cells(const Measurement& m) {
   const PathShares& s = *m.critical_path;
   return format_real(s.latency) + "," + format_real(s.transfer) + "," + format_real(s.waiting) + "," +
          format_real(s.copying) + "," + format_real(s.other);
+}
+
+Measurement simulated_measurement(std::string engine, const RunSpec& spec, double time_s, std::string data) {
+  Measurement m = simulated_measurement(std::move(engine), "", 0, 0, 0, 0, time_s, std::move(data));
+  set_call(m, spec);
+  return m;
+}
+
+void set_call(Measurement& m, const RunSpec& spec) {
+  m.op = std::string(spec.algorithm->name);
+  m.procs = spec.procs;
+  m.bytes = spec.bytes;
+  m.segment = spec.algorithm->takes(Knob::segment) ? spec.params.segment : 0;
+  m.root = spec.params.root;
+  m.datatype.clear();
+  m.reduce_op.clear();
+  if (operation_info(spec.algorithm->op).reduces) {
+    m.datatype = to_string(spec.params.reduction.type);
+    m.reduce_op = to_string(spec.params.reduction.op);
+  }
 }
 
 std::string csv_quoted(const std::string& s) {
@@ -56,7 +77,7 @@ std::string csv_row(const Measurement& m) {
          "," + std::to_string(m.segment) + "," + std::to_string(m.root) + "," + format_real(m.time_s) + "," +
          std::to_string(m.runs) + "," + format_real(m.mean_s) + "," + format_real(m.median_s) + "," +
          format_real(m.min_s) + "," + format_real(m.max_s) + "," + format_real(m.ci95_s) + "," + csv_quoted(m.data) +
-         "," + csv_quoted(m.protocol);
+         "," + csv_quoted(m.protocol) + "," + csv_quoted(m.datatype) + "," + csv_quoted(m.reduce_op);
 }
 
 std::vector<std::string> split_csv(const std::string& line) {
@@ -132,6 +153,8 @@ std::optional<Measurement> row_from_cells(const std::vector<std::string>& header
     m.ci95_s = real_or("ci95_s", 0);
     m.data = v.count("data") ? v["data"] : "unchecked";
     m.protocol = v.count("protocol") ? v["protocol"] : "";
+    m.datatype = v.count("datatype") ? v["datatype"] : "";  // files before reductions have neither
+    m.reduce_op = v.count("reduce_op") ? v["reduce_op"] : "";
     static const std::vector<std::string> path_columns = split_csv(critical_path_header());
     if (v.count(path_columns[0]) && !v[path_columns[0]].empty()) {
       PathShares s;

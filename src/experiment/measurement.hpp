@@ -25,9 +25,10 @@ struct Measurement {
   double time_s = 0;
   int runs = 1;
   double mean_s = 0, median_s = 0, min_s = 0, max_s = 0;
-  double ci95_s = 0;     // half-width of the 95% confidence interval of the mean (0 for one run)
-  std::string data;      // "ok", "unchecked" (virtual bytes) or the first wrong byte
-  std::string protocol;  // sim: the point-to-point protocol selection (ideal, tcp, tcp+shm); else empty
+  double ci95_s = 0;                // half-width of the 95% confidence interval of the mean (0 for one run)
+  std::string data;                 // "ok", "unchecked" (virtual bytes) or the first wrong byte
+  std::string protocol;             // sim: the point-to-point protocol selection (ideal, tcp, tcp+shm); else empty
+  std::string datatype, reduce_op;  // reducing operations: "float", "sum"; else empty
   // The point's cluster, when a scenario sweeps it (cluster_sweep.hpp): (parameter, value), the
   // columns after `protocol` in results.csv.
   std::vector<std::pair<std::string, std::string>> axes;
@@ -39,6 +40,13 @@ struct Measurement {
 // Fills the statistics of a simulated point from its single time.
 Measurement simulated_measurement(std::string engine, std::string op, int procs, std::size_t bytes, std::size_t segment,
                                   int root, double time_s, std::string data);
+
+struct RunSpec;
+// Sets the columns that say which call was measured (op, procs, bytes, segment: 0 for algorithms
+// without one, root, and the datatype and operator of a reducing operation) from its spec.
+void set_call(Measurement& m, const RunSpec& spec);
+// The same as the other simulated_measurement, the call's columns from its spec.
+Measurement simulated_measurement(std::string engine, const RunSpec& spec, double time_s, std::string data);
 
 // One CSV field, quoted (RFC 4180) when it holds a comma, a quote or a newline; one line split
 // into its fields, honouring quotes.

@@ -94,6 +94,9 @@ std::string collective_point_text(const PlanPoint& p) {
                   ";root=" + std::to_string(s.params.root);
   if (s.algorithm->takes(Knob::fanout)) t += ";fanout=" + std::to_string(s.params.fanout);
   if (s.algorithm->takes(Knob::radix)) t += ";radix=" + std::to_string(s.params.radix);
+  if (operation_info(s.algorithm->op).reduces)
+    t += ";datatype=" + std::string(to_string(s.params.reduction.type)) +
+         ";reduce_op=" + std::string(to_string(s.params.reduction.op));
   for (const auto& [name, value] : p.axes) t += ";" + name + "=" + value;
   return t;
 }

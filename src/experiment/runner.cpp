@@ -52,9 +52,7 @@ class BoundedTrace final : public TraceSink {
 
 Measurement to_measurement(const std::string& engine, const RunSpec& spec, const RunResult& result) {
   std::string data = !spec.real_bytes ? "unchecked" : result.data_error.empty() ? "ok" : result.data_error;
-  Measurement m = simulated_measurement(engine, std::string(spec.algorithm->name), spec.procs, spec.bytes,
-                                        spec.algorithm->takes(Knob::segment) ? spec.params.segment : 0,
-                                        spec.params.root, result.time_s, std::move(data));
+  Measurement m = simulated_measurement(engine, spec, result.time_s, std::move(data));
   m.protocol = result.protocol;
   return m;
 }

@@ -154,10 +154,11 @@ Scenario load_scenario(const std::string& path) {
   const YAML::Node root = load_yaml_file(path, "scenario file");
   const Reader in(path);
   if (!root || root.IsNull()) throw ScenarioError(path + ": the scenario is empty");
-  in.only_keys(root, "the scenario",
-               {"name",       "description",   "platform",   "ranks_per_node", "map_by", "engines",    "model",
-                "formula",    "sim",           "mpi",        "procs",          "bytes",  "segment",    "root",
-                "real_bytes", "critical_path", "operations", "output",         "trace",  "trace_limit"});
+  in.only_keys(
+      root, "the scenario",
+      {"name",       "description", "platform", "ranks_per_node", "map_by",   "engines",  "model",      "formula",
+       "sim",        "mpi",         "procs",    "bytes",          "segment",  "root",     "real_bytes", "critical_path",
+       "operations", "output",      "trace",    "trace_limit",    "datatype", "reduce_op"});
   auto required = [&](const char* key) {
     if (!root[key]) throw ScenarioError(path + ": missing required key '" + std::string(key) + "'");
     return root[key];
@@ -247,13 +248,34 @@ Scenario load_scenario(const std::string& path) {
     return in.list(n, "root", [&](const YAML::Node& x) { return static_cast<int>(in.integer(x, "root", 0, INT_MAX)); });
   };
   if (root["root"]) roots = read_roots(root["root"]);
+  auto read_datatypes = [&](const YAML::Node& n) {
+    return in.list(n, "datatype", [&](const YAML::Node& x) {
+      const std::string v = in.text(x, "datatype");
+      const auto t = parse_datatype(v);
+      if (!t) in.fail(x, "datatype: '" + v + "' is not one of " + datatype_names());
+      return *t;
+    });
+  };
+  auto read_reduce_ops = [&](const YAML::Node& n) {
+    return in.list(n, "reduce_op", [&](const YAML::Node& x) {
+      const std::string v = in.text(x, "reduce_op");
+      const auto o = parse_reduce_op(v);
+      if (!o) in.fail(x, "reduce_op: '" + v + "' is not one of " + reduce_op_names());
+      return *o;
+    });
+  };
+  std::vector<Datatype> datatypes{kDefaultReduction.type};
+  std::vector<ReduceOp> reduce_ops{kDefaultReduction.op};
+  if (root["datatype"]) datatypes = read_datatypes(root["datatype"]);
+  if (root["reduce_op"]) reduce_ops = read_reduce_ops(root["reduce_op"]);
 
   const YAML::Node ops = required("operations");
   if (!ops.IsSequence() || ops.size() == 0) in.fail(ops, "operations must be a non-empty list");
   for (const auto& item : ops) {
     OperationSweep sweep;
     if (!item.IsScalar()) {
-      in.only_keys(item, "an operation", {"op", "procs", "bytes", "segment", "root", "fanout", "radix"});
+      in.only_keys(item, "an operation",
+                   {"op", "procs", "bytes", "segment", "root", "fanout", "radix", "datatype", "reduce_op"});
       if (!item["op"]) in.fail(item, "an operation needs 'op: <algorithm>'");
     }
     const YAML::Node name_node = item.IsScalar() ? item : item["op"];
@@ -282,6 +304,35 @@ Scenario load_scenario(const std::string& path) {
         if (!problem.empty() && segment != 0) in.fail(item["segment"], problem);
       }
     if (!sweep.algorithm->takes(Knob::segment)) sweep.segments = {0};
+    // What the operation's descriptor says about sizes, roots and reductions: the defaults at
+    // the top apply where they make sense, the operation's own keys must.
+    const OperationInfo& info = operation_info(sweep.algorithm->op);
+    auto own = [&](const char* key) { return item.IsMap() && item[key]; };
+    if (!info.rooted) {
+      if (own("root")) in.fail(item["root"], "root: " + std::string(info.name) + " has no root");
+      sweep.roots = {0};
+    }
+    for (const char* key : {"datatype", "reduce_op"})
+      if (own(key) && !info.reduces)
+        in.fail(item[key], std::string(key) +
+                               " applies to reducing operations (reduce, allreduce, reduce_scatter), not " +
+                               std::string(info.name));
+    if (info.reduces) {
+      sweep.datatypes = own("datatype") ? read_datatypes(item["datatype"]) : datatypes;
+      sweep.reduce_ops = own("reduce_op") ? read_reduce_ops(item["reduce_op"]) : reduce_ops;
+    }
+    if (!info.moves_data) {
+      if (own("bytes"))
+        for (std::size_t m : sweep.bytes)
+          if (m != 0) in.fail(item["bytes"], "bytes: " + std::string(info.name) + " moves no data: its size must be 0");
+      sweep.bytes = {0};
+    }
+    for (Datatype t : sweep.datatypes)
+      for (ReduceOp o : sweep.reduce_ops)
+        for (std::size_t m : sweep.bytes)
+          if (std::string why = call_error(info, m, {t, o}); !why.empty())
+            in.fail(own("bytes") || !own("datatype") ? name_node : item["datatype"],
+                    std::string(sweep.algorithm->name) + " with " + std::to_string(m) + " bytes: " + why);
     sc.operations.push_back(std::move(sweep));
   }
 
@@ -315,24 +366,27 @@ std::vector<PlanPoint> expand_plan(const Scenario& sc) {
         for (int p : op.procs)
           for (std::size_t m : op.bytes)
             for (std::size_t seg : op.segments)
-              for (int root : op.roots) {
-                if (root >= p) continue;
-                if (engine == "formula-textbook" && !op.algorithm->textbook) continue;
-                PlanPoint point;
-                point.engine = engine;
-                point.spec.algorithm = op.algorithm;
-                point.spec.procs = p;
-                point.spec.bytes = m;
-                point.spec.params.segment = seg;
-                point.spec.params.root = root;
-                point.spec.params.fanout = op.fanout;
-                point.spec.params.radix = op.radix;
-                point.spec.real_bytes = sc.real_bytes;
-                point.axes = cluster.axes;
-                point.sim = cluster.sim;
-                point.model = cluster.model;
-                plan.push_back(std::move(point));
-              }
+              for (int root : op.roots)
+                for (Datatype type : op.datatypes)
+                  for (ReduceOp reduce_op : op.reduce_ops) {
+                    if (root >= p) continue;
+                    if (engine == "formula-textbook" && !op.algorithm->textbook) continue;
+                    PlanPoint point;
+                    point.engine = engine;
+                    point.spec.algorithm = op.algorithm;
+                    point.spec.procs = p;
+                    point.spec.bytes = m;
+                    point.spec.params.segment = seg;
+                    point.spec.params.root = root;
+                    point.spec.params.fanout = op.fanout;
+                    point.spec.params.radix = op.radix;
+                    point.spec.params.reduction = {type, reduce_op};
+                    point.spec.real_bytes = sc.real_bytes;
+                    point.axes = cluster.axes;
+                    point.sim = cluster.sim;
+                    point.model = cluster.model;
+                    plan.push_back(std::move(point));
+                  }
   return plan;
 }
 

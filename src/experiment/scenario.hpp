@@ -31,7 +31,11 @@ struct OperationSweep {
   std::vector<int> procs;
   std::vector<std::size_t> bytes;
   std::vector<std::size_t> segments;  // {0} when not given
-  std::vector<int> roots;             // {0} when not given
+  std::vector<int> roots;             // {0} when not given; {0} for operations without a root
+  // Reducing operations: the element types and operators, every pair measured ({float} and {sum}
+  // when not given); {kDefaultReduction} for the others, which ignore it.
+  std::vector<Datatype> datatypes{kDefaultReduction.type};
+  std::vector<ReduceOp> reduce_ops{kDefaultReduction.op};
   int fanout = 4;
   int radix = 4;
 };

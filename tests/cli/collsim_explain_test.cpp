@@ -97,7 +97,9 @@ TEST(CollsimExplain, TellsARunOfATraceFile) {
 
 TEST(ScenarioCriticalPath, AddsTheSharesAsColumns) {
   const std::string csv = run_scenario("cp-on", "critical_path: true\n");
-  EXPECT_TRUE(has(lines(csv).at(0), ",protocol,cp_latency_s,cp_transfer_s,cp_wait_s,cp_copy_s,cp_other_s,key")) << csv;
+  EXPECT_TRUE(has(lines(csv).at(0),
+                  ",protocol,datatype,reduce_op,cp_latency_s,cp_transfer_s,cp_wait_s,cp_copy_s,cp_other_s,key"))
+      << csv;
   EXPECT_NEAR(std::stod(csv_field(csv, "cp_latency_s")), 3e-5, 1e-18);
   EXPECT_NEAR(std::stod(csv_field(csv, "cp_transfer_s")), 3 * 8e-10 * 10000, 1e-18);
   EXPECT_EQ(std::stod(csv_field(csv, "cp_wait_s")), 0);

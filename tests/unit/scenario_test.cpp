@@ -381,6 +381,16 @@ TEST(Scenario, FieldsThatDoNotApplyAreRefused) {
   // As on the command line (--one-port with --loggp): LogGP's g and G already serialise sends.
   expect_refused(dir / "oneport.yaml", head + "  - bcast/binomial\nmodel: {kind: loggp, one_port: true}\n",
                  "6:32: model.one_port applies to Hockney only (LogGP's g and G already serialise sends)");
+  // A reduction of an operation that does not reduce; a bad datatype or operator name.
+  expect_refused(dir / "datatype.yaml", head + "  - op: bcast/binomial\n    datatype: int32\n",
+                 "6:15: datatype applies to reducing operations (reduce, allreduce, reduce_scatter), not bcast");
+  expect_refused(dir / "reduceop.yaml", head + "  - op: gather/binomial\n    reduce_op: max\n",
+                 "6:16: reduce_op applies to reducing operations (reduce, allreduce, reduce_scatter), not gather");
+  expect_refused(dir / "typename.yaml", head + "  - bcast/binomial\ndatatype: [int32, half]\n",
+                 "6:19: datatype: 'half' is not one of byte, int32, int64, float, double");
+  expect_refused(
+      dir / "opname.yaml", head + "  - bcast/binomial\nreduce_op: maxloc\n",
+      "6:12: reduce_op: 'maxloc' is not one of sum, prod, min, max, land, lor, lxor, band, bor, bxor, affine");
 }
 
 // Engines outermost, then operations in file order, then procs, bytes, segment and root in the

@@ -59,11 +59,7 @@ namespace {
 MpiMeasurement identified(MpiMeasurement out, const char* engine, const RunSpec& spec) {
   Measurement& m = out.row;
   m.engine = engine;
-  m.op = std::string(spec.algorithm->name);
-  m.procs = spec.procs;
-  m.bytes = spec.bytes;
-  m.segment = spec.params.segment;
-  m.root = spec.params.root;
+  set_call(m, spec);
   return out;
 }
 }  // namespace
