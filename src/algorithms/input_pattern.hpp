@@ -36,8 +36,9 @@ std::string compare_pattern(std::span<const std::byte> got, int stream, std::siz
 // Rank `rank`'s elements [first, first + n) of a reduction input, n = out.size() / size of the type.
 void fill_elements(std::span<std::byte> out, Reduction r, int rank, std::size_t first);
 
-// Bytes the correct result of `r` never holds in practice (NaN for floats, a fixed odd word else).
-void fill_poison(std::span<std::byte> out, Reduction r);
+// Bytes a correct reduction result does not hold in practice: all ones (NaN in floating point,
+// -1 in integers, which random inputs almost never reduce to in every element).
+void fill_poison(std::span<std::byte> out);
 
 // "" when `got` holds elements [first, first + n) of the reduction of ranks 0..size-1's inputs,
 // x_0 (+) x_1 (+) ... (+) x_{size-1} (within the bound above for floats); else the first element
