@@ -133,14 +133,16 @@ int measure(std::span<char* const> args) {
   if (engine == "model" || engine == "formula") {
     if (engine == "model") reject_foreign(o, engine, {"formula", "params"});
     if (o.has("params")) {
-      for (const char* n :
-           {"alpha", "beta", "intra", "loggp", "one-port", "platform", "copy-bandwidth", "ranks-per-node", "map-by"})
+      for (const char* n : {"alpha", "beta", "intra", "loggp", "one-port", "platform", "copy-bandwidth", "reduce-gamma",
+                            "ranks-per-node", "map-by"})
         if (o.has(n))
           throw UsageError("--params gives the formula its parameters: --" + std::string(n) + " cannot be given too");
     }
     check_model_options(o, engine);
     if (engine == "formula" && o.has("copy-bandwidth"))
       throw UsageError("--copy-bandwidth does not apply to --engine formula (its formulas charge no local copies)");
+    if (engine == "formula" && o.has("reduce-gamma"))
+      throw UsageError("--reduce-gamma does not apply to --engine formula (its formulas charge no local reductions)");
     const ModelConfig model = read_model(o);
     if (engine == "model") {
       result = run_model(model, spec);

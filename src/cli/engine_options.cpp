@@ -28,6 +28,7 @@ std::vector<OptionDef> engine_options() {
       {"loggp", "L,o,g,G", "model: use LogGP with these parameters instead of Hockney"},
       {"one-port", "", "model: each rank sends one message and receives one at a time"},
       {"copy-bandwidth", "BYTES_PER_S", "model: local copy rate (default 0 = copies are free)"},
+      {"reduce-gamma", "S_PER_BYTE", "model: local reduction cost per byte (default 0 = reductions are free)"},
   };
 }
 
@@ -42,7 +43,7 @@ void check_model_options(const ParsedOptions& o, const std::string& engine) {
 }
 
 void check_sim_options(const ParsedOptions& o, const std::string& engine) {
-  reject_foreign(o, engine, {"alpha", "beta", "intra", "loggp", "one-port", "copy-bandwidth"});
+  reject_foreign(o, engine, {"alpha", "beta", "intra", "loggp", "one-port", "copy-bandwidth", "reduce-gamma"});
 }
 
 namespace {
@@ -84,6 +85,7 @@ ModelConfig read_model(const ParsedOptions& o) {
   }
   m.one_port = o.has("one-port");
   m.copy_bandwidth = o.real("copy-bandwidth", 0, 0);
+  m.reduce_gamma = o.real("reduce-gamma", 0, 0);
   if (o.has("platform")) {
     // The two-level Hockney model of the platform, as the simulation would see it.
     for (const char* n : {"alpha", "beta", "intra", "loggp"})

@@ -30,7 +30,7 @@ struct Measurement {
   std::string protocol;             // sim: the point-to-point protocol selection (ideal, tcp, tcp+shm); else empty
   std::string datatype, reduce_op;  // reducing operations: "float", "sum"; else empty
   // The point's cluster, when a scenario sweeps it (cluster_sweep.hpp): (parameter, value), the
-  // columns after `protocol` in results.csv.
+  // columns after `reduce_op` in results.csv.
   std::vector<std::pair<std::string, std::string>> axes;
   // The run's critical path, when a scenario asks for it (critical_path: true) and the engine
   // traces: the columns critical_path_header() names, after the axes.

@@ -56,7 +56,9 @@ std::string model_settings_text(const ModelConfig& m) {
          ";intra=" + hockney_text(m.two_level.intra) + ";inter=" + hockney_text(m.two_level.inter) +
          ";placement=" + placement_text(m.two_level.placement) + ";loggp=" + format_real(m.loggp.L) + "/" +
          format_real(m.loggp.o) + "/" + format_real(m.loggp.g) + "/" + format_real(m.loggp.G) +
-         ";one_port=" + (m.one_port ? "1" : "0") + ";copy=" + format_real(m.copy_bandwidth);
+         ";one_port=" + (m.one_port ? "1" : "0") + ";copy=" + format_real(m.copy_bandwidth) +
+         // Only when set, so that the fingerprints of plans from before reductions still match.
+         (m.reduce_gamma > 0 ? ";reduce_gamma=" + format_real(m.reduce_gamma) : std::string());
 }
 
 std::string hash_hex(std::string_view text) {

@@ -36,7 +36,8 @@ std::vector<std::string> run_json_settings(const Scenario& sc) {
                 ", \"intra_beta\": " + format_real(m.two_level.intra.beta) + ", \"L\": " + format_real(m.loggp.L) +
                 ", \"o\": " + format_real(m.loggp.o) + ", \"g\": " + format_real(m.loggp.g) +
                 ", \"G\": " + format_real(m.loggp.G) + ", \"one_port\": " + (m.one_port ? "true" : "false") +
-                ", \"copy_bandwidth\": " + format_real(m.copy_bandwidth) + "}");
+                ", \"copy_bandwidth\": " + format_real(m.copy_bandwidth) +
+                ", \"reduce_gamma\": " + format_real(m.reduce_gamma) + "}");
   j = "  \"sim\": {\"platform\": " + json_string(sc.sim.platform_file) +
       ", \"protocol\": " + json_string(sc.sim.protocol) + ", \"protocol_options\": [";
   for (std::size_t i = 0; i < sc.sim.protocol_options.size(); ++i)

@@ -22,7 +22,8 @@ namespace {
 
 void read_model(const Reader& in, const YAML::Node& n, ModelConfig& m, bool& from_platform) {
   in.only_keys(n, "model",
-               {"kind", "alpha", "beta", "intra", "from_platform", "L", "o", "g", "G", "one_port", "copy_bandwidth"});
+               {"kind", "alpha", "beta", "intra", "from_platform", "L", "o", "g", "G", "one_port", "copy_bandwidth",
+                "reduce_gamma"});
   if (n["kind"]) {
     const std::string k = in.text(n["kind"], "model.kind");
     if (k == "hockney")
@@ -66,6 +67,7 @@ void read_model(const Reader& in, const YAML::Node& n, ModelConfig& m, bool& fro
       in.fail(n["one_port"], "model.one_port applies to Hockney only (LogGP's g and G already serialise sends)");
   }
   if (n["copy_bandwidth"]) m.copy_bandwidth = in.real(n["copy_bandwidth"], "model.copy_bandwidth", 0);
+  if (n["reduce_gamma"]) m.reduce_gamma = in.real(n["reduce_gamma"], "model.reduce_gamma", 0);
 }
 
 }  // namespace
