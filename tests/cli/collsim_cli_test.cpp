@@ -127,6 +127,10 @@ TEST(Cli, BadCommandLinesExitTwoWithOneLine) {
                    "--datatype applies to reducing operations (reduce, allreduce, reduce_scatter), not bcast");
   expect_bad_input("measure --engine model --op gather/binomial --procs 4 --bytes 8 --reduce-op max",
                    "--reduce-op applies to reducing operations (reduce, allreduce, reduce_scatter), not gather");
+  expect_bad_input("measure --engine formula --op bcast/binomial --procs 4 --bytes 8 --reduce-gamma 1e-9",
+                   "--reduce-gamma does not apply to --engine formula (its formulas charge no local reductions)");
+  expect_bad_input("measure --engine model --op bcast/binomial --procs 4 --bytes 8 --reduce-gamma -1",
+                   "--reduce-gamma");
 }
 
 // collsim run --protocol replaces the scenario's sim.protocol, in the rows and in run.json.
