@@ -250,21 +250,20 @@ Scenario load_scenario(const std::string& path) {
     return in.list(n, "root", [&](const YAML::Node& x) { return static_cast<int>(in.integer(x, "root", 0, INT_MAX)); });
   };
   if (root["root"]) roots = read_roots(root["root"]);
-  auto read_datatypes = [&](const YAML::Node& n) {
-    return in.list(n, "datatype", [&](const YAML::Node& x) {
-      const std::string v = in.text(x, "datatype");
-      const auto t = parse_datatype(v);
-      if (!t) in.fail(x, "datatype: '" + v + "' is not one of " + datatype_names());
-      return *t;
+  // A name or list of names of `key`, each parsed by `parse`, else one line with the choices.
+  auto read_named = [&](const YAML::Node& n, const std::string& key, auto parse, const std::string& choices) {
+    return in.list(n, key, [&](const YAML::Node& x) {
+      const std::string v = in.text(x, key);
+      const auto parsed = parse(v);
+      if (!parsed) in.fail(x, key + ": '" + v + "' is not one of " + choices);
+      return *parsed;
     });
   };
+  auto read_datatypes = [&](const YAML::Node& n) {
+    return read_named(n, "datatype", parse_datatype, datatype_names());
+  };
   auto read_reduce_ops = [&](const YAML::Node& n) {
-    return in.list(n, "reduce_op", [&](const YAML::Node& x) {
-      const std::string v = in.text(x, "reduce_op");
-      const auto o = parse_reduce_op(v);
-      if (!o) in.fail(x, "reduce_op: '" + v + "' is not one of " + reduce_op_names());
-      return *o;
-    });
+    return read_named(n, "reduce_op", parse_reduce_op, reduce_op_names());
   };
   std::vector<Datatype> datatypes{kDefaultReduction.type};
   std::vector<ReduceOp> reduce_ops{kDefaultReduction.op};
