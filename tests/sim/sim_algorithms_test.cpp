@@ -18,12 +18,13 @@ struct Case {
 std::vector<RunSpec> cases(const AlgorithmInfo& a, const std::vector<int>& procs) {
   const Case sizes[] = {{0, 0}, {1, 0}, {1001, 0}, {10000, 1024}, {65535, 0}, {65536, 8192}, {100003, 4096}};
   std::vector<RunSpec> specs;
-  for (int p : procs) {
+  for (int p : testing::procs_for(a, procs)) {
     std::vector<int> roots{0};
     for (int r : {p - 1, p / 2})
-      if (std::find(roots.begin(), roots.end(), r) == roots.end()) roots.push_back(r);
+      if (testing::takes_root(a, r) && std::find(roots.begin(), roots.end(), r) == roots.end()) roots.push_back(r);
     for (int root : roots)
       for (const Case& c : sizes) {
+        if (!testing::takes_size(a, c.bytes)) continue;
         RunSpec s;
         s.algorithm = &a;
         s.procs = p;
@@ -39,8 +40,9 @@ std::vector<RunSpec> cases(const AlgorithmInfo& a, const std::vector<int>& procs
 // No algorithm can finish before the bytes that must cross a link have crossed it. `lat` is the
 // least latency of a message, `bw` the most bytes per second a link carries into one host, and
 // `root_host_ranks` the ranks that share the root's host (their blocks may come another way).
-// A bcast is not over before a non-root off the root's host holds the m bytes; a gather not before
-// the root's host has received the blocks of every other host's ranks.
+// A bcast or scatter is not over before a non-root off the root's host holds its m bytes; a gather
+// not before the root's host has received the blocks of every other host's ranks; a barrier not
+// before one (empty) message has crossed a link.
 struct LowerBound {
   double lat = 0, bw = 0;
   int ranks_per_host = 1;
@@ -48,7 +50,9 @@ struct LowerBound {
 
   double operator()(const RunSpec& s) const {
     const int others = via_links ? s.procs - 1 : s.procs - std::min(ranks_per_host, s.procs);
-    if (s.bytes == 0 || others <= 0) return 0;
+    if (others <= 0) return 0;
+    if (s.algorithm->op == Operation::barrier) return lat;
+    if (s.bytes == 0) return 0;
     const double m = static_cast<double>(s.bytes);
     const double in = s.algorithm->op == Operation::gather ? m * others : m;
     return lat + in / bw;
@@ -94,7 +98,10 @@ TEST_P(EveryAlgorithm, LargeMessagesOnGrisou) {
   std::vector<RunSpec> specs;
   for (auto [p, root, bytes, segment] :
        {std::tuple{8, 5, big, std::size_t{8192}}, std::tuple{5, 2, big + 3, std::size_t{0}},
-        std::tuple{33, 32, std::size_t{1} << 20, std::size_t{65536}}}) {
+        std::tuple{33, 32, std::size_t{1} << 20, std::size_t{65536}}, std::tuple{2, 1, big, std::size_t{0}}}) {
+    if (!testing::runs_on(a, p)) continue;
+    if (!testing::takes_size(a, bytes)) bytes = 0;  // a barrier's only size
+    if (!testing::takes_root(a, root)) root = 0;
     RunSpec s;
     s.algorithm = &a;
     s.procs = p;
@@ -115,15 +122,16 @@ TEST_P(EveryAlgorithm, LargeMessagesOnGrisou) {
 TEST_P(EveryAlgorithm, VirtualBytesTimeLikeRealBytes) {
   const AlgorithmInfo& a = *GetParam();
   std::vector<RunSpec> specs;
-  for (int p : {5, 33})
-    for (std::size_t m : {std::size_t{1}, std::size_t{70001}, std::size_t{1} << 18})
+  for (int p : testing::procs_for(a, {2, 5, 33}))
+    for (std::size_t m : {std::size_t{0}, std::size_t{1}, std::size_t{70001}, std::size_t{1} << 18})
       for (bool real : {true, false}) {
+        if (!testing::takes_size(a, m)) continue;
         RunSpec s;
         s.algorithm = &a;
         s.procs = p;
         s.bytes = m;
         s.real_bytes = real;
-        s.params.root = p / 2;
+        s.params.root = testing::takes_root(a, p / 2) ? p / 2 : 0;
         s.params.segment = a.takes(Knob::segment) ? 8192 : 0;
         specs.push_back(s);
       }
