@@ -4,6 +4,7 @@
 #include <climits>
 #include <utility>
 
+#include "algorithms/barrier.hpp"
 #include "algorithms/bcast.hpp"
 #include "algorithms/gather.hpp"
 #include "algorithms/scatter.hpp"
@@ -27,6 +28,11 @@ Task<> as_gather(Comm& comm, RankBuffers b, const AlgorithmParams& p) {
 template <Task<> (*F)(Comm&, Buffer, Buffer, const AlgorithmParams&)>
 Task<> as_scatter(Comm& comm, RankBuffers b, const AlgorithmParams& p) {
   return F(comm, b.data, b.result, p);
+}
+
+template <Task<> (*F)(Comm&, const AlgorithmParams&)>
+Task<> as_barrier(Comm& comm, RankBuffers, const AlgorithmParams& p) {
+  return F(comm, p);
 }
 
 // Open MPI's knobs and defaults (params.hpp); it caps the chain fanout at 32 (MAXTREEFANOUT) and
@@ -96,6 +102,20 @@ const std::array kAlgorithms{
     AlgorithmInfo{"scatter/linear_nb", Operation::scatter, 3, kMaxRequests,
                   "the root isends each rank its block, a blocking send every max-requests ranks",
                   &as_scatter<scatter_linear_nb>, linear_node},
+    // Barrier: zero-byte messages only. two_proc runs on 2 processes only, as in Open MPI.
+    AlgorithmInfo{"barrier/linear", Operation::barrier, 1, 0, "everyone reports to rank 0, which then releases each",
+                  &as_barrier<barrier_linear>},
+    AlgorithmInfo{"barrier/double_ring", Operation::barrier, 2, 0, "a token twice around the ring from rank 0",
+                  &as_barrier<barrier_double_ring>},
+    AlgorithmInfo{"barrier/recursive_doubling", Operation::barrier, 3, 0,
+                  "pairwise exchanges at distances 1, 2, 4, ...; ranks beyond a power of two fold in and out",
+                  &as_barrier<barrier_recursive_doubling>},
+    AlgorithmInfo{"barrier/bruck", Operation::barrier, 4, 0,
+                  "log2(p) rounds: send to rank + 2^k, receive from rank - 2^k", &as_barrier<barrier_bruck>},
+    AlgorithmInfo{"barrier/two_proc", Operation::barrier, 5, 0, "one exchange between the two ranks (2 processes only)",
+                  &as_barrier<barrier_two_proc>},
+    AlgorithmInfo{"barrier/tree", Operation::barrier, 6, 0, "up a binomial-like tree of pairs to rank 0 and back down",
+                  &as_barrier<barrier_tree>},
 };
 
 // Short names people use for Open MPI's tree broadcasts (the design card says bcast/binary).
