@@ -19,6 +19,7 @@
 
 #include "algorithms/registry.hpp"
 #include "common/every_algorithm.hpp"
+#include "common/late_barrier.hpp"
 #include "engines/model/model_engine.hpp"
 
 namespace collsim {
@@ -266,40 +267,6 @@ TEST(ModelAlgorithms, ScatterLinearNbWithBlockingSends) {
         }
 }
 
-// A barrier in which rank `late` first works for a while (a local reduction of `work` bytes,
-// charged at the model's reduce_gamma) and only then enters the barrier.
-class LateBarrier final : public RankProgram {
- public:
-  LateBarrier(const AlgorithmInfo& a, int late, std::size_t work) : a_(&a), late_(late), work_(work) {}
-  std::unique_ptr<ProgramRank> rank(int rank, int) const override {
-    return std::make_unique<Rank>(*a_, rank == late_ ? work_ : 0);
-  }
-  std::string describe(int procs) const override {
-    return std::string(a_->name) + " on " + std::to_string(procs) + " processes, rank " + std::to_string(late_) +
-           " late";
-  }
-
- private:
-  struct Rank final : ProgramRank {
-    Rank(const AlgorithmInfo& algorithm, std::size_t late_work) : a(&algorithm), work(late_work) {}
-    Task<> setup(Comm&) override { co_return; }
-    Task<> run(Comm& comm) override {
-      if (work > 0) {
-        Storage x(work, false), y(work, false);
-        co_await comm.reduce_local(x.view(), y.view(), {Datatype::float64, ReduceOp::sum});
-      }
-      co_await a->run(comm, RankBuffers{}, AlgorithmParams{});
-    }
-    Task<> finish(Comm&) override { co_return; }
-    std::string check() const override { return {}; }
-    const AlgorithmInfo* a;
-    std::size_t work;
-  };
-  const AlgorithmInfo* a_;
-  int late_;
-  std::size_t work_;
-};
-
 // What a barrier is for: no rank leaves before the last has entered. Whichever rank is late,
 // it leaves no earlier than it entered, and every other rank leaves at least one message later.
 TEST(ModelAlgorithms, NoRankLeavesABarrierBeforeTheLastEnters) {
@@ -311,7 +278,7 @@ TEST(ModelAlgorithms, NoRankLeavesABarrierBeforeTheLastEnters) {
     if (a.op != Operation::barrier) continue;
     for (int p : testing::procs_for(a, {2, 3, 4, 5, 7, 8, 9, 16, 17, 31, 32, 33}))
       for (int late = 0; late < p; ++late) {
-        const LateBarrier program(a, late, work);
+        const testing::LateBarrier program(a, late, work);
         RunSpec s;
         s.program = &program;
         s.procs = p;

@@ -3,8 +3,12 @@
 // multiple of the segment, both sides of the eager limit) and a few large messages.
 #include <gtest/gtest.h>
 
+#include <deque>
+#include <vector>
+
 #include "algorithms/registry.hpp"
 #include "common/every_algorithm.hpp"
+#include "common/late_barrier.hpp"
 #include "sim_test_util.hpp"
 
 namespace collsim {
@@ -149,6 +153,40 @@ TEST_P(EveryAlgorithm, VirtualBytesTimeLikeRealBytes) {
       EXPECT_EQ(virt.time_s, real.time_s) << describe(specs[i]);
       EXPECT_EQ(virt.finish_s, real.finish_s) << describe(specs[i]);
     }
+  }
+}
+
+// What a barrier is for: no rank leaves before the last has entered. The late rank's work takes
+// `entered` (measured alone: a barrier of one process returns at once); every other rank leaves
+// at least one 20 us message after that.
+TEST(SimBarrier, NoRankLeavesBeforeTheLastEnters) {
+  const SimConfig config = test::exact("test/star16.xml", 1);
+  const std::size_t work = std::size_t{8} << 20;  // 1M double additions: about 1 ms at 1 Gf
+  for (const auto& a : all_algorithms()) {
+    if (a.op != Operation::barrier) continue;
+    const testing::LateBarrier alone(a, 0, work);
+    RunSpec one;
+    one.program = &alone;
+    const double entered = test::run_one(config, one).finish_s.at(0);
+    ASSERT_GT(entered, 500e-6) << a.name;
+    std::deque<testing::LateBarrier> programs;
+    std::vector<RunSpec> specs;
+    std::vector<int> lates;
+    for (int p : testing::procs_for(a, {2, 3, 5, 8, 13, 16}))
+      for (int late : {0, p / 2, p - 1}) {
+        programs.emplace_back(a, late, work);
+        RunSpec s;
+        s.program = &programs.back();
+        s.procs = p;
+        specs.push_back(s);
+        lates.push_back(late);
+      }
+    const auto results = test::run_all(config, specs);
+    for (std::size_t i = 0; i < specs.size(); ++i)
+      for (int rank = 0; rank < specs[i].procs; ++rank)
+        EXPECT_GE(results[i].finish_s.at(static_cast<std::size_t>(rank)),
+                  (rank == lates[i] ? entered : entered + 20e-6) * (1 - 1e-9))
+            << programs[i].describe(specs[i].procs) << ": rank " << rank;
   }
 }
 
