@@ -95,13 +95,13 @@ const std::array kAlgorithms{
     // Scatter: the root's `data` holds the blocks, every rank's `result` gets its own.
     AlgorithmInfo{"scatter/basic_linear", Operation::scatter, 1, 0,
                   "the root sends each rank its block in rank order (blocking sends)",
-                  &as_scatter<scatter_basic_linear>, linear_node},
+                  &as_scatter<scatter_basic_linear>, linear_node, nullptr, derived_scatter_basic_linear},
     AlgorithmInfo{"scatter/binomial", Operation::scatter, 2, 0,
                   "in-order binomial tree; inner ranks receive their subtree's blocks and pass them on",
-                  &as_scatter<scatter_binomial>, in_order_node},
+                  &as_scatter<scatter_binomial>, in_order_node, nullptr, derived_scatter_binomial},
     AlgorithmInfo{"scatter/linear_nb", Operation::scatter, 3, kMaxRequests,
                   "the root isends each rank its block, a blocking send every max-requests ranks",
-                  &as_scatter<scatter_linear_nb>, linear_node},
+                  &as_scatter<scatter_linear_nb>, linear_node, nullptr, derived_scatter_linear_nb},
     // Barrier: zero-byte messages only. two_proc runs on 2 processes only, as in Open MPI.
     AlgorithmInfo{"barrier/linear", Operation::barrier, 1, 0, "everyone reports to rank 0, which then releases each",
                   &as_barrier<barrier_linear>},
