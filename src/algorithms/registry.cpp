@@ -95,10 +95,11 @@ const std::array kAlgorithms{
     // Scatter: the root's `data` holds the blocks, every rank's `result` gets its own.
     AlgorithmInfo{"scatter/basic_linear", Operation::scatter, 1, 0,
                   "the root sends each rank its block in rank order (blocking sends)",
-                  &as_scatter<scatter_basic_linear>, linear_node, nullptr, derived_scatter_basic_linear},
+                  &as_scatter<scatter_basic_linear>, linear_node, textbook_scatter_basic_linear,
+                  derived_scatter_basic_linear},
     AlgorithmInfo{"scatter/binomial", Operation::scatter, 2, 0,
                   "in-order binomial tree; inner ranks receive their subtree's blocks and pass them on",
-                  &as_scatter<scatter_binomial>, in_order_node, nullptr, derived_scatter_binomial},
+                  &as_scatter<scatter_binomial>, in_order_node, textbook_scatter_binomial, derived_scatter_binomial},
     AlgorithmInfo{"scatter/linear_nb", Operation::scatter, 3, kMaxRequests,
                   "the root isends each rank its block, a blocking send every max-requests ranks",
                   &as_scatter<scatter_linear_nb>, linear_node, nullptr, derived_scatter_linear_nb},

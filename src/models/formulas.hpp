@@ -31,6 +31,8 @@ double textbook_bcast_scatter_allgather(const FormulaInput& in);
 double textbook_bcast_scatter_allgather_ring(const FormulaInput& in);
 double textbook_gather_basic_linear(const FormulaInput& in);
 double textbook_gather_binomial(const FormulaInput& in);
+double textbook_scatter_basic_linear(const FormulaInput& in);
+double textbook_scatter_binomial(const FormulaInput& in);
 
 // Derived from the implementation.
 double derived_bcast_basic_linear(const FormulaInput& in);

@@ -78,7 +78,7 @@ TEST(Registry, EveryEntryHasATreeAndADerivedFormula) {
   EXPECT_EQ(textbook,
             (std::set<std::string>{"bcast/basic_linear", "bcast/pipeline", "bcast/binary_tree", "bcast/binomial",
                                    "bcast/scatter_allgather", "bcast/scatter_allgather_ring", "gather/basic_linear",
-                                   "gather/binomial"}));
+                                   "gather/binomial", "scatter/basic_linear", "scatter/binomial"}));
 }
 
 TEST(Registry, ChecksKnobsOnce) {
