@@ -10,8 +10,9 @@ namespace collsim {
 // Open MPI's knobs: coll_tuned_bcast_algorithm_segmentsize (default 0),
 // coll_tuned_gather_algorithm_segmentsize (linear_sync's first segment),
 // coll_tuned_bcast_algorithm_chain_fanout (default 4) and coll_tuned_bcast_algorithm_knomial_radix
-// (default 4). Open MPI has no other knob for these algorithms (its tree_fanout is unused by
-// bcast and gather: binary_tree and split_binary_tree always use fanout 2).
+// (default 4), and coll_tuned_scatter_algorithm_max_requests (default 0). Open MPI has no other
+// knob for these algorithms (its tree_fanout is unused by bcast and gather: binary_tree and
+// split_binary_tree always use fanout 2; scatter's segmentsize and fanouts are unused).
 struct AlgorithmParams {
   int root = 0;
   // Bytes per segment for the segmented algorithms (bcast), first-segment size for
@@ -21,6 +22,9 @@ struct AlgorithmParams {
   int fanout = 4;
   // bcast/knomial: tree radix, at least 2.
   int radix = 4;
+  // scatter/linear_nb: a blocking send instead of an isend to every rank that is a multiple of
+  // it; 0 or 1 = isends only.
+  int max_requests = 0;
   // Reducing operations: the element type and operator (operation.hpp's kDefaultReduction).
   Reduction reduction{Datatype::float32, ReduceOp::sum};
 };

@@ -4,8 +4,10 @@
 #include <climits>
 #include <utility>
 
+#include "algorithms/barrier.hpp"
 #include "algorithms/bcast.hpp"
 #include "algorithms/gather.hpp"
+#include "algorithms/scatter.hpp"
 #include "algorithms/virtual_trees.hpp"
 #include "models/formulas.hpp"
 
@@ -23,6 +25,16 @@ Task<> as_gather(Comm& comm, RankBuffers b, const AlgorithmParams& p) {
   return F(comm, b.data, b.result, p);
 }
 
+template <Task<> (*F)(Comm&, Buffer, Buffer, const AlgorithmParams&)>
+Task<> as_scatter(Comm& comm, RankBuffers b, const AlgorithmParams& p) {
+  return F(comm, b.data, b.result, p);
+}
+
+template <Task<> (*F)(Comm&, const AlgorithmParams&)>
+Task<> as_barrier(Comm& comm, RankBuffers, const AlgorithmParams& p) {
+  return F(comm, p);
+}
+
 // Open MPI's knobs and defaults (params.hpp); it caps the chain fanout at 32 (MAXTREEFANOUT) and
 // requires a k-nomial radix above 1.
 constexpr std::array kKnobs{
@@ -30,11 +42,14 @@ constexpr std::array kKnobs{
              "segment size for segmented algorithms, 0 = unsegmented (default 0)"},
     KnobInfo{Knob::fanout, "fanout", "K", 1, kMaxTreeFanout, 4, "bcast/chain: chains off the root (default 4)"},
     KnobInfo{Knob::radix, "radix", "K", 2, INT_MAX, 4, "bcast/knomial: tree radix (default 4)"},
+    KnobInfo{Knob::max_requests, "max-requests", "N", 0, INT_MAX, 0,
+             "scatter/linear_nb: blocking send to every rank that is a multiple of N, 0 = isends only (default 0)"},
 };
 
 constexpr unsigned kSegment = static_cast<unsigned>(Knob::segment);
 constexpr unsigned kFanout = static_cast<unsigned>(Knob::fanout);
 constexpr unsigned kRadix = static_cast<unsigned>(Knob::radix);
+constexpr unsigned kMaxRequests = static_cast<unsigned>(Knob::max_requests);
 
 using namespace models;
 
@@ -77,6 +92,31 @@ const std::array kAlgorithms{
     AlgorithmInfo{"gather/linear_sync", Operation::gather, 3, kSegment,
                   "the root asks each rank in turn (zero-byte sync); first segment, then the rest",
                   &as_gather<gather_linear_sync>, linear_node, nullptr, derived_gather_linear_sync},
+    // Scatter: the root's `data` holds the blocks, every rank's `result` gets its own.
+    AlgorithmInfo{"scatter/basic_linear", Operation::scatter, 1, 0,
+                  "the root sends each rank its block in rank order (blocking sends)",
+                  &as_scatter<scatter_basic_linear>, linear_node, textbook_scatter_basic_linear,
+                  derived_scatter_basic_linear},
+    AlgorithmInfo{"scatter/binomial", Operation::scatter, 2, 0,
+                  "in-order binomial tree; inner ranks receive their subtree's blocks and pass them on",
+                  &as_scatter<scatter_binomial>, in_order_node, textbook_scatter_binomial, derived_scatter_binomial},
+    AlgorithmInfo{"scatter/linear_nb", Operation::scatter, 3, kMaxRequests,
+                  "the root isends each rank its block, a blocking send every max-requests ranks",
+                  &as_scatter<scatter_linear_nb>, linear_node, nullptr, derived_scatter_linear_nb},
+    // Barrier: zero-byte messages only. two_proc runs on 2 processes only, as in Open MPI.
+    AlgorithmInfo{"barrier/linear", Operation::barrier, 1, 0, "everyone reports to rank 0, which then releases each",
+                  &as_barrier<barrier_linear>},
+    AlgorithmInfo{"barrier/double_ring", Operation::barrier, 2, 0, "a token twice around the ring from rank 0",
+                  &as_barrier<barrier_double_ring>},
+    AlgorithmInfo{"barrier/recursive_doubling", Operation::barrier, 3, 0,
+                  "pairwise exchanges at distances 1, 2, 4, ...; ranks beyond a power of two fold in and out",
+                  &as_barrier<barrier_recursive_doubling>},
+    AlgorithmInfo{"barrier/bruck", Operation::barrier, 4, 0,
+                  "log2(p) rounds: send to rank + 2^k, receive from rank - 2^k", &as_barrier<barrier_bruck>},
+    AlgorithmInfo{"barrier/two_proc", Operation::barrier, 5, 0, "one exchange between the two ranks (2 processes only)",
+                  &as_barrier<barrier_two_proc>},
+    AlgorithmInfo{"barrier/tree", Operation::barrier, 6, 0, "up a binomial-like tree of pairs to rank 0 and back down",
+                  &as_barrier<barrier_tree>},
 };
 
 // Short names people use for Open MPI's tree broadcasts (the design card says bcast/binary).
@@ -147,6 +187,7 @@ void set_knob(AlgorithmParams& params, Knob knob, long long value) {
     case Knob::segment: params.segment = static_cast<std::size_t>(value); break;
     case Knob::fanout: params.fanout = static_cast<int>(value); break;
     case Knob::radix: params.radix = static_cast<int>(value); break;
+    case Knob::max_requests: params.max_requests = static_cast<int>(value); break;
   }
 }
 
@@ -155,6 +196,7 @@ long long get_knob(const AlgorithmParams& params, Knob knob) {
     case Knob::segment: return static_cast<long long>(params.segment);
     case Knob::fanout: return params.fanout;
     case Knob::radix: return params.radix;
+    case Knob::max_requests: return params.max_requests;
   }
   return 0;
 }

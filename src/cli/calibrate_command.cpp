@@ -23,7 +23,8 @@ std::vector<OptionDef> calibrate_options() {
        "message sizes: below the segment and multiples of it (default 1KiB,4KiB,8KiB,32KiB,128KiB,512KiB); "
        "gather: per process"},
       {"segment", "SIZE", "m_s: the segment size of the experiments and of the derived formulas (default 8KiB)"},
-      {"ops", "LIST", "the algorithms to calibrate, e.g. bcast/binomial,gather/basic_linear (default: all)"},
+      {"ops", "LIST",
+       "the algorithms to calibrate, e.g. bcast/binomial,gather/basic_linear (default: all with a derived formula)"},
       {"gamma-procs", "N", "measure gamma(p) for p = 2..N (default: the largest of --procs)"},
       {"pingpong-sizes", "LIST",
        "ping-pong sizes for the textbook (alpha, beta); 'none' to skip (default 1,16,256,4KiB,64KiB,1MiB,4MiB)"},

@@ -96,6 +96,7 @@ std::string collective_point_text(const PlanPoint& p) {
                   ";root=" + std::to_string(s.params.root);
   if (s.algorithm->takes(Knob::fanout)) t += ";fanout=" + std::to_string(s.params.fanout);
   if (s.algorithm->takes(Knob::radix)) t += ";radix=" + std::to_string(s.params.radix);
+  if (s.algorithm->takes(Knob::max_requests)) t += ";max_requests=" + std::to_string(s.params.max_requests);
   if (operation_info(s.algorithm->op).reduces)
     t += ";datatype=" + std::string(to_string(s.params.reduction.type)) +
          ";reduce_op=" + std::string(to_string(s.params.reduction.op));

@@ -1,6 +1,7 @@
 // Closed-form predictions of every algorithm: textbook Hockney formulas (textbook_formulas.cpp)
 // and formulas derived from our implementation, which is Open MPI's call sequence
-// (derived_bcast.cpp, derived_gather.cpp). Each definition sits next to its derivation.
+// (derived_bcast.cpp, derived_gather.cpp, derived_scatter.cpp). Each definition sits next to its
+// derivation.
 //
 // The derived formulas follow the seed's Section IV: segments move in buffered (eager) mode, so a
 // send costs alpha + beta*m whether or not its receive is posted (Hockney has no rendezvous; the
@@ -30,6 +31,8 @@ double textbook_bcast_scatter_allgather(const FormulaInput& in);
 double textbook_bcast_scatter_allgather_ring(const FormulaInput& in);
 double textbook_gather_basic_linear(const FormulaInput& in);
 double textbook_gather_binomial(const FormulaInput& in);
+double textbook_scatter_basic_linear(const FormulaInput& in);
+double textbook_scatter_binomial(const FormulaInput& in);
 
 // Derived from the implementation.
 double derived_bcast_basic_linear(const FormulaInput& in);
@@ -44,5 +47,8 @@ double derived_bcast_scatter_allgather_ring(const FormulaInput& in);
 double derived_gather_basic_linear(const FormulaInput& in);
 double derived_gather_binomial(const FormulaInput& in);
 double derived_gather_linear_sync(const FormulaInput& in);
+double derived_scatter_basic_linear(const FormulaInput& in);
+double derived_scatter_binomial(const FormulaInput& in);
+double derived_scatter_linear_nb(const FormulaInput& in);
 
 }  // namespace collsim::models

@@ -58,4 +58,10 @@ double textbook_gather_binomial(const FormulaInput& in) {
   return ceil_log2(P(in)) * in.costs.hockney.alpha + (P(in) - 1) * m(in) * in.costs.hockney.beta;
 }
 
+// Scatter is gather reversed (Thakur, Rabenseifner and Gropp give both the same cost): the root
+// sends P-1 blocks one after the other; the binomial tree takes log2 P steps and the root sends
+// the P-1 other blocks.
+double textbook_scatter_basic_linear(const FormulaInput& in) { return textbook_gather_basic_linear(in); }
+double textbook_scatter_binomial(const FormulaInput& in) { return textbook_gather_binomial(in); }
+
 }  // namespace collsim::models

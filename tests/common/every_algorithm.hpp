@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cctype>
+#include <cstddef>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -17,6 +18,26 @@ inline std::vector<const AlgorithmInfo*> every_algorithm() {
   std::vector<const AlgorithmInfo*> out;
   for (const auto& a : all_algorithms()) out.push_back(&a);
   return out;
+}
+
+// Whether `a` runs on `procs` processes: Open MPI's two_proc algorithms need exactly 2 (one
+// process is coll/self's, where every algorithm returns at once); the call fails on any other.
+inline bool runs_on(const AlgorithmInfo& a, int procs) {
+  return procs == 1 || procs == 2 || !a.name.ends_with("/two_proc");
+}
+
+// Whether a call of `a` may have size `bytes`: a barrier moves no data, its size is 0.
+inline bool takes_size(const AlgorithmInfo& a, std::size_t bytes) {
+  return bytes == 0 || operation_info(a.op).moves_data;
+}
+
+// Whether `root` is worth a run of its own: operations without a root run with root 0 only.
+inline bool takes_root(const AlgorithmInfo& a, int root) { return root == 0 || operation_info(a.op).rooted; }
+
+// The process counts of `procs` on which `a` runs.
+inline std::vector<int> procs_for(const AlgorithmInfo& a, std::vector<int> procs) {
+  std::erase_if(procs, [&](int p) { return !runs_on(a, p); });
+  return procs;
 }
 
 // "bcast/binomial" -> "bcast_binomial" (test names allow only letters, digits and '_').

@@ -75,6 +75,7 @@ RunSpec spec_for(const AlgorithmInfo& a, const Point& pt) {
 
 // Exact up to `exact_up_to` processes (all of them by default), a lower bound beyond.
 void expect_agreement(const AlgorithmInfo& a, const ModelConfig& model, int exact_up_to = kMaxProcs) {
+  if (!a.derived) GTEST_SKIP() << a.name << " has no derived formula yet";
   FormulaConfig f;
   f.costs = costs_from_model(model, kMaxProcs, 8192);
   int checked = 0, failures = 0;
@@ -103,6 +104,26 @@ TEST_P(FormulaAgreement, OnePort) {
     expect_agreement(*GetParam(), hockney(true), 5);
   else
     expect_agreement(*GetParam(), hockney(true));
+}
+
+// scatter/linear_nb's blocking sends to the multiples of max_requests, with and without one port.
+TEST(FormulaAgreementKnobs, ScatterLinearNbWithMaxRequests) {
+  const AlgorithmInfo& a = *find_algorithm("scatter/linear_nb");
+  for (bool one_port : {false, true}) {
+    const ModelConfig model = hockney(one_port);
+    FormulaConfig f;
+    f.costs = costs_from_model(model, kMaxProcs, 8192);
+    for (int max_requests : {1, 2, 3, 5, 16})
+      for (int p = 2; p <= 40; p += kSanitized ? 7 : 1)
+        for (int root : {0, p / 2, p - 1})
+          for (std::size_t m : {std::size_t{1}, std::size_t{1000}, std::size_t{70001}}) {
+            RunSpec s = spec_for(a, {p, m, 0, root});
+            s.params.max_requests = max_requests;
+            const double engine = run_model(model, s).time_s, formula = run_formula(f, s).time_s;
+            EXPECT_NEAR(formula, engine, 1e-9 * engine)
+                << describe(s) << " max_requests " << max_requests << (one_port ? " one port" : "");
+          }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryAlgorithm, FormulaAgreement, ::testing::ValuesIn(testing::every_algorithm()),

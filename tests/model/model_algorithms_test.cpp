@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <memory>
 #include <ostream>
 #include <string>
 #include <tuple>
@@ -18,6 +19,7 @@
 
 #include "algorithms/registry.hpp"
 #include "common/every_algorithm.hpp"
+#include "common/late_barrier.hpp"
 #include "engines/model/model_engine.hpp"
 
 namespace collsim {
@@ -71,12 +73,15 @@ ModelConfig two_level() {
 // time, each taking alpha + beta * its bytes: every byte of a bcast leaves through the root's send port, and the p-1
 // other blocks of a gather come in through its receive port, so that port is busy alpha + beta * those bytes before the
 // last of them is delivered.
+// A barrier moves no byte, but some rank must hear from another, so one zero-byte message is
+// delivered. A scatter's p-1 other blocks leave through the root's send port.
 double lower_bound(const ModelConfig& c, const RunSpec& s) {
   const double m = static_cast<double>(s.bytes);
+  const double least = operation_info(s.algorithm->op).moves_data ? 1 : 0;
   if (c.kind == ModelConfig::Kind::loggp) return 2 * c.loggp.o + c.loggp.L;
   if (c.kind == ModelConfig::Kind::two_level)
-    return std::min(c.two_level.intra.transfer(1), c.two_level.inter.transfer(1));
-  if (!c.one_port) return c.hockney.alpha + c.hockney.beta;
+    return std::min(c.two_level.intra.transfer(least), c.two_level.inter.transfer(least));
+  if (!c.one_port) return c.hockney.alpha + c.hockney.beta * least;
   const double through_root = s.algorithm->op == Operation::bcast ? m : (s.procs - 1) * m;
   return c.hockney.alpha + c.hockney.beta * through_root;
 }
@@ -88,9 +93,9 @@ void expect_right(const RunSpec& s, const ModelConfig& config = ModelConfig{}) {
     ASSERT_EQ(r.finish_s.size(), static_cast<std::size_t>(s.procs)) << describe(s);
     EXPECT_EQ(r.time_s, *std::max_element(r.finish_s.begin(), r.finish_s.end())) << describe(s);
     EXPECT_GE(*std::min_element(r.finish_s.begin(), r.finish_s.end()), 0) << describe(s);
-    if (s.procs == 1 || s.bytes == 0) {
+    if (s.procs == 1 || (s.bytes == 0 && operation_info(s.algorithm->op).moves_data)) {
       // Nothing to move: every algorithm returns at once (MPI_Bcast and MPI_Gather do), and a
-      // lone rank's copies are free here.
+      // lone rank's copies are free here. A barrier of several ranks still sends messages.
       EXPECT_EQ(r.time_s, 0) << describe(s);
     } else {
       const double bound = lower_bound(config, s);
@@ -101,7 +106,11 @@ void expect_right(const RunSpec& s, const ModelConfig& config = ModelConfig{}) {
   }
 }
 
+// Cases that do not apply to the algorithm are left out: sizes other than 0 for a barrier, roots
+// other than 0 for operations without one, process counts a two_proc algorithm refuses (tested
+// on their own below).
 void run_case(const AlgorithmInfo& a, int procs, Case c, int root, const ModelConfig& config = ModelConfig{}) {
+  if (!testing::runs_on(a, procs) || !testing::takes_size(a, c.bytes) || !testing::takes_root(a, root)) return;
   expect_right(spec_for(a, procs, c, root), config);
 }
 
@@ -166,9 +175,10 @@ TEST_P(EveryAlgorithm, MovesTheRightBytesAtLargerScale) {
 
 TEST_P(EveryAlgorithm, VirtualBytesTakeTheSameTimeAsRealOnes) {
   const AlgorithmInfo& a = algorithm();
-  for (int p : {7, 33})
-    for (Case c : {Case{70001, 8192}, Case{40}}) {
-      RunSpec s = spec_for(a, p, c, p / 3);
+  for (int p : testing::procs_for(a, {2, 7, 33}))
+    for (Case c : {Case{70001, 8192}, Case{40}, Case{0}}) {
+      if (!testing::takes_size(a, c.bytes)) continue;
+      RunSpec s = spec_for(a, p, c, testing::takes_root(a, p / 3) ? p / 3 : 0);
       const RunResult real = run_model(model().config, s);
       s.real_bytes = false;
       const RunResult fake = run_model(model().config, s);
@@ -240,6 +250,59 @@ TEST(ModelAlgorithms, LinearSyncFirstSegments) {
     for (int root : {0, p - 1})
       for (Case c : {Case{1000, 0}, Case{1000, 1}, Case{1000, 999}, Case{1000, 1000}, Case{1000, 4096}, Case{1, 1}})
         run_case(a, p, c, root);
+}
+
+TEST(ModelAlgorithms, ScatterLinearNbWithBlockingSends) {
+  // max_requests > 1 turns the isend to every rank that is a multiple of it into a blocking
+  // send; 0 and 1 mean isends only, as in Open MPI.
+  const AlgorithmInfo& a = *find_algorithm("scatter/linear_nb");
+  for (int max_requests : {0, 1, 2, 3, 4, 7, 100})
+    for (int p : {2, 3, 5, 8, 9, 17, 33})
+      for (int root : {0, 2 % p, p - 1})
+        for (Case c : {Case{1}, Case{1001}, Case{65537}}) {
+          RunSpec s = spec_for(a, p, c, root);
+          s.params.max_requests = max_requests;
+          expect_right(s);
+          expect_right(s, one_port());
+        }
+}
+
+// What a barrier is for: no rank leaves before the last has entered. Whichever rank is late,
+// it leaves no earlier than it entered, and every other rank leaves at least one message later.
+TEST(ModelAlgorithms, NoRankLeavesABarrierBeforeTheLastEnters) {
+  ModelConfig c;
+  c.reduce_gamma = 1e-9;
+  const std::size_t work = 800000;  // 0.8 ms, far above any barrier's time here
+  const double entered = static_cast<double>(work) * c.reduce_gamma;
+  for (const auto& a : all_algorithms()) {
+    if (a.op != Operation::barrier) continue;
+    for (int p : testing::procs_for(a, {2, 3, 4, 5, 7, 8, 9, 16, 17, 31, 32, 33}))
+      for (int late = 0; late < p; ++late) {
+        const testing::LateBarrier program(a, late, work);
+        RunSpec s;
+        s.program = &program;
+        s.procs = p;
+        const RunResult r = run_model(c, s);
+        ASSERT_EQ(r.finish_s.size(), static_cast<std::size_t>(p));
+        for (int rank = 0; rank < p; ++rank)
+          EXPECT_GE(r.finish_s[static_cast<std::size_t>(rank)],
+                    rank == late ? entered : entered + c.hockney.alpha * (1 - 1e-12))
+              << program.describe(p) << ": rank " << rank;
+      }
+  }
+}
+
+TEST(ModelAlgorithms, TwoProcBarrierRefusesOtherSizes) {
+  const AlgorithmInfo& a = *find_algorithm("barrier/two_proc");
+  for (int p : {3, 4, 8}) {
+    RunSpec s = spec_for(a, p, {0}, 0);
+    try {
+      run_model(ModelConfig{}, s);
+      ADD_FAILURE() << describe(s) << " ran";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("2 processes only"), std::string::npos) << e.what();
+    }
+  }
 }
 
 // "bcast_binomial_LogGP".

@@ -26,6 +26,8 @@ std::vector<int> roots(int p) {
   return {0, p / 2, p - 1};
 }
 
+int takes_root_or_0(const AlgorithmInfo& a, int root) { return testing::takes_root(a, root) ? root : 0; }
+
 struct Size {
   std::size_t bytes;
   std::size_t segment;
@@ -77,23 +79,51 @@ class MpiAlgorithm : public ::testing::TestWithParam<std::string> {
 };
 
 TEST_P(MpiAlgorithm, SmallAndOddSizesFromEveryRoot) {
+  const AlgorithmInfo& a = algorithm();
+  if (!testing::runs_on(a, world_size())) GTEST_SKIP() << a.name << " runs on 2 processes only";
   const std::vector<Size> sizes{{0, 0}, {1, 0}, {1001, 0}, {1001, 1024}, {10000, 1024}, {65539, 8192}, {3, 1}};
   for (int root : roots(world_size()))
-    for (Size s : sizes) expect_right(spec_for(algorithm(), root, s));
+    for (Size s : sizes)
+      if (testing::takes_root(a, root) && testing::takes_size(a, s.bytes)) expect_right(spec_for(a, root, s));
 }
 
 TEST_P(MpiAlgorithm, LargeMessages) {
+  const AlgorithmInfo& a = algorithm();
   const int p = world_size();
-  // Sizes of the whole result: a gather's block is its p-th part, so the root's buffer stays
-  // within 4 MiB however many ranks run.
-  const std::size_t per = algorithm().op == Operation::gather ? static_cast<std::size_t>(p) : 1;
+  if (!testing::runs_on(a, p)) GTEST_SKIP() << a.name << " runs on 2 processes only";
+  if (!operation_info(a.op).moves_data) GTEST_SKIP() << a.name << " moves no data";
+  // Sizes of the whole root buffer: a gather's or scatter's block is its p-th part, so the
+  // root's buffer stays within 4 MiB however many ranks run.
+  const bool blocks = a.op == Operation::gather || a.op == Operation::scatter;
+  const std::size_t per = blocks ? static_cast<std::size_t>(p) : 1;
   // One root each: filling and checking megabytes dominates the sanitizer build's run time.
-  expect_right(spec_for(algorithm(), 0, {(4u << 20) / per, 0}));
-  expect_right(spec_for(algorithm(), p - 1, {(4u << 20) / per, 256u << 10}));
-  expect_right(spec_for(algorithm(), p / 2, {((1u << 20) + 7) / per, 64u << 10}));
+  expect_right(spec_for(a, 0, {(4u << 20) / per, 0}));
+  expect_right(spec_for(a, takes_root_or_0(a, p - 1), {(4u << 20) / per, 256u << 10}));
+  expect_right(spec_for(a, takes_root_or_0(a, p / 2), {((1u << 20) + 7) / per, 64u << 10}));
+}
+
+// The algorithms with max_requests (scatter/linear_nb), at other values than the default.
+class MpiMaxRequests : public MpiAlgorithm {};
+
+std::vector<std::string> max_requests_algorithms() {
+  std::vector<std::string> names;
+  for (const auto& a : all_algorithms())
+    if (a.takes(Knob::max_requests)) names.emplace_back(a.name);
+  return names;
+}
+
+TEST_P(MpiMaxRequests, OtherValues) {
+  const AlgorithmInfo& a = algorithm();
+  for (int root : {0, world_size() - 1})
+    for (int max_requests : {1, 2, 3, 5}) {
+      RunSpec spec = spec_for(a, root, {10001, 0});
+      spec.params.max_requests = max_requests;
+      expect_right(spec);
+    }
 }
 
 TEST_P(MpiAlgorithm, OtherFanoutsAndRadices) {
+  if (!operation_info(algorithm().op).moves_data) GTEST_SKIP() << algorithm().name << " moves no data";
   const int root = world_size() - 1;
   for (int fanout : {1, 2, 3}) {
     RunSpec spec = spec_for(algorithm(), root, {10000, 1024});
@@ -108,6 +138,8 @@ TEST_P(MpiAlgorithm, OtherFanoutsAndRadices) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Registry, MpiAlgorithm, ::testing::ValuesIn(testing::every_algorithm_name()),
+                         testing::name_test_name);
+INSTANTIATE_TEST_SUITE_P(Registry, MpiMaxRequests, ::testing::ValuesIn(max_requests_algorithms()),
                          testing::name_test_name);
 
 }  // namespace

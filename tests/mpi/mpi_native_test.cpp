@@ -165,7 +165,8 @@ class NativeEquivalence : public ::testing::TestWithParam<std::string> {
   // Every rank asks for the same settings in the same order, so the duplications match.
   ForcedComm& forced_for(const RunSpec& spec) {
     const std::string key = std::string(spec.algorithm->name) + "/" + std::to_string(spec.params.segment) + "/" +
-                            std::to_string(spec.params.fanout) + "/" + std::to_string(spec.params.radix);
+                            std::to_string(spec.params.fanout) + "/" + std::to_string(spec.params.radix) + "/" +
+                            std::to_string(spec.params.max_requests);
     auto& slot = (*forced_)[key];
     if (!slot) slot = std::make_unique<ForcedComm>(MPI_COMM_WORLD, *spec.algorithm, spec.params);
     return *slot;
@@ -204,34 +205,40 @@ std::vector<int> some_roots(int p) {
 }
 
 TEST_P(NativeEquivalence, SameBytesAsOpenMpiForRootsAndSizes) {
+  const AlgorithmInfo& a = algorithm();
   const int p = world_size();
+  if (!testing::runs_on(a, p)) GTEST_SKIP() << a.name << " runs on 2 processes only";
   // Empty, one byte, odd, not a multiple of the segment, exactly a segment, and 1 MiB in all
-  // (a gather's block is its p-th part).
-  const std::size_t per = algorithm().op == Operation::gather ? static_cast<std::size_t>(p) : 1;
+  // (a gather's or scatter's block is its p-th part). A barrier's only size is 0.
+  const bool blocks = a.op == Operation::gather || a.op == Operation::scatter;
+  const std::size_t per = blocks ? static_cast<std::size_t>(p) : 1;
   struct Size {
     std::size_t bytes, segment;
   };
   const std::vector<Size> sizes{{0, 0},        {1, 0},       {1001, 0},     {1001, 1024},
                                 {10000, 1024}, {8192, 8192}, {65539, 8192}, {(1u << 20) / per, 8192}};
   for (int root : some_roots(p))
-    for (Size s : sizes) expect_same(spec_for(algorithm(), root, s.bytes, s.segment));
+    for (Size s : sizes)
+      if (testing::takes_root(a, root) && testing::takes_size(a, s.bytes))
+        expect_same(spec_for(a, root, s.bytes, s.segment));
 }
 
-// The algorithms with a fanout or a radix, at other values than the default.
+// The algorithms with a fanout, a radix or max_requests, at other values than the default.
 class NativeKnobs : public NativeEquivalence {};
 
 std::vector<std::string> knob_algorithms() {
   std::vector<std::string> names;
   for (const auto& a : all_algorithms())
-    if (a.takes(Knob::fanout) || a.takes(Knob::radix)) names.emplace_back(a.name);
+    if (a.takes(Knob::fanout) || a.takes(Knob::radix) || a.takes(Knob::max_requests)) names.emplace_back(a.name);
   return names;
 }
 
-TEST_P(NativeKnobs, SameBytesAsOpenMpiForOtherFanoutsAndRadices) {
+TEST_P(NativeKnobs, SameBytesAsOpenMpiForOtherKnobValues) {
   const int root = world_size() - 1;
   for (int k : {1, 2, 3, 5}) {
     RunSpec spec = spec_for(algorithm(), root, 10001, 1024);
     if (algorithm().takes(Knob::fanout)) spec.params.fanout = k;
+    if (algorithm().takes(Knob::max_requests)) spec.params.max_requests = k;
     if (algorithm().takes(Knob::radix)) {
       if (k < 2) continue;
       spec.params.radix = k;

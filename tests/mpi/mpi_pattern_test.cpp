@@ -74,6 +74,17 @@ const Case kCases[] = {
     {6, "--op bcast/scatter_allgather_ring --bytes 100001 --root 4"},
     {7, "--op gather/binomial --bytes 1001 --root 3"},
     {7, "--op gather/linear_sync --bytes 10001 --segment 1KiB --root 6"},
+    {4, "--op scatter/basic_linear --bytes 100001 --root 1"},
+    {4, "--op scatter/binomial --bytes 100001 --root 1"},
+    {4, "--op scatter/linear_nb --bytes 100001 --root 1"},
+    {7, "--op scatter/binomial --bytes 1001 --root 3"},
+    {7, "--op scatter/linear_nb --bytes 1001 --max-requests 3 --root 2"},
+    {5, "--op barrier/linear --bytes 0"},
+    {5, "--op barrier/double_ring --bytes 0"},
+    {6, "--op barrier/recursive_doubling --bytes 0"},
+    {6, "--op barrier/bruck --bytes 0"},
+    {2, "--op barrier/two_proc --bytes 0"},
+    {6, "--op barrier/tree --bytes 0"},
 };
 
 std::string case_name(const ::testing::TestParamInfo<Case>& info) {
@@ -97,6 +108,13 @@ TEST(PatternControl, AnotherRadixSegmentOrFanoutIsSeen) {
             monitored(4, "mpi-native", "--op bcast/pipeline --bytes 64KiB --segment 16KiB").sent);
   const std::string chain = "--op bcast/chain --bytes 64KiB --segment 8KiB";
   EXPECT_NE(monitored(5, "mpi", chain + " --fanout 2").sent, monitored(5, "mpi-native", chain + " --fanout 4").sent);
+}
+
+// Zero-byte messages are counted too: two barriers with other message patterns are told apart.
+TEST(PatternControl, AnotherBarrierIsSeen) {
+  REQUIRE_MONITORING();
+  EXPECT_NE(monitored(6, "mpi", "--op barrier/bruck --bytes 0").sent,
+            monitored(6, "mpi-native", "--op barrier/recursive_doubling --bytes 0").sent);
 }
 
 }  // namespace

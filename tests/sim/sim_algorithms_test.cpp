@@ -3,8 +3,12 @@
 // multiple of the segment, both sides of the eager limit) and a few large messages.
 #include <gtest/gtest.h>
 
+#include <deque>
+#include <vector>
+
 #include "algorithms/registry.hpp"
 #include "common/every_algorithm.hpp"
+#include "common/late_barrier.hpp"
 #include "sim_test_util.hpp"
 
 namespace collsim {
@@ -18,12 +22,13 @@ struct Case {
 std::vector<RunSpec> cases(const AlgorithmInfo& a, const std::vector<int>& procs) {
   const Case sizes[] = {{0, 0}, {1, 0}, {1001, 0}, {10000, 1024}, {65535, 0}, {65536, 8192}, {100003, 4096}};
   std::vector<RunSpec> specs;
-  for (int p : procs) {
+  for (int p : testing::procs_for(a, procs)) {
     std::vector<int> roots{0};
     for (int r : {p - 1, p / 2})
-      if (std::find(roots.begin(), roots.end(), r) == roots.end()) roots.push_back(r);
+      if (testing::takes_root(a, r) && std::find(roots.begin(), roots.end(), r) == roots.end()) roots.push_back(r);
     for (int root : roots)
       for (const Case& c : sizes) {
+        if (!testing::takes_size(a, c.bytes)) continue;
         RunSpec s;
         s.algorithm = &a;
         s.procs = p;
@@ -39,8 +44,9 @@ std::vector<RunSpec> cases(const AlgorithmInfo& a, const std::vector<int>& procs
 // No algorithm can finish before the bytes that must cross a link have crossed it. `lat` is the
 // least latency of a message, `bw` the most bytes per second a link carries into one host, and
 // `root_host_ranks` the ranks that share the root's host (their blocks may come another way).
-// A bcast is not over before a non-root off the root's host holds the m bytes; a gather not before
-// the root's host has received the blocks of every other host's ranks.
+// A bcast or scatter is not over before a non-root off the root's host holds its m bytes; a gather
+// not before the root's host has received the blocks of every other host's ranks; a barrier not
+// before one (empty) message has crossed a link.
 struct LowerBound {
   double lat = 0, bw = 0;
   int ranks_per_host = 1;
@@ -48,7 +54,9 @@ struct LowerBound {
 
   double operator()(const RunSpec& s) const {
     const int others = via_links ? s.procs - 1 : s.procs - std::min(ranks_per_host, s.procs);
-    if (s.bytes == 0 || others <= 0) return 0;
+    if (others <= 0) return 0;
+    if (s.algorithm->op == Operation::barrier) return lat;
+    if (s.bytes == 0) return 0;
     const double m = static_cast<double>(s.bytes);
     const double in = s.algorithm->op == Operation::gather ? m * others : m;
     return lat + in / bw;
@@ -94,7 +102,10 @@ TEST_P(EveryAlgorithm, LargeMessagesOnGrisou) {
   std::vector<RunSpec> specs;
   for (auto [p, root, bytes, segment] :
        {std::tuple{8, 5, big, std::size_t{8192}}, std::tuple{5, 2, big + 3, std::size_t{0}},
-        std::tuple{33, 32, std::size_t{1} << 20, std::size_t{65536}}}) {
+        std::tuple{33, 32, std::size_t{1} << 20, std::size_t{65536}}, std::tuple{2, 1, big, std::size_t{0}}}) {
+    if (!testing::runs_on(a, p)) continue;
+    if (!testing::takes_size(a, bytes)) bytes = 0;  // a barrier's only size
+    if (!testing::takes_root(a, root)) root = 0;
     RunSpec s;
     s.algorithm = &a;
     s.procs = p;
@@ -115,15 +126,16 @@ TEST_P(EveryAlgorithm, LargeMessagesOnGrisou) {
 TEST_P(EveryAlgorithm, VirtualBytesTimeLikeRealBytes) {
   const AlgorithmInfo& a = *GetParam();
   std::vector<RunSpec> specs;
-  for (int p : {5, 33})
-    for (std::size_t m : {std::size_t{1}, std::size_t{70001}, std::size_t{1} << 18})
+  for (int p : testing::procs_for(a, {2, 5, 33}))
+    for (std::size_t m : {std::size_t{0}, std::size_t{1}, std::size_t{70001}, std::size_t{1} << 18})
       for (bool real : {true, false}) {
+        if (!testing::takes_size(a, m)) continue;
         RunSpec s;
         s.algorithm = &a;
         s.procs = p;
         s.bytes = m;
         s.real_bytes = real;
-        s.params.root = p / 2;
+        s.params.root = testing::takes_root(a, p / 2) ? p / 2 : 0;
         s.params.segment = a.takes(Knob::segment) ? 8192 : 0;
         specs.push_back(s);
       }
@@ -141,6 +153,40 @@ TEST_P(EveryAlgorithm, VirtualBytesTimeLikeRealBytes) {
       EXPECT_EQ(virt.time_s, real.time_s) << describe(specs[i]);
       EXPECT_EQ(virt.finish_s, real.finish_s) << describe(specs[i]);
     }
+  }
+}
+
+// What a barrier is for: no rank leaves before the last has entered. The late rank's work takes
+// `entered` (measured alone: a barrier of one process returns at once); every other rank leaves
+// at least one 20 us message after that.
+TEST(SimBarrier, NoRankLeavesBeforeTheLastEnters) {
+  const SimConfig config = test::exact("test/star16.xml", 1);
+  const std::size_t work = std::size_t{8} << 20;  // 1M double additions: about 1 ms at 1 Gf
+  for (const auto& a : all_algorithms()) {
+    if (a.op != Operation::barrier) continue;
+    const testing::LateBarrier alone(a, 0, work);
+    RunSpec one;
+    one.program = &alone;
+    const double entered = test::run_one(config, one).finish_s.at(0);
+    ASSERT_GT(entered, 500e-6) << a.name;
+    std::deque<testing::LateBarrier> programs;
+    std::vector<RunSpec> specs;
+    std::vector<int> lates;
+    for (int p : testing::procs_for(a, {2, 3, 5, 8, 13, 16}))
+      for (int late : {0, p / 2, p - 1}) {
+        programs.emplace_back(a, late, work);
+        RunSpec s;
+        s.program = &programs.back();
+        s.procs = p;
+        specs.push_back(s);
+        lates.push_back(late);
+      }
+    const auto results = test::run_all(config, specs);
+    for (std::size_t i = 0; i < specs.size(); ++i)
+      for (int rank = 0; rank < specs[i].procs; ++rank)
+        EXPECT_GE(results[i].finish_s.at(static_cast<std::size_t>(rank)),
+                  (rank == lates[i] ? entered : entered + 20e-6) * (1 - 1e-9))
+            << programs[i].describe(specs[i].procs) << ": rank " << rank;
   }
 }
 

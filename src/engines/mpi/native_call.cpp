@@ -22,6 +22,16 @@ std::string algorithm_variable(const AlgorithmInfo& a) { return prefix(a) + "_al
 std::string segment_variable(const AlgorithmInfo& a) { return prefix(a) + "_algorithm_segmentsize"; }
 std::string fanout_variable(const AlgorithmInfo& a) { return prefix(a) + "_algorithm_chain_fanout"; }
 
+// The knobs Open MPI reads at every call from its process-wide variables, rather than from the
+// communicator when it is created: the k-nomial radix, and scatter/linear_nb's max_requests
+// (coll_tuned passes ompi_coll_tuned_scatter_blocking_send_ratio itself). Variable and value.
+std::vector<std::pair<std::string, int>> call_knobs(const AlgorithmInfo& a, const AlgorithmParams& p) {
+  std::vector<std::pair<std::string, int>> out;
+  if (a.takes(Knob::radix)) out.emplace_back(kRadix, p.radix);
+  if (a.takes(Knob::max_requests)) out.emplace_back(prefix(a) + "_algorithm_max_requests", p.max_requests);
+  return out;
+}
+
 // "bcast/binary_tree" -> "binary_tree": Open MPI's name of the algorithm.
 std::string_view short_name(const AlgorithmInfo& a) {
   const auto slash = a.name.find('/');
@@ -168,9 +178,9 @@ std::string native_support(const AlgorithmInfo& algorithm, const AlgorithmParams
   if (it->second != short_name(algorithm))
     return "Open MPI's " + choice->name() + " " + std::to_string(algorithm.ompi_id) + " is '" + it->second + "', not " +
            std::string(algorithm.name);
-  variable(segment_variable(algorithm), why);
-  if (algorithm.op == Operation::bcast) variable(fanout_variable(algorithm), why);
-  if (algorithm.takes(Knob::radix)) variable(kRadix, why);
+  if (algorithm.takes(Knob::segment)) variable(segment_variable(algorithm), why);
+  if (algorithm.takes(Knob::fanout)) variable(fanout_variable(algorithm), why);
+  for (const auto& [name, value] : call_knobs(algorithm, params)) variable(name, why);
   return why;
 }
 
@@ -191,8 +201,8 @@ ForcedComm::ForcedComm(MPI_Comm comm, const AlgorithmInfo& algorithm, const Algo
     settings.push_back({*v, value, v->read()});
   };
   add(algorithm_variable(algorithm), algorithm.ompi_id);
-  add(segment_variable(algorithm), static_cast<int>(params.segment));
-  if (algorithm.op == Operation::bcast) add(fanout_variable(algorithm), params.fanout);
+  if (algorithm.takes(Knob::segment)) add(segment_variable(algorithm), static_cast<int>(params.segment));
+  if (algorithm.takes(Knob::fanout)) add(fanout_variable(algorithm), params.fanout);
 
   // Put back whatever happens, so that later communicators are not forced.
   struct Restore {
@@ -214,7 +224,8 @@ ForcedComm::ForcedComm(MPI_Comm comm, const AlgorithmInfo& algorithm, const Algo
     throw EngineError("mpi-native " + std::string(algorithm.name) + ": MPI_Comm_dup failed: " + mpi_error_text(rc));
   MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN);
   try {
-    if (algorithm.takes(Knob::radix)) saved_radix_ = mpi_t::read_int(kRadix);
+    for (const auto& [name, value] : call_knobs(algorithm, params))
+      saved_call_knobs_.emplace_back(name, mpi_t::read_int(name).value_or(value));
     apply_call_knobs();
   } catch (...) {
     MPI_Comm_free(&comm_);
@@ -225,9 +236,9 @@ ForcedComm::ForcedComm(MPI_Comm comm, const AlgorithmInfo& algorithm, const Algo
 ForcedComm::~ForcedComm() {
   int finalized = 0;
   MPI_Finalized(&finalized);
-  if (saved_radix_) {
+  for (const auto& [name, saved] : saved_call_knobs_) {
     try {
-      mpi_t::ControlVariable::find(kRadix)->write(*saved_radix_);
+      mpi_t::ControlVariable::find(name)->write(saved);
     } catch (const std::exception&) {
     }
   }
@@ -239,11 +250,12 @@ bool ForcedComm::fits(const RunSpec& spec) const {
   if (spec.params.segment != params_.segment) return false;
   if (algorithm_->takes(Knob::fanout) && spec.params.fanout != params_.fanout) return false;
   if (algorithm_->takes(Knob::radix) && spec.params.radix != params_.radix) return false;
+  if (algorithm_->takes(Knob::max_requests) && spec.params.max_requests != params_.max_requests) return false;
   return true;
 }
 
 void ForcedComm::apply_call_knobs() const {
-  if (algorithm_->takes(Knob::radix)) mpi_t::ControlVariable::find(kRadix)->write(params_.radix);
+  for (const auto& [name, value] : call_knobs(*algorithm_, params_)) mpi_t::ControlVariable::find(name)->write(value);
 }
 
 namespace {

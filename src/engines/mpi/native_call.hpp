@@ -39,6 +39,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "algorithms/rank_data.hpp"
 #include "engines/mpi/call_timer.hpp"
@@ -70,14 +72,14 @@ class ForcedComm {
   // knobs; root and size may differ).
   bool fits(const RunSpec& spec) const;
   // Sets what Open MPI reads at each call rather than at communicator creation (the k-nomial
-  // radix). Untimed: the calls do it before every call.
+  // radix, scatter's max_requests). Untimed: the calls do it before every call.
   void apply_call_knobs() const;
 
  private:
   const AlgorithmInfo* algorithm_;
   AlgorithmParams params_;
   MPI_Comm comm_ = MPI_COMM_NULL;
-  std::optional<int> saved_radix_;  // the process-wide radix to put back
+  std::vector<std::pair<std::string, int>> saved_call_knobs_;  // process-wide values to put back
 };
 
 // Open MPI's collective as the CollectiveCall that the timing protocol runs: MPI_Bcast or
