@@ -21,6 +21,9 @@ struct AlgorithmParams {
   int fanout = 4;
   // bcast/knomial: tree radix, at least 2.
   int radix = 4;
+  // alltoall/linear_sync: at most this many receives and as many sends in flight; 0 = all p - 1
+  // (coll_tuned_alltoall_algorithm_max_requests, default 0).
+  int max_requests = 0;
   // Reducing operations: the element type and operator (operation.hpp's kDefaultReduction).
   Reduction reduction{Datatype::float32, ReduceOp::sum};
 };

@@ -4,6 +4,8 @@
 #include <climits>
 #include <utility>
 
+#include "algorithms/allgather.hpp"
+#include "algorithms/alltoall.hpp"
 #include "algorithms/bcast.hpp"
 #include "algorithms/gather.hpp"
 #include "algorithms/virtual_trees.hpp"
@@ -24,17 +26,21 @@ Task<> as_gather(Comm& comm, RankBuffers b, const AlgorithmParams& p) {
 }
 
 // Open MPI's knobs and defaults (params.hpp); it caps the chain fanout at 32 (MAXTREEFANOUT) and
-// requires a k-nomial radix above 1.
+// requires a k-nomial radix above 1. It takes a negative max_requests for 0 (with a warning); we
+// refuse it.
 constexpr std::array kKnobs{
     KnobInfo{Knob::segment, "segment", "SIZE", 0, LLONG_MAX, 0,
              "segment size for segmented algorithms, 0 = unsegmented (default 0)"},
     KnobInfo{Knob::fanout, "fanout", "K", 1, kMaxTreeFanout, 4, "bcast/chain: chains off the root (default 4)"},
     KnobInfo{Knob::radix, "radix", "K", 2, INT_MAX, 4, "bcast/knomial: tree radix (default 4)"},
+    KnobInfo{Knob::max_requests, "max_requests", "N", 0, INT_MAX, 0,
+             "alltoall/linear_sync: requests of each kind in flight, 0 = all (default 0)"},
 };
 
 constexpr unsigned kSegment = static_cast<unsigned>(Knob::segment);
 constexpr unsigned kFanout = static_cast<unsigned>(Knob::fanout);
 constexpr unsigned kRadix = static_cast<unsigned>(Knob::radix);
+constexpr unsigned kMaxRequests = static_cast<unsigned>(Knob::max_requests);
 
 using namespace models;
 
@@ -77,6 +83,40 @@ const std::array kAlgorithms{
     AlgorithmInfo{"gather/linear_sync", Operation::gather, 3, kSegment,
                   "the root asks each rank in turn (zero-byte sync); first segment, then the rest",
                   &as_gather<gather_linear_sync>, linear_node, nullptr, derived_gather_linear_sync},
+
+    // allgather and alltoall: no tree, no formulas yet (nullptr). The data/result wrapper of
+    // gather fits them.
+    AlgorithmInfo{"allgather/linear", Operation::allgather, 1, 0,
+                  "the communicator's gather to rank 0, then its bcast from rank 0 (Open MPI 4.1's fixed choices)",
+                  &as_gather<allgather_linear>, nullptr, nullptr, nullptr},
+    AlgorithmInfo{"allgather/bruck", Operation::allgather, 2, 0,
+                  "log p steps to rank - 2^k, doubling the blocks sent; then a local rotation",
+                  &as_gather<allgather_bruck>, nullptr, nullptr, nullptr},
+    AlgorithmInfo{"allgather/recursive_doubling", Operation::allgather, 3, 0,
+                  "exchanges with rank XOR 2^k, doubling the blocks (power-of-two p; else bruck)",
+                  &as_gather<allgather_recursive_doubling>, nullptr, nullptr, nullptr},
+    AlgorithmInfo{"allgather/ring", Operation::allgather, 4, 0, "p - 1 steps passing one block to the next rank",
+                  &as_gather<allgather_ring>, nullptr, nullptr, nullptr},
+    AlgorithmInfo{"allgather/neighbor", Operation::allgather, 5, 0,
+                  "p/2 steps exchanging pairs of blocks with alternate neighbours (even p; else ring)",
+                  &as_gather<allgather_neighbor>, nullptr, nullptr, nullptr},
+    AlgorithmInfo{"allgather/two_proc", Operation::allgather, 6, 0,
+                  "one exchange between the two processes (2 processes only)", &as_gather<allgather_two_proc>, nullptr,
+                  nullptr, nullptr},
+    AlgorithmInfo{"alltoall/linear", Operation::alltoall, 1, 0,
+                  "every receive, then every send posted at once; wait for all", &as_gather<alltoall_linear>, nullptr,
+                  nullptr, nullptr},
+    AlgorithmInfo{"alltoall/pairwise", Operation::alltoall, 2, 0, "p steps: sendrecv with rank + k and rank - k",
+                  &as_gather<alltoall_pairwise>, nullptr, nullptr, nullptr},
+    AlgorithmInfo{"alltoall/modified_bruck", Operation::alltoall, 3, 0,
+                  "log p steps sending the blocks whose index has bit k set to rank + 2^k; local rotations",
+                  &as_gather<alltoall_modified_bruck>, nullptr, nullptr, nullptr},
+    AlgorithmInfo{"alltoall/linear_sync", Operation::alltoall, 4, kMaxRequests,
+                  "linear with at most max_requests receives and sends in flight, refilled as they complete",
+                  &as_gather<alltoall_linear_sync>, nullptr, nullptr, nullptr},
+    AlgorithmInfo{"alltoall/two_proc", Operation::alltoall, 5, 0,
+                  "one exchange between the two processes (2 processes only)", &as_gather<alltoall_two_proc>, nullptr,
+                  nullptr, nullptr},
 };
 
 // Short names people use for Open MPI's tree broadcasts (the design card says bcast/binary).
@@ -98,6 +138,8 @@ const KnobInfo& knob_info(Knob knob) {
 }
 
 std::span<const AlgorithmInfo> all_algorithms() { return kAlgorithms; }
+
+bool runs_on(const AlgorithmInfo& algorithm, int procs) { return procs <= 2 || !algorithm.name.ends_with("/two_proc"); }
 
 const AlgorithmInfo* find_algorithm(std::string_view name) {
   for (const auto& [alias, full] : kAliases)
@@ -147,6 +189,7 @@ void set_knob(AlgorithmParams& params, Knob knob, long long value) {
     case Knob::segment: params.segment = static_cast<std::size_t>(value); break;
     case Knob::fanout: params.fanout = static_cast<int>(value); break;
     case Knob::radix: params.radix = static_cast<int>(value); break;
+    case Knob::max_requests: params.max_requests = static_cast<int>(value); break;
   }
 }
 
@@ -155,6 +198,7 @@ long long get_knob(const AlgorithmParams& params, Knob knob) {
     case Knob::segment: return static_cast<long long>(params.segment);
     case Knob::fanout: return params.fanout;
     case Knob::radix: return params.radix;
+    case Knob::max_requests: return params.max_requests;
   }
   return 0;
 }

@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
+#include <initializer_list>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -25,6 +27,24 @@ inline std::string algorithm_test_name(const ::testing::TestParamInfo<const Algo
   for (char& ch : n)
     if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
   return n;
+}
+
+// The roots to run `a` from on p processes: those of `wanted` that are ranks of p for a rooted
+// operation, 0 alone for the others (they have no root).
+inline std::vector<int> roots_for(const AlgorithmInfo& a, int p, std::initializer_list<int> wanted) {
+  if (!operation_info(a.op).rooted) return {0};
+  std::vector<int> out;
+  for (int r : wanted)
+    if (r >= 0 && r < p && std::find(out.begin(), out.end(), r) == out.end()) out.push_back(r);
+  return out;
+}
+
+// Every rank of p for a rooted operation, 0 alone for the others.
+inline std::vector<int> every_root(const AlgorithmInfo& a, int p) {
+  if (!operation_info(a.op).rooted) return {0};
+  std::vector<int> out;
+  for (int r = 0; r < p; ++r) out.push_back(r);
+  return out;
 }
 
 // The same by name, for suites whose parameter is the algorithm's name.

@@ -146,6 +146,7 @@ TEST_P(CriticalPathOfEveryAlgorithm, TilesTheFinishTime) {
     ++config;
     for (int p : {2, 3, 8, 13})
       for (auto [bytes, segment] : {std::pair<std::size_t, std::size_t>{1001, 0}, {10007, 1024}}) {
+        if (!runs_on(a, p)) continue;
         RunSpec s = spec(std::string(a.name).c_str(), p, bytes, a.takes(Knob::segment) ? segment : 0);
         const Traced t = traced(c, s);
         const CriticalPath path = critical_path(t.events);

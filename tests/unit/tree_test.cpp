@@ -374,10 +374,10 @@ TEST(TreeGraph, DotKeepsChildOrderAndMarksTheRoot) {
   EXPECT_NE(tree_dot(g, "gather", true).find("dir=back"), std::string::npos);
 }
 
-TEST(AlgorithmTree, EveryRegisteredAlgorithmHasItsTree) {
+TEST(AlgorithmTree, EveryRegisteredAlgorithmWithATreeHasItsTree) {
   AlgorithmParams params;
   for (const AlgorithmInfo& a : all_algorithms())
-    for (int p : {1, 2, 13, 64})
+    for (int p : a.tree ? std::vector<int>{1, 2, 13, 64} : std::vector<int>{})
       for (int root : {0, p - 1}) {
         params.root = root;
         const TreeGraph g = algorithm_tree(a, p, params);
