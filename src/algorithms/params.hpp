@@ -9,9 +9,10 @@ namespace collsim {
 
 // Open MPI's knobs: coll_tuned_bcast_algorithm_segmentsize (default 0),
 // coll_tuned_gather_algorithm_segmentsize (linear_sync's first segment),
-// coll_tuned_bcast_algorithm_chain_fanout (default 4) and coll_tuned_bcast_algorithm_knomial_radix
-// (default 4). Open MPI has no other knob for these algorithms (its tree_fanout is unused by
-// bcast and gather: binary_tree and split_binary_tree always use fanout 2).
+// coll_tuned_bcast_algorithm_chain_fanout (default 4), coll_tuned_bcast_algorithm_knomial_radix
+// (default 4) and coll_tuned_alltoall_algorithm_max_requests (default 0). Open MPI has no other
+// knob for these algorithms (its tree_fanout is unused by bcast and gather: binary_tree and
+// split_binary_tree always use fanout 2; no allgather algorithm reads its segment size or fanouts).
 struct AlgorithmParams {
   int root = 0;
   // Bytes per segment for the segmented algorithms (bcast), first-segment size for
