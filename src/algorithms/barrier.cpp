@@ -73,9 +73,7 @@ Task<> barrier_bruck(Comm& comm, const AlgorithmParams&) {
 Task<> barrier_two_proc(Comm& comm, const AlgorithmParams&) {
   const int p = comm.size();
   if (p == 1) co_return;
-  if (p != 2)
-    throw InputError("barrier/two_proc runs on 2 processes only, not " + std::to_string(p) +
-                     " (Open MPI's call fails with MPI_ERR_UNSUPPORTED_OPERATION)");
+  require_two_processes("barrier/two_proc", p);
   const int other = 1 - comm.rank();
   co_await zero_sendrecv(comm, other, other);
 }

@@ -4,6 +4,8 @@
 #include <climits>
 #include <utility>
 
+#include "algorithms/allgather.hpp"
+#include "algorithms/alltoall.hpp"
 #include "algorithms/barrier.hpp"
 #include "algorithms/bcast.hpp"
 #include "algorithms/gather.hpp"
@@ -36,14 +38,17 @@ Task<> as_barrier(Comm& comm, RankBuffers, const AlgorithmParams& p) {
 }
 
 // Open MPI's knobs and defaults (params.hpp); it caps the chain fanout at 32 (MAXTREEFANOUT) and
-// requires a k-nomial radix above 1.
+// requires a k-nomial radix above 1. It takes a negative max_requests for 0 (with a warning); we
+// refuse it.
 constexpr std::array kKnobs{
-    KnobInfo{Knob::segment, "segment", "SIZE", 0, LLONG_MAX, 0,
+    KnobInfo{Knob::segment, "segment", "segment", "SIZE", 0, LLONG_MAX, 0,
              "segment size for segmented algorithms, 0 = unsegmented (default 0)"},
-    KnobInfo{Knob::fanout, "fanout", "K", 1, kMaxTreeFanout, 4, "bcast/chain: chains off the root (default 4)"},
-    KnobInfo{Knob::radix, "radix", "K", 2, INT_MAX, 4, "bcast/knomial: tree radix (default 4)"},
-    KnobInfo{Knob::max_requests, "max-requests", "N", 0, INT_MAX, 0,
-             "scatter/linear_nb: blocking send to every rank that is a multiple of N, 0 = isends only (default 0)"},
+    KnobInfo{Knob::fanout, "fanout", "fanout", "K", 1, kMaxTreeFanout, 4,
+             "bcast/chain: chains off the root (default 4)"},
+    KnobInfo{Knob::radix, "radix", "radix", "K", 2, INT_MAX, 4, "bcast/knomial: tree radix (default 4)"},
+    KnobInfo{Knob::max_requests, "max-requests", "max_requests", "N", 0, INT_MAX, 0,
+             "requests in flight: scatter/linear_nb blocks on every N-th send, alltoall/linear_sync keeps N "
+             "receives and N sends; 0 = no limit (default 0)"},
 };
 
 constexpr unsigned kSegment = static_cast<unsigned>(Knob::segment);
@@ -117,6 +122,40 @@ const std::array kAlgorithms{
                   &as_barrier<barrier_two_proc>},
     AlgorithmInfo{"barrier/tree", Operation::barrier, 6, 0, "up a binomial-like tree of pairs to rank 0 and back down",
                   &as_barrier<barrier_tree>},
+
+    // allgather and alltoall: no tree, no formulas yet (nullptr). The data/result wrapper of
+    // gather fits them.
+    AlgorithmInfo{"allgather/linear", Operation::allgather, 1, 0,
+                  "the communicator's gather to rank 0, then its bcast from rank 0 (Open MPI 4.1's fixed choices)",
+                  &as_gather<allgather_linear>, nullptr, nullptr, nullptr},
+    AlgorithmInfo{"allgather/bruck", Operation::allgather, 2, 0,
+                  "log p steps to rank - 2^k, doubling the blocks sent; then a local rotation",
+                  &as_gather<allgather_bruck>, nullptr, nullptr, nullptr},
+    AlgorithmInfo{"allgather/recursive_doubling", Operation::allgather, 3, 0,
+                  "exchanges with rank XOR 2^k, doubling the blocks (power-of-two p; else bruck)",
+                  &as_gather<allgather_recursive_doubling>, nullptr, nullptr, nullptr},
+    AlgorithmInfo{"allgather/ring", Operation::allgather, 4, 0, "p - 1 steps passing one block to the next rank",
+                  &as_gather<allgather_ring>, nullptr, nullptr, nullptr},
+    AlgorithmInfo{"allgather/neighbor", Operation::allgather, 5, 0,
+                  "p/2 steps exchanging pairs of blocks with alternate neighbours (even p; else ring)",
+                  &as_gather<allgather_neighbor>, nullptr, nullptr, nullptr},
+    AlgorithmInfo{"allgather/two_proc", Operation::allgather, 6, 0,
+                  "one exchange between the two processes (2 processes only)", &as_gather<allgather_two_proc>, nullptr,
+                  nullptr, nullptr},
+    AlgorithmInfo{"alltoall/linear", Operation::alltoall, 1, 0,
+                  "every receive, then every send posted at once; wait for all", &as_gather<alltoall_linear>, nullptr,
+                  nullptr, nullptr},
+    AlgorithmInfo{"alltoall/pairwise", Operation::alltoall, 2, 0, "p steps: sendrecv with rank + k and rank - k",
+                  &as_gather<alltoall_pairwise>, nullptr, nullptr, nullptr},
+    AlgorithmInfo{"alltoall/modified_bruck", Operation::alltoall, 3, 0,
+                  "log p steps sending the blocks whose index has bit k set to rank + 2^k; local rotations",
+                  &as_gather<alltoall_modified_bruck>, nullptr, nullptr, nullptr},
+    AlgorithmInfo{"alltoall/linear_sync", Operation::alltoall, 4, kMaxRequests,
+                  "linear with at most max_requests receives and sends in flight, refilled as they complete",
+                  &as_gather<alltoall_linear_sync>, nullptr, nullptr, nullptr},
+    AlgorithmInfo{"alltoall/two_proc", Operation::alltoall, 5, 0,
+                  "one exchange between the two processes (2 processes only)", &as_gather<alltoall_two_proc>, nullptr,
+                  nullptr, nullptr},
 };
 
 // Short names people use for Open MPI's tree broadcasts (the design card says bcast/binary).
@@ -138,6 +177,8 @@ const KnobInfo& knob_info(Knob knob) {
 }
 
 std::span<const AlgorithmInfo> all_algorithms() { return kAlgorithms; }
+
+bool runs_on(const AlgorithmInfo& algorithm, int procs) { return procs <= 2 || !algorithm.name.ends_with("/two_proc"); }
 
 const AlgorithmInfo* find_algorithm(std::string_view name) {
   for (const auto& [alias, full] : kAliases)

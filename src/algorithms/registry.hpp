@@ -27,7 +27,8 @@ enum class Knob : unsigned { segment = 1, fanout = 2, radix = 4, max_requests = 
 
 struct KnobInfo {
   Knob knob;
-  std::string_view name;  // "segment", "fanout", "radix", "max-requests": option and scenario key
+  std::string_view name;  // option: "segment", "fanout", "radix", "max-requests"
+  std::string_view key;   // scenario key and point-key field: "segment", ..., "max_requests"
   std::string_view value_name;
   long long min, max;     // valid values
   long long fallback;     // Open MPI's default
@@ -51,6 +52,10 @@ struct AlgorithmInfo {
 };
 
 std::span<const AlgorithmInfo> all_algorithms();
+// Whether Open MPI runs `algorithm` on `procs` processes: its two_proc algorithms fail on more
+// than 2 (MPI_ERR_UNSUPPORTED_OPERATION; ours throw InputError), and a single process is served
+// by coll/self whatever is forced. Every other algorithm runs on any count.
+bool runs_on(const AlgorithmInfo& algorithm, int procs);
 // nullptr when no algorithm has that name. Also accepts the short names bcast/binary,
 // bcast/split_binary, bcast/linear and gather/linear.
 const AlgorithmInfo* find_algorithm(std::string_view name);

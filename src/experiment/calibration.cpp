@@ -94,7 +94,7 @@ Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std
   std::vector<const AlgorithmInfo*> algorithms = setup.algorithms;
   if (algorithms.empty())
     for (const auto& a : all_algorithms())
-      if (a.derived) algorithms.push_back(&a);
+      if (a.derived) algorithms.push_back(&a);  // the fits are of the derived formulas
   for (const AlgorithmInfo* a : algorithms)
     if (!a->derived) throw InputError("calibrate: " + std::string(a->name) + " has no derived formula to fit");
   const int gamma_max =

@@ -302,7 +302,18 @@ CriticalPath critical_path(const std::vector<TraceEvent>& events) {
     sum.copying += s.shares.copying;
   }
   // The steps tile [0, finish]; what rounding leaves of the telescoping sum goes to other.
-  sum.other = path.finish - (sum.latency + sum.transfer + sum.waiting + sum.copying);
+  // When other is more than half the finish (LogGP's overheads on a path of small messages),
+  // x + (f - x) can miss f by an ulp, and no value of other then hits f: the largest of the other
+  // shares but copying (the copy steps' time, exactly) moves by ulps until one does, so that the
+  // shares add up to the finish exactly.
+  double* largest = &sum.latency;
+  for (double* share : {&sum.transfer, &sum.waiting})
+    if (*share > *largest) largest = share;
+  for (int i = 0; i < 16; ++i) {
+    sum.other = path.finish - (sum.latency + sum.transfer + sum.waiting + sum.copying);
+    if (sum.total() == path.finish) break;
+    *largest = std::nextafter(*largest, sum.total() < path.finish ? HUGE_VAL : -HUGE_VAL);
+  }
   path.shares = sum;
   return path;
 }

@@ -275,8 +275,9 @@ Scenario load_scenario(const std::string& path) {
   for (const auto& item : ops) {
     OperationSweep sweep;
     if (!item.IsScalar()) {
-      in.only_keys(item, "an operation",
-                   {"op", "procs", "bytes", "segment", "root", "fanout", "radix", "datatype", "reduce_op"});
+      in.only_keys(
+          item, "an operation",
+          {"op", "procs", "bytes", "segment", "root", "fanout", "radix", "max_requests", "datatype", "reduce_op"});
       if (!item["op"]) in.fail(item, "an operation needs 'op: <algorithm>'");
     }
     const YAML::Node name_node = item.IsScalar() ? item : item["op"];
@@ -287,13 +288,15 @@ Scenario load_scenario(const std::string& path) {
     sweep.bytes = item.IsMap() && item["bytes"] ? in.sizes(item["bytes"], "bytes") : bytes;
     sweep.segments = item.IsMap() && item["segment"] ? in.sizes(item["segment"], "segment") : segments;
     sweep.roots = item.IsMap() && item["root"] ? read_roots(item["root"]) : roots;
-    for (Knob k : {Knob::fanout, Knob::radix}) {
-      const std::string key(knob_info(k).name);
+    for (Knob k : {Knob::fanout, Knob::radix, Knob::max_requests}) {
+      const std::string key(knob_info(k).key);
       if (!item.IsMap() || !item[key]) continue;
       const long long value = in.integer(item[key], key, LLONG_MIN, LLONG_MAX);
       const std::string problem = knob_error(*sweep.algorithm, k, value);
       if (!problem.empty()) in.fail(item[key], problem);
-      (k == Knob::fanout ? sweep.fanout : sweep.radix) = static_cast<int>(value);
+      (k == Knob::fanout  ? sweep.fanout
+       : k == Knob::radix ? sweep.radix
+                          : sweep.max_requests) = static_cast<int>(value);
     }
     if (sweep.procs.empty())
       in.fail(name_node, "no 'procs' for " + name + " (give them at the top or in the operation)");
@@ -372,6 +375,7 @@ std::vector<PlanPoint> expand_plan(const Scenario& sc) {
                   for (ReduceOp reduce_op : op.reduce_ops) {
                     if (root >= p) continue;
                     if (engine == "formula-textbook" && !op.algorithm->textbook) continue;
+                    if (engine == "formula-derived" && !op.algorithm->derived) continue;
                     PlanPoint point;
                     point.engine = engine;
                     point.spec.algorithm = op.algorithm;
@@ -381,6 +385,7 @@ std::vector<PlanPoint> expand_plan(const Scenario& sc) {
                     point.spec.params.root = root;
                     point.spec.params.fanout = op.fanout;
                     point.spec.params.radix = op.radix;
+                    point.spec.params.max_requests = op.max_requests;
                     point.spec.params.reduction = {type, reduce_op};
                     point.spec.real_bytes = sc.real_bytes;
                     point.axes = cluster.axes;

@@ -38,6 +38,7 @@ struct OperationSweep {
   std::vector<ReduceOp> reduce_ops{kDefaultReduction.op};
   int fanout = 4;
   int radix = 4;
+  int max_requests = 0;
 };
 
 struct Scenario {
@@ -102,8 +103,8 @@ struct PlanPoint {
 // Every (engine, cluster, operation, procs, bytes, segment, root) point of the scenario, engines
 // outermost, then clusters, then operations in file order, then procs, bytes, segment and root ascending as written.
 // Points whose root is not a rank of P are skipped. The engine "formula" becomes one engine per
-// formula kind ("formula-derived", "formula-textbook"); an algorithm without a textbook formula
-// has no formula-textbook points.
+// formula kind ("formula-derived", "formula-textbook"); an algorithm without a formula of a kind
+// has no points of that kind.
 std::vector<PlanPoint> expand_plan(const Scenario& scenario);
 
 }  // namespace collsim

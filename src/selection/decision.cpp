@@ -2,9 +2,8 @@
 
 #include <array>
 #include <cstdint>
-#include <limits>
-#include <span>
 
+#include "algorithms/nested_collective.hpp"
 #include "engines/run.hpp"
 #include "experiment/units.hpp"
 
@@ -69,7 +68,7 @@ Choice make(Operation op, int id, std::size_t segment, int fanout = 4) {
   return c;
 }
 
-// Open MPI's bcast IDs and gather IDs, by name, for the tables below.
+// Open MPI's bcast IDs and gather IDs, by name, for the 3.1 rules below.
 namespace bc {
 constexpr int basic_linear = 1, chain = 2, pipeline = 3, split_binary_tree = 4, binary_tree = 5, binomial = 6,
               knomial = 7, scatter_allgather = 8;
@@ -79,7 +78,6 @@ constexpr int basic_linear = 1, binomial = 2, linear_sync = 3;
 }
 
 constexpr std::size_t KiB = 1024;
-constexpr std::size_t MiB = 1024 * KiB;
 
 // 3.1: thresholds in message bytes, and lines p < a*m + b fitted to measurements (Open MPI's
 // comparison is in double: the process count and the bytes converted, the product rounded).
@@ -103,75 +101,14 @@ Choice gather_3_1(int procs, std::size_t bytes) {
   return make(Operation::gather, basic_linear, 0);
 }
 
-// 4.1: per band of communicator sizes, the algorithm for each band of message sizes. A step
-// applies while the bytes are below `below`; each band ends with a step that always applies.
-struct Step {
-  std::size_t below;
-  int id;
-};
-struct Band {
-  int procs_below;
-  std::span<const Step> steps;
-};
-
-constexpr std::size_t kAll = std::numeric_limits<std::size_t>::max();
-constexpr int kAllProcs = std::numeric_limits<int>::max();
-
-namespace b41 {
-using namespace bc;
-constexpr Step p4[] = {{32, pipeline},     {256, binary_tree},        {512, pipeline},
-                       {1 * KiB, knomial}, {32 * KiB, basic_linear},  {128 * KiB, binary_tree},
-                       {256 * KiB, chain}, {512 * KiB, basic_linear}, {1 * MiB, binomial},
-                       {kAll, binary_tree}};
-constexpr Step p8[] = {{64, binary_tree},   {128, binomial},         {2 * KiB, binary_tree},
-                       {8 * KiB, binomial}, {1 * MiB, basic_linear}, {kAll, chain}};
-constexpr Step p16[] = {{8, knomial},         {64, binary_tree},   {4 * KiB, knomial}, {16 * KiB, binary_tree},
-                        {32 * KiB, binomial}, {kAll, basic_linear}};
-constexpr Step p32[] = {{4 * KiB, knomial}, {1 * MiB, binomial}, {kAll, scatter_allgather}};
-constexpr Step p64[] = {{2 * KiB, binomial}, {kAll, knomial}};
-constexpr Step p128[] = {{kAll, knomial}};
-constexpr Step p256[] = {
-    {2, binomial}, {16 * KiB, binary_tree}, {32 * KiB, basic_linear}, {64 * KiB, binary_tree}, {kAll, knomial}};
-constexpr Step p1024[] = {{16 * KiB, knomial}, {32 * KiB, split_binary_tree}, {kAll, knomial}};
-constexpr Step p2048[] = {{512 * KiB, knomial}, {kAll, scatter_allgather}};
-constexpr Step p4096[] = {{256 * KiB, knomial}, {kAll, scatter_allgather}};
-constexpr Step rest[] = {{8 * KiB, knomial}, {16 * KiB, binary_tree}, {256 * KiB, knomial}, {kAll, scatter_allgather}};
-constexpr Band bands[] = {{4, p4},     {8, p8},       {16, p16},     {32, p32},     {64, p64},        {128, p128},
-                          {256, p256}, {1024, p1024}, {2048, p2048}, {4096, p4096}, {kAllProcs, rest}};
-}  // namespace b41
-
-namespace g41 {
-using namespace ga;
-constexpr Step p4[] = {{2, linear_sync},         {4, basic_linear},     {32 * KiB, binomial},
-                       {64 * KiB, basic_linear}, {128 * KiB, binomial}, {kAll, linear_sync}};
-constexpr Step p8[] = {
-    {1 * KiB, binomial}, {8 * KiB, basic_linear}, {32 * KiB, binomial}, {256 * KiB, basic_linear}, {kAll, linear_sync}};
-constexpr Step binomial_only[] = {{kAll, binomial}};
-constexpr Step p512[] = {{2 * KiB, binomial}, {8 * KiB, basic_linear}, {kAll, binomial}};
-constexpr Band bands[] = {{4, p4}, {8, p8}, {256, binomial_only}, {512, p512}, {kAllProcs, binomial_only}};
-}  // namespace g41
-
-int pick(std::span<const Band> bands, int procs, std::size_t bytes) {
-  for (const Band& band : bands) {
-    if (procs >= band.procs_below) continue;
-    for (const Step& s : band.steps)
-      if (bytes < s.below) return s.id;
-    return band.steps.back().id;
-  }
-  return bands.back().steps.back().id;
-}
-
 }  // namespace
 
 Choice ompi_fixed_decision(OmpiVersion v, Operation op, int procs, std::size_t bytes) {
   if (procs < 1) throw InputError("a decision needs at least 1 process, not " + std::to_string(procs));
   if (v == OmpiVersion::v3_1) return op == Operation::bcast ? bcast_3_1(procs, bytes) : gather_3_1(procs, bytes);
-  if (op == Operation::bcast) {
-    const int id = pick(b41::bands, procs, bytes);
-    // Open MPI 4.1 runs it with fanout 0, which its chain raises to 1.
-    return make(op, id, 0, id == bc::chain ? 1 : 4);
-  }
-  return make(op, pick(g41::bands, procs, bytes), 0);
+  // 4.1's tables are also what algorithms calling another collective run (nested_collective.hpp).
+  const FixedChoice fixed = ompi41_fixed_choice(op, procs, bytes);
+  return make(op, fixed.ompi_id, fixed.params.segment, fixed.params.fanout);
 }
 
 }  // namespace collsim::selection

@@ -4,8 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstddef>
+#include <initializer_list>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -20,12 +22,6 @@ inline std::vector<const AlgorithmInfo*> every_algorithm() {
   return out;
 }
 
-// Whether `a` runs on `procs` processes: Open MPI's two_proc algorithms need exactly 2 (one
-// process is coll/self's, where every algorithm returns at once); the call fails on any other.
-inline bool runs_on(const AlgorithmInfo& a, int procs) {
-  return procs == 1 || procs == 2 || !a.name.ends_with("/two_proc");
-}
-
 // Whether a call of `a` may have size `bytes`: a barrier moves no data, its size is 0.
 inline bool takes_size(const AlgorithmInfo& a, std::size_t bytes) {
   return bytes == 0 || operation_info(a.op).moves_data;
@@ -33,6 +29,18 @@ inline bool takes_size(const AlgorithmInfo& a, std::size_t bytes) {
 
 // Whether `root` is worth a run of its own: operations without a root run with root 0 only.
 inline bool takes_root(const AlgorithmInfo& a, int root) { return root == 0 || operation_info(a.op).rooted; }
+
+// How many blocks of `bytes` the largest buffer of a call of `a` on p processes holds: p for
+// gather, scatter, allgather, alltoall and reduce_scatter, 1 for the others. Tests that bound a
+// call's memory divide their sizes by it.
+inline std::size_t blocks_in_largest_buffer(const AlgorithmInfo& a, int p) {
+  std::size_t most = 1;
+  for (int rank : {0, p - 1}) {
+    const BufferSizes b = operation_info(a.op).layout(CallShape{rank, p, 0, 1, {}});
+    most = std::max({most, b.data, b.result});
+  }
+  return most;
+}
 
 // The process counts of `procs` on which `a` runs.
 inline std::vector<int> procs_for(const AlgorithmInfo& a, std::vector<int> procs) {
@@ -46,6 +54,24 @@ inline std::string algorithm_test_name(const ::testing::TestParamInfo<const Algo
   for (char& ch : n)
     if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
   return n;
+}
+
+// The roots to run `a` from on p processes: those of `wanted` that are ranks of p for a rooted
+// operation, 0 alone for the others (they have no root).
+inline std::vector<int> roots_for(const AlgorithmInfo& a, int p, std::initializer_list<int> wanted) {
+  if (!operation_info(a.op).rooted) return {0};
+  std::vector<int> out;
+  for (int r : wanted)
+    if (r >= 0 && r < p && std::find(out.begin(), out.end(), r) == out.end()) out.push_back(r);
+  return out;
+}
+
+// Every rank of p for a rooted operation, 0 alone for the others.
+inline std::vector<int> every_root(const AlgorithmInfo& a, int p) {
+  if (!operation_info(a.op).rooted) return {0};
+  std::vector<int> out;
+  for (int r = 0; r < p; ++r) out.push_back(r);
+  return out;
 }
 
 // The same by name, for suites whose parameter is the algorithm's name.

@@ -11,13 +11,16 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <ostream>
 #include <string>
 #include <tuple>
 #include <vector>
 
+#include "algorithms/input_error.hpp"
 #include "algorithms/registry.hpp"
+#include "comm/trace.hpp"
 #include "common/every_algorithm.hpp"
 #include "common/late_barrier.hpp"
 #include "engines/model/model_engine.hpp"
@@ -72,7 +75,7 @@ ModelConfig two_level() {
 // receiver (the injection of one byte takes no time). Under one-port each of the root's ports carries one transfer at a
 // time, each taking alpha + beta * its bytes: every byte of a bcast leaves through the root's send port, and the p-1
 // other blocks of a gather come in through its receive port, so that port is busy alpha + beta * those bytes before the
-// last of them is delivered.
+// last of them is delivered. In an allgather or alltoall every rank's receive port takes p-1 blocks so.
 // A barrier moves no byte, but some rank must hear from another, so one zero-byte message is
 // delivered. A scatter's p-1 other blocks leave through the root's send port.
 double lower_bound(const ModelConfig& c, const RunSpec& s) {
@@ -110,7 +113,7 @@ void expect_right(const RunSpec& s, const ModelConfig& config = ModelConfig{}) {
 // other than 0 for operations without one, process counts a two_proc algorithm refuses (tested
 // on their own below).
 void run_case(const AlgorithmInfo& a, int procs, Case c, int root, const ModelConfig& config = ModelConfig{}) {
-  if (!testing::runs_on(a, procs) || !testing::takes_size(a, c.bytes) || !testing::takes_root(a, root)) return;
+  if (!runs_on(a, procs) || !testing::takes_size(a, c.bytes) || !testing::takes_root(a, root)) return;
   expect_right(spec_for(a, procs, c, root), config);
 }
 
@@ -146,37 +149,71 @@ class EveryAlgorithm : public ::testing::TestWithParam<std::tuple<const Algorith
 
 TEST_P(EveryAlgorithm, MovesTheRightBytesForEveryRoot) {
   const int max_procs = model().every_case ? 17 : 9;
-  for (int p = 1; p <= max_procs; ++p)
-    for (int root = 0; root < p; ++root)
+  for (int p = 1; p <= max_procs; ++p) {
+    if (!runs_on(algorithm(), p)) continue;  // RefusesWhereOpenMpiFails
+    for (int root : testing::every_root(algorithm(), p))
       for (Case c : small_cases(p)) run(p, c, root);
+  }
 }
 
 TEST_P(EveryAlgorithm, MovesTheRightBytesAtLargerScale) {
   // Selective: the debug (sanitizer) build pays for every byte generated and checked.
+  // In an allgather or alltoall every rank holds p blocks (p^2 in all): their larger sizes are cut
+  // to keep that to a few MB; the block edges are the same.
+  const bool p_blocks_each = algorithm().op == Operation::allgather || algorithm().op == Operation::alltoall;
+  const std::size_t mid = p_blocks_each ? 1235 : 12345;
+  const int shift = p_blocks_each ? 17 : 20;
+  auto root = [&](int p, int wanted) { return testing::roots_for(algorithm(), p, {wanted}).front(); };
   if (model().every_case) {
     for (int p : {31, 32, 33, 64, 100}) {
+      if (!runs_on(algorithm(), p)) continue;
       const auto n = static_cast<std::size_t>(p);
-      for (int root : {0, p / 2, p - 1})
-        for (Case c : {Case{1}, Case{n - 1}, Case{n + 1}, Case{3 * n + 1}, Case{12345, 4096}}) run(p, c, root);
+      for (int r : testing::roots_for(algorithm(), p, {0, p / 2, p - 1}))
+        for (Case c : {Case{1}, Case{n - 1}, Case{n + 1}, Case{3 * n + 1}, Case{mid, 4096}}) run(p, c, r);
     }
-    run(33, {12345, 4096}, 1);
-    run(100, {65537, 8192}, 99);
-    run(8, {(std::size_t{1} << 20) + 1, 8192}, 5);
-    run(5, {(std::size_t{4} << 20) + 3, 65536}, 2);
+    if (runs_on(algorithm(), 33)) {
+      run(33, {mid, 4096}, root(33, 1));
+      run(100, {p_blocks_each ? std::size_t{653} : std::size_t{65537}, 8192}, root(100, 99));
+      run(8, {(std::size_t{1} << shift) + 1, 8192}, root(8, 5));
+      run(5, {(std::size_t{4} << shift) + 3, 65536}, root(5, 2));
+    } else {
+      run(2, {(std::size_t{4} << 20) + 3, 65536}, 0);
+    }
     return;
   }
   for (int p : {16, 33, 100}) {
+    if (!runs_on(algorithm(), p)) continue;
     const auto n = static_cast<std::size_t>(p);
-    for (int root : {0, p - 1})
-      for (Case c : {Case{1}, Case{n + 1}, Case{3 * n + 1}, Case{12345, 4096}}) run(p, c, root);
+    for (int r : testing::roots_for(algorithm(), p, {0, p - 1}))
+      for (Case c : {Case{1}, Case{n + 1}, Case{3 * n + 1}, Case{mid, 4096}}) run(p, c, r);
   }
-  run(8, {(std::size_t{1} << 20) + 1, 8192}, 5);
+  if (runs_on(algorithm(), 8)) run(8, {(std::size_t{1} << shift) + 1, 8192}, root(8, 5));
+}
+
+TEST_P(EveryAlgorithm, RefusesWhereOpenMpiFails) {
+  // Open MPI's two_proc algorithms fail on more than 2 processes (no fallback); ours refuse, and
+  // run on 1 and 2 (MovesTheRightBytesForEveryRoot).
+  const AlgorithmInfo& a = algorithm();
+  for (int p : {3, 4, 7, 33}) {
+    if (runs_on(a, p)) continue;
+    const Case c{testing::takes_size(a, 16) ? 16u : 0u};
+    try {
+      run_model(model().config, spec_for(a, p, c, 0));
+      ADD_FAILURE() << a.name << " ran on " << p;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("2 processes only"), std::string::npos) << e.what();
+    }
+    // An empty call of an operation that moves data returns before reaching the algorithm, as
+    // in MPI.
+    if (operation_info(a.op).moves_data) expect_right(spec_for(a, p, {0}, 0), model().config);
+  }
 }
 
 TEST_P(EveryAlgorithm, VirtualBytesTakeTheSameTimeAsRealOnes) {
   const AlgorithmInfo& a = algorithm();
+  const bool p_blocks_each = a.op == Operation::allgather || a.op == Operation::alltoall;
   for (int p : testing::procs_for(a, {2, 7, 33}))
-    for (Case c : {Case{70001, 8192}, Case{40}, Case{0}}) {
+    for (Case c : {Case{p_blocks_each ? 7001u : 70001u, 8192}, Case{40}, Case{0}}) {
       if (!testing::takes_size(a, c.bytes)) continue;
       RunSpec s = spec_for(a, p, c, testing::takes_root(a, p / 3) ? p / 3 : 0);
       const RunResult real = run_model(model().config, s);
@@ -292,17 +329,63 @@ TEST(ModelAlgorithms, NoRankLeavesABarrierBeforeTheLastEnters) {
   }
 }
 
-TEST(ModelAlgorithms, TwoProcBarrierRefusesOtherSizes) {
-  const AlgorithmInfo& a = *find_algorithm("barrier/two_proc");
-  for (int p : {3, 4, 8}) {
-    RunSpec s = spec_for(a, p, {0}, 0);
-    try {
-      run_model(ModelConfig{}, s);
-      ADD_FAILURE() << describe(s) << " ran";
-    } catch (const InputError& e) {
-      EXPECT_NE(std::string(e.what()).find("2 processes only"), std::string::npos) << e.what();
-    }
-  }
+TEST(ModelAlgorithms, AlltoallLinearSyncWithFewerRequests) {
+  // 0 and p - 1 or more post everything (= linear); fewer refill as requests complete, in an
+  // order each cost model makes different.
+  const AlgorithmInfo& a = *find_algorithm("alltoall/linear_sync");
+  for (const ModelConfig& config : {ModelConfig{}, loggp(), one_port()})
+    for (int max_requests : {0, 1, 2, 3, 5, 16, 40})
+      for (int p : {1, 2, 3, 5, 8, 17, 33})
+        for (Case c : {Case{1}, Case{1001}}) {
+          RunSpec s = spec_for(a, p, c, 0);
+          s.params.max_requests = max_requests;
+          expect_right(s, config);
+        }
+}
+
+// The messages each rank sends, in the order it starts them: (destination, bytes).
+std::vector<std::vector<std::pair<int, std::uint64_t>>> sends(const char* algorithm, int procs, std::size_t bytes) {
+  TraceBuffer trace;
+  RunSpec s = spec_for(*find_algorithm(algorithm), procs, {bytes}, 0);
+  s.trace = &trace;
+  const RunResult r = run_model(ModelConfig{}, s);
+  EXPECT_EQ(r.data_error, "") << algorithm;
+  std::vector<std::vector<std::pair<int, std::uint64_t>>> out(static_cast<std::size_t>(procs));
+  for (const TraceEvent& e : trace.events())
+    if (e.kind == TraceKind::send_start) out[static_cast<std::size_t>(e.rank)].emplace_back(e.peer, e.bytes);
+  return out;
+}
+
+// The reference's examples (openmpi-collectives.md, sections 6 and 7), block m = 10 bytes.
+TEST(ModelAlgorithms, AllgatherAndAlltoallSendOpenMpisMessages) {
+  using Sends = std::vector<std::pair<int, std::uint64_t>>;
+  // bruck, p = 6: 1, 2, 2 blocks to rank - 1, - 2, - 4; recursive doubling falls back to it.
+  for (const char* name : {"allgather/bruck", "allgather/recursive_doubling"})
+    EXPECT_EQ(sends(name, 6, 10)[1], (Sends{{0, 10}, {5, 20}, {3, 20}})) << name;
+  // recursive doubling, p = 8: 1, 2, 4 blocks to rank XOR 1, 2, 4.
+  EXPECT_EQ(sends("allgather/recursive_doubling", 8, 10)[5], (Sends{{4, 10}, {7, 20}, {1, 40}}));
+  // ring: p - 1 single blocks to the next rank.
+  EXPECT_EQ(sends("allgather/ring", 4, 10)[3], (Sends{{0, 10}, {0, 10}, {0, 10}}));
+  // neighbor, p = 6: one block to neighbour 0, then pairs alternating sides; odd p runs ring.
+  EXPECT_EQ(sends("allgather/neighbor", 6, 10)[2], (Sends{{3, 10}, {1, 20}, {3, 20}}));
+  EXPECT_EQ(sends("allgather/neighbor", 6, 10)[3], (Sends{{2, 10}, {4, 20}, {2, 20}}));
+  EXPECT_EQ(sends("allgather/neighbor", 5, 10)[3], (Sends{{4, 10}, {4, 10}, {4, 10}, {4, 10}}));
+  EXPECT_EQ(sends("allgather/two_proc", 2, 10)[1], (Sends{{0, 10}}));
+  // linear on 4 processes, 8 bytes: Open MPI 4.1 gathers with binomial (rank 1 sends its block,
+  // rank 3 its block to 2, rank 2 both to 0), then bcasts 32 bytes with the binary tree.
+  const auto linear = sends("allgather/linear", 4, 8);
+  EXPECT_EQ(linear[0], (Sends{{1, 32}, {2, 32}}));
+  EXPECT_EQ(linear[1], (Sends{{0, 8}, {3, 32}}));
+  EXPECT_EQ(linear[2], (Sends{{0, 16}}));
+  EXPECT_EQ(linear[3], (Sends{{2, 8}}));
+
+  // modified bruck, p = 5: 2, 2, 1 blocks to rank + 1, + 2, + 4.
+  EXPECT_EQ(sends("alltoall/modified_bruck", 5, 10)[3], (Sends{{4, 20}, {0, 20}, {2, 10}}));
+  // pairwise: rank + 1, + 2, ...; linear: sends to rank - 1, - 2, ...
+  EXPECT_EQ(sends("alltoall/pairwise", 4, 10)[1], (Sends{{2, 10}, {3, 10}, {0, 10}}));
+  EXPECT_EQ(sends("alltoall/linear", 4, 10)[1], (Sends{{0, 10}, {3, 10}, {2, 10}}));
+  EXPECT_EQ(sends("alltoall/linear_sync", 4, 10)[1], (Sends{{0, 10}, {3, 10}, {2, 10}}));
+  EXPECT_EQ(sends("alltoall/two_proc", 2, 10)[0], (Sends{{1, 10}}));
 }
 
 // "bcast_binomial_LogGP".

@@ -17,13 +17,9 @@ namespace {
 
 using test::world_size;
 
-std::vector<int> roots(int p) {
-  if (p <= 5) {
-    std::vector<int> all;
-    for (int r = 0; r < p; ++r) all.push_back(r);
-    return all;
-  }
-  return {0, p / 2, p - 1};
+std::vector<int> roots(const AlgorithmInfo& a, int p) {
+  if (p <= 5) return testing::every_root(a, p);
+  return testing::roots_for(a, p, {0, p / 2, p - 1});
 }
 
 int takes_root_or_0(const AlgorithmInfo& a, int root) { return testing::takes_root(a, root) ? root : 0; }
@@ -78,53 +74,37 @@ class MpiAlgorithm : public ::testing::TestWithParam<std::string> {
   static inline MpiComm* comm_ = nullptr;
 };
 
+// The two_proc algorithms run on 1 or 2 processes only (model_algorithms_test checks they refuse more).
+#define SKIP_WHERE_OPEN_MPI_FAILS() \
+  if (!runs_on(algorithm(), world_size())) GTEST_SKIP() << "Open MPI's fails on " << world_size()
+
 TEST_P(MpiAlgorithm, SmallAndOddSizesFromEveryRoot) {
+  SKIP_WHERE_OPEN_MPI_FAILS();
   const AlgorithmInfo& a = algorithm();
-  if (!testing::runs_on(a, world_size())) GTEST_SKIP() << a.name << " runs on 2 processes only";
   const std::vector<Size> sizes{{0, 0}, {1, 0}, {1001, 0}, {1001, 1024}, {10000, 1024}, {65539, 8192}, {3, 1}};
-  for (int root : roots(world_size()))
+  for (int root : roots(a, world_size()))
     for (Size s : sizes)
-      if (testing::takes_root(a, root) && testing::takes_size(a, s.bytes)) expect_right(spec_for(a, root, s));
+      if (testing::takes_size(a, s.bytes)) expect_right(spec_for(a, root, s));
 }
 
 TEST_P(MpiAlgorithm, LargeMessages) {
+  SKIP_WHERE_OPEN_MPI_FAILS();
   const AlgorithmInfo& a = algorithm();
   const int p = world_size();
-  if (!testing::runs_on(a, p)) GTEST_SKIP() << a.name << " runs on 2 processes only";
   if (!operation_info(a.op).moves_data) GTEST_SKIP() << a.name << " moves no data";
-  // Sizes of the whole root buffer: a gather's or scatter's block is its p-th part, so the
-  // root's buffer stays within 4 MiB however many ranks run.
-  const bool blocks = a.op == Operation::gather || a.op == Operation::scatter;
-  const std::size_t per = blocks ? static_cast<std::size_t>(p) : 1;
+  // Sizes of the largest buffer: a block of an operation whose buffers hold p of them is its
+  // p-th part, so every buffer stays within 4 MiB however many ranks run.
+  const std::size_t per = testing::blocks_in_largest_buffer(a, p);
   // One root each: filling and checking megabytes dominates the sanitizer build's run time.
   expect_right(spec_for(a, 0, {(4u << 20) / per, 0}));
   expect_right(spec_for(a, takes_root_or_0(a, p - 1), {(4u << 20) / per, 256u << 10}));
   expect_right(spec_for(a, takes_root_or_0(a, p / 2), {((1u << 20) + 7) / per, 64u << 10}));
 }
 
-// The algorithms with max_requests (scatter/linear_nb), at other values than the default.
-class MpiMaxRequests : public MpiAlgorithm {};
-
-std::vector<std::string> max_requests_algorithms() {
-  std::vector<std::string> names;
-  for (const auto& a : all_algorithms())
-    if (a.takes(Knob::max_requests)) names.emplace_back(a.name);
-  return names;
-}
-
-TEST_P(MpiMaxRequests, OtherValues) {
-  const AlgorithmInfo& a = algorithm();
-  for (int root : {0, world_size() - 1})
-    for (int max_requests : {1, 2, 3, 5}) {
-      RunSpec spec = spec_for(a, root, {10001, 0});
-      spec.params.max_requests = max_requests;
-      expect_right(spec);
-    }
-}
-
-TEST_P(MpiAlgorithm, OtherFanoutsAndRadices) {
+TEST_P(MpiAlgorithm, OtherFanoutsRadicesAndMaxRequests) {
+  SKIP_WHERE_OPEN_MPI_FAILS();
   if (!operation_info(algorithm().op).moves_data) GTEST_SKIP() << algorithm().name << " moves no data";
-  const int root = world_size() - 1;
+  const int root = takes_root_or_0(algorithm(), world_size() - 1);
   for (int fanout : {1, 2, 3}) {
     RunSpec spec = spec_for(algorithm(), root, {10000, 1024});
     spec.params.fanout = fanout;
@@ -135,11 +115,14 @@ TEST_P(MpiAlgorithm, OtherFanoutsAndRadices) {
     spec.params.radix = radix;
     expect_right(spec);
   }
+  for (int max_requests : {1, 2, 3, 7, 8}) {
+    RunSpec spec = spec_for(algorithm(), root, {10000, 1024});
+    spec.params.max_requests = max_requests;
+    expect_right(spec);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Registry, MpiAlgorithm, ::testing::ValuesIn(testing::every_algorithm_name()),
-                         testing::name_test_name);
-INSTANTIATE_TEST_SUITE_P(Registry, MpiMaxRequests, ::testing::ValuesIn(max_requests_algorithms()),
                          testing::name_test_name);
 
 }  // namespace

@@ -19,16 +19,19 @@ struct Case {
   std::size_t segment;  // used only by algorithms that honour it
 };
 
+// In an allgather or alltoall every rank holds p blocks, p^2 in all.
+bool p_blocks_each(const AlgorithmInfo& a) { return a.op == Operation::allgather || a.op == Operation::alltoall; }
+
 std::vector<RunSpec> cases(const AlgorithmInfo& a, const std::vector<int>& procs) {
   const Case sizes[] = {{0, 0}, {1, 0}, {1001, 0}, {10000, 1024}, {65535, 0}, {65536, 8192}, {100003, 4096}};
   std::vector<RunSpec> specs;
   for (int p : testing::procs_for(a, procs)) {
-    std::vector<int> roots{0};
-    for (int r : {p - 1, p / 2})
-      if (testing::takes_root(a, r) && std::find(roots.begin(), roots.end(), r) == roots.end()) roots.push_back(r);
-    for (int root : roots)
+    for (int root : testing::roots_for(a, p, {0, p - 1, p / 2}))
       for (const Case& c : sizes) {
         if (!testing::takes_size(a, c.bytes)) continue;
+        // p^2 blocks above 32 MB would take long to fill and check; the eager limit's edges are
+        // still crossed on up to 16 processes.
+        if (p_blocks_each(a) && c.bytes * static_cast<std::size_t>(p * p) > (std::size_t{32} << 20)) continue;
         RunSpec s;
         s.algorithm = &a;
         s.procs = p;
@@ -45,8 +48,9 @@ std::vector<RunSpec> cases(const AlgorithmInfo& a, const std::vector<int>& procs
 // least latency of a message, `bw` the most bytes per second a link carries into one host, and
 // `root_host_ranks` the ranks that share the root's host (their blocks may come another way).
 // A bcast or scatter is not over before a non-root off the root's host holds its m bytes; a gather
-// not before the root's host has received the blocks of every other host's ranks; a barrier not
-// before one (empty) message has crossed a link.
+// not before the root's host has received the blocks of every other host's ranks (nor an allgather
+// or alltoall before any rank's host has); a barrier not before one (empty) message has crossed a
+// link.
 struct LowerBound {
   double lat = 0, bw = 0;
   int ranks_per_host = 1;
@@ -58,7 +62,8 @@ struct LowerBound {
     if (s.algorithm->op == Operation::barrier) return lat;
     if (s.bytes == 0) return 0;
     const double m = static_cast<double>(s.bytes);
-    const double in = s.algorithm->op == Operation::gather ? m * others : m;
+    // Every rank of an allgather or alltoall needs a block from each other rank, as a gather's root.
+    const double in = s.algorithm->op == Operation::bcast ? m : m * others;
     return lat + in / bw;
   }
 };
@@ -98,19 +103,21 @@ TEST_P(EveryAlgorithm, UnderTcpAndShm) {
 
 TEST_P(EveryAlgorithm, LargeMessagesOnGrisou) {
   const AlgorithmInfo& a = *GetParam();
-  const std::size_t big = std::size_t{4} << 20;
+  // Allgather and alltoall: blocks 16 (64 on 33 processes) times smaller, p^2 of them.
+  const int cut = p_blocks_each(a) ? 4 : 0;
+  const std::size_t big = std::size_t{4} << 20 >> cut;
   std::vector<RunSpec> specs;
   for (auto [p, root, bytes, segment] :
        {std::tuple{8, 5, big, std::size_t{8192}}, std::tuple{5, 2, big + 3, std::size_t{0}},
-        std::tuple{33, 32, std::size_t{1} << 20, std::size_t{65536}}, std::tuple{2, 1, big, std::size_t{0}}}) {
-    if (!testing::runs_on(a, p)) continue;
+        std::tuple{33, 32, std::size_t{1} << 20 >> (2 * cut), std::size_t{65536}},
+        std::tuple{2, 1, big, std::size_t{0}}}) {
+    if (!runs_on(a, p)) continue;
     if (!testing::takes_size(a, bytes)) bytes = 0;  // a barrier's only size
-    if (!testing::takes_root(a, root)) root = 0;
     RunSpec s;
     s.algorithm = &a;
     s.procs = p;
     s.bytes = bytes;
-    s.params.root = root;
+    s.params.root = testing::roots_for(a, p, {root}).front();
     s.params.segment = a.takes(Knob::segment) ? segment : 0;
     specs.push_back(s);
   }
@@ -126,8 +133,9 @@ TEST_P(EveryAlgorithm, LargeMessagesOnGrisou) {
 TEST_P(EveryAlgorithm, VirtualBytesTimeLikeRealBytes) {
   const AlgorithmInfo& a = *GetParam();
   std::vector<RunSpec> specs;
+  const std::size_t cut = p_blocks_each(a) ? 16 : 1;  // p^2 blocks
   for (int p : testing::procs_for(a, {2, 5, 33}))
-    for (std::size_t m : {std::size_t{0}, std::size_t{1}, std::size_t{70001}, std::size_t{1} << 18})
+    for (std::size_t m : {std::size_t{0}, std::size_t{1}, std::size_t{70001} / cut, (std::size_t{1} << 18) / cut})
       for (bool real : {true, false}) {
         if (!testing::takes_size(a, m)) continue;
         RunSpec s;
@@ -135,7 +143,7 @@ TEST_P(EveryAlgorithm, VirtualBytesTimeLikeRealBytes) {
         s.procs = p;
         s.bytes = m;
         s.real_bytes = real;
-        s.params.root = testing::takes_root(a, p / 2) ? p / 2 : 0;
+        s.params.root = testing::roots_for(a, p, {p / 2}).front();
         s.params.segment = a.takes(Knob::segment) ? 8192 : 0;
         specs.push_back(s);
       }

@@ -34,10 +34,9 @@ CalibrationSetup model_setup(bool one_port) {
 
 TEST(Calibration, RecoversTheModelsAlphaAndBetaForEveryAlgorithm) {
   const Parameters p = calibrate(model_setup(false));
-  const auto with_formula =
-      std::count_if(all_algorithms().begin(), all_algorithms().end(), [](const auto& a) { return a.derived; });
-  ASSERT_EQ(p.algorithms.size(), static_cast<std::size_t>(with_formula));
-  EXPECT_GE(with_formula, 12);  // bcast's and gather's
+  std::size_t with_formula = 0;  // the fits are of the derived formulas
+  for (const auto& a : all_algorithms()) with_formula += a.derived != nullptr;
+  ASSERT_EQ(p.algorithms.size(), with_formula);
   for (const auto& [name, fit] : p.algorithms) {
     // scatter_allgather's time is a max over steps whose blocks differ in size when P does not
     // divide m, so it is not one line in (alpha, beta) (calibration.hpp): a few of its experiments

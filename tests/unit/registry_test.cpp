@@ -45,22 +45,67 @@ TEST(Registry, ScatterAndBarrierUnderOpenMpisNamesAndIds) {
   EXPECT_EQ(find_algorithm(Operation::barrier, 7), nullptr);
 }
 
-TEST(Registry, MaxRequestsIsScatterLinearNbsOnly) {
-  const AlgorithmInfo& nb = *find_algorithm("scatter/linear_nb");
+TEST(Registry, AllgatherAndAlltoallHaveOpenMpisNamesAndIds) {
+  // Open MPI 4.1's coll_tuned_allgather_algorithm and coll_tuned_alltoall_algorithm enumerations.
+  const std::pair<int, const char*> allgather[] = {
+      {1, "allgather/linear"}, {2, "allgather/bruck"},    {3, "allgather/recursive_doubling"},
+      {4, "allgather/ring"},   {5, "allgather/neighbor"}, {6, "allgather/two_proc"}};
+  for (const auto& [id, name] : allgather) {
+    ASSERT_NE(find_algorithm(Operation::allgather, id), nullptr) << id;
+    EXPECT_EQ(find_algorithm(Operation::allgather, id)->name, name);
+    EXPECT_EQ(find_algorithm(Operation::allgather, id)->knobs, 0u) << name;
+  }
+  const std::pair<int, const char*> alltoall[] = {{1, "alltoall/linear"},
+                                                  {2, "alltoall/pairwise"},
+                                                  {3, "alltoall/modified_bruck"},
+                                                  {4, "alltoall/linear_sync"},
+                                                  {5, "alltoall/two_proc"}};
+  for (const auto& [id, name] : alltoall) {
+    ASSERT_NE(find_algorithm(Operation::alltoall, id), nullptr) << id;
+    EXPECT_EQ(find_algorithm(Operation::alltoall, id)->name, name);
+  }
+  EXPECT_EQ(find_algorithm(Operation::allgather, 7), nullptr);
+  EXPECT_EQ(find_algorithm(Operation::alltoall, 6), nullptr);
+  EXPECT_EQ(knob_error(*find_algorithm("alltoall/linear_sync"), Knob::segment, 8),
+            "segment does not apply to alltoall/linear_sync (it takes no segment)");
+}
+
+// max_requests: Open MPI's coll_tuned_<op>_algorithm_max_requests, default 0, taken by the
+// algorithms that read it.
+TEST(Registry, MaxRequestsIsTakenByTheAlgorithmsThatReadIt) {
+  std::set<std::string> takers;
+  for (const auto& a : all_algorithms())
+    if (a.takes(Knob::max_requests)) takers.emplace(a.name);
+  EXPECT_EQ(takers, (std::set<std::string>{"scatter/linear_nb", "alltoall/linear_sync"}));
   EXPECT_EQ(knob_info(Knob::max_requests).fallback, 0);
-  EXPECT_EQ(knob_error(nb, Knob::max_requests, 0), "");
-  EXPECT_EQ(knob_error(nb, Knob::max_requests, 16), "");
-  EXPECT_EQ(knob_error(nb, Knob::max_requests, -1), "max-requests must be at least 0, not -1");
+  EXPECT_EQ(knob_info(Knob::max_requests).name, "max-requests");
+  EXPECT_EQ(knob_info(Knob::max_requests).key, "max_requests");
+  for (const std::string& name : takers) {
+    const AlgorithmInfo& a = *find_algorithm(name);
+    EXPECT_EQ(knob_error(a, Knob::max_requests, 0), "");
+    EXPECT_EQ(knob_error(a, Knob::max_requests, 1000), "");
+    EXPECT_EQ(knob_error(a, Knob::max_requests, -1), "max-requests must be at least 0, not -1");
+  }
   EXPECT_EQ(knob_error(*find_algorithm("scatter/basic_linear"), Knob::max_requests, 4),
-            "max-requests does not apply to scatter/basic_linear (only to scatter/linear_nb)");
+            "max-requests does not apply to scatter/basic_linear (only to scatter/linear_nb, alltoall/linear_sync)");
   AlgorithmParams params;
   EXPECT_EQ(get_knob(params, Knob::max_requests), 0);
   set_knob(params, Knob::max_requests, 7);
   EXPECT_EQ(params.max_requests, 7);
 }
 
+TEST(Registry, TwoProcAlgorithmsRunOnTwoProcessesOnly) {
+  for (const char* name : {"allgather/two_proc", "alltoall/two_proc", "barrier/two_proc"}) {
+    const AlgorithmInfo& a = *find_algorithm(name);
+    EXPECT_TRUE(runs_on(a, 1)) << name;
+    EXPECT_TRUE(runs_on(a, 2)) << name;
+    EXPECT_FALSE(runs_on(a, 3)) << name;
+  }
+  EXPECT_TRUE(runs_on(*find_algorithm("allgather/ring"), 3));
+}
+
 // Every rooted algorithm runs on a tree; bcast's and gather's have their derived formulas (the
-// other operations' formulas are not written yet: their entries' formulas are null).
+// other operations' formulas are not all written yet: their entries' formulas may be null).
 TEST(Registry, EveryEntryHasATreeAndADerivedFormula) {
   std::set<std::string> textbook;
   for (const auto& a : all_algorithms()) {

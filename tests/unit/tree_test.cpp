@@ -374,7 +374,7 @@ TEST(TreeGraph, DotKeepsChildOrderAndMarksTheRoot) {
   EXPECT_NE(tree_dot(g, "gather", true).find("dir=back"), std::string::npos);
 }
 
-TEST(AlgorithmTree, EveryRegisteredAlgorithmHasItsTree) {
+TEST(AlgorithmTree, EveryRegisteredAlgorithmWithATreeHasItsTree) {
   AlgorithmParams params;
   for (const AlgorithmInfo& a : all_algorithms()) {
     // Rooted operations all run on trees; the others' entries may have none, and say so.

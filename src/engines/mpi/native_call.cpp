@@ -21,14 +21,20 @@ std::string prefix(const AlgorithmInfo& a) { return "coll_tuned_" + std::string(
 std::string algorithm_variable(const AlgorithmInfo& a) { return prefix(a) + "_algorithm"; }
 std::string segment_variable(const AlgorithmInfo& a) { return prefix(a) + "_algorithm_segmentsize"; }
 std::string fanout_variable(const AlgorithmInfo& a) { return prefix(a) + "_algorithm_chain_fanout"; }
+std::string max_requests_variable(const AlgorithmInfo& a) { return prefix(a) + "_algorithm_max_requests"; }
+
+// Scatter's max_requests is read at every call (coll_tuned passes its process-wide
+// ompi_coll_tuned_scatter_blocking_send_ratio); the other operations' are copied into the
+// communicator when it is created, with the forced algorithm.
+bool max_requests_per_call(const AlgorithmInfo& a) { return a.op == Operation::scatter; }
 
 // The knobs Open MPI reads at every call from its process-wide variables, rather than from the
-// communicator when it is created: the k-nomial radix, and scatter/linear_nb's max_requests
-// (coll_tuned passes ompi_coll_tuned_scatter_blocking_send_ratio itself). Variable and value.
+// communicator when it is created: the k-nomial radix and scatter's max_requests. Variable and value.
 std::vector<std::pair<std::string, int>> call_knobs(const AlgorithmInfo& a, const AlgorithmParams& p) {
   std::vector<std::pair<std::string, int>> out;
   if (a.takes(Knob::radix)) out.emplace_back(kRadix, p.radix);
-  if (a.takes(Knob::max_requests)) out.emplace_back(prefix(a) + "_algorithm_max_requests", p.max_requests);
+  if (a.takes(Knob::max_requests) && max_requests_per_call(a))
+    out.emplace_back(max_requests_variable(a), p.max_requests);
   return out;
 }
 
@@ -178,9 +184,11 @@ std::string native_support(const AlgorithmInfo& algorithm, const AlgorithmParams
   if (it->second != short_name(algorithm))
     return "Open MPI's " + choice->name() + " " + std::to_string(algorithm.ompi_id) + " is '" + it->second + "', not " +
            std::string(algorithm.name);
+  // Only the variables of the knobs the algorithm takes: the rest would change nothing it does.
   if (algorithm.takes(Knob::segment)) variable(segment_variable(algorithm), why);
   if (algorithm.takes(Knob::fanout)) variable(fanout_variable(algorithm), why);
-  for (const auto& [name, value] : call_knobs(algorithm, params)) variable(name, why);
+  if (algorithm.takes(Knob::radix)) variable(kRadix, why);
+  if (algorithm.takes(Knob::max_requests)) variable(max_requests_variable(algorithm), why);
   return why;
 }
 
@@ -203,6 +211,8 @@ ForcedComm::ForcedComm(MPI_Comm comm, const AlgorithmInfo& algorithm, const Algo
   add(algorithm_variable(algorithm), algorithm.ompi_id);
   if (algorithm.takes(Knob::segment)) add(segment_variable(algorithm), static_cast<int>(params.segment));
   if (algorithm.takes(Knob::fanout)) add(fanout_variable(algorithm), params.fanout);
+  if (algorithm.takes(Knob::max_requests) && !max_requests_per_call(algorithm))
+    add(max_requests_variable(algorithm), params.max_requests);
 
   // Put back whatever happens, so that later communicators are not forced.
   struct Restore {
@@ -247,7 +257,7 @@ ForcedComm::~ForcedComm() {
 
 bool ForcedComm::fits(const RunSpec& spec) const {
   if (spec.algorithm != algorithm_) return false;
-  if (spec.params.segment != params_.segment) return false;
+  if (algorithm_->takes(Knob::segment) && spec.params.segment != params_.segment) return false;
   if (algorithm_->takes(Knob::fanout) && spec.params.fanout != params_.fanout) return false;
   if (algorithm_->takes(Knob::radix) && spec.params.radix != params_.radix) return false;
   if (algorithm_->takes(Knob::max_requests) && spec.params.max_requests != params_.max_requests) return false;

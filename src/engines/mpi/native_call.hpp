@@ -10,11 +10,12 @@
 //    before MPI_Init; an explicit setting there is left alone and a 0 makes mpi-native refuse.
 //    With nothing forced, coll/tuned then uses its fixed decision as before, so nothing else
 //    changes.
-//  - coll/tuned copies the forced algorithm, segment size and chain fanout into a communicator's
-//    module when the communicator is created. ForcedComm writes the MPI_T control variables
-//    coll_tuned_<op>_algorithm, coll_tuned_<op>_algorithm_segmentsize and
-//    coll_tuned_bcast_algorithm_chain_fanout, duplicates the communicator, and writes the previous
-//    values back, so communicators created later (the timing protocol's own) are not forced.
+//  - coll/tuned copies the forced algorithm, segment size, chain fanout and max requests into a
+//    communicator's module when the communicator is created. ForcedComm writes the MPI_T control
+//    variables coll_tuned_<op>_algorithm and, for the knobs the algorithm takes only,
+//    coll_tuned_<op>_algorithm_segmentsize, _chain_fanout and _max_requests (alltoall/linear_sync),
+//    duplicates the communicator, and writes the previous values back, so communicators created
+//    later (the timing protocol's own) are not forced.
 //  - The k-nomial radix (coll_tuned_bcast_algorithm_knomial_radix) is not copied: Open MPI reads
 //    the process-wide value at every call. ForcedComm sets it again before each call (outside
 //    the timed part) and puts the previous value back when it goes.
