@@ -13,8 +13,9 @@
 
 namespace collsim {
 
-// Each throws std::invalid_argument when procs < 1, params.root is not in [0, procs), or a tree
-// parameter is out of range (knomial radix < 2).
+// Each throws std::invalid_argument when procs < 1, params.root is not in [0, procs), a tree
+// parameter is out of range (knomial radix < 2), or the algorithm has no tree (registry tree
+// nullptr: reduce/in-order_binary, reduce/rabenseifner).
 TreeGraph algorithm_tree(const AlgorithmInfo& algorithm, int procs, const AlgorithmParams& params);
 // Graphviz DOT of algorithm_tree, titled e.g. "bcast/binary_tree, 13 processes, root 0"; gather
 // trees are drawn with the arrows pointing to the root, the way their data flows.

@@ -9,9 +9,10 @@ namespace collsim {
 
 // Open MPI's knobs: coll_tuned_bcast_algorithm_segmentsize (default 0),
 // coll_tuned_gather_algorithm_segmentsize (linear_sync's first segment),
-// coll_tuned_bcast_algorithm_chain_fanout (default 4) and coll_tuned_bcast_algorithm_knomial_radix
-// (default 4). Open MPI has no other knob for these algorithms (its tree_fanout is unused by
-// bcast and gather: binary_tree and split_binary_tree always use fanout 2).
+// coll_tuned_bcast_algorithm_chain_fanout (default 4), coll_tuned_bcast_algorithm_knomial_radix
+// (default 4), and reduce's _segmentsize, _chain_fanout (default 4) and _max_requests (default 0). Open MPI has no
+// other knob for these algorithms (its tree_fanout is unused by bcast and gather: binary_tree and split_binary_tree
+// always use fanout 2).
 struct AlgorithmParams {
   int root = 0;
   // Bytes per segment for the segmented algorithms (bcast), first-segment size for
@@ -21,6 +22,9 @@ struct AlgorithmParams {
   int fanout = 4;
   // bcast/knomial: tree radix, at least 2.
   int radix = 4;
+  // reduce's tree algorithms (coll_tuned_reduce_algorithm_max_requests): most isends a leaf keeps
+  // in flight; 0 = no limit, every segment blocking-sent.
+  int max_requests = 0;
   // Reducing operations: the element type and operator (operation.hpp's kDefaultReduction).
   Reduction reduction{Datatype::float32, ReduceOp::sum};
 };

@@ -6,6 +6,7 @@
 
 #include "algorithms/bcast.hpp"
 #include "algorithms/gather.hpp"
+#include "algorithms/reduce.hpp"
 #include "algorithms/virtual_trees.hpp"
 #include "models/formulas.hpp"
 
@@ -23,18 +24,28 @@ Task<> as_gather(Comm& comm, RankBuffers b, const AlgorithmParams& p) {
   return F(comm, b.data, b.result, p);
 }
 
+template <Task<> (*F)(Comm&, Buffer, Buffer, const AlgorithmParams&)>
+Task<> as_reduce(Comm& comm, RankBuffers b, const AlgorithmParams& p) {
+  return F(comm, b.data, b.result, p);
+}
+
 // Open MPI's knobs and defaults (params.hpp); it caps the chain fanout at 32 (MAXTREEFANOUT) and
 // requires a k-nomial radix above 1.
 constexpr std::array kKnobs{
     KnobInfo{Knob::segment, "segment", "SIZE", 0, LLONG_MAX, 0,
              "segment size for segmented algorithms, 0 = unsegmented (default 0)"},
-    KnobInfo{Knob::fanout, "fanout", "K", 1, kMaxTreeFanout, 4, "bcast/chain: chains off the root (default 4)"},
+    KnobInfo{Knob::fanout, "fanout", "K", 1, kMaxTreeFanout, 4,
+             "bcast/chain, reduce/chain: chains off the root (default 4)"},
     KnobInfo{Knob::radix, "radix", "K", 2, INT_MAX, 4, "bcast/knomial: tree radix (default 4)"},
+
+    KnobInfo{Knob::max_requests, "max_requests", "N", 0, INT_MAX, 0,
+             "reduce trees: isends a leaf keeps in flight, 0 = unlimited (default 0)"},
 };
 
 constexpr unsigned kSegment = static_cast<unsigned>(Knob::segment);
 constexpr unsigned kFanout = static_cast<unsigned>(Knob::fanout);
 constexpr unsigned kRadix = static_cast<unsigned>(Knob::radix);
+constexpr unsigned kMaxRequests = static_cast<unsigned>(Knob::max_requests);
 
 using namespace models;
 
@@ -77,6 +88,30 @@ const std::array kAlgorithms{
     AlgorithmInfo{"gather/linear_sync", Operation::gather, 3, kSegment,
                   "the root asks each rank in turn (zero-byte sync); first segment, then the rest",
                   &as_gather<gather_linear_sync>, linear_node, nullptr, derived_gather_linear_sync},
+
+    // reduce: no formulas yet (textbook/derived nullptr); in-order_binary's tree is rooted at p-1
+    // and rabenseifner's is no tree, so they have none (tree nullptr).
+    AlgorithmInfo{"reduce/linear", Operation::reduce, 1, 0,
+                  "non-roots send; the root receives from p-1 down to 0, reducing in rank order",
+                  &as_reduce<reduce_linear>, linear_node, nullptr, nullptr},
+    AlgorithmInfo{"reduce/chain", Operation::reduce, 2, kSegment | kFanout | kMaxRequests,
+                  "fanout chains into the root, segments pipelined (generic tree reduce)", &as_reduce<reduce_chain>,
+                  chain_node, nullptr, nullptr},
+    AlgorithmInfo{"reduce/pipeline", Operation::reduce, 3, kSegment | kMaxRequests,
+                  "one chain through all ranks, segments pipelined (generic tree reduce)", &as_reduce<reduce_pipeline>,
+                  pipeline_node, nullptr, nullptr},
+    AlgorithmInfo{"reduce/binary", Operation::reduce, 4, kSegment | kMaxRequests,
+                  "breadth-first binary tree, segments pipelined (generic tree reduce)", &as_reduce<reduce_binary>,
+                  binary_node, nullptr, nullptr},
+    AlgorithmInfo{"reduce/binomial", Operation::reduce, 5, kSegment | kMaxRequests,
+                  "in-order binomial tree, segments pipelined (generic tree reduce)", &as_reduce<reduce_binomial>,
+                  in_order_node, nullptr, nullptr},
+    AlgorithmInfo{"reduce/in-order_binary", Operation::reduce, 6, kSegment | kMaxRequests,
+                  "in-order binary tree into rank p-1 (rank order kept), then to the root",
+                  &as_reduce<reduce_in_order_binary>, nullptr, nullptr, nullptr},
+    AlgorithmInfo{"reduce/rabenseifner", Operation::reduce, 7, 0,
+                  "recursive-halving reduce-scatter, then binomial gather to the root (commutative ops)",
+                  &as_reduce<reduce_rabenseifner>, nullptr, nullptr, nullptr},
 };
 
 // Short names people use for Open MPI's tree broadcasts (the design card says bcast/binary).
@@ -147,6 +182,7 @@ void set_knob(AlgorithmParams& params, Knob knob, long long value) {
     case Knob::segment: params.segment = static_cast<std::size_t>(value); break;
     case Knob::fanout: params.fanout = static_cast<int>(value); break;
     case Knob::radix: params.radix = static_cast<int>(value); break;
+    case Knob::max_requests: params.max_requests = static_cast<int>(value); break;
   }
 }
 
@@ -155,6 +191,7 @@ long long get_knob(const AlgorithmParams& params, Knob knob) {
     case Knob::segment: return static_cast<long long>(params.segment);
     case Knob::fanout: return params.fanout;
     case Knob::radix: return params.radix;
+    case Knob::max_requests: return params.max_requests;
   }
   return 0;
 }

@@ -23,11 +23,11 @@ namespace collsim {
 using AlgorithmFn = Task<> (*)(Comm&, RankBuffers, const AlgorithmParams&);
 
 // The knobs of AlgorithmParams other than the root, as Open MPI names them (params.hpp).
-enum class Knob : unsigned { segment = 1, fanout = 2, radix = 4 };
+enum class Knob : unsigned { segment = 1, fanout = 2, radix = 4, max_requests = 8 };
 
 struct KnobInfo {
   Knob knob;
-  std::string_view name;  // "segment", "fanout", "radix": option and scenario key
+  std::string_view name;  // "segment", "fanout", "radix", "max_requests": option and scenario key
   std::string_view value_name;
   long long min, max;     // valid values
   long long fallback;     // Open MPI's default

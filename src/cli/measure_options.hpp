@@ -27,6 +27,6 @@ std::vector<OptionDef> knob_options(std::initializer_list<Knob> knobs);
 void read_knobs(const ParsedOptions& options, const AlgorithmInfo& algorithm, std::initializer_list<Knob> knobs,
                 AlgorithmParams& params);
 
-inline constexpr std::initializer_list<Knob> kAllKnobs = {Knob::segment, Knob::fanout, Knob::radix};
+inline constexpr std::initializer_list<Knob> kAllKnobs = {Knob::segment, Knob::fanout, Knob::radix, Knob::max_requests};
 
 }  // namespace collsim::cli

@@ -35,7 +35,7 @@ struct CalibrationSetup {
   std::string engine = "sim";  // model, sim, mpi, mpi-native
   // How to run the engine: its model, sim and mpi settings (engines and operations are ignored).
   Scenario env;
-  std::vector<const AlgorithmInfo*> algorithms;  // empty: every registered algorithm
+  std::vector<const AlgorithmInfo*> algorithms;  // empty: every algorithm with a derived formula
   std::vector<int> procs;                        // the per-algorithm experiments' process counts
   std::vector<std::size_t> bytes;                // and message sizes (bcast: the message; gather: per rank)
   std::size_t segment = 8192;                    // m_s

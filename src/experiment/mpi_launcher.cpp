@@ -140,6 +140,7 @@ Measurement run_mpi_point(const MpiLaunch& launch, const std::string& engine, co
   knob(spec.algorithm->takes(Knob::segment), "--segment", static_cast<long long>(spec.params.segment));
   knob(spec.algorithm->takes(Knob::fanout), "--fanout", spec.params.fanout);
   knob(spec.algorithm->takes(Knob::radix), "--radix", spec.params.radix);
+  knob(spec.algorithm->takes(Knob::max_requests), "--max_requests", spec.params.max_requests);
   knob(spec.then_gather > 0, "--then-gather", static_cast<long long>(spec.then_gather));
   if (spec.timed_on_root) argv.push_back("--timed-on-root");
   const Captured c = run_captured(argv, launch.timeout_s);

@@ -94,6 +94,7 @@ std::string collective_point_text(const PlanPoint& p) {
                   ";root=" + std::to_string(s.params.root);
   if (s.algorithm->takes(Knob::fanout)) t += ";fanout=" + std::to_string(s.params.fanout);
   if (s.algorithm->takes(Knob::radix)) t += ";radix=" + std::to_string(s.params.radix);
+  if (s.algorithm->takes(Knob::max_requests)) t += ";max_requests=" + std::to_string(s.params.max_requests);
   for (const auto& [name, value] : p.axes) t += ";" + name + "=" + value;
   return t;
 }

@@ -22,12 +22,15 @@ std::vector<RunSpec> cases(const AlgorithmInfo& a, const std::vector<int>& procs
     std::vector<int> roots{0};
     for (int r : {p - 1, p / 2})
       if (std::find(roots.begin(), roots.end(), r) == roots.end()) roots.push_back(r);
+    const std::vector<Reduction> reductions = testing::test_reductions(a);
     for (int root : roots)
       for (const Case& c : sizes) {
         RunSpec s;
         s.algorithm = &a;
         s.procs = p;
-        s.bytes = c.bytes;
+        // A reducing algorithm takes its reductions in turn; sizes count elements there.
+        s.params.reduction = reductions[specs.size() % reductions.size()];
+        s.bytes = testing::test_bytes(a, c.bytes, s.params.reduction);
         s.params.root = root;
         s.params.segment = a.takes(Knob::segment) ? c.segment : 0;
         specs.push_back(s);
@@ -40,7 +43,8 @@ std::vector<RunSpec> cases(const AlgorithmInfo& a, const std::vector<int>& procs
 // least latency of a message, `bw` the most bytes per second a link carries into one host, and
 // `root_host_ranks` the ranks that share the root's host (their blocks may come another way).
 // A bcast is not over before a non-root off the root's host holds the m bytes; a gather not before
-// the root's host has received the blocks of every other host's ranks.
+// the root's host has received the blocks of every other host's ranks; a reduce not before it has
+// received one element for each of the m bytes' elements (each depends on other hosts' ranks).
 struct LowerBound {
   double lat = 0, bw = 0;
   int ranks_per_host = 1;
@@ -98,7 +102,8 @@ TEST_P(EveryAlgorithm, LargeMessagesOnGrisou) {
     RunSpec s;
     s.algorithm = &a;
     s.procs = p;
-    s.bytes = bytes;
+    s.params.reduction = testing::test_reductions(a)[specs.size() % testing::test_reductions(a).size()];
+    s.bytes = testing::about_bytes(a, bytes, s.params.reduction);
     s.params.root = root;
     s.params.segment = a.takes(Knob::segment) ? segment : 0;
     specs.push_back(s);
@@ -121,7 +126,8 @@ TEST_P(EveryAlgorithm, VirtualBytesTimeLikeRealBytes) {
         RunSpec s;
         s.algorithm = &a;
         s.procs = p;
-        s.bytes = m;
+        s.params.reduction = testing::test_reductions(a).back();
+        s.bytes = testing::about_bytes(a, m, s.params.reduction);
         s.real_bytes = real;
         s.params.root = p / 2;
         s.params.segment = a.takes(Knob::segment) ? 8192 : 0;

@@ -32,7 +32,9 @@ CalibrationSetup model_setup(bool one_port) {
 
 TEST(Calibration, RecoversTheModelsAlphaAndBetaForEveryAlgorithm) {
   const Parameters p = calibrate(model_setup(false));
-  ASSERT_EQ(p.algorithms.size(), all_algorithms().size());
+  std::size_t with_formula = 0;  // the reduce algorithms have none yet
+  for (const auto& a : all_algorithms()) with_formula += a.derived != nullptr;
+  ASSERT_EQ(p.algorithms.size(), with_formula);
   for (const auto& [name, fit] : p.algorithms) {
     // scatter_allgather's time is a max over steps whose blocks differ in size when P does not
     // divide m, so it is not one line in (alpha, beta) (calibration.hpp): a few of its experiments

