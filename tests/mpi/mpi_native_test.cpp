@@ -28,11 +28,17 @@ namespace {
 
 using test::world_size;
 
+// A reducing algorithm takes its reductions (testing::test_reductions) in turn, one per call;
+// sizes below 64 KiB count its elements, larger ones are about that many bytes.
 RunSpec spec_for(const AlgorithmInfo& algo, int root, std::size_t bytes, std::size_t segment) {
+  static std::size_t turn = 0;
+  const std::vector<Reduction> reductions = testing::test_reductions(algo);
   RunSpec spec;
   spec.algorithm = &algo;
   spec.procs = world_size();
-  spec.bytes = bytes;
+  spec.params.reduction = reductions[turn++ % reductions.size()];
+  spec.bytes = bytes < 65536 ? testing::test_bytes(algo, bytes, spec.params.reduction)
+                             : testing::about_bytes(algo, bytes, spec.params.reduction);
   spec.params.root = root;
   spec.params.segment = algo.takes(Knob::segment) ? segment : 0;
   return spec;
@@ -165,7 +171,8 @@ class NativeEquivalence : public ::testing::TestWithParam<std::string> {
   // Every rank asks for the same settings in the same order, so the duplications match.
   ForcedComm& forced_for(const RunSpec& spec) {
     const std::string key = std::string(spec.algorithm->name) + "/" + std::to_string(spec.params.segment) + "/" +
-                            std::to_string(spec.params.fanout) + "/" + std::to_string(spec.params.radix);
+                            std::to_string(spec.params.fanout) + "/" + std::to_string(spec.params.radix) + "/" +
+                            std::to_string(spec.params.max_requests);
     auto& slot = (*forced_)[key];
     if (!slot) slot = std::make_unique<ForcedComm>(MPI_COMM_WORLD, *spec.algorithm, spec.params);
     return *slot;
