@@ -224,13 +224,13 @@ TEST_P(NativeEquivalence, SameBytesAsOpenMpiForRootsAndSizes) {
     for (Size s : sizes) expect_same(spec_for(algorithm(), root, s.bytes, s.segment));
 }
 
-// The algorithms with a fanout or a radix, at other values than the default.
+// The algorithms with a fanout, a radix or max_requests, at other values than the default.
 class NativeKnobs : public NativeEquivalence {};
 
 std::vector<std::string> knob_algorithms() {
   std::vector<std::string> names;
   for (const auto& a : all_algorithms())
-    if (a.takes(Knob::fanout) || a.takes(Knob::radix)) names.emplace_back(a.name);
+    if (a.takes(Knob::fanout) || a.takes(Knob::radix) || a.takes(Knob::max_requests)) names.emplace_back(a.name);
   return names;
 }
 
@@ -239,6 +239,7 @@ TEST_P(NativeKnobs, SameBytesAsOpenMpiForOtherFanoutsAndRadices) {
   for (int k : {1, 2, 3, 5}) {
     RunSpec spec = spec_for(algorithm(), root, 10001, 1024);
     if (algorithm().takes(Knob::fanout)) spec.params.fanout = k;
+    if (algorithm().takes(Knob::max_requests)) spec.params.max_requests = k;  // leaves have ~40 segments
     if (algorithm().takes(Knob::radix)) {
       if (k < 2) continue;
       spec.params.radix = k;
