@@ -6,7 +6,7 @@
 namespace collsim {
 
 TreeGraph algorithm_tree(const AlgorithmInfo& algorithm, int procs, const AlgorithmParams& params) {
-  if (!algorithm.tree) throw std::invalid_argument(std::string(algorithm.name) + " does not run on a tree");
+  if (!algorithm.tree) throw std::invalid_argument(std::string(algorithm.name) + " runs on no tree rooted at its root");
   return build_tree_graph(procs, params.root, [&](int r) { return algorithm.tree(r, procs, params); });
 }
 

@@ -15,7 +15,8 @@ namespace collsim {
 
 // Each throws std::invalid_argument when procs < 1, params.root is not in [0, procs), a tree
 // parameter is out of range (knomial radix < 2), or the algorithm has no tree (its entry's
-// `tree` is null: barriers and other exchanges that are not trees, or not described yet).
+// `tree` is null: barriers and the other exchanges that are not trees, reduce/in-order_binary and
+// reduce/rabenseifner).
 TreeGraph algorithm_tree(const AlgorithmInfo& algorithm, int procs, const AlgorithmParams& params);
 // Graphviz DOT of algorithm_tree, titled e.g. "bcast/binary_tree, 13 processes, root 0"; gather
 // trees are drawn with the arrows pointing to the root, the way their data flows.

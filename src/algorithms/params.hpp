@@ -10,10 +10,11 @@ namespace collsim {
 // Open MPI's knobs: coll_tuned_bcast_algorithm_segmentsize (default 0),
 // coll_tuned_gather_algorithm_segmentsize (linear_sync's first segment),
 // coll_tuned_bcast_algorithm_chain_fanout (default 4) and coll_tuned_bcast_algorithm_knomial_radix
-// (default 4), and coll_tuned_<op>_algorithm_max_requests (default 0; scatter, alltoall, reduce).
-// Open MPI has no other knob for these algorithms (its tree_fanout is unused by bcast and gather:
-// binary_tree and split_binary_tree always use fanout 2; scatter's segmentsize and fanouts are
-// unused; no allgather algorithm reads its segment size or fanouts).
+// (default 4), reduce's _segmentsize and _chain_fanout (default 4), and
+// coll_tuned_<op>_algorithm_max_requests (default 0; scatter, alltoall, reduce). Open MPI has no
+// other knob for these algorithms (its tree_fanout is unused by bcast and gather: binary_tree and
+// split_binary_tree always use fanout 2; scatter's segmentsize and fanouts are unused; no allgather
+// algorithm reads its segment size or fanouts).
 struct AlgorithmParams {
   int root = 0;
   // Bytes per segment for the segmented algorithms (bcast), first-segment size for
@@ -25,7 +26,8 @@ struct AlgorithmParams {
   int radix = 4;
   // scatter/linear_nb: a blocking send instead of an isend to every rank that is a multiple of
   // it; 0 or 1 = isends only. alltoall/linear_sync: at most this many receives and as many sends
-  // in flight; 0 = all p - 1.
+  // in flight; 0 = all p - 1. reduce's tree algorithms: most isends a leaf keeps in flight; 0 = no
+  // limit, every segment blocking-sent.
   int max_requests = 0;
   // Reducing operations: the element type and operator (operation.hpp's kDefaultReduction).
   Reduction reduction{Datatype::float32, ReduceOp::sum};

@@ -9,6 +9,7 @@
 #include "algorithms/barrier.hpp"
 #include "algorithms/bcast.hpp"
 #include "algorithms/gather.hpp"
+#include "algorithms/reduce.hpp"
 #include "algorithms/scatter.hpp"
 #include "algorithms/virtual_trees.hpp"
 #include "models/formulas.hpp"
@@ -32,6 +33,11 @@ Task<> as_scatter(Comm& comm, RankBuffers b, const AlgorithmParams& p) {
   return F(comm, b.data, b.result, p);
 }
 
+template <Task<> (*F)(Comm&, Buffer, Buffer, const AlgorithmParams&)>
+Task<> as_reduce(Comm& comm, RankBuffers b, const AlgorithmParams& p) {
+  return F(comm, b.data, b.result, p);
+}
+
 template <Task<> (*F)(Comm&, const AlgorithmParams&)>
 Task<> as_barrier(Comm& comm, RankBuffers, const AlgorithmParams& p) {
   return F(comm, p);
@@ -44,11 +50,11 @@ constexpr std::array kKnobs{
     KnobInfo{Knob::segment, "segment", "segment", "SIZE", 0, LLONG_MAX, 0,
              "segment size for segmented algorithms, 0 = unsegmented (default 0)"},
     KnobInfo{Knob::fanout, "fanout", "fanout", "K", 1, kMaxTreeFanout, 4,
-             "bcast/chain: chains off the root (default 4)"},
+             "bcast/chain, reduce/chain: chains off the root (default 4)"},
     KnobInfo{Knob::radix, "radix", "radix", "K", 2, INT_MAX, 4, "bcast/knomial: tree radix (default 4)"},
     KnobInfo{Knob::max_requests, "max-requests", "max_requests", "N", 0, INT_MAX, 0,
              "requests in flight: scatter/linear_nb blocks on every N-th send, alltoall/linear_sync keeps N "
-             "receives and N sends; 0 = no limit (default 0)"},
+             "receives and N sends, reduce trees' leaves N isends; 0 = no limit (default 0)"},
 };
 
 constexpr unsigned kSegment = static_cast<unsigned>(Knob::segment);
@@ -156,6 +162,30 @@ const std::array kAlgorithms{
     AlgorithmInfo{"alltoall/two_proc", Operation::alltoall, 5, 0,
                   "one exchange between the two processes (2 processes only)", &as_gather<alltoall_two_proc>, nullptr,
                   nullptr, nullptr},
+
+    // reduce: no formulas yet (textbook/derived nullptr); in-order_binary's tree is rooted at p-1
+    // and rabenseifner's is no tree, so they have none (tree nullptr).
+    AlgorithmInfo{"reduce/linear", Operation::reduce, 1, 0,
+                  "non-roots send; the root receives from p-1 down to 0, reducing in rank order",
+                  &as_reduce<reduce_linear>, linear_node, nullptr, nullptr},
+    AlgorithmInfo{"reduce/chain", Operation::reduce, 2, kSegment | kFanout | kMaxRequests,
+                  "fanout chains into the root, segments pipelined (generic tree reduce)", &as_reduce<reduce_chain>,
+                  chain_node, nullptr, nullptr},
+    AlgorithmInfo{"reduce/pipeline", Operation::reduce, 3, kSegment | kMaxRequests,
+                  "one chain through all ranks, segments pipelined (generic tree reduce)", &as_reduce<reduce_pipeline>,
+                  pipeline_node, nullptr, nullptr},
+    AlgorithmInfo{"reduce/binary", Operation::reduce, 4, kSegment | kMaxRequests,
+                  "breadth-first binary tree, segments pipelined (generic tree reduce)", &as_reduce<reduce_binary>,
+                  binary_node, nullptr, nullptr},
+    AlgorithmInfo{"reduce/binomial", Operation::reduce, 5, kSegment | kMaxRequests,
+                  "in-order binomial tree, segments pipelined (generic tree reduce)", &as_reduce<reduce_binomial>,
+                  in_order_node, nullptr, nullptr},
+    AlgorithmInfo{"reduce/in-order_binary", Operation::reduce, 6, kSegment | kMaxRequests,
+                  "in-order binary tree into rank p-1 (rank order kept), then to the root",
+                  &as_reduce<reduce_in_order_binary>, nullptr, nullptr, nullptr},
+    AlgorithmInfo{"reduce/rabenseifner", Operation::reduce, 7, 0,
+                  "recursive-halving reduce-scatter, then binomial gather to the root (commutative ops)",
+                  &as_reduce<reduce_rabenseifner>, nullptr, nullptr, nullptr},
 };
 
 // Short names people use for Open MPI's tree broadcasts (the design card says bcast/binary).

@@ -27,4 +27,15 @@ class Segmentation {
   std::size_t seg_;
 };
 
+// The segment size in bytes of an operation on typed elements (reduce, allreduce), where Open MPI
+// counts segments in elements (COLL_BASE_COMPUTED_SEGCOUNT): when typesize <= segsize < bytes,
+// segsize / typesize elements, one more when the remainder exceeds half an element; otherwise the
+// whole message (returned as `bytes`, which Segmentation takes as one segment).
+inline std::size_t element_segment(std::size_t bytes, std::size_t segsize, std::size_t typesize) {
+  if (typesize == 0 || segsize < typesize || segsize >= bytes) return bytes;
+  std::size_t elements = segsize / typesize;
+  if (segsize % typesize > typesize / 2) ++elements;
+  return elements * typesize;
+}
+
 }  // namespace collsim

@@ -312,7 +312,7 @@ int tree(std::span<char* const> args) {
     throw UsageError("tree takes one algorithm name (collsim tree bcast/binomial --procs 8)");
   const AlgorithmInfo* algorithm = find_algorithm(o.positional[0]);
   if (!algorithm) throw UsageError("unknown algorithm '" + o.positional[0] + "' (one of: " + algorithm_names() + ")");
-  if (!algorithm->tree) throw UsageError(std::string(algorithm->name) + " runs on no tree collsim can draw");
+  if (!algorithm->tree) throw UsageError(std::string(algorithm->name) + " runs on no tree rooted at its root");
   if (!o.has("procs")) throw UsageError("missing --procs P");
   const int procs = static_cast<int>(o.integer("procs", 0, 1, 1 << 20));
   AlgorithmParams params;

@@ -21,7 +21,7 @@ std::vector<OptionDef> call_options(bool with_procs);
 // of --op (collsim explain OP).
 RunSpec read_call(const ParsedOptions& options, int procs = 0, const std::string& op = "");
 
-// The option of each knob in `knobs` (--segment SIZE, --fanout K, --radix K, --max_requests N), help
+// The option of each knob in `knobs` (--segment SIZE, --fanout K, --radix K, --max-requests N), help
 // from the registry.
 std::vector<OptionDef> knob_options(std::initializer_list<Knob> knobs);
 // Reads the knobs of `knobs` that were given into `params`, checked by the registry (knob_error).

@@ -92,9 +92,9 @@ Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std
     throw InputError("calibrate: unknown engine '" + engine + "' (model, sim, mpi or mpi-native)");
   if (setup.procs.empty() || setup.bytes.empty()) throw InputError("calibrate: no process counts or sizes");
   std::vector<const AlgorithmInfo*> algorithms = setup.algorithms;
-  if (algorithms.empty())
+  if (algorithms.empty())  // every algorithm with a derived formula to fit
     for (const auto& a : all_algorithms())
-      if (a.derived) algorithms.push_back(&a);  // the fits are of the derived formulas
+      if (a.derived) algorithms.push_back(&a);
   for (const AlgorithmInfo* a : algorithms)
     if (!a->derived) throw InputError("calibrate: " + std::string(a->name) + " has no derived formula to fit");
   const int gamma_max =

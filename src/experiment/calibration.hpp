@@ -35,13 +35,12 @@ struct CalibrationSetup {
   std::string engine = "sim";  // model, sim, mpi, mpi-native
   // How to run the engine: its model, sim and mpi settings (engines and operations are ignored).
   Scenario env;
-  // Empty: every registered algorithm with a derived formula (the fit needs one).
-  std::vector<const AlgorithmInfo*> algorithms;
-  std::vector<int> procs;                   // the per-algorithm experiments' process counts
-  std::vector<std::size_t> bytes;           // and message sizes (bcast: the message; gather: per rank)
-  std::size_t segment = 8192;               // m_s
-  int gamma_max_procs = 0;                  // gamma(p) for p = 2..this; 0: the largest of procs
-  std::vector<std::size_t> pingpong_bytes;  // empty: no ping-pong
+  std::vector<const AlgorithmInfo*> algorithms;  // empty: every algorithm with a derived formula
+  std::vector<int> procs;                        // the per-algorithm experiments' process counts
+  std::vector<std::size_t> bytes;                // and message sizes (bcast: the message; gather: per rank)
+  std::size_t segment = 8192;                    // m_s
+  int gamma_max_procs = 0;                       // gamma(p) for p = 2..this; 0: the largest of procs
+  std::vector<std::size_t> pingpong_bytes;       // empty: no ping-pong
   FitMethod method = FitMethod::huber;
 };
 

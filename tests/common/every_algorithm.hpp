@@ -12,9 +12,41 @@
 #include <string>
 #include <vector>
 
+#include "algorithms/operation.hpp"
 #include "algorithms/registry.hpp"
 
 namespace collsim::testing {
+
+// Open MPI's reduce algorithms that keep rank order, so are right for a non-commutative operator
+// too: linear, in-order_binary, and rabenseifner, which falls back to linear for one. Open MPI
+// runs the other trees on such an operator anyway and gets another order; so do we.
+inline bool keeps_rank_order(const AlgorithmInfo& a) {
+  return a.name == "reduce/linear" || a.name == "reduce/in-order_binary" || a.name == "reduce/rabenseifner";
+}
+
+// The reductions the suites run a reducing algorithm with, in turn: int32 sum (checked exactly),
+// double sum (within the descriptor's floating-point bound) and, where the algorithm keeps rank
+// order, the non-commutative int64 `affine` (checked exactly, order included). One (ignored)
+// entry for the other operations.
+inline std::vector<Reduction> test_reductions(const AlgorithmInfo& a) {
+  if (!operation_info(a.op).reduces) return {AlgorithmParams{}.reduction};
+  std::vector<Reduction> out{{Datatype::int32, ReduceOp::sum}, {Datatype::float64, ReduceOp::sum}};
+  if (keeps_rank_order(a)) out.push_back({Datatype::int64, ReduceOp::affine});
+  return out;
+}
+
+// The bytes of a case of `units`: as many bytes, or for a reducing operation as many elements of
+// r's type (whole elements are all it takes; zero and odd counts stay zero and odd).
+inline std::size_t test_bytes(const AlgorithmInfo& a, std::size_t units, Reduction r) {
+  return operation_info(a.op).reduces ? units * size_of(r.type) : units;
+}
+
+// About `bytes` bytes: for a reducing operation, whole elements of r's type (at least one).
+inline std::size_t about_bytes(const AlgorithmInfo& a, std::size_t bytes, Reduction r) {
+  if (!operation_info(a.op).reduces || bytes == 0) return bytes;
+  const std::size_t t = size_of(r.type);
+  return bytes < t ? t : bytes / t * t;
+}
 
 inline std::vector<const AlgorithmInfo*> every_algorithm() {
   std::vector<const AlgorithmInfo*> out;

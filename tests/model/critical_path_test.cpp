@@ -19,7 +19,7 @@ RunSpec spec(const char* name, int procs, std::size_t bytes, std::size_t segment
   RunSpec s;
   s.algorithm = find_algorithm(name);
   s.procs = procs;
-  s.bytes = bytes;
+  s.bytes = testing::test_bytes(*s.algorithm, bytes, s.params.reduction);  // elements, for a reduction
   s.params.segment = segment;
   return s;
 }

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <memory>
 #include <ostream>
@@ -33,14 +34,24 @@ struct Case {
   std::size_t segment = 0;
 };
 
-RunSpec spec_for(const AlgorithmInfo& a, int procs, Case c, int root) {
+// A reducing algorithm runs the case with `reduction`: c.bytes elements of its type below 64 KiB,
+// about c.bytes bytes (whole elements) above; the segment stays in bytes, so it is rounded to
+// elements by Open MPI's rule.
+RunSpec spec_for(const AlgorithmInfo& a, int procs, Case c, int root, Reduction reduction) {
   RunSpec s;
   s.algorithm = &a;
   s.procs = procs;
-  s.bytes = c.bytes;
+  const std::size_t units =
+      c.bytes < 65536 || !operation_info(a.op).reduces ? c.bytes : c.bytes / size_of(reduction.type);
+  s.bytes = testing::test_bytes(a, units, reduction);
   s.params.root = root;
   s.params.segment = c.segment;
+  s.params.reduction = reduction;
   return s;
+}
+
+RunSpec spec_for(const AlgorithmInfo& a, int procs, Case c, int root) {
+  return spec_for(a, procs, c, root, testing::test_reductions(a).front());
 }
 
 // The cost models besides the default Hockney (no contention).
@@ -77,7 +88,8 @@ ModelConfig two_level() {
 // other blocks of a gather come in through its receive port, so that port is busy alpha + beta * those bytes before the
 // last of them is delivered. In an allgather or alltoall every rank's receive port takes p-1 blocks so.
 // A barrier moves no byte, but some rank must hear from another, so one zero-byte message is
-// delivered. A scatter's p-1 other blocks leave through the root's send port.
+// delivered. A scatter's p-1 other blocks leave through the root's send port. Reductions: at least
+// one byte is delivered.
 double lower_bound(const ModelConfig& c, const RunSpec& s) {
   const double m = static_cast<double>(s.bytes);
   const double least = operation_info(s.algorithm->op).moves_data ? 1 : 0;
@@ -85,7 +97,9 @@ double lower_bound(const ModelConfig& c, const RunSpec& s) {
   if (c.kind == ModelConfig::Kind::two_level)
     return std::min(c.two_level.intra.transfer(least), c.two_level.inter.transfer(least));
   if (!c.one_port) return c.hockney.alpha + c.hockney.beta * least;
-  const double through_root = s.algorithm->op == Operation::bcast ? m : (s.procs - 1) * m;
+  const Operation op = s.algorithm->op;
+  if (operation_info(op).reduces) return c.hockney.alpha + c.hockney.beta * least;
+  const double through_root = op == Operation::bcast ? m : (s.procs - 1) * m;
   return c.hockney.alpha + c.hockney.beta * through_root;
 }
 
@@ -111,10 +125,11 @@ void expect_right(const RunSpec& s, const ModelConfig& config = ModelConfig{}) {
 
 // Cases that do not apply to the algorithm are left out: sizes other than 0 for a barrier, roots
 // other than 0 for operations without one, process counts a two_proc algorithm refuses (tested
-// on their own below).
+// on their own below). A reducing algorithm runs the case once per reduction of
+// testing::test_reductions.
 void run_case(const AlgorithmInfo& a, int procs, Case c, int root, const ModelConfig& config = ModelConfig{}) {
   if (!runs_on(a, procs) || !testing::takes_size(a, c.bytes) || !testing::takes_root(a, root)) return;
-  expect_right(spec_for(a, procs, c, root), config);
+  for (Reduction r : testing::test_reductions(a)) expect_right(spec_for(a, procs, c, root, r), config);
 }
 
 // Sizes worth trying on p processes, all small enough to run from every root: empty, tiny,
@@ -144,7 +159,18 @@ class EveryAlgorithm : public ::testing::TestWithParam<std::tuple<const Algorith
  protected:
   const AlgorithmInfo& algorithm() const { return *std::get<0>(GetParam()); }
   const Model& model() const { return std::get<1>(GetParam()); }
-  void run(int procs, Case c, int root) const { run_case(algorithm(), procs, c, root, model().config); }
+  // A reducing algorithm takes its reductions in turn, one per case, so that each meets every
+  // process count and root without multiplying the cases.
+  void run(int procs, Case c, int root) {
+    const AlgorithmInfo& a = algorithm();
+    if (!runs_on(a, procs) || !testing::takes_size(a, c.bytes) || !testing::takes_root(a, root)) return;
+    const std::vector<Reduction> reductions = testing::test_reductions(algorithm());
+    const Reduction r = reductions[turn_++ % reductions.size()];
+    expect_right(spec_for(algorithm(), procs, c, root, r), model().config);
+  }
+
+ private:
+  std::size_t turn_ = 0;
 };
 
 TEST_P(EveryAlgorithm, MovesTheRightBytesForEveryRoot) {
@@ -215,7 +241,7 @@ TEST_P(EveryAlgorithm, VirtualBytesTakeTheSameTimeAsRealOnes) {
   for (int p : testing::procs_for(a, {2, 7, 33}))
     for (Case c : {Case{p_blocks_each ? 7001u : 70001u, 8192}, Case{40}, Case{0}}) {
       if (!testing::takes_size(a, c.bytes)) continue;
-      RunSpec s = spec_for(a, p, c, testing::takes_root(a, p / 3) ? p / 3 : 0);
+      RunSpec s = spec_for(a, p, c, testing::takes_root(a, p / 3) ? p / 3 : 0, testing::test_reductions(a).back());
       const RunResult real = run_model(model().config, s);
       s.real_bytes = false;
       const RunResult fake = run_model(model().config, s);
@@ -224,15 +250,57 @@ TEST_P(EveryAlgorithm, VirtualBytesTakeTheSameTimeAsRealOnes) {
 }
 
 TEST(ModelAlgorithms, ChainWithOtherFanouts) {
-  const AlgorithmInfo& a = *find_algorithm("bcast/chain");
-  for (int fanout : {1, 2, 3, 5, 8, 32, 40})
-    for (int p : {2, 3, 6, 9, 17, 33, 100})
-      for (int root : {0, p - 1})
-        for (Case c : {Case{1}, Case{10000, 1024}, Case{9999, 0}}) {
-          RunSpec s = spec_for(a, p, c, root);
-          s.params.fanout = fanout;
-          expect_right(s);
-        }
+  for (const char* name : {"bcast/chain", "reduce/chain"}) {
+    const AlgorithmInfo& a = *find_algorithm(name);
+    for (int fanout : {1, 2, 3, 5, 8, 32, 40})
+      for (int p : {2, 3, 6, 9, 17, 33, 100})
+        for (int root : {0, p - 1})
+          for (Case c : {Case{1}, Case{10000, 1024}, Case{9999, 0}}) {
+            RunSpec s = spec_for(a, p, c, root);
+            s.params.fanout = fanout;
+            expect_right(s);
+          }
+  }
+}
+
+TEST(ModelAlgorithms, ReduceLeavesWithFewRequests) {
+  // max_requests below, at and above the segment count: leaves keep that many isends in flight.
+  for (const char* name :
+       {"reduce/chain", "reduce/pipeline", "reduce/binary", "reduce/binomial", "reduce/in-order_binary"}) {
+    const AlgorithmInfo& a = *find_algorithm(name);
+    for (int max_requests : {1, 2, 3, 7, 250, 251})
+      for (int p : {2, 5, 8, 13})
+        for (int root : {0, p - 1})
+          for (Reduction r : testing::test_reductions(a)) {
+            // 1001 elements in segments of 4 (the last short): 251 segments.
+            RunSpec s = spec_for(a, p, {1001, 4 * size_of(r.type)}, root, r);
+            s.params.max_requests = max_requests;
+            expect_right(s);
+          }
+  }
+}
+
+TEST(ModelAlgorithms, ReduceSegmentsRoundToElements) {
+  // Open MPI counts segments in elements: segsize / typesize, one more when the remainder is
+  // over half an element; a segment under one element, or not under the vector, is unsegmented.
+  for (const AlgorithmInfo& a : all_algorithms()) {
+    if (a.op != Operation::reduce || !a.takes(Knob::segment)) continue;
+    for (int p : {3, 6, 11})
+      for (std::size_t segment : {std::size_t{1}, std::size_t{3}, std::size_t{5}, std::size_t{7}, std::size_t{13},
+                                  std::size_t{100}, std::size_t{1001}, std::size_t{8016}, std::size_t{8017}})
+        run_case(a, p, {1001, segment}, p / 2);  // every reduction of the algorithm
+  }
+}
+
+TEST(ModelAlgorithms, RabenseifnerAroundItsFallbacks) {
+  // Counts below, at and above p' (below: linear), every root: odd roots below 2(p - p') get
+  // their piece from rank 0 and stand in for it.
+  const AlgorithmInfo& a = *find_algorithm("reduce/rabenseifner");
+  for (int p : {2, 3, 5, 6, 7, 9, 12, 13, 15, 16, 17, 24, 31, 33})
+    for (int root = 0; root < p; ++root) {
+      const std::size_t pof2 = std::bit_floor(static_cast<std::size_t>(p));
+      for (std::size_t n : {pof2 - 1, pof2, pof2 + 1, 2 * pof2 + 3, std::size_t{1001}}) run_case(a, p, {n}, root);
+    }
 }
 
 TEST(ModelAlgorithms, KnomialWithOtherRadices) {

@@ -353,6 +353,37 @@ TEST(ModelLogGP, ReceivesPostedTogetherAreHandledOneAfterTheOther) {
   expect_finish_us(r, {2, 13, 2});
 }
 
+// Ranks 0 and 2 each send three one-byte messages, valued 10 * rank + i, to rank 1, which copies
+// AlgorithmParams::segment bytes first and then receives rank 2's three and rank 0's three,
+// noting the values in `picked`.
+Task<> three_each_to_a_busy_rank(Comm& comm, RankBuffers, const AlgorithmParams& p) {
+  Storage one(1, true);
+  if (comm.rank() != 1) {
+    for (int i = 0; i < 3; ++i) {
+      one.bytes()[0] = static_cast<std::byte>(10 * comm.rank() + i);
+      co_await comm.send(one.view(), 1, 4);
+    }
+    co_return;
+  }
+  co_await busy(comm, p.segment);
+  for (int source : {2, 0})
+    for (int i = 0; i < 3; ++i) {
+      co_await comm.recv(one.view(), source, 4);
+      seen.picked.push_back(std::to_integer<std::size_t>(one.bytes()[0]));
+    }
+}
+
+TEST(ModelLogGP, MessagesFromOneSenderAreMatchedInTheOrderSent) {
+  // All six reach rank 1 while it is busy and wait to be handled; whatever the order of the
+  // events that retry them, each sender's messages must match in the order sent (MPI's
+  // non-overtaking rule). Busy for 0, 5, 15 and 100 us: none, some or all of them wait.
+  const auto alg = test_algorithm("test/three_each_to_a_busy_rank", &three_each_to_a_busy_rank);
+  for (std::size_t copy : {0, 5000, 15000, 100000}) {
+    run(loggp(1, 5), spec_for(alg, 3, 0, copy));
+    EXPECT_EQ(seen.picked, (std::vector<std::size_t>{20, 21, 22, 0, 1, 2})) << "copying " << copy << " bytes";
+  }
+}
+
 // Rank 0 sends 1001 bytes to rank 1, then enters a barrier. Rank 2 copies AlgorithmParams::segment
 // bytes, then enters it. Rank 1 enters it at once, and after it posts the receive from rank 0,
 // waits for it and marks the clock.

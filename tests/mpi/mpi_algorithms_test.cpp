@@ -43,11 +43,17 @@ void expect_right(CallTimer& timer, MpiComm& comm, const RunSpec& spec) {
   }
 }
 
+// A reducing algorithm takes its reductions (testing::test_reductions) in turn, one per call;
+// sizes below 64 KiB count its elements, larger ones are about that many bytes.
 RunSpec spec_for(const AlgorithmInfo& algo, int root, Size size) {
+  static std::size_t turn = 0;
+  const std::vector<Reduction> reductions = testing::test_reductions(algo);
   RunSpec spec;
   spec.algorithm = &algo;
   spec.procs = world_size();
-  spec.bytes = size.bytes;
+  spec.params.reduction = reductions[turn++ % reductions.size()];
+  spec.bytes = size.bytes < 65536 ? testing::test_bytes(algo, size.bytes, spec.params.reduction)
+                                  : testing::about_bytes(algo, size.bytes, spec.params.reduction);
   spec.params.root = root;
   spec.params.segment = size.segment;
   return spec;

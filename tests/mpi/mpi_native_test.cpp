@@ -28,11 +28,17 @@ namespace {
 
 using test::world_size;
 
+// A reducing algorithm takes its reductions (testing::test_reductions) in turn, one per call;
+// sizes below 64 KiB count its elements, larger ones are about that many bytes.
 RunSpec spec_for(const AlgorithmInfo& algo, int root, std::size_t bytes, std::size_t segment) {
+  static std::size_t turn = 0;
+  const std::vector<Reduction> reductions = testing::test_reductions(algo);
   RunSpec spec;
   spec.algorithm = &algo;
   spec.procs = world_size();
-  spec.bytes = bytes;
+  spec.params.reduction = reductions[turn++ % reductions.size()];
+  spec.bytes = bytes < 65536 ? testing::test_bytes(algo, bytes, spec.params.reduction)
+                             : testing::about_bytes(algo, bytes, spec.params.reduction);
   spec.params.root = root;
   spec.params.segment = algo.takes(Knob::segment) ? segment : 0;
   return spec;
@@ -239,7 +245,7 @@ TEST_P(NativeKnobs, SameBytesAsOpenMpiForOtherKnobValues) {
   for (int k : {1, 2, 3, 5}) {
     RunSpec spec = spec_for(algorithm(), root, 10001, 1024);
     if (algorithm().takes(Knob::fanout)) spec.params.fanout = k;
-    if (algorithm().takes(Knob::max_requests)) spec.params.max_requests = k;
+    if (algorithm().takes(Knob::max_requests)) spec.params.max_requests = k;  // leaves have ~40 segments
     if (algorithm().takes(Knob::radix)) {
       if (k < 2) continue;
       spec.params.radix = k;

@@ -25,6 +25,7 @@ bool p_blocks_each(const AlgorithmInfo& a) { return a.op == Operation::allgather
 std::vector<RunSpec> cases(const AlgorithmInfo& a, const std::vector<int>& procs) {
   const Case sizes[] = {{0, 0}, {1, 0}, {1001, 0}, {10000, 1024}, {65535, 0}, {65536, 8192}, {100003, 4096}};
   std::vector<RunSpec> specs;
+  const std::vector<Reduction> reductions = testing::test_reductions(a);
   for (int p : testing::procs_for(a, procs)) {
     for (int root : testing::roots_for(a, p, {0, p - 1, p / 2}))
       for (const Case& c : sizes) {
@@ -35,7 +36,9 @@ std::vector<RunSpec> cases(const AlgorithmInfo& a, const std::vector<int>& procs
         RunSpec s;
         s.algorithm = &a;
         s.procs = p;
-        s.bytes = c.bytes;
+        // A reducing algorithm takes its reductions in turn; sizes count elements there.
+        s.params.reduction = reductions[specs.size() % reductions.size()];
+        s.bytes = testing::test_bytes(a, c.bytes, s.params.reduction);
         s.params.root = root;
         s.params.segment = a.takes(Knob::segment) ? c.segment : 0;
         specs.push_back(s);
@@ -49,8 +52,9 @@ std::vector<RunSpec> cases(const AlgorithmInfo& a, const std::vector<int>& procs
 // `root_host_ranks` the ranks that share the root's host (their blocks may come another way).
 // A bcast or scatter is not over before a non-root off the root's host holds its m bytes; a gather
 // not before the root's host has received the blocks of every other host's ranks (nor an allgather
-// or alltoall before any rank's host has); a barrier not before one (empty) message has crossed a
-// link.
+// or alltoall before any rank's host has); a reduce not before the root's host has received one
+// element for each of the m bytes' elements (each depends on other hosts' ranks); a barrier not
+// before one (empty) message has crossed a link.
 struct LowerBound {
   double lat = 0, bw = 0;
   int ranks_per_host = 1;
@@ -62,8 +66,10 @@ struct LowerBound {
     if (s.algorithm->op == Operation::barrier) return lat;
     if (s.bytes == 0) return 0;
     const double m = static_cast<double>(s.bytes);
-    // Every rank of an allgather or alltoall needs a block from each other rank, as a gather's root.
-    const double in = s.algorithm->op == Operation::bcast ? m : m * others;
+    // Every rank of an allgather or alltoall needs a block from each other rank, as a gather's root;
+    // a scatter's root sends one to each.
+    const Operation op = s.algorithm->op;
+    const double in = op == Operation::bcast || op == Operation::reduce ? m : m * others;
     return lat + in / bw;
   }
 };
@@ -116,7 +122,8 @@ TEST_P(EveryAlgorithm, LargeMessagesOnGrisou) {
     RunSpec s;
     s.algorithm = &a;
     s.procs = p;
-    s.bytes = bytes;
+    s.params.reduction = testing::test_reductions(a)[specs.size() % testing::test_reductions(a).size()];
+    s.bytes = testing::about_bytes(a, bytes, s.params.reduction);
     s.params.root = testing::roots_for(a, p, {root}).front();
     s.params.segment = a.takes(Knob::segment) ? segment : 0;
     specs.push_back(s);
@@ -141,7 +148,8 @@ TEST_P(EveryAlgorithm, VirtualBytesTimeLikeRealBytes) {
         RunSpec s;
         s.algorithm = &a;
         s.procs = p;
-        s.bytes = m;
+        s.params.reduction = testing::test_reductions(a).back();
+        s.bytes = testing::about_bytes(a, m, s.params.reduction);
         s.real_bytes = real;
         s.params.root = testing::roots_for(a, p, {p / 2}).front();
         s.params.segment = a.takes(Knob::segment) ? 8192 : 0;

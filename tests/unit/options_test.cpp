@@ -53,7 +53,7 @@ namespace {
 
 TEST(Options, KnobsOnlyWhereTheAlgorithmHasThem) {
   expect_usage_error({"--op", "bcast/binomial", "--procs", "4", "--bytes", "8", "--fanout", "2"},
-                     "--fanout does not apply to bcast/binomial (only to bcast/chain)");
+                     "--fanout does not apply to bcast/binomial (only to bcast/chain, reduce/chain)");
   expect_usage_error({"--op", "bcast/chain", "--procs", "4", "--bytes", "8", "--radix", "3"},
                      "--radix does not apply to bcast/chain (only to bcast/knomial)");
   expect_usage_error({"--op", "gather/basic_linear", "--procs", "4", "--bytes", "8", "--segment", "2"},

@@ -26,6 +26,11 @@ TEST(Registry, LooksUpByOperationAndOpenMpiId) {
   EXPECT_EQ(find_algorithm(Operation::bcast, 0), nullptr);  // 0 is Open MPI's "ignore"
   EXPECT_EQ(find_algorithm(Operation::bcast, 10), nullptr);
   EXPECT_EQ(find_algorithm(Operation::gather, 4), nullptr);
+  // Open MPI's coll_tuned_reduce_algorithm values.
+  const char* reduce_names[] = {"reduce/linear",   "reduce/chain",           "reduce/pipeline",    "reduce/binary",
+                                "reduce/binomial", "reduce/in-order_binary", "reduce/rabenseifner"};
+  for (int id = 1; id <= 7; ++id) EXPECT_EQ(find_algorithm(Operation::reduce, id)->name, reduce_names[id - 1]);
+  EXPECT_EQ(find_algorithm(Operation::reduce, 8), nullptr);
 }
 
 // Scatter's and barrier's names and IDs as Open MPI 4.1's coll_tuned_<op>_algorithm enumerations.
@@ -76,7 +81,9 @@ TEST(Registry, MaxRequestsIsTakenByTheAlgorithmsThatReadIt) {
   std::set<std::string> takers;
   for (const auto& a : all_algorithms())
     if (a.takes(Knob::max_requests)) takers.emplace(a.name);
-  EXPECT_EQ(takers, (std::set<std::string>{"scatter/linear_nb", "alltoall/linear_sync"}));
+  EXPECT_EQ(takers,
+            (std::set<std::string>{"scatter/linear_nb", "alltoall/linear_sync", "reduce/chain", "reduce/pipeline",
+                                   "reduce/binary", "reduce/binomial", "reduce/in-order_binary"}));
   EXPECT_EQ(knob_info(Knob::max_requests).fallback, 0);
   EXPECT_EQ(knob_info(Knob::max_requests).name, "max-requests");
   EXPECT_EQ(knob_info(Knob::max_requests).key, "max_requests");
@@ -87,7 +94,7 @@ TEST(Registry, MaxRequestsIsTakenByTheAlgorithmsThatReadIt) {
     EXPECT_EQ(knob_error(a, Knob::max_requests, -1), "max-requests must be at least 0, not -1");
   }
   EXPECT_EQ(knob_error(*find_algorithm("scatter/basic_linear"), Knob::max_requests, 4),
-            "max-requests does not apply to scatter/basic_linear (only to scatter/linear_nb, alltoall/linear_sync)");
+            "max-requests does not apply to scatter/basic_linear (it takes no max-requests)");
   AlgorithmParams params;
   EXPECT_EQ(get_knob(params, Knob::max_requests), 0);
   set_knob(params, Knob::max_requests, 7);
@@ -109,7 +116,8 @@ TEST(Registry, TwoProcAlgorithmsRunOnTwoProcessesOnly) {
 TEST(Registry, EveryEntryHasATreeAndADerivedFormula) {
   std::set<std::string> textbook;
   for (const auto& a : all_algorithms()) {
-    if (operation_info(a.op).rooted) {
+    // Rooted algorithms run on trees, except reduce's two whose tree is not rooted at the root.
+    if (operation_info(a.op).rooted && a.name != "reduce/in-order_binary" && a.name != "reduce/rabenseifner") {
       EXPECT_NE(a.tree, nullptr) << a.name;
     }
     if (a.op == Operation::bcast || a.op == Operation::gather) {
@@ -136,10 +144,18 @@ TEST(Registry, ChecksKnobsOnce) {
   EXPECT_EQ(knob_error(chain, Knob::fanout, 33), "fanout must be between 1 and 32, not 33");
   EXPECT_EQ(knob_error(knomial, Knob::radix, 2), "");
   EXPECT_EQ(knob_error(knomial, Knob::radix, 1), "radix must be at least 2, not 1");
-  EXPECT_EQ(knob_error(knomial, Knob::fanout, 2), "fanout does not apply to bcast/knomial (only to bcast/chain)");
+  EXPECT_EQ(knob_error(knomial, Knob::fanout, 2),
+            "fanout does not apply to bcast/knomial (only to bcast/chain, reduce/chain)");
   EXPECT_EQ(knob_error(linear, Knob::segment, 8),
             "segment does not apply to gather/basic_linear (it takes no segment)");
   EXPECT_EQ(knob_error(*find_algorithm("gather/linear_sync"), Knob::segment, 8), "");
+  const AlgorithmInfo& reduce_binary = *find_algorithm("reduce/binary");
+  EXPECT_EQ(knob_error(reduce_binary, Knob::max_requests, 0), "");
+  EXPECT_EQ(knob_error(reduce_binary, Knob::max_requests, 3), "");
+  EXPECT_EQ(knob_error(reduce_binary, Knob::max_requests, -1), "max-requests must be at least 0, not -1");
+  EXPECT_NE(knob_error(chain, Knob::max_requests, 3).find("max-requests does not apply to bcast/chain"),
+            std::string::npos);
+  EXPECT_EQ(knob_error(*find_algorithm("reduce/chain"), Knob::fanout, 2), "");
 
   AlgorithmParams p;
   for (const KnobInfo& k : all_knobs()) {

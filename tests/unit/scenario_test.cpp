@@ -353,7 +353,7 @@ TEST(Scenario, FieldsThatDoNotApplyAreRefused) {
   write(dir / "seg0.yaml", head + "  - op: gather/basic_linear\n    segment: 0\n");
   EXPECT_EQ(load_scenario((dir / "seg0.yaml").string()).operations.at(0).segments, (std::vector<std::size_t>{0}));
   expect_refused(dir / "fanout.yaml", head + "  - op: bcast/binomial\n    fanout: 2\n",
-                 "6:13: fanout does not apply to bcast/binomial (only to bcast/chain)");
+                 "6:13: fanout does not apply to bcast/binomial (only to bcast/chain, reduce/chain)");
   expect_refused(dir / "radix.yaml", head + "  - op: bcast/chain\n    radix: 2\n",
                  "6:12: radix does not apply to bcast/chain (only to bcast/knomial)");
   expect_refused(dir / "sim.yaml", "engines: [sim]\nprocs: 2\nbytes: 1\noperations: [bcast/binomial]\n",

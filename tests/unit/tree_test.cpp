@@ -87,6 +87,50 @@ TEST(InOrderBinomialTree, MatchesReferenceForEight) {
   EXPECT_EQ(in_order_binomial_tree(2, 8, 6).children, (Children{3, 4}));
 }
 
+TEST(InOrderBinaryTree, MatchesReferenceForEightAndFive) {
+  // The reference's examples (build_in_order_bintree): rooted at p-1 whatever the root.
+  EXPECT_EQ(in_order_binary_tree(7, 8).parent, -1);
+  EXPECT_EQ(in_order_binary_tree(7, 8).children, (Children{6, 3}));
+  EXPECT_EQ(in_order_binary_tree(6, 8).children, (Children{5, 4}));
+  EXPECT_EQ(in_order_binary_tree(3, 8).children, (Children{2, 1}));
+  EXPECT_EQ(in_order_binary_tree(1, 8).children, (Children{0}));
+  EXPECT_EQ(in_order_binary_tree(0, 8).parent, 1);
+  EXPECT_EQ(in_order_binary_tree(4, 8).parent, 6);
+  for (int leaf : {0, 2, 4, 5}) EXPECT_TRUE(in_order_binary_tree(leaf, 8).children.empty());
+  EXPECT_EQ(in_order_binary_tree(4, 5).children, (Children{3, 1}));
+  EXPECT_EQ(in_order_binary_tree(3, 5).children, (Children{2}));
+  EXPECT_EQ(in_order_binary_tree(1, 5).children, (Children{0}));
+  EXPECT_EQ(in_order_binary_tree(2, 5).parent, 3);
+  EXPECT_TRUE(in_order_binary_tree(0, 1).children.empty());
+  EXPECT_THROW(in_order_binary_tree(5, 5), std::invalid_argument);
+}
+
+TEST(InOrderBinaryTree, EverySubtreeHoldsConsecutiveRanksBelowItsRoot) {
+  // What makes a non-commutative reduction right on it: child 0's ranks all lie above child 1's,
+  // and a node's subtree is the ranks just below it.
+  for (int p = 1; p <= 40; ++p) {
+    std::function<int(int)> low = [&](int r) {
+      int l = r;
+      for (int c : in_order_binary_tree(r, p).children) {
+        EXPECT_EQ(in_order_binary_tree(c, p).parent, r) << p;
+        l = std::min(l, low(c));
+      }
+      return l;
+    };
+    std::function<void(int)> check = [&](int r) {
+      const Children kids = in_order_binary_tree(r, p).children;
+      int top = r - 1;  // the next child's subtree must end just below the previous one's
+      for (int c : kids) {
+        EXPECT_EQ(c, top) << "p " << p << " rank " << r;
+        top = low(c) - 1;
+        check(c);
+      }
+    };
+    EXPECT_EQ(low(p - 1), 0) << p;
+    check(p - 1);
+  }
+}
+
 TEST(ScatterBinomialTree, ServesLargestSubtreeFirst) {
   EXPECT_EQ(scatter_binomial_tree(0, 8, 0).children, (Children{4, 2, 1}));
   EXPECT_EQ(scatter_binomial_tree(4, 8, 0).children, (Children{6, 5}));
@@ -377,8 +421,9 @@ TEST(TreeGraph, DotKeepsChildOrderAndMarksTheRoot) {
 TEST(AlgorithmTree, EveryRegisteredAlgorithmWithATreeHasItsTree) {
   AlgorithmParams params;
   for (const AlgorithmInfo& a : all_algorithms()) {
-    // Rooted operations all run on trees; the others' entries may have none, and say so.
-    if (!a.tree && !operation_info(a.op).rooted) {
+    // Entries without a tree rooted at the root (barriers and other exchanges, reduce/in-order_binary,
+    // reduce/rabenseifner) say so.
+    if (!a.tree) {
       EXPECT_THROW(algorithm_tree(a, 4, params), std::invalid_argument) << a.name;
       continue;
     }

@@ -141,6 +141,27 @@ TreeNode in_order_binomial_tree(int rank, int size, int root) {
   return node;
 }
 
+TreeNode in_order_binary_tree(int rank, int size) {
+  check_rank(rank, size, 0);
+  TreeNode node;
+  // Walk down from the whole range to the subtree that `rank` roots.
+  int begin = 0, n = size;
+  while (begin + n - 1 != rank) {
+    const int half = n / 2;
+    node.parent = begin + n - 1;
+    if (rank >= begin + half) {
+      begin += half;  // child 0: [begin + half, begin + n - 1)
+      n -= half + 1;
+    } else {
+      n = half;  // child 1: [begin, begin + half)
+    }
+  }
+  const int half = n / 2;
+  if (n - 1 - half > 0) node.children.push_back(begin + n - 2);
+  if (half > 0) node.children.push_back(begin + half - 1);
+  return node;
+}
+
 TreeNode scatter_binomial_tree(int rank, int size, int root) {
   TreeNode node = in_order_binomial_tree(rank, size, root);
   std::reverse(node.children.begin(), node.children.end());

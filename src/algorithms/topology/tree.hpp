@@ -53,6 +53,14 @@ TreeNode binomial_tree(int rank, int size, int root);
 // 6 -> {7}.
 TreeNode in_order_binomial_tree(int rank, int size, int root);
 
+// Open MPI's in-order binary tree (build_in_order_bintree), used by reduce/in-order_binary. It
+// does not depend on the root: it is rooted at rank size-1. The subtree over ranks [b, b+n) has
+// root b+n-1; its child 0 roots [b + n/2, b+n-1) and its child 1 roots [b, b + n/2), empty
+// ranges omitted (n = 2 has the single child b). Rank order is in-order order: everything under
+// child 0 is above everything under child 1. For 8 ranks: 7 -> {6,3}, 6 -> {5,4}, 3 -> {2,1},
+// 1 -> {0}. Throws std::invalid_argument when size < 1 or rank is not in [0, size).
+TreeNode in_order_binary_tree(int rank, int size);
+
 // The binomial scatter tree of bcast/scatter_allgather(_ring): the same shape as the in-order
 // binomial tree, but each rank serves its children largest subtree first (decreasing mask).
 TreeNode scatter_binomial_tree(int rank, int size, int root);

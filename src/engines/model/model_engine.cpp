@@ -342,6 +342,14 @@ class ModelEngine {
   std::vector<models::LogGP::Rank> clocks_;             // LogGP
   std::vector<std::vector<Unflushed>> unflushed_;       // by rank, once a window exists
   std::vector<Message> in_flight_;                      // LogGP: sent, not yet handled by the receiver
+  // LogGP: per rank, the in-flight messages that reached it and wait for its CPU or NIC, oldest
+  // first, linked through Message::next (unused while in flight). One arrive event per rank
+  // retries the oldest, so a rank handles, hence matches, messages in the order they reached it:
+  // from one sender, the order sent (MPI's non-overtaking rule).
+  struct Waiting {
+    std::int64_t head = -1, tail = -1;
+  };
+  std::vector<Waiting> waiting_;
   std::vector<std::int64_t> free_in_flight_;
   EventQueue queue_;
   int in_collective_ = 0;  // ranks inside the current collective call
@@ -661,21 +669,36 @@ bool ModelEngine::loggp_send(int rank, Op& op) {
   return false;
 }
 
-// Handles in-flight message `id` at `rank` now if its CPU and NIC-receive are free (else retries
-// when they may be), then matches it.
+// In-flight message `id` reaches `rank` (id < 0: the retry of the rank's waiting messages). The
+// oldest waiting message is handled now if the rank's CPU and NIC-receive are free, else retried
+// when they may be; then matched.
 void ModelEngine::loggp_arrive(int rank, std::int64_t id) {
   const models::LogGP& p = config_.loggp;
+  Waiting& w = waiting_[static_cast<std::size_t>(rank)];
+  if (id >= 0) {
+    in_flight_[static_cast<std::size_t>(id)].next = kNone;
+    if (w.head >= 0) {  // older messages wait, and their retry will come to this one
+      in_flight_[static_cast<std::size_t>(w.tail)].next = static_cast<std::int32_t>(id);
+      w.tail = id;
+      return;
+    }
+    w.head = w.tail = id;
+  }
   const double start = p.handle_start(clocks(rank), now_);
   if (start > now_) {
-    push(start, rank, Event::Kind::arrive, id);
+    push(start, rank, Event::Kind::arrive, -1);
     return;
   }
-  Message message = std::move(in_flight_[static_cast<std::size_t>(id)]);
-  free_in_flight_.push_back(id);
+  const std::int64_t oldest = w.head;
+  Message message = std::move(in_flight_[static_cast<std::size_t>(oldest)]);
+  free_in_flight_.push_back(oldest);
+  w.head = message.next;
+  if (w.head < 0) w.tail = -1;
   message.ready = p.handle(clocks(rank), now_, static_cast<double>(message.size));
   if (trace_)
     trace_at(TraceKind::arrive, message.ready, rank, message.source, message.tag, OpKind::isend, message.size,
              message.id);
+  if (w.head >= 0) push(p.handle_start(clocks(rank), now_), rank, Event::Kind::arrive, -1);
   match(rank, std::move(message));
 }
 
@@ -849,9 +872,10 @@ RunResult ModelEngine::run() {
   advise_huge_pages(ranks_.data(), P * sizeof(Rank));
   advise_huge_pages(finish_.data(), P * sizeof(double));
   finish_.assign(P, 0);
-  if (config_.kind == ModelConfig::Kind::loggp)
+  if (config_.kind == ModelConfig::Kind::loggp) {
     clocks_.resize(P);
-  else if (config_.one_port)
+    waiting_.resize(P);
+  } else if (config_.one_port)
     ports_.resize(P);
   try {
     // A large run spends much of its setup in first touches of fresh memory (page faults and
