@@ -69,7 +69,8 @@ constexpr Band bands[] = {{4, p4}, {8, p8}, {256, binomial_only}, {512, p512}, {
 
 // The other operations' tables, by Open MPI ID, as the reference writes them ("= 2" rows are a
 // band of their own between the bands below and above 2 processes).
-// allreduce, commutative operator: 1 basic_linear, 2 nonoverlapping, 3 recursive_doubling, 4 ring, 5 segmented_ring, 6 rabenseifner
+// allreduce, commutative operator: 1 basic_linear, 2 nonoverlapping, 3 recursive_doubling, 4 ring, 5 segmented_ring, 6
+// rabenseifner
 namespace allreduce_commutative {
 constexpr Step r0[] = {{8, 4}, {4096, 3}, {8192, 4}, {16384, 3}, {65536, 4}, {262144, 5}, {kAll, 6}};
 constexpr Step r1[] = {{16, 4}, {8192, 3}, {kAll, 6}};
@@ -82,7 +83,8 @@ constexpr Step r7[] = {{4096, 2}, {kAll, 6}};
 constexpr Step r8[] = {{2048, 2}, {16384, 3}, {kAll, 6}};
 constexpr Step r9[] = {{2048, 2}, {4096, 5}, {16384, 3}, {kAll, 6}};
 constexpr Step r10[] = {{2048, 2}, {16384, 5}, {32768, 3}, {kAll, 6}};
-constexpr Band bands[] = {{4, r0}, {8, r1}, {16, r2}, {32, r3}, {64, r4}, {128, r5}, {256, r6}, {512, r7}, {2048, r8}, {4096, r9}, {kAllProcs, r10}};
+constexpr Band bands[] = {{4, r0},   {8, r1},   {16, r2},   {32, r3},   {64, r4},        {128, r5},
+                          {256, r6}, {512, r7}, {2048, r8}, {4096, r9}, {kAllProcs, r10}};
 }  // namespace allreduce_commutative
 
 // allreduce, non-commutative operator
@@ -108,7 +110,8 @@ constexpr Step r5[] = {{8192, 5}, {16384, 6}, {kAll, 5}};
 constexpr Step r6[] = {{kAll, 5}};
 constexpr Step r7[] = {{512, 5}, {1024, 6}, {8192, 5}, {16384, 6}, {kAll, 5}};
 constexpr Step r8[] = {{16, 5}, {32, 6}, {1024, 5}, {2048, 6}, {8192, 5}, {16384, 6}, {kAll, 5}};
-constexpr Band bands[] = {{4, r0}, {8, r1}, {16, r2}, {32, r3}, {256, r4}, {512, r5}, {2048, r6}, {4096, r7}, {kAllProcs, r8}};
+constexpr Band bands[] = {{4, r0},   {8, r1},    {16, r2},   {32, r3},       {256, r4},
+                          {512, r5}, {2048, r6}, {4096, r7}, {kAllProcs, r8}};
 }  // namespace reduce_commutative
 
 // reduce, non-commutative operator
@@ -135,7 +138,8 @@ constexpr Step r7[] = {{512, 1}, {2048, 2}, {8192, 4}, {16384, 2}, {kAll, 4}};
 constexpr Step r8[] = {{512, 1}, {4096, 2}, {16384, 4}, {32768, 2}, {kAll, 4}};
 constexpr Step r9[] = {{512, 1}, {4096, 2}, {kAll, 4}};
 constexpr Step r10[] = {{1024, 1}, {8192, 2}, {kAll, 4}};
-constexpr Band bands[] = {{4, r0}, {8, r1}, {32, r2}, {64, r3}, {128, r4}, {256, r5}, {512, r6}, {1024, r7}, {2048, r8}, {4096, r9}, {kAllProcs, r10}};
+constexpr Band bands[] = {{4, r0},   {8, r1},    {32, r2},   {64, r3},   {128, r4},       {256, r5},
+                          {512, r6}, {1024, r7}, {2048, r8}, {4096, r9}, {kAllProcs, r10}};
 }  // namespace reduce_scatter_commutative
 
 // reduce_scatter, non-commutative operator
@@ -156,12 +160,14 @@ constexpr Step r6[] = {{64, 3}, {256, 2}, {2048, 3}, {kAll, 5}};
 constexpr Step r7[] = {{4, 3}, {8, 2}, {16, 3}, {32, 2}, {256, 3}, {512, 2}, {4096, 3}, {kAll, 5}};
 constexpr Step r8[] = {{32, 2}, {128, 3}, {512, 2}, {4096, 3}, {kAll, 5}};
 constexpr Step r9[] = {{2, 3}, {8, 2}, {16, 3}, {512, 2}, {4096, 3}, {kAll, 5}};
-constexpr Band bands[] = {{2, r1}, {3, r0}, {32, r1}, {64, r2}, {128, r3}, {256, r4}, {512, r5}, {1024, r6}, {2048, r7}, {4096, r8}, {kAllProcs, r9}};
+constexpr Band bands[] = {{2, r1},   {3, r0},    {32, r1},   {64, r2},   {128, r3},      {256, r4},
+                          {512, r5}, {1024, r6}, {2048, r7}, {4096, r8}, {kAllProcs, r9}};
 }  // namespace allgather41
 
 // alltoall: 1 linear, 2 pairwise, 3 modified_bruck, 4 linear_sync, 5 two_proc
 namespace alltoall41 {
-constexpr Step r0[] = {{2, 2}, {4, 5}, {16, 2}, {64, 5}, {256, 2}, {4096, 5}, {32768, 2}, {262144, 4}, {1048576, 5}, {kAll, 2}};
+constexpr Step r0[] = {{2, 2},    {4, 5},     {16, 2},     {64, 5},      {256, 2},
+                       {4096, 5}, {32768, 2}, {262144, 4}, {1048576, 5}, {kAll, 2}};
 constexpr Step r1[] = {{8192, 4}, {16384, 1}, {65536, 4}, {524288, 1}, {1048576, 2}, {kAll, 1}};
 constexpr Step r2[] = {{262144, 4}, {kAll, 1}};
 constexpr Step r3[] = {{4, 4}, {512, 3}, {8192, 4}, {32768, 1}, {262144, 4}, {524288, 1}, {kAll, 4}};
@@ -173,7 +179,8 @@ constexpr Step r8[] = {{512, 3}, {8192, 4}, {16384, 1}, {131072, 4}, {262144, 1}
 constexpr Step r9[] = {{512, 3}, {1024, 4}, {2048, 1}, {16384, 4}, {262144, 1}, {kAll, 4}};
 constexpr Step r10[] = {{1024, 3}, {4096, 4}, {8192, 1}, {131072, 4}, {kAll, 1}};
 constexpr Step r11[] = {{2048, 3}, {8192, 4}, {16384, 1}, {32768, 4}, {65536, 1}, {kAll, 4}};
-constexpr Band bands[] = {{2, r1}, {3, r0}, {8, r1}, {16, r2}, {32, r3}, {64, r4}, {128, r5}, {256, r6}, {512, r7}, {1024, r8}, {2048, r9}, {4096, r10}, {kAllProcs, r11}};
+constexpr Band bands[] = {{2, r1},   {3, r0},   {8, r1},    {16, r2},   {32, r3},    {64, r4},        {128, r5},
+                          {256, r6}, {512, r7}, {1024, r8}, {2048, r9}, {4096, r10}, {kAllProcs, r11}};
 }  // namespace alltoall41
 
 // scatter: 1 basic_linear, 2 binomial, 3 linear_nb
@@ -200,7 +207,6 @@ constexpr Step r7[] = {{kAll, 4}};
 constexpr Band bands[] = {{4, r0}, {8, r1}, {64, r2}, {256, r3}, {512, r4}, {1024, r5}, {4096, r6}, {kAllProcs, r7}};
 }  // namespace barrier41
 
-
 int pick(std::span<const Band> bands, int procs, std::size_t bytes) {
   for (const Band& band : bands) {
     if (procs >= band.procs_below) continue;
@@ -224,7 +230,8 @@ FixedChoice ompi41_fixed_choice(Operation op, int procs, std::size_t m, bool com
     case Operation::gather: id = pick(g41::bands, procs, m); break;
     case Operation::scatter: id = pick(scatter41::bands, procs, m); break;
     case Operation::reduce:
-      id = pick(commutative ? std::span<const Band>(reduce_commutative::bands) : reduce_noncommutative::bands, procs, m);
+      id =
+          pick(commutative ? std::span<const Band>(reduce_commutative::bands) : reduce_noncommutative::bands, procs, m);
       break;
     case Operation::allreduce:
       id = pick(commutative ? std::span<const Band>(allreduce_commutative::bands) : allreduce_noncommutative::bands,
@@ -234,9 +241,9 @@ FixedChoice ompi41_fixed_choice(Operation op, int procs, std::size_t m, bool com
     case Operation::alltoall: id = pick(alltoall41::bands, procs, m); break;
     case Operation::barrier: id = pick(barrier41::bands, procs, 0); break;
     case Operation::reduce_scatter:
-      id = pick(commutative ? std::span<const Band>(reduce_scatter_commutative::bands)
-                            : reduce_scatter_noncommutative::bands,
-                procs, m);
+      id = pick(
+          commutative ? std::span<const Band>(reduce_scatter_commutative::bands) : reduce_scatter_noncommutative::bands,
+          procs, m);
       break;
   }
   FixedChoice c{id, {}};
