@@ -43,6 +43,11 @@ std::string render(const std::vector<std::vector<std::string>>& cells, const std
   return out;
 }
 
+// A reducing operation's row names its reduction: " (int32 sum)"; empty for the others.
+std::string reduction_text(const Measurement& m) {
+  return m.datatype.empty() ? "" : " (" + m.datatype + " " + m.reduce_op + ")";
+}
+
 // The cluster of a row: its axes, "taper=4 map_by=ppr:2:node"; empty without axes.
 std::string axes_text(const Measurement& m) {
   std::string out;
@@ -59,7 +64,7 @@ std::string format_results_table(const std::vector<Measurement>& rows) {
   bool many_roots = false, checked = false, clusters = false;
   for (const auto& m : rows) {
     if (std::find(engines.begin(), engines.end(), m.engine) == engines.end()) engines.push_back(m.engine);
-    Key k{axes_text(m), m.op, m.procs, m.bytes, m.segment, m.root};
+    Key k{axes_text(m), m.op + reduction_text(m), m.procs, m.bytes, m.segment, m.root};
     clusters |= !m.axes.empty();
     if (!cells.count(k)) order.push_back(k);
     cells[k][m.engine] = &m;
@@ -143,7 +148,7 @@ std::string format_fastest_table(const std::vector<Measurement>& rows) {
   std::vector<Group> order;
   for (const auto& m : rows) {
     if (m.root != 0) continue;  // compare like with like: root 0 only
-    const std::string operation = m.op.substr(0, m.op.find('/'));
+    const std::string operation = m.op.substr(0, m.op.find('/')) + reduction_text(m);
     const Group key{m.engine, operation, axes_text(m)};
     if (!groups.count(key)) order.push_back(key);
     groups[key][{m.procs, m.bytes}].emplace_back(m.time_s, variant(m));

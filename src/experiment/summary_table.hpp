@@ -9,7 +9,7 @@
 
 namespace collsim {
 
-// Rows grouped by (op, procs, bytes, segment, root) in first-seen order; a column per engine
+// Rows grouped by (op and its reduction, procs, bytes, segment, root) in first-seen order; a column per engine
 // (first-seen order); a ratio column when exactly two engines are present; a last column with
 // the data check when real bytes were checked.
 std::string format_results_table(const std::vector<Measurement>& rows);
@@ -18,9 +18,9 @@ std::string format_results_table(const std::vector<Measurement>& rows);
 // ...; model: ...; sim: ...".
 std::string engine_legend(const std::vector<Measurement>& rows);
 
-// For each engine and operation (bcast, gather) measured with more than one algorithm or segment
-// size: one line per (procs, bytes) naming the fastest algorithm (with its segment size), its
-// time, and the runner-up with how much slower it is. Empty when there is nothing to compare.
+// For each engine and operation (with its datatype and operator, for a reduction) measured with
+// more than one algorithm or segment size: one line per (procs, bytes) naming the fastest algorithm (with its segment
+// size), its time, and the runner-up with how much slower it is. Empty when there is nothing to compare.
 std::string format_fastest_table(const std::vector<Measurement>& rows);
 
 }  // namespace collsim

@@ -48,6 +48,13 @@ inline std::size_t about_bytes(const AlgorithmInfo& a, std::size_t bytes, Reduct
   return bytes < t ? t : bytes / t * t;
 }
 
+// The bytes of a test case of `size`: for a reducing operation, sizes below `elements_below`
+// count elements of r's type (zero, one and odd counts stay so) and larger ones are about that
+// many bytes, so that protocol limits are crossed at the same sizes as for the other operations.
+inline std::size_t case_bytes(const AlgorithmInfo& a, std::size_t size, Reduction r, std::size_t elements_below) {
+  return size < elements_below ? test_bytes(a, size, r) : about_bytes(a, size, r);
+}
+
 inline std::vector<const AlgorithmInfo*> every_algorithm() {
   std::vector<const AlgorithmInfo*> out;
   for (const auto& a : all_algorithms()) out.push_back(&a);

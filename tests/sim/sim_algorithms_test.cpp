@@ -36,9 +36,11 @@ std::vector<RunSpec> cases(const AlgorithmInfo& a, const std::vector<int>& procs
         RunSpec s;
         s.algorithm = &a;
         s.procs = p;
-        // A reducing algorithm takes its reductions in turn; sizes count elements there.
+        // A reducing algorithm takes its reductions in turn. Small sizes count its elements (zero,
+        // one, odd counts); from 4096 on they are about that many bytes, so that the eager limit's
+        // edges are crossed at the same sizes and a case costs what the other operations' do.
         s.params.reduction = reductions[specs.size() % reductions.size()];
-        s.bytes = testing::test_bytes(a, c.bytes, s.params.reduction);
+        s.bytes = testing::case_bytes(a, c.bytes, s.params.reduction, 4096);
         s.params.root = root;
         s.params.segment = a.takes(Knob::segment) ? c.segment : 0;
         specs.push_back(s);

@@ -28,7 +28,7 @@ RunSpec spec(const AlgorithmInfo& a, int procs, std::size_t bytes, std::size_t s
   RunSpec s;
   s.algorithm = &a;
   s.procs = procs;
-  s.bytes = testing::test_bytes(a, bytes, s.params.reduction);  // elements, for a reduction
+  s.bytes = testing::case_bytes(a, bytes, s.params.reduction, 4096);  // small ones in elements, for a reduction
   s.params.segment = segment;
   s.params.root = root;
   return s;

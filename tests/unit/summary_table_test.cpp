@@ -123,6 +123,32 @@ TEST(FastestTable, SegmentSizesAreVariantsToo) {
             "   16   1MiB  bcast/binomial (8KiB)  10 ms  bcast/binomial      20.0%\n");
 }
 
+TEST(FastestTable, ReductionsAreComparedPerDatatypeAndOperator) {
+  // The same algorithms under two reductions: two tables, never one algorithm's int32 time
+  // against another's double time. The results table keeps both rows of an algorithm apart.
+  auto reduction_row = [](const char* op, const char* type, double time_s) {
+    Measurement m = row("model", op, 4, 4000, 0, 0, time_s);
+    m.datatype = type;
+    m.reduce_op = "sum";
+    return m;
+  };
+  const std::vector<Measurement> rows = {
+      reduction_row("reduce/binomial", "int32", 10e-6), reduction_row("reduce/linear", "int32", 20e-6),
+      reduction_row("reduce/binomial", "double", 30e-6), reduction_row("reduce/linear", "double", 15e-6)};
+  EXPECT_EQ(format_fastest_table(rows),
+            "\nfastest reduce (int32 sum) per (procs, bytes) on engine model:\n"
+            "procs  bytes  fastest          time   runner-up      slower by\n"
+            "--------------------------------------------------------------\n"
+            "    4   4000  reduce/binomial  10 us  reduce/linear     100.0%\n"
+            "\nfastest reduce (double sum) per (procs, bytes) on engine model:\n"
+            "procs  bytes  fastest        time   runner-up        slower by\n"
+            "--------------------------------------------------------------\n"
+            "    4   4000  reduce/linear  15 us  reduce/binomial     100.0%\n");
+  const std::string table = format_results_table(rows);
+  EXPECT_NE(table.find("reduce/binomial (int32 sum)"), std::string::npos) << table;
+  EXPECT_NE(table.find("reduce/binomial (double sum)"), std::string::npos) << table;
+}
+
 TEST(FastestTable, NothingToCompareIsEmpty) {
   EXPECT_EQ(format_fastest_table({}), "");
   // One algorithm per engine and point, or a second one only from another root.
