@@ -141,8 +141,6 @@ int measure(std::span<char* const> args) {
     check_model_options(o, engine);
     if (engine == "formula" && o.has("copy-bandwidth"))
       throw UsageError("--copy-bandwidth does not apply to --engine formula (its formulas charge no local copies)");
-    if (engine == "formula" && o.has("reduce-gamma"))
-      throw UsageError("--reduce-gamma does not apply to --engine formula (its formulas charge no local reductions)");
     const ModelConfig model = read_model(o);
     if (engine == "model") {
       result = run_model(model, spec);

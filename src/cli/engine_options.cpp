@@ -28,7 +28,7 @@ std::vector<OptionDef> engine_options() {
       {"loggp", "L,o,g,G", "model: use LogGP with these parameters instead of Hockney"},
       {"one-port", "", "model: each rank sends one message and receives one at a time"},
       {"copy-bandwidth", "BYTES_PER_S", "model: local copy rate (default 0 = copies are free)"},
-      {"reduce-gamma", "S_PER_BYTE", "model: local reduction cost per byte (default 0 = reductions are free)"},
+      {"reduce-gamma", "S_PER_BYTE", "model, formula: local reduction cost per byte (default 0 = reductions are free)"},
   };
 }
 

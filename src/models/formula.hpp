@@ -45,12 +45,15 @@ struct FormulaCosts {
   // true: a rank receives one message at a time (one port, as the seed's gather models assume);
   // false: messages arriving together at one rank do not slow each other (contention-free).
   bool serial_receive = false;
+  // Seconds per byte of a local reduction (the textbook formulas' gamma; not gamma(p) above):
+  // ModelConfig::reduce_gamma. 0: reductions are free.
+  double reduce_gamma = 0;
 };
 
 // One call to predict: the same fields as the engines' RunSpec, plus the costs.
 struct FormulaInput {
   int procs = 1;
-  std::size_t bytes = 0;  // bcast: the message; gather: each process's block
+  std::size_t bytes = 0;  // as the operation's descriptor means it: the message, a block, the vector
   AlgorithmParams params;
   FormulaCosts costs;
 

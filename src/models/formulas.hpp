@@ -22,7 +22,8 @@
 namespace collsim::models {
 
 // Textbook (Thakur, Rabenseifner and Gropp 2005; the seed's Section III): one (alpha, beta), no
-// segments except the pipeline's, no contention.
+// segments except the pipeline's, no contention; reductions cost gamma (FormulaCosts::reduce_gamma)
+// per byte combined.
 double textbook_bcast_basic_linear(const FormulaInput& in);
 double textbook_bcast_pipeline(const FormulaInput& in);
 double textbook_bcast_binary_tree(const FormulaInput& in);
@@ -33,6 +34,14 @@ double textbook_gather_basic_linear(const FormulaInput& in);
 double textbook_gather_binomial(const FormulaInput& in);
 double textbook_scatter_basic_linear(const FormulaInput& in);
 double textbook_scatter_binomial(const FormulaInput& in);
+double textbook_reduce_binomial(const FormulaInput& in);
+double textbook_allgather_bruck(const FormulaInput& in);
+double textbook_allgather_recursive_doubling(const FormulaInput& in);
+double textbook_allgather_ring(const FormulaInput& in);
+double textbook_alltoall_pairwise(const FormulaInput& in);
+double textbook_alltoall_modified_bruck(const FormulaInput& in);
+double textbook_barrier_recursive_doubling(const FormulaInput& in);
+double textbook_barrier_bruck(const FormulaInput& in);
 
 // Derived from the implementation.
 double derived_bcast_basic_linear(const FormulaInput& in);

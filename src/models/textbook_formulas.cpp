@@ -1,5 +1,6 @@
-// Textbook Hockney formulas. P processes, m bytes, t(x) = alpha + beta*x; every formula is 0 for
-// one process or no bytes, where MPI returns at once.
+// Textbook Hockney formulas. P processes, m bytes, t(x) = alpha + beta*x, gamma seconds per byte
+// reduced; every formula is 0 for one process or no bytes, where MPI returns at once (a barrier
+// has no bytes and is 0 for one process only).
 #include <cmath>
 
 #include "algorithms/segmentation.hpp"
@@ -63,5 +64,42 @@ double textbook_gather_binomial(const FormulaInput& in) {
 // the P-1 other blocks.
 double textbook_scatter_basic_linear(const FormulaInput& in) { return textbook_gather_basic_linear(in); }
 double textbook_scatter_binomial(const FormulaInput& in) { return textbook_gather_binomial(in); }
+
+// Reduce, binomial tree: ceil(log2 P) steps, each a receive of the whole vector and its reduction
+// at the root.
+double textbook_reduce_binomial(const FormulaInput& in) {
+  if (trivial(in)) return 0;
+  return ceil_log2(P(in)) * (in.t(m(in)) + m(in) * in.costs.reduce_gamma);
+}
+
+// Allgather of blocks of m bytes. Bruck: ceil(log2 P) steps, every rank receives the P-1 other
+// blocks. Recursive doubling: the same on a power of two (Open MPI runs bruck on the others).
+// Ring: P-1 steps of one block.
+double textbook_allgather_bruck(const FormulaInput& in) {
+  if (trivial(in)) return 0;
+  return ceil_log2(P(in)) * in.costs.hockney.alpha + (P(in) - 1) * m(in) * in.costs.hockney.beta;
+}
+double textbook_allgather_recursive_doubling(const FormulaInput& in) { return textbook_allgather_bruck(in); }
+double textbook_allgather_ring(const FormulaInput& in) { return trivial(in) ? 0 : (P(in) - 1) * in.t(m(in)); }
+
+// Alltoall of blocks of m bytes. Pairwise exchange: P-1 steps of one block each way. Bruck:
+// ceil(log2 P) steps of about half the P blocks.
+double textbook_alltoall_pairwise(const FormulaInput& in) { return trivial(in) ? 0 : (P(in) - 1) * in.t(m(in)); }
+double textbook_alltoall_modified_bruck(const FormulaInput& in) {
+  if (trivial(in)) return 0;
+  const double steps = ceil_log2(P(in));
+  return steps * in.costs.hockney.alpha + steps * P(in) / 2 * m(in) * in.costs.hockney.beta;
+}
+
+// Barrier (no bytes: one zero-byte message costs alpha). Dissemination (bruck): ceil(log2 P)
+// rounds. Recursive doubling: log2 P exchanges on a power of two, and two more messages (in and
+// out) for the ranks beyond it.
+double textbook_barrier_bruck(const FormulaInput& in) { return in.procs <= 1 ? 0 : ceil_log2(P(in)) * in.t(0); }
+double textbook_barrier_recursive_doubling(const FormulaInput& in) {
+  if (in.procs <= 1) return 0;
+  const double floor_log = std::floor(std::log2(P(in)));
+  const bool power_of_two = std::exp2(floor_log) == P(in);
+  return (floor_log + (power_of_two ? 0 : 2)) * in.t(0);
+}
 
 }  // namespace collsim::models

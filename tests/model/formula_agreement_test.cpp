@@ -125,6 +125,43 @@ TEST(FormulaAgreementKnobs, ScatterLinearNbWithMaxRequests) {
   }
 }
 
+// The textbook formulas of the operations beyond bcast and gather assume what the contention-free
+// Hockney model engine does (every step's messages in parallel, a reduction costing gamma per
+// byte), so where Open MPI's algorithm is the textbook one they give the engine's time exactly:
+// allgather bruck and ring on every P, recursive doubling, alltoall bruck and the recursive-doubling
+// barrier's exchanges on powers of two, pairwise alltoall and the dissemination barrier on every P.
+TEST(TextbookAgreement, ExactWhereOpenMpisAlgorithmIsTheTextbookOne) {
+  ModelConfig model = hockney(false);
+  model.reduce_gamma = 2.5e-10;
+  FormulaConfig f;
+  f.kind = FormulaConfig::Kind::textbook;
+  f.costs = costs_from_model(model, 8, 8192);
+  EXPECT_EQ(f.costs.reduce_gamma, model.reduce_gamma);
+  struct Expect {
+    const char* name;
+    bool powers_of_two_only;
+  };
+  int checked = 0;
+  for (const Expect& e : {Expect{"allgather/bruck", false}, Expect{"allgather/ring", false},
+                          Expect{"allgather/recursive_doubling", false}, Expect{"alltoall/pairwise", false},
+                          Expect{"alltoall/modified_bruck", true}, Expect{"barrier/bruck", false},
+                          Expect{"barrier/recursive_doubling", false}, Expect{"reduce/binomial", true}}) {
+    const AlgorithmInfo& a = *find_algorithm(e.name);
+    for (int p = 1; p <= 40; ++p) {
+      if (e.powers_of_two_only && (p & (p - 1)) != 0) continue;
+      for (std::size_t m : {std::size_t{0}, std::size_t{8}, std::size_t{1000}, std::size_t{65536}}) {
+        if (!testing::takes_size(a, m)) continue;
+        RunSpec s = spec_for(a, {p, m, 0, 0});
+        s.params.reduction = {Datatype::float64, ReduceOp::sum};
+        const double engine = run_model(model, s).time_s, formula = run_formula(f, s).time_s;
+        EXPECT_NEAR(formula, engine, 1e-9 * engine) << describe(s);
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 500);
+}
+
 // Only algorithms with a derived formula.
 std::vector<const AlgorithmInfo*> with_derived_formula() {
   std::vector<const AlgorithmInfo*> out;

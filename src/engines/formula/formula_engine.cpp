@@ -52,6 +52,7 @@ models::FormulaCosts costs_from_model(const ModelConfig& model, int max_procs, s
   }
   c.gamma = gamma_in_model(model, max_procs, segment);
   c.serial_receive = model.one_port || model.kind == ModelConfig::Kind::loggp;
+  c.reduce_gamma = model.reduce_gamma;
   return c;
 }
 
