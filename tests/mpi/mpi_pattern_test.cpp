@@ -91,7 +91,7 @@ const Case kCases[] = {
     {7, "--op allreduce/ring --bytes 40004"},
     {5, "--op allreduce/ring --bytes 16"},
     {5, "--op allreduce/segmented_ring --bytes 40004 --segment 1KiB"},
-    {6, "--op allreduce/rabenseifner --bytes 40004 --datatype double"},
+    {6, "--op allreduce/rabenseifner --bytes 40008 --datatype double"},
     {7, "--op allreduce/rabenseifner --bytes 12"},
 };
 
