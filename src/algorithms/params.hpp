@@ -11,14 +11,15 @@ namespace collsim {
 // coll_tuned_gather_algorithm_segmentsize (linear_sync's first segment),
 // coll_tuned_bcast_algorithm_chain_fanout (default 4) and coll_tuned_bcast_algorithm_knomial_radix
 // (default 4), reduce's _segmentsize and _chain_fanout (default 4), and
-// coll_tuned_<op>_algorithm_max_requests (default 0; scatter, alltoall, reduce). Open MPI has no
+// coll_tuned_<op>_algorithm_max_requests (default 0; scatter, alltoall, reduce),
+// coll_tuned_allreduce_algorithm_segmentsize (segmented_ring). Open MPI has no
 // other knob for these algorithms (its tree_fanout is unused by bcast and gather: binary_tree and
 // split_binary_tree always use fanout 2; scatter's segmentsize and fanouts are unused; no allgather
 // algorithm reads its segment size or fanouts).
 struct AlgorithmParams {
   int root = 0;
-  // Bytes per segment for the segmented algorithms (bcast), first-segment size for
-  // gather/linear_sync; 0 = unsegmented.
+  // Bytes per segment for the segmented algorithms (bcast; reduce and allreduce/segmented_ring
+  // round it to elements), first-segment size for gather/linear_sync; 0 = unsegmented.
   std::size_t segment = 0;
   // bcast/chain: number of chains hanging off the root; clamped to [1, 32] as Open MPI does.
   int fanout = 4;

@@ -71,17 +71,7 @@ Task<> reduce_in_order_binary(Comm& comm, Buffer vector, Buffer result, const Al
     co_await comm.recv(result, top, tags::reduce);
 }
 
-namespace {
-
-// One step of the vector halving: the elements a rank keeps and the ones it sends away.
-struct Halving {
-  std::size_t keep, keep_count, sent, sent_count;
-};
-
-// The halvings of virtual rank `vrank` among `pof2` over `count` elements: at distance mask, the
-// lower of the two partners keeps the lower floor(w/2) elements of its window w, the upper one the
-// rest. Real ranks grow with virtual ones, so comparing either gives the same side.
-std::vector<Halving> halvings(int vrank, int pof2, std::size_t count) {
+std::vector<Halving> rabenseifner_halvings(int vrank, int pof2, std::size_t count) {
   std::vector<Halving> steps;
   std::size_t lo = 0, n = count;
   for (int mask = 1; mask < pof2; mask <<= 1) {
@@ -95,7 +85,39 @@ std::vector<Halving> halvings(int vrank, int pof2, std::size_t count) {
   return steps;
 }
 
-}  // namespace
+Task<int> rabenseifner_reduce_scatter(Comm& comm, Buffer w, Buffer t, Reduction red, int tag) {
+  const std::size_t ts = size_of(red.type), count = w.size() / ts;
+  const int p = comm.size(), rank = comm.rank();
+  const int pof2 = static_cast<int>(std::bit_floor(static_cast<unsigned>(p)));
+  const int extra = p - pof2;
+  auto part = [ts](Buffer b, std::size_t first, std::size_t n) { return b.slice(first * ts, n * ts); };
+
+  // Step 1: ranks below 2 * extra pair up; the odd one hands its half over and drops out.
+  int vrank = rank - extra;
+  if (rank < 2 * extra) {
+    const std::size_t lh = count / 2, rh = count - lh;
+    if (rank % 2 == 1) {
+      co_await comm.sendrecv(part(w, 0, lh), rank - 1, tag, part(t, lh, rh), rank - 1, tag);
+      co_await comm.reduce_local(part(w, lh, rh), part(t, lh, rh), red);
+      co_await comm.send(part(w, lh, rh), rank - 1, tag);
+      co_return -1;
+    }
+    co_await comm.sendrecv(part(w, lh, rh), rank + 1, tag, part(t, 0, lh), rank + 1, tag);
+    co_await comm.reduce_local(part(w, 0, lh), part(t, 0, lh), red);
+    co_await comm.recv(part(w, lh, rh), rank + 1, tag);
+    vrank = rank / 2;
+  }
+
+  // Step 2: reduce-scatter by recursive vector halving and distance doubling.
+  const std::vector<Halving> steps = rabenseifner_halvings(vrank, pof2, count);
+  for (std::size_t k = 0; k < steps.size(); ++k) {
+    const Halving& h = steps[k];
+    const int partner = rabenseifner_real_rank(vrank ^ (1 << k), extra);
+    co_await comm.sendrecv(part(w, h.sent, h.sent_count), partner, tag, part(t, h.keep, h.keep_count), partner, tag);
+    co_await comm.reduce_local(part(w, h.keep, h.keep_count), part(t, h.keep, h.keep_count), red);
+  }
+  co_return vrank;
+}
 
 Task<> reduce_rabenseifner(Comm& comm, Buffer vector, Buffer result, const AlgorithmParams& params) {
   const Reduction red = params.reduction;
@@ -109,7 +131,6 @@ Task<> reduce_rabenseifner(Comm& comm, Buffer vector, Buffer result, const Algor
   }
   const int extra = p - pof2;
   auto part = [ts](Buffer b, std::size_t first, std::size_t n) { return b.slice(first * ts, n * ts); };
-  auto real_rank = [extra](int u) { return u < extra ? 2 * u : u + extra; };
 
   // W, the working vector (the root's result buffer), starts as own data; T receives.
   const bool real = !vector.is_virtual();
@@ -120,36 +141,9 @@ Task<> reduce_rabenseifner(Comm& comm, Buffer vector, Buffer result, const Algor
     w = w_store.view();
   }
   co_await comm.copy(w, vector);
-
-  // Step 1: ranks below 2 * extra pair up; the odd one hands its half over and drops out.
-  int vrank = rank - extra;
-  if (rank < 2 * extra) {
-    const std::size_t lh = count / 2, rh = count - lh;
-    if (rank % 2 == 1) {
-      co_await comm.sendrecv(part(w, 0, lh), rank - 1, tags::reduce, part(t, lh, rh), rank - 1, tags::reduce);
-      co_await comm.reduce_local(part(w, lh, rh), part(t, lh, rh), red);
-      co_await comm.send(part(w, lh, rh), rank - 1, tags::reduce);
-      vrank = -1;
-    } else {
-      co_await comm.sendrecv(part(w, lh, rh), rank + 1, tags::reduce, part(t, 0, lh), rank + 1, tags::reduce);
-      co_await comm.reduce_local(part(w, 0, lh), part(t, 0, lh), red);
-      co_await comm.recv(part(w, lh, rh), rank + 1, tags::reduce);
-      vrank = rank / 2;
-    }
-  }
-
-  // Step 2: reduce-scatter by recursive vector halving and distance doubling.
+  int vrank = co_await rabenseifner_reduce_scatter(comm, w, t, red, tags::reduce);
   std::vector<Halving> steps;
-  if (vrank >= 0) {
-    steps = halvings(vrank, pof2, count);
-    for (std::size_t k = 0; k < steps.size(); ++k) {
-      const Halving& h = steps[k];
-      const int partner = real_rank(vrank ^ (1 << k));
-      co_await comm.sendrecv(part(w, h.sent, h.sent_count), partner, tags::reduce, part(t, h.keep, h.keep_count),
-                             partner, tags::reduce);
-      co_await comm.reduce_local(part(w, h.keep, h.keep_count), part(t, h.keep, h.keep_count), red);
-    }
-  }
+  if (vrank >= 0) steps = rabenseifner_halvings(vrank, pof2, count);
 
   // Step 3: binomial gather of the pieces to the root. An odd root below 2 * extra has no virtual
   // rank: rank 0 hands it its piece and it stands in for virtual rank 0.
@@ -161,11 +155,11 @@ Task<> reduce_rabenseifner(Comm& comm, Buffer vector, Buffer result, const Algor
   }
   if (odd_root && rank == root) {
     vrank = 0;
-    steps = halvings(0, pof2, count);
+    steps = rabenseifner_halvings(0, pof2, count);
     co_await comm.recv(part(w, steps.back().keep, steps.back().keep_count), 0, tags::reduce);
   }
   if (vrank < 0) co_return;
-  auto address = [&](int u) { return odd_root && u == 0 ? root : real_rank(u); };
+  auto address = [&](int u) { return odd_root && u == 0 ? root : rabenseifner_real_rank(u, extra); };
   for (int k = static_cast<int>(steps.size()) - 1; k >= 0; --k) {
     const int mask = 1 << k, partner = vrank ^ mask;
     const Halving& h = steps[static_cast<std::size_t>(k)];

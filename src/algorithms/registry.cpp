@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "algorithms/allgather.hpp"
+#include "algorithms/allreduce.hpp"
 #include "algorithms/alltoall.hpp"
 #include "algorithms/barrier.hpp"
 #include "algorithms/bcast.hpp"
@@ -33,6 +34,7 @@ Task<> as_scatter(Comm& comm, RankBuffers b, const AlgorithmParams& p) {
   return F(comm, b.data, b.result, p);
 }
 
+// reduce and allreduce: `data` is the rank's vector, `result` the reduction.
 template <Task<> (*F)(Comm&, Buffer, Buffer, const AlgorithmParams&)>
 Task<> as_reduce(Comm& comm, RankBuffers b, const AlgorithmParams& p) {
   return F(comm, b.data, b.result, p);
@@ -187,6 +189,26 @@ const std::array kAlgorithms{
     AlgorithmInfo{"reduce/rabenseifner", Operation::reduce, 7, 0,
                   "recursive-halving reduce-scatter, then binomial gather to the root (commutative ops)",
                   &as_reduce<reduce_rabenseifner>, nullptr, nullptr, nullptr},
+
+    // allreduce (buffers as reduce's, every rank's result filled): no formulas yet, and no tree.
+    AlgorithmInfo{"allreduce/basic_linear", Operation::allreduce, 1, 0,
+                  "linear reduce to rank 0, then linear bcast from it (rank order kept)",
+                  &as_reduce<allreduce_basic_linear>, nullptr, nullptr, nullptr},
+    AlgorithmInfo{"allreduce/nonoverlapping", Operation::allreduce, 2, 0,
+                  "the communicator's reduce to rank 0, then its bcast (Open MPI 4.1's fixed decisions)",
+                  &as_reduce<allreduce_nonoverlapping>, nullptr, nullptr, nullptr},
+    AlgorithmInfo{"allreduce/recursive_doubling", Operation::allreduce, 3, 0,
+                  "whole vectors exchanged with rank XOR 1, 2, 4, ... (rank order kept)",
+                  &as_reduce<allreduce_recursive_doubling>, nullptr, nullptr, nullptr},
+    AlgorithmInfo{"allreduce/ring", Operation::allreduce, 4, 0,
+                  "ring reduce-scatter of p blocks, then ring allgather (recursive_doubling below p elements)",
+                  &as_reduce<allreduce_ring>, nullptr, nullptr, nullptr},
+    AlgorithmInfo{"allreduce/segmented_ring", Operation::allreduce, 5, kSegment,
+                  "ring reduce-scatter in phases of segment-sized pieces, then ring allgather",
+                  &as_reduce<allreduce_segmented_ring>, nullptr, nullptr, nullptr},
+    AlgorithmInfo{"allreduce/rabenseifner", Operation::allreduce, 6, 0,
+                  "recursive-halving reduce-scatter, then recursive-doubling allgather (commutative ops)",
+                  &as_reduce<allreduce_rabenseifner>, nullptr, nullptr, nullptr},
 };
 
 // Short names people use for Open MPI's tree broadcasts (the design card says bcast/binary).

@@ -1,4 +1,5 @@
-// How Open MPI cuts a message into segments (coll/base's COLL_BASE_COMPUTED_SEGCOUNT), for bytes.
+// How Open MPI cuts a message into segments (coll/base's COLL_BASE_COMPUTED_SEGCOUNT), for bytes,
+// and a vector into blocks (COLL_BASE_COMPUTE_BLOCKCOUNT).
 //
 // A segment size is honoured only when 1 <= segsize < message size; otherwise the whole message
 // is one segment. The last segment may be short.
@@ -37,5 +38,21 @@ inline std::size_t element_segment(std::size_t bytes, std::size_t segsize, std::
   if (segsize % typesize > typesize / 2) ++elements;
   return elements * typesize;
 }
+
+// Open MPI's split of `count` elements into `n` blocks (COLL_BASE_COMPUTE_BLOCKCOUNT): the first
+// count mod n blocks hold ceil(count / n) elements, the others floor(count / n). Counted in
+// elements, as the reducing algorithms that use it (allreduce's ring) count them.
+class BlockSplit {
+ public:
+  BlockSplit(std::size_t count, std::size_t n) : late_(count / n), split_(count % n) {}
+
+  std::size_t early() const { return split_ == 0 ? late_ : late_ + 1; }  // the longest block
+  std::size_t length(std::size_t b) const { return b < split_ ? late_ + 1 : late_; }
+  std::size_t offset(std::size_t b) const { return b < split_ ? b * (late_ + 1) : b * late_ + split_; }
+
+ private:
+  std::size_t late_;
+  std::size_t split_;
+};
 
 }  // namespace collsim

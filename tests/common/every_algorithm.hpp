@@ -17,11 +17,16 @@
 
 namespace collsim::testing {
 
-// Open MPI's reduce algorithms that keep rank order, so are right for a non-commutative operator
-// too: linear, in-order_binary, and rabenseifner, which falls back to linear for one. Open MPI
-// runs the other trees on such an operator anyway and gets another order; so do we.
+// Open MPI's reducing algorithms that keep rank order, so are right for a non-commutative operator
+// too: reduce's linear, in-order_binary, and rabenseifner, which falls back to linear for one;
+// allreduce's basic_linear, recursive_doubling, rabenseifner, which falls back to basic_linear, and
+// nonoverlapping, whose reduce (Open MPI 4.1's fixed decision) is linear or in-order_binary for one.
+// Open MPI runs the other trees and allreduce's rings on such an operator anyway and gets another
+// order; so do we.
 inline bool keeps_rank_order(const AlgorithmInfo& a) {
-  return a.name == "reduce/linear" || a.name == "reduce/in-order_binary" || a.name == "reduce/rabenseifner";
+  return a.name == "reduce/linear" || a.name == "reduce/in-order_binary" || a.name == "reduce/rabenseifner" ||
+         a.name == "allreduce/basic_linear" || a.name == "allreduce/nonoverlapping" ||
+         a.name == "allreduce/recursive_doubling" || a.name == "allreduce/rabenseifner";
 }
 
 // The reductions the suites run a reducing algorithm with, in turn: int32 sum (checked exactly),

@@ -411,10 +411,13 @@ TEST(ModelAlgorithms, AlltoallLinearSyncWithFewerRequests) {
         }
 }
 
-// The messages each rank sends, in the order it starts them: (destination, bytes).
-std::vector<std::vector<std::pair<int, std::uint64_t>>> sends(const char* algorithm, int procs, std::size_t bytes) {
+// The messages each rank sends, in the order it starts them: (destination, bytes). `units` are
+// bytes, or elements of the reduction's type (default int32 sum) for a reducing operation.
+std::vector<std::vector<std::pair<int, std::uint64_t>>> sends(const char* algorithm, int procs, std::size_t units,
+                                                              std::size_t segment = 0,
+                                                              Reduction reduction = {Datatype::int32, ReduceOp::sum}) {
   TraceBuffer trace;
-  RunSpec s = spec_for(*find_algorithm(algorithm), procs, {bytes}, 0);
+  RunSpec s = spec_for(*find_algorithm(algorithm), procs, {units, segment}, 0, reduction);
   s.trace = &trace;
   const RunResult r = run_model(ModelConfig{}, s);
   EXPECT_EQ(r.data_error, "") << algorithm;
@@ -454,6 +457,98 @@ TEST(ModelAlgorithms, AllgatherAndAlltoallSendOpenMpisMessages) {
   EXPECT_EQ(sends("alltoall/linear", 4, 10)[1], (Sends{{0, 10}, {3, 10}, {2, 10}}));
   EXPECT_EQ(sends("alltoall/linear_sync", 4, 10)[1], (Sends{{0, 10}, {3, 10}, {2, 10}}));
   EXPECT_EQ(sends("alltoall/two_proc", 2, 10)[0], (Sends{{1, 10}}));
+}
+
+// The reference's allreduce (openmpi-collectives.md, section 5), 10 int32 elements (40 bytes).
+TEST(ModelAlgorithms, AllreduceSendsOpenMpisMessages) {
+  using Sends = std::vector<std::pair<int, std::uint64_t>>;
+  // basic_linear: linear reduce to 0, then rank 0 isends to 1, 2, 3 in order.
+  const auto linear = sends("allreduce/basic_linear", 4, 10);
+  EXPECT_EQ(linear[0], (Sends{{1, 40}, {2, 40}, {3, 40}}));
+  EXPECT_EQ(linear[2], (Sends{{0, 40}}));
+  // nonoverlapping, p = 4, 40 bytes: Open MPI 4.1 reduces with binary (rank 3 to 1, ranks 1 and 2
+  // to 0), then bcasts with the binary tree (0 to 1 and 2, 1 to 3).
+  const auto nonoverlapping = sends("allreduce/nonoverlapping", 4, 10);
+  EXPECT_EQ(nonoverlapping[0], (Sends{{1, 40}, {2, 40}}));
+  EXPECT_EQ(nonoverlapping[1], (Sends{{0, 40}, {3, 40}}));
+  EXPECT_EQ(nonoverlapping[2], (Sends{{0, 40}}));
+  EXPECT_EQ(nonoverlapping[3], (Sends{{1, 40}}));
+  // recursive_doubling, p = 6 (p' = 4, r = 2): even rank 0 hands its vector to 1 and waits; rank
+  // 1 (newrank 0) exchanges with newranks 1 and 2 (ranks 3 and 4), then returns the result to 0.
+  const auto doubling = sends("allreduce/recursive_doubling", 6, 10);
+  EXPECT_EQ(doubling[0], (Sends{{1, 40}}));
+  EXPECT_EQ(doubling[1], (Sends{{3, 40}, {4, 40}, {0, 40}}));
+  EXPECT_EQ(doubling[4], (Sends{{5, 40}, {1, 40}}));
+  // ring, p = 4: blocks of 3, 3, 2, 2 elements. Rank 1 sends blocks 1, 0, 3 to rank 2 while
+  // reducing, then the complete blocks 2, 1, 0.
+  EXPECT_EQ(sends("allreduce/ring", 4, 10)[1], (Sends{{2, 12}, {2, 12}, {2, 8}, {2, 8}, {2, 12}, {2, 12}}));
+  // segmented_ring, p = 3, 4-byte segments (one element): 10 >= 3 elements, 3 phases; blocks of
+  // 4, 3, 3 in pieces of 2, 1, 1 and 1, 1, 1. Rank 0 sends piece q of blocks 0 and 2 per phase,
+  // then whole blocks 1 and 0.
+  EXPECT_EQ(sends("allreduce/segmented_ring", 3, 10, 4)[0],
+            (Sends{{1, 8}, {1, 4}, {1, 4}, {1, 4}, {1, 4}, {1, 4}, {1, 12}, {1, 16}}));
+  // rabenseifner, p = 6: rank 0 swaps halves with rank 1 (which sends its lower half, then the
+  // reduced upper half back), halves with vrank 1 (rank 2: 5 elements) and vrank 2 (rank 4: 3),
+  // sends back its 2 and 5 elements in the allgather, and the whole result to rank 1.
+  const auto rabenseifner = sends("allreduce/rabenseifner", 6, 10);
+  EXPECT_EQ(rabenseifner[0], (Sends{{1, 20}, {2, 20}, {4, 12}, {4, 8}, {2, 20}, {1, 40}}));
+  EXPECT_EQ(rabenseifner[1], (Sends{{0, 20}, {0, 20}}));
+}
+
+TEST(ModelAlgorithms, AllreduceAroundItsFallbacks) {
+  // ring runs recursive_doubling below p elements; rabenseifner runs basic_linear below p'
+  // elements and for a non-commutative operator; segmented_ring runs ring below p * segcount
+  // (one phase of it is the ring). Each with the right result, and the fallback's messages.
+  const Reduction affine{Datatype::int64, ReduceOp::affine};
+  for (int p : {2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 16, 17, 31, 33}) {
+    const auto n = static_cast<std::size_t>(p), pof2 = std::bit_floor(n);
+    for (std::size_t count : {n - 1, n, n + 1}) {
+      if (count == 0) continue;
+      run_case(*find_algorithm("allreduce/ring"), p, {count}, 0);
+      EXPECT_EQ(sends("allreduce/ring", p, count) == sends("allreduce/recursive_doubling", p, count), count < n)
+          << p << " processes, " << count << " elements";
+    }
+    for (std::size_t count : {pof2 - 1, pof2, pof2 + 1}) {
+      if (count == 0) continue;
+      run_case(*find_algorithm("allreduce/rabenseifner"), p, {count}, 0);
+      EXPECT_EQ(sends("allreduce/rabenseifner", p, count) == sends("allreduce/basic_linear", p, count), count < pof2)
+          << p << " processes, " << count << " elements";
+      EXPECT_EQ(sends("allreduce/rabenseifner", p, count, 0, affine),
+                sends("allreduce/basic_linear", p, count, 0, affine));
+    }
+    // Segments of 8 bytes (2 int32 elements), or 7 (rounded to 2) and 5 (rounded to 1).
+    for (std::size_t segment : {std::size_t{5}, std::size_t{7}, std::size_t{8}}) {
+      const std::size_t round = n * (segment == 5 ? 1 : 2);
+      for (std::size_t count : {n - 1, round - 1, round, round + 1, 3 * round + n / 2, 5 * round + n}) {
+        if (count == 0) continue;
+        run_case(*find_algorithm("allreduce/segmented_ring"), p, {count, segment}, p / 2);
+        if (count < round) {
+          EXPECT_EQ(sends("allreduce/segmented_ring", p, count, segment), sends("allreduce/ring", p, count));
+        }
+      }
+    }
+  }
+}
+
+TEST(ModelAlgorithms, AllreduceSegmentedRingPhases) {
+  // floor(count / (p * segcount)) phases, one more when the remainder is at least p and over half
+  // of p * segcount; each phase and the final allgather send p - 1 messages per rank.
+  const int p = 4;
+  auto phases = [&](std::size_t count, std::size_t segment) {
+    return sends("allreduce/segmented_ring", p, count, segment)[0].size() / (p - 1) - 1;
+  };
+  for (std::size_t segment : {std::size_t{7}, std::size_t{8}}) {  // 2 elements: 8 per phase
+    EXPECT_EQ(phases(8, segment), 1u);
+    EXPECT_EQ(phases(16, segment), 2u);
+    EXPECT_EQ(phases(20, segment), 2u);  // remainder 4: not over 4
+    EXPECT_EQ(phases(21, segment), 3u);  // remainder 5: at least 4 and over 4
+    EXPECT_EQ(phases(23, segment), 3u);
+  }
+  EXPECT_EQ(phases(21, 5), 5u);  // one element: 4 per phase, remainder 1 below p
+  EXPECT_EQ(phases(23, 5), 5u);  // remainder 3 below p
+  EXPECT_EQ(phases(24, 5), 6u);
+  EXPECT_EQ(phases(7, 8), 1u);     // below 8 elements: ring
+  EXPECT_EQ(phases(1000, 0), 1u);  // unsegmented: ring
 }
 
 // "bcast_binomial_LogGP".

@@ -49,7 +49,8 @@ TEST_P(Pattern, OursSendsWhatOpenMpiSends) {
 }
 
 // 4 processes as in the fidelity benchmark (root 1, a size that is no multiple of a segment),
-// then other sizes of communicator, roots and knobs, and the fallbacks of split_binary_tree.
+// then other sizes of communicator, roots and knobs, and the fallbacks of split_binary_tree and
+// of allreduce (ring below p elements, rabenseifner below p').
 const Case kCases[] = {
     {4, "--op bcast/basic_linear --bytes 100001 --root 1"},
     {4, "--op bcast/chain --bytes 100001 --segment 8KiB --root 1"},
@@ -85,6 +86,13 @@ const Case kCases[] = {
     {6, "--op barrier/bruck --bytes 0"},
     {2, "--op barrier/two_proc --bytes 0"},
     {6, "--op barrier/tree --bytes 0"},
+    {6, "--op allreduce/basic_linear --bytes 4004"},
+    {6, "--op allreduce/recursive_doubling --bytes 4004"},
+    {7, "--op allreduce/ring --bytes 40004"},
+    {5, "--op allreduce/ring --bytes 16"},
+    {5, "--op allreduce/segmented_ring --bytes 40004 --segment 1KiB"},
+    {6, "--op allreduce/rabenseifner --bytes 40008 --datatype double"},
+    {7, "--op allreduce/rabenseifner --bytes 12"},
 };
 
 std::string case_name(const ::testing::TestParamInfo<Case>& info) {

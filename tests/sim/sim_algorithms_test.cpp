@@ -55,7 +55,8 @@ std::vector<RunSpec> cases(const AlgorithmInfo& a, const std::vector<int>& procs
 // A bcast or scatter is not over before a non-root off the root's host holds its m bytes; a gather
 // not before the root's host has received the blocks of every other host's ranks (nor an allgather
 // or alltoall before any rank's host has); a reduce not before the root's host has received one
-// element for each of the m bytes' elements (each depends on other hosts' ranks); a barrier not
+// element for each of the m bytes' elements (each depends on other hosts' ranks), nor any rank's
+// host in an allreduce; a barrier not
 // before one (empty) message has crossed a link.
 struct LowerBound {
   double lat = 0, bw = 0;

@@ -4,6 +4,7 @@
 
 #include <set>
 #include <string>
+#include <utility>
 
 #include "algorithms/registry.hpp"
 
@@ -31,6 +32,17 @@ TEST(Registry, LooksUpByOperationAndOpenMpiId) {
                                 "reduce/binomial", "reduce/in-order_binary", "reduce/rabenseifner"};
   for (int id = 1; id <= 7; ++id) EXPECT_EQ(find_algorithm(Operation::reduce, id)->name, reduce_names[id - 1]);
   EXPECT_EQ(find_algorithm(Operation::reduce, 8), nullptr);
+  // coll_tuned_allreduce_algorithm's values.
+  const std::pair<int, const char*> allreduce[] = {{1, "allreduce/basic_linear"},       {2, "allreduce/nonoverlapping"},
+                                                   {3, "allreduce/recursive_doubling"}, {4, "allreduce/ring"},
+                                                   {5, "allreduce/segmented_ring"},     {6, "allreduce/rabenseifner"}};
+  for (const auto& [id, name] : allreduce) {
+    ASSERT_NE(find_algorithm(Operation::allreduce, id), nullptr) << id;
+    EXPECT_EQ(find_algorithm(Operation::allreduce, id)->name, name);
+  }
+  EXPECT_EQ(find_algorithm(Operation::allreduce, 7), nullptr);
+  EXPECT_TRUE(find_algorithm("allreduce/segmented_ring")->takes(Knob::segment));
+  EXPECT_FALSE(find_algorithm("allreduce/ring")->takes(Knob::segment));
 }
 
 // Scatter's and barrier's names and IDs as Open MPI 4.1's coll_tuned_<op>_algorithm enumerations.
