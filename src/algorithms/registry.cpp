@@ -10,6 +10,7 @@
 #include "algorithms/bcast.hpp"
 #include "algorithms/gather.hpp"
 #include "algorithms/reduce.hpp"
+#include "algorithms/reduce_scatter.hpp"
 #include "algorithms/scatter.hpp"
 #include "algorithms/virtual_trees.hpp"
 #include "models/formulas.hpp"
@@ -186,6 +187,16 @@ const std::array kAlgorithms{
     AlgorithmInfo{"reduce/rabenseifner", Operation::reduce, 7, 0,
                   "recursive-halving reduce-scatter, then binomial gather to the root (commutative ops)",
                   &as_reduce<reduce_rabenseifner>, nullptr, nullptr, nullptr},
+    // reduce_scatter: no formulas (nullptr); ID 1, non-overlapping, is the reduce and scatterv it calls.
+    AlgorithmInfo{"reduce_scatter/recursive_halving", Operation::reduce_scatter, 2, 0,
+                  "fold to a power of two, then halve the window of blocks by distance halving",
+                  &as_reduce<reduce_scatter_recursive_halving>, nullptr, nullptr, nullptr},
+    AlgorithmInfo{"reduce_scatter/ring", Operation::reduce_scatter, 3, 0,
+                  "each block goes once round the ring, reduced at every rank",
+                  &as_reduce<reduce_scatter_ring>, nullptr, nullptr, nullptr},
+    AlgorithmInfo{"reduce_scatter/butterfly", Operation::reduce_scatter, 4, 0,
+                  "fold to a power of two, then halves exchanged by distance doubling (order preserving)",
+                  &as_reduce<reduce_scatter_butterfly>, nullptr, nullptr, nullptr},
 };
 
 // Short names people use for Open MPI's tree broadcasts (the design card says bcast/binary).

@@ -21,7 +21,9 @@ namespace collsim::testing {
 // too: linear, in-order_binary, and rabenseifner, which falls back to linear for one. Open MPI
 // runs the other trees on such an operator anyway and gets another order; so do we.
 inline bool keeps_rank_order(const AlgorithmInfo& a) {
-  return a.name == "reduce/linear" || a.name == "reduce/in-order_binary" || a.name == "reduce/rabenseifner";
+  return a.name == "reduce/linear" || a.name == "reduce/in-order_binary" || a.name == "reduce/rabenseifner" ||
+         // reduce_scatter: butterfly is order preserving; recursive_halving and ring are not.
+         a.name == "reduce_scatter/butterfly";
 }
 
 // The reductions the suites run a reducing algorithm with, in turn: int32 sum (checked exactly),

@@ -184,9 +184,10 @@ TEST_P(EveryAlgorithm, MovesTheRightBytesForEveryRoot) {
 
 TEST_P(EveryAlgorithm, MovesTheRightBytesAtLargerScale) {
   // Selective: the debug (sanitizer) build pays for every byte generated and checked.
-  // In an allgather or alltoall every rank holds p blocks (p^2 in all): their larger sizes are cut
-  // to keep that to a few MB; the block edges are the same.
-  const bool p_blocks_each = algorithm().op == Operation::allgather || algorithm().op == Operation::alltoall;
+  // In an allgather, alltoall or reduce_scatter every rank holds p blocks (p^2 in all): their
+  // larger sizes are cut to keep that to a few MB; the block edges are the same.
+  const Operation op = algorithm().op;
+  const bool p_blocks_each = op == Operation::allgather || op == Operation::alltoall || op == Operation::reduce_scatter;
   const std::size_t mid = p_blocks_each ? 1235 : 12345;
   const int shift = p_blocks_each ? 17 : 20;
   auto root = [&](int p, int wanted) { return testing::roots_for(algorithm(), p, {wanted}).front(); };
@@ -237,7 +238,8 @@ TEST_P(EveryAlgorithm, RefusesWhereOpenMpiFails) {
 
 TEST_P(EveryAlgorithm, VirtualBytesTakeTheSameTimeAsRealOnes) {
   const AlgorithmInfo& a = algorithm();
-  const bool p_blocks_each = a.op == Operation::allgather || a.op == Operation::alltoall;
+  const bool p_blocks_each =
+      a.op == Operation::allgather || a.op == Operation::alltoall || a.op == Operation::reduce_scatter;
   for (int p : testing::procs_for(a, {2, 7, 33}))
     for (Case c : {Case{p_blocks_each ? 7001u : 70001u, 8192}, Case{40}, Case{0}}) {
       if (!testing::takes_size(a, c.bytes)) continue;
@@ -454,6 +456,43 @@ TEST(ModelAlgorithms, AllgatherAndAlltoallSendOpenMpisMessages) {
   EXPECT_EQ(sends("alltoall/linear", 4, 10)[1], (Sends{{0, 10}, {3, 10}, {2, 10}}));
   EXPECT_EQ(sends("alltoall/linear_sync", 4, 10)[1], (Sends{{0, 10}, {3, 10}, {2, 10}}));
   EXPECT_EQ(sends("alltoall/two_proc", 2, 10)[0], (Sends{{1, 10}}));
+}
+
+// Reduce_scatter on p = 3, 5, 6, 7, 12 (r = p - p' of 1, 1, 2, 3, 4): the even ranks below 2r fold
+// into the next odd one; one element per block up to blocks larger than the fold's.
+TEST(ModelAlgorithms, ReduceScatterFoldsNonPowersOfTwo) {
+  for (const AlgorithmInfo& a : all_algorithms()) {
+    if (a.op != Operation::reduce_scatter) continue;
+    for (int p : {3, 5, 6, 7, 12})
+      for (std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{7}, std::size_t{1001}})
+        for (const ModelConfig& config : {ModelConfig{}, loggp(), one_port()}) run_case(a, p, {n}, 0, config);
+  }
+}
+
+// The reference's descriptions (openmpi-collectives.md, section 9) on p = 6 (p' = 4, r = 2),
+// blocks of 10 int32 (40 bytes); virtual ranks 0-3 are ranks 1, 3, 4, 5.
+TEST(ModelAlgorithms, ReduceScatterSendsOpenMpisMessages) {
+  using Sends = std::vector<std::pair<int, std::uint64_t>>;
+  // The even ranks below 2r send their whole vector to the next rank, and nothing else.
+  for (const char* name : {"reduce_scatter/recursive_halving", "reduce_scatter/butterfly"}) {
+    const auto all = sends(name, 6, 10);
+    EXPECT_EQ(all[0], (Sends{{1, 240}})) << name;
+    EXPECT_EQ(all[2], (Sends{{3, 240}})) << name;
+  }
+  // recursive_halving: distance halving over merged blocks (80, 80, 40, 40 bytes); the lower
+  // partner sends the upper half; then rank 1 returns rank 0's block.
+  const auto halving = sends("reduce_scatter/recursive_halving", 6, 10);
+  EXPECT_EQ(halving[1], (Sends{{4, 80}, {3, 80}, {0, 40}}));
+  EXPECT_EQ(halving[4], (Sends{{1, 160}, {5, 40}}));
+  EXPECT_EQ(halving[3], (Sends{{5, 80}, {1, 80}, {2, 40}}));
+  // butterfly: distance doubling; virtual rank v ends with merged block mirror(v): v = 2 (rank 4)
+  // holds merged block 1 (ranks 2 and 3), sends rank 2's part, then swaps with rank 3.
+  const auto butterfly = sends("reduce_scatter/butterfly", 6, 10);
+  EXPECT_EQ(butterfly[1], (Sends{{3, 80}, {4, 80}, {0, 40}}));
+  EXPECT_EQ(butterfly[3], (Sends{{1, 160}, {5, 40}, {4, 40}}));
+  EXPECT_EQ(butterfly[4], (Sends{{5, 80}, {1, 80}, {2, 40}, {3, 40}}));
+  // ring: p - 1 blocks to the right neighbour.
+  EXPECT_EQ(sends("reduce_scatter/ring", 4, 10)[3], (Sends{{0, 40}, {0, 40}, {0, 40}}));
 }
 
 // "bcast_binomial_LogGP".

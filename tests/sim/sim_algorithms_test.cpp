@@ -19,8 +19,10 @@ struct Case {
   std::size_t segment;  // used only by algorithms that honour it
 };
 
-// In an allgather or alltoall every rank holds p blocks, p^2 in all.
-bool p_blocks_each(const AlgorithmInfo& a) { return a.op == Operation::allgather || a.op == Operation::alltoall; }
+// In an allgather, alltoall or reduce_scatter every rank holds p blocks, p^2 in all.
+bool p_blocks_each(const AlgorithmInfo& a) {
+  return a.op == Operation::allgather || a.op == Operation::alltoall || a.op == Operation::reduce_scatter;
+}
 
 std::vector<RunSpec> cases(const AlgorithmInfo& a, const std::vector<int>& procs) {
   const Case sizes[] = {{0, 0}, {1, 0}, {1001, 0}, {10000, 1024}, {65535, 0}, {65536, 8192}, {100003, 4096}};
@@ -67,7 +69,8 @@ struct LowerBound {
     if (s.bytes == 0) return 0;
     const double m = static_cast<double>(s.bytes);
     // Every rank of an allgather or alltoall needs a block from each other rank, as a gather's root;
-    // a scatter's root sends one to each.
+    // a scatter's root sends one to each. A reduce_scatter's ranks send out a block's worth for each
+    // other rank's block (reduced on the way or not), so some host takes in that many.
     const Operation op = s.algorithm->op;
     const double in = op == Operation::bcast || op == Operation::reduce ? m : m * others;
     return lat + in / bw;
