@@ -8,6 +8,7 @@
 #include <map>
 #include <tuple>
 
+#include "comm/reduction.hpp"
 #include "engines/run.hpp"
 #include "experiment/units.hpp"
 #include "selection/decision.hpp"
@@ -31,8 +32,10 @@ constexpr std::pair<const char*, selection::OmpiVersion> kOmpiSelectors[] = {
     {"ompi-4.1", selection::OmpiVersion::v4_1}, {"ompi-3.1", selection::OmpiVersion::v3_1}};
 
 std::string where(const PointKey& k) {
-  return k.op + " procs " + std::to_string(k.procs) + " bytes " + std::to_string(k.bytes) + " segment " +
-         std::to_string(k.segment) + " root " + std::to_string(k.root);
+  std::string w = k.op + " procs " + std::to_string(k.procs) + " bytes " + std::to_string(k.bytes) + " segment " +
+                  std::to_string(k.segment) + " root " + std::to_string(k.root);
+  if (!k.datatype.empty()) w += " datatype " + k.datatype + " reduce_op " + k.reduce_op;
+  return w;
 }
 
 // The (algorithm, segment) of a fixed decision as result rows record it: algorithms without a
@@ -152,7 +155,7 @@ Comparison compare_results(std::span<const ResultsFile> files, std::optional<Com
       }
       const AlgorithmInfo* a = find_algorithm(m.op);
       if (!a) throw InputError(f.path + ": unknown algorithm '" + m.op + "' (one of: " + algorithm_names() + ")");
-      const PointKey key{std::string(a->name), m.procs, m.bytes, m.segment, m.root};
+      const PointKey key{std::string(a->name), m.procs, m.bytes, m.segment, m.root, m.datatype, m.reduce_op};
       const auto [it, fresh] = origin.emplace(std::pair{key, index(*e)}, &f.path);
       if (!fresh)
         throw InputError(f.path + ": engine " + m.engine + " at " + where(key) + " is also in " + *it->second +
@@ -184,13 +187,20 @@ Comparison compare_results(std::span<const ResultsFile> files, std::optional<Com
 
   // Selection groups: the candidates of one call, in (algorithm name, segment) order.
   for (auto& [key, p] : points) c.points.push_back(std::move(p));
-  std::map<std::tuple<Operation, int, std::size_t, int>, std::vector<const PointComparison*>> groups;
+  std::map<std::tuple<Operation, int, std::size_t, int, std::string, std::string>, std::vector<const PointComparison*>>
+      groups;
   for (const auto& p : c.points)
-    if (p.time[ref]) groups[{find_algorithm(p.point.op)->op, p.point.procs, p.point.bytes, p.point.root}].push_back(&p);
+    if (p.time[ref])
+      groups[{find_algorithm(p.point.op)->op, p.point.procs, p.point.bytes, p.point.root, p.point.datatype,
+              p.point.reduce_op}]
+          .push_back(&p);
 
   for (const auto& [gkey, members] : groups) {
     SelectionGroup g;
-    std::tie(g.op, g.procs, g.bytes, g.root) = gkey;
+    std::tie(g.op, g.procs, g.bytes, g.root, g.datatype, g.reduce_op) = gkey;
+    // Open MPI decides reductions with a non-commutative operator by other tables.
+    const auto reduce_op = parse_reduce_op(g.reduce_op);
+    const bool commutative = !reduce_op || is_commutative(*reduce_op);
     g.candidates = static_cast<int>(members.size());
     const auto candidate = [](const PointComparison* p) {
       return Candidate{find_algorithm(p->point.op), p->point.segment};
@@ -219,7 +229,9 @@ Comparison compare_results(std::span<const ResultsFile> files, std::optional<Com
         }
       for (const auto& [sname, v] : kOmpiSelectors)
         if (name == sname) {
-          const Candidate choice = candidate_of(selection::ompi_fixed_decision(v, g.op, g.procs, g.bytes));
+          // Open MPI 3.1's decisions are written here for bcast and gather only.
+          if (v == selection::OmpiVersion::v3_1 && g.op != Operation::bcast && g.op != Operation::gather) continue;
+          const Candidate choice = candidate_of(selection::ompi_fixed_decision(v, g.op, g.procs, g.bytes, commutative));
           const auto it =
               std::find_if(members.begin(), members.end(), [&](const auto* p) { return candidate(p) == choice; });
           if (it != members.end()) {
@@ -234,7 +246,8 @@ Comparison compare_results(std::span<const ResultsFile> files, std::optional<Com
     c.groups.push_back(std::move(g));
   }
 
-  for (Operation op : {Operation::bcast, Operation::gather}) {
+  for (const OperationInfo& info : all_operations()) {
+    const Operation op = info.op;
     for (std::size_t i = 0; i < c.selectors.size(); ++i) {
       SelectorSummary s;
       s.selector = c.selectors[i];
@@ -290,7 +303,7 @@ std::string comparison_points_csv(const Comparison& c) {
       out += engine_column(e);
       out += suffix;
     }
-  out += "\n";
+  out += ",datatype,reduce_op\n";
   for (const auto& p : c.points) {
     const PointKey& k = p.point;
     out += k.op + "," + std::to_string(k.procs) + "," + std::to_string(k.bytes) + "," + std::to_string(k.segment) +
@@ -304,6 +317,10 @@ std::string comparison_points_csv(const Comparison& c) {
       out += ',';
       out += optional_real(r);
     }
+    out += ',';
+    out += k.datatype;
+    out += ',';
+    out += k.reduce_op;
     out += "\n";
   }
   return out;
@@ -312,7 +329,7 @@ std::string comparison_points_csv(const Comparison& c) {
 std::string comparison_selection_csv(const Comparison& c) {
   std::string out =
       "operation,procs,bytes,root,candidates,best,best_segment,best_s,selector,pick,pick_segment,pick_s,degradation,"
-      "status\n";
+      "status,datatype,reduce_op\n";
   for (const auto& g : c.groups) {
     const std::string head = std::string(to_string(g.op)) + "," + std::to_string(g.procs) + "," +
                              std::to_string(g.bytes) + "," + std::to_string(g.root) + "," +
@@ -331,6 +348,10 @@ std::string comparison_selection_csv(const Comparison& c) {
         out += ",";
       out += ',';
       out += to_string(p.status);
+      out += ',';
+      out += g.datatype;
+      out += ',';
+      out += g.reduce_op;
       out += '\n';
     }
   }
@@ -376,10 +397,16 @@ std::string format_comparison(const Comparison& c) {
 
   bool several_roots = false;
   for (const auto& g : c.groups) several_roots = several_roots || g.root != c.groups.front().root;
-  for (Operation op : {Operation::bcast, Operation::gather}) {
+  bool several_reductions = false;
+  for (const auto& g : c.groups)
+    several_reductions =
+        several_reductions || g.datatype != c.groups.front().datatype || g.reduce_op != c.groups.front().reduce_op;
+  for (const OperationInfo& info : all_operations()) {
+    const Operation op = info.op;
     std::vector<std::vector<std::string>> picks;
     std::vector<std::string> head = {"procs", "bytes"};
     if (several_roots) head.push_back("root");
+    if (several_reductions && info.reduces) head.push_back("reduction");
     head.push_back("best");
     for (const auto& s : c.selectors) head.push_back(s);
     picks.push_back(head);
@@ -387,6 +414,7 @@ std::string format_comparison(const Comparison& c) {
       if (g.op != op) continue;
       std::vector<std::string> row = {std::to_string(g.procs), format_bytes(g.bytes)};
       if (several_roots) row.push_back(std::to_string(g.root));
+      if (several_reductions && info.reduces) row.push_back(g.datatype + " " + g.reduce_op);
       row.push_back(short_name(g.best));
       for (const auto& p : g.picks) {
         switch (p.status) {

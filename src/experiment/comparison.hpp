@@ -2,8 +2,9 @@
 // error against a reference engine, and how well each selector picks (the seed's judgement of
 // selection, ../shared/reference/models.md "Selection and how it is judged").
 //
-// A point is one call (op, procs, bytes, segment, root). A selection group is one call of an
-// operation, (bcast|gather, procs, bytes, root); its candidates are the (algorithm, segment)
+// A point is one call (op, procs, bytes, segment, root, and a reduction's datatype and operator).
+// A selection group is one call of an operation, (operation, procs, bytes, root, datatype,
+// reduce_op); its candidates are the (algorithm, segment)
 // points that have a reference time. A selector picks one candidate per group: the argmin of a
 // prediction engine (formula-textbook, formula-derived, model, sim) among the candidates it
 // predicts, or Open MPI's fixed decision (3.1, 4.1), which may pick something that was not run.
@@ -47,6 +48,7 @@ struct PointKey {
   int procs = 0;
   std::size_t bytes = 0, segment = 0;
   int root = 0;
+  std::string datatype, reduce_op;  // reducing operations only, else empty
   auto operator<=>(const PointKey&) const = default;
 };
 
@@ -82,8 +84,9 @@ struct SelectionGroup {
   int procs = 0;
   std::size_t bytes = 0;
   int root = 0;
-  int candidates = 0;  // (algorithm, segment) points with a reference time
-  Candidate best;      // the smallest reference time (on a tie, the first in name, segment order)
+  std::string datatype, reduce_op;  // reducing operations only, else empty
+  int candidates = 0;               // (algorithm, segment) points with a reference time
+  Candidate best;                   // the smallest reference time (on a tie, the first in name, segment order)
   double best_s = 0;
   std::vector<SelectorPick> picks;  // one per Comparison::selectors entry
 };
@@ -135,10 +138,11 @@ std::optional<ComparedEngine> default_reference(std::span<const ResultsFile> fil
 Comparison compare_results(std::span<const ResultsFile> files, std::optional<ComparedEngine> reference);
 
 // Per point: op,procs,bytes,segment,root,reference,reference_s, then <engine>_s and
-// <engine>_rel_err for every engine (empty when absent); numbers in shortest round-trip form.
+// <engine>_rel_err for every engine (empty when absent), then datatype,reduce_op (empty for
+// operations that do not reduce); numbers in shortest round-trip form.
 std::string comparison_points_csv(const Comparison& c);
 // Per group and selector: operation,procs,bytes,root,candidates,best,best_segment,best_s,
-// selector,pick,pick_segment,pick_s,degradation,status.
+// selector,pick,pick_segment,pick_s,degradation,status,datatype,reduce_op.
 std::string comparison_selection_csv(const Comparison& c);
 // The terminal report: rows read, prediction errors, each selector's mean and worst degradation
 // and hit rate per operation, and per operation a table of the picks by (procs, bytes).

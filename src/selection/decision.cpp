@@ -3,7 +3,7 @@
 #include <array>
 #include <cstdint>
 
-#include "algorithms/nested_collective.hpp"
+#include "algorithms/ompi41_decision.hpp"
 #include "engines/run.hpp"
 #include "experiment/units.hpp"
 
@@ -42,27 +42,28 @@ std::string_view to_string(OmpiVersion v) {
 
 namespace {
 
-// The registry's entries by Open MPI ID, looked up once: a decision runs per MPI call, so it
-// indexes an array instead of searching the registry.
-struct ById {
-  std::array<const AlgorithmInfo*, 10> bcast{};
-  std::array<const AlgorithmInfo*, 4> gather{};
-};
+// The registry's entries by operation and Open MPI ID, looked up once: a decision runs per MPI
+// call, so it indexes an array instead of searching the registry.
+constexpr int kMaxId = 10;
+using ById = std::array<std::array<const AlgorithmInfo*, kMaxId>, 9>;
 
 const ById& by_id() {
   static const ById table = [] {
-    ById t;
-    for (int id = 1; id < 10; ++id) t.bcast[static_cast<std::size_t>(id)] = find_algorithm(Operation::bcast, id);
-    for (int id = 1; id < 4; ++id) t.gather[static_cast<std::size_t>(id)] = find_algorithm(Operation::gather, id);
+    ById t{};
+    for (const OperationInfo& o : all_operations())
+      for (int id = 1; id < kMaxId; ++id)
+        t[static_cast<std::size_t>(o.op)][static_cast<std::size_t>(id)] = find_algorithm(o.op, id);
     return t;
   }();
   return table;
 }
 
 Choice make(Operation op, int id, std::size_t segment, int fanout = 4) {
-  const ById& t = by_id();
   Choice c;
-  c.algorithm = op == Operation::bcast ? t.bcast[static_cast<std::size_t>(id)] : t.gather[static_cast<std::size_t>(id)];
+  c.algorithm = by_id()[static_cast<std::size_t>(op)][static_cast<std::size_t>(id)];
+  if (!c.algorithm)
+    throw InputError("Open MPI picks " + std::string(to_string(op)) + " algorithm " + std::to_string(id) +
+                     ", which collsim does not have");
   c.params.segment = segment;
   c.params.fanout = fanout;
   return c;
@@ -103,12 +104,19 @@ Choice gather_3_1(int procs, std::size_t bytes) {
 
 }  // namespace
 
-Choice ompi_fixed_decision(OmpiVersion v, Operation op, int procs, std::size_t bytes) {
+Choice ompi_fixed_decision(OmpiVersion v, Operation op, int procs, std::size_t bytes, bool commutative) {
   if (procs < 1) throw InputError("a decision needs at least 1 process, not " + std::to_string(procs));
-  if (v == OmpiVersion::v3_1) return op == Operation::bcast ? bcast_3_1(procs, bytes) : gather_3_1(procs, bytes);
+  if (v == OmpiVersion::v3_1) {
+    if (op == Operation::bcast) return bcast_3_1(procs, bytes);
+    if (op == Operation::gather) return gather_3_1(procs, bytes);
+    throw InputError("Open MPI 3.1's fixed decision is written here for bcast and gather only, not " +
+                     std::string(to_string(op)));
+  }
   // 4.1's tables are also what algorithms calling another collective run (nested_collective.hpp).
-  const FixedChoice fixed = ompi41_fixed_choice(op, procs, bytes);
-  return make(op, fixed.ompi_id, fixed.params.segment, fixed.params.fanout);
+  const FixedChoice fixed = ompi41_fixed_choice(op, procs, ompi41_decision_bytes(op, procs, bytes), commutative);
+  Choice c = make(op, fixed.ompi_id, fixed.params.segment, fixed.params.fanout);
+  c.params.max_requests = fixed.params.max_requests;
+  return c;
 }
 
 }  // namespace collsim::selection

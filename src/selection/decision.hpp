@@ -8,7 +8,8 @@
 // The fixed decisions are those of Open MPI's coll/tuned when nothing is forced: 3.1 (the same in
 // 2.1 and 4.0; segment sizes chosen by message and communicator size) and 4.1 (the same in 5.0;
 // tables by communicator size, always unsegmented). They are written from
-// ../shared/reference/openmpi-algorithms.md, "Fixed decision functions", and checked against
+// ../shared/reference/openmpi-algorithms.md, "Fixed decision functions" (bcast, gather), and
+// openmpi-collectives.md section 10 (the other operations), and checked against
 // the v3.1.6 and v4.1.4 sources of coll_tuned_decision_fixed.c.
 #pragma once
 
@@ -37,12 +38,14 @@ std::string to_string(const Choice& choice);
 enum class OmpiVersion { v3_1, v4_1 };
 std::string_view to_string(OmpiVersion v);
 
-// Open MPI's fixed decision for a call on `procs` processes (at least 1) with `bytes` the
-// broadcast message (bcast) or each process's block (gather).
+// Open MPI's fixed decision for a call on `procs` processes (at least 1) of `bytes` as the
+// operation's descriptor means them (the broadcast message, each process's block, the vector, ...),
+// with a commutative reduction operator or not (reduce, allreduce and reduce_scatter only). 3.1's
+// decisions are written for bcast and gather only (InputError for the others).
 //
 // 4.1 runs what it picks with fanout and segment size 0: its chain then has one chain (a
 // pipeline; Open MPI raises a fanout below 1 to 1), so the 4.1 bcast/chain choice has fanout 1;
 // its k-nomial radix is the process-wide coll_tuned_bcast_algorithm_knomial_radix, 4 by default.
-Choice ompi_fixed_decision(OmpiVersion v, Operation op, int procs, std::size_t bytes);
+Choice ompi_fixed_decision(OmpiVersion v, Operation op, int procs, std::size_t bytes, bool commutative = true);
 
 }  // namespace collsim::selection

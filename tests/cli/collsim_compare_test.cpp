@@ -43,13 +43,13 @@ TEST(Compare, WritesTablesAndFiles) {
   EXPECT_NE(o.out.find("4      1000   binary_tree:0  basic_linear 1.500  binary_tree:0 1.000"), std::string::npos)
       << o.out;
   const std::string points = slurp(out / "comparison.csv");
-  EXPECT_NE(points.find("\nbcast/basic_linear,4,1000,0,0,sim,12,,4,,12,,,,-0.6666666666666666,,,,\n"),
+  EXPECT_NE(points.find("\nbcast/basic_linear,4,1000,0,0,sim,12,,4,,12,,,,-0.6666666666666666,,,,,,\n"),
             std::string::npos)
       << points;
   // The derived prediction at 2000 bytes has nothing to compare with, and stays in the file.
   EXPECT_NE(points.find("\nbcast/binomial,4,2000,0,0,sim,,,5,"), std::string::npos) << points;
   const std::string selection = slurp(out / "selection.csv");
-  EXPECT_NE(selection.find("bcast,4,1000,0,3,bcast/binary_tree,0,8,derived,bcast/basic_linear,0,12,1.5,ok\n"),
+  EXPECT_NE(selection.find("bcast,4,1000,0,3,bcast/binary_tree,0,8,derived,bcast/basic_linear,0,12,1.5,ok,,\n"),
             std::string::npos)
       << selection;
   EXPECT_FALSE(fs::exists(out / "comparison.csv.tmp"));

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "algorithms/ompi41_decision.hpp"
 #include "engines/run.hpp"
 #include "selection/decision.hpp"
 
@@ -118,12 +119,14 @@ struct RefStep {
   int id;
 };
 struct RefBand {
-  int procs_below;  // max(): the "else" row
+  int procs_below;      // max(): the "else" row
+  int procs_equal = 0;  // a "= N" row: N processes only
   std::vector<RefStep> steps;
 };
 
 std::size_t ref_bytes(std::string text) {
   if (text.ends_with("MiB")) return std::stoull(text.substr(0, text.size() - 3)) * 1024 * 1024;
+  if (text.ends_with("M")) return std::stoull(text.substr(0, text.size() - 1)) * 1024 * 1024;
   return std::stoull(text);
 }
 
@@ -137,6 +140,7 @@ std::vector<RefBand> parse_reference(const char* text) {
     RefBand band;
     band.procs_below =
         p.find('<') == std::string::npos ? std::numeric_limits<int>::max() : std::stoi(p.substr(p.find('<') + 1));
+    if (p.find('=') != std::string::npos) band.procs_equal = std::stoi(p.substr(p.find('=') + 1));
     std::istringstream steps(rule);
     for (std::string step; std::getline(steps, step, ';');) {
       const auto colon = step.find(':');
@@ -197,6 +201,198 @@ void check_41(Operation op, const char* reference, int bands_expected) {
 TEST(FixedDecision41, BcastMatchesTheReferenceTableAtEveryBoundary) { check_41(Operation::bcast, kBcast41, 11); }
 
 TEST(FixedDecision41, GatherMatchesTheReferenceTableAtEveryBoundary) { check_41(Operation::gather, kGather41, 5); }
+
+// The other operations' 4.1 tables (../shared/reference/openmpi-collectives.md section 10; the
+// non-commutative rules and the barrier's, written inline there, as table rows here).
+const char* const kAllreduce41 = R"(
+| < 4 | m<8:4; <4096:3; <8192:4; <16384:3; <65536:4; <262144:5; else 6 |
+| < 8 | m<16:4; <8192:3; else 6 |
+| < 16 | m<8192:3; else 6 |
+| < 32 | m<64:5; <4096:3; else 6 |
+| < 64 | m<128:5; else 6 |
+| < 128 | m<262144:3; else 6 |
+| < 256 | m<131072:2; <262144:3; else 6 |
+| < 512 | m<4096:2; else 6 |
+| < 2048 | m<2048:2; <16384:3; else 6 |
+| < 4096 | m<2048:2; <4096:5; <16384:3; else 6 |
+| else | m<2048:2; <16384:5; <32768:3; else 6 |
+)";
+const char* const kAllreduceNonCommutative41 = R"(
+| < 4 | m<131072:3; else 1 |
+| < 8 | 3 |
+| < 16 | m<1M:3; else 2 |
+| < 128 | 3 |
+| < 256 | m<131072:2; <524288:3; else 2 |
+| < 512 | m<4096:2; <524288:3; else 2 |
+| else | m<2048:2; else 3 |
+)";
+const char* const kReduce41 = R"(
+| < 4 | m<8:7; <16:4; <32:3; <262144:1; <524288:3; <1M:2; else 3 |
+| < 8 | m<4096:4; <65536:2; <262144:5; <524288:1; <1M:5; else 1 |
+| < 16 | m<8192:4; else 5 |
+| < 32 | m<4096:4; else 5 |
+| < 256 | 5 |
+| < 512 | m<8192:5; <16384:6; else 5 |
+| < 2048 | 5 |
+| < 4096 | m<512:5; <1024:6; <8192:5; <16384:6; else 5 |
+| else | m<16:5; <32:6; <1024:5; <2048:6; <8192:5; <16384:6; else 5 |
+)";
+const char* const kReduceNonCommutative41 = R"(
+| < 4 | m<8:6; else 1 |
+| < 8 | 1 |
+| < 16 | m<1024:6; <8192:1; <16384:6; <262144:1; else 6 |
+| < 128 | 6 |
+| < 256 | m<512:6; <1024:1; else 6 |
+| else | 6 |
+)";
+const char* const kReduceScatter41 = R"(
+| < 4 | m<65536:3; <131072:4; else 3 |
+| < 8 | m<8:1; <262144:2; else 3 |
+| < 32 | m<262144:2; else 3 |
+| < 64 | m<64:1; <2048:2; <524288:4; else 3 |
+| < 128 | m<256:1; <512:2; <2048:4; <4096:2; else 4 |
+| < 256 | m<256:1; <512:2; else 4 |
+| < 512 | m<256:1; <1024:2; else 4 |
+| < 1024 | m<512:1; <2048:2; <8192:4; <16384:2; else 4 |
+| < 2048 | m<512:1; <4096:2; <16384:4; <32768:2; else 4 |
+| < 4096 | m<512:1; <4096:2; else 4 |
+| else | m<1024:1; <8192:2; else 4 |
+)";
+const char* const kReduceScatterNonCommutative41 = R"(
+| else | 1 |
+)";
+const char* const kAllgather41 = R"(
+| = 2 | 6 |
+| < 32 | 3 |
+| < 64 | m<1024:3; <65536:5; else 4 |
+| < 128 | m<512:3; <65536:5; else 4 |
+| < 256 | m<512:3; <131072:5; <524288:4; <1M:5; else 4 |
+| < 512 | m<32:3; <128:2; <1024:3; <131072:5; <524288:4; <1M:5; else 4 |
+| < 1024 | m<64:3; <256:2; <2048:3; else 5 |
+| < 2048 | m<4:3; <8:2; <16:3; <32:2; <256:3; <512:2; <4096:3; else 5 |
+| < 4096 | m<32:2; <128:3; <512:2; <4096:3; else 5 |
+| else | m<2:3; <8:2; <16:3; <512:2; <4096:3; else 5 |
+)";
+const char* const kAlltoall41 = R"(
+| = 2 | m<2:2; <4:5; <16:2; <64:5; <256:2; <4096:5; <32768:2; <262144:4; <1M:5; else 2 |
+| < 8 | m<8192:4; <16384:1; <65536:4; <524288:1; <1M:2; else 1 |
+| < 16 | m<262144:4; else 1 |
+| < 32 | m<4:4; <512:3; <8192:4; <32768:1; <262144:4; <524288:1; else 4 |
+| < 64 | m<512:3; <524288:1; else 4 |
+| < 128 | m<1024:3; <2048:1; <4096:4; <262144:1; else 2 |
+| < 256 | m<1024:3; <2048:4; <262144:1; else 2 |
+| < 512 | m<1024:3; <8192:4; <32768:1; else 2 |
+| < 1024 | m<512:3; <8192:4; <16384:1; <131072:4; <262144:1; else 2 |
+| < 2048 | m<512:3; <1024:4; <2048:1; <16384:4; <262144:1; else 4 |
+| < 4096 | m<1024:3; <4096:4; <8192:1; <131072:4; else 1 |
+| else | m<2048:3; <8192:4; <16384:1; <32768:4; <65536:1; else 4 |
+)";
+const char* const kScatter41 = R"(
+| < 4 | m<2:3; <131072:1; <262144:3; else 1 |
+| < 8 | m<2048:2; <4096:1; <8192:2; <32768:1; <1M:3; else 1 |
+| < 16 | m<16384:2; <1M:3; else 1 |
+| < 32 | m<16384:2; <32768:1; else 3 |
+| < 64 | m<512:2; <8192:3; <16384:2; else 3 |
+| else | m<512:2; else 3 |
+)";
+const char* const kBarrier41 = R"(
+| < 4 | 3 |
+| < 8 | 1 |
+| < 64 | 3 |
+| < 256 | 4 |
+| < 512 | 6 |
+| < 1024 | 4 |
+| < 4096 | 6 |
+| else | 4 |
+)";
+
+// Every band at its smallest and largest communicator size, every step at both sides of its
+// limit: the ID of ompi41_fixed_choice for the decision size m (reduce_scatter: the whole vector).
+void check_41_ids(Operation op, const char* reference, bool commutative) {
+  const std::vector<RefBand> bands = parse_reference(reference);
+  int procs_from = 1, checked = 0;
+  for (std::size_t b = 0; b < bands.size(); ++b) {
+    const RefBand& band = bands[b];
+    std::vector<int> procs;
+    if (band.procs_equal) {
+      procs = {band.procs_equal};
+    } else {
+      const int last = band.procs_below == std::numeric_limits<int>::max() ? 1 << 20 : band.procs_below - 1;
+      for (int p : {procs_from, last})
+        // A "= N" row before this one takes N itself.
+        if (b == 0 || !bands[b - 1].procs_equal || p != bands[b - 1].procs_equal) procs.push_back(p);
+      procs_from = band.procs_below;
+    }
+    for (const int p : procs) {
+      std::size_t from = 0;
+      for (const RefStep& s : band.steps) {
+        const std::size_t upper =
+            s.below == std::numeric_limits<std::size_t>::max() ? std::size_t{1} << 40 : s.below - 1;
+        for (const std::size_t m : {from, upper}) {
+          const FixedChoice c = ompi41_fixed_choice(op, p, m, commutative);
+          EXPECT_EQ(c.ompi_id, s.id) << to_string(op) << (commutative ? "" : " non-commutative") << " P=" << p
+                                     << " m=" << m;
+          EXPECT_EQ(c.params.segment, 0u);
+          EXPECT_EQ(c.params.max_requests, 0);
+          ++checked;
+        }
+        from = s.below;
+      }
+    }
+  }
+  EXPECT_GE(checked, 2 * static_cast<int>(bands.size()));
+}
+
+TEST(FixedDecision41, OtherOperationsMatchTheReferenceTablesAtEveryBoundary) {
+  check_41_ids(Operation::allreduce, kAllreduce41, true);
+  check_41_ids(Operation::allreduce, kAllreduceNonCommutative41, false);
+  check_41_ids(Operation::reduce, kReduce41, true);
+  check_41_ids(Operation::reduce, kReduceNonCommutative41, false);
+  check_41_ids(Operation::reduce_scatter, kReduceScatter41, true);
+  check_41_ids(Operation::reduce_scatter, kReduceScatterNonCommutative41, false);
+  check_41_ids(Operation::allgather, kAllgather41, true);
+  check_41_ids(Operation::alltoall, kAlltoall41, true);
+  check_41_ids(Operation::scatter, kScatter41, true);
+  check_41_ids(Operation::barrier, kBarrier41, true);
+}
+
+TEST(FixedDecision41, ReduceScatterDecidesOnTheWholeVector) {
+  // On 3 processes ring runs below a 64 KiB vector, butterfly from it: blocks of 21845 and 21846
+  // bytes fall on either side, where the block alone would not.
+  EXPECT_EQ(ompi41_decision_bytes(Operation::reduce_scatter, 3, 21845), 65535u);
+  EXPECT_EQ(ompi41_decision_bytes(Operation::reduce_scatter, 3, 21846), 65538u);
+  EXPECT_EQ(ompi41_decision_bytes(Operation::allgather, 3, 21846), 21846u);
+  EXPECT_EQ(ompi41_fixed_choice(Operation::reduce_scatter, 3, 65535).ompi_id, 3);
+  EXPECT_EQ(ompi41_fixed_choice(Operation::reduce_scatter, 3, 65538).ompi_id, 4);
+}
+
+TEST(FixedDecision41, SpotChecksOfTheOtherOperations) {
+  // Through the selection interface, with the registry's entries and their knobs.
+  check(OmpiVersion::v4_1, Operation::scatter,
+        {{2, 1, "scatter/linear_nb max-requests 0"}, {5, 2048, "scatter/basic_linear"}, {100, 1, "scatter/binomial"}});
+  check(OmpiVersion::v4_1, Operation::reduce,
+        {{2, 4, "reduce/rabenseifner"},
+         {2, 1000, "reduce/linear"},
+         {3, 300000, "reduce/pipeline segment 0 max-requests 0"},
+         {3, 600000, "reduce/chain segment 0 fanout 1 max-requests 0"},
+         {300, 10000, "reduce/in-order_binary segment 0 max-requests 0"}});
+  check(OmpiVersion::v4_1, Operation::allgather,
+        {{2, 100, "allgather/two_proc"}, {3, 100, "allgather/recursive_doubling"}, {40, 100000, "allgather/ring"}});
+  check(OmpiVersion::v4_1, Operation::alltoall,
+        {{2, 2, "alltoall/two_proc"},
+         {4, 100, "alltoall/linear_sync max-requests 0"},
+         {40, 100, "alltoall/modified_bruck"}});
+  check(OmpiVersion::v4_1, Operation::barrier, {{2, 0, "barrier/recursive_doubling"}, {5, 0, "barrier/linear"}});
+  // A non-commutative operator has tables of its own.
+  EXPECT_EQ(to_string(ompi_fixed_decision(OmpiVersion::v4_1, Operation::reduce, 8, 100, false)),
+            "reduce/in-order_binary segment 0 max-requests 0");
+  EXPECT_EQ(to_string(ompi_fixed_decision(OmpiVersion::v4_1, Operation::reduce, 8, 100, true)),
+            "reduce/binary segment 0 max-requests 0");
+}
+
+TEST(FixedDecision31, OnlyBcastAndGatherAreWritten) {
+  EXPECT_THROW(ompi_fixed_decision(OmpiVersion::v3_1, Operation::reduce, 4, 100), InputError);
+}
 
 TEST(FixedDecision41, SpotChecks) {
   // A few cells written out, so that a misreading of the reference by the parser above shows.

@@ -68,11 +68,10 @@ struct LowerBound {
     if (s.algorithm->op == Operation::barrier) return lat;
     if (s.bytes == 0) return 0;
     const double m = static_cast<double>(s.bytes);
-    // Every rank of an allgather or alltoall needs a block from each other rank, as a gather's root;
-    // a scatter's root sends one to each. A reduce_scatter's ranks send out a block's worth for each
-    // other rank's block (reduced on the way or not), so some host takes in that many.
+    // Every rank of an allgather or alltoall needs a block from each other rank, as a gather's root.
     const Operation op = s.algorithm->op;
-    const double in = op == Operation::bcast || op == Operation::reduce ? m : m * others;
+    const bool from_each = op == Operation::gather || op == Operation::allgather || op == Operation::alltoall;
+    const double in = from_each ? m * others : m;
     return lat + in / bw;
   }
 };

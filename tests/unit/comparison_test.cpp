@@ -155,27 +155,70 @@ TEST(Comparison, PointsAndRelativeErrors) {
   EXPECT_FALSE(p.time[static_cast<std::size_t>(ComparedEngine::mpi)].has_value());
 
   const std::string points = comparison_points_csv(c);
-  EXPECT_EQ(points.substr(0, points.find('\n')),
-            "op,procs,bytes,segment,root,reference,reference_s,textbook_s,derived_s,model_s,sim_s,mpi_s,mpi_native_s,"
-            "textbook_rel_err,derived_rel_err,model_rel_err,sim_rel_err,mpi_rel_err,mpi_native_rel_err");
-  EXPECT_NE(points.find("\nbcast/binomial,4,1000,0,0,sim,10,3,5,,10,,,-0.7,-0.5,,,,\n"), std::string::npos) << points;
+  EXPECT_EQ(
+      points.substr(0, points.find('\n')),
+      "op,procs,bytes,segment,root,reference,reference_s,textbook_s,derived_s,model_s,sim_s,mpi_s,mpi_native_s,"
+      "textbook_rel_err,derived_rel_err,model_rel_err,sim_rel_err,mpi_rel_err,mpi_native_rel_err,datatype,reduce_op");
+  EXPECT_NE(points.find("\nbcast/binomial,4,1000,0,0,sim,10,3,5,,10,,,-0.7,-0.5,,,,,,\n"), std::string::npos) << points;
   // A point without a reference time: its predictions, no errors.
-  EXPECT_NE(points.find("\nbcast/pipeline,4,100000,8192,0,sim,,,1,,,,,,,,,,\n"), std::string::npos) << points;
+  EXPECT_NE(points.find("\nbcast/pipeline,4,100000,8192,0,sim,,,1,,,,,,,,,,,,\n"), std::string::npos) << points;
 
   const std::string selection = comparison_selection_csv(c);
-  EXPECT_NE(selection.find("\nbcast,4,1000,0,4,bcast/binary_tree,0,8,textbook,bcast/basic_linear,0,12,1.5,ok\n"),
+  EXPECT_NE(selection.find("\nbcast,4,1000,0,4,bcast/binary_tree,0,8,textbook,bcast/basic_linear,0,12,1.5,ok,,\n"),
             std::string::npos)
       << selection;
   EXPECT_NE(selection.find("\nbcast,4,100000,0,3,bcast/basic_linear,0,80,ompi-3.1,bcast/split_binary_tree,1024,,,"
-                           "not in the results\n"),
+                           "not in the results,,\n"),
             std::string::npos)
       << selection;
-  EXPECT_NE(selection.find("\nbcast,4,1000,0,4,bcast/binary_tree,0,8,model,,,,,no prediction\n"), std::string::npos);
+  EXPECT_NE(selection.find("\nbcast,4,1000,0,4,bcast/binary_tree,0,8,model,,,,,no prediction,,\n"), std::string::npos);
 
   const std::string table = format_comparison(c);
   EXPECT_NE(table.find("reference: sim (9 rows)"), std::string::npos) << table;
   EXPECT_NE(table.find("textbook  bcast      2      1.312  1.500  P=4 m=1000"), std::string::npos) << table;
   EXPECT_NE(table.find("(split_binary_tree:1KiB)"), std::string::npos) << table;
+}
+
+// Reductions: one selection group per (datatype, operator), and Open MPI's decision follows
+// whether the operator commutes. Reduce on 8 processes, 100 bytes: 4.1 runs binary (ID 4) for a
+// commutative operator, in-order_binary (ID 6) for a non-commutative one; 3.1 is not written.
+TEST(Comparison, ReductionsAreGroupedByDatatypeAndOperator) {
+  auto reduce_row = [](const char* op, const char* type, const char* reduce_op, double time_s) {
+    Measurement m = simulated_measurement("sim", op, 8, 96, 0, 0, time_s, "ok");
+    m.datatype = type;
+    m.reduce_op = reduce_op;
+    return m;
+  };
+  ResultsFile f{
+      "r.csv",
+      {reduce_row("reduce/binary", "int32", "sum", 2), reduce_row("reduce/in-order_binary", "int32", "sum", 3),
+       reduce_row("reduce/binary", "int64", "affine", 5), reduce_row("reduce/in-order_binary", "int64", "affine", 4)}};
+  // A second engine, so that the files have a common point.
+  Measurement model = reduce_row("reduce/binary", "int32", "sum", 1);
+  model.engine = "model";
+  f.rows.push_back(model);
+  const Comparison c = compare_results(std::vector<ResultsFile>{f}, std::nullopt);
+  ASSERT_EQ(c.groups.size(), 2u);
+  for (const SelectionGroup& g : c.groups) {
+    ASSERT_EQ(g.op, Operation::reduce);
+    const bool commutes = g.reduce_op == "sum";
+    EXPECT_EQ(g.best.algorithm->name, commutes ? "reduce/binary" : "reduce/in-order_binary");
+    for (std::size_t i = 0; i < c.selectors.size(); ++i) {
+      const SelectorPick& p = g.picks[i];
+      if (c.selectors[i] == "ompi-4.1") {
+        ASSERT_EQ(p.status, SelectorPick::Status::ok) << g.reduce_op;
+        EXPECT_EQ(p.pick.algorithm->name, commutes ? "reduce/binary" : "reduce/in-order_binary");
+        EXPECT_EQ(p.degradation, 1);
+      }
+      if (c.selectors[i] == "ompi-3.1") {
+        EXPECT_EQ(p.status, SelectorPick::Status::no_prediction);
+      }
+    }
+  }
+  EXPECT_NE(comparison_selection_csv(c).find(",ompi-4.1,reduce/in-order_binary,0,4,1,ok,int64,affine\n"),
+            std::string::npos)
+      << comparison_selection_csv(c);
+  EXPECT_NE(format_comparison(c).find("Picks, reduce"), std::string::npos);
 }
 
 TEST(Comparison, ReferenceEngines) {
