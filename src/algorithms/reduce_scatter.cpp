@@ -6,6 +6,9 @@
 #include <utility>
 #include <vector>
 
+#include "algorithms/nested_collective.hpp"
+#include "algorithms/scatter.hpp"
+
 namespace collsim {
 
 namespace {
@@ -86,6 +89,20 @@ int mirror(int v, int bits) {
 }
 
 }  // namespace
+
+Task<> reduce_scatter_non_overlapping(Comm& comm, Buffer vector, Buffer block, const AlgorithmParams& params) {
+  const Reduction red = params.reduction;
+  const int p = comm.size();
+  const Blocks blocks = equal_blocks(p, block, red);
+  if (blocks.total() == 0) co_return;
+  if (p == 1) {
+    co_await comm.copy(block, vector);
+    co_return;
+  }
+  Storage reduced(comm.rank() == 0 ? vector.size() : 0, !vector.is_virtual());
+  co_await communicator_reduce(comm, vector, reduced.view(), 0, red);
+  co_await scatterv_basic_linear(comm, reduced.view(), block, 0);
+}
 
 Task<> reduce_scatter_recursive_halving(Comm& comm, Buffer vector, Buffer block, const AlgorithmParams& params) {
   const Reduction red = params.reduction;

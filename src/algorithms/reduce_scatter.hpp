@@ -11,8 +11,10 @@
 // tags::reduce_scatter, as Open MPI's carry MCA_COLL_BASE_TAG_REDUCE_SCATTER, except those of the
 // collectives non-overlapping calls.
 //
-// Operand order: butterfly keeps rank order, so it is right for a non-commutative operator too;
-// recursive_halving and ring do not, and run anyway, as in Open MPI (no commutativity check).
+// Operand order: butterfly keeps rank order, so it is right for a non-commutative operator too,
+// and so is non-overlapping, whose reduce Open MPI 4.1 picks among linear and in-order_binary for
+// one; recursive_halving and ring do not keep it, and run anyway, as in Open MPI (no
+// commutativity check).
 #pragma once
 
 #include "algorithms/params.hpp"
@@ -20,7 +22,13 @@
 
 namespace collsim {
 
-// ID 2 (Open MPI: ompi_coll_base_reduce_scatter_intra_basic_recursivehalving). Works on a copy R
+// ID 1 (Open MPI: ompi_coll_base_reduce_scatter_intra_nonoverlapping). The communicator's
+// MPI_Reduce of the whole vector to rank 0, into a temporary there (communicator_reduce: Open MPI
+// 4.1's fixed decision, tags::reduce), then coll/basic's linear MPI_Scatterv of its blocks from
+// rank 0 (scatterv_basic_linear, tags::scatterv).
+Task<> reduce_scatter_non_overlapping(Comm& comm, Buffer vector, Buffer block, const AlgorithmParams& params);
+
+// ID 2 (ompi_coll_base_reduce_scatter_intra_basic_recursivehalving). Works on a copy R
 // of the vector. With p' the largest power of two <= p and r = p - p', the even ranks below 2r
 // blocking-send all of R to the next rank, which reduces it into its own, and drop out. The p'
 // others halve a window of p' merged blocks (an odd rank below 2r stands for its block and the

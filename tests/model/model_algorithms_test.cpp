@@ -188,7 +188,9 @@ TEST_P(EveryAlgorithm, MovesTheRightBytesAtLargerScale) {
   // larger sizes are cut to keep that to a few MB; the block edges are the same.
   const Operation op = algorithm().op;
   const bool p_blocks_each = op == Operation::allgather || op == Operation::alltoall || op == Operation::reduce_scatter;
-  const std::size_t mid = p_blocks_each ? 1235 : 12345;
+  // A reduce_scatter's sizes below 64 KiB count elements of up to 8 bytes: 8 times fewer.
+  const int elements = op == Operation::reduce_scatter ? 3 : 0;
+  const std::size_t mid = p_blocks_each ? std::size_t{1235} >> elements : 12345;
   const int shift = p_blocks_each ? 17 : 20;
   auto root = [&](int p, int wanted) { return testing::roots_for(algorithm(), p, {wanted}).front(); };
   if (model().every_case) {
@@ -200,7 +202,7 @@ TEST_P(EveryAlgorithm, MovesTheRightBytesAtLargerScale) {
     }
     if (runs_on(algorithm(), 33)) {
       run(33, {mid, 4096}, root(33, 1));
-      run(100, {p_blocks_each ? std::size_t{653} : std::size_t{65537}, 8192}, root(100, 99));
+      run(100, {p_blocks_each ? std::size_t{653} >> elements : std::size_t{65537}, 8192}, root(100, 99));
       run(8, {(std::size_t{1} << shift) + 1, 8192}, root(8, 5));
       run(5, {(std::size_t{4} << shift) + 3, 65536}, root(5, 2));
     } else {
@@ -241,7 +243,8 @@ TEST_P(EveryAlgorithm, VirtualBytesTakeTheSameTimeAsRealOnes) {
   const bool p_blocks_each =
       a.op == Operation::allgather || a.op == Operation::alltoall || a.op == Operation::reduce_scatter;
   for (int p : testing::procs_for(a, {2, 7, 33}))
-    for (Case c : {Case{p_blocks_each ? 7001u : 70001u, 8192}, Case{40}, Case{0}}) {
+    for (Case c : {Case{p_blocks_each ? 7001u >> (a.op == Operation::reduce_scatter ? 3 : 0) : 70001u, 8192}, Case{40},
+                   Case{0}}) {
       if (!testing::takes_size(a, c.bytes)) continue;
       RunSpec s = spec_for(a, p, c, testing::takes_root(a, p / 3) ? p / 3 : 0, testing::test_reductions(a).back());
       const RunResult real = run_model(model().config, s);
@@ -493,6 +496,18 @@ TEST(ModelAlgorithms, ReduceScatterSendsOpenMpisMessages) {
   EXPECT_EQ(butterfly[4], (Sends{{5, 80}, {1, 80}, {2, 40}, {3, 40}}));
   // ring: p - 1 blocks to the right neighbour.
   EXPECT_EQ(sends("reduce_scatter/ring", 4, 10)[3], (Sends{{0, 40}, {0, 40}, {0, 40}}));
+  // non-overlapping: Open MPI 4.1's reduce of the 160-byte vector to rank 0 on 4 processes is the
+  // binary tree (0 -> {1, 2}, 1 -> {3}), on 3 processes (120 bytes) linear; then rank 0 sends each
+  // rank its block in rank order.
+  const auto tree = sends("reduce_scatter/non-overlapping", 4, 10);
+  EXPECT_EQ(tree[0], (Sends{{1, 40}, {2, 40}, {3, 40}}));
+  EXPECT_EQ(tree[1], (Sends{{0, 160}}));
+  EXPECT_EQ(tree[2], (Sends{{0, 160}}));
+  EXPECT_EQ(tree[3], (Sends{{1, 160}}));
+  const auto linear = sends("reduce_scatter/non-overlapping", 3, 10);
+  EXPECT_EQ(linear[0], (Sends{{1, 40}, {2, 40}}));
+  EXPECT_EQ(linear[1], (Sends{{0, 120}}));
+  EXPECT_EQ(linear[2], (Sends{{0, 120}}));
 }
 
 // "bcast_binomial_LogGP".

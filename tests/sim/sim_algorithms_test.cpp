@@ -32,15 +32,17 @@ std::vector<RunSpec> cases(const AlgorithmInfo& a, const std::vector<int>& procs
     for (int root : testing::roots_for(a, p, {0, p - 1, p / 2}))
       for (const Case& c : sizes) {
         if (!testing::takes_size(a, c.bytes)) continue;
+        // A reducing algorithm takes its reductions in turn; sizes count elements there.
+        const Reduction reduction = reductions[specs.size() % reductions.size()];
+        const std::size_t bytes = testing::test_bytes(a, c.bytes, reduction);
         // p^2 blocks above 32 MB would take long to fill and check; the eager limit's edges are
         // still crossed on up to 16 processes.
-        if (p_blocks_each(a) && c.bytes * static_cast<std::size_t>(p * p) > (std::size_t{32} << 20)) continue;
+        if (p_blocks_each(a) && bytes * static_cast<std::size_t>(p * p) > (std::size_t{32} << 20)) continue;
         RunSpec s;
         s.algorithm = &a;
         s.procs = p;
-        // A reducing algorithm takes its reductions in turn; sizes count elements there.
-        s.params.reduction = reductions[specs.size() % reductions.size()];
-        s.bytes = testing::test_bytes(a, c.bytes, s.params.reduction);
+        s.params.reduction = reduction;
+        s.bytes = bytes;
         s.params.root = root;
         s.params.segment = a.takes(Knob::segment) ? c.segment : 0;
         specs.push_back(s);
