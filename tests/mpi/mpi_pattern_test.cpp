@@ -85,6 +85,11 @@ const Case kCases[] = {
     {6, "--op barrier/bruck --bytes 0"},
     {2, "--op barrier/two_proc --bytes 0"},
     {6, "--op barrier/tree --bytes 0"},
+    {6, "--op reduce_scatter/non-overlapping --bytes 4000"},
+    {6, "--op reduce_scatter/recursive_halving --bytes 4000"},
+    {5, "--op reduce_scatter/ring --bytes 4000"},
+    {6, "--op reduce_scatter/butterfly --bytes 4000"},
+    {7, "--op reduce_scatter/butterfly --bytes 1004"},
 };
 
 std::string case_name(const ::testing::TestParamInfo<Case>& info) {
