@@ -45,6 +45,8 @@ inline constexpr int allgather = 1006;
 inline constexpr int alltoall = 1007;
 inline constexpr int barrier = 1008;
 inline constexpr int reduce_scatter = 1009;
+// coll/basic's MPI_Scatterv, which reduce_scatter/non-overlapping calls (Open MPI's tag -26).
+inline constexpr int scatterv = 1010;
 }  // namespace tags
 
 }  // namespace collsim

@@ -11,6 +11,7 @@
 #include "algorithms/bcast.hpp"
 #include "algorithms/gather.hpp"
 #include "algorithms/reduce.hpp"
+#include "algorithms/reduce_scatter.hpp"
 #include "algorithms/scatter.hpp"
 #include "algorithms/virtual_trees.hpp"
 #include "models/formulas.hpp"
@@ -209,6 +210,19 @@ const std::array kAlgorithms{
     AlgorithmInfo{"allreduce/rabenseifner", Operation::allreduce, 6, 0,
                   "recursive-halving reduce-scatter, then recursive-doubling allgather (commutative ops)",
                   &as_reduce<allreduce_rabenseifner>, nullptr, nullptr, nullptr},
+    // reduce_scatter: no formulas (nullptr).
+    AlgorithmInfo{"reduce_scatter/non-overlapping", Operation::reduce_scatter, 1, 0,
+                  "the communicator's reduce to rank 0, then a linear scatterv of the blocks",
+                  &as_reduce<reduce_scatter_non_overlapping>, nullptr, nullptr, nullptr},
+    AlgorithmInfo{"reduce_scatter/recursive_halving", Operation::reduce_scatter, 2, 0,
+                  "fold to a power of two, then halve the window of blocks by distance halving",
+                  &as_reduce<reduce_scatter_recursive_halving>, nullptr, nullptr, nullptr},
+    AlgorithmInfo{"reduce_scatter/ring", Operation::reduce_scatter, 3, 0,
+                  "each block goes once round the ring, reduced at every rank", &as_reduce<reduce_scatter_ring>,
+                  nullptr, nullptr, nullptr},
+    AlgorithmInfo{"reduce_scatter/butterfly", Operation::reduce_scatter, 4, 0,
+                  "fold to a power of two, then halves exchanged by distance doubling (order preserving)",
+                  &as_reduce<reduce_scatter_butterfly>, nullptr, nullptr, nullptr},
 };
 
 // Short names people use for Open MPI's tree broadcasts (the design card says bcast/binary).

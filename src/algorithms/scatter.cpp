@@ -8,20 +8,34 @@
 
 namespace collsim {
 
-Task<> scatter_basic_linear(Comm& comm, Buffer blocks, Buffer block, const AlgorithmParams& params) {
+namespace {
+
+// The root walks the ranks 0..p-1 in order, copying its own block and blocking-sending the
+// others theirs; the others blocking-receive.
+Task<> linear_scatter(Comm& comm, Buffer blocks, Buffer block, int root, int tag) {
   const std::size_t m = block.size();
   if (m == 0) co_return;  // MPI_Scatter returns at once for an empty scatter
-  if (comm.rank() != params.root) {
-    co_await comm.recv(block, params.root, tags::scatter);
+  if (comm.rank() != root) {
+    co_await comm.recv(block, root, tag);
     co_return;
   }
   for (int r = 0; r < comm.size(); ++r) {
     Buffer slot = blocks.slice(static_cast<std::size_t>(r) * m, m);
-    if (r == params.root)
+    if (r == root)
       co_await comm.copy(block, slot);
     else
-      co_await comm.send(slot, r, tags::scatter);
+      co_await comm.send(slot, r, tag);
   }
+}
+
+}  // namespace
+
+Task<> scatter_basic_linear(Comm& comm, Buffer blocks, Buffer block, const AlgorithmParams& params) {
+  return linear_scatter(comm, blocks, block, params.root, tags::scatter);
+}
+
+Task<> scatterv_basic_linear(Comm& comm, Buffer blocks, Buffer block, int root) {
+  return linear_scatter(comm, blocks, block, root, tags::scatterv);
 }
 
 Task<> scatter_binomial(Comm& comm, Buffer blocks, Buffer block, const AlgorithmParams& params) {

@@ -37,4 +37,9 @@ Task<> scatter_binomial(Comm& comm, Buffer blocks, Buffer block, const Algorithm
 // of max_requests get a blocking send instead. It waits for all the isends at the end.
 Task<> scatter_linear_nb(Comm& comm, Buffer blocks, Buffer block, const AlgorithmParams& params);
 
+// coll/basic's linear MPI_Scatterv (mca_coll_basic_scatterv_intra; coll/tuned has no scatterv),
+// of equal blocks from `root`: as basic_linear, with Open MPI's scatterv tag (tags::scatterv).
+// Open MPI's skips the ranks whose count is 0; equal counts are all 0 or none.
+Task<> scatterv_basic_linear(Comm& comm, Buffer blocks, Buffer block, int root);
+
 }  // namespace collsim

@@ -26,7 +26,10 @@ namespace collsim::testing {
 inline bool keeps_rank_order(const AlgorithmInfo& a) {
   return a.name == "reduce/linear" || a.name == "reduce/in-order_binary" || a.name == "reduce/rabenseifner" ||
          a.name == "allreduce/basic_linear" || a.name == "allreduce/nonoverlapping" ||
-         a.name == "allreduce/recursive_doubling" || a.name == "allreduce/rabenseifner";
+         a.name == "allreduce/recursive_doubling" || a.name == "allreduce/rabenseifner" ||
+         // reduce_scatter: butterfly is order preserving, non-overlapping's reduce is linear or
+         // in-order_binary for a non-commutative operator; recursive_halving and ring are not.
+         a.name == "reduce_scatter/butterfly" || a.name == "reduce_scatter/non-overlapping";
 }
 
 // The reductions the suites run a reducing algorithm with, in turn: int32 sum (checked exactly),

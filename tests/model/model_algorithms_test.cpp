@@ -184,10 +184,13 @@ TEST_P(EveryAlgorithm, MovesTheRightBytesForEveryRoot) {
 
 TEST_P(EveryAlgorithm, MovesTheRightBytesAtLargerScale) {
   // Selective: the debug (sanitizer) build pays for every byte generated and checked.
-  // In an allgather or alltoall every rank holds p blocks (p^2 in all): their larger sizes are cut
-  // to keep that to a few MB; the block edges are the same.
-  const bool p_blocks_each = algorithm().op == Operation::allgather || algorithm().op == Operation::alltoall;
-  const std::size_t mid = p_blocks_each ? 1235 : 12345;
+  // In an allgather, alltoall or reduce_scatter every rank holds p blocks (p^2 in all): their
+  // larger sizes are cut to keep that to a few MB; the block edges are the same.
+  const Operation op = algorithm().op;
+  const bool p_blocks_each = op == Operation::allgather || op == Operation::alltoall || op == Operation::reduce_scatter;
+  // A reduce_scatter's sizes below 64 KiB count elements of up to 8 bytes: 8 times fewer.
+  const int elements = op == Operation::reduce_scatter ? 3 : 0;
+  const std::size_t mid = p_blocks_each ? std::size_t{1235} >> elements : 12345;
   const int shift = p_blocks_each ? 17 : 20;
   auto root = [&](int p, int wanted) { return testing::roots_for(algorithm(), p, {wanted}).front(); };
   if (model().every_case) {
@@ -199,7 +202,7 @@ TEST_P(EveryAlgorithm, MovesTheRightBytesAtLargerScale) {
     }
     if (runs_on(algorithm(), 33)) {
       run(33, {mid, 4096}, root(33, 1));
-      run(100, {p_blocks_each ? std::size_t{653} : std::size_t{65537}, 8192}, root(100, 99));
+      run(100, {p_blocks_each ? std::size_t{653} >> elements : std::size_t{65537}, 8192}, root(100, 99));
       run(8, {(std::size_t{1} << shift) + 1, 8192}, root(8, 5));
       run(5, {(std::size_t{4} << shift) + 3, 65536}, root(5, 2));
     } else {
@@ -237,9 +240,11 @@ TEST_P(EveryAlgorithm, RefusesWhereOpenMpiFails) {
 
 TEST_P(EveryAlgorithm, VirtualBytesTakeTheSameTimeAsRealOnes) {
   const AlgorithmInfo& a = algorithm();
-  const bool p_blocks_each = a.op == Operation::allgather || a.op == Operation::alltoall;
+  const bool p_blocks_each =
+      a.op == Operation::allgather || a.op == Operation::alltoall || a.op == Operation::reduce_scatter;
   for (int p : testing::procs_for(a, {2, 7, 33}))
-    for (Case c : {Case{p_blocks_each ? 7001u : 70001u, 8192}, Case{40}, Case{0}}) {
+    for (Case c : {Case{p_blocks_each ? 7001u >> (a.op == Operation::reduce_scatter ? 3 : 0) : 70001u, 8192}, Case{40},
+                   Case{0}}) {
       if (!testing::takes_size(a, c.bytes)) continue;
       RunSpec s = spec_for(a, p, c, testing::takes_root(a, p / 3) ? p / 3 : 0, testing::test_reductions(a).back());
       const RunResult real = run_model(model().config, s);
@@ -549,6 +554,55 @@ TEST(ModelAlgorithms, AllreduceSegmentedRingPhases) {
   EXPECT_EQ(phases(24, 5), 6u);
   EXPECT_EQ(phases(7, 8), 1u);     // below 8 elements: ring
   EXPECT_EQ(phases(1000, 0), 1u);  // unsegmented: ring
+}
+
+// Reduce_scatter on p = 3, 5, 6, 7, 12 (r = p - p' of 1, 1, 2, 3, 4): the even ranks below 2r fold
+// into the next odd one; one element per block up to blocks larger than the fold's.
+TEST(ModelAlgorithms, ReduceScatterFoldsNonPowersOfTwo) {
+  for (const AlgorithmInfo& a : all_algorithms()) {
+    if (a.op != Operation::reduce_scatter) continue;
+    for (int p : {3, 5, 6, 7, 12})
+      for (std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{7}, std::size_t{1001}})
+        for (const ModelConfig& config : {ModelConfig{}, loggp(), one_port()}) run_case(a, p, {n}, 0, config);
+  }
+}
+
+// The reference's descriptions (openmpi-collectives.md, section 9) on p = 6 (p' = 4, r = 2),
+// blocks of 10 int32 (40 bytes); virtual ranks 0-3 are ranks 1, 3, 4, 5.
+TEST(ModelAlgorithms, ReduceScatterSendsOpenMpisMessages) {
+  using Sends = std::vector<std::pair<int, std::uint64_t>>;
+  // The even ranks below 2r send their whole vector to the next rank, and nothing else.
+  for (const char* name : {"reduce_scatter/recursive_halving", "reduce_scatter/butterfly"}) {
+    const auto all = sends(name, 6, 10);
+    EXPECT_EQ(all[0], (Sends{{1, 240}})) << name;
+    EXPECT_EQ(all[2], (Sends{{3, 240}})) << name;
+  }
+  // recursive_halving: distance halving over merged blocks (80, 80, 40, 40 bytes); the lower
+  // partner sends the upper half; then rank 1 returns rank 0's block.
+  const auto halving = sends("reduce_scatter/recursive_halving", 6, 10);
+  EXPECT_EQ(halving[1], (Sends{{4, 80}, {3, 80}, {0, 40}}));
+  EXPECT_EQ(halving[4], (Sends{{1, 160}, {5, 40}}));
+  EXPECT_EQ(halving[3], (Sends{{5, 80}, {1, 80}, {2, 40}}));
+  // butterfly: distance doubling; virtual rank v ends with merged block mirror(v): v = 2 (rank 4)
+  // holds merged block 1 (ranks 2 and 3), sends rank 2's part, then swaps with rank 3.
+  const auto butterfly = sends("reduce_scatter/butterfly", 6, 10);
+  EXPECT_EQ(butterfly[1], (Sends{{3, 80}, {4, 80}, {0, 40}}));
+  EXPECT_EQ(butterfly[3], (Sends{{1, 160}, {5, 40}, {4, 40}}));
+  EXPECT_EQ(butterfly[4], (Sends{{5, 80}, {1, 80}, {2, 40}, {3, 40}}));
+  // ring: p - 1 blocks to the right neighbour.
+  EXPECT_EQ(sends("reduce_scatter/ring", 4, 10)[3], (Sends{{0, 40}, {0, 40}, {0, 40}}));
+  // non-overlapping: Open MPI 4.1's reduce of the 160-byte vector to rank 0 on 4 processes is the
+  // binary tree (0 -> {1, 2}, 1 -> {3}), on 3 processes (120 bytes) linear; then rank 0 sends each
+  // rank its block in rank order.
+  const auto tree = sends("reduce_scatter/non-overlapping", 4, 10);
+  EXPECT_EQ(tree[0], (Sends{{1, 40}, {2, 40}, {3, 40}}));
+  EXPECT_EQ(tree[1], (Sends{{0, 160}}));
+  EXPECT_EQ(tree[2], (Sends{{0, 160}}));
+  EXPECT_EQ(tree[3], (Sends{{1, 160}}));
+  const auto linear = sends("reduce_scatter/non-overlapping", 3, 10);
+  EXPECT_EQ(linear[0], (Sends{{1, 40}, {2, 40}}));
+  EXPECT_EQ(linear[1], (Sends{{0, 120}}));
+  EXPECT_EQ(linear[2], (Sends{{0, 120}}));
 }
 
 // "bcast_binomial_LogGP".

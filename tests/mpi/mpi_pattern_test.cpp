@@ -93,6 +93,11 @@ const Case kCases[] = {
     {5, "--op allreduce/segmented_ring --bytes 40004 --segment 1KiB"},
     {6, "--op allreduce/rabenseifner --bytes 40008 --datatype double"},
     {7, "--op allreduce/rabenseifner --bytes 12"},
+    {6, "--op reduce_scatter/non-overlapping --bytes 4000"},
+    {6, "--op reduce_scatter/recursive_halving --bytes 4000"},
+    {5, "--op reduce_scatter/ring --bytes 4000"},
+    {6, "--op reduce_scatter/butterfly --bytes 4000"},
+    {7, "--op reduce_scatter/butterfly --bytes 1004"},
 };
 
 std::string case_name(const ::testing::TestParamInfo<Case>& info) {

@@ -19,8 +19,10 @@ struct Case {
   std::size_t segment;  // used only by algorithms that honour it
 };
 
-// In an allgather or alltoall every rank holds p blocks, p^2 in all.
-bool p_blocks_each(const AlgorithmInfo& a) { return a.op == Operation::allgather || a.op == Operation::alltoall; }
+// In an allgather, alltoall or reduce_scatter every rank holds p blocks, p^2 in all.
+bool p_blocks_each(const AlgorithmInfo& a) {
+  return a.op == Operation::allgather || a.op == Operation::alltoall || a.op == Operation::reduce_scatter;
+}
 
 std::vector<RunSpec> cases(const AlgorithmInfo& a, const std::vector<int>& procs) {
   const Case sizes[] = {{0, 0}, {1, 0}, {1001, 0}, {10000, 1024}, {65535, 0}, {65536, 8192}, {100003, 4096}};
@@ -30,17 +32,19 @@ std::vector<RunSpec> cases(const AlgorithmInfo& a, const std::vector<int>& procs
     for (int root : testing::roots_for(a, p, {0, p - 1, p / 2}))
       for (const Case& c : sizes) {
         if (!testing::takes_size(a, c.bytes)) continue;
-        // p^2 blocks above 32 MB would take long to fill and check; the eager limit's edges are
-        // still crossed on up to 16 processes.
-        if (p_blocks_each(a) && c.bytes * static_cast<std::size_t>(p * p) > (std::size_t{32} << 20)) continue;
-        RunSpec s;
-        s.algorithm = &a;
-        s.procs = p;
         // A reducing algorithm takes its reductions in turn. Small sizes count its elements (zero,
         // one, odd counts); from 4096 on they are about that many bytes, so that the eager limit's
         // edges are crossed at the same sizes and a case costs what the other operations' do.
-        s.params.reduction = reductions[specs.size() % reductions.size()];
-        s.bytes = testing::case_bytes(a, c.bytes, s.params.reduction, 4096);
+        const Reduction reduction = reductions[specs.size() % reductions.size()];
+        const std::size_t bytes = testing::case_bytes(a, c.bytes, reduction, 4096);
+        // p^2 blocks above 32 MB would take long to fill and check; the eager limit's edges are
+        // still crossed on up to 16 processes.
+        if (p_blocks_each(a) && bytes * static_cast<std::size_t>(p * p) > (std::size_t{32} << 20)) continue;
+        RunSpec s;
+        s.algorithm = &a;
+        s.procs = p;
+        s.params.reduction = reduction;
+        s.bytes = bytes;
         s.params.root = root;
         s.params.segment = a.takes(Knob::segment) ? c.segment : 0;
         specs.push_back(s);
