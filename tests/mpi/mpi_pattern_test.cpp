@@ -107,8 +107,9 @@ const Case kCases[] = {
     {7, "--op reduce/binomial --bytes 30004 --segment 1KiB --root 6 --datatype int32 --reduce-op max"},
     {6, "--op reduce/binomial --bytes 40000 --segment 1KiB --max-requests 4 --root 1 --datatype double"},
     {5, "--op reduce/in-order_binary --bytes 30000 --segment 1KiB --root 4 --datatype double"},
-    {7, "--op reduce/in-order_binary --bytes 30004 --segment 2KiB --max-requests 2 --root 2 --datatype int32 "
-        "--reduce-op max"},
+    {7,
+     "--op reduce/in-order_binary --bytes 30004 --segment 2KiB --max-requests 2 --root 2 --datatype int32 "
+     "--reduce-op max"},
     {7, "--op reduce/rabenseifner --bytes 8008 --root 3 --datatype double"},
     {7, "--op reduce/rabenseifner --bytes 1004 --root 0 --datatype int32 --reduce-op max"},
     {6, "--op reduce/rabenseifner --bytes 10000 --root 4 --datatype double"},
