@@ -60,7 +60,15 @@ Task<> alltoall_modified_bruck(Comm& comm, Buffer data, Buffer gathered, const A
   if (rank != 0) co_await comm.copy(blocks(t, m, p - rank, rank), blocks(data, m, 0, rank));
 
   // The blocks j of a step (bit `distance` set, j < p) come in runs of `distance` consecutive j.
-  Storage out_storage(static_cast<std::size_t>(p) * m, real), in_storage(static_cast<std::size_t>(p) * m, real);
+  // Packing buffers as large as the largest step (about half of p blocks), not p blocks.
+  auto step_blocks = [p](int distance) {
+    int n = 0;
+    for (int j = distance; j < p; j += 2 * distance) n += std::min(distance, p - j);
+    return n;
+  };
+  int most = 0;
+  for (int distance = 1; distance < p; distance <<= 1) most = std::max(most, step_blocks(distance));
+  Storage out_storage(static_cast<std::size_t>(most) * m, real), in_storage(static_cast<std::size_t>(most) * m, real);
   for (int distance = 1; distance < p; distance <<= 1) {
     std::size_t packed = 0;
     for (int j = distance; j < p; j += 2 * distance) {

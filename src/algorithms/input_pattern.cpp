@@ -47,7 +47,9 @@ T element(ReduceOp op, int rank, std::size_t index) {
   if constexpr (std::is_floating_point_v<T>) {
     constexpr int kBits = std::numeric_limits<T>::digits;
     const T u = static_cast<T>(std::ldexp(static_cast<double>(w >> (64 - kBits)), -kBits));  // [0, 1), exact
-    return op == ReduceOp::prod ? static_cast<T>(0.5 + 1.5 * u) : static_cast<T>(2 * u - 1);
+    // The scale comes from the word's low bits, which u does not use.
+    return op == ReduceOp::prod ? static_cast<T>(0.5 + 1.5 * u)
+                                : static_cast<T>(std::ldexp(2 * u - 1, static_cast<int>(w & 3)));
   } else {
     return static_cast<T>(op == ReduceOp::prod ? (w | 1) : w);
   }

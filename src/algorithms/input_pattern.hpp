@@ -5,9 +5,11 @@
 // written, a segment or block swapped, duplicated or shifted, or one taken from the wrong rank, is
 // caught. Reducing operations carry typed values from the same hash, chosen so that a wrong
 // operand or a lost contribution changes the result: integers use the whole word (odd for prod,
-// so products never become 0), floats are in [-1, 1) with a full mantissa (prod: [0.5, 2)), logical
-// operators see about a quarter of zeros. Integer results are checked exactly. Floating-point sums
-// and products are checked against the exact result (long double, rank order) within the bound of
+// so products never become 0), floats have a full mantissa in [-1, 1) times 1, 2, 4 or 8 (prod:
+// [0.5, 2)), logical operators see about a quarter of zeros. The scale makes a sum round at nearly
+// every addition, so that its bits show the grouping of the operands (with values in [-1, 1)
+// alone, sums of up to three operands are exact whatever the grouping). Integer results are checked exactly.
+// Floating-point sums and products are checked against the exact result (long double, rank order) within the bound of
 // any order of evaluation: |got - exact| <= gamma(p-1) * sum |x_i| for sums, gamma(p-1) * |exact| for
 // products, gamma(k) = k*u / (1 - k*u), u the unit roundoff of the type. min and max are exact.
 #pragma once

@@ -310,14 +310,17 @@ int run_command(std::span<char* const> args, int rank, int size) {
 // --- fidelity: ours against Open MPI's own ---------------------------------------------------
 
 std::vector<cli::OptionDef> fidelity_options() {
-  return {
+  std::vector<cli::OptionDef> defs = {
       {"sizes", "LIST",
-       "sizes, doubling from A to B (8KiB..4MiB, the default) or listed (8KiB,1MiB); gather: "
-       "bytes per process"},
-      {"ops", "LIST", "all (default), bcast, gather, or algorithm names separated by commas"},
-      {"segment", "SIZE", "segment of the bcasts that take one (default 8KiB)"},
+       "sizes, doubling from A to B (8KiB..4MiB, the default) or listed (8KiB,1MiB), each the call's "
+       "size as `collsim algorithms` says per operation (gather: bytes per process); reductions: "
+       "whole elements (rounded down); barrier: 0 only"},
+      {"ops", "LIST",
+       "all (default: those that run on P processes), operations (bcast, reduce, ...), or algorithm names, "
+       "separated by commas"},
+      {"segment", "SIZE", "segment of the bcasts and reduces that take one (default 8KiB)"},
       {"gather-segment", "SIZE", "first segment of gather/linear_sync (default 1KiB)"},
-      {"root", "R", "root rank (default 0)"},
+      {"root", "R", "root rank of the rooted operations (default 0)"},
       {"min-runs", "N", "timed runs of each at least (default 30)"},
       {"max-runs", "N", "timed runs of each at most (default 300)"},
       {"ci-target", "F",
@@ -327,6 +330,9 @@ std::vector<cli::OptionDef> fidelity_options() {
       {"csv", "FILE", "also write one row per algorithm and size to FILE"},
       {"help", "", "print this help"},
   };
+  const auto reduction = cli::reduction_options(FidelityOptions{}.reduction);
+  defs.insert(defs.begin() + 5, reduction.begin(), reduction.end());
+  return defs;
 }
 
 std::string fidelity_usage() {
@@ -337,7 +343,8 @@ std::string fidelity_usage() {
          "Times each algorithm (engine mpi) against Open MPI's own implementation of it (engine\n"
          "mpi-native) at each size, interleaved: single timed calls of the two alternate\n"
          "(A B B A A B ...) so that noise on the machine hits both alike, until both series meet\n"
-         "the stop rule. Segmented bcasts use --segment, gather/linear_sync --gather-segment.\n"
+         "the stop rule. Segmented bcasts and reduces use --segment, gather/linear_sync\n"
+         "--gather-segment; reductions --datatype and --reduce-op; a barrier has size 0 only.\n"
          "Prints per algorithm and size the median times and their ratio ours/native (and the\n"
          "median of the ratios of calls made in a row), then per algorithm the median of its\n"
          "ratios, flagged when outside " +
@@ -370,20 +377,26 @@ std::vector<std::size_t> read_sizes(const cli::ParsedOptions& options, const std
   return sizes;
 }
 
-std::vector<const AlgorithmInfo*> read_ops(const cli::ParsedOptions& options) {
+// "all" and operation names stand for their algorithms that run on `procs` processes; an
+// algorithm named on its own that cannot is refused.
+std::vector<const AlgorithmInfo*> read_ops(const cli::ParsedOptions& options, int procs) {
   const std::string text = options.text("ops", "all");
   std::vector<const AlgorithmInfo*> out;
   std::string item;
   for (std::istringstream in(text); std::getline(in, item, ',');) {
-    if (item == "all" || item == "bcast" || item == "gather") {
+    bool group = item == "all";
+    for (const auto& a : all_algorithms()) group = group || to_string(a.op) == item;
+    if (group) {
       for (const auto& a : all_algorithms())
-        if (item == "all" || to_string(a.op) == item) out.push_back(&a);
+        if ((item == "all" || to_string(a.op) == item) && runs_on(a, procs)) out.push_back(&a);
       continue;
     }
     const AlgorithmInfo* a = find_algorithm(item);
     if (!a)
-      throw cli::UsageError("--ops: unknown algorithm '" + item + "' (all, bcast, gather or: " + algorithm_names() +
-                            ")");
+      throw cli::UsageError("--ops: unknown algorithm '" + item +
+                            "' (all, an operation such as bcast, or: " + algorithm_names() + ")");
+    if (!runs_on(*a, procs))
+      throw cli::UsageError("--ops: " + item + " does not run on " + std::to_string(procs) + " processes");
     out.push_back(a);
   }
   if (out.empty()) throw cli::UsageError("--ops: no algorithms in '" + text + "'");
@@ -413,7 +426,13 @@ std::string point_line(const FidelityPoint& p) {
 
 const char* const kFidelityCsvHeader =
     "op,procs,bytes,segment,root,runs,ours_median_s,native_median_s,ours_mean_s,native_mean_s,"
-    "ours_ci95_s,native_ci95_s,ratio,paired_ratio,late_runs,data";
+    "ours_ci95_s,native_ci95_s,ratio,paired_ratio,late_runs,data,datatype,reduce_op";
+
+// "double,sum" for a reducing operation, "," (both empty) for the others.
+std::string reduction_columns(const RunSpec& s) {
+  if (!operation_info(s.algorithm->op).reduces) return ",";
+  return std::string(to_string(s.params.reduction.type)) + "," + std::string(to_string(s.params.reduction.op));
+}
 
 std::string fidelity_csv_row(const FidelityPoint& p) {
   const RunSpec& s = p.spec;
@@ -424,7 +443,8 @@ std::string fidelity_csv_row(const FidelityPoint& p) {
          std::to_string(s.params.segment) + "," + std::to_string(s.params.root) + "," + std::to_string(p.ours.runs) +
          "," + format_real(p.ours.median) + "," + format_real(p.native.median) + "," + format_real(p.ours.mean) + "," +
          format_real(p.native.mean) + "," + format_real(p.ours.ci95) + "," + format_real(p.native.ci95) + "," +
-         format_real(p.ratio) + "," + format_real(p.paired_ratio) + "," + std::to_string(p.late_runs) + "," + data;
+         format_real(p.ratio) + "," + format_real(p.paired_ratio) + "," + std::to_string(p.late_runs) + "," + data +
+         "," + reduction_columns(s);
 }
 
 // The --csv file, opened by rank 0 (the only writer); every rank learns whether it could, so
@@ -448,20 +468,22 @@ int fidelity_command(std::span<char* const> args, int rank, int size) {
     throw cli::UsageError("unexpected argument '" + options.positional.front() + "' (see --help)");
   FidelityOptions f;
   f.sizes = read_sizes(options);
-  f.algorithms = read_ops(options);
-  f.bcast_segment = options.bytes("segment", 8192);
+  f.algorithms = read_ops(options, size);
+  f.segment = options.bytes("segment", 8192);
   f.gather_segment = options.bytes("gather-segment", 1024);
   f.root = static_cast<int>(options.integer("root", 0, 0, INT_MAX));
   if (f.root >= size)
     throw cli::UsageError("--root " + std::to_string(f.root) + " is not a rank of " + std::to_string(size) +
                           " processes");
+  f.reduction = cli::read_reduction(options, f.reduction);
   f.measure = cli::read_measure_options(options, 30, 300);
 
   std::ofstream csv = open_csv(options, rank);
   if (csv.is_open()) csv << kFidelityCsvHeader << "\n" << std::flush;
 
   if (rank == 0) {
-    std::cout << "fidelity on " << size << " processes, root " << f.root
+    std::cout << "fidelity on " << size << " processes, root " << f.root << ", reductions "
+              << to_string(f.reduction.type) << " " << to_string(f.reduction.op)
               << ": ours (engine mpi) against Open MPI's own (engine mpi-native), interleaved\n"
               << padded("algorithm", 28) << padded("size", 8, true) << padded("segment", 8, true)
               << padded("runs", 5, true) << padded("ours", 12, true) << padded("native", 12, true)

@@ -9,9 +9,8 @@ std::vector<OptionDef> call_options(bool with_procs) {
       {"op", "NAME", "algorithm, e.g. bcast/binomial (list: collsim algorithms)"},
       {"bytes", "SIZE", "the call's size, e.g. 8KiB (what it means per operation: collsim algorithms)"},
       {"root", "R", "root rank of rooted operations (default 0)"},
-      {"datatype", "TYPE", "reducing operations: element type, " + datatype_names() + " (default float)"},
-      {"reduce-op", "OP", "reducing operations: operator, " + reduce_op_names() + " (default sum)"},
   };
+  for (auto& d : reduction_options(kDefaultReduction)) defs.push_back(d);
   for (auto& d : knob_options(kAllKnobs)) defs.push_back(d);
   defs.push_back(
       {"then-gather", "SIZE", "calibration experiment: after the call, a linear gather of SIZE bytes from every rank"});
@@ -47,26 +46,41 @@ RunSpec read_call(const ParsedOptions& options, int procs, const std::string& op
       throw UsageError("--" + std::string(name) +
                        " applies to reducing operations (reduce, allreduce, reduce_scatter), not " +
                        std::string(info.name));
-  spec.params.reduction = kDefaultReduction;
-  if (options.has("datatype")) {
-    const auto type = parse_datatype(options.text("datatype"));
-    if (!type) throw UsageError("--datatype '" + options.text("datatype") + "' is not one of " + datatype_names());
-    spec.params.reduction.type = *type;
-  }
-  if (options.has("reduce-op")) {
-    const auto reduce_op = parse_reduce_op(options.text("reduce-op"));
-    if (!reduce_op)
-      throw UsageError("--reduce-op '" + options.text("reduce-op") + "' is not one of " + reduce_op_names());
-    spec.params.reduction.op = *reduce_op;
-  }
-  if (info.reduces)
-    if (std::string why = reduction_error(spec.params.reduction); !why.empty()) throw UsageError("--reduce-op: " + why);
+  spec.params.reduction = info.reduces ? read_reduction(options, kDefaultReduction) : kDefaultReduction;
   if (std::string why = call_error(info, spec.bytes, spec.params.reduction); !why.empty())
     throw UsageError("--bytes " + std::to_string(spec.bytes) + ": " + why);
   read_knobs(options, *spec.algorithm, kAllKnobs, spec.params);
   spec.then_gather = options.bytes("then-gather", 0);
   spec.timed_on_root = options.has("timed-on-root");
   return spec;
+}
+
+std::vector<OptionDef> reduction_options(Reduction fallback) {
+  return {
+      {"datatype", "TYPE",
+       "reducing operations: element type, " + datatype_names() + " (default " + std::string(to_string(fallback.type)) +
+           ")"},
+      {"reduce-op", "OP",
+       "reducing operations: operator, " + reduce_op_names() + " (default " + std::string(to_string(fallback.op)) +
+           ")"},
+  };
+}
+
+Reduction read_reduction(const ParsedOptions& options, Reduction fallback) {
+  Reduction r = fallback;
+  if (options.has("datatype")) {
+    const auto type = parse_datatype(options.text("datatype"));
+    if (!type) throw UsageError("--datatype '" + options.text("datatype") + "' is not one of " + datatype_names());
+    r.type = *type;
+  }
+  if (options.has("reduce-op")) {
+    const auto reduce_op = parse_reduce_op(options.text("reduce-op"));
+    if (!reduce_op)
+      throw UsageError("--reduce-op '" + options.text("reduce-op") + "' is not one of " + reduce_op_names());
+    r.op = *reduce_op;
+  }
+  if (std::string why = reduction_error(r); !why.empty()) throw UsageError("--reduce-op: " + why);
+  return r;
 }
 
 std::vector<OptionDef> knob_options(std::initializer_list<Knob> knobs) {

@@ -21,6 +21,11 @@ std::vector<OptionDef> call_options(bool with_procs);
 // of --op (collsim explain OP).
 RunSpec read_call(const ParsedOptions& options, int procs = 0, const std::string& op = "");
 
+// --datatype TYPE and --reduce-op OP: the options' definitions (defaults named in the help) and
+// the reduction they give over `fallback`, checked (reduction_error).
+std::vector<OptionDef> reduction_options(Reduction fallback);
+Reduction read_reduction(const ParsedOptions& options, Reduction fallback);
+
 // The option of each knob in `knobs` (--segment SIZE, --fanout K, --radix K, --max-requests N), help
 // from the registry.
 std::vector<OptionDef> knob_options(std::initializer_list<Knob> knobs);

@@ -128,6 +128,31 @@ TEST(MpiCli, FidelityTableAndCsv) {
   EXPECT_NE(rows[4].find(",ok"), std::string::npos) << rows[4];
 }
 
+// A barrier is measured once, at size 0; a reduction in whole elements of --datatype (rounded
+// down), with its datatype and operator in the row; "all" leaves out what cannot run on P.
+TEST(MpiCli, FidelityBarrierReductionsAndTheAlgorithmsThatRun) {
+  const fs::path csv = fs::temp_directory_path() / ("collsim-fidelity-r-" + std::to_string(::getpid()) + ".csv");
+  const Outcome o = mpirun(3,
+                           "fidelity --ops barrier/bruck,reduce/binomial --sizes 1001,2002 --datatype int32 "
+                           "--reduce-op max --segment 1KiB --root 2 --min-runs 2 --max-runs 3 --warmup 1 --csv " +
+                               csv.string());
+  ASSERT_EQ(o.status, 0) << o.err;
+  const auto rows = lines(slurp(csv));
+  fs::remove(csv);
+  ASSERT_EQ(rows.size(), 4u) << "header, the barrier once, the reduce at 2 sizes";
+  EXPECT_NE(rows[0].find(",data,datatype,reduce_op"), std::string::npos) << rows[0];
+  EXPECT_EQ(rows[1].rfind("barrier/bruck,3,0,0,0,", 0), 0u) << rows[1];
+  EXPECT_EQ(rows[1].substr(rows[1].size() - 5), ",ok,,") << rows[1];
+  EXPECT_EQ(rows[2].rfind("reduce/binomial,3,1000,1024,2,", 0), 0u) << rows[2];
+  EXPECT_EQ(rows[2].substr(rows[2].size() - 13), ",ok,int32,max") << rows[2];
+  EXPECT_EQ(rows[3].rfind("reduce/binomial,3,2000,1024,2,", 0), 0u) << rows[3];
+
+  const Outcome all = mpirun(3, "fidelity --ops alltoall --sizes 8 --min-runs 2 --max-runs 2 --warmup 0");
+  ASSERT_EQ(all.status, 0) << all.err;
+  EXPECT_NE(all.out.find("alltoall/linear_sync"), std::string::npos) << all.out;
+  EXPECT_EQ(all.out.find("alltoall/two_proc"), std::string::npos) << all.out;
+}
+
 TEST(MpiCli, ReadableSummary) {
   const Outcome o = mpirun(2, "measure --op bcast/binomial --bytes 8KiB --max-runs 3 --min-runs 3");
   ASSERT_EQ(o.status, 0) << o.err;
@@ -207,6 +232,9 @@ TEST(MpiCli, NativeAndFidelityBadInputIsOneLineAndStatus2) {
   expect_usage_error(2, "fidelity --sizes 4MiB..8KiB", "collsim-mpi: --sizes: '4MiB..8KiB' is not a range");
   expect_usage_error(2, "fidelity --ops bcast/nope", "collsim-mpi: --ops: unknown algorithm 'bcast/nope'");
   expect_usage_error(2, "fidelity --csv /nonexistent/dir/f.csv", "collsim-mpi: --csv: cannot write");
+  expect_usage_error(3, "fidelity --ops barrier/two_proc",
+                     "collsim-mpi: --ops: barrier/two_proc does not run on 3 processes");
+  expect_usage_error(2, "fidelity --ops reduce --datatype quad", "collsim-mpi: --datatype 'quad' is not one of");
 }
 
 }  // namespace

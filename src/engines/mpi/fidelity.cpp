@@ -47,15 +47,37 @@ PairedSeries measure_interleaved(CallTimer& timer, CollectiveCall& first, Collec
   return out;
 }
 
+namespace {
+// A size as the algorithm's operation takes it (see FidelityOptions::sizes).
+std::size_t size_for(const AlgorithmInfo& algorithm, std::size_t bytes, const FidelityOptions& options) {
+  const OperationInfo& info = operation_info(algorithm.op);
+  if (!info.moves_data) return 0;
+  if (!info.reduces) return bytes;
+  const std::size_t element = size_of(options.reduction.type);
+  return std::max(bytes / element, std::size_t{1}) * element;
+}
+}  // namespace
+
 RunSpec fidelity_spec(const AlgorithmInfo& algorithm, std::size_t bytes, int procs, const FidelityOptions& options) {
+  const OperationInfo& info = operation_info(algorithm.op);
   RunSpec spec;
   spec.algorithm = &algorithm;
   spec.procs = procs;
-  spec.bytes = bytes;
-  spec.params.root = options.root;
+  spec.bytes = size_for(algorithm, bytes, options);
+  if (info.rooted) spec.params.root = options.root;
+  if (info.reduces) spec.params.reduction = options.reduction;
   if (algorithm.takes(Knob::segment))
-    spec.params.segment = algorithm.op == Operation::gather ? options.gather_segment : options.bcast_segment;
+    spec.params.segment = algorithm.op == Operation::gather ? options.gather_segment : options.segment;
   return spec;
+}
+
+std::vector<std::size_t> fidelity_sizes(const AlgorithmInfo& algorithm, const FidelityOptions& options) {
+  std::vector<std::size_t> out;
+  for (std::size_t bytes : options.sizes) {
+    const std::size_t s = size_for(algorithm, bytes, options);
+    if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
+  }
+  return out;
 }
 
 std::vector<FidelityPoint> measure_fidelity(MPI_Comm comm, const FidelityOptions& options,
@@ -64,17 +86,22 @@ std::vector<FidelityPoint> measure_fidelity(MPI_Comm comm, const FidelityOptions
   MPI_Comm_size(comm, &procs);
   std::vector<const AlgorithmInfo*> algorithms = options.algorithms;
   if (algorithms.empty())
-    for (const auto& a : all_algorithms()) algorithms.push_back(&a);
+    for (const auto& a : all_algorithms())
+      if (runs_on(a, procs)) algorithms.push_back(&a);
   if (options.sizes.empty()) throw InputError("fidelity: no sizes to measure");
 
   // Refuse up front rather than after an hour of measuring.
-  for (const AlgorithmInfo* a : algorithms)
-    for (std::size_t bytes : options.sizes) {
+  for (const AlgorithmInfo* a : algorithms) {
+    if (!runs_on(*a, procs))
+      throw InputError("fidelity: " + std::string(a->name) + " does not run on " + std::to_string(procs) +
+                       " processes");
+    for (std::size_t bytes : fidelity_sizes(*a, options)) {
       const RunSpec spec = fidelity_spec(*a, bytes, procs, options);
       check_fits(comm, spec);
       if (std::string why = native_support(*a, spec.params, bytes); !why.empty())
         throw InputError("mpi-native " + describe(spec) + ": " + why);
     }
+  }
 
   MpiComm ours_comm(comm);
   CallTimer timer(comm, options.measure.timer);
@@ -82,7 +109,7 @@ std::vector<FidelityPoint> measure_fidelity(MPI_Comm comm, const FidelityOptions
   for (const AlgorithmInfo* a : algorithms) {
     const RunSpec first = fidelity_spec(*a, options.sizes.front(), procs, options);
     ForcedComm forced(comm, *a, first.params);
-    for (std::size_t bytes : options.sizes) {
+    for (std::size_t bytes : fidelity_sizes(*a, options)) {
       FidelityPoint p;
       p.spec = fidelity_spec(*a, bytes, procs, options);
       AlgorithmCall ours(ours_comm, p.spec);

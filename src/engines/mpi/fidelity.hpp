@@ -34,11 +34,17 @@ PairedSeries measure_interleaved(CallTimer& timer, CollectiveCall& first, Collec
 
 // Defaults of the fidelity benchmark: the setting of the paper the project reproduces.
 struct FidelityOptions {
-  std::vector<const AlgorithmInfo*> algorithms;  // empty: every registered algorithm
-  std::vector<std::size_t> sizes;                // bcast: message; gather: bytes per process
-  std::size_t bcast_segment = 8192;              // for the bcasts that take a segment size
-  std::size_t gather_segment = 1024;             // gather/linear_sync's first segment
-  int root = 0;
+  // Empty: every registered algorithm that runs on the communicator's size (two_proc ones only
+  // on 2 processes).
+  std::vector<const AlgorithmInfo*> algorithms;
+  // The call's size as the operation's descriptor says (bcast: the message; gather: bytes per
+  // process); a reducing operation's is rounded down to whole elements of `reduction`'s type (one
+  // at least); a barrier has the single size 0.
+  std::vector<std::size_t> sizes;
+  std::size_t segment = 8192;                             // for the bcasts and reduces that take a segment size
+  std::size_t gather_segment = 1024;                      // gather/linear_sync's first segment
+  int root = 0;                                           // of the rooted operations
+  Reduction reduction{Datatype::float64, ReduceOp::sum};  // of the reducing operations
   MeasureOptions measure;
 };
 
@@ -52,8 +58,13 @@ struct FidelityPoint {
 };
 
 // The spec that the benchmark measures for `algorithm` at `bytes` on `procs` processes: the
-// segment of its kind (none for the algorithms without one), default fanout and radix.
+// segment of its kind (none for the algorithms without one), the root where it has one, the
+// reduction where it reduces, default fanout, radix and max_requests.
 RunSpec fidelity_spec(const AlgorithmInfo& algorithm, std::size_t bytes, int procs, const FidelityOptions& options);
+
+// The sizes the benchmark measures `algorithm` at: options.sizes as fidelity_spec rounds them,
+// each once (a barrier: 0 only).
+std::vector<std::size_t> fidelity_sizes(const AlgorithmInfo& algorithm, const FidelityOptions& options);
 
 // Collective over `comm`: every algorithm at every size, ours against Open MPI's. `on_point` is
 // called on every rank after each point (e.g. to print progress). Throws InputError when Open
