@@ -230,24 +230,6 @@ TEST_P(NativeEquivalence, SameBytesAsOpenMpiForRootsAndSizes) {
       if (testing::takes_size(a, s.bytes)) expect_same(spec_for(a, root, s.bytes, s.segment));
 }
 
-TEST_P(NativeEquivalence, DoubleSumsBitForBitAsOpenMpis) {
-  // Floating-point sums depend on the grouping: the same bits as Open MPI's show the same order of
-  // operations, element by element (the inputs are random fractions). Every reducing algorithm
-  // here does what Open MPI's does, so every size is compared, fallbacks included.
-  const AlgorithmInfo& a = algorithm();
-  if (!operation_info(a.op).reduces) GTEST_SKIP() << a.name << " reduces nothing";
-  const int p = world_size();
-  const Reduction sum{Datatype::float64, ReduceOp::sum};
-  for (int root : some_roots(a, p))
-    for (std::size_t count : {std::size_t{1}, static_cast<std::size_t>(p) + 1, std::size_t{1001}, std::size_t{12345}})
-      for (std::size_t segment : {std::size_t{0}, std::size_t{1024}}) {
-        RunSpec spec = spec_for(a, root, 0, segment);
-        spec.params.reduction = sum;
-        spec.bytes = testing::test_bytes(a, count, sum);
-        expect_same(spec);
-      }
-}
-
 // The algorithms with a fanout, a radix or max_requests, at other values than the default.
 class NativeKnobs : public NativeEquivalence {};
 
