@@ -325,13 +325,32 @@ int tree(std::span<char* const> args) {
 }
 
 int algorithms() {
-  std::cout << "algorithm                 ompi id  segment  description\n";
+  // Columns as wide as their longest entry; knobs by their option names.
+  std::size_t name_width = std::string_view("algorithm").size(), knob_width = std::string_view("knobs").size();
+  const auto knobs_of = [](const AlgorithmInfo& a) {
+    std::string out;
+    for (const KnobInfo& k : all_knobs())
+      if (a.takes(k.knob)) {
+        // Appended piecewise: GCC 12 warns (-Wrestrict, falsely) about "," + a temporary string.
+        if (!out.empty()) out += ',';
+        out += k.name;
+      }
+    return out.empty() ? std::string("-") : out;
+  };
   for (const auto& a : all_algorithms()) {
-    char line[256];
-    std::snprintf(line, sizeof line, "%-25s %7d  %-7s  %s\n", std::string(a.name).c_str(), a.ompi_id,
-                  a.takes(Knob::segment) ? "yes" : "-", std::string(a.summary).c_str());
-    std::cout << line;
+    name_width = std::max(name_width, a.name.size());
+    knob_width = std::max(knob_width, knobs_of(a).size());
   }
+  const auto row = [&](std::string_view name, std::string_view id, std::string_view knobs, std::string_view what) {
+    std::string line(name);
+    line.resize(name_width + 2, ' ');
+    line += std::string(7 - std::min<std::size_t>(7, id.size()), ' ') + std::string(id) + "  ";
+    line += knobs;
+    line.resize(line.size() + knob_width - knobs.size() + 2, ' ');
+    std::cout << line << what << "\n";
+  };
+  row("algorithm", "ompi id", "knobs", "description");
+  for (const auto& a : all_algorithms()) row(a.name, std::to_string(a.ompi_id), knobs_of(a), a.summary);
   std::cout << "\nWhat --bytes means per operation:\n";
   for (const OperationInfo& op : all_operations()) {
     char line[256];

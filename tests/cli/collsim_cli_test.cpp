@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 #include "cli_test_util.hpp"
@@ -27,6 +29,25 @@ TEST(Cli, HelpAndAlgorithms) {
   o = collsim("algorithms");
   EXPECT_EQ(o.status, 0);
   EXPECT_NE(o.out.find("bcast/binomial"), std::string::npos);
+  // Every entry with its ID and knobs in aligned columns, the longest name included: the ID's
+  // last digit under the header's "ompi id", the knobs under "knobs".
+  const std::string header = o.out.substr(0, o.out.find('\n'));
+  const std::size_t id_end = header.find("ompi id") + 6, knobs = header.find("knobs");
+  std::istringstream table(o.out.substr(header.size() + 1));
+  int entries = 0;
+  for (std::string line; std::getline(table, line) && !line.empty(); ++entries) {
+    ASSERT_GT(line.size(), knobs) << line;
+    EXPECT_TRUE(std::isdigit(static_cast<unsigned char>(line[id_end]))) << line;
+    EXPECT_EQ(line.substr(id_end + 1, 2), "  ") << line;
+    EXPECT_NE(line[knobs], ' ') << line;
+    EXPECT_EQ(line[knobs - 1], ' ') << line;
+  }
+  EXPECT_EQ(entries, 49);  // 9 + 3 + 3 + 7 + 6 + 4 + 6 + 5 + 6 algorithms of the nine operations
+  const auto line_of = [&](const std::string& name) {
+    const auto at = o.out.find("\n" + name + " ");
+    return at == std::string::npos ? std::string() : o.out.substr(at + 1, o.out.find('\n', at + 1) - at - 1);
+  };
+  EXPECT_NE(line_of("reduce/chain").find("segment,fanout,max-requests"), std::string::npos);
 }
 
 // Model engine: an unsegmented binomial bcast on 1000 ranks under Hockney is 9 (alpha + beta m).
