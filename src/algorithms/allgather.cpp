@@ -4,19 +4,9 @@
 
 #include "algorithms/input_error.hpp"
 #include "algorithms/nested_collective.hpp"
+#include "algorithms/rank_math.hpp"
 
 namespace collsim {
-
-namespace {
-
-// `n` consecutive blocks of m bytes from block `first` (no wrap-around).
-Buffer blocks(Buffer b, std::size_t m, int first, int n = 1) {
-  return b.slice(static_cast<std::size_t>(first) * m, static_cast<std::size_t>(n) * m);
-}
-
-int mod(int a, int p) { return ((a % p) + p) % p; }
-
-}  // namespace
 
 Task<> allgather_linear(Comm& comm, Buffer block, Buffer gathered, const AlgorithmParams&) {
   if (block.size() == 0) co_return;  // MPI_Allgather returns at once for empty blocks

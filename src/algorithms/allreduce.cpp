@@ -1,23 +1,19 @@
 #include "algorithms/allreduce.hpp"
 
 #include <array>
-#include <bit>
 #include <cstddef>
 #include <utility>
 #include <vector>
 
 #include "algorithms/bcast.hpp"
 #include "algorithms/nested_collective.hpp"
+#include "algorithms/rank_math.hpp"
 #include "algorithms/reduce.hpp"
 #include "algorithms/segmentation.hpp"
 
 namespace collsim {
 
 namespace {
-
-int mod(int a, int p) { return ((a % p) + p) % p; }
-
-int largest_power_of_two(int p) { return static_cast<int>(std::bit_floor(static_cast<unsigned>(p))); }
 
 // Open MPI's ring (ompi_coll_base_allreduce_intra_ring(_segmented)) on `result`, which holds own
 // data: the reduce-scatter in `phases` phases, each on one piece of every block, then the

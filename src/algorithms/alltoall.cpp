@@ -5,17 +5,11 @@
 #include <vector>
 
 #include "algorithms/input_error.hpp"
+#include "algorithms/rank_math.hpp"
 
 namespace collsim {
 
 namespace {
-
-// `n` consecutive blocks of m bytes from block `first` (no wrap-around).
-Buffer blocks(Buffer b, std::size_t m, int first, int n = 1) {
-  return b.slice(static_cast<std::size_t>(first) * m, static_cast<std::size_t>(n) * m);
-}
-
-int mod(int a, int p) { return ((a % p) + p) % p; }
 
 std::size_t block_size(const Comm& comm, Buffer data) { return data.size() / static_cast<std::size_t>(comm.size()); }
 

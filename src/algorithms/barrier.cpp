@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "algorithms/input_error.hpp"
+#include "algorithms/rank_math.hpp"
 
 namespace collsim {
 
@@ -12,12 +13,6 @@ namespace {
 // Open MPI's ompi_coll_base_sendrecv_zero.
 Task<> zero_sendrecv(Comm& comm, int dest, int source) {
   return comm.sendrecv(Buffer{}, dest, tags::barrier, Buffer{}, source, tags::barrier);
-}
-
-int largest_power_of_two_at_most(int p) {
-  int pof2 = 1;
-  while (pof2 * 2 <= p) pof2 *= 2;
-  return pof2;
 }
 
 }  // namespace
@@ -53,7 +48,7 @@ Task<> barrier_double_ring(Comm& comm, const AlgorithmParams&) {
 Task<> barrier_recursive_doubling(Comm& comm, const AlgorithmParams&) {
   const int p = comm.size(), rank = comm.rank();
   if (p == 1) co_return;
-  const int pof2 = largest_power_of_two_at_most(p), extra = p - pof2;
+  const int pof2 = largest_power_of_two(p), extra = p - pof2;
   if (rank >= pof2) {
     // Announces itself, and is released by the partner's last send.
     co_await zero_sendrecv(comm, rank - pof2, rank - pof2);

@@ -159,24 +159,24 @@ std::string reduce_scatter_check(Shape s, RankBuffers b) {
 
 // Open MPI's tags are negative; ours are the positive tags of params.hpp.
 constexpr std::array<OperationInfo, 9> kOperations{{
-    {Operation::bcast, "bcast", "MPI_Bcast", tags::bcast, 7, true, false, true, "the message", &bcast_layout,
+    {Operation::bcast, "bcast", "MPI_Bcast", tags::bcast, 7, false, true, false, true, "the message", &bcast_layout,
      &bcast_fill, &bcast_check},
-    {Operation::gather, "gather", "MPI_Gather", tags::gather, 9, true, false, true, "bytes per process", &gather_layout,
-     &gather_fill, &gather_check},
-    {Operation::scatter, "scatter", "MPI_Scatter", tags::scatter, 15, true, false, true, "bytes per process",
+    {Operation::gather, "gather", "MPI_Gather", tags::gather, 9, true, true, false, true, "bytes per process",
+     &gather_layout, &gather_fill, &gather_check},
+    {Operation::scatter, "scatter", "MPI_Scatter", tags::scatter, 15, true, true, false, true, "bytes per process",
      &scatter_layout, &scatter_fill, &scatter_check},
-    {Operation::reduce, "reduce", "MPI_Reduce", tags::reduce, 11, true, true, true, "the vector", &reduce_layout,
+    {Operation::reduce, "reduce", "MPI_Reduce", tags::reduce, 11, false, true, true, true, "the vector", &reduce_layout,
      &reduce_fill, &reduce_check},
-    {Operation::allreduce, "allreduce", "MPI_Allreduce", tags::allreduce, 2, false, true, true, "the vector",
+    {Operation::allreduce, "allreduce", "MPI_Allreduce", tags::allreduce, 2, false, false, true, true, "the vector",
      &allreduce_layout, &reduce_fill, &reduce_check},
-    {Operation::allgather, "allgather", "MPI_Allgather", tags::allgather, 0, false, false, true, "bytes per process",
-     &allgather_layout, &allgather_fill, &allgather_check},
-    {Operation::alltoall, "alltoall", "MPI_Alltoall", tags::alltoall, 3, false, false, true,
+    {Operation::allgather, "allgather", "MPI_Allgather", tags::allgather, 0, true, false, false, true,
+     "bytes per process", &allgather_layout, &allgather_fill, &allgather_check},
+    {Operation::alltoall, "alltoall", "MPI_Alltoall", tags::alltoall, 3, true, false, false, true,
      "bytes per pair of processes", &alltoall_layout, &alltoall_fill, &alltoall_check},
-    {Operation::barrier, "barrier", "MPI_Barrier", tags::barrier, 6, false, false, false, "nothing (0)",
+    {Operation::barrier, "barrier", "MPI_Barrier", tags::barrier, 6, false, false, false, false, "nothing (0)",
      &barrier_layout, &barrier_fill, &barrier_check},
-    {Operation::reduce_scatter, "reduce_scatter", "MPI_Reduce_scatter", tags::reduce_scatter, 12, false, true, true,
-     "bytes per process (its block of the vector)", &reduce_scatter_layout, &reduce_fill, &reduce_scatter_check},
+    {Operation::reduce_scatter, "reduce_scatter", "MPI_Reduce_scatter", tags::reduce_scatter, 12, true, false, true,
+     true, "bytes per process (its block of the vector)", &reduce_scatter_layout, &reduce_fill, &reduce_scatter_check},
 }};
 
 }  // namespace

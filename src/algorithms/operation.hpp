@@ -46,9 +46,13 @@ struct OperationInfo {
   std::string_view mpi_name;  // "MPI_Allreduce"
   int tag;                    // the tag of its messages (params.hpp), one per operation
   int ompi_colltype;          // Open MPI's COLLTYPE index (coll_base_functions.h), as rules files name it
-  bool rooted;                // has a root
-  bool reduces;               // combines data with a reduction operator (datatype and op apply)
-  bool moves_data;            // false for barrier: no buffers, the size must be 0
+  // Whether the message size Open MPI's dynamic rules compare is `bytes` times the communicator
+  // size (the operation's total of all processes' blocks, coll_tuned_decision_dynamic.c) rather
+  // than `bytes` itself.
+  bool ompi_rules_size_per_process;
+  bool rooted;      // has a root
+  bool reduces;     // combines data with a reduction operator (datatype and op apply)
+  bool moves_data;  // false for barrier: no buffers, the size must be 0
   // What the size of a call means, for help and tables: "the message", "bytes per process", ...
   std::string_view bytes_mean;
   // Buffer sizes of `shape.rank` (rank-dependent: only the root of a gather gets a result).

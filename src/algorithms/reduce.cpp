@@ -1,9 +1,9 @@
 #include "algorithms/reduce.hpp"
 
-#include <bit>
 #include <cstddef>
 #include <vector>
 
+#include "algorithms/rank_math.hpp"
 #include "algorithms/virtual_trees.hpp"
 
 namespace collsim {
@@ -88,7 +88,7 @@ std::vector<Halving> rabenseifner_halvings(int vrank, int pof2, std::size_t coun
 Task<int> rabenseifner_reduce_scatter(Comm& comm, Buffer w, Buffer t, Reduction red, int tag) {
   const std::size_t ts = size_of(red.type), count = w.size() / ts;
   const int p = comm.size(), rank = comm.rank();
-  const int pof2 = static_cast<int>(std::bit_floor(static_cast<unsigned>(p)));
+  const int pof2 = largest_power_of_two(p);
   const int extra = p - pof2;
   auto part = [ts](Buffer b, std::size_t first, std::size_t n) { return b.slice(first * ts, n * ts); };
 
@@ -124,7 +124,7 @@ Task<> reduce_rabenseifner(Comm& comm, Buffer vector, Buffer result, const Algor
   const std::size_t ts = size_of(red.type), count = vector.size() / ts;
   if (count == 0) co_return;
   const int p = comm.size(), rank = comm.rank(), root = params.root;
-  const int pof2 = static_cast<int>(std::bit_floor(static_cast<unsigned>(p)));
+  const int pof2 = largest_power_of_two(p);
   if (pof2 < 2 || count < static_cast<std::size_t>(pof2) || !is_commutative(red.op)) {
     co_await reduce_linear(comm, vector, result, params);
     co_return;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "algorithms/nested_collective.hpp"
+#include "algorithms/rank_math.hpp"
 #include "algorithms/scatter.hpp"
 
 namespace collsim {
@@ -48,9 +49,7 @@ struct Folded {
   Blocks merged;  // the p' merged blocks
 
   Folded(int p, const Blocks& blocks)
-      : pof2(static_cast<int>(std::bit_floor(static_cast<unsigned>(p)))),
-        extra(p - pof2),
-        merged{blocks.type_size, {}, {}} {
+      : pof2(largest_power_of_two(p)), extra(p - pof2), merged{blocks.type_size, {}, {}} {
     for (int u = 0; u < pof2; ++u) {
       const auto i = static_cast<std::size_t>(real_rank(u));
       const bool pair = u < extra;

@@ -21,10 +21,10 @@ std::vector<OptionDef> calibrate_options() {
       {"procs", "LIST", "process counts of the per-algorithm experiments (default 2,4,8,16)"},
       {"bytes", "LIST",
        "message sizes: below the segment and multiples of it (default 1KiB,4KiB,8KiB,32KiB,128KiB,512KiB); "
-       "gather: per process"},
+       "each as its operation means it (collsim algorithms)"},
       {"segment", "SIZE", "m_s: the segment size of the experiments and of the derived formulas (default 8KiB)"},
       {"ops", "LIST",
-       "the algorithms to calibrate, e.g. bcast/binomial,gather/basic_linear (default: all with a derived formula)"},
+       "the algorithms to calibrate, e.g. bcast/binomial,allreduce/ring (default: all with a derived formula)"},
       {"gamma-procs", "N", "measure gamma(p) for p = 2..N (default: the largest of --procs)"},
       {"pingpong-sizes", "LIST",
        "ping-pong sizes for the textbook (alpha, beta); 'none' to skip (default 1,16,256,4KiB,64KiB,1MiB,4MiB)"},
@@ -42,6 +42,7 @@ std::vector<OptionDef> calibrate_options() {
       {"intra", "ALPHA,BETA", "model: two-level Hockney inside a node"},
       {"loggp", "L,o,g,G", "model: LogGP instead of Hockney"},
       {"one-port", "", "model: one send and one receive at a time per rank"},
+      {"reduce-gamma", "S_PER_BYTE", "model: local reduction cost per byte (default 0 = reductions are free)"},
       {"min-runs", "N", "mpi engines: timed runs per experiment at least (default 10)"},
       {"max-runs", "N", "mpi engines: at most (default 100)"},
       {"quiet", "", "no progress line"},
@@ -70,8 +71,9 @@ int calibrate_command(std::span<char* const> args) {
     std::cout << "usage: collsim calibrate --engine sim|model|mpi|mpi-native [options]\n\n"
               << format_options(defs)
               << "\nRuns the seed's experiments (gamma(p); per algorithm: the broadcast then a linear gather of\n"
-                 "one segment, or the gather, timed on the root; the ping-pong) and fits alpha and beta per\n"
-                 "algorithm. Read the result with: collsim measure --engine formula --params FILE.\n";
+                 "one segment timed on the root, any other collective alone; the ping-pong; a local reduction\n"
+                 "when a reducing algorithm is calibrated) and fits alpha and beta per algorithm, with float sum\n"
+                 "for the reductions. Read the result with: collsim measure --engine formula --params FILE.\n";
     return 0;
   }
   if (!o.positional.empty()) throw UsageError("unexpected argument '" + o.positional[0] + "'");
@@ -82,7 +84,7 @@ int calibrate_command(std::span<char* const> args) {
   if (s.engine != "sim" && s.engine != "model" && !mpi)
     throw UsageError("unknown engine '" + s.engine + "' (sim, model, mpi or mpi-native)");
   if (s.engine != "sim") reject_foreign(o, s.engine, {"protocol", "protocol-option", "eager-limit"});
-  if (s.engine != "model") reject_foreign(o, s.engine, {"alpha", "beta", "intra", "loggp", "one-port"});
+  if (s.engine != "model") reject_foreign(o, s.engine, {"alpha", "beta", "intra", "loggp", "one-port", "reduce-gamma"});
   if (!mpi) reject_foreign(o, s.engine, {"min-runs", "max-runs"});
   if (mpi) reject_foreign(o, s.engine, {"platform", "ranks-per-node", "map-by", "cfg"});
 
@@ -137,8 +139,11 @@ int calibrate_command(std::span<char* const> args) {
   std::cout << "gamma(p), p = 2.." << p.gamma.size() + 1 << ": ";
   for (std::size_t i = 0; i < p.gamma.size() && i < 8; ++i) std::cout << (i ? " " : "") << format_real(p.gamma[i]);
   if (p.gamma.size() > 8) std::cout << " ...";
-  std::cout << "  (fit " << format_real(p.gamma_intercept) << " + " << format_real(p.gamma_slope) << " p)\n"
-            << "\nparameters: " << out << "\n";
+  std::cout << "  (fit " << format_real(p.gamma_intercept) << " + " << format_real(p.gamma_slope) << " p)\n";
+  if (p.reduce_gamma > 0)
+    std::cout << "local reduction (" << to_string(kDefaultReduction.type) << ' ' << to_string(kDefaultReduction.op)
+              << "): " << format_real(p.reduce_gamma) << " s/byte\n";
+  std::cout << "\nparameters: " << out << "\n";
   return 0;
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "cli/measure_options.hpp"
 #include "cli/options.hpp"
 #include "engines/formula/formula_engine.hpp"
 #include "experiment/parameters.hpp"
@@ -26,41 +27,53 @@ constexpr std::size_t kGammaSegment = 8192;
 constexpr std::size_t kDefaultMaxBytes = std::size_t{4} << 20;
 
 const std::vector<OptionDef>& select_options() {
-  static const std::vector<OptionDef> defs = {
-      {"op", "bcast|gather", "operation(s) to select for, e.g. bcast,gather (required)"},
-      {"procs", "LIST", "communicator sizes, one table row each, e.g. 4,8,16 (required)"},
-      {"params", "FILE", "parameters from collsim calibrate: per-algorithm alpha, beta and gamma(p)"},
-      {"alpha", "S", "instead of --params: Hockney latency in seconds for every algorithm"},
-      {"beta", "S_PER_BYTE", "instead of --params: Hockney seconds per byte"},
-      {"one-port", "", "with --alpha/--beta: a rank receives one message at a time (serial receives)"},
-      {"formula", "derived|textbook", "the formulas that predict (default derived)"},
-      {"segments", "LIST", "segment sizes tried for segmented algorithms (default 0,1KiB,8KiB,16KiB,64KiB,128KiB)"},
-      {"max-bytes", "SIZE", "largest message sampled (bcast: the message; gather: per process; default 4MiB)"},
-      {"rules-out", "FILE", "write the tables as an Open MPI coll/tuned dynamic rules file"},
-      {"help", "", "this text"},
-  };
+  static const std::vector<OptionDef> defs = [] {
+    std::vector<OptionDef> d = {
+        {"op", "OPS", "operation(s) to select for, e.g. bcast,allreduce, or all (required; list: collsim algorithms)"},
+        {"procs", "LIST", "communicator sizes, one table row each, e.g. 4,8,16 (required)"},
+        {"params", "FILE", "parameters from collsim calibrate: per-algorithm alpha, beta, gamma(p), reduce_gamma"},
+        {"alpha", "S", "instead of --params: Hockney latency in seconds for every algorithm"},
+        {"beta", "S_PER_BYTE", "instead of --params: Hockney seconds per byte"},
+        {"one-port", "", "with --alpha/--beta: a rank receives one message at a time (serial receives)"},
+        {"reduce-gamma", "S_PER_BYTE", "with --alpha/--beta: seconds per byte of a local reduction (default 0)"},
+        {"formula", "derived|textbook", "the formulas that predict (default derived)"},
+        {"segments", "LIST", "segment sizes tried for segmented algorithms (default 0,1KiB,8KiB,16KiB,64KiB,128KiB)"},
+        {"max-bytes", "SIZE", "largest size sampled, as each operation means its size (default 4MiB)"},
+        {"rules-out", "FILE", "write the tables as an Open MPI coll/tuned dynamic rules file"},
+    };
+    for (auto& r : reduction_options(kDefaultReduction)) d.push_back(r);
+    d.push_back({"help", "", "this text"});
+    return d;
+  }();
   return defs;
 }
 
 const char* const kHelp =
-    "usage: collsim select --op bcast|gather[,...] --procs LIST (--params FILE | --alpha S --beta S [--one-port])\n"
+    "usage: collsim select --op OPS --procs LIST (--params FILE | --alpha S --beta S [--one-port] [--reduce-gamma S])\n"
     "                      [--formula derived|textbook] [--segments LIST] [--max-bytes SIZE] [--rules-out FILE]\n"
+    "                      [--datatype TYPE] [--reduce-op OP]\n"
     "\n"
     "For each operation and communicator size, predicts every algorithm (with each segment size if it\n"
-    "takes one) at message sizes 1, 2, 3, 4, 6, 8, 12, ... up to --max-bytes with the formula engine, and\n"
-    "keeps the fastest: a decision table, printed with each choice from its message size up to the next.\n"
-    "With --params, an algorithm the file has no fit for is passed over (textbook formulas take the\n"
-    "ping-pong's alpha and beta when the file has them). --rules-out writes the tables for Open MPI:\n"
+    "takes one) at sizes 1, 2, 3, 4, 6, 8, 12, ... up to --max-bytes with the formula engine, and keeps\n"
+    "the fastest: a decision table, printed with each choice from its size up to the next. Sizes are as\n"
+    "each operation means them (collsim algorithms): a reducing operation samples whole numbers of\n"
+    "--datatype elements, and a barrier the size 0 only. Algorithms Open MPI does not run on a\n"
+    "communicator size (two_proc beyond 2 processes) and those without the formula are passed over.\n"
+    "With --params, so is an algorithm the file has no fit for (textbook formulas take the ping-pong's\n"
+    "alpha and beta when the file has them). --rules-out writes the tables for Open MPI:\n"
     "  mpirun --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_dynamic_rules_filename FILE ...\n"
     "\n";
 
 std::vector<Operation> read_ops(const ParsedOptions& o) {
-  if (!o.has("op")) throw UsageError("missing --op (bcast, gather or bcast,gather)");
+  if (!o.has("op")) throw UsageError("missing --op (one or more of " + operation_names() + ", or all)");
   std::vector<Operation> ops;
+  if (o.text("op") == "all") {
+    for (const OperationInfo& info : all_operations()) ops.push_back(info.op);
+    return ops;
+  }
   for (const auto& name : split_commas(o.text("op"))) {
     const OperationInfo* info = find_operation(name);
-    if (!info || (info->op != Operation::bcast && info->op != Operation::gather))
-      throw UsageError("--op: '" + name + "' is not an operation with decision rules (bcast or gather)");
+    if (!info) throw UsageError("--op: '" + name + "' is not an operation (" + operation_names() + ", or all)");
     const Operation op = info->op;
     if (std::find(ops.begin(), ops.end(), op) != ops.end()) throw UsageError("--op: " + name + " given twice");
     ops.push_back(op);
@@ -105,7 +118,7 @@ Prediction read_prediction(const ParsedOptions& o, int max_procs) {
   const bool derived = kind_text == "derived";
   Prediction out;
   if (o.has("params")) {
-    for (const char* n : {"alpha", "beta", "one-port"})
+    for (const char* n : {"alpha", "beta", "one-port", "reduce-gamma"})
       if (o.has(n))
         throw UsageError("--params gives the formulas their parameters: --" + std::string(n) + " cannot be given too");
     const std::string path = o.text("params");
@@ -135,12 +148,14 @@ Prediction read_prediction(const ParsedOptions& o, int max_procs) {
     ModelConfig model;
     model.hockney = {o.real("alpha", 0, 0), o.real("beta", 0, 0)};
     model.one_port = o.has("one-port");
+    model.reduce_gamma = o.real("reduce-gamma", 0, 0);
     // gamma(p) from the model engine under the same Hockney, as `collsim measure --engine formula` does.
     out.predict =
         selection::formula_predictor(costs_from_model(model, max_procs, kGammaSegment),
                                      derived ? selection::FormulaKind::derived : selection::FormulaKind::textbook);
     out.description = kind_text + " formulas, Hockney alpha " + format_real(model.hockney.alpha) + " s, beta " +
-                      format_real(model.hockney.beta) + " s/byte" + (model.one_port ? ", one port" : "");
+                      format_real(model.hockney.beta) + " s/byte" + (model.one_port ? ", one port" : "") +
+                      (model.reduce_gamma > 0 ? ", reduction " + format_real(model.reduce_gamma) + " s/byte" : "");
   }
   return out;
 }
@@ -180,17 +195,35 @@ int select_command(std::span<char* const> args) {
   const std::vector<std::size_t> segments = read_segments(o);
   const std::size_t max_bytes = o.bytes("max-bytes", kDefaultMaxBytes);
   if (max_bytes < 1) throw UsageError("--max-bytes must be at least 1 byte");
+  const bool any_reduces = std::any_of(ops.begin(), ops.end(), [](Operation op) { return operation_info(op).reduces; });
+  for (const char* name : {"datatype", "reduce-op"})
+    if (!any_reduces && o.has(name))
+      throw UsageError("--" + std::string(name) +
+                       " applies to reducing operations (reduce, allreduce, reduce_scatter)");
+  const Reduction reduction = read_reduction(o, kDefaultReduction);
   const Prediction prediction = read_prediction(o, procs.back());
-  const std::vector<std::size_t> sizes = selection::sample_sizes(max_bytes);
 
   std::vector<selection::DecisionTable> tables;
   for (Operation op : ops) {
-    const auto candidates = selection::default_candidates(op, segments);
+    const OperationInfo& info = operation_info(op);
+    // The sizes a call of `op` can have: a barrier has none, a reduction whole elements.
+    std::vector<std::size_t> sizes;
+    if (!info.moves_data)
+      sizes = {0};
+    else
+      for (std::size_t m : selection::sample_sizes(max_bytes))
+        if (call_error(info, m, reduction).empty()) sizes.push_back(m);
+    if (sizes.empty())
+      throw UsageError("--max-bytes " + std::to_string(max_bytes) + " holds no whole " +
+                       std::string(to_string(reduction.type)) + " element for " + std::string(info.name));
+    const auto candidates = selection::default_candidates(op, segments, reduction);
     tables.push_back(selection::DecisionTable::build(op, procs, sizes, [&](int p, std::size_t bytes) {
       return selection::select_by_model(op, p, bytes, prediction.predict, candidates);
     }));
-    std::cout << to_string(op) << ": " << prediction.description << "; each choice from its size ("
-              << (op == Operation::bcast ? "the message" : "bytes per process") << ") up to the next\n"
+    std::cout << info.name;
+    if (info.reduces) std::cout << " (" << to_string(reduction.type) << ' ' << to_string(reduction.op) << ')';
+    std::cout << ": " << prediction.description << "; each choice from its size (" << info.bytes_mean
+              << ") up to the next\n"
               << format_table(tables.back());
   }
   if (o.has("rules-out")) {

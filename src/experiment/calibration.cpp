@@ -1,6 +1,8 @@
 #include "experiment/calibration.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -32,10 +34,37 @@ Task<> pingpong(Comm& comm, RankBuffers b, const AlgorithmParams&) {
 const AlgorithmInfo kPingPong{
     "calibrate/pingpong", Operation::bcast, 0, 0, "round trip between rank 0 and the last", &pingpong};
 
-// The coefficients of alpha and beta in the derived model of one experiment.
-std::pair<double, double> coefficients(const RunSpec& spec, const models::Gamma& gamma, bool serial_receive) {
-  auto eval = [&](double alpha, double beta) {
-    models::FormulaInput in{spec.procs, spec.bytes, spec.params, {{alpha, beta}, gamma, serial_receive}};
+// One rank combines its vector into its result: the time of a local reduction of that many bytes.
+Task<> reduce_local(Comm& comm, RankBuffers b, const AlgorithmParams& params) {
+  co_await comm.reduce_local(b.result, b.data, params.reduction);
+}
+
+const AlgorithmInfo kReduceLocal{"calibrate/reduce_local",          Operation::reduce, 0, 0,
+                                 "one local reduction on one rank", &reduce_local};
+
+// Median seconds of `apply` on real buffers of `bytes` in this process: what the mpi engines'
+// ranks run for comm.reduce_local (engines/mpi), on this machine.
+double time_apply(Reduction r, std::size_t bytes) {
+  std::vector<std::byte> in(bytes), inout(bytes);
+  std::vector<double> runs;
+  for (int i = 0; i < 21; ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    apply(r, Buffer(in.data(), in.size()), Buffer(inout.data(), inout.size()));
+    runs.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  std::nth_element(runs.begin(), runs.begin() + 10, runs.end());
+  return runs[10];
+}
+
+// The coefficients of alpha and beta in the derived model of one experiment, and its time spent
+// reducing under `reduce_gamma` (the formulas are linear in the three).
+struct Coefficients {
+  double alpha, beta, reduction_s;
+};
+
+Coefficients coefficients(const RunSpec& spec, const models::Gamma& gamma, bool serial_receive, double reduce_gamma) {
+  auto eval = [&](double alpha, double beta, double rg) {
+    models::FormulaInput in{spec.procs, spec.bytes, spec.params, {{alpha, beta}, gamma, serial_receive, rg}};
     double t = spec.algorithm->derived(in);
     if (spec.then_gather > 0) {
       models::FormulaInput g{spec.procs, spec.then_gather, {}, in.costs};
@@ -44,7 +73,23 @@ std::pair<double, double> coefficients(const RunSpec& spec, const models::Gamma&
     }
     return t;
   };
-  return {eval(1, 0), eval(0, 1)};
+  return {eval(1, 0, 0), eval(0, 1, 0), reduce_gamma > 0 ? eval(0, 0, reduce_gamma) : 0};
+}
+
+// An operation without data (barrier) costs alpha only: alpha = sum(x1*y) / sum(x1^2).
+LinearFit2 fit_alpha(const std::vector<Observation>& obs) {
+  double xy = 0, xx = 0;
+  for (const Observation& o : obs) xy += o.x1 * o.y, xx += o.x1 * o.x1;
+  if (obs.empty() || !(xx > 0)) throw std::invalid_argument("no experiment to fit alpha to");
+  LinearFit2 f{xy / xx, 0, 0, 0};
+  double sq = 0;
+  for (const Observation& o : obs) {
+    const double r = o.y - f.c1 * o.x1;
+    sq += r * r;
+    if (o.y > 0) f.max_rel_residual = std::max(f.max_rel_residual, std::abs(r) / o.y);
+  }
+  f.rms_residual = std::sqrt(sq / static_cast<double>(obs.size()));
+  return f;
 }
 
 HockneyFit to_fit(const LinearFit2& f, std::size_t points) {
@@ -101,7 +146,8 @@ Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std
       setup.gamma_max_procs > 0 ? setup.gamma_max_procs : *std::max_element(setup.procs.begin(), setup.procs.end());
   if (gamma_max < 2) throw InputError("calibrate: gamma(p) needs process counts of at least 2");
 
-  // The plan: gamma first (the fits need it), then every algorithm's grid, then the ping-pong.
+  // The plan: gamma first (the fits need it), then every algorithm's grid, then the ping-pong
+  // and the local reduction.
   std::vector<PlanPoint> plan;
   auto add = [&](const AlgorithmInfo* a, int p, std::size_t m, std::size_t segment, std::size_t then_gather) {
     PlanPoint pt;
@@ -111,7 +157,8 @@ Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std
     pt.spec.bytes = m;
     pt.spec.params.segment = a->takes(Knob::segment) ? segment : 0;
     pt.spec.then_gather = then_gather;
-    pt.spec.timed_on_root = true;
+    // A rooted operation's experiment ends on the root; the others' on their last rank.
+    pt.spec.timed_on_root = operation_info(a->op).rooted;
     pt.spec.real_bytes = mpi;  // the mpi engines always move real bytes
     plan.push_back(pt);
   };
@@ -124,10 +171,35 @@ Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std
     plan.back().spec.timed_on_root = false;
   }
   const std::size_t gamma_points = plan.size();
-  for (const AlgorithmInfo* a : algorithms)
-    for (int p : setup.procs)
+  for (const AlgorithmInfo* a : algorithms) {
+    const OperationInfo& op = operation_info(a->op);
+    const std::size_t before = plan.size();
+    for (int p : setup.procs) {
+      if (p < 2 || !runs_on(*a, p)) continue;
+      if (!op.moves_data) {
+        add(a, p, 0, 0, 0);
+        continue;
+      }
+      // Sizes that are no whole number of the reduction's elements are not calls of `op`.
       for (std::size_t m : setup.bytes)
-        if (p >= 2 && m > 0) add(a, p, m, setup.segment, a->op == Operation::bcast ? setup.segment : 0);
+        if (m > 0 && call_error(op, m, kDefaultReduction).empty())
+          add(a, p, m, setup.segment, a->op == Operation::bcast ? setup.segment : 0);
+    }
+    if (plan.size() == before)
+      throw InputError("calibrate: " + std::string(a->name) +
+                       " has no experiment among these process counts and sizes");
+  }
+  const bool reduces = std::any_of(algorithms.begin(), algorithms.end(),
+                                   [](const AlgorithmInfo* a) { return operation_info(a->op).reduces; });
+  // The local reduction's sizes: the experiments' whole-element sizes.
+  std::vector<std::size_t> reduce_bytes;
+  if (reduces)
+    for (std::size_t m : setup.bytes)
+      if (m > 0 && call_error(operation_info(Operation::reduce), m, kDefaultReduction).empty())
+        reduce_bytes.push_back(m);
+  if (reduces && reduce_bytes.size() < 2)
+    throw InputError("calibrate: the local reduction needs two sizes of whole " +
+                     std::string(to_string(kDefaultReduction.type)) + " elements among --bytes");
   // Ranks per node (the ping-pong between ranks 0 and rpn crosses the network).
   int rpn = 1;
   if (!mpi) {
@@ -137,10 +209,13 @@ Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std
   }
   if (!mpi)
     for (std::size_t m : setup.pingpong_bytes) add(&kPingPong, std::max(rpn, 1) + 1, m, 0, 0);
+  const std::size_t reduce_begin = plan.size();
+  if (!mpi)
+    for (std::size_t m : reduce_bytes) add(&kReduceLocal, 1, m, 0, 0);
 
   std::vector<double> times;
   times.reserve(plan.size());
-  const std::size_t total = plan.size() + (mpi && !setup.pingpong_bytes.empty() ? 1 : 0);
+  const std::size_t total = plan.size() + (mpi && !setup.pingpong_bytes.empty() ? 1 : 0) + (mpi && reduces ? 1 : 0);
   auto record = [&](const Measurement& m) {
     times.push_back(m.time_s);
     if (progress) progress(times.size(), total);
@@ -196,15 +271,33 @@ Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std
   }
   const models::Gamma gamma(out.gamma, out.gamma_intercept, out.gamma_slope);
 
+  // The local reduction first: the algorithms' fits take its time out of theirs. Its slope is the
+  // seconds per byte (the intercept is a call's fixed cost, which the formulas do not have).
+  if (reduces) {
+    std::vector<double> x, y;
+    for (std::size_t k = 0; k < reduce_bytes.size(); ++k) {
+      x.push_back(static_cast<double>(reduce_bytes[k]));
+      y.push_back(mpi ? time_apply(kDefaultReduction, reduce_bytes[k]) : times[reduce_begin + k]);
+    }
+    if (mpi && progress) progress(total, total);
+    try {
+      out.reduce_gamma = std::max(0.0, fit_line(x, y, FitMethod::least_squares).c2);
+    } catch (const std::invalid_argument& e) {
+      throw InputError(std::string("calibrate: local reduction: ") + e.what());
+    }
+  }
+
   std::size_t i = gamma_points;
   for (const AlgorithmInfo* a : algorithms) {
     std::vector<Observation> obs;
     for (; i < plan.size() && plan[i].spec.algorithm == a; ++i) {
-      const auto [x1, x2] = coefficients(plan[i].spec, gamma, out.serial_receive);
-      obs.push_back({x1, x2, times[i]});
+      const Coefficients c = coefficients(plan[i].spec, gamma, out.serial_receive, out.reduce_gamma);
+      obs.push_back({c.alpha, c.beta, times[i] - c.reduction_s});
     }
     try {
-      out.algorithms[std::string(a->name)] = to_fit(fit_through_origin(obs, setup.method), obs.size());
+      const bool alpha_only = std::all_of(obs.begin(), obs.end(), [](const Observation& o) { return o.x2 == 0; });
+      out.algorithms[std::string(a->name)] =
+          to_fit(alpha_only ? fit_alpha(obs) : fit_through_origin(obs, setup.method), obs.size());
     } catch (const std::invalid_argument& e) {
       throw InputError("calibrate " + std::string(a->name) + ": " + e.what());
     }
@@ -215,7 +308,7 @@ Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std
       y = mpi_pingpong(setup.env.mpi, setup.pingpong_bytes);
       if (progress) progress(total, total);
     } else {
-      for (; i < plan.size(); ++i) y.push_back(times[i] / 2);
+      for (; i < reduce_begin; ++i) y.push_back(times[i] / 2);
     }
     for (std::size_t s : setup.pingpong_bytes) x.push_back(static_cast<double>(s));
     try {

@@ -8,7 +8,13 @@
 // and, timed on the root (RunSpec::timed_on_root):
 //  - per broadcast algorithm: the broadcast of m bytes in segments of m_s, then a linear gather of
 //    m_s bytes from every rank (RunSpec::then_gather), so that the experiment ends on the root;
-//  - per gather algorithm: the gather itself (it ends on the root);
+//  - per gather algorithm: the gather itself (it ends on the root), and likewise for every other
+//    rooted operation; the operations without a root are timed to their last rank, a barrier at
+//    size 0 (its model is alpha alone), a reducing operation with float sum on sizes that are
+//    whole floats;
+//  - when a reducing algorithm is calibrated, the local reduction: comm.reduce_local of each size
+//    on one rank (the mpi engines: the same arithmetic timed in this process), whose slope is
+//    the formulas' reduction gamma, taken out of the reducing experiments before their fits;
 //  - the ping-pong: round trips between rank 0 and the first rank of another node, for the
 //    textbook models' one (alpha, beta).
 // With gamma known, the derived model of every experiment is alpha*x1 + beta*x2 (x1, x2 read off
@@ -37,7 +43,7 @@ struct CalibrationSetup {
   Scenario env;
   std::vector<const AlgorithmInfo*> algorithms;  // empty: every algorithm with a derived formula
   std::vector<int> procs;                        // the per-algorithm experiments' process counts
-  std::vector<std::size_t> bytes;                // and message sizes (bcast: the message; gather: per rank)
+  std::vector<std::size_t> bytes;                // and sizes (as each operation means them)
   std::size_t segment = 8192;                    // m_s
   int gamma_max_procs = 0;                       // gamma(p) for p = 2..this; 0: the largest of procs
   std::vector<std::size_t> pingpong_bytes;       // empty: no ping-pong

@@ -53,7 +53,8 @@ void write_parameters(const std::string& path, const Parameters& p) {
     << "gamma:\n"
     << "  values: " << list_text(p.gamma, format_real) << "  # gamma(2), gamma(3), ...\n"
     << "  intercept: " << format_real(p.gamma_intercept) << "\n"
-    << "  slope: " << format_real(p.gamma_slope) << "\n";
+    << "  slope: " << format_real(p.gamma_slope) << "\n"
+    << "reduce_gamma: " << format_real(p.reduce_gamma) << "  # s/byte of a local reduction\n";
   if (p.pingpong) o << "pingpong: " << fit_text(*p.pingpong) << "\n";
   o << "algorithms:\n";
   for (const auto& [name, fit] : p.algorithms) o << "  " << name << ": " << fit_text(fit) << "\n";
@@ -75,7 +76,7 @@ Parameters read_parameters(const std::string& path) {
                         "collsim calibrate writes them)");
   in.only_keys(root, "the parameters file",
                {"collsim", "engine", "platform", "protocol", "ranks_per_node", "segment", "method", "serial_receive",
-                "procs", "bytes", "gamma", "pingpong", "algorithms"});
+                "procs", "bytes", "gamma", "reduce_gamma", "pingpong", "algorithms"});
   Parameters p;
   if (root["engine"]) p.engine = in.text(root["engine"], "engine");
   if (root["platform"]) p.platform = in.text(root["platform"], "platform");
@@ -96,6 +97,7 @@ Parameters read_parameters(const std::string& path) {
     if (g["intercept"]) p.gamma_intercept = in.real(g["intercept"], "gamma.intercept", -1e300);
     if (g["slope"]) p.gamma_slope = in.real(g["slope"], "gamma.slope", -1e300);
   }
+  if (root["reduce_gamma"]) p.reduce_gamma = in.real(root["reduce_gamma"], "reduce_gamma", 0);
   if (root["pingpong"]) p.pingpong = read_fit(in, root["pingpong"], "pingpong");
   if (root["algorithms"]) {
     const YAML::Node a = root["algorithms"];
@@ -117,6 +119,7 @@ FormulaConfig formula_config(const Parameters& p, FormulaConfig::Kind kind) {
   f.kind = kind;
   f.costs.gamma = models::Gamma(p.gamma, p.gamma_intercept, p.gamma_slope);
   f.costs.serial_receive = p.serial_receive;
+  f.costs.reduce_gamma = p.reduce_gamma;
   if (p.pingpong) f.costs.hockney = {p.pingpong->alpha, p.pingpong->beta};
   if (kind == FormulaConfig::Kind::derived || !p.pingpong)
     for (const auto& [name, fit] : p.algorithms) f.per_algorithm[name] = {fit.alpha, fit.beta};

@@ -38,6 +38,9 @@ struct Parameters {
   // gamma(p) for p = 2..gamma.size()+1, normalised (gamma(2) = 1), and its linear fit.
   std::vector<double> gamma;
   double gamma_intercept = 1, gamma_slope = 0;
+  // Seconds per byte of a local reduction (the formulas' reduction gamma), from timing
+  // comm.reduce_local alone; 0 when nothing reducing was calibrated.
+  double reduce_gamma = 0;
   std::optional<HockneyFit> pingpong;            // RTT/2 = alpha + beta*m
   std::map<std::string, HockneyFit> algorithms;  // by algorithm name
 };

@@ -9,11 +9,12 @@
 
 namespace collsim::selection {
 
-std::vector<Candidate> default_candidates(Operation op, std::span<const std::size_t> segments) {
+std::vector<Candidate> default_candidates(Operation op, std::span<const std::size_t> segments, Reduction reduction) {
   std::vector<Candidate> out;
   for (const AlgorithmInfo& a : all_algorithms()) {
     if (a.op != op) continue;
     Candidate c{&a, AlgorithmParams{}};
+    c.params.reduction = reduction;
     if (!a.takes(Knob::segment)) {
       out.push_back(c);
       continue;
@@ -31,7 +32,7 @@ Choice select_by_model(Operation op, int procs, std::size_t bytes, const Predict
   const Candidate* best = nullptr;
   double best_time = 0;
   for (const Candidate& c : candidates) {
-    if (c.algorithm == nullptr || c.algorithm->op != op) continue;
+    if (c.algorithm == nullptr || c.algorithm->op != op || !runs_on(*c.algorithm, procs)) continue;
     const double t = predict(*c.algorithm, c.params, procs, bytes);
     if (!std::isfinite(t)) continue;
     // Strictly smaller: the first of equal predictions stays.

@@ -18,8 +18,8 @@
 namespace collsim::selection {
 
 // Predicted seconds of one call of `algorithm` with `params` on `procs` processes and `bytes`
-// (bcast: the message; gather: each process's block). NaN or infinity: no prediction, the
-// candidate is passed over.
+// (as the operation's descriptor means it: OperationInfo::bytes_mean). NaN or infinity: no
+// prediction, the candidate is passed over.
 using Predictor = std::function<double(const AlgorithmInfo&, const AlgorithmParams&, int procs, std::size_t bytes)>;
 
 struct Candidate {
@@ -32,11 +32,13 @@ struct Candidate {
 inline constexpr std::size_t kDefaultSegments[] = {0, 1024, 8192, 16384, 65536, 131072};
 
 // Every registered algorithm of `op`, once per segment size if it takes a segment, with the
-// default fanout and radix.
-std::vector<Candidate> default_candidates(Operation op, std::span<const std::size_t> segments = kDefaultSegments);
+// default fanout, radix and max_requests, and `reduction` (reducing operations).
+std::vector<Candidate> default_candidates(Operation op, std::span<const std::size_t> segments = kDefaultSegments,
+                                          Reduction reduction = kDefaultReduction);
 
-// The candidate of operation `op` (others in the list are skipped) with the smallest prediction;
-// on a tie the first of them. Throws InputError when no candidate of `op` has a prediction.
+// The candidate of operation `op` (others in the list are skipped, and those Open MPI does not run
+// on `procs` processes: runs_on) with the smallest prediction; on a tie the first of them. Throws
+// InputError when no candidate of `op` has a prediction.
 Choice select_by_model(Operation op, int procs, std::size_t bytes, const Predictor& predict,
                        std::span<const Candidate> candidates);
 

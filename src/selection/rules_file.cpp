@@ -34,6 +34,10 @@ std::string rule_line(const MessageRule& rule, const std::string& where) {
     throw InputError(where + std::string(a.name) + " with radix " + std::to_string(c.params.radix) +
                      ": a rules file cannot give the k-nomial radix; Open MPI takes "
                      "coll_tuned_bcast_algorithm_knomial_radix (default 4) for every call");
+  if (a.takes(Knob::max_requests) && c.params.max_requests != static_cast<int>(knob_info(Knob::max_requests).fallback))
+    throw InputError(where + std::string(a.name) + " with max_requests " + std::to_string(c.params.max_requests) +
+                     ": the rules file's format (version 1) cannot give it; Open MPI then takes "
+                     "coll_tuned_alltoall_max_requests (default 0) for every rule");
   const std::size_t segment = a.takes(Knob::segment) ? c.params.segment : 0;
   if (segment > static_cast<std::size_t>(INT_MAX))
     throw InputError(where + std::string(a.name) + " segment " + std::to_string(segment) +
@@ -63,7 +67,8 @@ std::string rules_file_text(std::span<const DecisionTable> tables) {
       "# written by collsim. Use:\n"
       "#   mpirun --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_dynamic_rules_filename FILE\n"
       "# Per message size: from-bytes algorithm-id fanout segment-bytes. Message sizes are total\n"
-      "# bytes: the broadcast message; for gather, every process's block times the communicator size.\n";
+      "# bytes: the vector of bcast, reduce and allreduce; for gather, scatter, allgather, alltoall and\n"
+      "# reduce_scatter, one process's block times the communicator size; 0 for barrier.\n";
   out += std::to_string(order.size()) + "  # collectives\n";
   for (const DecisionTable* t : order) {
     const std::string op(to_string(t->op()));
@@ -71,8 +76,9 @@ std::string rules_file_text(std::span<const DecisionTable> tables) {
     out += std::to_string(ompi_collective_id(t->op())) + "  # collective ID: " + op + "\n";
     out += std::to_string(t->rows().size()) + "  # communicator sizes\n";
     for (const DecisionTable::Row& row : t->rows()) {
-      // Gather tables are in bytes per process; Open MPI compares the total of all processes.
-      const std::size_t scale = t->op() == Operation::gather ? static_cast<std::size_t>(row.from_procs) : 1;
+      // Tables of per-process sizes: Open MPI compares the total of all processes.
+      const std::size_t scale =
+          operation_info(t->op()).ompi_rules_size_per_process ? static_cast<std::size_t>(row.from_procs) : 1;
       std::vector<MessageRule> rules;
       for (const DecisionTable::Range& range : row.ranges) {
         const std::size_t from = saturated_product(range.from_bytes, scale);

@@ -129,11 +129,65 @@ TEST(Select, PrintsTheTableAndWritesRules) {
   EXPECT_NE(help.out.find("--rules-out FILE"), std::string::npos);
 }
 
+// Every operation at once: each gets its table from its own sizes (a barrier's only size is 0, a
+// reduction's are whole elements), two_proc algorithms only where Open MPI runs them, and the
+// rules file has every collective with its Open MPI ID.
+TEST(Select, EveryOperation) {
+  const fs::path rules = scratch() / "all-rules.txt";
+  const Outcome o = collsim(
+      "select --op all --procs 2,4,7 --alpha 2e-5 --beta 8e-10 --reduce-gamma 2.5e-10 "
+      "--datatype int64 --reduce-op max --max-bytes 64KiB --rules-out " +
+      rules.string());
+  ASSERT_EQ(o.status, 0) << o.err;
+  for (const char* header : {"bcast: ", "gather: ", "scatter: ", "reduce (int64 max): ", "allreduce (int64 max): ",
+                             "allgather: ", "alltoall: ", "barrier: ", "reduce_scatter (int64 max): "})
+    EXPECT_TRUE(o.out.starts_with(header) || o.out.find(std::string("\n") + header) != std::string::npos)
+        << header << "\n"
+        << o.out;
+  EXPECT_NE(o.out.find("reduction 2.5e-10 s/byte"), std::string::npos) << o.out;
+  // The barrier's table: one size per communicator size.
+  const std::size_t barrier = o.out.find("barrier: ");
+  ASSERT_NE(barrier, std::string::npos);
+  const std::string barrier_table = o.out.substr(barrier, o.out.find("reduce_scatter", barrier) - barrier);
+  EXPECT_EQ(std::count(barrier_table.begin(), barrier_table.end(), '\n'), 1 + 3 * 2) << barrier_table;
+  // Reductions of int64 start at 8 bytes.
+  const std::size_t reduce = o.out.find("reduce (int64 max): ");
+  const std::string reduce_table = o.out.substr(reduce, o.out.find("allreduce", reduce) - reduce);
+  EXPECT_EQ(reduce_table.find("from 4 B"), std::string::npos) << reduce_table;
+  EXPECT_NE(reduce_table.find("from 12 B"), std::string::npos) << reduce_table;
+  // two_proc only in the row built at 2 processes.
+  std::size_t at = 0;
+  while ((at = o.out.find("/two_proc", at + 1)) != std::string::npos) {
+    const std::size_t row = o.out.rfind("(built at ", at);
+    EXPECT_EQ(o.out.compare(row, 12, "(built at 2)"), 0) << o.out.substr(row, at - row);
+  }
+  const std::string text = slurp(rules);
+  EXPECT_NE(text.find("9  # collectives"), std::string::npos) << text;
+  for (const char* id :
+       {"0  # collective ID: allgather", "2  # collective ID: allreduce", "3  # collective ID: alltoall",
+        "6  # collective ID: barrier", "7  # collective ID: bcast", "9  # collective ID: gather",
+        "11  # collective ID: reduce", "12  # collective ID: reduce_scatter", "15  # collective ID: scatter"})
+    EXPECT_NE(text.find(id), std::string::npos) << id << "\n" << text;
+}
+
 TEST(Select, BadInput) {
   const std::string costs = " --alpha 1e-5 --beta 1e-9";
-  expect_refused("select --procs 4" + costs, "collsim: missing --op (bcast, gather or bcast,gather)");
-  expect_refused("select --op scatter --procs 4" + costs,
-                 "collsim: --op: 'scatter' is not an operation with decision rules (bcast or gather)");
+  expect_refused("select --procs 4" + costs,
+                 "collsim: missing --op (one or more of bcast, gather, scatter, reduce, "
+                 "allreduce, allgather, alltoall, barrier, reduce_scatter, or all)");
+  expect_refused("select --op scan --procs 4" + costs,
+                 "collsim: --op: 'scan' is not an operation (bcast, gather, "
+                 "scatter, reduce, allreduce, allgather, alltoall, barrier, "
+                 "reduce_scatter, or all)");
+  expect_bad_input("select --op bcast --procs 4 --datatype int32" + costs,
+                   "--datatype applies to reducing operations (reduce, allreduce, reduce_scatter)");
+  expect_bad_input("select --op allreduce --procs 4 --datatype float --reduce-op band" + costs,
+                   "--reduce-op: band applies to");
+  expect_bad_input("select --op allreduce --procs 4 --datatype double --max-bytes 7" + costs,
+                   "--max-bytes 7 holds no whole double element for allreduce");
+  expect_bad_input(
+      "select --op bcast --procs 4 --params " + src("tests/data/select_params.yaml") + " --reduce-gamma 1e-10",
+      "--params gives the formulas their parameters: --reduce-gamma cannot be given too");
   expect_bad_input("select --op bcast,bcast --procs 4" + costs, "--op: bcast given twice");
   expect_bad_input("select --op bcast" + costs, "missing --procs");
   expect_bad_input("select --op bcast --procs 4,0" + costs, "--procs: '0' is not a process count");

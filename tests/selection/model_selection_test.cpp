@@ -48,6 +48,17 @@ TEST(SelectByModel, SkipsOtherOperationsAndMissingPredictions) {
   EXPECT_THROW(select_by_model(Operation::gather, 4, 100, predict, std::vector<Candidate>{}), InputError);
 }
 
+// Open MPI refuses a two_proc algorithm beyond 2 processes, so it is no choice there however
+// fast its model says it is.
+TEST(SelectByModel, SkipsAlgorithmsOpenMpiDoesNotRunOnTheCommunicator) {
+  const std::vector<Candidate> cs{cand("allgather/two_proc"), cand("allgather/ring")};
+  const Predictor predict = [](const AlgorithmInfo& a, const AlgorithmParams&, int, std::size_t) {
+    return a.name == "allgather/two_proc" ? 1.0 : 2.0;
+  };
+  EXPECT_EQ(select_by_model(Operation::allgather, 2, 100, predict, cs).algorithm, &algo("allgather/two_proc"));
+  EXPECT_EQ(select_by_model(Operation::allgather, 3, 100, predict, cs).algorithm, &algo("allgather/ring"));
+}
+
 TEST(SelectByModel, PassesTheCallThrough) {
   int seen_procs = 0;
   std::size_t seen_bytes = 0;
@@ -72,6 +83,15 @@ TEST(DefaultCandidates, EveryAlgorithmOncePerSegmentSizeItTakes) {
   for (const auto& c : gather) EXPECT_EQ(c.algorithm->op, Operation::gather);
   const std::size_t segments[] = {4096};
   EXPECT_EQ(default_candidates(Operation::bcast, segments).size(), 6u + 3u);
+  // The reduction rides along in every candidate's parameters.
+  const Reduction r{Datatype::int64, ReduceOp::max};
+  const auto reduce = default_candidates(Operation::reduce, segments, r);
+  // linear and rabenseifner, and the five segmented reduces once each.
+  EXPECT_EQ(reduce.size(), 7u);
+  for (const auto& c : reduce) {
+    EXPECT_EQ(c.params.reduction.type, Datatype::int64);
+    EXPECT_EQ(c.params.reduction.op, ReduceOp::max);
+  }
 }
 
 TEST(FormulaPredictor, EvaluatesTheRegistryFormulas) {

@@ -10,10 +10,12 @@
 // fixed decision's (different). Both engines run with the same rules file, so any other
 // collective of collsim-mpi follows the same rules in both.
 //
-// The gather case also checks the unit of the file's message sizes: Open MPI compares a gather's
-// total bytes (block times communicator size) with them, and our table is per block. At 4
-// processes a block of 100001 bytes is below the table's 200000-byte boundary (binomial), while
-// its total, 400004, is above it: a file written in blocks would make Open MPI run linear_sync.
+// Every operation has a case, all in one file (which also checks the collective IDs). The cases of
+// operations whose tables are per process (gather, scatter, allgather, alltoall, reduce_scatter)
+// also check the unit of the file's message sizes: Open MPI compares the total of all processes
+// with them, and our table is per block. At 4 processes a gather block of 100001 bytes is below
+// the table's 200000-byte boundary (binomial), while its total, 400004, is above it: a file written
+// in blocks would make Open MPI run linear_sync.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -33,7 +35,6 @@ using collsim_test::monitored;
 using collsim_test::Report;
 
 constexpr int kProcs = 4;
-constexpr std::size_t kBytes = 100001;  // no multiple of a segment
 
 Choice pick(const char* name, std::size_t segment = 0) {
   Choice c{find_algorithm(name), {}};
@@ -41,17 +42,51 @@ Choice pick(const char* name, std::size_t segment = 0) {
   return c;
 }
 
-// Our tables: bcast with 8 KiB pipeline segments from 64 KiB up; gather binomial below 200000
-// bytes per process, linear_sync (1 KiB first segment) from there. The gather row is at the
-// communicator size the test runs, where the file's total-byte boundaries are exact.
-std::vector<DecisionTable> tables() {
-  std::vector<DecisionTable> t;
-  t.emplace_back(Operation::bcast, std::vector<DecisionTable::Row>{
-                                       {1, {{0, pick("bcast/binomial")}, {64 * 1024, pick("bcast/pipeline", 8192)}}}});
-  t.emplace_back(Operation::gather,
-                 std::vector<DecisionTable::Row>{
-                     {kProcs, {{0, pick("gather/binomial")}, {200000, pick("gather/linear_sync", 1024)}}}});
-  return t;
+// One call and our table for its operation.
+struct Case {
+  Operation op;
+  std::size_t bytes;
+  DecisionTable table;
+};
+
+// bcast: 8 KiB pipeline segments from 64 KiB up. gather: binomial below 200000 bytes per process,
+// linear_sync (1 KiB first segment) from there, in a row at the communicator size the test runs,
+// where the file's total-byte boundaries are exact. 100001 bytes: no multiple of a segment.
+// The other operations at 100000 bytes (whole floats): `ours` is the choice for the call; tables of
+// per-process sizes switch to `other` at twice the call's size, so a file written per process would
+// run `other`; tables of total sizes run `other` below half the call's size.
+Case make_case(Operation op) {
+  using Row = DecisionTable::Row;
+  if (op == Operation::bcast)
+    return {op, 100001,
+            DecisionTable(
+                op, std::vector<Row>{{1, {{0, pick("bcast/binomial")}, {64 * 1024, pick("bcast/pipeline", 8192)}}}})};
+  if (op == Operation::gather)
+    return {
+        op, 100001,
+        DecisionTable(op, std::vector<Row>{
+                              {kProcs, {{0, pick("gather/binomial")}, {200000, pick("gather/linear_sync", 1024)}}}})};
+  // Chosen where Open MPI 4.1's fixed decision on 4 processes runs something else, with other
+  // messages (the test checks both).
+  const char* ours = nullptr;
+  const char* other = nullptr;
+  switch (op) {
+    case Operation::scatter: ours = "scatter/binomial", other = "scatter/basic_linear"; break;
+    case Operation::reduce: ours = "reduce/linear", other = "reduce/binomial"; break;
+    case Operation::allreduce: ours = "allreduce/ring", other = "allreduce/recursive_doubling"; break;
+    case Operation::allgather: ours = "allgather/ring", other = "allgather/neighbor"; break;
+    case Operation::alltoall: ours = "alltoall/modified_bruck", other = "alltoall/pairwise"; break;
+    case Operation::barrier: ours = "barrier/bruck"; break;
+    case Operation::reduce_scatter:
+      ours = "reduce_scatter/recursive_halving", other = "reduce_scatter/non-overlapping";
+      break;
+    default: break;
+  }
+  const std::size_t bytes = 100000;
+  if (other == nullptr) return {op, 0, DecisionTable(op, std::vector<Row>{{1, {{0, pick(ours)}}}})};
+  if (operation_info(op).ompi_rules_size_per_process)
+    return {op, bytes, DecisionTable(op, std::vector<Row>{{kProcs, {{0, pick(ours)}, {2 * bytes, pick(other)}}}})};
+  return {op, bytes, DecisionTable(op, std::vector<Row>{{1, {{0, pick(other)}, {bytes / 2, pick(ours)}}}})};
 }
 
 // "--op NAME [--segment N]" for collsim-mpi.
@@ -65,7 +100,10 @@ class RulesFileInOpenMpi : public ::testing::TestWithParam<Operation> {
  protected:
   void SetUp() override {
     rules_ = fs::temp_directory_path() / ("collsim-rules-" + std::to_string(::getpid()) + ".txt");
-    write_rules_file(rules_, tables());
+    // Every operation's table in one file, as collsim select --op all writes it.
+    std::vector<DecisionTable> tables;
+    for (const OperationInfo& info : all_operations()) tables.push_back(make_case(info.op).table);
+    write_rules_file(rules_, tables);
   }
   void TearDown() override { fs::remove(rules_); }
   std::string mca() const {
@@ -77,13 +115,13 @@ class RulesFileInOpenMpi : public ::testing::TestWithParam<Operation> {
 TEST_P(RulesFileInOpenMpi, RunsTheTableChoiceNotTheFixedDecision) {
   REQUIRE_MONITORING();
   const Operation op = GetParam();
-  const auto all = tables();
-  const DecisionTable& table = all[op == Operation::bcast ? 0 : 1];
-  const Choice ours = table.lookup(kProcs, kBytes);
-  const Choice fixed = ompi_fixed_decision(OmpiVersion::v4_1, op, kProcs, kBytes);
+  const Case c = make_case(op);
+  const Choice ours = c.table.lookup(kProcs, c.bytes);
+  const Choice fixed = ompi_fixed_decision(OmpiVersion::v4_1, op, kProcs, c.bytes);
   ASSERT_FALSE(ours == fixed) << "the case must be one where our choice differs from Open MPI's";
 
-  const std::string call = " --bytes " + std::to_string(kBytes) + " --root 1";
+  const std::string call = (c.bytes > 0 ? " --bytes " + std::to_string(c.bytes) : std::string()) +
+                           (operation_info(op).rooted ? " --root 1" : "");
   const Report native = monitored(kProcs, "mpi-native", op_args(fixed) + call, mca());
   const Report chosen = monitored(kProcs, "mpi", op_args(ours) + call, mca());
   const Report other = monitored(kProcs, "mpi", op_args(fixed) + call, mca());
@@ -96,9 +134,9 @@ TEST_P(RulesFileInOpenMpi, RunsTheTableChoiceNotTheFixedDecision) {
   EXPECT_EQ(native.sent, chosen.sent) << "same counts, other message sizes (histograms)";
   EXPECT_NE(joined(native.sent), joined(other.sent)) << "Open MPI ran its fixed decision, " << to_string(fixed);
 
-  if (op == Operation::gather) {
+  if (operation_info(op).ompi_rules_size_per_process) {
     // What a file with per-process message sizes would have made Open MPI run.
-    const Choice misread = table.lookup(kProcs, kBytes * kProcs);
+    const Choice misread = c.table.lookup(kProcs, c.bytes * kProcs);
     ASSERT_FALSE(misread == ours);
     const Report wrong = monitored(kProcs, "mpi", op_args(misread) + call, mca());
     ASSERT_EQ(wrong.status, 0) << wrong.err;
@@ -108,7 +146,13 @@ TEST_P(RulesFileInOpenMpi, RunsTheTableChoiceNotTheFixedDecision) {
 
 std::string op_name(const ::testing::TestParamInfo<Operation>& param) { return std::string(to_string(param.param)); }
 
-INSTANTIATE_TEST_SUITE_P(Ops, RulesFileInOpenMpi, ::testing::Values(Operation::bcast, Operation::gather), op_name);
+std::vector<Operation> every_operation() {
+  std::vector<Operation> out;
+  for (const OperationInfo& info : all_operations()) out.push_back(info.op);
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Ops, RulesFileInOpenMpi, ::testing::ValuesIn(every_operation()), op_name);
 
 }  // namespace
 }  // namespace collsim::selection

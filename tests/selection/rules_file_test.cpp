@@ -51,7 +51,8 @@ TEST(RulesFile, ExactText) {
             "# written by collsim. Use:\n"
             "#   mpirun --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_dynamic_rules_filename FILE\n"
             "# Per message size: from-bytes algorithm-id fanout segment-bytes. Message sizes are total\n"
-            "# bytes: the broadcast message; for gather, every process's block times the communicator size.\n"
+            "# bytes: the vector of bcast, reduce and allreduce; for gather, scatter, allgather, alltoall and\n"
+            "# reduce_scatter, one process's block times the communicator size; 0 for barrier.\n"
             "2  # collectives\n"
             "\n"
             "7  # collective ID: bcast\n"
@@ -87,6 +88,15 @@ TEST(RulesFile, RefusesWhatTheFormatCannotHold) {
   EXPECT_THROW(rules_file_text(std::vector<DecisionTable>{DecisionTable(Operation::bcast, Rows{{1, {{0, huge}}}})}),
                InputError);
   EXPECT_NE(rules_file_text({}).find("\n0  # collectives\n"), std::string::npos);
+  // max_requests: the version-1 format has no column for it.
+  Choice bounded = pick("alltoall/linear_sync");
+  bounded.params.max_requests = 2;
+  EXPECT_THROW(
+      rules_file_text(std::vector<DecisionTable>{DecisionTable(Operation::alltoall, Rows{{1, {{0, bounded}}}})}),
+      InputError);
+  bounded.params.max_requests = 0;
+  EXPECT_NO_THROW(
+      rules_file_text(std::vector<DecisionTable>{DecisionTable(Operation::alltoall, Rows{{1, {{0, bounded}}}})}));
 }
 
 // The file read as Open MPI 4.1 reads it: longs separated by anything; '#' skips to the end of
@@ -141,23 +151,29 @@ const MsgRule& open_mpi_match(const std::vector<ComRule>& coms, long procs, long
 }
 
 TEST(RulesFile, OpenMpiReadsWhatTheTablesSay) {
-  // A table at every communicator size 1..12, so that gather's per-size scaling is exact.
+  // A table at every communicator size 1..12, so that the per-process operations' scaling is
+  // exact: Open MPI 3.1's decisions for bcast and gather, 4.1's for every operation.
   std::vector<int> procs;
   for (int p = 1; p <= 12; ++p) procs.push_back(p);
   const auto sizes = sample_sizes(1 << 22);
+  const std::vector<std::size_t> no_bytes{0};
   std::vector<DecisionTable> tables;
-  for (const Operation op : {Operation::bcast, Operation::gather})
-    tables.push_back(DecisionTable::build(
-        op, procs, sizes, [op](int p, std::size_t m) { return ompi_fixed_decision(OmpiVersion::v3_1, op, p, m); }));
+  for (const OperationInfo& info : all_operations()) {
+    const Operation op = info.op;
+    const OmpiVersion v = op == Operation::bcast || op == Operation::gather ? OmpiVersion::v3_1 : OmpiVersion::v4_1;
+    tables.push_back(DecisionTable::build(op, procs, info.moves_data ? sizes : no_bytes,
+                                          [op, v](int p, std::size_t m) { return ompi_fixed_decision(v, op, p, m); }));
+  }
   const auto rules = read_like_open_mpi(rules_file_text(tables));
-  ASSERT_EQ(rules.size(), 2u);
+  ASSERT_EQ(rules.size(), all_operations().size());
   for (const DecisionTable& t : tables) {
+    const bool per_process = operation_info(t.op()).ompi_rules_size_per_process;
     const auto& coms = rules.at(ompi_collective_id(t.op()));
     for (int p = 1; p <= 14; ++p)
       for (std::size_t m = 0; m < (std::size_t{1} << 23); m = m * 3 / 2 + 1) {
-        // Past the last row (12) gather's boundaries are scaled for 12 processes: skip there.
-        if (t.op() == Operation::gather && p > 12) continue;
-        const long total = static_cast<long>(t.op() == Operation::gather ? m * static_cast<std::size_t>(p) : m);
+        // Past the last row (12) per-process boundaries are scaled for 12 processes: skip there.
+        if (per_process && p > 12) continue;
+        const long total = static_cast<long>(per_process ? m * static_cast<std::size_t>(p) : m);
         const MsgRule& r = open_mpi_match(coms, p, total);
         const Choice& c = t.lookup(p, m);
         EXPECT_EQ(r.alg, c.algorithm->ompi_id) << to_string(t.op()) << " P=" << p << " m=" << m;
