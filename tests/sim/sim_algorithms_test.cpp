@@ -1,9 +1,10 @@
-// Every registered algorithm in the sim engine with real bytes checked: process counts up to
-// more ranks than hosts, several roots, sizes around the edge cases (empty, one byte, odd, not a
-// multiple of the segment, both sides of the eager limit) and a few large messages.
+// Every registered algorithm in the sim engine with real bytes checked: process counts 1 to 17,
+// 31, 32, 33, 64 and 100, more ranks than hosts, several roots, sizes around the edge cases (empty, one byte, odd, not
+// a multiple of the segment, both sides of the eager limit) and a few large messages.
 #include <gtest/gtest.h>
 
 #include <deque>
+#include <span>
 #include <vector>
 
 #include "algorithms/registry.hpp"
@@ -24,8 +25,10 @@ bool p_blocks_each(const AlgorithmInfo& a) {
   return a.op == Operation::allgather || a.op == Operation::alltoall || a.op == Operation::reduce_scatter;
 }
 
-std::vector<RunSpec> cases(const AlgorithmInfo& a, const std::vector<int>& procs) {
-  const Case sizes[] = {{0, 0}, {1, 0}, {1001, 0}, {10000, 1024}, {65535, 0}, {65536, 8192}, {100003, 4096}};
+constexpr Case kSizes[] = {{0, 0}, {1, 0}, {1001, 0}, {10000, 1024}, {65535, 0}, {65536, 8192}, {100003, 4096}};
+
+std::vector<RunSpec> cases(const AlgorithmInfo& a, const std::vector<int>& procs,
+                           std::span<const Case> sizes = kSizes) {
   std::vector<RunSpec> specs;
   const std::vector<Reduction> reductions = testing::test_reductions(a);
   for (int p : testing::procs_for(a, procs)) {
@@ -105,6 +108,17 @@ TEST_P(EveryAlgorithm, OneRankPerHost) {
 
 TEST_P(EveryAlgorithm, SeveralRanksPerHost) {
   check(test::exact("test/star16.xml", 3), cases(*GetParam(), {3, 13, 33}), star16());
+}
+
+// The process counts the model engine's suite runs, 1 to 17, 31, 32, 33, 64 and 100 (up to 7 ranks
+// per host), at one element, an odd count and a count past a segment: non-powers of two and
+// their neighbours are where the recursive algorithms fold and unfold ranks.
+TEST_P(EveryAlgorithm, EveryProcessCountToAHundred) {
+  std::vector<int> procs;
+  for (int p = 1; p <= 17; ++p) procs.push_back(p);
+  for (int p : {31, 32, 33, 64, 100}) procs.push_back(p);
+  const Case sizes[] = {{1, 0}, {1001, 0}, {10000, 1024}};
+  check(test::exact("test/star16.xml", 7), cases(*GetParam(), procs, sizes), star16());
 }
 
 // The same cases under Open MPI's protocols (tcp between hosts, shm inside one): the
