@@ -24,7 +24,8 @@ std::vector<OptionDef> calibrate_options() {
        "gather: per process"},
       {"segment", "SIZE", "m_s: the segment size of the experiments and of the derived formulas (default 8KiB)"},
       {"ops", "LIST",
-       "the algorithms to calibrate, e.g. bcast/binomial,gather/basic_linear (default: all with a derived formula)"},
+       "the algorithms to calibrate, e.g. bcast/binomial,gather/basic_linear (default: all with a derived "
+       "formula of a rooted operation)"},
       {"gamma-procs", "N", "measure gamma(p) for p = 2..N (default: the largest of --procs)"},
       {"pingpong-sizes", "LIST",
        "ping-pong sizes for the textbook (alpha, beta); 'none' to skip (default 1,16,256,4KiB,64KiB,1MiB,4MiB)"},

@@ -85,6 +85,10 @@ std::vector<double> mpi_pingpong(const MpiLaunch& launch, const std::vector<std:
 
 }  // namespace
 
+bool calibrate_by_default(const AlgorithmInfo& a) {
+  return a.derived && operation_info(a.op).rooted && operation_info(a.op).moves_data;
+}
+
 Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std::size_t, std::size_t)>& progress) {
   const std::string& engine = setup.engine;
   const bool mpi = engine == "mpi" || engine == "mpi-native";
@@ -92,9 +96,9 @@ Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std
     throw InputError("calibrate: unknown engine '" + engine + "' (model, sim, mpi or mpi-native)");
   if (setup.procs.empty() || setup.bytes.empty()) throw InputError("calibrate: no process counts or sizes");
   std::vector<const AlgorithmInfo*> algorithms = setup.algorithms;
-  if (algorithms.empty())  // every algorithm with a derived formula to fit
+  if (algorithms.empty())
     for (const auto& a : all_algorithms())
-      if (a.derived) algorithms.push_back(&a);
+      if (calibrate_by_default(a)) algorithms.push_back(&a);
   for (const AlgorithmInfo* a : algorithms)
     if (!a->derived) throw InputError("calibrate: " + std::string(a->name) + " has no derived formula to fit");
   const int gamma_max =

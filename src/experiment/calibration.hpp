@@ -35,7 +35,7 @@ struct CalibrationSetup {
   std::string engine = "sim";  // model, sim, mpi, mpi-native
   // How to run the engine: its model, sim and mpi settings (engines and operations are ignored).
   Scenario env;
-  std::vector<const AlgorithmInfo*> algorithms;  // empty: every algorithm with a derived formula
+  std::vector<const AlgorithmInfo*> algorithms;  // empty: every algorithm calibrate_by_default takes
   std::vector<int> procs;                        // the per-algorithm experiments' process counts
   std::vector<std::size_t> bytes;                // and message sizes (bcast: the message; gather: per rank)
   std::size_t segment = 8192;                    // m_s
@@ -43,6 +43,12 @@ struct CalibrationSetup {
   std::vector<std::size_t> pingpong_bytes;       // empty: no ping-pong
   FitMethod method = FitMethod::huber;
 };
+
+// Whether calibrate fits `a` when no algorithms are named: those with a derived formula of a
+// rooted operation that moves data. Its experiments are the seed's, timed on the root, which
+// allgather and alltoall have none of, and a barrier has no bytes to tell beta from alpha by;
+// their formulas take the ping-pong's alpha and beta.
+bool calibrate_by_default(const AlgorithmInfo& a);
 
 // Runs every experiment on setup.engine and fits. `progress(done, total)` is called after each
 // experiment. Throws InputError on a setup that cannot be fitted (fewer than two experiments for

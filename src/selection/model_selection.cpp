@@ -32,6 +32,7 @@ Choice select_by_model(Operation op, int procs, std::size_t bytes, const Predict
   double best_time = 0;
   for (const Candidate& c : candidates) {
     if (c.algorithm == nullptr || c.algorithm->op != op) continue;
+    if (!runs_on(*c.algorithm, procs)) continue;  // two_proc on more than 2: Open MPI's call fails
     const double t = predict(*c.algorithm, c.params, procs, bytes);
     if (!std::isfinite(t)) continue;
     // Strictly smaller: the first of equal predictions stays.

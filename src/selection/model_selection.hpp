@@ -35,8 +35,9 @@ inline constexpr std::size_t kDefaultSegments[] = {0, 1024, 8192, 16384, 65536, 
 // default fanout and radix.
 std::vector<Candidate> default_candidates(Operation op, std::span<const std::size_t> segments = kDefaultSegments);
 
-// The candidate of operation `op` (others in the list are skipped) with the smallest prediction;
-// on a tie the first of them. Throws InputError when no candidate of `op` has a prediction.
+// The candidate of operation `op` (others in the list, and those that do not run on `procs`, are
+// skipped) with the smallest prediction; on a tie the first of them. Throws InputError when no
+// candidate of `op` has a prediction.
 Choice select_by_model(Operation op, int procs, std::size_t bytes, const Predictor& predict,
                        std::span<const Candidate> candidates);
 
