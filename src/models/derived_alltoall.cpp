@@ -77,9 +77,11 @@ double derived_alltoall_modified_bruck(const FormulaInput& in) {
 // the R receives (each message is its sender's isend of the same batch), so the P-1 blocks go in
 // ceil((P-1)/R) batches, the last of (P-1) mod R (or R) isends.
 // One port: the same sum, gamma(k+1)/gamma(2) = k, is (P-1)*t(m), each rank's P-1 isends one
-// after the other through its send port: a lower bound. The engine is slower where a port,
-// granted in posting order, goes to a later batch's message first (as in linear above, with
-// the refills' order also decided by which request completes first): not evaluated here.
+// after the other through its send port: a lower bound. Exact for R = 1: one isend per rank at a
+// time, all ranks in step, and the k-th isends (rank r to r-k) a permutation, so no port is ever
+// busy when asked for. From R = 2 on the engine is slower, up to twice (P = 40, R = 3): a port,
+// granted in posting order, goes to a later message first, as in linear above, with the refills'
+// order also decided by which request completes first; not evaluated here.
 double derived_alltoall_linear_sync(const FormulaInput& in) {
   if (trivial(in)) return 0;
   const int P = in.procs, R = in.params.max_requests;
