@@ -1,7 +1,7 @@
 // Closed-form predictions of every algorithm: textbook Hockney formulas (textbook_formulas.cpp)
 // and formulas derived from our implementation, which is Open MPI's call sequence
-// (derived_bcast.cpp, derived_gather.cpp, derived_scatter.cpp). Each definition sits next to its
-// derivation.
+// (derived_bcast.cpp, derived_gather.cpp, derived_scatter.cpp, derived_barrier.cpp,
+// derived_allgather.cpp, derived_alltoall.cpp). Each definition sits next to its derivation.
 //
 // The derived formulas follow the seed's Section IV: segments move in buffered (eager) mode, so a
 // send costs alpha + beta*m whether or not its receive is posted (Hockney has no rendezvous; the
@@ -59,5 +59,22 @@ double derived_gather_linear_sync(const FormulaInput& in);
 double derived_scatter_basic_linear(const FormulaInput& in);
 double derived_scatter_binomial(const FormulaInput& in);
 double derived_scatter_linear_nb(const FormulaInput& in);
+double derived_barrier_linear(const FormulaInput& in);
+double derived_barrier_double_ring(const FormulaInput& in);
+double derived_barrier_recursive_doubling(const FormulaInput& in);
+double derived_barrier_bruck(const FormulaInput& in);
+double derived_barrier_two_proc(const FormulaInput& in);
+double derived_barrier_tree(const FormulaInput& in);
+double derived_allgather_linear(const FormulaInput& in);
+double derived_allgather_bruck(const FormulaInput& in);
+double derived_allgather_recursive_doubling(const FormulaInput& in);
+double derived_allgather_ring(const FormulaInput& in);
+double derived_allgather_neighbor(const FormulaInput& in);
+double derived_allgather_two_proc(const FormulaInput& in);
+double derived_alltoall_linear(const FormulaInput& in);
+double derived_alltoall_pairwise(const FormulaInput& in);
+double derived_alltoall_modified_bruck(const FormulaInput& in);
+double derived_alltoall_linear_sync(const FormulaInput& in);
+double derived_alltoall_two_proc(const FormulaInput& in);
 
 }  // namespace collsim::models
