@@ -169,29 +169,29 @@ const std::array kAlgorithms{
                   "one exchange between the two processes (2 processes only)", &as_gather<alltoall_two_proc>, nullptr,
                   nullptr, derived_alltoall_two_proc},
 
-    // reduce: no formulas yet (textbook/derived nullptr); in-order_binary's tree is rooted at p-1
-    // and rabenseifner's is no tree, so they have none (tree nullptr).
+    // reduce: in-order_binary's tree is rooted at p-1 and rabenseifner's is no tree, so they have
+    // none (tree nullptr).
     AlgorithmInfo{"reduce/linear", Operation::reduce, 1, 0,
                   "non-roots send; the root receives from p-1 down to 0, reducing in rank order",
-                  &as_reduce<reduce_linear>, linear_node, nullptr, nullptr},
+                  &as_reduce<reduce_linear>, linear_node, nullptr, derived_reduce_linear},
     AlgorithmInfo{"reduce/chain", Operation::reduce, 2, kSegment | kFanout | kMaxRequests,
                   "fanout chains into the root, segments pipelined (generic tree reduce)", &as_reduce<reduce_chain>,
-                  chain_node, nullptr, nullptr},
+                  chain_node, nullptr, derived_reduce_chain},
     AlgorithmInfo{"reduce/pipeline", Operation::reduce, 3, kSegment | kMaxRequests,
                   "one chain through all ranks, segments pipelined (generic tree reduce)", &as_reduce<reduce_pipeline>,
-                  pipeline_node, nullptr, nullptr},
+                  pipeline_node, nullptr, derived_reduce_pipeline},
     AlgorithmInfo{"reduce/binary", Operation::reduce, 4, kSegment | kMaxRequests,
                   "breadth-first binary tree, segments pipelined (generic tree reduce)", &as_reduce<reduce_binary>,
-                  binary_node, nullptr, nullptr},
+                  binary_node, nullptr, derived_reduce_binary},
     AlgorithmInfo{"reduce/binomial", Operation::reduce, 5, kSegment | kMaxRequests,
                   "in-order binomial tree, segments pipelined (generic tree reduce)", &as_reduce<reduce_binomial>,
-                  in_order_node, textbook_reduce_binomial, nullptr},
+                  in_order_node, textbook_reduce_binomial, derived_reduce_binomial},
     AlgorithmInfo{"reduce/in-order_binary", Operation::reduce, 6, kSegment | kMaxRequests,
                   "in-order binary tree into rank p-1 (rank order kept), then to the root",
-                  &as_reduce<reduce_in_order_binary>, nullptr, nullptr, nullptr},
+                  &as_reduce<reduce_in_order_binary>, nullptr, nullptr, derived_reduce_in_order_binary},
     AlgorithmInfo{"reduce/rabenseifner", Operation::reduce, 7, 0,
                   "recursive-halving reduce-scatter, then binomial gather to the root (commutative ops)",
-                  &as_reduce<reduce_rabenseifner>, nullptr, nullptr, nullptr},
+                  &as_reduce<reduce_rabenseifner>, nullptr, textbook_reduce_rabenseifner, derived_reduce_rabenseifner},
 
     // allreduce (buffers as reduce's, every rank's result filled): no formulas yet, and no tree.
     AlgorithmInfo{"allreduce/basic_linear", Operation::allreduce, 1, 0,

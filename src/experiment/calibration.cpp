@@ -56,24 +56,38 @@ double time_apply(Reduction r, std::size_t bytes) {
   return runs[10];
 }
 
-// The coefficients of alpha and beta in the derived model of one experiment, and its time spent
-// reducing under `reduce_gamma` (the formulas are linear in the three).
-struct Coefficients {
-  double alpha, beta, reduction_s;
-};
+// The derived model of one experiment at (alpha, beta) and a reduction's `reduce_gamma`.
+double model_time(const RunSpec& spec, const models::Gamma& gamma, bool serial_receive, double alpha, double beta,
+                  double reduce_gamma) {
+  models::FormulaInput in{spec.procs, spec.bytes, spec.params, {{alpha, beta}, gamma, serial_receive, reduce_gamma}};
+  double t = spec.algorithm->derived(in);
+  if (spec.then_gather > 0) {
+    models::FormulaInput g{spec.procs, spec.then_gather, {}, in.costs};
+    g.params.root = spec.params.root;
+    t += models::derived_gather_basic_linear(g);
+  }
+  return t;
+}
 
-Coefficients coefficients(const RunSpec& spec, const models::Gamma& gamma, bool serial_receive, double reduce_gamma) {
-  auto eval = [&](double alpha, double beta, double rg) {
-    models::FormulaInput in{spec.procs, spec.bytes, spec.params, {{alpha, beta}, gamma, serial_receive, rg}};
-    double t = spec.algorithm->derived(in);
-    if (spec.then_gather > 0) {
-      models::FormulaInput g{spec.procs, spec.then_gather, {}, in.costs};
-      g.params.root = spec.params.root;
-      t += models::derived_gather_basic_linear(g);
-    }
-    return t;
-  };
-  return {eval(1, 0, 0), eval(0, 1, 0), reduce_gamma > 0 ? eval(0, 0, reduce_gamma) : 0};
+// One experiment as an equation alpha*x1 + beta*x2 = y. The derived models are sums and maxima of
+// terms alpha*a + beta*b + gamma_r*c: piecewise linear and, scaled together, proportional. With no
+// reduction to charge, x1 and x2 are the model at (1, 0) and (0, 1) (the seed's reading; exact
+// where the formula is one line, calibration.hpp). With one, the terms that win the maxima depend
+// on how (alpha, beta) compare with gamma_r, so the equation is taken where the fit is: at an
+// estimate (alpha0, beta0), x1 and x2 are the model's slopes there, and y is the time less the
+// reduction's part, model(alpha0, beta0) - alpha0*x1 - beta0*x2 (Euler's identity for a
+// proportional function). Refitted from the fit's own estimate, it gives back the true
+// parameters once the estimate is in their linear piece.
+Observation equation(const RunSpec& spec, double time, const models::Gamma& gamma, bool serial_receive,
+                     double reduce_gamma, double alpha0 = 0, double beta0 = 0) {
+  auto f = [&](double a, double b, double rg) { return model_time(spec, gamma, serial_receive, a, b, rg); };
+  if (reduce_gamma <= 0 || alpha0 <= 0 || beta0 <= 0)
+    return {f(1, 0, 0), f(0, 1, 0), time - (reduce_gamma > 0 ? f(0, 0, reduce_gamma) : 0)};
+  constexpr double h = 1e-7;
+  const double at = f(alpha0, beta0, reduce_gamma);
+  const double x1 = (f(alpha0 * (1 + h), beta0, reduce_gamma) - at) / (alpha0 * h);
+  const double x2 = (f(alpha0, beta0 * (1 + h), reduce_gamma) - at) / (beta0 * h);
+  return {x1, x2, time - (at - alpha0 * x1 - beta0 * x2)};
 }
 
 // An operation without data (barrier) costs alpha only: alpha = sum(x1*y) / sum(x1^2).
@@ -197,6 +211,8 @@ Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std
     for (std::size_t m : setup.bytes)
       if (m > 0 && call_error(operation_info(Operation::reduce), m, kDefaultReduction).empty())
         reduce_bytes.push_back(m);
+  std::sort(reduce_bytes.begin(), reduce_bytes.end());
+  reduce_bytes.erase(std::unique(reduce_bytes.begin(), reduce_bytes.end()), reduce_bytes.end());
   if (reduces && reduce_bytes.size() < 2)
     throw InputError("calibrate: the local reduction needs two sizes of whole " +
                      std::string(to_string(kDefaultReduction.type)) + " elements among --bytes");
@@ -280,24 +296,39 @@ Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std
       y.push_back(mpi ? time_apply(kDefaultReduction, reduce_bytes[k]) : times[reduce_begin + k]);
     }
     if (mpi && progress) progress(total, total);
-    try {
-      out.reduce_gamma = std::max(0.0, fit_line(x, y, FitMethod::least_squares).c2);
-    } catch (const std::invalid_argument& e) {
-      throw InputError(std::string("calibrate: local reduction: ") + e.what());
-    }
+    // The least-squares slope, computed here: free reductions (all times 0) are a valid answer.
+    double mx = 0, my = 0;
+    for (std::size_t k = 0; k < x.size(); ++k) mx += x[k], my += y[k];
+    mx /= static_cast<double>(x.size()), my /= static_cast<double>(x.size());
+    double sxy = 0, sxx = 0;
+    for (std::size_t k = 0; k < x.size(); ++k) sxy += (x[k] - mx) * (y[k] - my), sxx += (x[k] - mx) * (x[k] - mx);
+    out.reduce_gamma = std::max(0.0, sxy / sxx);  // sizes differ (two at least): sxx > 0
   }
 
   std::size_t i = gamma_points;
   for (const AlgorithmInfo* a : algorithms) {
-    std::vector<Observation> obs;
-    for (; i < plan.size() && plan[i].spec.algorithm == a; ++i) {
-      const Coefficients c = coefficients(plan[i].spec, gamma, out.serial_receive, out.reduce_gamma);
-      obs.push_back({c.alpha, c.beta, times[i] - c.reduction_s});
-    }
-    try {
+    const std::size_t first = i;
+    while (i < plan.size() && plan[i].spec.algorithm == a) ++i;
+    const double rg = operation_info(a->op).reduces ? out.reduce_gamma : 0;
+    auto fit_at = [&](double alpha0, double beta0) {
+      std::vector<Observation> obs;
+      for (std::size_t k = first; k < i; ++k)
+        obs.push_back(equation(plan[k].spec, times[k], gamma, out.serial_receive, rg, alpha0, beta0));
       const bool alpha_only = std::all_of(obs.begin(), obs.end(), [](const Observation& o) { return o.x2 == 0; });
-      out.algorithms[std::string(a->name)] =
-          to_fit(alpha_only ? fit_alpha(obs) : fit_through_origin(obs, setup.method), obs.size());
+      return to_fit(alpha_only ? fit_alpha(obs) : fit_through_origin(obs, setup.method), obs.size());
+    };
+    try {
+      HockneyFit fit = fit_at(0, 0);
+      // With a reduction, refit where the last fit is (equation()), from a positive start: the
+      // first, linear, fit can miss by more than its own size when the reduction decides which
+      // terms win (reduce/chain's beta came out negative). Five rounds reach the linear piece of
+      // every experiment in the tests.
+      if (rg > 0) {
+        fit.alpha = std::max(fit.alpha, 1e-7);
+        fit.beta = std::max(fit.beta, rg);
+        for (int round = 0; round < 5 && fit.alpha > 0 && fit.beta > 0; ++round) fit = fit_at(fit.alpha, fit.beta);
+      }
+      out.algorithms[std::string(a->name)] = fit;
     } catch (const std::invalid_argument& e) {
       throw InputError("calibrate " + std::string(a->name) + ": " + e.what());
     }

@@ -1,7 +1,8 @@
 // Closed-form predictions of every algorithm: textbook Hockney formulas (textbook_formulas.cpp)
 // and formulas derived from our implementation, which is Open MPI's call sequence
-// (derived_bcast.cpp, derived_gather.cpp, derived_scatter.cpp, derived_barrier.cpp,
-// derived_allgather.cpp, derived_alltoall.cpp). Each definition sits next to its derivation.
+// (derived_bcast.cpp, derived_gather.cpp, derived_scatter.cpp, derived_reduce.cpp,
+// derived_barrier.cpp, derived_allgather.cpp, derived_alltoall.cpp). Each definition sits next to
+// its derivation.
 //
 // The derived formulas follow the seed's Section IV: segments move in buffered (eager) mode, so a
 // send costs alpha + beta*m whether or not its receive is posted (Hockney has no rendezvous; the
@@ -35,6 +36,7 @@ double textbook_gather_binomial(const FormulaInput& in);
 double textbook_scatter_basic_linear(const FormulaInput& in);
 double textbook_scatter_binomial(const FormulaInput& in);
 double textbook_reduce_binomial(const FormulaInput& in);
+double textbook_reduce_rabenseifner(const FormulaInput& in);
 double textbook_allgather_bruck(const FormulaInput& in);
 double textbook_allgather_recursive_doubling(const FormulaInput& in);
 double textbook_allgather_ring(const FormulaInput& in);
@@ -59,6 +61,13 @@ double derived_gather_linear_sync(const FormulaInput& in);
 double derived_scatter_basic_linear(const FormulaInput& in);
 double derived_scatter_binomial(const FormulaInput& in);
 double derived_scatter_linear_nb(const FormulaInput& in);
+double derived_reduce_linear(const FormulaInput& in);
+double derived_reduce_chain(const FormulaInput& in);
+double derived_reduce_pipeline(const FormulaInput& in);
+double derived_reduce_binary(const FormulaInput& in);
+double derived_reduce_binomial(const FormulaInput& in);
+double derived_reduce_in_order_binary(const FormulaInput& in);
+double derived_reduce_rabenseifner(const FormulaInput& in);
 double derived_barrier_linear(const FormulaInput& in);
 double derived_barrier_double_ring(const FormulaInput& in);
 double derived_barrier_recursive_doubling(const FormulaInput& in);

@@ -1,22 +1,27 @@
 // The derived formulas against the model engine, which runs the algorithms message by message:
 // under the same Hockney parameters and port assumption, with gamma(p) measured in the model
 // engine (gamma_in_model), a formula's prediction equals the engine's time to a relative 1e-9 for
-// P = 1..128 and messages from 0 to 4 MiB, every root kind, segmented and not.
+// P = 1..128 and messages from 0 to 4 MiB, every root kind, segmented and not. Reducing operations
+// run with double sums, their local reductions charged 2.5e-10 s per byte in both.
 //
 // Contention-free Hockney (the model engine's default): every derived formula is exact.
-// One port: exact for every algorithm but bcast's split_binary_tree and scatter_allgather and the
-// recursive-doubling barrier, whose formulas say why the engine can be slower (a message posted
-// early takes its receiver's port ahead of one the receiver needs first): for those the formula
-// is exact up to 3 (split_binary_tree) or 5 processes and a lower bound beyond, both checked; and
-// allgather/linear, whose bcast Open MPI 4.1 runs as scatter_allgather on 16 to 31 processes for
-// 1 MiB and more, exact up to 15 processes and a lower bound beyond. Barriers are checked on
-// every P (no bytes), two_proc algorithms on 1 and 2 processes, allgather and alltoall from root
-// 0 only (they have none). The release build checks every P; the
-// sanitizer build the small and edge process counts, with messages of 1 to 4 MiB on up to 3
-// processes only, which catches memory errors in the formulas at a fraction of the time.
+// One port: exact for every algorithm but bcast's split_binary_tree and scatter_allgather, the
+// recursive-doubling barrier, allgather/linear and the reduces whose ranks take several messages
+// at once (chain, binary, binomial, in-order_binary, rabenseifner), whose formulas say why (a
+// message posted early takes its receiver's port ahead of one the receiver needs first, or two
+// posted at one time are served in another order): for those the formula is exact where
+// one_port_exact says and elsewhere a lower bound, or for the reduce trees an approximation within
+// 12% (approximate_within), all checked. allgather/linear's bcast is scatter_allgather on 16 to 31
+// processes from 1 MiB (Open MPI 4.1's decision). Barriers are checked on every P (no bytes),
+// two_proc algorithms on 1 and 2 processes, operations without a root from root 0 only. The
+// release build checks every P; the sanitizer build the small and edge process counts, with
+// messages of 1 to 4 MiB on up to 3 processes only, which catches memory errors in the formulas
+// at a fraction of the time.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -28,6 +33,10 @@ namespace collsim {
 namespace {
 
 constexpr int kMaxProcs = 128;
+// The reductions of the reducing operations: sums of doubles at 2.5e-10 s per byte (the textbook
+// check's gamma).
+constexpr Reduction kReduction{Datatype::float64, ReduceOp::sum};
+constexpr double kReduceGamma = 2.5e-10;
 #ifdef COLLSIM_SANITIZED
 constexpr bool kSanitized = true;
 #else
@@ -49,10 +58,14 @@ struct Point {
 
 // Every P with small and medium sizes; large messages (many segments) on fewer P. Only the
 // process counts the algorithm runs on (two_proc: 1 and 2), the sizes it takes (a barrier: 0)
-// and, for an operation without a root, root 0.
+// and, for an operation without a root, root 0. A reducing operation's sizes are whole doubles:
+// the small ones count elements (0, 1, 3, 127, 1000), the others are rounded down to elements;
+// its 1005-byte segments are rounded to 126 elements as Open MPI rounds them (element_segment),
+// the others are whole elements already.
 std::vector<Point> points(const AlgorithmInfo& a) {
+  const bool reduces = operation_info(a.op).reduces;
   std::vector<std::size_t> segments{0};
-  if (a.takes(Knob::segment)) segments = {0, 8192, 1000};
+  if (a.takes(Knob::segment)) segments = {0, 8192, reduces ? std::size_t{1005} : std::size_t{1000}};
   std::vector<Point> out;
   for (int p = 1; p <= kMaxProcs; ++p) {
     const bool edge = p <= 8 || p == 16 || p == 17 || p == 31 || p == 33;
@@ -61,11 +74,14 @@ std::vector<Point> points(const AlgorithmInfo& a) {
     const bool large = kSanitized ? p <= 3 : p <= 3 || p == 7 || p == 16 || p == 31 || p == 64 || p == 100 || p >= 127;
     if (large) sizes.insert(sizes.end(), {std::size_t{1} << 20, (std::size_t{4} << 20) - 3, std::size_t{4} << 20});
     if (!runs_on(a, p)) continue;
-    for (std::size_t m : sizes)
+    for (std::size_t size : sizes) {
+      const std::size_t m = testing::case_bytes(a, size, kReduction, 1024);
+      if (!testing::takes_size(a, m)) continue;
       for (std::size_t s : segments)
         for (int root : {0, p - 1, p / 3})
-          if ((root == 0 || root != p / 3 || p % 5 == 0) && testing::takes_size(a, m) && testing::takes_root(a, root))
+          if ((root == 0 || root != p / 3 || p % 5 == 0) && testing::takes_root(a, root))
             out.push_back({p, m, s, root});
+    }
   }
   return out;
 }
@@ -77,14 +93,38 @@ RunSpec spec_for(const AlgorithmInfo& a, const Point& pt) {
   s.bytes = pt.bytes;
   s.params.segment = pt.segment;
   s.params.root = pt.root;
+  s.params.reduction = kReduction;
   s.real_bytes = false;
   return s;
 }
 
-// Exact up to `exact_up_to` processes (all of them by default), a lower bound beyond.
-void expect_agreement(const AlgorithmInfo& a, const ModelConfig& model, int exact_up_to = kMaxProcs) {
+// The model for `a`: local reductions cost kReduceGamma for a reducing operation.
+ModelConfig model_for(const AlgorithmInfo& a, ModelConfig model) {
+  if (operation_info(a.op).reduces) model.reduce_gamma = kReduceGamma;
+  return model;
+}
+
+// The reduce trees whose ranks have several children, under one port beyond 4 processes: their
+// formula takes two transfers posted at one time in the children's order, the engine in its
+// event order, and the difference goes either way (derived_reduce.cpp). Measured here: from 10.3%
+// below the engine (in-order_binary; binary 6.5%, chain 4.5%, binomial 0.1%) to 4.6% above (the
+// knob test's middle roots and leaf isends); checked to within 12%. 0 for the others.
+double approximate_within(const RunSpec& s) {
+  const std::string name(s.algorithm->name);
+  const bool trees = name == "reduce/chain" || name == "reduce/binary" || name == "reduce/binomial" ||
+                     name == "reduce/in-order_binary";
+  return trees ? 0.12 : 0;
+}
+
+// Exact where `exact_at` says (everywhere by default); elsewhere within approximate_within, or a
+// lower bound.
+void expect_agreement(
+    const AlgorithmInfo& a, const ModelConfig& port_model,
+    const std::function<bool(const RunSpec&)>& exact_at = [](const RunSpec&) { return true; }) {
+  const ModelConfig model = model_for(a, port_model);
   FormulaConfig f;
   f.costs = costs_from_model(model, kMaxProcs, 8192);
+  ASSERT_EQ(f.costs.reduce_gamma, model.reduce_gamma);
   int checked = 0, failures = 0;
   std::vector<bool> seen(kMaxProcs + 1, false);
   for (const Point& pt : points(a)) {
@@ -93,7 +133,10 @@ void expect_agreement(const AlgorithmInfo& a, const ModelConfig& model, int exac
     ++checked;
     seen[static_cast<std::size_t>(pt.procs)] = true;
     const bool exact = std::abs(formula - engine) <= 1e-9 * engine;
-    const bool ok = pt.procs <= exact_up_to ? exact : formula <= engine * (1 + 1e-9);
+    const double within = approximate_within(s);
+    const bool ok = exact_at(s)  ? exact
+                    : within > 0 ? std::abs(formula - engine) <= within * engine
+                                 : formula <= engine * (1 + 1e-9);
     if (!ok && ++failures <= 10)
       ADD_FAILURE() << describe(s) << ": formula " << formula << " s, model engine " << engine << " s";
   }
@@ -114,17 +157,31 @@ class FormulaAgreement : public ::testing::TestWithParam<const AlgorithmInfo*> {
 
 TEST_P(FormulaAgreement, ContentionFreeHockney) { expect_agreement(*GetParam(), hockney(false)); }
 
-TEST_P(FormulaAgreement, OnePort) {
-  const std::string name(GetParam()->name);
-  if (name == "bcast/split_binary_tree")
-    expect_agreement(*GetParam(), hockney(true), 3);
-  else if (name == "bcast/scatter_allgather" || name == "barrier/recursive_doubling")
-    expect_agreement(*GetParam(), hockney(true), 5);
-  else if (name == "allgather/linear")  // its bcast is scatter_allgather on 16..31 processes, from 1 MiB
-    expect_agreement(*GetParam(), hockney(true), 15);
-  else
-    expect_agreement(*GetParam(), hockney(true));
+// Where a formula is exact under one port (the formulas' comments say why not elsewhere, where it
+// is a lower bound or, for the reduce trees, an approximation): split_binary_tree up to 3
+// processes, scatter_allgather and the recursive-doubling barrier up to 5, allgather/linear up to
+// 15 (its bcast is scatter_allgather on 16 to 31 processes from 1 MiB); the reduce trees whose
+// ranks have several children up to 4 (beyond, two children of a rank may post at one time,
+// which the engine serves in its event order and the formula in the children's order);
+// rabenseifner on powers of two with a count that halves evenly down to one block per rank, or
+// where it runs linear (below P' elements).
+bool one_port_exact(const RunSpec& s) {
+  const std::string name(s.algorithm->name);
+  if (name == "bcast/split_binary_tree") return s.procs <= 3;
+  if (name == "bcast/scatter_allgather" || name == "barrier/recursive_doubling") return s.procs <= 5;
+  if (name == "allgather/linear") return s.procs <= 15;
+  if (name == "reduce/chain" || name == "reduce/binary" || name == "reduce/binomial" ||
+      name == "reduce/in-order_binary")
+    return s.procs <= 4;
+  if (name == "reduce/rabenseifner") {
+    const auto pof2 = std::bit_floor(static_cast<unsigned>(s.procs));
+    const std::size_t count = s.bytes / size_of(kReduction.type);
+    return count < pof2 || (pof2 == static_cast<unsigned>(s.procs) && count % pof2 == 0);
+  }
+  return true;
 }
+
+TEST_P(FormulaAgreement, OnePort) { expect_agreement(*GetParam(), hockney(true), one_port_exact); }
 
 // scatter/linear_nb's blocking sends to the multiples of max_requests, with and without one port.
 TEST(FormulaAgreementKnobs, ScatterLinearNbWithMaxRequests) {
@@ -173,6 +230,47 @@ TEST(FormulaAgreementKnobs, AlltoallLinearSyncWithMaxRequests) {
   }
 }
 
+// The reduce trees' knobs the points above leave at their defaults: a leaf's isends in flight
+// (max_requests, which applies only with more segments than it) and reduce/chain's fanout, with
+// and without one port (exact where one_port_exact says, within approximate_within elsewhere),
+// segments of 126 doubles.
+TEST(FormulaAgreementKnobs, ReduceTreesWithMaxRequestsAndFanout) {
+  struct Knobs {
+    const char* name;
+    int max_requests, fanout;
+  };
+  std::vector<Knobs> cases;
+  for (const char* name :
+       {"reduce/chain", "reduce/pipeline", "reduce/binary", "reduce/binomial", "reduce/in-order_binary"})
+    for (int max_requests : {1, 2, 3, 5, 200}) cases.push_back({name, max_requests, 4});
+  for (int fanout : {1, 2, 3, 5, 32}) cases.push_back({"reduce/chain", 0, fanout});
+  int checked = 0;
+  for (const Knobs& k : cases) {
+    const AlgorithmInfo& a = *find_algorithm(k.name);
+    for (bool one_port : {false, true}) {
+      const ModelConfig model = model_for(a, hockney(one_port));
+      FormulaConfig f;
+      f.costs = costs_from_model(model, kMaxProcs, 8192);
+      for (int p = 2; p <= 40; p += kSanitized ? 7 : 1)
+        for (int root : {0, p / 2, p - 1})
+          for (std::size_t m : {std::size_t{8}, std::size_t{8000}, std::size_t{70000}}) {
+            RunSpec s = spec_for(a, {p, m, 1005, root});
+            s.params.max_requests = k.max_requests;
+            s.params.fanout = k.fanout;
+            const double engine = run_model(model, s).time_s, formula = run_formula(f, s).time_s;
+            if (!one_port || one_port_exact(s))
+              EXPECT_NEAR(formula, engine, 1e-9 * engine) << describe(s) << " max_requests " << k.max_requests
+                                                          << " fanout " << k.fanout << (one_port ? " one port" : "");
+            else
+              EXPECT_NEAR(formula, engine, approximate_within(s) * engine)
+                  << describe(s) << " max_requests " << k.max_requests << " fanout " << k.fanout << " one port";
+            ++checked;
+          }
+    }
+  }
+  EXPECT_GT(checked, kSanitized ? 500 : 5000);
+}
+
 // The textbook formulas of the operations beyond bcast and gather assume what the contention-free
 // Hockney model engine does (every step's messages in parallel, a reduction costing gamma per
 // byte), so where Open MPI's algorithm is the textbook one they give the engine's time exactly:
@@ -208,6 +306,28 @@ TEST(TextbookAgreement, ExactWhereOpenMpisAlgorithmIsTheTextbookOne) {
     }
   }
   EXPECT_GT(checked, 500);
+}
+
+// reduce/rabenseifner is Thakur, Rabenseifner and Gropp's algorithm on a power of two when every
+// halving splits evenly (the count a multiple of P): then the textbook formula is the engine's
+// time, from every root. (Elsewhere the halves differ by an element, or step 1 adds exchanges.)
+TEST(TextbookAgreement, ReduceRabenseifnerOnPowersOfTwoWithEvenHalvings) {
+  ModelConfig model = hockney(false);
+  model.reduce_gamma = kReduceGamma;
+  FormulaConfig f;
+  f.kind = FormulaConfig::Kind::textbook;
+  f.costs = costs_from_model(model, 8, 8192);
+  const AlgorithmInfo& a = *find_algorithm("reduce/rabenseifner");
+  int checked = 0;
+  for (int p = 1; p <= 128; p *= 2)
+    for (std::size_t count : {std::size_t{0}, std::size_t{128}, std::size_t{8192}, std::size_t{3} << 16})
+      for (int root : {0, p / 3, p - 1}) {
+        const RunSpec s = spec_for(a, {p, count * size_of(kReduction.type), 0, root});
+        const double engine = run_model(model, s).time_s, formula = run_formula(f, s).time_s;
+        EXPECT_NEAR(formula, engine, 1e-9 * engine) << describe(s);
+        ++checked;
+      }
+  EXPECT_EQ(checked, 8 * 4 * 3);
 }
 
 // Only algorithms with a derived formula.
