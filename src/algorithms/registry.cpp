@@ -191,7 +191,9 @@ const std::array kAlgorithms{
                   "recursive-halving reduce-scatter, then binomial gather to the root (commutative ops)",
                   &as_reduce<reduce_rabenseifner>, nullptr, nullptr, nullptr},
 
-    // allreduce (buffers as reduce's, every rank's result filled): no formulas yet, and no tree.
+    // allreduce (buffers as reduce's, every rank's result filled): no tree. basic_linear,
+    // nonoverlapping and rabenseifner (whose fallback is basic_linear) compose the reduce's derived
+    // formulas, which do not exist yet: no derived formula for them until then.
     AlgorithmInfo{"allreduce/basic_linear", Operation::allreduce, 1, 0,
                   "linear reduce to rank 0, then linear bcast from it (rank order kept)",
                   &as_reduce<allreduce_basic_linear>, nullptr, nullptr, nullptr},
@@ -200,29 +202,31 @@ const std::array kAlgorithms{
                   &as_reduce<allreduce_nonoverlapping>, nullptr, nullptr, nullptr},
     AlgorithmInfo{"allreduce/recursive_doubling", Operation::allreduce, 3, 0,
                   "whole vectors exchanged with rank XOR 1, 2, 4, ... (rank order kept)",
-                  &as_reduce<allreduce_recursive_doubling>, nullptr, nullptr, nullptr},
+                  &as_reduce<allreduce_recursive_doubling>, nullptr, textbook_allreduce_recursive_doubling,
+                  derived_allreduce_recursive_doubling},
     AlgorithmInfo{"allreduce/ring", Operation::allreduce, 4, 0,
                   "ring reduce-scatter of p blocks, then ring allgather (recursive_doubling below p elements)",
-                  &as_reduce<allreduce_ring>, nullptr, nullptr, nullptr},
+                  &as_reduce<allreduce_ring>, nullptr, textbook_allreduce_ring, derived_allreduce_ring},
     AlgorithmInfo{"allreduce/segmented_ring", Operation::allreduce, 5, kSegment,
                   "ring reduce-scatter in phases of segment-sized pieces, then ring allgather",
-                  &as_reduce<allreduce_segmented_ring>, nullptr, nullptr, nullptr},
+                  &as_reduce<allreduce_segmented_ring>, nullptr, nullptr, derived_allreduce_segmented_ring},
     AlgorithmInfo{"allreduce/rabenseifner", Operation::allreduce, 6, 0,
                   "recursive-halving reduce-scatter, then recursive-doubling allgather (commutative ops)",
-                  &as_reduce<allreduce_rabenseifner>, nullptr, nullptr, nullptr},
-    // reduce_scatter: no formulas (nullptr).
+                  &as_reduce<allreduce_rabenseifner>, nullptr, textbook_allreduce_rabenseifner, nullptr},
+    // reduce_scatter: non-overlapping composes the reduce's derived formulas, which do not exist yet.
     AlgorithmInfo{"reduce_scatter/non-overlapping", Operation::reduce_scatter, 1, 0,
                   "the communicator's reduce to rank 0, then a linear scatterv of the blocks",
                   &as_reduce<reduce_scatter_non_overlapping>, nullptr, nullptr, nullptr},
     AlgorithmInfo{"reduce_scatter/recursive_halving", Operation::reduce_scatter, 2, 0,
                   "fold to a power of two, then halve the window of blocks by distance halving",
-                  &as_reduce<reduce_scatter_recursive_halving>, nullptr, nullptr, nullptr},
+                  &as_reduce<reduce_scatter_recursive_halving>, nullptr, textbook_reduce_scatter_recursive_halving,
+                  derived_reduce_scatter_recursive_halving},
     AlgorithmInfo{"reduce_scatter/ring", Operation::reduce_scatter, 3, 0,
                   "each block goes once round the ring, reduced at every rank", &as_reduce<reduce_scatter_ring>,
-                  nullptr, nullptr, nullptr},
+                  nullptr, textbook_reduce_scatter_ring, derived_reduce_scatter_ring},
     AlgorithmInfo{"reduce_scatter/butterfly", Operation::reduce_scatter, 4, 0,
                   "fold to a power of two, then halves exchanged by distance doubling (order preserving)",
-                  &as_reduce<reduce_scatter_butterfly>, nullptr, nullptr, nullptr},
+                  &as_reduce<reduce_scatter_butterfly>, nullptr, nullptr, derived_reduce_scatter_butterfly},
 };
 
 // Short names people use for Open MPI's tree broadcasts (the design card says bcast/binary).
