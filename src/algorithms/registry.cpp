@@ -167,39 +167,39 @@ const std::array kAlgorithms{
                   "one exchange between the two processes (2 processes only)", &as_gather<alltoall_two_proc>, nullptr,
                   nullptr, nullptr},
 
-    // reduce: no formulas yet (textbook/derived nullptr); in-order_binary's tree is rooted at p-1
-    // and rabenseifner's is no tree, so they have none (tree nullptr).
+    // reduce: in-order_binary's tree is rooted at p-1 and rabenseifner's is no tree, so they have
+    // none (tree nullptr).
     AlgorithmInfo{"reduce/linear", Operation::reduce, 1, 0,
                   "non-roots send; the root receives from p-1 down to 0, reducing in rank order",
-                  &as_reduce<reduce_linear>, linear_node, nullptr, nullptr},
+                  &as_reduce<reduce_linear>, linear_node, nullptr, derived_reduce_linear},
     AlgorithmInfo{"reduce/chain", Operation::reduce, 2, kSegment | kFanout | kMaxRequests,
                   "fanout chains into the root, segments pipelined (generic tree reduce)", &as_reduce<reduce_chain>,
-                  chain_node, nullptr, nullptr},
+                  chain_node, nullptr, derived_reduce_chain},
     AlgorithmInfo{"reduce/pipeline", Operation::reduce, 3, kSegment | kMaxRequests,
                   "one chain through all ranks, segments pipelined (generic tree reduce)", &as_reduce<reduce_pipeline>,
-                  pipeline_node, nullptr, nullptr},
+                  pipeline_node, nullptr, derived_reduce_pipeline},
     AlgorithmInfo{"reduce/binary", Operation::reduce, 4, kSegment | kMaxRequests,
                   "breadth-first binary tree, segments pipelined (generic tree reduce)", &as_reduce<reduce_binary>,
-                  binary_node, nullptr, nullptr},
+                  binary_node, nullptr, derived_reduce_binary},
     AlgorithmInfo{"reduce/binomial", Operation::reduce, 5, kSegment | kMaxRequests,
                   "in-order binomial tree, segments pipelined (generic tree reduce)", &as_reduce<reduce_binomial>,
-                  in_order_node, textbook_reduce_binomial, nullptr},
+                  in_order_node, textbook_reduce_binomial, derived_reduce_binomial},
     AlgorithmInfo{"reduce/in-order_binary", Operation::reduce, 6, kSegment | kMaxRequests,
                   "in-order binary tree into rank p-1 (rank order kept), then to the root",
-                  &as_reduce<reduce_in_order_binary>, nullptr, nullptr, nullptr},
+                  &as_reduce<reduce_in_order_binary>, nullptr, nullptr, derived_reduce_in_order_binary},
     AlgorithmInfo{"reduce/rabenseifner", Operation::reduce, 7, 0,
                   "recursive-halving reduce-scatter, then binomial gather to the root (commutative ops)",
-                  &as_reduce<reduce_rabenseifner>, nullptr, nullptr, nullptr},
+                  &as_reduce<reduce_rabenseifner>, nullptr, textbook_reduce_rabenseifner, derived_reduce_rabenseifner},
 
     // allreduce (buffers as reduce's, every rank's result filled): no tree. basic_linear,
-    // nonoverlapping and rabenseifner (whose fallback is basic_linear) compose the reduce's derived
-    // formulas, which do not exist yet: no derived formula for them until then.
+    // nonoverlapping and rabenseifner (whose fallback is basic_linear) compose reduce's derived
+    // formulas, as reduce_scatter/non-overlapping does.
     AlgorithmInfo{"allreduce/basic_linear", Operation::allreduce, 1, 0,
                   "linear reduce to rank 0, then linear bcast from it (rank order kept)",
-                  &as_reduce<allreduce_basic_linear>, nullptr, nullptr, nullptr},
+                  &as_reduce<allreduce_basic_linear>, nullptr, nullptr, derived_allreduce_basic_linear},
     AlgorithmInfo{"allreduce/nonoverlapping", Operation::allreduce, 2, 0,
                   "the communicator's reduce to rank 0, then its bcast (Open MPI 4.1's fixed decisions)",
-                  &as_reduce<allreduce_nonoverlapping>, nullptr, nullptr, nullptr},
+                  &as_reduce<allreduce_nonoverlapping>, nullptr, nullptr, derived_allreduce_nonoverlapping},
     AlgorithmInfo{"allreduce/recursive_doubling", Operation::allreduce, 3, 0,
                   "whole vectors exchanged with rank XOR 1, 2, 4, ... (rank order kept)",
                   &as_reduce<allreduce_recursive_doubling>, nullptr, textbook_allreduce_recursive_doubling,
@@ -212,11 +212,12 @@ const std::array kAlgorithms{
                   &as_reduce<allreduce_segmented_ring>, nullptr, nullptr, derived_allreduce_segmented_ring},
     AlgorithmInfo{"allreduce/rabenseifner", Operation::allreduce, 6, 0,
                   "recursive-halving reduce-scatter, then recursive-doubling allgather (commutative ops)",
-                  &as_reduce<allreduce_rabenseifner>, nullptr, textbook_allreduce_rabenseifner, nullptr},
-    // reduce_scatter: non-overlapping composes the reduce's derived formulas, which do not exist yet.
+                  &as_reduce<allreduce_rabenseifner>, nullptr, textbook_allreduce_rabenseifner,
+                  derived_allreduce_rabenseifner},
+    // reduce_scatter.
     AlgorithmInfo{"reduce_scatter/non-overlapping", Operation::reduce_scatter, 1, 0,
                   "the communicator's reduce to rank 0, then a linear scatterv of the blocks",
-                  &as_reduce<reduce_scatter_non_overlapping>, nullptr, nullptr, nullptr},
+                  &as_reduce<reduce_scatter_non_overlapping>, nullptr, nullptr, derived_reduce_scatter_non_overlapping},
     AlgorithmInfo{"reduce_scatter/recursive_halving", Operation::reduce_scatter, 2, 0,
                   "fold to a power of two, then halve the window of blocks by distance halving",
                   &as_reduce<reduce_scatter_recursive_halving>, nullptr, textbook_reduce_scatter_recursive_halving,

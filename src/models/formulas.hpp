@@ -1,7 +1,7 @@
 // Closed-form predictions of every algorithm: textbook Hockney formulas (textbook_formulas.cpp)
 // and formulas derived from our implementation, which is Open MPI's call sequence
-// (derived_bcast.cpp, derived_gather.cpp, derived_scatter.cpp, derived_allreduce.cpp,
-// derived_reduce_scatter.cpp). Each definition sits next to its derivation.
+// (derived_bcast.cpp, derived_gather.cpp, derived_scatter.cpp, derived_reduce.cpp,
+// derived_allreduce.cpp, derived_reduce_scatter.cpp). Each definition sits next to its derivation.
 //
 // The derived formulas follow the seed's Section IV: segments move in buffered (eager) mode, so a
 // send costs alpha + beta*m whether or not its receive is posted (Hockney has no rendezvous; the
@@ -38,6 +38,7 @@ double textbook_gather_binomial(const FormulaInput& in);
 double textbook_scatter_basic_linear(const FormulaInput& in);
 double textbook_scatter_binomial(const FormulaInput& in);
 double textbook_reduce_binomial(const FormulaInput& in);
+double textbook_reduce_rabenseifner(const FormulaInput& in);
 double textbook_allgather_bruck(const FormulaInput& in);
 double textbook_allgather_recursive_doubling(const FormulaInput& in);
 double textbook_allgather_ring(const FormulaInput& in);
@@ -67,6 +68,13 @@ double derived_gather_linear_sync(const FormulaInput& in);
 double derived_scatter_basic_linear(const FormulaInput& in);
 double derived_scatter_binomial(const FormulaInput& in);
 double derived_scatter_linear_nb(const FormulaInput& in);
+double derived_reduce_linear(const FormulaInput& in);
+double derived_reduce_chain(const FormulaInput& in);
+double derived_reduce_pipeline(const FormulaInput& in);
+double derived_reduce_binary(const FormulaInput& in);
+double derived_reduce_binomial(const FormulaInput& in);
+double derived_reduce_in_order_binary(const FormulaInput& in);
+double derived_reduce_rabenseifner(const FormulaInput& in);
 double derived_allreduce_basic_linear(const FormulaInput& in);
 double derived_allreduce_nonoverlapping(const FormulaInput& in);
 double derived_allreduce_recursive_doubling(const FormulaInput& in);

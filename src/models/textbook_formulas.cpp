@@ -72,6 +72,18 @@ double textbook_reduce_binomial(const FormulaInput& in) {
   return ceil_log2(P(in)) * (in.t(m(in)) + m(in) * in.costs.reduce_gamma);
 }
 
+// Reduce, Rabenseifner (Thakur, Rabenseifner and Gropp 2005): a reduce-scatter by recursive
+// halving (log2 P steps; every rank sends and reduces (P-1)/P of the vector), then a binomial
+// gather of the pieces (log2 P steps; the root receives (P-1)/P of it):
+// 2*log2(P)*alpha + 2*(P-1)/P*m*beta + (P-1)/P*m*gamma. Given for powers of two; other P are
+// charged ceil(log2 P) steps, as the other textbook formulas here.
+double textbook_reduce_rabenseifner(const FormulaInput& in) {
+  if (trivial(in)) return 0;
+  const double share = (P(in) - 1) / P(in) * m(in);
+  return 2 * ceil_log2(P(in)) * in.costs.hockney.alpha + 2 * share * in.costs.hockney.beta +
+         share * in.costs.reduce_gamma;
+}
+
 // Allgather of blocks of m bytes. Bruck: ceil(log2 P) steps, every rank receives the P-1 other
 // blocks. Recursive doubling: the same on a power of two (Open MPI runs bruck on the others).
 // Ring: P-1 steps of one block.

@@ -1,22 +1,25 @@
 // The derived formulas against the model engine, which runs the algorithms message by message:
 // under the same Hockney parameters and port assumption, with gamma(p) measured in the model
 // engine (gamma_in_model), a formula's prediction equals the engine's time to a relative 1e-9 for
-// P = 1..128 and messages from 0 to 4 MiB, every root kind, segmented and not.
+// P = 1..128 and messages from 0 to 4 MiB, every root kind, segmented and not. Reducing operations
+// run with double sums, their local reductions charged 2.5e-10 s per byte in both.
 //
 // Contention-free Hockney (the model engine's default): every derived formula is exact.
-// One port: exact for every algorithm but split_binary_tree and scatter_allgather, whose formulas
-// say why the engine can be slower (a message posted early takes its receiver's port ahead of one
-// the receiver needs first): for those the formula is exact up to 3 (split_binary_tree) or 5
-// processes and a lower bound beyond, both checked. The release build checks every P; the
-// sanitizer build the small and edge process counts, with messages of 1 to 4 MiB on up to 3
-// processes only, which catches memory errors in the formulas at a fraction of the time.
-// The reducing operations (allreduce, reduce_scatter) run the same points in whole elements with
-// a costed reduction (ReducingFormulaAgreement): exact for every P without contention; under one
-// port exact too except for the folds beyond a power of two of rabenseifner, recursive_halving and
-// butterfly, where the formula is a lower bound.
+// One port: exact for every algorithm but split_binary_tree, scatter_allgather and
+// reduce/rabenseifner, whose formulas say why the engine can be slower (a message posted early
+// takes its receiver's port ahead of one the receiver needs first): for those the formula is exact
+// up to 3 (split_binary_tree) or 5 processes, or on powers of two (rabenseifner), and a lower bound
+// beyond, both checked. The release build checks every P; the sanitizer build the small and edge
+// process counts, with messages of 1 to 4 MiB on up to 3 processes only, which catches memory
+// errors in the formulas at a fraction of the time.
+// Allreduce and reduce_scatter: rabenseifner, recursive_halving and butterfly are exact under one
+// port on powers of two, a lower bound where they fold the ranks beyond one
+// (ReducingFormulaAgreement runs them again with int32 sums and the non-commutative affine).
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -29,6 +32,14 @@ namespace collsim {
 namespace {
 
 constexpr int kMaxProcs = 128;
+// The reductions of the reducing operations: sums of doubles at 2.5e-10 s per byte (the textbook
+// check's gamma).
+constexpr Reduction kReduction{Datatype::float64, ReduceOp::sum};
+constexpr double kReduceGamma = 2.5e-10;
+// allreduce/nonoverlapping adds the formulas of the reduce and bcast Open MPI 4.1 picks, so under
+// one port it is exact where they are: in these points up to 30 processes; on 31, from 1 MiB, the
+// reduce's (binomial, segmented) or bcast's (split_binary_tree) lower bound makes it one.
+constexpr int kNonoverlappingExactUpTo = 30;
 #ifdef COLLSIM_SANITIZED
 constexpr bool kSanitized = true;
 #else
@@ -48,10 +59,14 @@ struct Point {
   int root;
 };
 
-// Every P with small and medium sizes; large messages (many segments) on fewer P.
+// Every P with small and medium sizes; large messages (many segments) on fewer P. A reducing
+// operation's sizes are whole doubles: the small ones count elements (0, 1, 3, 127, 1000), the
+// others are rounded down to elements; its 1005-byte segments are rounded to 126 elements as
+// Open MPI rounds them (element_segment), the others are whole elements already.
 std::vector<Point> points(const AlgorithmInfo& a) {
+  const bool reduces = operation_info(a.op).reduces;
   std::vector<std::size_t> segments{0};
-  if (a.takes(Knob::segment)) segments = {0, 8192, 1000};
+  if (a.takes(Knob::segment)) segments = {0, 8192, reduces ? std::size_t{1005} : std::size_t{1000}};
   std::vector<Point> out;
   for (int p = 1; p <= kMaxProcs; ++p) {
     const bool edge = p <= 8 || p == 16 || p == 17 || p == 31 || p == 33;
@@ -59,10 +74,12 @@ std::vector<Point> points(const AlgorithmInfo& a) {
     std::vector<std::size_t> sizes{0, 1, 3, 127, 1000, 8191, 8193, 3 * 8192 + 17, 70001};
     const bool large = kSanitized ? p <= 3 : p <= 3 || p == 7 || p == 16 || p == 31 || p == 64 || p == 100 || p >= 127;
     if (large) sizes.insert(sizes.end(), {std::size_t{1} << 20, (std::size_t{4} << 20) - 3, std::size_t{4} << 20});
-    for (std::size_t m : sizes)
+    for (std::size_t size : sizes) {
+      const std::size_t m = testing::case_bytes(a, size, kReduction, 1024);
       for (std::size_t s : segments)
         for (int root : {0, p - 1, p / 3})
           if (root == 0 || root != p / 3 || p % 5 == 0) out.push_back({p, m, s, root});
+    }
   }
   return out;
 }
@@ -74,21 +91,32 @@ RunSpec spec_for(const AlgorithmInfo& a, const Point& pt) {
   s.bytes = pt.bytes;
   s.params.segment = pt.segment;
   s.params.root = pt.root;
+  s.params.reduction = kReduction;
   s.real_bytes = false;
   return s;
 }
 
-// Exact up to `exact_up_to` processes (all of them by default), a lower bound beyond.
-void expect_agreement(const AlgorithmInfo& a, const ModelConfig& model, int exact_up_to = kMaxProcs) {
+// The model for `a`: local reductions cost kReduceGamma for a reducing operation.
+ModelConfig model_for(const AlgorithmInfo& a, ModelConfig model) {
+  if (operation_info(a.op).reduces) model.reduce_gamma = kReduceGamma;
+  return model;
+}
+
+// Exact where `exact_at` says (everywhere by default), a lower bound elsewhere.
+void expect_agreement(
+    const AlgorithmInfo& a, const ModelConfig& port_model,
+    const std::function<bool(const RunSpec&)>& exact_at = [](const RunSpec&) { return true; }) {
+  const ModelConfig model = model_for(a, port_model);
   FormulaConfig f;
   f.costs = costs_from_model(model, kMaxProcs, 8192);
+  ASSERT_EQ(f.costs.reduce_gamma, model.reduce_gamma);
   int checked = 0, failures = 0;
   for (const Point& pt : points(a)) {
     const RunSpec s = spec_for(a, pt);
     const double engine = run_model(model, s).time_s, formula = run_formula(f, s).time_s;
     ++checked;
     const bool exact = std::abs(formula - engine) <= 1e-9 * engine;
-    const bool ok = pt.procs <= exact_up_to ? exact : formula <= engine * (1 + 1e-9);
+    const bool ok = exact_at(s) ? exact : formula <= engine * (1 + 1e-9);
     if (!ok && ++failures <= 10)
       ADD_FAILURE() << describe(s) << ": formula " << formula << " s, model engine " << engine << " s";
   }
@@ -100,12 +128,27 @@ class FormulaAgreement : public ::testing::TestWithParam<const AlgorithmInfo*> {
 
 TEST_P(FormulaAgreement, ContentionFreeHockney) { expect_agreement(*GetParam(), hockney(false)); }
 
+// Exact up to `procs` processes.
+std::function<bool(const RunSpec&)> up_to(int procs) {
+  return [procs](const RunSpec& s) { return s.procs <= procs; };
+}
+
 TEST_P(FormulaAgreement, OnePort) {
   const std::string name(GetParam()->name);
   if (name == "bcast/split_binary_tree")
-    expect_agreement(*GetParam(), hockney(true), 3);
+    expect_agreement(*GetParam(), hockney(true), up_to(3));
   else if (name == "bcast/scatter_allgather")
-    expect_agreement(*GetParam(), hockney(true), 5);
+    expect_agreement(*GetParam(), hockney(true), up_to(5));
+  else if (name == "reduce/rabenseifner" || name == "allreduce/rabenseifner")  // and where they run
+    expect_agreement(*GetParam(), hockney(true), [](const RunSpec& s) {        // linear: below P' elements
+      const auto pof2 = std::bit_floor(static_cast<unsigned>(s.procs));
+      return pof2 == static_cast<unsigned>(s.procs) || s.bytes / size_of(kReduction.type) < pof2;
+    });
+  else if (name == "allreduce/nonoverlapping")  // as the nested reduce's and bcast's formulas
+    expect_agreement(*GetParam(), hockney(true), up_to(kNonoverlappingExactUpTo));
+  else if (name == "reduce_scatter/recursive_halving" || name == "reduce_scatter/butterfly")
+    expect_agreement(*GetParam(), hockney(true),
+                     [](const RunSpec& s) { return std::has_single_bit(static_cast<unsigned>(s.procs)); });
   else
     expect_agreement(*GetParam(), hockney(true));
 }
@@ -128,6 +171,42 @@ TEST(FormulaAgreementKnobs, ScatterLinearNbWithMaxRequests) {
                 << describe(s) << " max_requests " << max_requests << (one_port ? " one port" : "");
           }
   }
+}
+
+// The reduce trees' knobs the points above leave at their defaults: a leaf's isends in flight
+// (max_requests, which applies only with more segments than it) and reduce/chain's fanout, with
+// and without one port, segments of 126 doubles.
+TEST(FormulaAgreementKnobs, ReduceTreesWithMaxRequestsAndFanout) {
+  struct Knobs {
+    const char* name;
+    int max_requests, fanout;
+  };
+  std::vector<Knobs> cases;
+  for (const char* name :
+       {"reduce/chain", "reduce/pipeline", "reduce/binary", "reduce/binomial", "reduce/in-order_binary"})
+    for (int max_requests : {1, 2, 3, 5, 200}) cases.push_back({name, max_requests, 4});
+  for (int fanout : {1, 2, 3, 5, 32}) cases.push_back({"reduce/chain", 0, fanout});
+  int checked = 0;
+  for (const Knobs& k : cases) {
+    const AlgorithmInfo& a = *find_algorithm(k.name);
+    for (bool one_port : {false, true}) {
+      const ModelConfig model = model_for(a, hockney(one_port));
+      FormulaConfig f;
+      f.costs = costs_from_model(model, kMaxProcs, 8192);
+      for (int p = 2; p <= 40; p += kSanitized ? 7 : 1)
+        for (int root : {0, p / 2, p - 1})
+          for (std::size_t m : {std::size_t{8}, std::size_t{8000}, std::size_t{70000}}) {
+            RunSpec s = spec_for(a, {p, m, 1005, root});
+            s.params.max_requests = k.max_requests;
+            s.params.fanout = k.fanout;
+            const double engine = run_model(model, s).time_s, formula = run_formula(f, s).time_s;
+            EXPECT_NEAR(formula, engine, 1e-9 * engine) << describe(s) << " max_requests " << k.max_requests
+                                                        << " fanout " << k.fanout << (one_port ? " one port" : "");
+            ++checked;
+          }
+    }
+  }
+  EXPECT_GT(checked, kSanitized ? 500 : 5000);
 }
 
 // The textbook formulas of the operations beyond bcast and gather assume what the contention-free
@@ -165,6 +244,28 @@ TEST(TextbookAgreement, ExactWhereOpenMpisAlgorithmIsTheTextbookOne) {
     }
   }
   EXPECT_GT(checked, 500);
+}
+
+// reduce/rabenseifner is Thakur, Rabenseifner and Gropp's algorithm on a power of two when every
+// halving splits evenly (the count a multiple of P): then the textbook formula is the engine's
+// time, from every root. (Elsewhere the halves differ by an element, or step 1 adds exchanges.)
+TEST(TextbookAgreement, ReduceRabenseifnerOnPowersOfTwoWithEvenHalvings) {
+  ModelConfig model = hockney(false);
+  model.reduce_gamma = kReduceGamma;
+  FormulaConfig f;
+  f.kind = FormulaConfig::Kind::textbook;
+  f.costs = costs_from_model(model, 8, 8192);
+  const AlgorithmInfo& a = *find_algorithm("reduce/rabenseifner");
+  int checked = 0;
+  for (int p = 1; p <= 128; p *= 2)
+    for (std::size_t count : {std::size_t{0}, std::size_t{128}, std::size_t{8192}, std::size_t{3} << 16})
+      for (int root : {0, p / 3, p - 1}) {
+        const RunSpec s = spec_for(a, {p, count * size_of(kReduction.type), 0, root});
+        const double engine = run_model(model, s).time_s, formula = run_formula(f, s).time_s;
+        EXPECT_NEAR(formula, engine, 1e-9 * engine) << describe(s);
+        ++checked;
+      }
+  EXPECT_EQ(checked, 8 * 4 * 3);
 }
 
 // The allreduce and reduce_scatter textbook formulas (Thakur, Rabenseifner and Gropp) against the
@@ -228,25 +329,25 @@ TEST(TextbookAgreement, ReducingOperationsTextbookValues) {
   EXPECT_EQ(models::textbook_allreduce_rabenseifner(in), 0);
 }
 
-// Only algorithms with a derived formula; the reducing operations' take whole elements and a
-// costed reduction (ReducingFormulaAgreement below) instead of the sizes above.
-std::vector<const AlgorithmInfo*> with_derived_formula(bool reducing = false) {
+// Only algorithms with a derived formula.
+std::vector<const AlgorithmInfo*> with_derived_formula() {
   std::vector<const AlgorithmInfo*> out;
   for (const AlgorithmInfo* a : testing::every_algorithm())
-    if (a->derived && operation_info(a->op).reduces == reducing) out.push_back(a);
+    if (a->derived) out.push_back(a);
   return out;
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryAlgorithm, FormulaAgreement, ::testing::ValuesIn(with_derived_formula()),
                          testing::algorithm_test_name);
 
-// The reducing operations' derived formulas, with a reduction of 2.5e-10 s per byte and each of
-// testing::test_reductions (int32 and float64 sums, and the non-commutative int64 affine where
-// the algorithm keeps rank order: its fallbacks and Open MPI's decisions for nested reduces
-// differ for one). Sizes are whole elements: 0, 1, 3, 127 and 1000 of them, then about 8191 B to
-// 70001 B, and 1 MiB to 4 MiB on the process counts of `points`. Exact under contention-free
-// Hockney for every P; under one port exact where `exact_on(P)`, a lower bound elsewhere.
-void expect_reducing_agreement(const AlgorithmInfo& a, const ModelConfig& model, bool (*exact_on)(int)) {
+// Allreduce's and reduce_scatter's derived formulas with the other reductions of
+// testing::test_reductions: int32 sums (4-byte elements, other block splits) and, where the
+// algorithm keeps rank order, the non-commutative int64 affine (rabenseifner falls back to
+// basic_linear, Open MPI 4.1 decides the nested reduces differently). The same points and element
+// counts as above. Exact under contention-free Hockney for every P; under one port exact where
+// `exact_on(P)`, a lower bound elsewhere.
+void expect_reducing_agreement(const AlgorithmInfo& a, const ModelConfig& port_model, bool (*exact_on)(int)) {
+  const ModelConfig model = model_for(a, port_model);
   FormulaConfig f;
   f.costs = costs_from_model(model, kMaxProcs, 8192);
   ASSERT_EQ(f.costs.reduce_gamma, model.reduce_gamma);
@@ -254,9 +355,10 @@ void expect_reducing_agreement(const AlgorithmInfo& a, const ModelConfig& model,
   for (const Point& pt : points(a)) {
     if (!testing::takes_root(a, pt.root)) continue;
     for (const Reduction r : testing::test_reductions(a)) {
+      if (r.type == kReduction.type && r.op == kReduction.op) continue;  // FormulaAgreement's
       RunSpec s = spec_for(a, pt);
       s.params.reduction = r;
-      s.bytes = testing::case_bytes(a, pt.bytes, r, 8191);
+      s.bytes = pt.bytes / size_of(kReduction.type) * size_of(r.type);
       const double engine = run_model(model, s).time_s, formula = run_formula(f, s).time_s;
       ++checked;
       const bool exact = std::abs(formula - engine) <= 1e-9 * engine;
@@ -270,19 +372,14 @@ void expect_reducing_agreement(const AlgorithmInfo& a, const ModelConfig& model,
   EXPECT_GT(checked, kSanitized ? 100 : 1000);
 }
 
-ModelConfig reducing(bool one_port) {
-  ModelConfig c = hockney(one_port);
-  c.reduce_gamma = 2.5e-10;
-  return c;
-}
-
 bool every_p(int) { return true; }
 bool power_of_two(int p) { return (p & (p - 1)) == 0; }
+bool nonoverlapping_exact(int p) { return p <= kNonoverlappingExactUpTo; }
 
 class ReducingFormulaAgreement : public ::testing::TestWithParam<const AlgorithmInfo*> {};
 
 TEST_P(ReducingFormulaAgreement, ContentionFreeHockney) {
-  expect_reducing_agreement(*GetParam(), reducing(false), every_p);
+  expect_reducing_agreement(*GetParam(), hockney(false), every_p);
 }
 
 // One port: exact for every P but where rabenseifner, recursive_halving and butterfly fold the
@@ -293,11 +390,21 @@ TEST_P(ReducingFormulaAgreement, OnePort) {
   const std::string name(GetParam()->name);
   const bool folds = name == "allreduce/rabenseifner" || name == "reduce_scatter/recursive_halving" ||
                      name == "reduce_scatter/butterfly";
-  expect_reducing_agreement(*GetParam(), reducing(true), folds ? power_of_two : every_p);
+  expect_reducing_agreement(*GetParam(), hockney(true),
+                            folds                                ? power_of_two
+                            : name == "allreduce/nonoverlapping" ? nonoverlapping_exact
+                                                                 : every_p);
 }
 
-INSTANTIATE_TEST_SUITE_P(EveryReducingAlgorithm, ReducingFormulaAgreement,
-                         ::testing::ValuesIn(with_derived_formula(true)), testing::algorithm_test_name);
+std::vector<const AlgorithmInfo*> allreduce_and_reduce_scatter() {
+  std::vector<const AlgorithmInfo*> out;
+  for (const AlgorithmInfo* a : with_derived_formula())
+    if (a->op == Operation::allreduce || a->op == Operation::reduce_scatter) out.push_back(a);
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(AllreduceAndReduceScatter, ReducingFormulaAgreement,
+                         ::testing::ValuesIn(allreduce_and_reduce_scatter()), testing::algorithm_test_name);
 
 }  // namespace
 }  // namespace collsim

@@ -123,7 +123,7 @@ TEST(Registry, TwoProcAlgorithmsRunOnTwoProcessesOnly) {
   EXPECT_TRUE(runs_on(*find_algorithm("allgather/ring"), 3));
 }
 
-// Every rooted algorithm runs on a tree; bcast's and gather's have their derived formulas (the
+// Every rooted algorithm runs on a tree; bcast's, gather's and reduce's have their derived formulas (the
 // other operations' formulas are not all written yet: their entries' formulas may be null).
 TEST(Registry, EveryEntryHasATreeAndADerivedFormula) {
   std::set<std::string> textbook;
@@ -132,7 +132,7 @@ TEST(Registry, EveryEntryHasATreeAndADerivedFormula) {
     if (operation_info(a.op).rooted && a.name != "reduce/in-order_binary" && a.name != "reduce/rabenseifner") {
       EXPECT_NE(a.tree, nullptr) << a.name;
     }
-    if (a.op == Operation::bcast || a.op == Operation::gather) {
+    if (a.op == Operation::bcast || a.op == Operation::gather || a.op == Operation::reduce) {
       EXPECT_NE(a.derived, nullptr) << a.name;
     }
     EXPECT_EQ(find_algorithm(a.name), &a);
@@ -145,12 +145,13 @@ TEST(Registry, EveryEntryHasATreeAndADerivedFormula) {
                            "reduce_scatter/recursive_halving", "reduce_scatter/ring"})
     EXPECT_EQ(textbook.erase(name), 1u) << name;
   // and the others':
-  EXPECT_EQ(textbook, (std::set<std::string>{
-                          "bcast/basic_linear", "bcast/pipeline", "bcast/binary_tree", "bcast/binomial",
-                          "bcast/scatter_allgather", "bcast/scatter_allgather_ring", "gather/basic_linear",
-                          "gather/binomial", "scatter/basic_linear", "scatter/binomial", "reduce/binomial",
-                          "allgather/bruck", "allgather/recursive_doubling", "allgather/ring", "alltoall/pairwise",
-                          "alltoall/modified_bruck", "barrier/recursive_doubling", "barrier/bruck"}));
+  EXPECT_EQ(textbook,
+            (std::set<std::string>{"bcast/basic_linear", "bcast/pipeline", "bcast/binary_tree", "bcast/binomial",
+                                   "bcast/scatter_allgather", "bcast/scatter_allgather_ring", "gather/basic_linear",
+                                   "gather/binomial", "scatter/basic_linear", "scatter/binomial", "reduce/binomial",
+                                   "reduce/rabenseifner", "allgather/bruck", "allgather/recursive_doubling",
+                                   "allgather/ring", "alltoall/pairwise", "alltoall/modified_bruck",
+                                   "barrier/recursive_doubling", "barrier/bruck"}));
 }
 
 TEST(Registry, ChecksKnobsOnce) {
