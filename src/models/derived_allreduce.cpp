@@ -6,9 +6,8 @@
 // 0 for no elements, where MPI_Allreduce returns at once, and for one process (a copy, free).
 //
 // Every message here is a blocking send (alone, or in a sendrecv: irecv, blocking send, wait), so
-// a sender's port is free whenever it posts; the formulas below also need no receiver to take two
-// messages at once, which makes them exact under one port too except where a comment says
-// otherwise.
+// a sender's port is free whenever it posts; where no receiver takes two messages at once the
+// formulas are exact under one port too, and each comment says what happens where one does.
 #include <algorithm>
 #include <bit>
 #include <cstddef>

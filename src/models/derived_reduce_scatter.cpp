@@ -53,7 +53,7 @@ struct Folded {
 // non-overlapping: the communicator's reduce of the vector (M bytes) to rank 0, then a linear
 // scatterv from it: the P-1 blocking sends of scatter/basic_linear. As for allreduce's
 // nonoverlapping (derived_allreduce.cpp) every rank has finished the reduce when rank 0 has, so
-// the two times add up.
+// the two times add up: exact under both port models wherever the reduce's formula is.
 double derived_reduce_scatter_non_overlapping(const FormulaInput& in) {
   if (trivial(in)) return 0;
   FormulaInput scatter = in;
