@@ -41,10 +41,18 @@ double reduced(const FormulaInput& in, double bytes) { return bytes * in.costs.r
 // done(s) = post(s) + t(l_s) side by side. One port: a parent's receive port takes its children's
 // transfers in the order they are posted, so done(s) = max(post(s), port) + t(l_s), the port
 // then busy until done(s); the children's posts are merged in time order (a child's next post is
-// known once its previous send is placed). The ranks start in rank order, so of two posts at one
-// time the lower rank's goes first (at time 0 this is the engine's order; later ties are broken
-// the same way). A transfer into a rank depends only on that rank's children, so the tree is
-// evaluated children first, bottom up. Cost O(P * n * k).
+// known once its previous send is placed). A transfer into a rank depends only on that rank's
+// children, so the tree is evaluated children first, bottom up. Cost O(P * n * k).
+// Side by side this is exact. One port: exact for the pipeline (one child each) and wherever no
+// two children of a rank post at the same time. At time 0 (leaves) the ranks post in rank order,
+// as the engine starts them; two later posts at one time are taken in the parent's child order,
+// whereas the engine takes them in the order of its events, which is the order in which their
+// causes were scheduled (a child that waited longer goes first): a child served one transfer
+// later then delays its own next segments. This happens from 5 processes on; the formula is then
+// an approximation off by either sign: in tests/model/formula_agreement_test.cpp up to 10.3%
+// below the engine (in-order_binary, with roots 0 and p-1) and 4.6% above (middle roots, leaf
+// isends); it is checked to within 12%. Exact would need the engine's event order (the order in
+// which each post's chain of causes was scheduled), i.e. a simulation.
 std::vector<double> tree_reduce(const FormulaInput& in, const std::vector<TreeNode>& nodes) {
   const int P = in.procs;
   const Segmentation seg(in.bytes, element_segment(in.bytes, in.params.segment, size_of(in.params.reduction.type)));
@@ -84,7 +92,7 @@ std::vector<double> tree_reduce(const FormulaInput& in, const std::vector<TreeNo
   std::reverse(order.begin(), order.end());
 
   for (int v : order) {
-    std::vector<Sender> kids;
+    std::vector<Sender> kids;  // in the parent's order
     for (int c : node(v).children) {
       kids.push_back({c});
       done[static_cast<std::size_t>(c)].assign(n, 0);
@@ -96,7 +104,7 @@ std::vector<double> tree_reduce(const FormulaInput& in, const std::vector<TreeNo
       for (Sender& c : kids) {
         if (c.s == n) continue;
         const double post = next_post(c);
-        if (!next || post < when || (post == when && c.rank < next->rank)) {
+        if (!next || post < when || (when == 0 && post == 0 && c.rank < next->rank)) {
           next = &c;
           when = post;
         }
@@ -183,13 +191,15 @@ double derived_reduce_in_order_binary(const FormulaInput& in) {
 //     (C_root <- max(B_root, C_0 + T(piece))) and stands in for vrank 0.
 // Each step's senders have finished all their receives (the higher steps) before it, so the steps
 // can be evaluated in order. The call ends at the latest finish.
-// One port: on powers of two every rank's clocks in step 2 are equal, so each transfer into a rank
-// is posted after the previous one into it has ended, and in the gather each sender posts when the
-// receiver's previous transfer ends: no transfer waits for a port and the formula is exact. With
-// e > 0 a rank that skipped step 1 can post its step-2 transfer while its partner's port is still
-// busy with step 1, and the port's posting order then decides which of that rank's transfers goes
-// first; the formula (side by side, whatever serial_receive says) is then a lower bound
-// (tests/model/formula_agreement_test.cpp).
+// One port: on a power of two with a count that halves evenly (a multiple of P), every transfer of
+// a step has the same size and every rank's clocks are equal, so each transfer into a rank is
+// posted after the previous one into it has ended, and in the gather each sender posts when the
+// receiver's previous transfer ends: no transfer waits for a port and the formula is exact.
+// Otherwise (odd halvings, or e > 0, where a rank that skipped step 1 posts its step-2 transfer
+// while its partner's port is still busy with step 1) a transfer can wait for a port, and which
+// goes first is the engine's posting order; the formula (side by side, whatever serial_receive
+// says) is then a lower bound: every wait in the program is a max, so a transfer delayed by a
+// port can only delay what follows (tests/model/formula_agreement_test.cpp).
 double derived_reduce_rabenseifner(const FormulaInput& in) {
   const Reduction red = in.params.reduction;
   const std::size_t ts = size_of(red.type), count = in.bytes / ts;
