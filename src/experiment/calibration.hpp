@@ -23,7 +23,10 @@
 // squares. Message sizes should be multiples of the segment, where the formulas are linear in
 // alpha and beta (a short last segment adds a max of differently weighted terms), and some below
 // it: a segmented algorithm's experiments on multiples alone all cost multiples of
-// alpha + beta*m_s, which cannot tell alpha from beta (the fit refuses them).
+// alpha + beta*m_s, which cannot tell alpha from beta (the fit refuses them). A reducing
+// algorithm's model also has the reduction's term, and which of its terms win the maxima depends
+// on how alpha and beta compare with the reduction's gamma: its equations are taken at the fit's
+// own estimate (the model's slopes there) and refitted until they settle.
 #pragma once
 
 #include <cstddef>

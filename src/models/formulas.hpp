@@ -1,8 +1,8 @@
 // Closed-form predictions of every algorithm: textbook Hockney formulas (textbook_formulas.cpp)
 // and formulas derived from our implementation, which is Open MPI's call sequence
 // (derived_bcast.cpp, derived_gather.cpp, derived_scatter.cpp, derived_reduce.cpp,
-// derived_barrier.cpp, derived_allgather.cpp, derived_alltoall.cpp). Each definition sits next to
-// its derivation.
+// derived_barrier.cpp, derived_allgather.cpp, derived_alltoall.cpp, derived_allreduce.cpp,
+// derived_reduce_scatter.cpp). Each definition sits next to its derivation.
 //
 // The derived formulas follow the seed's Section IV: segments move in buffered (eager) mode, so a
 // send costs alpha + beta*m whether or not its receive is posted (Hockney has no rendezvous; the
@@ -18,6 +18,9 @@
 // scatter_allgather to basic_linear below p bytes).
 #pragma once
 
+#include <cstddef>
+
+#include "algorithms/operation.hpp"
 #include "models/formula.hpp"
 
 namespace collsim::models {
@@ -44,6 +47,11 @@ double textbook_alltoall_pairwise(const FormulaInput& in);
 double textbook_alltoall_modified_bruck(const FormulaInput& in);
 double textbook_barrier_recursive_doubling(const FormulaInput& in);
 double textbook_barrier_bruck(const FormulaInput& in);
+double textbook_allreduce_recursive_doubling(const FormulaInput& in);
+double textbook_allreduce_ring(const FormulaInput& in);
+double textbook_allreduce_rabenseifner(const FormulaInput& in);
+double textbook_reduce_scatter_recursive_halving(const FormulaInput& in);
+double textbook_reduce_scatter_ring(const FormulaInput& in);
 
 // Derived from the implementation.
 double derived_bcast_basic_linear(const FormulaInput& in);
@@ -85,5 +93,20 @@ double derived_alltoall_pairwise(const FormulaInput& in);
 double derived_alltoall_modified_bruck(const FormulaInput& in);
 double derived_alltoall_linear_sync(const FormulaInput& in);
 double derived_alltoall_two_proc(const FormulaInput& in);
+double derived_allreduce_basic_linear(const FormulaInput& in);
+double derived_allreduce_nonoverlapping(const FormulaInput& in);
+double derived_allreduce_recursive_doubling(const FormulaInput& in);
+double derived_allreduce_ring(const FormulaInput& in);
+double derived_allreduce_segmented_ring(const FormulaInput& in);
+double derived_allreduce_rabenseifner(const FormulaInput& in);
+double derived_reduce_scatter_non_overlapping(const FormulaInput& in);
+double derived_reduce_scatter_recursive_halving(const FormulaInput& in);
+double derived_reduce_scatter_ring(const FormulaInput& in);
+double derived_reduce_scatter_butterfly(const FormulaInput& in);
+
+// The derived formula of the algorithm Open MPI 4.1's fixed decision runs for a nested call of
+// `op` on `bytes` from `root` (nested_collective.cpp), with the reduction of `in`; throws
+// InputError when that algorithm has no derived formula.
+double derived_fixed_choice(Operation op, const FormulaInput& in, std::size_t bytes, int root);
 
 }  // namespace collsim::models

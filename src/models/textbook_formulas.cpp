@@ -114,4 +114,38 @@ double textbook_barrier_recursive_doubling(const FormulaInput& in) {
   return (floor_log + (power_of_two ? 0 : 2)) * in.t(0);
 }
 
+// Allreduce of an m-byte vector (Thakur, Rabenseifner and Gropp 2005, section 4.4). Recursive
+// doubling: ceil(log2 P) exchanges of the whole vector, each reduced. Ring (reduce-scatter then
+// allgather, P-1 steps of m/P bytes each): 2(P-1)*alpha + 2(P-1)/P*m*beta + (P-1)/P*m*gamma.
+// Rabenseifner (recursive-halving reduce-scatter, recursive-doubling allgather):
+// 2*log2(P)*alpha + 2(P-1)/P*m*beta + (P-1)/P*m*gamma.
+double textbook_allreduce_recursive_doubling(const FormulaInput& in) {
+  if (trivial(in)) return 0;
+  return ceil_log2(P(in)) * (in.t(m(in)) + m(in) * in.costs.reduce_gamma);
+}
+double textbook_allreduce_ring(const FormulaInput& in) {
+  if (trivial(in)) return 0;
+  const double share = (P(in) - 1) / P(in) * m(in);
+  return 2 * (P(in) - 1) * in.costs.hockney.alpha + 2 * share * in.costs.hockney.beta + share * in.costs.reduce_gamma;
+}
+double textbook_allreduce_rabenseifner(const FormulaInput& in) {
+  if (trivial(in)) return 0;
+  const double share = (P(in) - 1) / P(in) * m(in);
+  return 2 * ceil_log2(P(in)) * in.costs.hockney.alpha + 2 * share * in.costs.hockney.beta +
+         share * in.costs.reduce_gamma;
+}
+
+// Reduce_scatter of blocks of m bytes, a vector of n = P*m (ibid., section 4.3). Recursive
+// halving: log2(P) steps, halving the data each time: log2(P)*alpha + (P-1)/P*n*(beta + gamma).
+// Ring (the pairwise exchange's cost): P-1 steps of one block: (P-1)*alpha + (P-1)/P*n*(beta + gamma).
+double textbook_reduce_scatter_recursive_halving(const FormulaInput& in) {
+  if (trivial(in)) return 0;
+  return ceil_log2(P(in)) * in.costs.hockney.alpha +
+         (P(in) - 1) * m(in) * (in.costs.hockney.beta + in.costs.reduce_gamma);
+}
+double textbook_reduce_scatter_ring(const FormulaInput& in) {
+  if (trivial(in)) return 0;
+  return (P(in) - 1) * (in.t(m(in)) + m(in) * in.costs.reduce_gamma);
+}
+
 }  // namespace collsim::models

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 #include "cli_test_util.hpp"
@@ -150,11 +151,30 @@ TEST(Select, EveryOperation) {
   ASSERT_NE(barrier, std::string::npos);
   const std::string barrier_table = o.out.substr(barrier, o.out.find("reduce_scatter", barrier) - barrier);
   EXPECT_EQ(std::count(barrier_table.begin(), barrier_table.end(), '\n'), 1 + 3 * 2) << barrier_table;
-  // Reductions of int64 start at 8 bytes.
-  const std::size_t reduce = o.out.find("reduce (int64 max): ");
-  const std::string reduce_table = o.out.substr(reduce, o.out.find("allreduce", reduce) - reduce);
-  EXPECT_EQ(reduce_table.find("from 4 B"), std::string::npos) << reduce_table;
-  EXPECT_NE(reduce_table.find("from 12 B"), std::string::npos) << reduce_table;
+  // A reduction's sizes are whole int64s: every boundary of its tables is a multiple of 8.
+  const Outcome r = collsim(
+      "select --op reduce,allreduce,reduce_scatter --procs 2,4,7 --alpha 2e-5 --beta 8e-10 "
+      "--one-port --reduce-gamma 2.5e-10 --datatype int64 --max-bytes 64KiB");
+  ASSERT_EQ(r.status, 0) << r.err;
+  int boundaries = 0;
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);) {
+    const std::size_t from = line.find("    from ");
+    if (from != 0) continue;
+    std::istringstream cell(line.substr(9));
+    std::string size;
+    cell >> size;
+    // The table's sizes: bytes, or whole KiB and MiB (multiples of 8 already).
+    std::size_t digits = 0;
+    const unsigned long long bytes = std::stoull(size, &digits);
+    const std::string unit = size.substr(digits);
+    ASSERT_TRUE(unit.empty() || unit == "KiB" || unit == "MiB") << line;
+    if (unit.empty()) {
+      EXPECT_EQ(bytes % 8, 0u) << line;
+    }
+    boundaries += bytes > 0;
+  }
+  EXPECT_GT(boundaries, 0) << r.out;
   // two_proc only in the row built at 2 processes.
   std::size_t at = 0;
   while ((at = o.out.find("/two_proc", at + 1)) != std::string::npos) {

@@ -17,6 +17,10 @@
 // release build checks every P; the sanitizer build the small and edge process counts, with
 // messages of 1 to 4 MiB on up to 3 processes only, which catches memory errors in the formulas
 // at a fraction of the time.
+// Allreduce and reduce_scatter: rabenseifner, recursive_halving and butterfly are exact under one
+// port on powers of two, a lower bound where they fold the ranks beyond one; nonoverlapping and
+// non-overlapping are as exact as the reduce they call (ReducingFormulaAgreement runs them again
+// with int32 sums and the non-commutative affine).
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -28,6 +32,7 @@
 #include "common/every_algorithm.hpp"
 #include "engines/formula/formula_engine.hpp"
 #include "engines/model/model_engine.hpp"
+#include "models/formulas.hpp"
 
 namespace collsim {
 namespace {
@@ -113,7 +118,10 @@ double approximate_within(const RunSpec& s) {
   const std::string name(s.algorithm->name);
   const bool trees = name == "reduce/chain" || name == "reduce/binary" || name == "reduce/binomial" ||
                      name == "reduce/in-order_binary";
-  return trees ? 0.12 : 0;
+  // allreduce/nonoverlapping and reduce_scatter/non-overlapping add such a reduce to a bcast or
+  // scatter formula.
+  const bool nested = name == "allreduce/nonoverlapping" || name == "reduce_scatter/non-overlapping";
+  return trees || nested ? 0.12 : 0;
 }
 
 // Exact where `exact_at` says (everywhere by default); elsewhere within approximate_within, or a
@@ -178,6 +186,17 @@ bool one_port_exact(const RunSpec& s) {
     const std::size_t count = s.bytes / size_of(kReduction.type);
     return count < pof2 || (pof2 == static_cast<unsigned>(s.procs) && count % pof2 == 0);
   }
+  // Allreduce's rabenseifner on powers of two and where it runs basic_linear (below P' elements or
+  // a non-commutative operator); reduce_scatter's folding algorithms on powers of two; the
+  // reduce + bcast/scatter compositions where the reduce is exact (up to 4 processes).
+  if (name == "allreduce/rabenseifner") {
+    const auto pof2 = std::bit_floor(static_cast<unsigned>(s.procs));
+    return pof2 == static_cast<unsigned>(s.procs) || s.bytes / size_of(s.params.reduction.type) < pof2 ||
+           !is_commutative(s.params.reduction.op);
+  }
+  if (name == "reduce_scatter/recursive_halving" || name == "reduce_scatter/butterfly")
+    return std::has_single_bit(static_cast<unsigned>(s.procs));
+  if (name == "allreduce/nonoverlapping" || name == "reduce_scatter/non-overlapping") return s.procs <= 4;
   return true;
 }
 
@@ -330,6 +349,67 @@ TEST(TextbookAgreement, ReduceRabenseifnerOnPowersOfTwoWithEvenHalvings) {
   EXPECT_EQ(checked, 8 * 4 * 3);
 }
 
+// The allreduce and reduce_scatter textbook formulas (Thakur, Rabenseifner and Gropp) against the
+// contention-free engine with a reduction of gamma per byte. Open MPI's algorithm is the textbook
+// one, so the time is exact: allreduce recursive doubling on powers of two (elsewhere Open MPI
+// folds the extra ranks in and out: one exchange and one message more); ring whenever its P blocks
+// are equal (the element count a multiple of P, at least P); rabenseifner on powers of two with
+// equal blocks (its halvings then split evenly); reduce_scatter recursive halving on powers of two
+// (elsewhere a fold of the whole vector first) and ring on every P.
+TEST(TextbookAgreement, ReducingOperationsWhereOpenMpisAlgorithmIsTheTextbookOne) {
+  ModelConfig model = hockney(false);
+  model.reduce_gamma = 2.5e-10;
+  FormulaConfig f;
+  f.kind = FormulaConfig::Kind::textbook;
+  f.costs = costs_from_model(model, 8, 8192);
+  const Reduction r{Datatype::float64, ReduceOp::sum};
+  struct Expect {
+    const char* name;
+    bool powers_of_two_only;
+    bool blocks_of_p;  // element counts a multiple of P (allreduce), else per-rank blocks
+  };
+  int checked = 0;
+  for (const Expect& e :
+       {Expect{"allreduce/recursive_doubling", true, false}, Expect{"allreduce/ring", false, true},
+        Expect{"allreduce/rabenseifner", true, true}, Expect{"reduce_scatter/recursive_halving", true, false},
+        Expect{"reduce_scatter/ring", false, false}}) {
+    const AlgorithmInfo& a = *find_algorithm(e.name);
+    for (int p = 1; p <= 40; ++p) {
+      if (e.powers_of_two_only && (p & (p - 1)) != 0) continue;
+      for (std::size_t elements : {std::size_t{0}, std::size_t{1}, std::size_t{125}, std::size_t{8192}}) {
+        RunSpec s = spec_for(a, {p, (e.blocks_of_p ? static_cast<std::size_t>(p) : 1) * elements * 8, 0, 0});
+        s.params.reduction = r;
+        const double engine = run_model(model, s).time_s, formula = run_formula(f, s).time_s;
+        EXPECT_NEAR(formula, engine, 1e-9 * engine) << describe(s);
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 250);
+}
+
+// Where Open MPI's algorithm is not the textbook one, the textbook values themselves (alpha 12 us,
+// beta 1/1.17e9 s/B, gamma 2.5e-10 s/B, m = 8000 bytes).
+TEST(TextbookAgreement, ReducingOperationsTextbookValues) {
+  models::FormulaInput in;
+  in.costs.hockney = {12e-6, 1.0 / 1.17e9};
+  in.costs.reduce_gamma = 2.5e-10;
+  in.bytes = 8000;
+  const double a = 12e-6, b = 1.0 / 1.17e9, g = 2.5e-10, m = 8000;
+  in.procs = 6;  // ceil(log2 6) = 3 steps
+  EXPECT_DOUBLE_EQ(models::textbook_allreduce_recursive_doubling(in), 3 * (a + m * b + m * g));
+  EXPECT_DOUBLE_EQ(models::textbook_allreduce_rabenseifner(in), 6 * a + 2 * 5.0 / 6 * m * b + 5.0 / 6 * m * g);
+  EXPECT_DOUBLE_EQ(models::textbook_reduce_scatter_recursive_halving(in), 3 * a + 5 * m * (b + g));
+  in.procs = 7;  // blocks of 8000/7 bytes
+  EXPECT_DOUBLE_EQ(models::textbook_allreduce_ring(in), 12 * a + 2 * 6.0 / 7 * m * b + 6.0 / 7 * m * g);
+  EXPECT_DOUBLE_EQ(models::textbook_reduce_scatter_ring(in), 6 * (a + m * b + m * g));
+  in.procs = 1;
+  EXPECT_EQ(models::textbook_allreduce_ring(in), 0);
+  in.procs = 6;
+  in.bytes = 0;
+  EXPECT_EQ(models::textbook_allreduce_rabenseifner(in), 0);
+}
+
 // Only algorithms with a derived formula.
 std::vector<const AlgorithmInfo*> with_derived_formula() {
   std::vector<const AlgorithmInfo*> out;
@@ -340,6 +420,55 @@ std::vector<const AlgorithmInfo*> with_derived_formula() {
 
 INSTANTIATE_TEST_SUITE_P(EveryAlgorithm, FormulaAgreement, ::testing::ValuesIn(with_derived_formula()),
                          testing::algorithm_test_name);
+
+// Allreduce's and reduce_scatter's derived formulas with the other reductions of
+// testing::test_reductions: int32 sums (4-byte elements, other block splits) and, where the
+// algorithm keeps rank order, the non-commutative int64 affine (rabenseifner falls back to
+// basic_linear, Open MPI 4.1 decides the nested reduces differently). The same points and element
+// counts as above, judged as FormulaAgreement judges them.
+void expect_reducing_agreement(const AlgorithmInfo& a, const ModelConfig& port_model) {
+  const ModelConfig model = model_for(a, port_model);
+  FormulaConfig f;
+  f.costs = costs_from_model(model, kMaxProcs, 8192);
+  ASSERT_EQ(f.costs.reduce_gamma, model.reduce_gamma);
+  int checked = 0, failures = 0;
+  for (const Point& pt : points(a)) {
+    if (!testing::takes_root(a, pt.root)) continue;
+    for (const Reduction r : testing::test_reductions(a)) {
+      if (r.type == kReduction.type && r.op == kReduction.op) continue;  // FormulaAgreement's
+      RunSpec s = spec_for(a, pt);
+      s.params.reduction = r;
+      s.bytes = pt.bytes / size_of(kReduction.type) * size_of(r.type);
+      const double engine = run_model(model, s).time_s, formula = run_formula(f, s).time_s;
+      ++checked;
+      const bool exact = std::abs(formula - engine) <= 1e-9 * engine;
+      const double within = approximate_within(s);
+      const bool ok = !model.one_port || one_port_exact(s) ? exact
+                      : within > 0                         ? std::abs(formula - engine) <= within * engine
+                                                           : formula <= engine * (1 + 1e-9);
+      if (!ok && ++failures <= 10)
+        ADD_FAILURE() << describe(s) << " " << to_string(r.type) << ": formula " << formula << " s, model engine "
+                      << engine << " s";
+    }
+  }
+  EXPECT_EQ(failures, 0) << "of " << checked;
+  EXPECT_GT(checked, kSanitized ? 100 : 1000);
+}
+
+class ReducingFormulaAgreement : public ::testing::TestWithParam<const AlgorithmInfo*> {};
+
+TEST_P(ReducingFormulaAgreement, ContentionFreeHockney) { expect_reducing_agreement(*GetParam(), hockney(false)); }
+TEST_P(ReducingFormulaAgreement, OnePort) { expect_reducing_agreement(*GetParam(), hockney(true)); }
+
+std::vector<const AlgorithmInfo*> allreduce_and_reduce_scatter() {
+  std::vector<const AlgorithmInfo*> out;
+  for (const AlgorithmInfo* a : with_derived_formula())
+    if (a->op == Operation::allreduce || a->op == Operation::reduce_scatter) out.push_back(a);
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(AllreduceAndReduceScatter, ReducingFormulaAgreement,
+                         ::testing::ValuesIn(allreduce_and_reduce_scatter()), testing::algorithm_test_name);
 
 }  // namespace
 }  // namespace collsim

@@ -166,7 +166,7 @@ TEST(ParametersFile, BadFilesGetOneLineNamingThePlace) {
   expect("collsim: parameters\nsegmnet: 8\n",
          ":2:1: unknown key 'segmnet' in the parameters file (expected one of: "
          "collsim, engine, platform, protocol, ranks_per_node, segment, method, "
-         "serial_receive, procs, bytes, gamma, pingpong, algorithms)");
+         "serial_receive, procs, bytes, gamma, reduce_gamma, pingpong, algorithms)");
 }
 
 TEST(ParametersFile, TextbookFormulasTakeThePingPongAndDerivedOnesTheirOwn) {
