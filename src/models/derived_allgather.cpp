@@ -8,11 +8,8 @@
 // receives exactly one message in it, and the round takes t(its bytes). One port changes nothing
 // there (no port is ever busy when asked for), so each formula holds under both assumptions.
 #include <cstddef>
-#include <string>
 
 #include "algorithms/input_error.hpp"
-#include "algorithms/ompi41_decision.hpp"
-#include "algorithms/registry.hpp"
 #include "models/formulas.hpp"
 
 namespace collsim::models {
@@ -21,19 +18,6 @@ namespace {
 
 bool trivial(const FormulaInput& in) { return in.procs <= 1 || in.bytes == 0; }
 double blocks(const FormulaInput& in, int n) { return in.t(static_cast<double>(n) * static_cast<double>(in.bytes)); }
-
-// The derived formula of what Open MPI 4.1's fixed decision runs for `op` on `call`'s processes
-// and bytes, from root 0 (nested_collective.hpp picks the same).
-double fixed_choice(Operation op, FormulaInput call) {
-  const FixedChoice choice = ompi41_fixed_choice(op, call.procs, ompi41_decision_bytes(op, call.procs, call.bytes));
-  const AlgorithmInfo* a = find_algorithm(op, choice.ompi_id);
-  if (!a || !a->derived)
-    throw InputError("Open MPI 4.1 runs " + std::string(to_string(op)) + " algorithm " +
-                     std::to_string(choice.ompi_id) + " here, which has no derived formula");
-  call.params = choice.params;
-  call.params.root = 0;
-  return a->derived(call);
-}
 
 }  // namespace
 
@@ -48,9 +32,8 @@ double fixed_choice(Operation op, FormulaInput call) {
 // (tests/model/formula_agreement_test.cpp).
 double derived_allgather_linear(const FormulaInput& in) {
   if (trivial(in)) return 0;
-  FormulaInput whole = in;
-  whole.bytes = in.bytes * static_cast<std::size_t>(in.procs);
-  return fixed_choice(Operation::gather, in) + fixed_choice(Operation::bcast, whole);
+  return derived_fixed_choice(Operation::gather, in, in.bytes, 0) +
+         derived_fixed_choice(Operation::bcast, in, in.bytes * static_cast<std::size_t>(in.procs), 0);
 }
 
 // bruck: for distance 2^j < P, c = min(2^j, P - 2^j) blocks to rank - 2^j and from rank + 2^j:
