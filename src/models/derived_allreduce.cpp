@@ -16,6 +16,7 @@
 
 #include "algorithms/input_error.hpp"
 #include "algorithms/ompi41_decision.hpp"
+#include "algorithms/rank_math.hpp"
 #include "algorithms/reduce.hpp"
 #include "algorithms/registry.hpp"
 #include "algorithms/segmentation.hpp"
@@ -28,7 +29,6 @@ namespace {
 std::size_t type_size(const FormulaInput& in) { return size_of(in.params.reduction.type); }
 std::size_t element_count(const FormulaInput& in) { return in.bytes / type_size(in); }
 double reduce_cost(const FormulaInput& in, double bytes) { return bytes * in.costs.reduce_gamma; }
-int mod(int a, int p) { return ((a % p) + p) % p; }
 
 // The ring's reduce-scatter in `phases` phases, then its allgather (ring_phases in
 // algorithms/allreduce.cpp). Rank i's k-th send of a phase (k = 1..P-1) carries its piece of block
@@ -150,7 +150,7 @@ double derived_allreduce_nonoverlapping(const FormulaInput& in) {
 double derived_allreduce_recursive_doubling(const FormulaInput& in) {
   if (in.procs <= 1 || in.bytes == 0) return 0;
   const double T = in.t(static_cast<double>(in.bytes)), G = reduce_cost(in, static_cast<double>(in.bytes));
-  const auto pof2 = static_cast<int>(std::bit_floor(static_cast<unsigned>(in.procs)));
+  const auto pof2 = largest_power_of_two(in.procs);
   const double steps = std::countr_zero(static_cast<unsigned>(pof2));
   return pof2 == in.procs ? steps * (T + G) : (steps + 1) * (T + G) + T;
 }
@@ -199,7 +199,7 @@ double derived_allreduce_segmented_ring(const FormulaInput& in) {
 double derived_allreduce_rabenseifner(const FormulaInput& in) {
   const std::size_t ts = type_size(in), count = element_count(in);
   if (count == 0 || in.procs <= 1) return 0;
-  const int P = in.procs, pof2 = static_cast<int>(std::bit_floor(static_cast<unsigned>(P))), extra = P - pof2;
+  const int P = in.procs, pof2 = largest_power_of_two(P), extra = P - pof2;
   if (count < static_cast<std::size_t>(pof2) || !is_commutative(in.params.reduction.op))
     return derived_allreduce_basic_linear(in);
   auto t = [&](std::size_t elements) { return in.t(static_cast<double>(elements * ts)); };

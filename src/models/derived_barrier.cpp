@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "algorithms/input_error.hpp"
+#include "algorithms/rank_math.hpp"
 #include "models/formulas.hpp"
 
 namespace collsim::models {
@@ -19,12 +20,6 @@ namespace collsim::models {
 namespace {
 
 double a(const FormulaInput& in) { return in.t(0); }
-
-int largest_power_of_two_at_most(int p) {
-  int pof2 = 1;
-  while (pof2 * 2 <= p) pof2 *= 2;
-  return pof2;
-}
 
 int log2_of(int pof2) {
   int k = 0;
@@ -64,7 +59,7 @@ double derived_barrier_double_ring(const FormulaInput& in) { return in.procs <= 
 // the later message first and delays the current one, by a (tests/model/formula_agreement_test).
 double derived_barrier_recursive_doubling(const FormulaInput& in) {
   if (in.procs <= 1) return 0;
-  const int pof2 = largest_power_of_two_at_most(in.procs), extra = in.procs - pof2;
+  const int pof2 = largest_power_of_two(in.procs), extra = in.procs - pof2;
   const int k = log2_of(pof2);
   if (extra == 0) return k * a(in);
   const double first = in.costs.serial_receive && extra % 2 == 1 ? 2 : 1;  // max_i E_i, in a

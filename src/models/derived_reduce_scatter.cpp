@@ -48,6 +48,27 @@ struct Folded {
   }
 };
 
+// One halving step of recursive_halving and butterfly: virtual rank u and its partner u^mask
+// share a window of 2n merged blocks from lo[u]; the one without `mask` keeps the lower n, each
+// sends the other's half and reduces its own:
+// c_u <- max(c_u + t(sent_u), c_v + t(sent_v)) + g*kept_u.
+void halve(const FormulaInput& in, const Folded& f, std::vector<double>& c, std::vector<int>& lo, int mask, int n) {
+  std::vector<double> next(c.size());
+  std::vector<int> next_lo(c.size());
+  for (int u = 0; u < f.pof2; ++u) {
+    const int v = u ^ mask, base = lo[static_cast<std::size_t>(u)];
+    const bool lower = (u & mask) == 0;
+    const int keep = lower ? base : base + n, sent = lower ? base + n : base;
+    const double kept = f.window(keep, n), out = f.window(sent, n);
+    next[static_cast<std::size_t>(u)] =
+        std::max(c[static_cast<std::size_t>(u)] + in.t(out), c[static_cast<std::size_t>(v)] + in.t(kept)) +
+        reduce_cost(in, kept);
+    next_lo[static_cast<std::size_t>(u)] = keep;
+  }
+  c = std::move(next);
+  lo = std::move(next_lo);
+}
+
 }  // namespace
 
 // non-overlapping: the communicator's reduce of the vector (M bytes) to rank 0, then a linear
@@ -77,21 +98,7 @@ double derived_reduce_scatter_recursive_halving(const FormulaInput& in) {
   const Folded f(in);
   std::vector<double> c = f.start(in);
   std::vector<int> lo(c.size(), 0);
-  for (int mask = f.pof2 / 2; mask > 0; mask >>= 1) {
-    std::vector<double> next(c.size());
-    std::vector<int> next_lo(c.size());
-    for (int u = 0; u < f.pof2; ++u) {
-      const int v = u ^ mask, base = lo[static_cast<std::size_t>(u)];
-      const int keep = u < v ? base : base + mask, sent = u < v ? base + mask : base;
-      const double kept = f.window(keep, mask), out = f.window(sent, mask);
-      next[static_cast<std::size_t>(u)] =
-          std::max(c[static_cast<std::size_t>(u)] + in.t(out), c[static_cast<std::size_t>(v)] + in.t(kept)) +
-          reduce_cost(in, kept);
-      next_lo[static_cast<std::size_t>(u)] = keep;
-    }
-    c = std::move(next);
-    lo = std::move(next_lo);
-  }
+  for (int mask = f.pof2 / 2; mask > 0; mask >>= 1) halve(in, f, c, lo, mask, mask);
   double end = 0;
   for (int u = 0; u < f.pof2; ++u) end = std::max(end, c[static_cast<std::size_t>(u)] + (u < f.extra ? in.t(f.b) : 0));
   return end;
@@ -123,19 +130,7 @@ double derived_reduce_scatter_butterfly(const FormulaInput& in) {
   int n = f.pof2;
   for (int mask = 1; mask < f.pof2; mask <<= 1) {
     n /= 2;
-    std::vector<double> next(c.size());
-    std::vector<int> next_lo(c.size());
-    for (int u = 0; u < f.pof2; ++u) {
-      const int v = u ^ mask, base = lo[static_cast<std::size_t>(u)];
-      const int keep = (u & mask) == 0 ? base : base + n, sent = (u & mask) == 0 ? base + n : base;
-      const double kept = f.window(keep, n), out = f.window(sent, n);
-      next[static_cast<std::size_t>(u)] =
-          std::max(c[static_cast<std::size_t>(u)] + in.t(out), c[static_cast<std::size_t>(v)] + in.t(kept)) +
-          reduce_cost(in, kept);
-      next_lo[static_cast<std::size_t>(u)] = keep;
-    }
-    c = std::move(next);
-    lo = std::move(next_lo);
+    halve(in, f, c, lo, mask, n);
   }
 
   const int bits = std::countr_zero(static_cast<unsigned>(f.pof2));
