@@ -1,5 +1,6 @@
 #include "algorithms/input_pattern.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -45,11 +46,14 @@ T element(ReduceOp op, int rank, std::size_t index) {
   if (op == ReduceOp::land || op == ReduceOp::lor || op == ReduceOp::lxor)
     return static_cast<T>((w & 3) == 0 ? 0 : (w >> 2) & 0xff);
   if constexpr (std::is_floating_point_v<T>) {
+    // Scaling by powers of two is exact, and multiplying is many times faster than ldexp (the
+    // suite fills and checks gigabytes of elements).
     constexpr int kBits = std::numeric_limits<T>::digits;
-    const T u = static_cast<T>(std::ldexp(static_cast<double>(w >> (64 - kBits)), -kBits));  // [0, 1), exact
+    constexpr double kUnit = 1.0 / static_cast<double>(std::uint64_t{1} << kBits);
+    const T u = static_cast<T>(static_cast<double>(w >> (64 - kBits)) * kUnit);  // [0, 1), exact
     // The scale comes from the word's low bits, which u does not use.
     return op == ReduceOp::prod ? static_cast<T>(0.5 + 1.5 * u)
-                                : static_cast<T>(std::ldexp(2 * u - 1, static_cast<int>(w & 3)));
+                                : static_cast<T>((2 * u - 1) * static_cast<T>(1u << (w & 3)));
   } else {
     return static_cast<T>(op == ReduceOp::prod ? (w | 1) : w);
   }
@@ -85,29 +89,19 @@ struct Reference {
   std::vector<double> bound;     // empty when exact
 };
 
-template <class T>
-void compute(Reference& ref) {
+// A floating-point sum or product: the true result, rounded, and the bound on any order of
+// evaluation (Higham's gamma_{p-1} times the sum of magnitudes, or the product's magnitude, plus
+// the rounding of the true result itself), accumulated in `Exact`.
+template <class T, class Exact>
+void compute_bounded(Reference& ref) {
   const ReduceOp op = ref.r.op;
   const std::size_t n = ref.n;
-  ref.value.assign(n * sizeof(T), std::byte{});
-  const bool approximate = std::is_floating_point_v<T> && (op == ReduceOp::sum || op == ReduceOp::prod);
-  if (!approximate) {
-    // acc = x_{p-1}; acc = x_r (+) acc for r = p-2 .. 0: the operator's own order and arithmetic.
-    std::vector<std::byte> in(n * sizeof(T));
-    fill_typed<T>(ref.value, op, ref.size - 1, 0);
-    for (int r = ref.size - 2; r >= 0; --r) {
-      fill_typed<T>(in, op, r, 0);
-      apply(ref.r, Buffer(in.data(), in.size()), Buffer(ref.value.data(), ref.value.size()));
-    }
-    ref.bound.clear();
-    return;
-  }
   constexpr double u = std::numeric_limits<T>::epsilon() / 2;
   const double k = ref.size - 1, gamma = k * u / (1 - k * u);
-  std::vector<long double> exact(n, op == ReduceOp::sum ? 0.0L : 1.0L), magnitude(n, 0.0L);
+  std::vector<Exact> exact(n, op == ReduceOp::sum ? Exact{0} : Exact{1}), magnitude(n, Exact{0});
   for (int r = 0; r < ref.size; ++r)
     for (std::size_t i = 0; i < n; ++i) {
-      const long double x = element<T>(op, r, i);
+      const Exact x = element<T>(op, r, i);
       if (op == ReduceOp::sum) {
         exact[i] += x;
         magnitude[i] += std::fabs(x);
@@ -120,16 +114,41 @@ void compute(Reference& ref) {
     const T v = static_cast<T>(exact[i]);
     std::memcpy(ref.value.data() + i * sizeof(T), &v, sizeof(T));
     ref.bound[i] = gamma * static_cast<double>(op == ReduceOp::sum ? magnitude[i] : std::fabs(exact[i])) +
-                   static_cast<double>(std::fabs(exact[i] - static_cast<long double>(v)));
+                   static_cast<double>(std::fabs(exact[i] - static_cast<Exact>(v)));
   }
+}
+
+template <class T>
+void compute(Reference& ref) {
+  const ReduceOp op = ref.r.op;
+  const std::size_t n = ref.n;
+  ref.value.assign(n * sizeof(T), std::byte{});
+  if constexpr (std::is_floating_point_v<T>) {
+    // Float sums are exact in double, many times faster than x87's long double: every float
+    // element is a multiple of 2^-23 below 8 in magnitude (see element()), so up to 2^27 ranks'
+    // sum fits in 53 bits. Double elements (multiples of 2^-52) and products take long double.
+    if (op == ReduceOp::sum && std::is_same_v<T, float>) return compute_bounded<T, double>(ref);
+    if (op == ReduceOp::sum || op == ReduceOp::prod) return compute_bounded<T, long double>(ref);
+  }
+  // acc = x_{p-1}; acc = x_r (+) acc for r = p-2 .. 0: the operator's own order and arithmetic.
+  std::vector<std::byte> in(n * sizeof(T));
+  fill_typed<T>(ref.value, op, ref.size - 1, 0);
+  for (int r = ref.size - 2; r >= 0; --r) {
+    fill_typed<T>(in, op, r, 0);
+    apply(ref.r, Buffer(in.data(), in.size()), Buffer(ref.value.data(), ref.value.size()));
+  }
+  ref.bound.clear();
 }
 
 const Reference& reference(Reduction r, int size, std::size_t n) {
   thread_local Reference ref;
-  if (ref.r.type != r.type || ref.r.op != r.op || ref.size != size || ref.n < n) {
+  const bool same = ref.r.type == r.type && ref.r.op == r.op && ref.size == size;
+  if (!same || ref.n < n) {
     ref.r = r;
     ref.size = size;
-    ref.n = n;
+    // The ranks of a reduce_scatter check blocks further and further into one vector: growing by
+    // at least half keeps that from recomputing the vector once per rank.
+    ref.n = same ? std::max(n, ref.n + ref.n / 2) : n;
     for_type(r.type, [&](auto t) { compute<decltype(t)>(ref); });
   }
   return ref;

@@ -74,8 +74,9 @@ struct Monitoring {
 };
 
 // Whether monitoring exists is asked of Open MPI itself (ompi_info): only an Open MPI built
-// without the pml monitoring component skips the tests. Where it exists, a probe run that fails
-// or reports nothing is a problem that fails every test using it.
+// without the pml monitoring component skips the tests. Where it exists, every test asserts that
+// its runs exited cleanly and reported lines, so monitoring that is there but broken fails them
+// all (no probe run: it cost each test, one process each under ctest, a third of its time).
 inline const Monitoring& monitoring() {
   static const Monitoring m = [] {
     Monitoring r;
@@ -93,13 +94,6 @@ inline const Monitoring& monitoring() {
     }
     // "mca:pml:monitoring:version:..." lines list the component when it was built.
     r.present = info.out.find("mca:pml:monitoring:") != std::string::npos;
-    if (!r.present) return r;
-    const std::string probe = "--op bcast/binomial --bytes 64";
-    const Report rep = monitored(2, "mpi", probe);
-    if (rep.status != 0 || rep.sent.empty())
-      r.problem = "Open MPI has pml monitoring (ompi_info), but the probe `collsim-mpi run --engine mpi " + probe +
-                  "` on 2 ranks exited with status " + std::to_string(rep.status) + " and reported " +
-                  std::to_string(rep.sent.size()) + " monitoring lines; stderr: " + rep.err;
     return r;
   }();
   return m;

@@ -10,9 +10,9 @@
 // Open MPI's do.
 //
 // Whether monitoring exists is asked of Open MPI itself (ompi_info): only an Open MPI built
-// without the pml monitoring component skips these tests. Where it exists, a probe run that
-// fails or reports nothing fails every test here, since nothing else shows that our algorithms
-// send what Open MPI's send.
+// without the pml monitoring component skips these tests. Where it exists, a run that fails or
+// reports nothing fails its test, since nothing else shows that our algorithms send what Open
+// MPI's send.
 #include <gtest/gtest.h>
 
 #include <cctype>
