@@ -7,6 +7,7 @@
 // the engine starts the ranks in rank order, so sends posted at the same time at the start are
 // granted in rank order.
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <utility>
 #include <vector>
@@ -20,12 +21,6 @@ namespace collsim::models {
 namespace {
 
 double a(const FormulaInput& in) { return in.t(0); }
-
-int log2_of(int pof2) {
-  int k = 0;
-  while ((1 << k) < pof2) ++k;
-  return k;
-}
 
 }  // namespace
 
@@ -60,7 +55,7 @@ double derived_barrier_double_ring(const FormulaInput& in) { return in.procs <= 
 double derived_barrier_recursive_doubling(const FormulaInput& in) {
   if (in.procs <= 1) return 0;
   const int pof2 = largest_power_of_two(in.procs), extra = in.procs - pof2;
-  const int k = log2_of(pof2);
+  const int k = std::countr_zero(static_cast<unsigned>(pof2));
   if (extra == 0) return k * a(in);
   const double first = in.costs.serial_receive && extra % 2 == 1 ? 2 : 1;  // max_i E_i, in a
   return (first + k + 1) * a(in);
