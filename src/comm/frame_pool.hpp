@@ -3,11 +3,12 @@
 //
 // The model engine holds one suspended coroutine chain per rank, so a run of 2^20 ranks makes
 // millions of frame allocations. General-purpose malloc spends most of that time in its own
-// bookkeeping and in page faults; bump allocation from 2 MiB slabs backed by transparent huge
-// pages, with exact-size free lists for reuse, makes frames cheap. Slabs are never returned to
-// the system (a process runs one experiment), so a block stays valid memory for the life of the
-// process: one freed on another thread than the one that allocated it (the model engine creates
-// frames on two threads and runs and frees them on one) simply joins the freeing thread's list.
+// bookkeeping and in page faults; bump allocation from slabs (2 MiB, doubling up to 128 MiB)
+// backed by transparent huge pages, with exact-size free lists for reuse, makes frames cheap.
+// Slabs are never returned to the system (a process runs one experiment), so a block stays valid
+// memory for the life of the process: one freed on another thread than the one that allocated it
+// (the model engine creates frames on two threads and runs and frees them on one) simply joins
+// the freeing thread's list.
 //
 // Under AddressSanitizer frames come from plain operator new, so ASan still sees every frame.
 #pragma once
