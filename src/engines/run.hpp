@@ -69,6 +69,12 @@ struct RunResult {
   std::vector<double> finish_s;  // per rank, relative to the common start
   std::string data_error;        // first wrong byte found; empty when right or not checked
   std::string protocol;          // sim: the point-to-point protocol selection it ran under
+  // Model engine: the wall time it spent building and starting the ranks (on a large run mostly
+  // first touches of fresh memory), then in its event loop, and the events it processed; for the
+  // scale benchmarks. Zero from the other engines.
+  double setup_wall_s = 0;
+  double loop_wall_s = 0;
+  std::int64_t events = 0;
 };
 
 // A failure of the run itself (deadlock, engine misuse); the message names the algorithm, the

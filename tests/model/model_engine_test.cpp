@@ -130,6 +130,22 @@ TEST(ModelEngine, LargeRunsBuiltOnTwoThreadsKeepTheirResults) {
   EXPECT_EQ(real.finish_s, run_model(hockney(10e-6, 1e-9), segmented).finish_s);
 }
 
+// The engine says what it processed and where its wall time went (the scale benchmark prints
+// it): under Hockney each message of an unsegmented broadcast is two events, the completion of
+// its send and of its receive, and a segmented one two per segment.
+TEST(ModelEngine, ReportsItsEventsAndPhases) {
+  for (int p : {1, 2, 7, 64}) {
+    RunSpec s = spec("bcast/binomial", p, 1000);
+    RunResult r = run_model(hockney(10e-6, 1e-9), s);
+    EXPECT_EQ(r.events, 2 * (p - 1)) << "p=" << p;
+    EXPECT_GT(r.setup_wall_s, 0) << "p=" << p;
+    EXPECT_GE(r.loop_wall_s, 0) << "p=" << p;
+    s.params.segment = 300;  // four segments
+    r = run_model(hockney(10e-6, 1e-9), s);
+    EXPECT_EQ(r.events, 8 * (p - 1)) << "p=" << p;
+  }
+}
+
 // Under one-port the root's isends to vranks 1, 2, 4, ... leave one after the other, the one to
 // vrank 2^k over [k t, (k+1) t], t = alpha + beta*m. Likewise vrank v, having received at time
 // b t, b = bit_length(v), sends to v + 2^k (k = b, b+1, ... while below p) over [k t, (k+1) t];

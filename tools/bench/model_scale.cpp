@@ -117,6 +117,12 @@ int main(int argc, char** argv) {
   auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6; };
   const double user = seconds(usage.ru_utime), sys = seconds(usage.ru_stime);
   std::printf("wall time       %.3f s\n", wall);
+  // Setup is mostly first touches of fresh memory: a few tenths of a second when the pages were
+  // freed lately, several times that when the VM's host must supply them (a first run).
+  std::printf(
+      "  of which      %.3f s building and starting the ranks, %.3f s event loop (%lld events), "
+      "%.3f s freeing\n",
+      r.setup_wall_s, r.loop_wall_s, static_cast<long long>(r.events), wall - r.setup_wall_s - r.loop_wall_s);
   std::printf("cpu time        %.3f s  (user %.3f + system %.3f, whole process)\n", user + sys, user, sys);
   std::printf("peak memory     %.1f MiB\n", peak_mib);
   // LogGOPSim, the reference large-scale LogGP simulator, needs about 630 bytes per rank.

@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <exception>
 #include <map>
@@ -863,6 +864,10 @@ void ModelEngine::deadlock() {
 }
 
 RunResult ModelEngine::run() {
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point setup_start = Clock::now();
+  Clock::time_point loop_start, loop_end;
+  std::int64_t events = 0;
   const auto P = static_cast<std::size_t>(size());
   const bool keep_work = RankWork::holds_state(spec_);
   ranks_.allocate(P);
@@ -917,8 +922,10 @@ RunResult ModelEngine::run() {
       collsim::start(r.task);
       if (r.task.done()) rethrow_if_failed(r.task);
     }
+    loop_start = Clock::now();
     Event e;
     while (queue_.pop(e)) {
+      ++events;
       now_ = e.time;
       prefetch_ahead();
       Rank& r = ranks_[static_cast<std::size_t>(e.rank)];
@@ -953,6 +960,7 @@ RunResult ModelEngine::run() {
         case Event::Kind::arrive: loggp_arrive(e.rank, e.id); break;
       }
     }
+    loop_end = Clock::now();
   } catch (const CommError& e) {
     throw EngineError(describe(spec_) + ": " + e.what());
   }
@@ -966,6 +974,9 @@ RunResult ModelEngine::run() {
     if (result.data_error.empty()) result.data_error = w.check();
   }
   result.time_s = call_time(spec_, result.finish_s);
+  result.setup_wall_s = std::chrono::duration<double>(loop_start - setup_start).count();
+  result.loop_wall_s = std::chrono::duration<double>(loop_end - loop_start).count();
+  result.events = events;
   return result;
 }
 
