@@ -64,6 +64,7 @@ constexpr unsigned kSegment = static_cast<unsigned>(Knob::segment);
 constexpr unsigned kFanout = static_cast<unsigned>(Knob::fanout);
 constexpr unsigned kRadix = static_cast<unsigned>(Knob::radix);
 constexpr unsigned kMaxRequests = static_cast<unsigned>(Knob::max_requests);
+constexpr bool kReceivesFirst = true;
 
 using namespace models;
 
@@ -72,25 +73,25 @@ using namespace models;
 const std::array kAlgorithms{
     AlgorithmInfo{"bcast/basic_linear", Operation::bcast, 1, 0,
                   "the root isends the whole message to every rank at once", &as_bcast<bcast_basic_linear>, linear_node,
-                  textbook_bcast_basic_linear, derived_bcast_basic_linear},
+                  textbook_bcast_basic_linear, derived_bcast_basic_linear, kReceivesFirst},
     AlgorithmInfo{"bcast/chain", Operation::bcast, 2, kSegment | kFanout,
                   "fanout chains off the root, segments pipelined along them (generic tree bcast)",
-                  &as_bcast<bcast_chain>, chain_node, nullptr, derived_bcast_chain},
+                  &as_bcast<bcast_chain>, chain_node, nullptr, derived_bcast_chain, kReceivesFirst},
     AlgorithmInfo{"bcast/pipeline", Operation::bcast, 3, kSegment,
                   "one chain through all ranks, segments pipelined (generic tree bcast)", &as_bcast<bcast_pipeline>,
-                  pipeline_node, textbook_bcast_pipeline, derived_bcast_pipeline},
+                  pipeline_node, textbook_bcast_pipeline, derived_bcast_pipeline, kReceivesFirst},
     AlgorithmInfo{"bcast/split_binary_tree", Operation::bcast, 4, kSegment,
                   "halves down the two subtrees of a binary tree, then swapped between pairs",
                   &as_bcast<bcast_split_binary_tree>, binary_node, nullptr, derived_bcast_split_binary_tree},
     AlgorithmInfo{"bcast/binary_tree", Operation::bcast, 5, kSegment,
                   "breadth-first binary tree, segments pipelined (generic tree bcast)", &as_bcast<bcast_binary_tree>,
-                  binary_node, textbook_bcast_binary_tree, derived_bcast_binary_tree},
+                  binary_node, textbook_bcast_binary_tree, derived_bcast_binary_tree, kReceivesFirst},
     AlgorithmInfo{"bcast/binomial", Operation::bcast, 6, kSegment,
                   "binomial tree, segmented pipeline through it (generic tree bcast)", &as_bcast<bcast_binomial>,
-                  binomial_node, textbook_bcast_binomial, derived_bcast_binomial},
+                  binomial_node, textbook_bcast_binomial, derived_bcast_binomial, kReceivesFirst},
     AlgorithmInfo{"bcast/knomial", Operation::bcast, 7, kSegment | kRadix,
                   "k-nomial tree of the given radix, segments pipelined (generic tree bcast)", &as_bcast<bcast_knomial>,
-                  knomial_node, nullptr, derived_bcast_knomial},
+                  knomial_node, nullptr, derived_bcast_knomial, kReceivesFirst},
     AlgorithmInfo{"bcast/scatter_allgather", Operation::bcast, 8, 0,
                   "binomial scatter of p blocks, then recursive-doubling allgather", &as_bcast<bcast_scatter_allgather>,
                   scatter_node, textbook_bcast_scatter_allgather, derived_bcast_scatter_allgather},

@@ -47,6 +47,11 @@ struct AlgorithmInfo {
   TreeFn tree = nullptr;               // nullptr for test algorithms
   models::Formula textbook = nullptr;  // nullptr: the literature has no formula for it
   models::Formula derived = nullptr;
+  // Every rank but the root begins by posting receives and waiting for them, so nothing it does
+  // can be seen before a message reaches it. The model engine builds and starts such a rank only
+  // when its first message arrives (and checks that it only receives then): a run holds the ranks
+  // a message has reached and not yet finished, not all of them.
+  bool receives_first = false;
 
   bool takes(Knob knob) const { return (knobs & static_cast<unsigned>(knob)) != 0; }
 };

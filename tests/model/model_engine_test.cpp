@@ -6,6 +6,7 @@
 #include <string>
 
 #include "algorithms/registry.hpp"
+#include "comm/trace.hpp"
 #include "engines/model/model_engine.hpp"
 
 namespace collsim {
@@ -261,6 +262,117 @@ TEST(ModelEngine, SizeMismatchIsAnError) {
   RunSpec s = spec("bcast/binomial", 2, 16);
   s.algorithm = &bad;
   EXPECT_THROW(run_model(hockney(1e-6, 1e-9), s), EngineError);
+}
+
+// A trace sink that keeps nothing: a traced run starts every rank at time 0.
+class NullSink final : public TraceSink {
+ public:
+  void record(const TraceEvent&) override {}
+};
+
+// The algorithms that receive first start a rank when its first message comes instead of at time
+// 0; a traced run starts them all at time 0. Both must give the same run, to the bit, under every
+// model (one-port and LogGP order ranks' competing transfers by when they are asked for, so a
+// start that changed the order of events would show), for every root, for counts with leaves
+// at many depths, for segmented and empty messages, with the data checked.
+TEST(ModelEngine, RanksThatReceiveFirstStartLateWithTheSameResults) {
+  ModelConfig one_port = hockney(10e-6, 1e-9);
+  one_port.one_port = true;
+  ModelConfig loggp;
+  loggp.kind = ModelConfig::Kind::loggp;
+  ModelConfig two_level;
+  two_level.kind = ModelConfig::Kind::two_level;
+  two_level.two_level = {{1e-6, 0.1e-9}, {20e-6, 1e-9}, 3};
+  NullSink sink;
+  int checked = 0;
+  for (const AlgorithmInfo& a : all_algorithms()) {
+    if (!a.receives_first) continue;
+    for (const ModelConfig& c : {hockney(10e-6, 1e-9), one_port, loggp, two_level})
+      for (int p : {1, 2, 3, 5, 8, 13, 17, 33})
+        for (int root : {0, p / 2, p - 1})
+          for (auto [bytes, segment] : {std::pair<std::size_t, std::size_t>{1000, 0}, {1000, 300}, {0, 0}}) {
+            RunSpec s = spec(std::string(a.name).c_str(), p, bytes, segment, root);
+            const RunResult late = run_model(c, s);
+            s.trace = &sink;
+            const RunResult on_time = run_model(c, s);
+            const std::string where = std::string(a.name) + " " + to_string(c.kind) + (c.one_port ? " one-port" : "") +
+                                      " p=" + std::to_string(p) + " root=" + std::to_string(root) +
+                                      " bytes=" + std::to_string(bytes) + " segment=" + std::to_string(segment);
+            ASSERT_TRUE(late.data_error.empty()) << where << ": " << late.data_error;
+            ASSERT_EQ(late.finish_s, on_time.finish_s) << where;
+            ASSERT_EQ(late.events, on_time.events) << where;
+            ++checked;
+          }
+  }
+  EXPECT_GE(checked, 6 * 4 * 8 * 3 * 3) << "fewer algorithms receive first than the six broadcasts";
+}
+
+// Test-only algorithms that claim to receive first but do not: a rank started late would have
+// sent (or copied) at time 0, so the engine refuses rather than run it at the wrong time.
+Task<> sends_first(Comm& comm, RankBuffers b, const AlgorithmParams& params) {
+  if (comm.rank() == params.root) co_return;
+  co_await comm.send(b.data, params.root, 7);
+}
+
+Task<> copies_first(Comm& comm, RankBuffers b, const AlgorithmParams& params) {
+  if (comm.rank() != params.root) co_await comm.copy(b.data, b.data);
+  if (comm.rank() == 0) co_await comm.send(b.data, 1, 7);
+  if (comm.rank() == 1) co_await comm.recv(b.data, 0, 7);
+}
+
+TEST(ModelEngine, AnAlgorithmThatClaimsToReceiveFirstAndDoesNotIsRefused) {
+  AlgorithmInfo sends{"test/sends_first", Operation::bcast, 0, false, "", &sends_first};
+  sends.receives_first = true;
+  AlgorithmInfo copies{"test/copies_first", Operation::bcast, 0, false, "", &copies_first};
+  copies.receives_first = true;
+  ModelConfig c = hockney(1e-6, 1e-9);
+  c.copy_bandwidth = 1e9;
+  for (const auto& [algorithm, began] :
+       {std::pair{&sends, "began with isend"}, std::pair{&copies, "began with copy"}}) {
+    RunSpec s = spec("bcast/binomial", 4, 16);
+    s.algorithm = algorithm;
+    try {
+      run_model(c, s);
+      ADD_FAILURE() << algorithm->name << " ran";
+    } catch (const EngineError& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find(began), std::string::npos) << what;
+      EXPECT_NE(what.find(std::string(algorithm->name) + " is registered as receiving first"), std::string::npos)
+          << what;
+    }
+  }
+}
+
+// A rank that receives first and is never sent to still starts (after the others) and is found
+// waiting: the deadlock reads as in a run that started it at time 0.
+Task<> forgets_rank_two(Comm& comm, RankBuffers b, const AlgorithmParams&) {
+  if (comm.rank() == 0)
+    co_await comm.send(b.data, 1, 7);
+  else
+    co_await comm.recv(b.data, 0, 7);
+}
+
+TEST(ModelEngine, ARankThatReceivesFirstAndIsNeverSentToIsReportedWaiting) {
+  AlgorithmInfo forgets{"test/forgets_rank_two", Operation::bcast, 0, false, "", &forgets_rank_two};
+  forgets.receives_first = true;
+  RunSpec s = spec("bcast/binomial", 3, 16);
+  s.algorithm = &forgets;
+  std::string late, on_time;
+  try {
+    run_model(hockney(1e-6, 1e-9), s);
+  } catch (const EngineError& e) {
+    late = e.what();
+  }
+  NullSink sink;
+  s.trace = &sink;
+  try {
+    run_model(hockney(1e-6, 1e-9), s);
+  } catch (const EngineError& e) {
+    on_time = e.what();
+  }
+  EXPECT_NE(late.find("deadlock in test/forgets_rank_two on 3 processes"), std::string::npos) << late;
+  EXPECT_NE(late.find(": rank 2 wait_all on recv from 0 (tag 7)"), std::string::npos) << late;
+  EXPECT_EQ(late, on_time);
 }
 
 }  // namespace

@@ -121,9 +121,12 @@ class ModelComm final : public Comm {
   int rank_;
 
  public:
-  // The engine left op() pending and will resume the rank. Declared last, so that it takes the
-  // padding after rank_ rather than a pointer's room in the engine's Rank.
+  // The engine's state of the rank, declared last so that it takes the padding after rank_
+  // rather than room of its own in the engine's Rank: its task has been started; the engine left
+  // op() pending and will resume the rank; its task has finished (and its frame is freed).
+  bool started = false;
   bool suspended = false;
+  bool finished = false;
 };
 
 // The latest arrival of a rank's puts to one target on one window, until a flush completes them.
@@ -323,8 +326,12 @@ class ModelEngine {
   void deliver(int rank, std::int64_t request, Buffer target, Message& message, double posted);
   void push(double time, int rank, Event::Kind kind, std::int64_t id = -1) { queue_.push({time, rank, kind, id}); }
   void resume(int rank);
+  void make_task(std::size_t rank);
+  void start_rank(std::size_t rank);
+  void start_late(std::size_t rank);
+  void finished(std::size_t rank);
   void prefetch_ahead() const;
-  void build_ranks(std::size_t begin, std::size_t end, bool keep_work);
+  void build_ranks(std::size_t begin, std::size_t end);
   [[noreturn]] void deadlock();
   std::string describe_wait(int rank) const;
 
@@ -353,6 +360,13 @@ class ModelEngine {
   std::vector<Waiting> waiting_;
   std::vector<std::int64_t> free_in_flight_;
   EventQueue queue_;
+  // Ranks that receive first (AlgorithmInfo::receives_first) start late: when their first
+  // message comes, not at time 0. The ranks before start_turn_ have had their turn to start at
+  // time 0; once looping_, all have.
+  bool late_starts_ = false;
+  bool looping_ = false;
+  bool starting_late_ = false;
+  std::size_t start_turn_ = 0;
   int in_collective_ = 0;  // ranks inside the current collective call
   OpKind collective_kind_ = OpKind::barrier;
   std::vector<WindowMemory> windows_;
@@ -381,6 +395,11 @@ void ModelEngine::set_done(int rank, std::int64_t id, bool done) {
 }
 
 bool ModelEngine::start(int rank, Op& op) {
+  if (starting_late_ && op.kind != OpKind::irecv && op.kind != OpKind::wait_all && op.kind != OpKind::wait_any)
+    throw CommError("rank " + std::to_string(rank) + " began with " + to_string(op.kind) + ", but " +
+                    std::string(spec_.algorithm->name) +
+                    " is registered as receiving first (AlgorithmInfo::receives_first), which lets the model "
+                    "engine start a rank when its first message comes");
   switch (op.kind) {
     case OpKind::isend: return start_isend(rank, op);
     case OpKind::irecv: return start_irecv(rank, op);
@@ -713,6 +732,10 @@ Message ModelEngine::message_of(int rank, const Op& op, double ready) {
 // keeps it as unexpected.
 void ModelEngine::match(int rank, Message message) {
   Rank& me = ranks_[static_cast<std::size_t>(rank)];
+  // A rank whose turn to start has passed would have posted its receives by now: start it, so
+  // that it has. One whose turn is still to come finds the message unexpected then, as it would.
+  if (!me.comm.started && (looping_ || static_cast<std::size_t>(rank) < start_turn_))
+    start_late(static_cast<std::size_t>(rank));
   PostedRecv p;
   if (!take_posted(
           me, [&](const PostedRecv& r) { return r.source == message.source && r.tag == message.tag; }, p)) {
@@ -808,18 +831,57 @@ void ModelEngine::prefetch_ahead() const {
 
 // Constructs ranks [begin, end) and their coroutines, up to the initial suspension. Touches
 // nothing shared but what it only reads (the spec, the config), so run() calls it on two threads.
-void ModelEngine::build_ranks(std::size_t begin, std::size_t end, bool keep_work) {
+void ModelEngine::build_ranks(std::size_t begin, std::size_t end) {
   for (std::size_t i = begin; i < end; ++i) {
     ranks_.construct(i, *this);
     if (trace_) ranks_[i].comm.set_trace(trace_);
   }
-  for (std::size_t i = begin; i < end; ++i) {
-    Rank& r = ranks_[i];
-    r.task = keep_work ? work_[i].run(r.comm) : RankWork(spec_, static_cast<int>(i)).run(r.comm);
-    // Almost every rank makes requests; its first slot is placed here, beside the frame, on the
-    // same page, so that a large run's random accesses to a rank touch fewer pages.
-    r.comm.reserve_requests(1);
+  if (late_starts_) return;  // their tasks are made when they start
+  for (std::size_t i = begin; i < end; ++i) make_task(i);
+}
+
+void ModelEngine::make_task(std::size_t rank) {
+  Rank& r = ranks_[rank];
+  r.task = work_.empty() ? RankWork(spec_, static_cast<int>(rank)).run(r.comm) : work_[rank].run(r.comm);
+  // Almost every rank makes requests; its first slot is placed here, beside the frame, on the
+  // same page, so that a large run's random accesses to a rank touch fewer pages.
+  r.comm.reserve_requests(1);
+}
+
+// Runs the rank until its first suspension, or to its end.
+void ModelEngine::start_rank(std::size_t rank) {
+  Rank& r = ranks_[rank];
+  if (!r.task.handle()) make_task(rank);
+  r.comm.started = true;
+  collsim::start(r.task);
+  if (r.task.done()) finished(rank);
+}
+
+// Starts a rank that receives first after its turn, as it would have started at time 0: it only
+// posts receives and waits (start() refuses anything else), which nothing else can see, so the
+// run is the one in which it started on time.
+void ModelEngine::start_late(std::size_t rank) {
+  const double now = now_;
+  now_ = 0;
+  starting_late_ = true;
+  try {
+    start_rank(rank);
+  } catch (...) {
+    starting_late_ = false;
+    now_ = now;
+    throw;
   }
+  starting_late_ = false;
+  now_ = now;
+}
+
+// The rank's task has completed: its frame goes back to the pool, for the ranks still to start.
+void ModelEngine::finished(std::size_t rank) {
+  Rank& r = ranks_[rank];
+  finish_[rank] = now_;
+  r.comm.finished = true;
+  rethrow_if_failed(r.task);
+  r.task = {};
 }
 
 void ModelEngine::resume(int rank) {
@@ -827,10 +889,7 @@ void ModelEngine::resume(int rank) {
   std::coroutine_handle<> h = r.waiting()->waiter;
   r.comm.suspended = false;
   h.resume();
-  if (r.task.done()) {
-    finish_[static_cast<std::size_t>(rank)] = now_;
-    rethrow_if_failed(r.task);
-  }
+  if (r.task.done()) finished(static_cast<std::size_t>(rank));
 }
 
 std::string ModelEngine::describe_wait(int rank) const {
@@ -856,7 +915,7 @@ void ModelEngine::deadlock() {
   int listed = 0, stuck = 0;
   for (int i = 0; i < size(); ++i) {
     const Rank& r = ranks_[static_cast<std::size_t>(i)];
-    if (r.task.done()) continue;
+    if (r.comm.finished) continue;
     if (++stuck <= 8) msg += (listed++ ? "; rank " : " rank ") + std::to_string(i) + " " + describe_wait(i);
   }
   if (stuck > 8) msg += "; and " + std::to_string(stuck - 8) + " more ranks";
@@ -870,6 +929,8 @@ RunResult ModelEngine::run() {
   std::int64_t events = 0;
   const auto P = static_cast<std::size_t>(size());
   const bool keep_work = RankWork::holds_state(spec_);
+  // Traced runs start every rank at time 0, so that the trace is written in time order.
+  late_starts_ = !spec_.program && spec_.algorithm && spec_.algorithm->receives_first && !trace_;
   ranks_.allocate(P);
   if (keep_work) work_.reserve(P);
   advise_huge_pages(work_.data(), work_.capacity() * sizeof(RankWork));
@@ -898,7 +959,7 @@ RunResult ModelEngine::run() {
       try {
         upper = std::thread([&] {
           try {
-            build_ranks(half, P, keep_work);
+            build_ranks(half, P);
           } catch (...) {
             upper_failed = std::current_exception();
           }
@@ -909,7 +970,7 @@ RunResult ModelEngine::run() {
     }
     std::exception_ptr lower_failed;
     try {
-      build_ranks(0, half, keep_work);
+      build_ranks(0, half);
     } catch (...) {
       lower_failed = std::current_exception();
     }
@@ -917,11 +978,15 @@ RunResult ModelEngine::run() {
     ranks_.set_size(P);
     if (lower_failed) std::rethrow_exception(lower_failed);
     if (upper_failed) std::rethrow_exception(upper_failed);
-    for (int i = 0; i < size(); ++i) {
-      Rank& r = ranks_[static_cast<std::size_t>(i)];
-      collsim::start(r.task);
-      if (r.task.done()) rethrow_if_failed(r.task);
+    // Every rank's turn to start at time 0, in rank order. A rank that receives first starts
+    // at its turn only if a message is already waiting for it (its receive takes it now, as it
+    // would have); otherwise when its first message comes (match).
+    for (start_turn_ = 0; start_turn_ < P; ++start_turn_) {
+      const Rank& r = ranks_[start_turn_];
+      if (!late_starts_ || static_cast<int>(start_turn_) == spec_.params.root || r.unexpected.head != kNone)
+        start_rank(start_turn_);
     }
+    looping_ = true;
     loop_start = Clock::now();
     Event e;
     while (queue_.pop(e)) {
@@ -960,11 +1025,14 @@ RunResult ModelEngine::run() {
         case Event::Kind::arrive: loggp_arrive(e.rank, e.id); break;
       }
     }
+    // Those no message reached start now, as at time 0, and may be found deadlocked.
+    for (std::size_t i = 0; i < P; ++i)
+      if (!ranks_[i].comm.started) start_late(i);
     loop_end = Clock::now();
   } catch (const CommError& e) {
     throw EngineError(describe(spec_) + ": " + e.what());
   }
-  if (std::any_of(ranks_.begin(), ranks_.end(), [](const Rank& r) { return !r.task.done(); })) deadlock();
+  if (std::any_of(ranks_.begin(), ranks_.end(), [](const Rank& r) { return !r.comm.finished; })) deadlock();
 
   RunResult result;
   result.finish_s = std::move(finish_);
