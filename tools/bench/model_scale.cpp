@@ -7,7 +7,8 @@
 //   build/release/bin/model_scale --trace-overhead [log2_ranks=18]
 // The second form measures what the trace seam costs: the same run with no sink (tracing off, as
 // every run that asks for no trace) and with a sink that only counts the events, alternated five
-// times in one process, and prints the median of each and their ratio.
+// times in one process, and prints the median of each and their ratio. A traced run also starts
+// every rank at time 0 (AlgorithmInfo::receives_first), so the ratio includes holding them all.
 // Results and where the time and memory go: tools/bench/README.md, "Scale: model engine".
 #include <sys/resource.h>
 

@@ -829,8 +829,9 @@ void ModelEngine::prefetch_ahead() const {
   }
 }
 
-// Constructs ranks [begin, end) and their coroutines, up to the initial suspension. Touches
-// nothing shared but what it only reads (the spec, the config), so run() calls it on two threads.
+// Constructs ranks [begin, end) and, unless they start late, their coroutines, up to the initial
+// suspension. Touches nothing shared but what it only reads (the spec, the config), so run() calls
+// it on two threads.
 void ModelEngine::build_ranks(std::size_t begin, std::size_t end) {
   for (std::size_t i = begin; i < end; ++i) {
     ranks_.construct(i, *this);

@@ -57,8 +57,10 @@ struct ModelConfig {
 // "hockney", "two_level" or "loggp".
 const char* to_string(ModelConfig::Kind kind);
 
-// Runs one collective call; all ranks start at time 0. Throws EngineError on a deadlock (naming
-// the ranks still waiting and on what) or on misuse of the messaging layer.
+// Runs one collective call; all ranks start at time 0. (A rank of an algorithm that receives
+// first is built only when its first message comes, with the same result: see
+// AlgorithmInfo::receives_first.) Throws EngineError on a deadlock (naming the ranks still waiting
+// and on what) or on misuse of the messaging layer.
 RunResult run_model(const ModelConfig& config, const RunSpec& spec);
 
 }  // namespace collsim
