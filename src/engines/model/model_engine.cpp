@@ -362,9 +362,8 @@ class ModelEngine {
   EventQueue queue_;
   // Ranks that receive first (AlgorithmInfo::receives_first) start late: when their first
   // message comes, not at time 0. The ranks before start_turn_ have had their turn to start at
-  // time 0; once looping_, all have.
+  // time 0 (all of them, once the event loop runs).
   bool late_starts_ = false;
-  bool looping_ = false;
   bool starting_late_ = false;
   std::size_t start_turn_ = 0;
   int in_collective_ = 0;  // ranks inside the current collective call
@@ -734,8 +733,7 @@ void ModelEngine::match(int rank, Message message) {
   Rank& me = ranks_[static_cast<std::size_t>(rank)];
   // A rank whose turn to start has passed would have posted its receives by now: start it, so
   // that it has. One whose turn is still to come finds the message unexpected then, as it would.
-  if (!me.comm.started && (looping_ || static_cast<std::size_t>(rank) < start_turn_))
-    start_late(static_cast<std::size_t>(rank));
+  if (!me.comm.started && static_cast<std::size_t>(rank) < start_turn_) start_late(static_cast<std::size_t>(rank));
   PostedRecv p;
   if (!take_posted(
           me, [&](const PostedRecv& r) { return r.source == message.source && r.tag == message.tag; }, p)) {
@@ -862,16 +860,11 @@ void ModelEngine::start_rank(std::size_t rank) {
 // posts receives and waits (start() refuses anything else), which nothing else can see, so the
 // run is the one in which it started on time.
 void ModelEngine::start_late(std::size_t rank) {
+  // Not restored on an exception: it ends the run.
   const double now = now_;
   now_ = 0;
   starting_late_ = true;
-  try {
-    start_rank(rank);
-  } catch (...) {
-    starting_late_ = false;
-    now_ = now;
-    throw;
-  }
+  start_rank(rank);
   starting_late_ = false;
   now_ = now;
 }
@@ -987,7 +980,6 @@ RunResult ModelEngine::run() {
       if (!late_starts_ || static_cast<int>(start_turn_) == spec_.params.root || r.unexpected.head != kNone)
         start_rank(start_turn_);
     }
-    looping_ = true;
     loop_start = Clock::now();
     Event e;
     while (queue_.pop(e)) {
