@@ -106,6 +106,12 @@ Buffer Comm::local(Window w) const {
   return *(*windows_)[static_cast<std::size_t>(w.id)];
 }
 
+void Comm::check_returned() const {
+  if (requests_.live() > 0)
+    throw CommError(where() + " returned with " + std::to_string(requests_.live()) + " requests never completed (" +
+                    requests_.describe_live() + ")");
+}
+
 void Comm::check_peer(int peer, const char* verb) const {
   if (peer < 0 || peer >= size())
     throw CommError(where() + ": " + verb + " rank " + std::to_string(peer) + ", which does not exist (" +

@@ -233,6 +233,9 @@ class Comm {
 
   // Outstanding requests (issued, not yet completed by a wait): an algorithm should leave none.
   const RequestTable& requests() const { return requests_; }
+  // For engines, once the rank's task has returned: throws CommError if it left requests
+  // outstanding ("rank 1 returned with 1 requests never completed (send to 0 (tag 1))").
+  void check_returned() const;
   // For engines: room for n requests now (see RequestTable::reserve).
   void reserve_requests(std::int32_t n) { requests_.reserve(n); }
 

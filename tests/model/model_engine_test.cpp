@@ -376,5 +376,60 @@ TEST(ModelEngine, ARankThatReceivesFirstAndIsNeverSentToIsReportedWaiting) {
   EXPECT_EQ(late, on_time);
 }
 
+// Test-only: rank 1 returns with its send never waited for.
+Task<> never_waits(Comm& comm, RankBuffers b, const AlgorithmParams&) {
+  if (comm.rank() == 1) (void)co_await comm.isend(b.data, 0, 1);
+}
+
+TEST(ModelEngine, RequestsNeverWaitedAreAnError) {
+  AlgorithmInfo leaky{"test/never_waits", Operation::bcast, 0, false, "", &never_waits};
+  RunSpec s = spec("bcast/binomial", 3, 16);
+  s.algorithm = &leaky;
+  try {
+    run_model(hockney(1e-6, 1e-9), s);
+    FAIL() << "no error";
+  } catch (const EngineError& e) {
+    EXPECT_NE(std::string(e.what()).find("test/never_waits on 3 processes (root 0, 16 bytes): rank 1 returned with 1 "
+                                         "requests never completed (send to 0 (tag 1))"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// Test-only: a ring of receives first, in which each rank also sends a message nobody receives
+// to the rank before it, which has finished by then (or not started, on the root's side). A
+// rank's record is reused once it finishes; messages to a finished rank must neither reach the
+// rank that took its record nor change the run.
+Task<> ring_with_strays(Comm& comm, RankBuffers b, const AlgorithmParams& params) {
+  const int p = comm.size(), me = comm.rank();
+  const int next = (me + 1) % p, prev = (me + p - 1) % p;
+  if (me != params.root) co_await comm.recv(b.data, prev, 7);
+  if (next != params.root) co_await comm.send(b.data, next, 7);
+  if (me != params.root) co_await comm.send(b.data, prev, 8);
+}
+
+TEST(ModelEngine, RanksThatFinishGiveTheirRecordsToRanksStillToStart) {
+  AlgorithmInfo ring{"test/ring_with_strays", Operation::bcast, 0, false, "", &ring_with_strays};
+  ring.receives_first = true;
+  NullSink sink;
+  for (int p : {2, 3, 7, 64})
+    for (int root : {0, p / 2, p - 1}) {
+      RunSpec s = spec("bcast/binomial", p, 100, 0, root);
+      s.algorithm = &ring;
+      const RunResult late = run_model(hockney(1e-6, 1e-9), s);
+      s.trace = &sink;
+      const RunResult on_time = run_model(hockney(1e-6, 1e-9), s);
+      ASSERT_TRUE(late.data_error.empty()) << late.data_error;
+      EXPECT_EQ(late.finish_s, on_time.finish_s) << "p=" << p << " root=" << root;
+      EXPECT_EQ(late.events, on_time.events) << "p=" << p << " root=" << root;
+      // The rank `hop` places after the root receives at hop transfers, then forwards (but the
+      // last) and sends its stray, one transfer each (blocking sends).
+      for (int hop = 1; hop < p; ++hop)
+        EXPECT_DOUBLE_EQ(late.finish_s[static_cast<std::size_t>((root + hop) % p)],
+                         (hop + (hop == p - 1 ? 1 : 2)) * (1e-6 + 100e-9))
+            << "p=" << p << " root=" << root << " hop=" << hop;
+    }
+}
+
 }  // namespace
 }  // namespace collsim

@@ -149,8 +149,9 @@ struct WindowMemory {
   std::vector<Storage> memory;  // by rank
 };
 
-// What the engine keeps for each rank; kept small, as a run holds millions. State that only some
-// models or operations need (ports, clocks, one-sided) is in vectors sized on first use.
+// What the engine keeps for each rank while it runs (RankTable); kept small, as a run holds
+// millions. State that only some models or operations need (ports, clocks, one-sided) is in
+// vectors sized on first use.
 struct Rank {
   explicit Rank(ModelEngine& engine, int rank) noexcept : comm(engine, rank) {}
   ModelComm comm;
@@ -168,34 +169,75 @@ struct Rank {
   ListPool<Message>::List unexpected;
 };
 
-// The ranks' state, in one array constructed in place by index rather than by push_back, so that
-// run() can split the construction (the first touch of millions of ranks' memory) between threads.
-class RankArray {
+// The ranks' records. A rank has one from when it starts (or a message waits for it before its
+// turn) until it finishes; then the record is destroyed and its slot reused by a rank yet to
+// start. So a run whose ranks start late (AlgorithmInfo::receives_first) holds records for the
+// ranks in flight only, and first-touches (page faults: the largest cost of a cold run) only as
+// many, reusing slots that are still in cache. The slots are address space for one record per
+// rank, reserved at once, so a record never moves (its coroutine holds a reference to its Comm)
+// and a run whose ranks all start at time 0 can build them in place on two threads, rank i in
+// slot i.
+class RankTable {
  public:
-  RankArray() = default;
-  RankArray(const RankArray&) = delete;
-  RankArray& operator=(const RankArray&) = delete;
-  ~RankArray() {
-    for (std::size_t i = 0; i < size_; ++i) data_[i].~Rank();
+  RankTable() = default;
+  RankTable(const RankTable&) = delete;
+  RankTable& operator=(const RankTable&) = delete;
+  ~RankTable() {
+    for (const std::int32_t s : slot_)
+      if (s >= 0) data_[s].~Rank();
     ::operator delete(data_);
   }
-  // Storage for n ranks; none constructed yet.
-  void allocate(std::size_t n) { data_ = static_cast<Rank*>(::operator new(n * sizeof(Rank))); }
-  // Constructs rank i; every index below n must be constructed, on any thread, before set_size(n).
-  void construct(std::size_t i, ModelEngine& engine) { new (&data_[i]) Rank(engine, static_cast<int>(i)); }
-  void set_size(std::size_t n) { size_ = n; }
-  Rank* data() const { return data_; }
-  Rank& operator[](std::size_t i) { return data_[i]; }
-  const Rank& operator[](std::size_t i) const { return data_[i]; }
-  Rank* begin() const { return data_; }
-  Rank* end() const { return data_ + size_; }
+  // Room for n ranks, none with a record yet.
+  void allocate(std::size_t n) {
+    data_ = static_cast<Rank*>(::operator new(n * sizeof(Rank)));
+    slot_.assign(n, kNever);
+  }
+  const Rank* data() const { return data_; }
+  // Builds rank i's record in slot i; any thread, each rank once, before any other call but
+  // find(), on a table where no record has been made yet.
+  void construct_in_place(std::size_t i, ModelEngine& engine) {
+    new (&data_[i]) Rank(engine, static_cast<int>(i));
+    slot_[i] = static_cast<std::int32_t>(i);
+  }
+  // After construct_in_place of ranks [0, n): slots from n on are free.
+  void built(std::size_t n) { next_ = n; }
+  // Builds rank i's record (which it has not) in a free slot.
+  Rank& make(std::size_t i, ModelEngine& engine) {
+    std::size_t s;
+    if (!free_.empty()) {
+      s = static_cast<std::size_t>(free_.back());
+      free_.pop_back();
+    } else {
+      s = next_++;
+    }
+    slot_[i] = static_cast<std::int32_t>(s);
+    return *new (&data_[s]) Rank(engine, static_cast<int>(i));
+  }
+  // Destroys rank i's record; the rank counts as finished from now on.
+  void release(std::size_t i) {
+    const std::int32_t s = slot_[i];
+    data_[s].~Rank();
+    free_.push_back(s);
+    slot_[i] = kReleased;
+  }
+  // Rank i's record, or null if it has none: not started and no message for it yet, or finished.
+  Rank* find(std::size_t i) const { return slot_[i] >= 0 ? &data_[slot_[i]] : nullptr; }
+  // Rank i's record, which it must have.
+  Rank& operator[](std::size_t i) const { return data_[slot_[i]]; }
+  bool released(std::size_t i) const { return slot_[i] == kReleased; }
+  // Where rank i's slot number is, for an engine that prefetches it.
+  const std::int32_t* slot_of(std::size_t i) const { return &slot_[i]; }
 
  private:
+  static constexpr std::int32_t kNever = -1;     // no record yet
+  static constexpr std::int32_t kReleased = -2;  // finished, record destroyed
   Rank* data_ = nullptr;
-  std::size_t size_ = 0;
+  std::vector<std::int32_t> slot_;  // by rank
+  std::vector<std::int32_t> free_;  // destroyed records' slots, the latest last (still in cache)
+  std::size_t next_ = 0;            // slots from here on have never held a record
 };
-// construct() cannot fail (nothing in a Rank allocates), so a failure later in run() finds every
-// rank constructed.
+// construct_in_place() cannot fail (nothing in a Rank allocates), so a failure later in run()
+// finds every rank of a parallel build constructed.
 static_assert(std::is_nothrow_constructible_v<Rank, ModelEngine&, int>);
 
 struct Event {
@@ -329,7 +371,16 @@ class ModelEngine {
   void make_task(std::size_t rank);
   void start_rank(std::size_t rank);
   void start_late(std::size_t rank);
-  void finished(std::size_t rank);
+  void retire(std::size_t rank);
+  // A rank that has no record has not started (and no message waits for it) or has finished.
+  bool is_started(std::size_t rank) const {
+    const Rank* r = ranks_.find(rank);
+    return r ? r->comm.started : ranks_.released(rank);
+  }
+  bool is_finished(std::size_t rank) const {
+    const Rank* r = ranks_.find(rank);
+    return r ? r->comm.finished : ranks_.released(rank);
+  }
   void prefetch_ahead() const;
   void build_ranks(std::size_t begin, std::size_t end);
   [[noreturn]] void deadlock();
@@ -341,7 +392,7 @@ class ModelEngine {
   std::int64_t messages_ = 0;  // sent so far: the next message's id
   double now_ = 0;
   std::vector<RankWork> work_;  // those that hold state; before ranks_: the tasks are destroyed first
-  RankArray ranks_;
+  RankTable ranks_;
   std::vector<double> finish_;
   ListPool<PostedRecv> posted_;
   ListPool<Message> unexpected_;
@@ -454,7 +505,8 @@ bool ModelEngine::collective(int rank, Op& op) {
   if (op.kind == OpKind::win_free)
     for (Storage& m : windows_[static_cast<std::size_t>(op.window.id)].memory) m = Storage{};
   for (int r = 0; r < size(); ++r)
-    if (ranks_[static_cast<std::size_t>(r)].waiting() && ranks_[static_cast<std::size_t>(r)].waiting()->kind == op.kind)
+    if (const Rank* other = ranks_.find(static_cast<std::size_t>(r));
+        other && other->waiting() && other->waiting()->kind == op.kind)
       push(now_, r, Event::Kind::resume);
   return true;
 }
@@ -730,14 +782,18 @@ Message ModelEngine::message_of(int rank, const Op& op, double ready) {
 // Gives a message that reached `rank` to its first receive posted for that source and tag, or
 // keeps it as unexpected.
 void ModelEngine::match(int rank, Message message) {
-  Rank& me = ranks_[static_cast<std::size_t>(rank)];
+  const auto i = static_cast<std::size_t>(rank);
   // A rank whose turn to start has passed would have posted its receives by now: start it, so
   // that it has. One whose turn is still to come finds the message unexpected then, as it would.
-  if (!me.comm.started && static_cast<std::size_t>(rank) < start_turn_) start_late(static_cast<std::size_t>(rank));
+  if (!is_started(i) && i < start_turn_) start_late(i);
+  Rank* me = ranks_.find(i);
+  // A finished rank never receives it: it would lie in the rank's queue of unexpected messages.
+  if (!me && ranks_.released(i)) return;
+  if (!me) me = &ranks_.make(i, *this);  // to hold the message until the rank's turn
   PostedRecv p;
   if (!take_posted(
-          me, [&](const PostedRecv& r) { return r.source == message.source && r.tag == message.tag; }, p)) {
-    unexpected_.push_back(me.unexpected, std::move(message));
+          *me, [&](const PostedRecv& r) { return r.source == message.source && r.tag == message.tag; }, p)) {
+    unexpected_.push_back(me->unexpected, std::move(message));
     return;
   }
   deliver(rank, p.request, p.buffer, message, now_);
@@ -808,13 +864,17 @@ bool ModelEngine::try_wait(int rank, Op& op) {
 // some events ahead is prefetched: its Rank, then, closer in, what it reaches from there (the
 // coroutine frame it will resume, the requests it waits for).
 void ModelEngine::prefetch_ahead() const {
+  if (const int r = queue_.rank_ahead(12); r >= 0) __builtin_prefetch(ranks_.slot_of(static_cast<std::size_t>(r)));
   if (const int r = queue_.rank_ahead(8); r >= 0) {
-    const char* at = reinterpret_cast<const char*>(&ranks_[static_cast<std::size_t>(r)]);
-    for (std::size_t line = 0; line < sizeof(Rank); line += 64) __builtin_prefetch(at + line);
+    if (const Rank* ahead = ranks_.find(static_cast<std::size_t>(r))) {
+      const char* at = reinterpret_cast<const char*>(ahead);
+      for (std::size_t line = 0; line < sizeof(Rank); line += 64) __builtin_prefetch(at + line);
+    }
   }
   if (const int r = queue_.rank_ahead(4); r >= 0) {
-    const Rank& ahead = ranks_[static_cast<std::size_t>(r)];
-    if (ahead.comm.suspended) {
+    const Rank* found = ranks_.find(static_cast<std::size_t>(r));
+    if (found && found->comm.suspended) {
+      const Rank& ahead = *found;
       const Op& op = ahead.comm.op();
       // The frame: its first lines, where GCC puts the promise and the locals alive across awaits.
       const char* frame = static_cast<const char*>(op.waiter.address());
@@ -827,15 +887,14 @@ void ModelEngine::prefetch_ahead() const {
   }
 }
 
-// Constructs ranks [begin, end) and, unless they start late, their coroutines, up to the initial
-// suspension. Touches nothing shared but what it only reads (the spec, the config), so run() calls
+// Constructs ranks [begin, end) and their coroutines, up to the initial suspension, each rank in
+// its own slot. Touches nothing shared but what it only reads (the spec, the config), so run() calls
 // it on two threads.
 void ModelEngine::build_ranks(std::size_t begin, std::size_t end) {
   for (std::size_t i = begin; i < end; ++i) {
-    ranks_.construct(i, *this);
+    ranks_.construct_in_place(i, *this);
     if (trace_) ranks_[i].comm.set_trace(trace_);
   }
-  if (late_starts_) return;  // their tasks are made when they start
   for (std::size_t i = begin; i < end; ++i) make_task(i);
 }
 
@@ -849,11 +908,12 @@ void ModelEngine::make_task(std::size_t rank) {
 
 // Runs the rank until its first suspension, or to its end.
 void ModelEngine::start_rank(std::size_t rank) {
+  if (!ranks_.find(rank)) ranks_.make(rank, *this);
   Rank& r = ranks_[rank];
   if (!r.task.handle()) make_task(rank);
   r.comm.started = true;
   collsim::start(r.task);
-  if (r.task.done()) finished(rank);
+  if (r.task.done()) retire(rank);
 }
 
 // Starts a rank that receives first after its turn, as it would have started at time 0: it only
@@ -869,13 +929,16 @@ void ModelEngine::start_late(std::size_t rank) {
   now_ = now;
 }
 
-// The rank's task has completed: its frame goes back to the pool, for the ranks still to start.
-void ModelEngine::finished(std::size_t rank) {
+// The rank's task has completed: its frame and its record are reused by the ranks still to
+// start. A record that holds messages it never received is kept, as finished.
+void ModelEngine::retire(std::size_t rank) {
   Rank& r = ranks_[rank];
   finish_[rank] = now_;
   r.comm.finished = true;
   rethrow_if_failed(r.task);
   r.task = {};
+  r.comm.check_returned();  // so no completion is still to come for it
+  if (r.unexpected.head == kNone) ranks_.release(rank);
 }
 
 void ModelEngine::resume(int rank) {
@@ -883,7 +946,7 @@ void ModelEngine::resume(int rank) {
   std::coroutine_handle<> h = r.waiting()->waiter;
   r.comm.suspended = false;
   h.resume();
-  if (r.task.done()) finished(static_cast<std::size_t>(rank));
+  if (r.task.done()) retire(static_cast<std::size_t>(rank));
 }
 
 std::string ModelEngine::describe_wait(int rank) const {
@@ -908,8 +971,7 @@ void ModelEngine::deadlock() {
   std::string msg = "deadlock in " + describe(spec_) + ":";
   int listed = 0, stuck = 0;
   for (int i = 0; i < size(); ++i) {
-    const Rank& r = ranks_[static_cast<std::size_t>(i)];
-    if (r.comm.finished) continue;
+    if (is_finished(static_cast<std::size_t>(i))) continue;
     if (++stuck <= 8) msg += (listed++ ? "; rank " : " rank ") + std::to_string(i) + " " + describe_wait(i);
   }
   if (stuck > 8) msg += "; and " + std::to_string(stuck - 8) + " more ranks";
@@ -938,28 +1000,30 @@ RunResult ModelEngine::run() {
   } else if (config_.one_port)
     ports_.resize(P);
   try {
-    // A large run spends much of its setup in first touches of fresh memory (page faults and
-    // zeroing, slow in a VM) for the ranks and their coroutine frames. Building a rank touches
-    // only its own state (the frame pool is per thread), so a second thread builds the upper half.
-    // Starting the ranks posts their first operations into the engine's shared state: that stays
-    // on this thread, in rank order, so results do not depend on the split.
+    // When every rank starts at time 0, a large run spends much of its setup in first touches of
+    // fresh memory (page faults and zeroing, slow in a VM) for the ranks and their coroutine
+    // frames. Building a rank touches only its own state (the frame pool is per thread), so a
+    // second thread builds the upper half. Starting the ranks posts their first operations into
+    // the engine's shared state: that stays on this thread, in rank order, so results do not
+    // depend on the split. Ranks that start late are built when they start.
     if (keep_work)
       for (int i = 0; i < size(); ++i) work_.emplace_back(spec_, i);
     constexpr std::size_t kParallelFrom = std::size_t{1} << 15;  // below, a thread costs more than it saves
-    std::size_t half = P >= kParallelFrom ? P / 2 : P;
+    const std::size_t built = late_starts_ ? 0 : P;
+    std::size_t half = built >= kParallelFrom ? built / 2 : built;
     std::exception_ptr upper_failed;
     std::thread upper;
-    if (half < P) {
+    if (half < built) {
       try {
         upper = std::thread([&] {
           try {
-            build_ranks(half, P);
+            build_ranks(half, built);
           } catch (...) {
             upper_failed = std::current_exception();
           }
         });
       } catch (const std::system_error&) {
-        half = P;  // no thread to be had: build them all here
+        half = built;  // no thread to be had: build them all here
       }
     }
     std::exception_ptr lower_failed;
@@ -969,36 +1033,40 @@ RunResult ModelEngine::run() {
       lower_failed = std::current_exception();
     }
     if (upper.joinable()) upper.join();
-    ranks_.set_size(P);
+    ranks_.built(built);
     if (lower_failed) std::rethrow_exception(lower_failed);
     if (upper_failed) std::rethrow_exception(upper_failed);
     // Every rank's turn to start at time 0, in rank order. A rank that receives first starts
     // at its turn only if a message is already waiting for it (its receive takes it now, as it
     // would have); otherwise when its first message comes (match).
-    for (start_turn_ = 0; start_turn_ < P; ++start_turn_) {
-      const Rank& r = ranks_[start_turn_];
-      if (!late_starts_ || static_cast<int>(start_turn_) == spec_.params.root || r.unexpected.head != kNone)
+    for (start_turn_ = 0; start_turn_ < P; ++start_turn_)
+      if (!late_starts_ || static_cast<int>(start_turn_) == spec_.params.root || ranks_.find(start_turn_))
         start_rank(start_turn_);
-    }
     loop_start = Clock::now();
     Event e;
     while (queue_.pop(e)) {
       ++events;
       now_ = e.time;
       prefetch_ahead();
-      Rank& r = ranks_[static_cast<std::size_t>(e.rank)];
       switch (e.kind) {
-        case Event::Kind::resume:
-          if (r.waiting()) resume(e.rank);
+        case Event::Kind::resume: {
+          const Rank* r = ranks_.find(static_cast<std::size_t>(e.rank));
+          if (r && r->waiting()) resume(e.rank);
           break;
-        case Event::Kind::complete:
+        }
+        case Event::Kind::complete: {
+          // A rank cannot finish with requests outstanding (retire), so the record is there; the
+          // test only guards.
+          Rank* r = ranks_.find(static_cast<std::size_t>(e.rank));
+          if (!r) break;
           set_done(e.rank, e.id, true);
-          if (r.waiting() && (r.waiting()->kind == OpKind::wait_all || r.waiting()->kind == OpKind::wait_any) &&
-              try_wait(e.rank, *r.waiting()))
+          if (r->waiting() && (r->waiting()->kind == OpKind::wait_all || r->waiting()->kind == OpKind::wait_any) &&
+              try_wait(e.rank, *r->waiting()))
             resume(e.rank);
           break;
+        }
         case Event::Kind::retry: {
-          Op& op = *r.waiting();
+          Op& op = *ranks_[static_cast<std::size_t>(e.rank)].waiting();
           bool done = false;
           if (op.kind == OpKind::isend)
             done = loggp_send(e.rank, op);
@@ -1020,12 +1088,13 @@ RunResult ModelEngine::run() {
     }
     // Those no message reached start now, as at time 0, and may be found deadlocked.
     for (std::size_t i = 0; i < P; ++i)
-      if (!ranks_[i].comm.started) start_late(i);
+      if (!is_started(i)) start_late(i);
     loop_end = Clock::now();
   } catch (const CommError& e) {
     throw EngineError(describe(spec_) + ": " + e.what());
   }
-  if (std::any_of(ranks_.begin(), ranks_.end(), [](const Rank& r) { return !r.comm.finished; })) deadlock();
+  for (std::size_t i = 0; i < P; ++i)
+    if (!is_finished(i)) deadlock();
 
   RunResult result;
   result.finish_s = std::move(finish_);

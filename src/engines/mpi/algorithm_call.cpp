@@ -59,9 +59,11 @@ void AlgorithmCall::run(double start_wtime) {
   } untrace{sink ? comm_ : nullptr};
   if (sink) comm_->set_trace(sink);
   run_now(work_->call(*comm_));
-  if (comm_->active_requests() != 0)
-    throw EngineError("rank " + std::to_string(comm_->rank()) + ": the algorithm returned with " +
-                      std::to_string(comm_->active_requests()) + " requests never waited for");
+  try {
+    comm_->check_returned();
+  } catch (const CommError& e) {
+    throw EngineError(e.what());
+  }
 }
 
 std::string AlgorithmCall::check() {

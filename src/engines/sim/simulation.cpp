@@ -477,10 +477,11 @@ void Simulation::Impl::rank_main(Measurement& m, int rank, std::vector<double>& 
   }
   comm.finished = true;
   finish[static_cast<std::size_t>(rank)] = work.timed_s().value_or(s4u::Engine::get_clock() - m.start);
-  if (comm.requests().live() > 0)
-    reporter->fail(describe(spec) + ": rank " + std::to_string(rank) + " returned with " +
-                   std::to_string(comm.requests().live()) + " requests never completed (" +
-                   comm.requests().describe_live() + ")");
+  try {
+    comm.check_returned();
+  } catch (const CommError& e) {
+    reporter->fail(describe(spec) + ": " + e.what());
+  }
   errors[static_cast<std::size_t>(rank)] = work.check();
 }
 
