@@ -169,39 +169,46 @@ struct Rank {
   ListPool<Message>::List unexpected;
 };
 
-// The ranks' records. A rank has one from when it starts (or a message waits for it before its
-// turn) until it finishes; then the record is destroyed and its slot reused by a rank yet to
-// start. So a run whose ranks start late (AlgorithmInfo::receives_first) holds records for the
-// ranks in flight only, and first-touches (page faults: the largest cost of a cold run) only as
-// many, reusing slots that are still in cache. The slots are address space for one record per
-// rank, reserved at once, so a record never moves (its coroutine holds a reference to its Comm)
-// and a run whose ranks all start at time 0 can build them in place on two threads, rank i in
-// slot i.
+// The ranks' records, in one of two layouts chosen for the run:
+//  - recycled (ranks that start late, AlgorithmInfo::receives_first): a rank has a record from
+//    when it starts (or a message waits for it before its turn) until it finishes; then the
+//    record is destroyed and its slot reused by a rank yet to start. The run holds records for
+//    the ranks in flight only and first-touches (page faults: the largest cost of a cold run)
+//    only as many, reusing slots still in cache, at one lookup per access (rank -> slot).
+//  - in place (every rank starts at time 0): rank i's record is slot i, built on two threads
+//    before the run and kept to its end; no lookup, which a run that holds them all anyway
+//    would pay for nothing (measured: 15-25% slower with it).
+// The slots are address space for one record per rank, reserved at once, so a record never
+// moves (its coroutine holds a reference to its Comm).
 class RankTable {
  public:
   RankTable() = default;
   RankTable(const RankTable&) = delete;
   RankTable& operator=(const RankTable&) = delete;
   ~RankTable() {
-    for (const std::int32_t s : slot_)
-      if (s >= 0) data_[s].~Rank();
+    if (recycled_) {
+      for (const std::int32_t s : slot_)
+        if (s >= 0) data_[s].~Rank();
+    } else {
+      for (std::size_t i = 0; i < next_; ++i) data_[i].~Rank();
+    }
     ::operator delete(data_);
   }
   // Room for n ranks, none with a record yet.
-  void allocate(std::size_t n) {
+  void allocate(std::size_t n, bool recycled) {
     data_ = static_cast<Rank*>(::operator new(n * sizeof(Rank)));
-    slot_.assign(n, kNever);
+    recycled_ = recycled;
+    if (recycled) slot_.assign(n, kNever);
   }
   const Rank* data() const { return data_; }
-  // Builds rank i's record in slot i; any thread, each rank once, before any other call but
-  // find(), on a table where no record has been made yet.
-  void construct_in_place(std::size_t i, ModelEngine& engine) {
-    new (&data_[i]) Rank(engine, static_cast<int>(i));
-    slot_[i] = static_cast<std::int32_t>(i);
-  }
-  // After construct_in_place of ranks [0, n): slots from n on are free.
+  bool recycled() const { return recycled_; }
+
+  // In place: builds rank i's record; any thread, each rank once, and every rank below n before
+  // built(n), which must come before any other call.
+  void construct_in_place(std::size_t i, ModelEngine& engine) { new (&data_[i]) Rank(engine, static_cast<int>(i)); }
   void built(std::size_t n) { next_ = n; }
-  // Builds rank i's record (which it has not) in a free slot.
+
+  // Recycled: builds rank i's record (which it has not) in a free slot.
   Rank& make(std::size_t i, ModelEngine& engine) {
     std::size_t s;
     if (!free_.empty()) {
@@ -213,27 +220,32 @@ class RankTable {
     slot_[i] = static_cast<std::int32_t>(s);
     return *new (&data_[s]) Rank(engine, static_cast<int>(i));
   }
-  // Destroys rank i's record; the rank counts as finished from now on.
+  // Recycled: destroys rank i's record; the rank counts as finished from now on.
   void release(std::size_t i) {
     const std::int32_t s = slot_[i];
     data_[s].~Rank();
     free_.push_back(s);
     slot_[i] = kReleased;
   }
+
   // Rank i's record, or null if it has none: not started and no message for it yet, or finished.
-  Rank* find(std::size_t i) const { return slot_[i] >= 0 ? &data_[slot_[i]] : nullptr; }
+  Rank* find(std::size_t i) const {
+    if (!recycled_) return &data_[i];
+    return slot_[i] >= 0 ? &data_[slot_[i]] : nullptr;
+  }
   // Rank i's record, which it must have.
-  Rank& operator[](std::size_t i) const { return data_[slot_[i]]; }
-  bool released(std::size_t i) const { return slot_[i] == kReleased; }
-  // Where rank i's slot number is, for an engine that prefetches it.
-  const std::int32_t* slot_of(std::size_t i) const { return &slot_[i]; }
+  Rank& operator[](std::size_t i) const { return recycled_ ? data_[slot_[i]] : data_[i]; }
+  bool released(std::size_t i) const { return recycled_ && slot_[i] == kReleased; }
+  // Where rank i's slot number is (null in place), for an engine that prefetches it.
+  const std::int32_t* slot_of(std::size_t i) const { return recycled_ ? &slot_[i] : nullptr; }
 
  private:
   static constexpr std::int32_t kNever = -1;     // no record yet
   static constexpr std::int32_t kReleased = -2;  // finished, record destroyed
   Rank* data_ = nullptr;
-  std::vector<std::int32_t> slot_;  // by rank
-  std::vector<std::int32_t> free_;  // destroyed records' slots, the latest last (still in cache)
+  bool recycled_ = false;
+  std::vector<std::int32_t> slot_;  // recycled: by rank
+  std::vector<std::int32_t> free_;  // recycled: destroyed records' slots, the latest last (in cache)
   std::size_t next_ = 0;            // slots from here on have never held a record
 };
 // construct_in_place() cannot fail (nothing in a Rank allocates), so a failure later in run()
@@ -864,7 +876,8 @@ bool ModelEngine::try_wait(int rank, Op& op) {
 // some events ahead is prefetched: its Rank, then, closer in, what it reaches from there (the
 // coroutine frame it will resume, the requests it waits for).
 void ModelEngine::prefetch_ahead() const {
-  if (const int r = queue_.rank_ahead(12); r >= 0) __builtin_prefetch(ranks_.slot_of(static_cast<std::size_t>(r)));
+  if (const int r = queue_.rank_ahead(12); r >= 0 && ranks_.recycled())
+    __builtin_prefetch(ranks_.slot_of(static_cast<std::size_t>(r)));
   if (const int r = queue_.rank_ahead(8); r >= 0) {
     if (const Rank* ahead = ranks_.find(static_cast<std::size_t>(r))) {
       const char* at = reinterpret_cast<const char*>(ahead);
@@ -929,8 +942,9 @@ void ModelEngine::start_late(std::size_t rank) {
   now_ = now;
 }
 
-// The rank's task has completed: its frame and its record are reused by the ranks still to
-// start. A record that holds messages it never received is kept, as finished.
+// The rank's task has completed: its frame is reused by the ranks still to start, and so is its
+// record if the table recycles them and it holds no message it never received (else it is kept,
+// as finished).
 void ModelEngine::retire(std::size_t rank) {
   Rank& r = ranks_[rank];
   finish_[rank] = now_;
@@ -938,7 +952,7 @@ void ModelEngine::retire(std::size_t rank) {
   rethrow_if_failed(r.task);
   r.task = {};
   r.comm.check_returned();  // so no completion is still to come for it
-  if (r.unexpected.head == kNone) ranks_.release(rank);
+  if (ranks_.recycled() && r.unexpected.head == kNone) ranks_.release(rank);
 }
 
 void ModelEngine::resume(int rank) {
@@ -987,7 +1001,7 @@ RunResult ModelEngine::run() {
   const bool keep_work = RankWork::holds_state(spec_);
   // Traced runs start every rank at time 0, so that the trace is written in time order.
   late_starts_ = !spec_.program && spec_.algorithm && spec_.algorithm->receives_first && !trace_;
-  ranks_.allocate(P);
+  ranks_.allocate(P, late_starts_);
   if (keep_work) work_.reserve(P);
   advise_huge_pages(work_.data(), work_.capacity() * sizeof(RankWork));
   finish_.reserve(P);
