@@ -1,9 +1,12 @@
 // The model engine against closed forms and hand calculations.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <bit>
 #include <cmath>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "algorithms/registry.hpp"
 #include "comm/trace.hpp"
@@ -428,6 +431,57 @@ TEST(ModelEngine, RanksThatFinishGiveTheirRecordsToRanksStillToStart) {
         EXPECT_DOUBLE_EQ(late.finish_s[static_cast<std::size_t>((root + hop) % p)],
                          (hop + (hop == p - 1 ? 1 : 2)) * (1e-6 + 100e-9))
             << "p=" << p << " root=" << root << " hop=" << hop;
+    }
+}
+
+// Test-only, receiving first: the root isends every other rank the whole buffer and then one
+// byte of it, both with tag 5, and one byte with tag 9; all three leave at once, so the byte sent
+// second arrives first. A rank posts both tag-5 receives, waits for the byte, and only then posts
+// the tag-9 receive. A rank that has not started holds its messages until the first arrives;
+// they must pair in the order sent (the whole buffer with the first receive, else the sizes
+// differ), the tag-9 one must wait unexpected, and nothing may differ from a run whose ranks all
+// start at time 0.
+Task<> held_out_of_order(Comm& comm, RankBuffers b, const AlgorithmParams& params) {
+  const Buffer byte = b.data.slice(0, 1);
+  if (comm.rank() == params.root) {
+    std::vector<Request> sends;
+    for (int r = 0; r < comm.size(); ++r) {
+      if (r == params.root) continue;
+      for (auto [data, tag] : {std::pair{b.data, 5}, {byte, 5}, {byte, 9}}) {
+        auto send = comm.isend(data, r, tag);
+        sends.push_back(co_await send);
+      }
+    }
+    co_await comm.wait_all(sends);
+    co_return;
+  }
+  std::array<Request, 3> recvs;
+  recvs[0] = co_await comm.irecv(b.data, params.root, 5);
+  recvs[1] = co_await comm.irecv(byte, params.root, 5);
+  co_await comm.wait(recvs[1]);
+  recvs[2] = co_await comm.irecv(byte, params.root, 9);
+  co_await comm.wait_all(recvs);
+}
+
+TEST(ModelEngine, MessagesHeldForARankNotStartedPairInTheOrderSent) {
+  AlgorithmInfo held{"test/held_out_of_order", Operation::bcast, 0, false, "", &held_out_of_order};
+  held.receives_first = true;
+  NullSink sink;
+  const double alpha = 1e-6, beta = 1e-9;
+  for (int p : {1, 2, 3, 8})
+    for (int root : {0, p - 1}) {
+      RunSpec s = spec("bcast/binomial", p, 1000, 0, root);
+      s.algorithm = &held;
+      const RunResult late = run_model(hockney(alpha, beta), s);
+      s.trace = &sink;
+      const RunResult on_time = run_model(hockney(alpha, beta), s);
+      ASSERT_TRUE(late.data_error.empty()) << late.data_error;
+      EXPECT_EQ(late.finish_s, on_time.finish_s) << "p=" << p << " root=" << root;
+      EXPECT_EQ(late.events, on_time.events) << "p=" << p << " root=" << root;
+      // Every transfer starts at 0; the whole buffer's is the last to end, for every rank.
+      for (int r = 0; r < p; ++r)
+        EXPECT_DOUBLE_EQ(late.finish_s[static_cast<std::size_t>(r)], p == 1 ? 0 : alpha + 1000 * beta)
+            << "p=" << p << " root=" << root << " rank=" << r;
     }
 }
 

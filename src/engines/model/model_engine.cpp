@@ -228,7 +228,12 @@ class RankTable {
     slot_[i] = kReleased;
   }
 
-  // Rank i's record, or null if it has none: not started and no message for it yet, or finished.
+  // Recycled: the first of the messages held for rank i, which has no record yet (kNone if none):
+  // see ModelEngine::hold.
+  std::int32_t held(std::size_t i) const { return recycled_ && slot_[i] <= kHeld ? kHeld - slot_[i] : kNone; }
+  void hold(std::size_t i, std::int32_t first) { slot_[i] = kHeld - first; }
+
+  // Rank i's record, or null if it has none: not started, or finished.
   Rank* find(std::size_t i) const {
     if (!recycled_) return &data_[i];
     return slot_[i] >= 0 ? &data_[slot_[i]] : nullptr;
@@ -242,6 +247,7 @@ class RankTable {
  private:
   static constexpr std::int32_t kNever = -1;     // no record yet
   static constexpr std::int32_t kReleased = -2;  // finished, record destroyed
+  static constexpr std::int32_t kHeld = -3;      // and below: no record, messages held (kHeld - first)
   Rank* data_ = nullptr;
   bool recycled_ = false;
   std::vector<std::int32_t> slot_;  // recycled: by rank
@@ -259,6 +265,7 @@ struct Event {
     retry,     // LogGP: start the send or copy the rank is suspended on, if its resources are free
     arrive,    // LogGP: handle in-flight message `id` at the rank, if its resources are free
     land,      // write landing `id` (one-sided data) into its destination
+    held,      // held message `id` (ModelEngine::hold) reaches the rank
   };
   double time;
   int rank;
@@ -374,10 +381,14 @@ class ModelEngine {
                 std::int64_t message, std::int64_t request = -1, TraceProtocol protocol = TraceProtocol::none,
                 double latency = -1);
   void match(int rank, Message message);
+  void hold(std::size_t rank, Message message);
+  bool arrive_held(std::size_t rank, std::int32_t id);
+  void complete(int rank, std::int64_t request);
   void post(Rank& me, const PostedRecv& receive);
   template <class F>
   bool take_posted(Rank& me, F&& match, PostedRecv& out);
   void deliver(int rank, std::int64_t request, Buffer target, Message& message, double posted);
+  void accept(int rank, Buffer target, Message& message);
   void push(double time, int rank, Event::Kind kind, std::int64_t id = -1) { queue_.push({time, rank, kind, id}); }
   void resume(int rank);
   void make_task(std::size_t rank);
@@ -422,6 +433,16 @@ class ModelEngine {
   };
   std::vector<Waiting> waiting_;
   std::vector<std::int64_t> free_in_flight_;
+  // Messages held for ranks that have not started (hold), each list in send order through
+  // Message::next; its first node also keeps the last.
+  struct Held {
+    Message message;
+    std::int32_t request = kPending;  // the receive it was paired with, once it was
+    std::int32_t last = kNone;        // the first node: the list's last
+    static constexpr std::int32_t kPending = -1, kUnexpected = -2;
+  };
+  std::vector<Held> held_;
+  std::vector<std::int32_t> free_held_;
   EventQueue queue_;
   // Ranks that receive first (AlgorithmInfo::receives_first) start late: when their first
   // message comes, not at time 0. The ranks before start_turn_ have had their turn to start at
@@ -795,9 +816,10 @@ Message ModelEngine::message_of(int rank, const Op& op, double ready) {
 // keeps it as unexpected.
 void ModelEngine::match(int rank, Message message) {
   const auto i = static_cast<std::size_t>(rank);
-  // A rank whose turn to start has passed would have posted its receives by now: start it, so
-  // that it has. One whose turn is still to come finds the message unexpected then, as it would.
-  if (!is_started(i) && i < start_turn_) start_late(i);
+  // A rank whose turn to start has passed would have posted its receives by now: it starts when
+  // the message reaches it (hold). One whose turn is still to come finds the message unexpected
+  // then, as it would.
+  if (!is_started(i) && i < start_turn_) return hold(i, std::move(message));
   Rank* me = ranks_.find(i);
   // A finished rank never receives it: it would lie in the rank's queue of unexpected messages.
   if (!me && ranks_.released(i)) return;
@@ -809,6 +831,70 @@ void ModelEngine::match(int rank, Message message) {
     return;
   }
   deliver(rank, p.request, p.buffer, message, now_);
+}
+
+// A message for a rank that receives first and has not started: held, with no record for the
+// rank, until it reaches it (arrive_held). A rank started at the send would only have posted its
+// receives and waited for one to complete, which takes at least until then; so the run is the
+// same, but the rank's record and coroutine exist one transfer less (a binomial broadcast on 2^20
+// ranks holds half as many at once). The event is pushed where deliver() would push the
+// completion of the receive, at the same time, so events keep their order.
+void ModelEngine::hold(std::size_t rank, Message message) {
+  const double ready = std::max(now_, message.ready);
+  std::int32_t id;
+  if (!free_held_.empty()) {
+    id = free_held_.back();
+    free_held_.pop_back();
+  } else {
+    id = static_cast<std::int32_t>(held_.size());
+    held_.emplace_back();
+  }
+  Held& h = held_[static_cast<std::size_t>(id)];
+  h.message = std::move(message);
+  h.message.next = kNone;
+  h.request = Held::kPending;
+  if (const std::int32_t first = ranks_.held(rank); first == kNone) {
+    ranks_.hold(rank, id);
+    h.last = id;
+  } else {
+    Held& head = held_[static_cast<std::size_t>(first)];
+    held_[static_cast<std::size_t>(head.last)].message.next = id;
+    head.last = id;
+  }
+  push(ready, static_cast<int>(rank), Event::Kind::held, id);
+}
+
+// Held message `id` reaches `rank`. The first to arrive starts the rank, as at time 0, and pairs
+// all its held messages with its receives in the order sent, as match() would have at each send;
+// each message's own arrival then completes its receive, if it has one. Returns false if the
+// arrival completes nothing: the message waits unexpected (or the rank is finished), as it would
+// have with no event.
+bool ModelEngine::arrive_held(std::size_t rank, std::int32_t id) {
+  if (const std::int32_t first = ranks_.held(rank); first != kNone) {
+    start_late(rank);
+    Rank* me = ranks_.find(rank);  // null if the rank has finished already
+    for (std::int32_t n = first; n != kNone;) {
+      Held& h = held_[static_cast<std::size_t>(n)];
+      n = h.message.next;
+      const Message& m = h.message;
+      PostedRecv p;
+      if (me && take_posted(
+                    *me, [&](const PostedRecv& r) { return r.source == m.source && r.tag == m.tag; }, p)) {
+        accept(static_cast<int>(rank), p.buffer, h.message);
+        h.request = p.request;
+      } else {
+        h.request = Held::kUnexpected;
+        if (me) unexpected_.push_back(me->unexpected, std::move(h.message));
+      }
+    }
+  }
+  Held& h = held_[static_cast<std::size_t>(id)];
+  const std::int32_t request = h.request;
+  h.message.payload = {};
+  free_held_.push_back(id);
+  if (request < 0) return false;
+  complete(static_cast<int>(rank), request);
+  return true;
 }
 
 bool ModelEngine::start_irecv(int rank, Op& op) {
@@ -845,17 +931,34 @@ bool ModelEngine::take_posted(Rank& me, F&& match, PostedRecv& out) {
 
 // Matches `message` with the receive `request` of `rank`, posted at `posted`.
 void ModelEngine::deliver(int rank, std::int64_t request, Buffer target, Message& message, double posted) {
+  accept(rank, target, message);
+  const double done = std::max(posted, message.ready);
+  push(done, rank, Event::Kind::complete, request);
+  if (trace_)
+    trace_at(TraceKind::request_done, done, rank, message.source, message.tag, OpKind::irecv, message.size, message.id,
+             request);
+}
+
+// The receive of `rank` into `target` takes `message`: checks its size and copies its bytes.
+void ModelEngine::accept(int rank, Buffer target, Message& message) {
   if (target.size() != message.size)
     throw CommError("rank " + std::to_string(rank) + " posted a receive of " + std::to_string(target.size()) +
                     " bytes from rank " + std::to_string(message.source) + " (tag " + std::to_string(message.tag) +
                     "), which sent " + std::to_string(message.size));
   if (!message.payload.empty() && !target.is_virtual())
     std::copy(message.payload.begin(), message.payload.end(), target.data());
-  const double done = std::max(posted, message.ready);
-  push(done, rank, Event::Kind::complete, request);
-  if (trace_)
-    trace_at(TraceKind::request_done, done, rank, message.source, message.tag, OpKind::irecv, message.size, message.id,
-             request);
+}
+
+// Request `request` of `rank` completes now; a wait it satisfies resumes the rank.
+void ModelEngine::complete(int rank, std::int64_t request) {
+  // A rank cannot finish with requests outstanding (retire), so the record is there; the test
+  // only guards.
+  Rank* r = ranks_.find(static_cast<std::size_t>(rank));
+  if (!r) return;
+  set_done(rank, request, true);
+  if (r->waiting() && (r->waiting()->kind == OpKind::wait_all || r->waiting()->kind == OpKind::wait_any) &&
+      try_wait(rank, *r->waiting()))
+    resume(rank);
 }
 
 // True when `op` (wait_all / wait_any) is satisfied (the front then releases its requests).
@@ -1068,17 +1171,7 @@ RunResult ModelEngine::run() {
           if (r && r->waiting()) resume(e.rank);
           break;
         }
-        case Event::Kind::complete: {
-          // A rank cannot finish with requests outstanding (retire), so the record is there; the
-          // test only guards.
-          Rank* r = ranks_.find(static_cast<std::size_t>(e.rank));
-          if (!r) break;
-          set_done(e.rank, e.id, true);
-          if (r->waiting() && (r->waiting()->kind == OpKind::wait_all || r->waiting()->kind == OpKind::wait_any) &&
-              try_wait(e.rank, *r->waiting()))
-            resume(e.rank);
-          break;
-        }
+        case Event::Kind::complete: complete(e.rank, e.id); break;
         case Event::Kind::retry: {
           Op& op = *ranks_[static_cast<std::size_t>(e.rank)].waiting();
           bool done = false;
@@ -1098,6 +1191,11 @@ RunResult ModelEngine::run() {
           break;
         }
         case Event::Kind::arrive: loggp_arrive(e.rank, e.id); break;
+        case Event::Kind::held:
+          // Counted only as the completion it stands for, so that the count is the run's
+          // whichever way its ranks start.
+          if (!arrive_held(static_cast<std::size_t>(e.rank), static_cast<std::int32_t>(e.id))) --events;
+          break;
       }
     }
     // Those no message reached start now, as at time 0, and may be found deadlocked.
