@@ -1,7 +1,5 @@
 #include "engines/model/model_engine.hpp"
 
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -16,6 +14,7 @@
 #include <vector>
 
 #include "algorithms/rank_data.hpp"
+#include "engines/model/huge_pages.hpp"
 
 namespace collsim {
 
@@ -100,7 +99,7 @@ class ListPool {
   }
 
  private:
-  std::vector<T> nodes_;
+  huge_pages::Vector<T> nodes_;
   std::int32_t free_ = kNone;
 };
 
@@ -192,15 +191,15 @@ class RankTable {
     } else {
       for (std::size_t i = 0; i < next_; ++i) data_[i].~Rank();
     }
-    ::operator delete(data_);
+    huge_pages::release(data_, capacity_ * sizeof(Rank));
   }
   // Room for n ranks, none with a record yet.
   void allocate(std::size_t n, bool recycled) {
-    data_ = static_cast<Rank*>(::operator new(n * sizeof(Rank)));
+    data_ = static_cast<Rank*>(huge_pages::allocate(n * sizeof(Rank)));
+    capacity_ = n;
     recycled_ = recycled;
     if (recycled) slot_.assign(n, kNever);
   }
-  const Rank* data() const { return data_; }
   bool recycled() const { return recycled_; }
 
   // In place: builds rank i's record; any thread, each rank once, and every rank below n before
@@ -249,10 +248,11 @@ class RankTable {
   static constexpr std::int32_t kReleased = -2;  // finished, record destroyed
   static constexpr std::int32_t kHeld = -3;      // and below: no record, messages held (kHeld - first)
   Rank* data_ = nullptr;
+  std::size_t capacity_ = 0;
   bool recycled_ = false;
-  std::vector<std::int32_t> slot_;  // recycled: by rank
-  std::vector<std::int32_t> free_;  // recycled: destroyed records' slots, the latest last (in cache)
-  std::size_t next_ = 0;            // slots from here on have never held a record
+  huge_pages::Vector<std::int32_t> slot_;  // recycled: by rank
+  huge_pages::Vector<std::int32_t> free_;  // recycled: destroyed records' slots, the latest last (in cache)
+  std::size_t next_ = 0;                   // slots from here on have never held a record
 };
 // construct_in_place() cannot fail (nothing in a Rank allocates), so a failure later in run()
 // finds every rank of a parallel build constructed.
@@ -321,23 +321,14 @@ class EventQueue {
     int rank;
     Event::Kind kind;
   };
-  std::map<double, std::vector<Entry>> buckets_;
-  std::vector<Entry> current_;
-  std::vector<std::vector<Entry>> spare_;  // emptied buckets' vectors, their capacity kept
+  using Bucket = huge_pages::Vector<Entry>;
+  std::map<double, Bucket> buckets_;
+  Bucket current_;
+  std::vector<Bucket> spare_;  // emptied buckets' vectors, their capacity kept
   std::size_t next_ = 0;
   double current_time_ = 0;
   bool draining_ = false;
 };
-
-// Asks for transparent huge pages over the whole 2 MiB pages of [data, data + bytes): the
-// per-rank arrays are first touched rank by rank and then at random, and with 4 KiB pages a
-// million-rank run spends much of its time in page faults and TLB misses. Only a hint.
-void advise_huge_pages(const void* data, std::size_t bytes) {
-  constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
-  const auto at = reinterpret_cast<std::uintptr_t>(data);
-  const std::uintptr_t begin = (at + kHuge - 1) & ~(kHuge - 1), end = (at + bytes) & ~(kHuge - 1);
-  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-}
 
 class ModelEngine {
  public:
@@ -420,10 +411,10 @@ class ModelEngine {
   ListPool<PostedRecv> posted_;
   ListPool<Message> unexpected_;
   std::unordered_map<std::uint64_t, bool> done_large_;  // by rank << 32 | id, for ids >= 64
-  std::vector<models::Hockney::Ports> ports_;           // Hockney one-port
-  std::vector<models::LogGP::Rank> clocks_;             // LogGP
+  huge_pages::Vector<models::Hockney::Ports> ports_;    // Hockney one-port
+  huge_pages::Vector<models::LogGP::Rank> clocks_;      // LogGP
   std::vector<std::vector<Unflushed>> unflushed_;       // by rank, once a window exists
-  std::vector<Message> in_flight_;                      // LogGP: sent, not yet handled by the receiver
+  huge_pages::Vector<Message> in_flight_;               // LogGP: sent, not yet handled by the receiver
   // LogGP: per rank, the in-flight messages that reached it and wait for its CPU or NIC, oldest
   // first, linked through Message::next (unused while in flight). One arrive event per rank
   // retries the oldest, so a rank handles, hence matches, messages in the order they reached it:
@@ -431,8 +422,8 @@ class ModelEngine {
   struct Waiting {
     std::int64_t head = -1, tail = -1;
   };
-  std::vector<Waiting> waiting_;
-  std::vector<std::int64_t> free_in_flight_;
+  huge_pages::Vector<Waiting> waiting_;
+  huge_pages::Vector<std::int64_t> free_in_flight_;
   // Messages held for ranks that have not started (hold), each list in send order through
   // Message::next; its first node also keeps the last.
   struct Held {
@@ -441,8 +432,8 @@ class ModelEngine {
     std::int32_t last = kNone;        // the first node: the list's last
     static constexpr std::int32_t kPending = -1, kUnexpected = -2;
   };
-  std::vector<Held> held_;
-  std::vector<std::int32_t> free_held_;
+  huge_pages::Vector<Held> held_;
+  huge_pages::Vector<std::int32_t> free_held_;
   EventQueue queue_;
   // Ranks that receive first (AlgorithmInfo::receives_first) start late: when their first
   // message comes, not at time 0. The ranks before start_turn_ have had their turn to start at
@@ -1106,10 +1097,9 @@ RunResult ModelEngine::run() {
   late_starts_ = !spec_.program && spec_.algorithm && spec_.algorithm->receives_first && !trace_;
   ranks_.allocate(P, late_starts_);
   if (keep_work) work_.reserve(P);
-  advise_huge_pages(work_.data(), work_.capacity() * sizeof(RankWork));
-  finish_.reserve(P);
-  advise_huge_pages(ranks_.data(), P * sizeof(Rank));
-  advise_huge_pages(finish_.data(), P * sizeof(double));
+  huge_pages::advise(work_.data(), work_.capacity() * sizeof(RankWork));
+  finish_.reserve(P);  // handed on in the result, so from the standard allocator
+  huge_pages::advise(finish_.data(), P * sizeof(double));
   finish_.assign(P, 0);
   if (config_.kind == ModelConfig::Kind::loggp) {
     clocks_.resize(P);
