@@ -170,10 +170,12 @@ struct Rank {
 
 // The ranks' records, in one of two layouts chosen for the run:
 //  - recycled (ranks that start late, AlgorithmInfo::receives_first): a rank has a record from
-//    when it starts (or a message waits for it before its turn) until it finishes; then the
-//    record is destroyed and its slot reused by a rank yet to start. The run holds records for
-//    the ranks in flight only and first-touches (page faults: the largest cost of a cold run)
-//    only as many, reusing slots still in cache, at one lookup per access (rank -> slot).
+//    when it starts (when its first message arrives, or at its turn if a message waits for it
+//    then) until it finishes; then the record is destroyed and its slot reused by a rank yet to
+//    start. Messages sent to a rank before it starts wait in its slot's place (held). The run
+//    holds records for the ranks in flight only and first-touches (page faults: the largest
+//    cost of a cold run) only as many, reusing slots still in cache, at one lookup per access
+//    (rank -> slot).
 //  - in place (every rank starts at time 0): rank i's record is slot i, built on two threads
 //    before the run and kept to its end; no lookup, which a run that holds them all anyway
 //    would pay for nothing (measured: 15-25% slower with it).
