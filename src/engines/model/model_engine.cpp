@@ -103,6 +103,19 @@ class ListPool {
   std::int32_t free_ = kNone;
 };
 
+// The index of an element of `items` to reuse: the last one `free` lists, else a new one
+// (default-constructed) at the end. For the engine's pools of messages and landings.
+template <class Items, class Free>
+typename Free::value_type take_slot(Items& items, Free& free) {
+  if (!free.empty()) {
+    const auto id = free.back();
+    free.pop_back();
+    return id;
+  }
+  items.emplace_back();
+  return static_cast<typename Free::value_type>(items.size() - 1);
+}
+
 class ModelEngine;
 
 class ModelComm final : public Comm {
@@ -543,14 +556,7 @@ double ModelEngine::one_sided_latency(int a, int b) const {
 
 // Schedules `data` (its bytes as they are now) to be written into `destination` at `time`.
 void ModelEngine::land_at(double time, int rank, Buffer destination, Buffer data) {
-  std::int64_t id;
-  if (!free_landings_.empty()) {
-    id = free_landings_.back();
-    free_landings_.pop_back();
-  } else {
-    id = static_cast<std::int64_t>(landings_.size());
-    landings_.emplace_back();
-  }
+  const std::int64_t id = take_slot(landings_, free_landings_);
   Landing& l = landings_[static_cast<std::size_t>(id)];
   l.destination = destination;
   l.payload.clear();
@@ -750,15 +756,8 @@ bool ModelEngine::loggp_send(int rank, Op& op) {
     trace_at(TraceKind::request_done, sent.complete, rank, op.peer, op.tag, OpKind::isend, op.buffer.size(), messages_,
              op.request.id);
   }
-  std::int64_t id;
-  if (!free_in_flight_.empty()) {
-    id = free_in_flight_.back();
-    free_in_flight_.pop_back();
-    in_flight_[static_cast<std::size_t>(id)] = message_of(rank, op, sent.arrival);
-  } else {
-    id = static_cast<std::int64_t>(in_flight_.size());
-    in_flight_.push_back(message_of(rank, op, sent.arrival));
-  }
+  const std::int64_t id = take_slot(in_flight_, free_in_flight_);
+  in_flight_[static_cast<std::size_t>(id)] = message_of(rank, op, sent.arrival);
   push(sent.arrival, op.peer, Event::Kind::arrive, id);
   if (sent.cpu_free <= now_) return true;
   me.comm.suspended = true;
@@ -834,14 +833,7 @@ void ModelEngine::match(int rank, Message message) {
 // completion of the receive, at the same time, so events keep their order.
 void ModelEngine::hold(std::size_t rank, Message message) {
   const double ready = std::max(now_, message.ready);
-  std::int32_t id;
-  if (!free_held_.empty()) {
-    id = free_held_.back();
-    free_held_.pop_back();
-  } else {
-    id = static_cast<std::int32_t>(held_.size());
-    held_.emplace_back();
-  }
+  const std::int32_t id = take_slot(held_, free_held_);
   Held& h = held_[static_cast<std::size_t>(id)];
   h.message = std::move(message);
   h.message.next = kNone;
