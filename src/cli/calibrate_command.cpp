@@ -16,7 +16,7 @@ namespace collsim::cli {
 namespace {
 
 std::vector<OptionDef> calibrate_options() {
-  return {
+  std::vector<OptionDef> defs = {
       {"engine", "sim|model|mpi|mpi-native", "the engine the experiments run on (required)"},
       {"procs", "LIST", "process counts of the per-algorithm experiments (default 2,4,8,16)"},
       {"bytes", "LIST",
@@ -30,24 +30,15 @@ std::vector<OptionDef> calibrate_options() {
        "ping-pong sizes for the textbook (alpha, beta); 'none' to skip (default 1,16,256,4KiB,64KiB,1MiB,4MiB)"},
       {"fit", "huber|least-squares", "robust regression with Huber weights (default) or ordinary least squares"},
       {"out", "FILE", "the parameters file to write (default parameters.yaml)"},
-      {"platform", "FILE", "sim: SimGrid platform (default platforms/grisou.xml); model: two-level Hockney from it"},
-      {"ranks-per-node", "N", "ranks per host, like mpirun --map-by ppr:N:node (default 1)"},
-      {"map-by", "POLICY", "rank placement like mpirun's: ppr:K:node, ppr:K:socket, node, socket"},
-      {"protocol", "NAME", "sim: point-to-point protocols (ideal, tcp, tcp+shm)"},
-      {"protocol-option", "PROFILE/KEY:VALUE", "sim: a protocol parameter (repeatable)", true},
-      {"eager-limit", "SIZE", "sim, ideal protocol: eager below this size"},
-      {"cfg", "KEY:VALUE", "sim: a SimGrid configuration option (repeatable)", true},
-      {"alpha", "S", "model: Hockney latency"},
-      {"beta", "S_PER_BYTE", "model: Hockney seconds per byte"},
-      {"intra", "ALPHA,BETA", "model: two-level Hockney inside a node"},
-      {"loggp", "L,o,g,G", "model: LogGP instead of Hockney"},
-      {"one-port", "", "model: one send and one receive at a time per rank"},
-      {"reduce-gamma", "S_PER_BYTE", "model: local reduction cost per byte (default 0 = reductions are free)"},
-      {"min-runs", "N", "mpi engines: timed runs per experiment at least (default 10)"},
-      {"max-runs", "N", "mpi engines: at most (default 100)"},
-      {"quiet", "", "no progress line"},
-      {"help", "", "this text"},
   };
+  for (auto& d : engine_options()) defs.push_back(d);
+  defs.insert(defs.end(), {
+                              {"min-runs", "N", "mpi engines: timed runs per experiment at least (default 10)"},
+                              {"max-runs", "N", "mpi engines: at most (default 100)"},
+                              {"quiet", "", "no progress line"},
+                              {"help", "", "this text"},
+                          });
+  return defs;
 }
 
 template <class T, class F>
@@ -84,7 +75,8 @@ int calibrate_command(std::span<char* const> args) {
   if (s.engine != "sim" && s.engine != "model" && !mpi)
     throw UsageError("unknown engine '" + s.engine + "' (sim, model, mpi or mpi-native)");
   if (s.engine != "sim") reject_foreign(o, s.engine, {"protocol", "protocol-option", "eager-limit"});
-  if (s.engine != "model") reject_foreign(o, s.engine, {"alpha", "beta", "intra", "loggp", "one-port", "reduce-gamma"});
+  if (s.engine != "model")
+    reject_foreign(o, s.engine, {"alpha", "beta", "intra", "loggp", "one-port", "copy-bandwidth", "reduce-gamma"});
   if (!mpi) reject_foreign(o, s.engine, {"min-runs", "max-runs"});
   if (mpi) reject_foreign(o, s.engine, {"platform", "ranks-per-node", "map-by", "cfg"});
 

@@ -16,18 +16,12 @@ std::vector<OptionDef> stop_rule_options(int min_runs, int max_runs) {
 }
 
 double read_ci_target(const ParsedOptions& options) {
-  std::string text = options.text("ci-target");
-  if (text.empty()) return 0.025;
-  double scale = 1;
-  if (text.back() == '%') {
-    text.pop_back();
-    scale = 0.01;
-  }
-  const auto value = parse_real(text);
+  if (!options.has("ci-target")) return 0.025;
+  const auto value = parse_fraction(options.text("ci-target"));
   if (!value || *value <= 0)
     throw UsageError("--ci-target: '" + options.text("ci-target") +
                      "' is not a positive fraction (e.g. 0.025 or 2.5%)");
-  return *value * scale;
+  return *value;
 }
 
 MeasureOptions read_measure_options(const ParsedOptions& options, int min_runs, int max_runs) {

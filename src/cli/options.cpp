@@ -84,6 +84,33 @@ double ParsedOptions::real(const std::string& name, double fallback, double min)
   return *x;
 }
 
+double ParsedOptions::seconds(const std::string& name, double fallback) const {
+  if (!has(name)) return fallback;
+  const std::string v = text(name);
+  const auto x = parse_seconds(v);
+  if (!x) throw UsageError("--" + name + ": '" + v + "' is not " + kSecondsHint);
+  if (*x < 0) throw UsageError("--" + name + ": " + v + " must be at least 0");
+  return *x;
+}
+
+double ParsedOptions::rate(const std::string& name, double fallback, bool zero_allowed) const {
+  if (!has(name)) return fallback;
+  const std::string v = text(name);
+  if (zero_allowed && parse_real(v) == 0.0) return 0;
+  const auto x = parse_rate(v);
+  if (!x) throw UsageError("--" + name + ": '" + v + "' is not " + kRateHint);
+  return *x;
+}
+
+double ParsedOptions::seconds_per_byte(const std::string& name, double fallback) const {
+  if (!has(name)) return fallback;
+  const std::string v = text(name);
+  const auto x = parse_seconds_per_byte(v);
+  if (!x) throw UsageError("--" + name + ": '" + v + "' is not " + kSecondsPerByteHint);
+  if (*x < 0) throw UsageError("--" + name + ": " + v + " must be at least 0");
+  return *x;
+}
+
 std::vector<std::string> split_commas(const std::string& text) {
   std::vector<std::string> out;
   std::size_t start = 0;

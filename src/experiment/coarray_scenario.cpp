@@ -133,7 +133,7 @@ CoarrayScenario load_coarray_scenario(const std::string& path) {
     // rate is given here (grisou.xml's is 5 GBps).
     in.only_keys(root["model"], "model", {"copy_bandwidth"});
     if (root["model"]["copy_bandwidth"])
-      sc.model.copy_bandwidth = in.real(root["model"]["copy_bandwidth"], "model.copy_bandwidth", 0);
+      sc.model.copy_bandwidth = in.rate(root["model"]["copy_bandwidth"], "model.copy_bandwidth", true);
   }
   if (root["sim"]) read_sim_settings(in, root["sim"], sc.sim);
   if (root["mpi"]) read_mpi_settings(in, root["mpi"], sc.mpi);

@@ -35,12 +35,12 @@ void read_model(const Reader& in, const YAML::Node& n, ModelConfig& m, bool& fro
     else
       in.fail(n["kind"], "model.kind: '" + k + "' is not hockney, two_level or loggp");
   }
-  if (n["alpha"]) m.hockney.alpha = in.real(n["alpha"], "model.alpha", 0);
-  if (n["beta"]) m.hockney.beta = in.real(n["beta"], "model.beta", 0);
-  if (n["L"]) m.loggp.L = in.real(n["L"], "model.L", 0);
-  if (n["o"]) m.loggp.o = in.real(n["o"], "model.o", 0);
-  if (n["g"]) m.loggp.g = in.real(n["g"], "model.g", 0);
-  if (n["G"]) m.loggp.G = in.real(n["G"], "model.G", 0);
+  if (n["alpha"]) m.hockney.alpha = in.seconds(n["alpha"], "model.alpha");
+  if (n["beta"]) m.hockney.beta = in.seconds_per_byte(n["beta"], "model.beta");
+  if (n["L"]) m.loggp.L = in.seconds(n["L"], "model.L");
+  if (n["o"]) m.loggp.o = in.seconds(n["o"], "model.o");
+  if (n["g"]) m.loggp.g = in.seconds(n["g"], "model.g");
+  if (n["G"]) m.loggp.G = in.seconds_per_byte(n["G"], "model.G");
   // Two-level: alpha and beta are between nodes, intra's between ranks of one node; the scenario's
   // placement (ranks_per_node or map_by) places the ranks (set by the caller).
   if (n["intra"] && m.kind != ModelConfig::Kind::two_level)
@@ -53,12 +53,12 @@ void read_model(const Reader& in, const YAML::Node& n, ModelConfig& m, bool& fro
       if (n[key]) in.fail(n[key], std::string("model.") + key + " cannot be given with from_platform: true");
     from_platform = true;
   } else if (m.kind == ModelConfig::Kind::two_level) {
-    if (!n["intra"]) in.fail(n, "model: kind two_level needs intra: {alpha: S, beta: S_PER_BYTE}");
+    if (!n["intra"]) in.fail(n, "model: kind two_level needs intra: {alpha: TIME, beta: TIME_PER_BYTE}");
     const YAML::Node intra = n["intra"];
     in.only_keys(intra, "model.intra", {"alpha", "beta"});
     if (!intra["alpha"] || !intra["beta"]) in.fail(intra, "model.intra needs alpha and beta");
-    m.two_level.intra = {in.real(intra["alpha"], "model.intra.alpha", 0),
-                         in.real(intra["beta"], "model.intra.beta", 0)};
+    m.two_level.intra = {in.seconds(intra["alpha"], "model.intra.alpha"),
+                         in.seconds_per_byte(intra["beta"], "model.intra.beta")};
     m.two_level.inter = m.hockney;
   }
   if (n["one_port"]) {
@@ -66,8 +66,8 @@ void read_model(const Reader& in, const YAML::Node& n, ModelConfig& m, bool& fro
     if (m.one_port && m.kind == ModelConfig::Kind::loggp)
       in.fail(n["one_port"], "model.one_port applies to Hockney only (LogGP's g and G already serialise sends)");
   }
-  if (n["copy_bandwidth"]) m.copy_bandwidth = in.real(n["copy_bandwidth"], "model.copy_bandwidth", 0);
-  if (n["reduce_gamma"]) m.reduce_gamma = in.real(n["reduce_gamma"], "model.reduce_gamma", 0);
+  if (n["copy_bandwidth"]) m.copy_bandwidth = in.rate(n["copy_bandwidth"], "model.copy_bandwidth", true);
+  if (n["reduce_gamma"]) m.reduce_gamma = in.seconds_per_byte(n["reduce_gamma"], "model.reduce_gamma");
 }
 
 }  // namespace
@@ -146,8 +146,17 @@ void read_mpi_settings(const Reader& in, const YAML::Node& n, MpiLaunch& m) {
   if (n["min_runs"]) m.min_runs = static_cast<int>(in.integer(n["min_runs"], "mpi.min_runs", 1, 1000000));
   if (n["max_runs"]) m.max_runs = static_cast<int>(in.integer(n["max_runs"], "mpi.max_runs", 1, 1000000));
   if (m.max_runs < m.min_runs) in.fail(n, "mpi.max_runs is smaller than mpi.min_runs");
-  if (n["ci_target"]) m.ci_target = in.real(n["ci_target"], "mpi.ci_target", 0);
-  if (n["timeout"]) m.timeout_s = in.real(n["timeout"], "mpi.timeout", 1);
+  if (n["ci_target"]) {
+    const auto f = parse_fraction(in.text(n["ci_target"], "mpi.ci_target"));
+    if (!f || *f <= 0)
+      in.fail(n["ci_target"],
+              "mpi.ci_target: '" + n["ci_target"].Scalar() + "' is not a positive fraction (e.g. 0.025 or 2.5%)");
+    m.ci_target = *f;
+  }
+  if (n["timeout"]) {
+    m.timeout_s = in.seconds(n["timeout"], "mpi.timeout");
+    if (m.timeout_s < 1) in.fail(n["timeout"], "mpi.timeout: '" + n["timeout"].Scalar() + "' is under a second");
+  }
 }
 
 Scenario load_scenario(const std::string& path) {
@@ -305,7 +314,7 @@ Scenario load_scenario(const std::string& path) {
     if (item.IsMap() && item["segment"])
       for (std::size_t segment : sweep.segments) {
         const std::string problem = knob_error(*sweep.algorithm, Knob::segment, static_cast<long long>(segment));
-        if (!problem.empty() && segment != 0) in.fail(item["segment"], problem);
+        if (!problem.empty()) in.fail(item["segment"], problem);
       }
     if (!sweep.algorithm->takes(Knob::segment)) sweep.segments = {0};
     // What the operation's descriptor says about sizes, roots and reductions: the defaults at

@@ -73,6 +73,28 @@ class Reader {
     return *v;
   }
 
+  // Quantities with units, as the command line reads them (units.hpp), none negative.
+  double seconds(const YAML::Node& n, const std::string& what) const {
+    const auto v = parse_seconds(text(n, what));
+    if (!v) fail(n, what + ": '" + n.Scalar() + "' is not " + kSecondsHint);
+    if (*v < 0) fail(n, what + ": " + n.Scalar() + " must be at least 0");
+    return *v;
+  }
+  double seconds_per_byte(const YAML::Node& n, const std::string& what) const {
+    const auto v = parse_seconds_per_byte(text(n, what));
+    if (!v) fail(n, what + ": '" + n.Scalar() + "' is not " + kSecondsPerByteHint);
+    if (*v < 0) fail(n, what + ": " + n.Scalar() + " must be at least 0");
+    return *v;
+  }
+  // `zero_allowed`: 0 is accepted too, where it means "none" (a free copy).
+  double rate(const YAML::Node& n, const std::string& what, bool zero_allowed = false) const {
+    const std::string t = text(n, what);
+    if (zero_allowed && parse_real(t) == 0.0) return 0;
+    const auto v = parse_rate(t);
+    if (!v) fail(n, what + ": '" + n.Scalar() + "' is not " + kRateHint);
+    return *v;
+  }
+
   std::size_t bytes(const YAML::Node& n, const std::string& what) const {
     auto v = parse_bytes(text(n, what));
     if (!v) fail(n, what + ": '" + n.Scalar() + "' is not a size in bytes (e.g. 0, 1000, 8KiB, 4MiB)");

@@ -86,7 +86,7 @@ TEST(Cli, ModelTwoLevelHockney) {
   ASSERT_EQ(o.status, 0) << o.err;
   EXPECT_NEAR(std::stod(csv_field(o.out, "time_s")), 1e-6 + 1e-10 * 1000, 1e-15);
   expect_bad_input("measure --engine model --op bcast/binomial --procs 4 --bytes 8 --intra 1e-6",
-                   "--intra: '1e-6' is not two non-negative numbers ALPHA,BETA");
+                   "--intra: '1e-6' is not two costs ALPHA,BETA (e.g. 5us,0.3ns)");
   expect_bad_input("measure --engine model --op bcast/binomial --procs 4 --bytes 8 --intra 1,2 --loggp 1,1,1,1",
                    "--loggp replaces Hockney's --alpha/--beta/--intra");
 }

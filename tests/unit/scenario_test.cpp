@@ -231,6 +231,21 @@ output:
   EXPECT_EQ(two.two_level.intra.alpha, 1.0e-6);
   EXPECT_EQ(two.two_level.intra.beta, 2.0e-10);
   EXPECT_EQ(two.two_level.placement, models::block_placement(4));
+  // Times, costs per byte and rates take the command line's units (units.hpp): the same doubles.
+  write(dir / "study" / "units.yaml",
+        "engines: [model]\nranks_per_node: 4\nprocs: 2\nbytes: 1\noperations: [bcast/binomial]\n"
+        "model: {kind: two_level, alpha: 20us, beta: 1.25GBps, intra: {alpha: 1us, beta: 0.2ns/B},\n"
+        "        copy_bandwidth: 6GBps, reduce_gamma: 0.5ns}\n"
+        "mpi: {ci_target: 2.5%, timeout: 90s}\n");
+  const Scenario units = load_scenario((dir / "study" / "units.yaml").string());
+  EXPECT_EQ(units.model.two_level.inter.alpha, 2.0e-5);
+  EXPECT_EQ(units.model.two_level.inter.beta, 1 / 1.25e9);
+  EXPECT_EQ(units.model.two_level.intra.alpha, 1.0e-6);
+  EXPECT_DOUBLE_EQ(units.model.two_level.intra.beta, 2.0e-10);
+  EXPECT_EQ(units.model.copy_bandwidth, 6e9);
+  EXPECT_DOUBLE_EQ(units.model.reduce_gamma, 5e-10);
+  EXPECT_EQ(units.mpi.ci_target, 0.025);
+  EXPECT_EQ(units.mpi.timeout_s, 90.0);
   // from_platform: the two levels from the platform's routes (star16: two 10 us links at
   // 1.25 GB/s between hosts; no loopback declared, so SimGrid's default loopback inside one),
   // under the scenario's SimGrid options.
@@ -363,7 +378,7 @@ TEST(Scenario, FieldsThatDoNotApplyAreRefused) {
   expect_refused(dir / "intra.yaml", head + "  - bcast/binomial\nmodel: {intra: {alpha: 1, beta: 1}}\n",
                  "6:16: model.intra applies to kind: two_level only");
   expect_refused(dir / "twolevel.yaml", head + "  - bcast/binomial\nmodel: {kind: two_level}\n",
-                 "6:8: model: kind two_level needs intra: {alpha: S, beta: S_PER_BYTE}");
+                 "6:8: model: kind two_level needs intra: {alpha: TIME, beta: TIME_PER_BYTE}");
   expect_refused(dir / "fromplat.yaml", head + "  - bcast/binomial\nmodel: {kind: two_level, from_platform: true}\n",
                  "6:41: model.from_platform needs the scenario's platform");
   expect_refused(dir / "fromplatkind.yaml", head + "  - bcast/binomial\nmodel: {from_platform: true}\n",
