@@ -101,10 +101,12 @@ TEST(Compare, Plots) {
   // Each figure names the engines it draws, as its title and legend do: only those in the files.
   EXPECT_NE(o.out.find("\n  bcast_p4.png: sim (dots), derived formula (solid)\n"), std::string::npos) << o.out;
 
-  // With textbook predictions they are drawn, dashed; the model engine dash-dot. A barrier (no
-  // size: its candidates across) and points of 0 bytes and 0 s (at the "0" ticks) draw too.
+  // With textbook predictions at two sizes they are dashed lines; the model engine's, at one size,
+  // markers. A barrier (no size: its candidates across, so markers) and points of 0 bytes and 0 s
+  // (at the "0" ticks) draw too.
   const fs::path more = write("more.csv", std::string(kRows) +
                                               "formula-textbook,bcast/binomial,4,1000,0,0,6\n"
+                                              "formula-textbook,bcast/binomial,4,2000,0,0,7\n"
                                               "formula-textbook,bcast/binary_tree,4,1000,0,0,7\n"
                                               "model,bcast/binomial,4,1000,0,0,9\n"
                                               "sim,bcast/binomial,4,0,0,0,0\n"
@@ -119,9 +121,9 @@ TEST(Compare, Plots) {
   EXPECT_EQ(t.err, "");
   EXPECT_NE(t.out.find("plots in " + png2.string() +
                        ":\n"
-                       "  barrier_p4.png: sim (dots), textbook formula (dashed)\n"
+                       "  barrier_p4.png: sim (dots), textbook formula (crosses)\n"
                        "  bcast_p4.png: sim (dots), textbook formula (dashed), derived formula (solid), "
-                       "model engine (dash-dot)\n"
+                       "model engine (squares)\n"
                        "  degradation_barrier.png: degradation of each selector's pick\n"
                        "  degradation_bcast.png: degradation of each selector's pick\n"),
             std::string::npos)
