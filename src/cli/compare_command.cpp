@@ -1,6 +1,5 @@
 // collsim compare: options, output files and plots; the comparison itself is
 // experiment/comparison.hpp.
-#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <optional>
@@ -94,18 +93,10 @@ int compare_command(std::span<char* const> args) {
   }
   std::cout.flush();
 
-  if (python) {
-    const std::string png = o.text("png");
-    const std::string cmd = shell_quoted(*python) + " " + shell_quoted(tool_path("plot_compare")) + " --points " +
-                            shell_quoted(points_csv) + " --selection " + shell_quoted(selection_csv) + " --out " +
-                            shell_quoted(png) + (o.has("csv") ? " >&2" : "");
-    const int status = std::system(cmd.c_str());
-    if (status != 0) {
-      std::cerr << "collsim: tools/plot_compare failed (status " << status << ")\n";
-      return 1;
-    }
-  }
-  return 0;
+  if (!python) return 0;
+  return run_plotting_tool(*python, "plot_compare",
+                           {"--points", points_csv, "--selection", selection_csv, "--out", o.text("png")},
+                           o.has("csv"));
 }
 
 }  // namespace collsim::cli

@@ -1,10 +1,8 @@
 // collsim timeline: one point traced on the model and sim engines (or a trace file from
 // elsewhere, e.g. collsim-mpi), drawn by tools/timeline as a space-time diagram.
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <optional>
@@ -143,17 +141,12 @@ int timeline_command(std::span<char* const> args) {
       keep ? o.text("csv")
            : (fs::temp_directory_path() / ("collsim-timeline-" + std::to_string(::getpid()) + ".csv")).string();
   write_trace(csv, runs);
-  std::string cmd = shell_quoted(*python) + " " + shell_quoted(tool_path("timeline")) + " " + shell_quoted(csv) + " " +
-                    shell_quoted(out);
-  if (o.has("title")) cmd += " --title " + shell_quoted(o.text("title"));
-  const int status = std::system(cmd.c_str());
-  if (!keep) fs::remove(csv);
+  std::vector<std::string> tool_args = {csv, out};
+  if (o.has("title")) tool_args.insert(tool_args.end(), {"--title", o.text("title")});
   // tools/timeline refuses bad input (too many ranks, say) with its own line and status 2.
-  if (status != 0) {
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 2) return 2;
-    std::cerr << "collsim: tools/timeline failed (status " << status << ")\n";
-    return 1;
-  }
+  const int status = run_plotting_tool(*python, "timeline", tool_args);
+  if (!keep) fs::remove(csv);
+  if (status != 0) return status;
   std::cout << "wrote " << out << " (" << runs.size() << (runs.size() == 1 ? " run" : " runs") << ")"
             << (keep ? ", trace " + csv : "") << "\n";
   return 0;

@@ -140,7 +140,8 @@ std::optional<Measurement> row_from_cells(const std::vector<std::string>& header
     if (root < 0 || root >= procs) throw std::out_of_range("root");
     m.root = static_cast<int>(root);
     field = "time_s";
-    m.time_s = parse_real(v.at("time_s")).value();
+    m.time_s = parse_real(v.at("time_s")).value();  // finite: parse_real refuses nan and inf
+    if (m.time_s < 0) throw std::out_of_range("time_s");
     auto real_or = [&](const char* key, double fallback) {
       auto it = v.find(key);
       return it == v.end() ? fallback : parse_real(it->second).value_or(fallback);

@@ -98,6 +98,38 @@ TEST(Compare, Plots) {
   ASSERT_EQ(o.status, 0) << o.err;
   for (const char* f : {"comparison.csv", "selection.csv", "bcast_p4.png", "degradation_bcast.png"})
     EXPECT_TRUE(fs::exists(png / f)) << f << "\n" << o.out;
+  // Each figure names the engines it draws, as its title and legend do: only those in the files.
+  EXPECT_NE(o.out.find("\n  bcast_p4.png: sim (dots), derived formula (solid)\n"), std::string::npos) << o.out;
+
+  // With textbook predictions at two sizes they are dashed lines; the model engine's, at one size,
+  // markers. A barrier (no size: its candidates across, so markers) and points of 0 bytes and 0 s
+  // (at the "0" ticks) draw too.
+  const fs::path more = write("more.csv", std::string(kRows) +
+                                              "formula-textbook,bcast/binomial,4,1000,0,0,6\n"
+                                              "formula-textbook,bcast/binomial,4,2000,0,0,7\n"
+                                              "formula-textbook,bcast/binary_tree,4,1000,0,0,7\n"
+                                              "model,bcast/binomial,4,1000,0,0,9\n"
+                                              "sim,bcast/binomial,4,0,0,0,0\n"
+                                              "formula-textbook,bcast/binomial,4,0,0,0,0\n"
+                                              "sim,barrier/linear,4,0,0,0,2e-05\n"
+                                              "sim,barrier/bruck,4,0,0,0,1.5e-05\n"
+                                              "formula-textbook,barrier/linear,4,0,0,0,2.2e-05\n"
+                                              "formula-textbook,barrier/bruck,4,0,0,0,1.4e-05\n");
+  const fs::path png2 = scratch() / "compare-png-textbook";
+  const Outcome t = collsim("compare " + more.string() + " --png " + png2.string());
+  ASSERT_EQ(t.status, 0) << t.err;
+  EXPECT_EQ(t.err, "");
+  EXPECT_NE(t.out.find("plots in " + png2.string() +
+                       ":\n"
+                       "  barrier_p4.png: sim (dots), textbook formula (crosses)\n"
+                       "  bcast_p4.png: sim (dots), textbook formula (dashed), derived formula (solid), "
+                       "model engine (squares)\n"
+                       "  degradation_barrier.png: degradation of each selector's pick\n"
+                       "  degradation_bcast.png: degradation of each selector's pick\n"),
+            std::string::npos)
+      << t.out;
+  for (const char* f : {"barrier_p4.png", "bcast_p4.png", "degradation_barrier.png"})
+    EXPECT_TRUE(fs::exists(png2 / f)) << f;
   const Outcome help = run_command(src("tools/plot_compare") + " --help");
   EXPECT_EQ(help.status, 0);
   EXPECT_NE(help.out.find("--points"), std::string::npos);

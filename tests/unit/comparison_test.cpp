@@ -302,6 +302,10 @@ TEST_F(ResultsCsv, RefusesWhatIsNotAResultsFile) {
   refused(write("op,bytes,ours_s\nbcast/binomial,8,1\n"),
           ":1: not a collsim results CSV (its header lacks engine,op,procs,bytes,segment,root,time_s)");
   refused(write(csv_header() + "\nsim,bcast/binomial,4,1000,0,0,fast\n"), ":2: not a results row (time_s is 'fast')");
+  // A time is finite and not negative (a hand-edited file, say): compare, merge and report refuse it.
+  refused(write(csv_header() + "\nsim,bcast/binomial,4,1000,0,0,-2e-05\n"),
+          ":2: not a results row (time_s is '-2e-05')");
+  refused(write(csv_header() + "\nsim,bcast/binomial,4,1000,0,0,nan\n"), ":2: not a results row (time_s is 'nan')");
   refused(write(csv_header() + "\nsim,bcast/binomial,4,1000,0,4,1\n"), ":2: not a results row (root is '4')");
   refused(write(csv_header() + "\nsim,bcast/binomial,4\n"), ":2: not a results row (no bytes value)");
 }
