@@ -5,8 +5,10 @@
 #include <map>
 #include <stdexcept>
 #include <tuple>
+#include <utility>
 
 #include "comm/comm.hpp"
+#include "experiment/units.hpp"
 
 namespace collsim {
 namespace {
@@ -36,7 +38,7 @@ class TraceIndex {
     position_.assign(events.size(), kNone);
     for (std::size_t i = 0; i < events.size(); ++i) {
       const TraceEvent& e = events[i];
-      if (e.rank < 0) throw std::invalid_argument("trace event without a rank");
+      if (e.rank < 0) throw TraceContractError("an event without a rank", i);
       const auto r = static_cast<std::size_t>(e.rank);
       switch (e.kind) {
         case TraceKind::post:
@@ -86,6 +88,24 @@ class TraceIndex {
   std::size_t receiver_post(const MessageEvents& m) const {
     if (m.done_recv == kNone || ev_[m.done_recv].op != OpKind::irecv) return kNone;
     return post_of(m.done_recv);
+  }
+  // Where message m's rendezvous handshake starts: the later of its send's post (`post`) and its
+  // receive's (the request to send, then the answer once the receive is posted).
+  std::size_t handshake_from(const MessageEvents& m, std::size_t post) const {
+    const std::size_t recv = receiver_post(m);
+    return recv != kNone && ev_[recv].time > ev_[post].time ? recv : post;
+  }
+  // The complete of the operation posted at `post` (kNone if the rank's events end there).
+  std::size_t complete_of(std::size_t post) const {
+    const auto& ops = ops_[static_cast<std::size_t>(ev_[post].rank)];
+    const std::size_t next = position_[post] + 1;
+    return next < ops.size() && ev_[ops[next]].kind == TraceKind::complete ? ops[next] : kNone;
+  }
+  // Whether message m's send was done before its data began to leave (a tcp send whose data the
+  // socket buffer took while the interface was busy): its send_start is then caused by that.
+  bool handed_over_before_start(const MessageEvents& m) const {
+    return m.done_send != kNone && m.send_start != kNone && ev_[m.done_send].op == OpKind::isend &&
+           ev_[m.done_send].time < ev_[m.send_start].time;
   }
 
  private:
@@ -142,6 +162,21 @@ PathStep step(PathStep::Kind kind, double from, double to, const TraceEvent& eff
   return s;
 }
 
+// A send's local completion (TraceKind::request_done `done` of message m, before its arrival):
+// its cause and what it waited for (critical_path.hpp).
+std::pair<std::size_t, PathStep::Handover> handed_over(const TraceIndex& idx, std::size_t done,
+                                                       const MessageEvents& m) {
+  const TraceEvent& e = idx[done];
+  if (m.send_start != kNone && !idx.handed_over_before_start(m)) return {m.send_start, PathStep::Handover::leaving};
+  const std::size_t post = idx.sender_post(m);
+  if (post == kNone) return {kNone, PathStep::Handover::none};
+  if (e.protocol == TraceProtocol::rendezvous) return {idx.handshake_from(m, post), PathStep::Handover::handshake};
+  // Done after the rank had left the send's call: the socket buffer had no room (or the
+  // connection was not open yet) until then.
+  const std::size_t left = idx.complete_of(post);
+  return {post, left != kNone && e.time > idx[left].time ? PathStep::Handover::room : PathStep::Handover::at_post};
+}
+
 }  // namespace
 
 CriticalPath critical_path(const std::vector<TraceEvent>& events) {
@@ -161,7 +196,7 @@ CriticalPath critical_path(const std::vector<TraceEvent>& events) {
   // only, so that the steps follow each other without gaps or overlaps.
   double now = path.finish;
   std::vector<bool> visited(events.size(), false);
-  auto broken = [](const std::string& what) { throw std::invalid_argument("the trace breaks its contract: " + what); };
+  auto broken = [&](const std::string& what) { throw TraceContractError(what, cur); };
   // Each step goes to an event no later than the current one; `visited` stops a malformed trace.
   for (;;) {
     const TraceEvent& e = events[cur];
@@ -169,6 +204,7 @@ CriticalPath critical_path(const std::vector<TraceEvent>& events) {
     visited[cur] = true;
     std::size_t cause = kNone;
     PathStep::Kind kind = PathStep::Kind::local;
+    PathStep::Handover handover = PathStep::Handover::none;
     switch (e.kind) {
       case TraceKind::complete: {
         const std::size_t post = post_before(idx, cur);
@@ -218,12 +254,12 @@ CriticalPath critical_path(const std::vector<TraceEvent>& events) {
         } else if (m.arrive != kNone && idx[m.arrive].time <= e.time) {
           cause = m.arrive;
           kind = PathStep::Kind::delivered;
-        } else if (m.send_start != kNone) {
-          cause = m.send_start;  // the sender's hand-over, done before the arrival
-          kind = PathStep::Kind::local;
-        } else {
+        } else if (m.send_start == kNone && m.arrive == kNone) {  // mpi: the transfer from its post
           cause = idx.sender_post(m);
           kind = PathStep::Kind::transfer;
+        } else {  // done before its data arrived
+          std::tie(cause, handover) = handed_over(idx, cur, m);
+          kind = PathStep::Kind::handed_over;
         }
         if (cause == kNone) broken("request_done of message " + std::to_string(e.message) + " without its cause");
         break;
@@ -241,18 +277,21 @@ CriticalPath critical_path(const std::vector<TraceEvent>& events) {
         kind = PathStep::Kind::queued;
         if (e.op == OpKind::get) {
           kind = PathStep::Kind::transfer;  // the request's way to the target: latency
+        } else if (idx.handed_over_before_start(m)) {
+          cause = m.done_send;  // handed over, then the port or link was busy
         } else if (e.time > idx[cause].time && e.protocol == TraceProtocol::rendezvous) {
-          // The handshake: the request to send, the receiver's post if it came later, the answer.
           kind = PathStep::Kind::handshake;
-          const std::size_t recv = idx.receiver_post(m);
-          if (recv != kNone && idx[recv].time > idx[cause].time) cause = recv;
+          cause = idx.handshake_from(m, cause);
         }
         break;
       }
     }
     if (cause == kNone) break;
     const TraceEvent& c = idx[cause];
-    if (c.time > now + slack(now)) broken("an event caused by a later one (rank " + std::to_string(e.rank) + ")");
+    if (c.time > now + slack(now))
+      broken("an event caused by a later one (" + std::string(to_string(e.kind)) + " of rank " +
+             std::to_string(e.rank) + " at " + format_real(e.time) + " s, after " + to_string(c.kind) + " of rank " +
+             std::to_string(c.rank) + " at " + format_real(c.time) + " s)");
     const double then = std::abs(now - c.time) <= slack(now) ? now : c.time;
     PathStep s = step(kind, then, now, e);
     switch (e.kind) {
@@ -279,6 +318,20 @@ CriticalPath critical_path(const std::vector<TraceEvent>& events) {
           break;
         }
         s.peer = e.peer;
+        if (kind == PathStep::Kind::handed_over) {
+          s.handover = handover;
+          s.shares = {};
+          const double d = s.to - s.from;
+          if (handover == PathStep::Handover::room || handover == PathStep::Handover::handshake) {
+            s.shares.waiting = d;
+          } else if (handover == PathStep::Handover::leaving && e.protocol != TraceProtocol::none) {
+            // Its first bytes on the wire (the model's protocol-less LogGP: the sender's overhead).
+            s.shares.latency = c.latency >= 0 ? std::min(c.latency, d) : 0;
+            s.shares.transfer = d - s.shares.latency;
+          } else {
+            s.shares.other = d;
+          }
+        }
         break;
       case TraceKind::complete:
         s.peer = c.kind == TraceKind::request_done ? c.peer : e.peer;
@@ -373,6 +426,7 @@ const char* to_string(PathStep::Kind kind) {
     case PathStep::Kind::handshake: return "handshake";
     case PathStep::Kind::transfer: return "transfer";
     case PathStep::Kind::delivered: return "delivered";
+    case PathStep::Kind::handed_over: return "handed over";
   }
   return "?";
 }
