@@ -36,28 +36,40 @@ class TraceIndex {
     ops_.resize(static_cast<std::size_t>(procs));
     done_.resize(static_cast<std::size_t>(procs));
     position_.assign(events.size(), kNone);
+    post_of_.assign(events.size(), kNone);
+    std::map<std::tuple<int, OpKind, std::int64_t>, std::size_t> latest_post;  // by (rank, op, request)
     for (std::size_t i = 0; i < events.size(); ++i) {
       const TraceEvent& e = events[i];
       if (e.rank < 0) throw TraceContractError("an event without a rank", i);
       const auto r = static_cast<std::size_t>(e.rank);
       switch (e.kind) {
         case TraceKind::post:
+          if (e.request >= 0) latest_post[{e.rank, e.op, e.request}] = i;
+          [[fallthrough]];
         case TraceKind::complete:
           position_[i] = ops_[r].size();
           ops_[r].push_back(i);
           break;
         case TraceKind::send_start: messages_[e.message].send_start = i; break;
         case TraceKind::arrive: messages_[e.message].arrive = i; break;
-        case TraceKind::request_done:
+        case TraceKind::request_done: {
           done_[r].push_back(i);
           (sending_end(e.op) ? messages_[e.message].done_send : messages_[e.message].done_recv) = i;
+          const auto post = latest_post.find({e.rank, e.op, e.request});
+          if (e.request >= 0 && post != latest_post.end()) post_of_[i] = post->second;
           break;
+        }
       }
     }
+    // In time order (stable: at one time, as recorded), for holders' binary searches.
+    for (auto& dones : done_)
+      std::stable_sort(dones.begin(), dones.end(),
+                       [&](std::size_t a, std::size_t b) { return ev_[a].time < ev_[b].time; });
   }
 
   const TraceEvent& operator[](std::size_t i) const { return ev_[i]; }
   const std::vector<std::size_t>& ops(int rank) const { return ops_[static_cast<std::size_t>(rank)]; }
+  // The rank's request_done events in time order (at one time, as recorded).
   const std::vector<std::size_t>& done(int rank) const { return done_[static_cast<std::size_t>(rank)]; }
   std::size_t position(std::size_t i) const { return position_[i]; }
   MessageEvents message(std::int64_t id) const {
@@ -68,16 +80,7 @@ class TraceIndex {
   // The post of the request that request_done `done` completes: the latest post of that rank's
   // request id recorded before it. (Ids are reused once a request is waited for, so times would
   // not tell: a reused id may be posted at the very instant the old request was done.)
-  std::size_t post_of(std::size_t done) const {
-    const TraceEvent& d = ev_[done];
-    if (d.request < 0) return kNone;
-    const auto& ops = ops_[static_cast<std::size_t>(d.rank)];
-    for (auto i = std::lower_bound(ops.begin(), ops.end(), done); i != ops.begin();) {
-      const TraceEvent& e = ev_[*--i];
-      if (e.kind == TraceKind::post && e.op == d.op && e.request == d.request) return *i;
-    }
-    return kNone;
-  }
+  std::size_t post_of(std::size_t done) const { return post_of_[done]; }
   // The post of the sending end of message `m` (isend, put; get: the origin's post, which asks
   // the target to send).
   std::size_t sender_post(const MessageEvents& m) const {
@@ -113,6 +116,7 @@ class TraceIndex {
   std::vector<std::vector<std::size_t>> ops_;   // per rank: its posts and completes, as recorded
   std::vector<std::vector<std::size_t>> done_;  // per rank: its request_done events
   std::vector<std::size_t> position_;           // an op event's place in its rank's ops_
+  std::vector<std::size_t> post_of_;            // a request_done's post_of
   std::unordered_map<std::int64_t, MessageEvents> messages_;
 };
 
@@ -121,9 +125,13 @@ class TraceIndex {
 std::size_t holder_of(const TraceIndex& idx, std::size_t post, std::size_t complete) {
   const TraceEvent& e = idx[complete];
   std::size_t holder = kNone;
-  for (std::size_t d : idx.done(e.rank)) {
+  const auto& dones = idx.done(e.rank);
+  const auto later = [&](double t, std::size_t d) { return t < idx[d].time; };
+  const auto first = std::upper_bound(dones.begin(), dones.end(), idx[post].time, later);
+  const auto end = std::upper_bound(first, dones.end(), e.time, later);
+  for (auto it = first; it != end; ++it) {
+    const std::size_t d = *it;
     const double t = idx[d].time;
-    if (t <= idx[post].time || t > e.time) continue;
     const std::size_t posted = idx.post_of(d);
     if (posted == kNone || idx.position(posted) > idx.position(post)) continue;
     if (holder == kNone || t >= idx[holder].time) holder = d;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -109,6 +110,9 @@ std::vector<TracedRun> read_trace_csv(const std::string& path) {
     e.message = number<std::int64_t>(f[11], where, "message");
     e.request = number<std::int64_t>(f[12], where, "request");
     e.latency = number<double>(f[14], where, "latency");
+    // The walk orders events by time: "nan" or "inf", which from_chars takes, would break it.
+    if (!std::isfinite(e.time)) throw InputError(where + ": time '" + f[6] + "' is not a finite number");
+    if (!std::isfinite(e.latency)) throw InputError(where + ": latency '" + f[14] + "' is not a finite number");
     if (e.rank < 0 || e.rank >= runs[run].procs)
       throw InputError(where + ": rank " + f[7] + " is not one of the run's " + f[3] + " processes");
     runs[run].events.push_back(e);
