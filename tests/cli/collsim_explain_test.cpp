@@ -121,7 +121,8 @@ TEST(CollsimExplain, TellsASendDoneBeforeItsDataLeft) {
 }
 
 // A trace file whose events break the contract (line 8: segment 0 arrives at rank 1 before it
-// started from rank 0) is bad input, refused in one line naming the file and the line.
+// started from rank 0) is bad input, refused in one line naming the file and the line; so is a
+// time of nan.
 TEST(CollsimExplain, RefusesATraceFileThatBreaksItsContract) {
   const fs::path trace = scratch() / "explain-broken.csv";
   const std::string head = "0,sim,\"bcast/basic_linear on 2 processes (root 0, 1000 bytes)\",2,";
@@ -142,6 +143,13 @@ TEST(CollsimExplain, RefusesATraceFileThatBreaksItsContract) {
                            ":8: the trace breaks its contract: an event caused by a later one (arrive of rank 1 at "
                            "1e-06 s, after send_start of rank 0 at 2e-06 s)";
   expect_refused("explain --trace " + trace.string(), line);
+  // A time that is no number of seconds, which would break the walk's order.
+  const fs::path nan = scratch() / "explain-nan.csv";
+  std::ofstream(nan) << "run,engine,label,procs,kind,op,time,rank,peer,tag,bytes,message,request,protocol,latency\n"
+                     << head << "post,isend,0,0,1,7,1000,-1,0,none,-1\n"
+                     << head << "complete,isend,nan,0,1,7,1000,-1,0,none,-1\n";
+  expect_refused("explain --trace " + nan.string(),
+                 "collsim: " + nan.string() + ":3: time 'nan' is not a finite number");
 }
 
 TEST(ScenarioCriticalPath, AddsTheSharesAsColumns) {
