@@ -126,9 +126,10 @@ std::size_t holder_of(const TraceIndex& idx, std::size_t post, std::size_t compl
   const TraceEvent& e = idx[complete];
   std::size_t holder = kNone;
   const auto& dones = idx.done(e.rank);
-  const auto later = [&](double t, std::size_t d) { return t < idx[d].time; };
-  const auto first = std::upper_bound(dones.begin(), dones.end(), idx[post].time, later);
-  const auto end = std::upper_bound(first, dones.end(), e.time, later);
+  // Those done after the wait's post, up to its complete.
+  const auto earlier = [&](double t, std::size_t d) { return t < idx[d].time; };
+  const auto first = std::upper_bound(dones.begin(), dones.end(), idx[post].time, earlier);
+  const auto end = std::upper_bound(first, dones.end(), e.time, earlier);
   for (auto it = first; it != end; ++it) {
     const std::size_t d = *it;
     const double t = idx[d].time;

@@ -81,7 +81,8 @@ std::string explain_narrative(const std::vector<TraceEvent>& events, const Expla
         const auto facts = numbers.find(e.message);
         if (facts != numbers.end() && e.op != OpKind::get) {
           const double posted = facts->second.posted;
-          const double done = e.op == OpKind::isend ? moves.at(e.message).send_done : -1;
+          const auto moved = moves.find(e.message);
+          const double done = e.op == OpKind::isend && moved != moves.end() ? moved->second.send_done : -1;
           // Later than its post by more than rounding (the model computes the start backwards).
           if (posted >= 0 && e.time - posted > 1e-12 * e.time) {
             const bool rendezvous = e.protocol == TraceProtocol::rendezvous;
@@ -220,9 +221,9 @@ std::string critical_path_table(const CriticalPath& path, const std::vector<Trac
                         : s.shares.copying > 0                                        ? "copying"
                         : s.kind == PathStep::Kind::transfer || s.shares.transfer > 0 ? "lat+transf"
                                                                                       : "other";
-    std::snprintf(line, sizeof line, "  %-11s %-11s %-10s  %s\n", format_seconds(s.from).c_str(),
-                  format_seconds(s.to).c_str(), share, what.c_str());
-    out += line;
+    std::snprintf(line, sizeof line, "  %-11s %-11s %-10s  ", format_seconds(s.from).c_str(),
+                  format_seconds(s.to).c_str(), share);
+    out += line + what + "\n";  // `what` may be longer than `line`
   }
   out += "shares of the finish time:\n";
   const std::pair<const char*, double> rows[] = {{"latency", path.shares.latency},
