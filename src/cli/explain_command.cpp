@@ -87,7 +87,10 @@ int explain_command(std::span<char* const> args) {
               << format_options(defs) << "\nRuns the call traced (up to " << kMaxRanks
               << " ranks) and tells it step by step: who sends which segment to whom, who waits\n"
                  "for what, which protocol a message took and why; then the critical path, the chain of\n"
-                 "events that decided the finish time, with its shares: latency, transfer, waiting, copying.\n";
+                 "events that decided the finish time, with its shares: latency, transfer, waiting, copying.\n"
+                 "A send is done (its request complete, its buffer free) once its data is handed over: under\n"
+                 "the sim engine's tcp when the socket buffer has taken it, often before the data has left;\n"
+                 "explain says so where a rank waited for such a send.\n";
     return 0;
   }
   if (o.has("trace")) return explain_trace_file(o);
@@ -106,7 +109,10 @@ int explain_command(std::span<char* const> args) {
   ExplainContext context;
   if (engine == "model") {
     check_model_options(o, engine);
-    result = run_model(read_model(o), spec);
+    const ModelConfig model = read_model(o);
+    result = run_model(model, spec);
+    if (model.kind == ModelConfig::Kind::loggp)
+      context.send_done = "LogGP completes a send after the sender's overhead o, before its data arrives";
   } else {
     check_sim_options(o, engine);
     const SimConfig sim = read_sim(o);
@@ -125,6 +131,7 @@ int explain_command(std::span<char* const> args) {
     context.protocol_reason = [protocols](int, int, std::uint64_t bytes, TraceProtocol p) {
       return protocol_reason(protocols, bytes, p);
     };
+    context.send_done = send_completion(protocols);
   }
   const std::vector<TraceEvent> events = trace.take();
   if (events.empty()) {

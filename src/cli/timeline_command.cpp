@@ -52,9 +52,11 @@ const char* const kHelp =
     "A space-time diagram of one collective call: ranks down, time across, each rank's operations as\n"
     "bars from post to completion (waits shaded, copies apart), each message as an arrow from the start\n"
     "of its transfer at the sender to its arrival at the receiver, coloured by segment number (the\n"
-    "message's ordinal among those from the same sender to the same receiver with the same tag). Each\n"
-    "engine named gets a panel, one above the other on the same time scale. Drawn by tools/timeline\n"
-    "(python3 with matplotlib), for up to 64 ranks.\n"
+    "message's ordinal among those from the same sender to the same receiver with the same tag). A send\n"
+    "done before its data left (the sim engine's tcp completes a send once the socket buffer has taken\n"
+    "its data) is an open circle on the sender's row, dotted to its arrow. Each engine named gets a\n"
+    "panel, one above the other on the same time scale. Drawn by tools/timeline (python3 with\n"
+    "matplotlib), for up to 64 ranks. A trace file that breaks the trace contract is refused.\n"
     "\n";
 
 std::vector<std::string> engines_named(const ParsedOptions& o) {

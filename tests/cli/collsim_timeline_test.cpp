@@ -3,9 +3,13 @@
 // by segment number, and bad input gets one line and status 2.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
+#include <vector>
 
 #include "cli_test_util.hpp"
+#include "comm/comm.hpp"
+#include "experiment/trace_files.hpp"
 
 namespace collsim_test {
 namespace {
@@ -108,6 +112,60 @@ TEST(Timeline, HandWrittenTraceWithoutMessageEvents) {
   // Segment 0 in matplotlib's first tab10 colour, segment 1 in its second.
   EXPECT_NE(group(picture, "message-0-0").find("#1f77b4"), std::string::npos) << group(picture, "message-0-0");
   EXPECT_NE(group(picture, "message-0-1").find("#ff7f0e"), std::string::npos) << group(picture, "message-0-1");
+}
+
+// The sim engine's tcp completes a send once the socket buffer has taken its data, which may be
+// before the data leaves (binary tree, 64 KiB rendezvous segments: the data to the second child
+// waits for the interface). Each such send of the trace gets its mark on the sender's row, dotted
+// to its arrow (id="handed-1-K"), and the legend says what it is; the model's sends complete on
+// arrival: no mark in its panel.
+TEST(Timeline, MarksSendsDoneBeforeTheirDataLeft) {
+  SKIP_WITHOUT_MATPLOTLIB();
+  const fs::path svg = scratch() / "handed.svg", csv = scratch() / "handed.csv";
+  const Outcome o = collsim(
+      "timeline --op bcast/binary_tree --procs 8 --bytes 256KiB --segment 64KiB --engine "
+      "model,sim --svg " +
+      svg.string() + " --csv " + csv.string());
+  ASSERT_EQ(o.status, 0) << o.err;
+  const std::vector<collsim::TracedRun> runs = collsim::read_trace_csv(csv.string());
+  ASSERT_EQ(runs.size(), 2u);
+  std::map<std::int64_t, double> started, done;
+  for (const collsim::TraceEvent& e : runs[1].events) {
+    if (e.op != collsim::OpKind::isend) continue;
+    if (e.kind == collsim::TraceKind::send_start) started[e.message] = e.time;
+    if (e.kind == collsim::TraceKind::request_done) done[e.message] = e.time;
+  }
+  std::size_t early = 0;
+  for (const auto& [message, time] : done) early += time < started.at(message);
+  EXPECT_GT(early, 0u);
+  const std::string picture = slurp(svg);
+  EXPECT_EQ(occurrences(picture, "id=\"handed-1-"), early);
+  EXPECT_EQ(occurrences(picture, "id=\"handed-0-"), 0u);
+  EXPECT_NE(picture.find("send done before its data left"), std::string::npos);
+}
+
+// As the mpi engines trace, but rank 1's receive is done at 1 us, before rank 0 posted the send at
+// 2 us (line 10): bad input, refused in one line naming the file and the line.
+TEST(Timeline, RefusesATraceThatBreaksItsContract) {
+  SKIP_WITHOUT_MATPLOTLIB();
+  const std::string head = "0,mpi,\"one send, by hand\",2,";
+  const fs::path csv = write(
+      "broken.csv",
+      "run,engine,label,procs,kind,op,time,rank,peer,tag,bytes,message,request,"
+      "protocol,latency\n" +
+          head + "post,isend,2e-06,0,1,5,100,-1,0,none,-1\n" + head + "complete,isend,2e-06,0,1,5,100,-1,0,none,-1\n" +
+          head + "post,wait_all,2e-06,0,-1,0,0,-1,-1,none,-1\n" + head +
+          "request_done,isend,3e-06,0,1,5,100,0,0,none,-1\n" + head +
+          "complete,wait_all,3e-06,0,-1,0,0,-1,-1,none,-1\n" + head + "post,irecv,0,1,0,5,100,-1,0,none,-1\n" + head +
+          "complete,irecv,0,1,0,5,100,-1,0,none,-1\n" + head + "post,wait_all,0,1,-1,0,0,-1,-1,none,-1\n" + head +
+          "request_done,irecv,1e-06,1,0,5,100,0,0,none,-1\n" + head +
+          "complete,wait_all,4e-06,1,-1,0,0,-1,-1,none,-1\n");
+  const fs::path svg = scratch() / "broken.svg";
+  expect_refused("timeline --trace " + csv.string() + " --svg " + svg.string(),
+                 "collsim: " + csv.string() +
+                     ":10: the trace breaks its contract: an event caused by a later one (request_done of rank 1 at "
+                     "1e-06 s, after post of rank 0 at 2e-06 s)");
+  EXPECT_FALSE(fs::exists(svg));
 }
 
 TEST(Timeline, BadInput) {
