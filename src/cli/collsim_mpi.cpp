@@ -4,6 +4,7 @@
 // after a clean MPI_Finalize.
 #include <mpi.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdio>
 #include <exception>
@@ -368,7 +369,11 @@ std::vector<std::size_t> read_sizes(const cli::ParsedOptions& options, const std
     const std::size_t from = read_size("--sizes", text.substr(0, dots));
     const std::size_t to = read_size("--sizes", text.substr(dots + 2));
     if (from == 0 || to < from) throw cli::UsageError("--sizes: '" + text + "' is not a range A..B with 0 < A <= B");
-    for (std::size_t s = from; s <= to; s *= 2) sizes.push_back(s);
+    // Stops before doubling past `to` (or past the largest size_t, for a `to` near it).
+    for (std::size_t s = from;; s *= 2) {
+      sizes.push_back(s);
+      if (s > to / 2) break;
+    }
     return sizes;
   }
   std::string item;
@@ -522,8 +527,10 @@ std::vector<cli::OptionDef> pingpong_options() {
       {"time", "S", "aim for about S seconds of timed round trips per size (default 0.25)"},
       {"min-runs", "N", "timed round trips per size at least (default 5)"},
       {"max-runs", "N", "timed round trips per size at most (default 1000)"},
-      {"warmup", "N", "untimed round trips per size first (default 2)"},
-      {"fit-from", "SIZE", "fit the bandwidth over the sizes from SIZE up (default: the largest / 16)"},
+      {"warmup", "N",
+       "untimed round trips per size first, at least 1: the last sizes the timed ones to --time (default 2)"},
+      {"fit-from", "SIZE",
+       "fit the bandwidth over the sizes from SIZE up, two of --sizes at least (default: the largest / 16)"},
       {"csv", "FILE", "also write one row per size to FILE"},
       {"help", "", "print this help"},
   };
@@ -569,8 +576,17 @@ int pingpong_command(std::span<char* const> args, int rank, int size) {
   if (p.max_runs < p.min_runs)
     throw cli::UsageError("--max-runs " + std::to_string(p.max_runs) + " is below --min-runs " +
                           std::to_string(p.min_runs));
-  p.warmup = static_cast<int>(options.integer("warmup", 2, 0, 1'000'000));
-  p.fit_from = options.bytes("fit-from", 0);
+  p.warmup = static_cast<int>(options.integer("warmup", 2, 1, 1'000'000));
+  if (options.has("fit-from")) {
+    p.fit_from = options.bytes("fit-from", 0);
+    if (p.fit_from == 0)
+      throw cli::UsageError("--fit-from: 0 bytes is no size to fit from (without --fit-from: the largest size / 16)");
+    const auto fitted = std::count_if(p.sizes.begin(), p.sizes.end(), [&](std::size_t b) { return b >= p.fit_from; });
+    if (fitted < 2)
+      throw cli::UsageError("--fit-from " + options.text("fit-from") + ": " + std::to_string(fitted) +
+                            " of --sizes from it up, where the bandwidth fit needs 2 (the sizes end at " +
+                            format_bytes(*std::max_element(p.sizes.begin(), p.sizes.end())) + ")");
+  }
 
   std::ofstream csv = open_csv(options, rank);
 
