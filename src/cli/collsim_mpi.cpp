@@ -361,9 +361,9 @@ std::string fidelity_usage() {
          "outside " +
          std::string(band) +
          ". On stderr, the rows done, the time so far and an estimate of the time left.\n"
-         "The defaults, every algorithm at 10 sizes (415 rows on 4 processes), take an hour or more\n"
-         "on a small machine, hours when it is busy (tools/bench/README.md); a first look, in\n"
-         "minutes: --ops bcast --sizes 8KiB,256KiB.\n"
+         "The defaults, every algorithm at 10 sizes (415 rows on 4 processes), take half an hour\n"
+         "to hours on a small machine (tools/bench/README.md); a first look, in minutes:\n"
+         "--ops bcast --sizes 8KiB,256KiB.\n"
          "Exit status 0 when every call's data was right, 1 when not, 2 on bad input.\n"
          "\n"
          "options:\n" +
