@@ -8,6 +8,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/engine_options.hpp"
+#include "engines/mpi/statistics.hpp"
 #include "experiment/calibration.hpp"
 #include "experiment/units.hpp"
 
@@ -32,12 +33,17 @@ std::vector<OptionDef> calibrate_options() {
       {"out", "FILE", "the parameters file to write (default parameters.yaml)"},
   };
   for (auto& d : engine_options()) defs.push_back(d);
-  defs.insert(defs.end(), {
-                              {"min-runs", "N", "mpi engines: timed runs per experiment at least (default 10)"},
-                              {"max-runs", "N", "mpi engines: at most (default 100)"},
-                              {"quiet", "", "no progress line"},
-                              {"help", "", "this text"},
-                          });
+  defs.insert(defs.end(),
+              {
+                  {"min-runs", "N",
+                   "mpi engines: timed runs per experiment at least (default " + std::to_string(kDefaultMinRuns) + ")"},
+                  {"max-runs", "N",
+                   "mpi engines: at most (default " + std::to_string(kDefaultMaxRuns) +
+                       "); a note counts the experiments that stop here with the 95% CI above " +
+                       format_real(100 * kDefaultCiTarget) + "% of the mean"},
+                  {"quiet", "", "no progress line"},
+                  {"help", "", "this text"},
+              });
   return defs;
 }
 
@@ -106,16 +112,23 @@ int calibrate_command(std::span<char* const> args) {
   } else if (s.engine == "sim") {
     s.env.sim = read_sim(o);
   } else {
-    s.env.mpi.min_runs = static_cast<int>(o.integer("min-runs", 10, 1, 1000000));
-    s.env.mpi.max_runs = static_cast<int>(o.integer("max-runs", 100, 1, 1000000));
+    s.env.mpi.min_runs = static_cast<int>(o.integer("min-runs", kDefaultMinRuns, 1, 1000000));
+    s.env.mpi.max_runs = static_cast<int>(o.integer("max-runs", kDefaultMaxRuns, 1, 1000000));
     if (s.env.mpi.max_runs < s.env.mpi.min_runs) throw UsageError("--max-runs is below --min-runs");
   }
   const std::string out = o.text("out", "parameters.yaml");
 
   const bool show = !o.has("quiet") && isatty(STDERR_FILENO);
-  const Parameters p = calibrate(s, [&](std::size_t done, std::size_t total) {
-    if (show) std::cerr << "\rcollsim calibrate: " << done << "/" << total << " experiments" << std::flush;
-  });
+  int experiments = 0, ci_missed = 0;  // mpi engines: those stopped at --max-runs with the CI wider
+  const Parameters p = calibrate(
+      s,
+      [&](std::size_t done, std::size_t total) {
+        if (show) std::cerr << "\rcollsim calibrate: " << done << "/" << total << " experiments" << std::flush;
+      },
+      [&](const Measurement& m) {
+        ++experiments;
+        ci_missed += m.ci_met == false ? 1 : 0;
+      });
   if (show) std::cerr << "\n";
   write_parameters(out, p);
 
@@ -135,6 +148,10 @@ int calibrate_command(std::span<char* const> args) {
   if (p.reduce_gamma > 0)
     std::cout << "local reduction (" << to_string(kDefaultReduction.type) << ' ' << to_string(kDefaultReduction.op)
               << "): " << format_real(p.reduce_gamma) << " s/byte\n";
+  if (ci_missed > 0)
+    std::cout << "\nCI target not met: " << ci_missed << " of " << experiments << " experiments stopped at --max-runs "
+              << s.env.mpi.max_runs << " with the 95% CI above " << format_real(100 * s.env.mpi.ci_target)
+              << "% of the mean; the fits rest on less certain times\n";
   std::cout << "\nparameters: " << out << "\n";
   return 0;
 }

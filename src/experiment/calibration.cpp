@@ -144,7 +144,8 @@ std::vector<double> mpi_pingpong(const MpiLaunch& launch, const std::vector<std:
 
 }  // namespace
 
-Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std::size_t, std::size_t)>& progress) {
+Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std::size_t, std::size_t)>& progress,
+                     const std::function<void(const Measurement&)>& measured) {
   const std::string& engine = setup.engine;
   const bool mpi = engine == "mpi" || engine == "mpi-native";
   if (engine != "model" && engine != "sim" && !mpi)
@@ -234,6 +235,7 @@ Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std
   const std::size_t total = plan.size() + (mpi && !setup.pingpong_bytes.empty() ? 1 : 0) + (mpi && reduces ? 1 : 0);
   auto record = [&](const Measurement& m) {
     times.push_back(m.time_s);
+    if (measured) measured(m);
     if (progress) progress(times.size(), total);
   };
   // gamma(p) is the cost of the root's sends to p-1 ranks over a transfer between nodes: measured

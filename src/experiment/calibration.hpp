@@ -54,9 +54,11 @@ struct CalibrationSetup {
 };
 
 // Runs every experiment on setup.engine and fits. `progress(done, total)` is called after each
-// experiment. Throws InputError on a setup that cannot be fitted (fewer than two experiments for
+// experiment, `measured` with its row (on the mpi engines, whether its runs met the stop rule's
+// CI target). Throws InputError on a setup that cannot be fitted (fewer than two experiments for
 // an algorithm, P < 2) and EngineError when a run fails.
-Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std::size_t, std::size_t)>& progress = {});
+Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std::size_t, std::size_t)>& progress = {},
+                     const std::function<void(const Measurement&)>& measured = {});
 
 // The formula engine's costs for a platform without a calibration file: calibrate() run in the
 // model engine on `model` (typically the two-level Hockney of a platform), for process counts up

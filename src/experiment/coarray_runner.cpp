@@ -255,6 +255,7 @@ std::string format_coarray_summary(const CoarrayScenario& sc, const std::vector<
   }
   out += "\n";
   std::set<std::size_t> seen;
+  bool wide = false;  // a measured time stopped at max_runs with its CI above the target
   for (const auto& at : plan) {
     if (!seen.insert(at.index).second) continue;
     const CoarrayPoint& p = at.point;
@@ -266,11 +267,16 @@ std::string format_coarray_summary(const CoarrayScenario& sc, const std::vector<
       auto it = by_point.find({at.index, e});
       std::string cell = it == by_point.end() ? "-" : format_seconds(it->second->time_s);
       if (it != by_point.end() && it->second->data != "ok" && it->second->data != "unchecked") cell += " BAD";
+      if (it != by_point.end() && it->second->ci_met == false) {
+        cell += " *";
+        wide = true;
+      }
       std::snprintf(line, sizeof line, " %12s", cell.c_str());
       out += line;
     }
     out += "\n";
   }
+  if (wide) out += kCiMissedNote;
   (void)sc;
   return out;
 }

@@ -25,6 +25,7 @@
 #include "algorithms/input_error.hpp"
 #include "engines/pipe_io.hpp"
 #include "engines/run.hpp"
+#include "experiment/measurement.hpp"
 #include "experiment/result_files.hpp"
 #include "experiment/scenario_error.hpp"
 #include "experiment/units.hpp"
@@ -128,17 +129,20 @@ std::vector<std::string> read_rows(const std::string& path, const std::string& h
   std::vector<std::string> rows;
   std::size_t at = 0, number = 0;
   const std::size_t cells = split_csv(header).size();
+  std::string written = header;  // the file's own header: older files lack columns added since
   while (at < text.size()) {
     const auto end = text.find('\n', at);
     if (end == std::string::npos) break;
-    const std::string line = text.substr(at, end - at);
+    std::string line = text.substr(at, end - at);
     at = end + 1;
     if (++number == 1) {
-      if (line != header)
+      if (line != header && upgraded_results_header(line) != header)
         throw InputError(path + ":1: its columns are not this scenario's (" + line.substr(0, 80) + "...)");
+      written = line;
       continue;
     }
     if (line.empty()) continue;
+    if (written != header) line = upgraded_results_row(written, line);
     if (split_csv(line).size() != cells)
       throw InputError(path + ":" + std::to_string(number) + ": not a row of this results file (" +
                        std::to_string(split_csv(line).size()) + " cells, the header has " + std::to_string(cells) +
@@ -572,7 +576,7 @@ std::string merge_results(const std::string& out, const std::vector<std::string>
     if (first.empty()) {
       first = m;
       fingerprint = fp;
-      header = h;
+      header = upgraded_results_header(h);
       keys = keys_from_json(member(m, "plan_keys"));
       for (std::size_t i = 0; i < keys.size(); ++i) index[keys[i]] = i;
       rows.resize(keys.size());

@@ -77,5 +77,20 @@ TEST(CliCalibrate, RunsOnRealMpi) {
   expect_bad_input("calibrate --engine mpi --platform x.xml", "--platform does not apply to --engine mpi");
 }
 
+// One run per experiment has no confidence interval, so none meets the target: the output counts
+// them (gamma(2) and the two sizes of the broadcast).
+TEST(CliCalibrate, SaysWhenMpiExperimentsStopAtMaxRuns) {
+  const std::string params = (scratch() / "mpi-one-run.yaml").string();
+  const Outcome c = collsim(
+      "calibrate --engine mpi --procs 2 --bytes 1KiB,16KiB --ops bcast/basic_linear --gamma-procs 2 "
+      "--pingpong-sizes none --min-runs 1 --max-runs 1 --quiet --out " +
+      params);
+  ASSERT_EQ(c.status, 0) << c.err << c.out;
+  EXPECT_NE(c.out.find("\nCI target not met: 3 of 3 experiments stopped at --max-runs 1 with the 95% CI above 2.5% "
+                       "of the mean"),
+            std::string::npos)
+      << c.out;
+}
+
 }  // namespace
 }  // namespace collsim_test

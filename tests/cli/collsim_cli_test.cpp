@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "cli_test_util.hpp"
 
@@ -267,8 +268,9 @@ using namespace collsim_test;
 // collsim-mpi under mpirun for each point and reads its rows back.
 TEST(Cli, ScenarioRunsOursAndOpenMpisSideBySide) {
   const fs::path dir = scratch();
+  // A target of 100 times the mean: any two runs meet it (ci_target_met 1).
   std::ofstream(dir / "side.yaml") << "name: side\nengines: [mpi, mpi-native]\nprocs: [2]\nbytes: [10000]\n"
-                                      "segment: 1KiB\nmpi: {min_runs: 3, max_runs: 5, timeout: 100}\n"
+                                      "segment: 1KiB\nmpi: {min_runs: 3, max_runs: 5, ci_target: 100, timeout: 100}\n"
                                       "operations: [bcast/chain, bcast/knomial, gather/linear_sync]\n";
   const Outcome o = collsim("run " + (dir / "side.yaml").string() + " --out " + (dir / "side").string());
   ASSERT_EQ(o.status, 0) << o.err << o.out;
@@ -277,6 +279,24 @@ TEST(Cli, ScenarioRunsOursAndOpenMpisSideBySide) {
   EXPECT_NE(csv.find("mpi,bcast/chain,2,10000,1024,0,"), std::string::npos) << csv;
   EXPECT_NE(csv.find("mpi-native,gather/linear_sync,2,10000,1024,0,"), std::string::npos) << csv;
   EXPECT_EQ(csv.find("unchecked"), std::string::npos) << "MPI engines always check bytes\n" << csv;
+  EXPECT_EQ(csv_column(csv, "ci_target_met"), std::vector<std::string>(6, "1")) << csv;
+  EXPECT_EQ(o.out.find(" *"), std::string::npos) << o.out;
+}
+
+// Points that stop at max_runs with the CI above the scenario's ci_target: ci_target_met 0 in
+// results.csv, their times marked in the table with the note under it.
+TEST(Cli, ScenarioSaysWhichMpiPointsMissedTheCiTarget) {
+  const fs::path dir = scratch();
+  std::ofstream(dir / "loose.yaml") << "name: loose\nengines: [mpi]\nprocs: [2]\nbytes: [10000]\n"
+                                       "mpi: {min_runs: 3, max_runs: 3, ci_target: 1e-9, timeout: 100}\n"
+                                       "operations: [bcast/binomial]\n";
+  const Outcome o = collsim("run " + (dir / "loose.yaml").string() + " --out " + (dir / "loose").string());
+  ASSERT_EQ(o.status, 0) << o.err << o.out;
+  const std::string csv = slurp(dir / "loose" / "results.csv");
+  EXPECT_EQ(csv_column(csv, "runs"), std::vector<std::string>{"3"}) << csv;
+  EXPECT_EQ(csv_column(csv, "ci_target_met"), std::vector<std::string>{"0"}) << csv;
+  EXPECT_NE(o.out.find(" *  ok\n"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("\n* stopped at max_runs with the 95% CI above ci_target"), std::string::npos) << o.out;
 }
 
 }  // namespace
