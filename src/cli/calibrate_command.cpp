@@ -9,6 +9,7 @@
 #include "cli/commands.hpp"
 #include "cli/engine_options.hpp"
 #include "experiment/calibration.hpp"
+#include "experiment/named_files.hpp"
 #include "experiment/units.hpp"
 
 namespace collsim::cli {
@@ -35,7 +36,7 @@ std::vector<OptionDef> calibrate_options() {
       {"map-by", "POLICY", "rank placement like mpirun's: ppr:K:node, ppr:K:socket, node, socket"},
       {"protocol", "NAME", "sim: point-to-point protocols (ideal, tcp, tcp+shm)"},
       {"protocol-option", "PROFILE/KEY:VALUE", "sim: a protocol parameter (repeatable)", true},
-      {"eager-limit", "SIZE", "sim, ideal protocol: eager below this size"},
+      {"eager-limit", "SIZE", "sim, --protocol ideal only: eager below this size"},
       {"cfg", "KEY:VALUE", "sim: a SimGrid configuration option (repeatable)", true},
       {"alpha", "S", "model: Hockney latency"},
       {"beta", "S_PER_BYTE", "model: Hockney seconds per byte"},
@@ -57,6 +58,9 @@ std::vector<T> read_list(const ParsedOptions& o, const std::string& name, const 
   for (const std::string& item : split_commas(text)) {
     const auto v = one(item);
     if (!v) throw UsageError("--" + name + ": '" + item + "' is not valid in '" + text + "'");
+    // As in a scenario's lists: each value once, a repeat is a slip (scenarios/README.md).
+    if (std::find(out.begin(), out.end(), *v) != out.end())
+      throw UsageError("--" + name + ": '" + item + "' is listed twice in '" + text + "'");
     out.push_back(*v);
   }
   return out;
@@ -119,6 +123,17 @@ int calibrate_command(std::span<char* const> args) {
     if (s.env.mpi.max_runs < s.env.mpi.min_runs) throw UsageError("--max-runs is below --min-runs");
   }
   const std::string out = o.text("out", "parameters.yaml");
+  check_output_file(out, "parameters file");  // before the experiments, which may be long
+  if (s.algorithms.empty()) {
+    // The default set leaves out what cannot run here; an algorithm named in --ops is refused.
+    std::vector<const AlgorithmInfo*> left_out;
+    s.algorithms = default_calibration_algorithms(s.procs, &left_out);
+    std::string names;
+    for (const AlgorithmInfo* a : left_out) names += (names.empty() ? "" : ", ") + std::string(a->name);
+    if (!names.empty())
+      std::cerr << "collsim calibrate: skipped " << names << ": they run on 2 processes only, and --procs "
+                << o.text("procs") << " has no 2\n";
+  }
 
   const bool show = !o.has("quiet") && isatty(STDERR_FILENO);
   const Parameters p = calibrate(s, [&](std::size_t done, std::size_t total) {
