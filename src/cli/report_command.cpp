@@ -11,6 +11,7 @@
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "cli/plotting.hpp"
+#include "experiment/named_files.hpp"
 
 namespace collsim::cli {
 namespace {
@@ -43,6 +44,7 @@ int write_report(const std::string& results_dir, const std::string& output, bool
   if (!fs::is_directory(results_dir)) throw InputError(results_dir + ": no such folder");
   if (!fs::is_regular_file(fs::path(results_dir) / "results.csv"))
     throw InputError(results_dir + ": no results.csv (not a results folder of collsim run)");
+  if (!output.empty()) check_output_file(output, "page");
   const auto python = plotting_python();
   if (!python) {
     std::cerr << "collsim: report needs python3 with matplotlib (Debian: apt-get install python3-matplotlib)\n";

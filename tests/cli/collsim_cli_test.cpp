@@ -203,6 +203,11 @@ TEST(Cli, AFolderGivenForAFileIsRefused) {
   fs::create_directories(svg);
   expect_refused("timeline --engine model --svg " + svg.string() + call,
                  "collsim: " + svg.string() + ": is a directory; give a file name for the picture");
+  const fs::path folder = scratch() / "report-in";  // checked before the page is made
+  fs::create_directories(folder);
+  std::ofstream(folder / "results.csv") << "engine,op,procs,bytes,segment,root,time_s\n";
+  expect_refused("report " + folder.string() + " -o " + d,
+                 "collsim: " + d + ": is a directory; give a file name for the page");
   expect_refused("calibrate --engine model --procs 2 --out " + d,
                  "collsim: " + d + ": is a directory; give a file name for the parameters file");
   EXPECT_FALSE(fs::exists(d + ".tmp")) << "calibrate left its temporary file";
