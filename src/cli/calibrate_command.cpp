@@ -25,7 +25,8 @@ std::vector<OptionDef> calibrate_options() {
        "each as its operation means it (collsim algorithms)"},
       {"segment", "SIZE", "m_s: the segment size of the experiments and of the derived formulas (default 8KiB)"},
       {"ops", "LIST",
-       "the algorithms to calibrate, e.g. bcast/binomial,allreduce/ring (default: all with a derived formula)"},
+       "the algorithms to calibrate, e.g. bcast/binomial,allreduce/ring (default: all with a derived formula "
+       "that run at --procs, the two_proc ones only when it has 2)"},
       {"gamma-procs", "N", "measure gamma(p) for p = 2..N (default: the largest of --procs)"},
       {"pingpong-sizes", "LIST",
        "ping-pong sizes for the textbook (alpha, beta); 'none' to skip (default 1,16,256,4KiB,64KiB,1MiB,4MiB)"},
