@@ -220,7 +220,7 @@ std::optional<Measurement> parse_csv_output(const std::string& text) {
 }
 
 std::vector<Measurement> read_results_csv(const std::string& path) {
-  std::istringstream in(read_input_file(path, "results file"));
+  std::ifstream in = open_input_file(path, "results file");
   std::string line;
   std::size_t number = 0;
   std::vector<std::string> header;

@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 
 #include "algorithms/input_error.hpp"
 
@@ -12,12 +11,17 @@ namespace collsim {
 
 namespace fs = std::filesystem;
 
-std::string read_input_file(const std::string& path, const std::string& what) {
+std::ifstream open_input_file(const std::string& path, const std::string& what) {
   std::error_code ec;
   // An ifstream opens a directory and then fails in its first read with a C++ exception.
   if (fs::is_directory(path, ec)) throw InputError(path + ": is a directory, not a " + what);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open the " + what + " (" + std::strerror(errno) + ")");
+  return in;
+}
+
+std::string read_input_file(const std::string& path, const std::string& what) {
+  std::ifstream in = open_input_file(path, what);
   std::string text;
   char chunk[1 << 16];
   while (in.read(chunk, sizeof chunk) || in.gcount() > 0) text.append(chunk, static_cast<std::size_t>(in.gcount()));

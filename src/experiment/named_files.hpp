@@ -4,12 +4,16 @@
 // an output folder that cannot be created, rather than a C++ stream error or a failed run.
 #pragma once
 
+#include <fstream>
 #include <string>
 
 namespace collsim {
 
-// The text of the input file `path`, a `what` ("scenario file", "results file"); InputError
-// "PATH: is a directory, not a WHAT" or "PATH: cannot open the WHAT (REASON)".
+// The input file `path`, a `what` ("scenario file", "results file"), open for reading; InputError
+// "PATH: is a directory, not a WHAT" or "PATH: cannot open the WHAT (REASON)". For readers that
+// go line by line, so a large file (a trace) is never held whole.
+std::ifstream open_input_file(const std::string& path, const std::string& what);
+// Its whole text; also InputError "PATH: cannot read the WHAT".
 std::string read_input_file(const std::string& path, const std::string& what);
 
 // Refuses, before any work, an output file that could not be written: `path` a directory, or in a

@@ -72,7 +72,7 @@ std::string trace_csv(const std::vector<TracedRun>& runs) {
 }
 
 std::vector<TracedRun> read_trace_csv(const std::string& path) {
-  std::istringstream in(read_input_file(path, "trace file"));
+  std::ifstream in = open_input_file(path, "trace file");
   std::string line;
   if (!std::getline(in, line) || line != kColumns)
     throw InputError(path + ":1: not a collsim trace (its header must be " + std::string(kColumns) + ")");
