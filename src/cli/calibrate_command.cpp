@@ -10,6 +10,7 @@
 #include "cli/engine_options.hpp"
 #include "engines/mpi/statistics.hpp"
 #include "experiment/calibration.hpp"
+#include "experiment/named_files.hpp"
 #include "experiment/units.hpp"
 
 namespace collsim::cli {
@@ -25,7 +26,8 @@ std::vector<OptionDef> calibrate_options() {
        "each as its operation means it (collsim algorithms)"},
       {"segment", "SIZE", "m_s: the segment size of the experiments and of the derived formulas (default 8KiB)"},
       {"ops", "LIST",
-       "the algorithms to calibrate, e.g. bcast/binomial,allreduce/ring (default: all with a derived formula)"},
+       "the algorithms to calibrate, e.g. bcast/binomial,allreduce/ring (default: all with a derived formula "
+       "that run at --procs, the two_proc ones only when it has 2)"},
       {"gamma-procs", "N", "measure gamma(p) for p = 2..N (default: the largest of --procs)"},
       {"pingpong-sizes", "LIST",
        "ping-pong sizes for the textbook (alpha, beta); 'none' to skip (default 1,16,256,4KiB,64KiB,1MiB,4MiB)"},
@@ -54,6 +56,9 @@ std::vector<T> read_list(const ParsedOptions& o, const std::string& name, const 
   for (const std::string& item : split_commas(text)) {
     const auto v = one(item);
     if (!v) throw UsageError("--" + name + ": '" + item + "' is not valid in '" + text + "'");
+    // As in a scenario's lists: each value once, a repeat is a slip (scenarios/README.md).
+    if (std::find(out.begin(), out.end(), *v) != out.end())
+      throw UsageError("--" + name + ": '" + item + "' is listed twice in '" + text + "'");
     out.push_back(*v);
   }
   return out;
@@ -117,6 +122,17 @@ int calibrate_command(std::span<char* const> args) {
     if (s.env.mpi.max_runs < s.env.mpi.min_runs) throw UsageError("--max-runs is below --min-runs");
   }
   const std::string out = o.text("out", "parameters.yaml");
+  check_output_file(out, "parameters file");  // before the experiments, which may be long
+  if (s.algorithms.empty()) {
+    // The default set leaves out what cannot run here; an algorithm named in --ops is refused.
+    std::vector<const AlgorithmInfo*> left_out;
+    s.algorithms = default_calibration_algorithms(s.procs, &left_out);
+    std::string names;
+    for (const AlgorithmInfo* a : left_out) names += (names.empty() ? "" : ", ") + std::string(a->name);
+    if (!names.empty())
+      std::cerr << "collsim calibrate: skipped " << names << ": they run on 2 processes only, and --procs "
+                << o.text("procs") << " has no 2\n";
+  }
 
   const bool show = !o.has("quiet") && isatty(STDERR_FILENO);
   int experiments = 0, ci_missed = 0;  // mpi engines: those stopped at --max-runs with the CI wider

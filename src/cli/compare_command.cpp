@@ -11,6 +11,7 @@
 #include "cli/plotting.hpp"
 #include "engines/run.hpp"
 #include "experiment/comparison.hpp"
+#include "experiment/named_files.hpp"
 
 namespace collsim::cli {
 namespace {
@@ -76,9 +77,7 @@ int compare_command(std::span<char* const> args) {
   const std::string dir = o.has("out") ? o.text("out") : o.text("png");
   std::string points_csv, selection_csv;
   if (!dir.empty()) {
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    if (ec || !fs::is_directory(dir)) throw InputError(dir + ": cannot create the output folder");
+    make_output_folder(dir);
     points_csv = (fs::path(dir) / "comparison.csv").string();
     selection_csv = (fs::path(dir) / "selection.csv").string();
     write_file_atomically(points_csv, comparison_points_csv(c));

@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "engines/sim/protocol.hpp"
+#include "experiment/scenario.hpp"
 #include "experiment/units.hpp"
 
 namespace collsim::cli {
@@ -22,7 +23,9 @@ std::vector<OptionDef> engine_options(std::initializer_list<const char*> except)
       {"protocol", "NAME",
        "sim: point-to-point protocols: ideal, tcp, tcp+shm (default: the platform's, else tcp+shm)"},
       {"protocol-option", "PROFILE/KEY:VALUE", "sim: a protocol parameter, e.g. tcp/buffer:1MiB (repeatable)", true},
-      {"eager-limit", "SIZE", "sim, ideal protocol: messages below go eager, others rendezvous (default 64KiB)"},
+      {"eager-limit", "SIZE",
+       "sim, --protocol ideal only: messages below go eager, others rendezvous (default 64KiB); tcp's and "
+       "shm's are --protocol-option tcp/eager_limit:SIZE, shm/eager_limit:SIZE"},
       {"cfg", "KEY:VALUE", "sim: a SimGrid configuration option (repeatable)", true},
       {"alpha", "TIME", "model: Hockney latency, e.g. 10us (default 10us)"},
       {"beta", "TIME_PER_BYTE", "model: Hockney time per byte, e.g. 0.8ns, or a rate, 1.25GBps (default 0.8ns)"},
@@ -139,6 +142,9 @@ SimConfig read_sim(const ParsedOptions& o) {
   s.protocol = o.text("protocol");
   if (o.has("protocol") && !is_protocol_name(s.protocol))
     throw UsageError("--protocol: '" + s.protocol + "' is not a protocol (" + protocol_names() + ")");
+  if (o.has("eager-limit"))
+    if (const std::string problem = eager_limit_problem(s.protocol); !problem.empty())
+      throw UsageError("--eager-limit " + problem);
   for (const auto& p : o.all("protocol-option")) {
     const std::string problem = check_protocol_option(p);
     if (!problem.empty()) throw UsageError("--protocol-option: " + problem);

@@ -11,6 +11,7 @@
 #include "cli/options.hpp"
 #include "cli/plotting.hpp"
 #include "experiment/measurement.hpp"
+#include "experiment/named_files.hpp"
 
 namespace collsim::cli {
 namespace {
@@ -52,6 +53,7 @@ int write_report(const std::string& results_dir, const std::string& output, bool
   // The rows are checked here, by the reader run and compare use (a bad row is refused
   // with its file and line), so that tools/report draws only rows that make sense.
   if (read_results_csv(csv).empty()) throw InputError(csv + ": no rows (the run has measured nothing yet)");
+  if (!output.empty()) check_output_file(output, "page");
   const auto python = plotting_python();
   if (!python) {
     std::cerr << "collsim: report needs python3 with matplotlib (Debian: apt-get install python3-matplotlib)\n";

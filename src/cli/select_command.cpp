@@ -13,6 +13,7 @@
 #include "cli/measure_options.hpp"
 #include "cli/options.hpp"
 #include "engines/formula/formula_engine.hpp"
+#include "experiment/named_files.hpp"
 #include "experiment/parameters.hpp"
 #include "experiment/units.hpp"
 #include "selection/decision_table.hpp"
@@ -202,6 +203,7 @@ int select_command(std::span<char* const> args) {
                        " applies to reducing operations (reduce, allreduce, reduce_scatter)");
   const Reduction reduction = read_reduction(o, kDefaultReduction);
   const Prediction prediction = read_prediction(o, procs.back());
+  if (o.has("rules-out")) check_output_file(o.text("rules-out"), "rules file");  // before the tables are printed
 
   std::vector<selection::DecisionTable> tables;
   for (Operation op : ops) {

@@ -17,6 +17,7 @@
 #include "comm/trace.hpp"
 #include "engines/model/model_engine.hpp"
 #include "engines/sim/sim_engine.hpp"
+#include "experiment/named_files.hpp"
 #include "experiment/trace_files.hpp"
 
 namespace collsim::cli {
@@ -123,6 +124,8 @@ int timeline_command(std::span<char* const> args) {
   }
   if (o.has("csv") && !o.text("csv").ends_with(".csv"))
     throw UsageError("--csv " + o.text("csv") + ": the file name must end in .csv");
+  check_output_file(out, "picture");
+  if (o.has("csv")) check_output_file(o.text("csv"), "trace");
   // Checked before any work, so a missing plotting stack costs nothing.
   const std::optional<std::string> python = plotting_python();
   if (!python) {

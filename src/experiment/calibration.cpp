@@ -144,6 +144,19 @@ std::vector<double> mpi_pingpong(const MpiLaunch& launch, const std::vector<std:
 
 }  // namespace
 
+std::vector<const AlgorithmInfo*> default_calibration_algorithms(const std::vector<int>& procs,
+                                                                 std::vector<const AlgorithmInfo*>* left_out) {
+  std::vector<const AlgorithmInfo*> out;
+  for (const auto& a : all_algorithms()) {
+    if (!a.derived) continue;
+    if (std::any_of(procs.begin(), procs.end(), [&](int p) { return p >= 2 && runs_on(a, p); }))
+      out.push_back(&a);
+    else if (left_out)
+      left_out->push_back(&a);
+  }
+  return out;
+}
+
 Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std::size_t, std::size_t)>& progress,
                      const std::function<void(const Measurement&)>& measured) {
   const std::string& engine = setup.engine;
@@ -151,10 +164,8 @@ Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std
   if (engine != "model" && engine != "sim" && !mpi)
     throw InputError("calibrate: unknown engine '" + engine + "' (model, sim, mpi or mpi-native)");
   if (setup.procs.empty() || setup.bytes.empty()) throw InputError("calibrate: no process counts or sizes");
-  std::vector<const AlgorithmInfo*> algorithms = setup.algorithms;
-  if (algorithms.empty())  // every algorithm with a derived formula to fit
-    for (const auto& a : all_algorithms())
-      if (a.derived) algorithms.push_back(&a);
+  const std::vector<const AlgorithmInfo*> algorithms =
+      setup.algorithms.empty() ? default_calibration_algorithms(setup.procs) : setup.algorithms;
   for (const AlgorithmInfo* a : algorithms)
     if (!a->derived) throw InputError("calibrate: " + std::string(a->name) + " has no derived formula to fit");
   const int gamma_max =

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <climits>
 #include <cstdio>
-#include <fstream>
 #include <map>
 #include <sstream>
 #include <stdexcept>
@@ -11,6 +10,7 @@
 #include <vector>
 
 #include "engines/run.hpp"
+#include "experiment/named_files.hpp"
 #include "experiment/units.hpp"
 
 namespace collsim {
@@ -164,6 +164,25 @@ std::vector<std::string> split_csv(const std::string& line) {
   return cells;
 }
 
+std::string results_row_problem(const std::vector<std::string>& header, const std::vector<std::string>& cells) {
+  if (cells.size() != header.size())
+    return std::to_string(cells.size()) + " cells, the header has " + std::to_string(header.size());
+  // The measured times: csv_header()'s columns in seconds (a coarray row has some of them). The
+  // critical path's shares are not checked: rounding may leave cp_other_s an ulp below 0.
+  static const std::vector<std::string> times = [] {
+    std::vector<std::string> out;
+    for (std::string& column : split_csv(csv_header()))
+      if (column.ends_with("_s")) out.push_back(std::move(column));
+    return out;
+  }();
+  for (std::size_t i = 0; i < header.size(); ++i) {
+    if (cells[i].empty() || std::find(times.begin(), times.end(), header[i]) == times.end()) continue;
+    const auto t = parse_real(cells[i]);
+    if (!t || *t < 0) return header[i] + " is '" + cells[i] + "', not a time (a non-negative number of seconds)";
+  }
+  return "";
+}
+
 namespace {
 // The columns every results row must have; the others fall back (statistics to time_s).
 constexpr const char* kRequired[] = {"engine", "op", "procs", "bytes", "segment", "root", "time_s"};
@@ -263,8 +282,7 @@ std::optional<Measurement> parse_csv_output(const std::string& text) {
 }
 
 std::vector<Measurement> read_results_csv(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path + ": cannot open the results file");
+  std::ifstream in = open_input_file(path, "results file");
   std::string line;
   std::size_t number = 0;
   std::vector<std::string> header;
@@ -281,8 +299,9 @@ std::vector<Measurement> read_results_csv(const std::string& path) {
   while (std::getline(in, line)) {
     ++number;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    std::string problem;
-    auto m = row_from_cells(header, split_csv(line), problem);
+    const std::vector<std::string> cells = split_csv(line);
+    std::string problem = results_row_problem(header, cells);
+    auto m = problem.empty() ? row_from_cells(header, cells, problem) : std::nullopt;
     if (!m) throw InputError(path + ":" + std::to_string(number) + ": not a results row (" + problem + ")");
     rows.push_back(std::move(*m));
   }

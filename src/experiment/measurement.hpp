@@ -57,6 +57,12 @@ Measurement simulated_measurement(std::string engine, const RunSpec& spec, doubl
 std::string csv_quoted(const std::string& field);
 std::vector<std::string> split_csv(const std::string& line);
 
+// What is wrong with one row of a results file (collective or coarray; `cells` split under
+// `header`), or "" when nothing is: one cell per column, and every measured time (time_s, mean_s,
+// ..., ci95_s) empty or a non-negative finite number. The one check of every reader of results (compare,
+// merge, --resume), so none accepts a row another refuses.
+std::string results_row_problem(const std::vector<std::string>& header, const std::vector<std::string>& cells);
+
 // The CSV header line and one row (RFC 4180 quoting where a field needs it), no newline.
 std::string csv_header();
 std::string csv_row(const Measurement& m);

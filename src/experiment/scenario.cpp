@@ -35,6 +35,15 @@ void read_model(const Reader& in, const YAML::Node& n, ModelConfig& m, bool& fro
     else
       in.fail(n["kind"], "model.kind: '" + k + "' is not hockney, two_level or loggp");
   }
+  // A key of another kind would be read and never used: refused, as the command line refuses
+  // --loggp with --alpha.
+  const bool loggp = m.kind == ModelConfig::Kind::loggp;
+  for (const char* key : {"alpha", "beta"})
+    if (n[key] && loggp)
+      in.fail(n[key], std::string("model.") + key + " applies to kind: hockney or two_level, not loggp (L, o, g, G)");
+  for (const char* key : {"L", "o", "g", "G"})
+    if (n[key] && !loggp)
+      in.fail(n[key], std::string("model.") + key + " applies to kind: loggp only, not " + to_string(m.kind));
   if (n["alpha"]) m.hockney.alpha = in.seconds(n["alpha"], "model.alpha");
   if (n["beta"]) m.hockney.beta = in.seconds_per_byte(n["beta"], "model.beta");
   if (n["L"]) m.loggp.L = in.seconds(n["L"], "model.L");
@@ -70,7 +79,28 @@ void read_model(const Reader& in, const YAML::Node& n, ModelConfig& m, bool& fro
   if (n["reduce_gamma"]) m.reduce_gamma = in.seconds_per_byte(n["reduce_gamma"], "model.reduce_gamma");
 }
 
+// Whether two operations measure the same points.
+bool same_grid(const OperationSweep& a, const OperationSweep& b) {
+  return a.algorithm == b.algorithm && a.procs == b.procs && a.bytes == b.bytes && a.segments == b.segments &&
+         a.roots == b.roots && a.datatypes == b.datatypes && a.reduce_ops == b.reduce_ops && a.fanout == b.fanout &&
+         a.radix == b.radix && a.max_requests == b.max_requests;
+}
+
 }  // namespace
+
+std::string read_scenario_name(const Reader& in, const YAML::Node& root, const std::string& path) {
+  const std::string name = root["name"] ? in.text(root["name"], "name") : fs::path(path).stem().string();
+  if (name.empty() || name == "." || name == ".." || name.find('/') != std::string::npos ||
+      name.find('\0') != std::string::npos) {
+    const std::string why =
+        "is not a plain name (it names the results folder results/NAME: not empty, not . or .., "
+        "no /)";
+    if (root["name"]) in.fail(root["name"], "name: '" + name + "' " + why);
+    throw ScenarioError(path + ": the file's name gives the scenario the name '" + name + "', which " + why +
+                        "; give it a name: key");
+  }
+  return name;
+}
 
 models::MapBy read_map_by(const Reader& in, const YAML::Node& root) {
   if (root["ranks_per_node"] && root["map_by"])
@@ -114,6 +144,12 @@ PlatformSize platform_size_or_fail(const std::string& scenario_file, const SimCo
   }
 }
 
+std::string eager_limit_problem(const std::string& protocol) {
+  if (protocol.empty() || protocol == "ideal") return "";
+  return "applies to the ideal protocol only, not " + protocol +
+         " (whose limits are the protocol options tcp/eager_limit:SIZE and shm/eager_limit:SIZE)";
+}
+
 void read_sim_settings(const Reader& in, const YAML::Node& n, SimConfig& s) {
   in.only_keys(n, "sim", {"protocol", "protocol_options", "eager_limit", "cfg"});
   if (n["protocol"]) {
@@ -128,7 +164,11 @@ void read_sim_settings(const Reader& in, const YAML::Node& n, SimConfig& s) {
       if (!problem.empty()) in.fail(x, "sim.protocol_options: " + problem);
       return v;
     });
-  if (n["eager_limit"]) s.eager_limit = in.bytes(n["eager_limit"], "sim.eager_limit");
+  if (n["eager_limit"]) {
+    s.eager_limit = in.bytes(n["eager_limit"], "sim.eager_limit");
+    if (const std::string problem = eager_limit_problem(s.protocol); !problem.empty())
+      in.fail(n["eager_limit"], "sim.eager_limit " + problem);
+  }
   if (n["cfg"])
     s.cfg = in.list(n["cfg"], "sim.cfg", [&](const YAML::Node& x) {
       std::string v = in.text(x, "sim.cfg");
@@ -175,16 +215,16 @@ Scenario load_scenario(const std::string& path) {
     return root[key];
   };
 
-  sc.name = root["name"] ? in.text(root["name"], "name") : fs::path(path).stem().string();
+  sc.name = read_scenario_name(in, root, path);
   if (root["description"]) sc.description = in.text(root["description"], "description");
 
   const YAML::Node engines = required("engines");
-  sc.engines = in.list(engines, "engines", [&](const YAML::Node& x) {
+  sc.engines = in.distinct(engines, "engines", in.list(engines, "engines", [&](const YAML::Node& x) {
     std::string e = in.text(x, "engines");
     if (e != "formula" && e != "model" && e != "sim" && e != "mpi" && e != "mpi-native")
       in.fail(x, "unknown engine '" + e + "' (expected formula, model, sim, mpi or mpi-native)");
     return e;
-  });
+  }));
   const bool uses_sim = std::count(sc.engines.begin(), sc.engines.end(), "sim") > 0;
 
   if (!root["platform"] && uses_sim)
@@ -197,11 +237,12 @@ Scenario load_scenario(const std::string& path) {
     const YAML::Node f = root["formula"];
     in.only_keys(f, "formula", {"kinds", "params"});
     if (f["kinds"])
-      sc.formulas = in.list(f["kinds"], "formula.kinds", [&](const YAML::Node& x) {
-        std::string k = in.text(x, "formula.kinds");
-        if (k != "derived" && k != "textbook") in.fail(x, "formula.kinds: '" + k + "' is not derived or textbook");
-        return k;
-      });
+      sc.formulas =
+          in.distinct(f["kinds"], "formula.kinds", in.list(f["kinds"], "formula.kinds", [&](const YAML::Node& x) {
+            std::string k = in.text(x, "formula.kinds");
+            if (k != "derived" && k != "textbook") in.fail(x, "formula.kinds: '" + k + "' is not derived or textbook");
+            return k;
+          }));
     if (f["params"]) {
       fs::path p(in.text(f["params"], "formula.params"));
       if (p.is_relative()) p = fs::path(path).parent_path() / p;
@@ -256,17 +297,19 @@ Scenario load_scenario(const std::string& path) {
   if (root["bytes"]) bytes = in.sizes(root["bytes"], "bytes");
   if (root["segment"]) segments = in.sizes(root["segment"], "segment");
   auto read_roots = [&](const YAML::Node& n) {
-    return in.list(n, "root", [&](const YAML::Node& x) { return static_cast<int>(in.integer(x, "root", 0, INT_MAX)); });
+    return in.distinct(n, "root", in.list(n, "root", [&](const YAML::Node& x) {
+      return static_cast<int>(in.integer(x, "root", 0, INT_MAX));
+    }));
   };
   if (root["root"]) roots = read_roots(root["root"]);
   // A name or list of names of `key`, each parsed by `parse`, else one line with the choices.
   auto read_named = [&](const YAML::Node& n, const std::string& key, auto parse, const std::string& choices) {
-    return in.list(n, key, [&](const YAML::Node& x) {
+    return in.distinct(n, key, in.list(n, key, [&](const YAML::Node& x) {
       const std::string v = in.text(x, key);
       const auto parsed = parse(v);
       if (!parsed) in.fail(x, key + ": '" + v + "' is not one of " + choices);
       return *parsed;
-    });
+    }));
   };
   auto read_datatypes = [&](const YAML::Node& n) {
     return read_named(n, "datatype", parse_datatype, datatype_names());
@@ -324,6 +367,16 @@ Scenario load_scenario(const std::string& path) {
     if (!info.rooted) {
       if (own("root")) in.fail(item["root"], "root: " + std::string(info.name) + " has no root");
       sweep.roots = {0};
+    } else if (own("root") || root["root"]) {
+      // A root is skipped for the process counts it is not a rank of; one that fits none would
+      // leave nothing to measure, a slip rather than a choice.
+      const int most = *std::max_element(sweep.procs.begin(), sweep.procs.end());
+      const YAML::Node given = own("root") ? item["root"] : root["root"];
+      for (std::size_t i = 0; i < sweep.roots.size(); ++i)
+        if (sweep.roots[i] >= most)
+          in.fail(given.IsSequence() ? given[i] : given,
+                  "root: " + std::to_string(sweep.roots[i]) + " is not a rank of any process count of " + name +
+                      " (at most " + std::to_string(most) + " processes, ranks 0 to " + std::to_string(most - 1) + ")");
     }
     for (const char* key : {"datatype", "reduce_op"})
       if (own(key) && !info.reduces)
@@ -346,6 +399,10 @@ Scenario load_scenario(const std::string& path) {
           if (std::string why = call_error(info, m, {t, o}); !why.empty())
             in.fail(own("bytes") || !own("datatype") ? name_node : item["datatype"],
                     std::string(sweep.algorithm->name) + " with " + std::to_string(m) + " bytes: " + why);
+    for (std::size_t k = 0; k < sc.operations.size(); ++k)
+      if (same_grid(sc.operations[k], sweep))
+        in.fail(item, "this operation repeats operation " + std::to_string(k + 1) + " (" + name +
+                          " with the same settings): each of its points would run twice");
     sc.operations.push_back(std::move(sweep));
   }
 
@@ -365,7 +422,7 @@ Scenario load_scenario(const std::string& path) {
   return sc;
 }
 
-std::vector<PlanPoint> expand_plan(const Scenario& sc) {
+std::vector<PlanPoint> expand_plan(const Scenario& sc, std::size_t* skipped_roots) {
   std::vector<PlanPoint> plan;
   std::vector<std::string> engines;
   for (const auto& engine : sc.engines)
@@ -382,9 +439,12 @@ std::vector<PlanPoint> expand_plan(const Scenario& sc) {
               for (int root : op.roots)
                 for (Datatype type : op.datatypes)
                   for (ReduceOp reduce_op : op.reduce_ops) {
-                    if (root >= p) continue;
                     if (engine == "formula-textbook" && !op.algorithm->textbook) continue;
                     if (engine == "formula-derived" && !op.algorithm->derived) continue;
+                    if (root >= p) {
+                      if (skipped_roots) ++*skipped_roots;
+                      continue;
+                    }
                     PlanPoint point;
                     point.engine = engine;
                     point.spec.algorithm = op.algorithm;

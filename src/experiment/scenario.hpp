@@ -73,6 +73,14 @@ struct Scenario {
 Scenario load_scenario(const std::string& path);
 
 class Reader;
+// The scenario's `name:` (default: the file's name without its extension), which names its
+// results folder results/NAME: a plain name (not empty, not . or .., no /), so that the folder is
+// inside results/.
+std::string read_scenario_name(const Reader& in, const YAML::Node& root, const std::string& path);
+// Why an eager limit (sim.eager_limit, --eager-limit) cannot be given with the protocol selection
+// `protocol` ("" when it can): it is the ideal protocol's; tcp and shm take theirs as protocol
+// options.
+std::string eager_limit_problem(const std::string& protocol);
 // The `sim:` and `mpi:` blocks of a scenario, shared with coarray scenarios (coarray_scenario.hpp)
 // so both kinds of study accept the same settings with the same messages.
 void read_sim_settings(const Reader& in, const YAML::Node& n, SimConfig& s);
@@ -102,9 +110,9 @@ struct PlanPoint {
 
 // Every (engine, cluster, operation, procs, bytes, segment, root) point of the scenario, engines
 // outermost, then clusters, then operations in file order, then procs, bytes, segment and root ascending as written.
-// Points whose root is not a rank of P are skipped. The engine "formula" becomes one engine per
-// formula kind ("formula-derived", "formula-textbook"); an algorithm without a formula of a kind
-// has no points of that kind.
-std::vector<PlanPoint> expand_plan(const Scenario& scenario);
+// Points whose root is not a rank of P are skipped, and counted in `*skipped_roots` when given.
+// The engine "formula" becomes one engine per formula kind ("formula-derived",
+// "formula-textbook"); an algorithm without a formula of a kind has no points of that kind.
+std::vector<PlanPoint> expand_plan(const Scenario& scenario, std::size_t* skipped_roots = nullptr);
 
 }  // namespace collsim

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <fstream>
 #include <map>
 #include <sstream>
 
@@ -11,6 +10,7 @@
 #include "comm/comm.hpp"
 #include "experiment/critical_path.hpp"
 #include "experiment/measurement.hpp"
+#include "experiment/named_files.hpp"
 #include "experiment/units.hpp"
 
 namespace collsim {
@@ -74,8 +74,7 @@ std::string trace_csv(const std::vector<TracedRun>& runs) {
 }
 
 std::vector<TracedRun> read_trace_csv(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path + ": cannot read the file");
+  std::ifstream in = open_input_file(path, "trace file");
   std::string line;
   if (!std::getline(in, line) || line != kColumns)
     throw InputError(path + ":1: not a collsim trace (its header must be " + std::string(kColumns) + ")");
@@ -405,8 +404,7 @@ void write_trace(const std::string& path, const std::vector<TracedRun>& runs, st
         " events), above the limit of " + rough_size(limit) +
         ": trace fewer processes, fewer segments (a larger --segment) or fewer bytes, or raise the trace limit");
   const std::string text = ext == ".csv" ? trace_csv(runs) : ext == ".json" ? trace_json(runs) : trace_paje(runs);
-  std::ofstream out(path, std::ios::binary);
-  if (!out || !(out << text) || !out.flush()) throw InputError(path + ": cannot write the trace");
+  write_file_atomically(path, text, "trace");
 }
 
 }  // namespace collsim

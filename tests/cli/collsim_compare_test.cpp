@@ -7,6 +7,8 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "cli_test_util.hpp"
 
@@ -65,7 +67,19 @@ TEST(Compare, BadInput) {
   const fs::path csv = write("rows.csv", kRows);
   expect_bad_input("compare", "compare needs at least one results file");
   expect_refused("compare " + (scratch() / "missing.csv").string(),
-                 "collsim: " + (scratch() / "missing.csv").string() + ": cannot open the results file");
+                 "collsim: " + (scratch() / "missing.csv").string() +
+                     ": cannot open the results file (No such file or directory)");
+  // Rows as collsim merge and --resume take them (results_row_problem): one cell per column, times
+  // that are non-negative numbers.
+  const std::string head = "engine,op,procs,bytes,segment,root,time_s\nsim,bcast/binomial,4,1000,0,0,10\n";
+  for (const auto& [row, problem] : std::vector<std::pair<std::string, std::string>>{
+           {"formula-derived,bcast/binomial,4,1000,0,0,5,7", "8 cells, the header has 7"},
+           {"formula-derived,bcast/binomial,4,1000,0", "5 cells, the header has 7"},
+           {"formula-derived,bcast/binomial,4,1000,0,0,-5",
+            "time_s is '-5', not a time (a non-negative number of seconds)"}}) {
+    const fs::path bad = write("bad-row.csv", head + row + "\n");
+    expect_refused("compare " + bad.string(), "collsim: " + bad.string() + ":3: not a results row (" + problem + ")");
+  }
   const fs::path fidelity = write("fidelity.csv", "op,procs,bytes,ours_median_s\nbcast/binomial,4,8,1\n");
   expect_refused("compare " + fidelity.string(),
                  "collsim: " + fidelity.string() +

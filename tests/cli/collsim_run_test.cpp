@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "cli_test_util.hpp"
 
@@ -155,6 +157,27 @@ TEST(RunOutput, NameDescriptionAndOutputFolder) {
   o = collsim_in(cwd, "run " + anonymous.string());
   ASSERT_EQ(o.status, 0) << o.err;
   EXPECT_TRUE(fs::exists(cwd / "results/anonymous/run.json"));
+}
+
+// The name names results/NAME: one that would reach outside results/ (or be results/ itself) is
+// refused with its position, and nothing is written.
+TEST(RunOutput, TheNameKeepsTheFolderInsideResults) {
+  const fs::path cwd = scratch() / "name-cwd" / "deeper";
+  fs::remove_all(cwd.parent_path());
+  fs::create_directories(cwd);
+  const std::string body = "engines: [model]\nprocs: 2\nbytes: 1000\noperations: [bcast/binomial]\n";
+  const std::string why =
+      " is not a plain name (it names the results folder results/NAME: not empty, not . or .., no /)";
+  for (const auto& [name, shown] : std::vector<std::pair<std::string, std::string>>{
+           {"../../evil-out", "../../evil-out"}, {"\"\"", ""}, {"..", ".."}, {"a/b", "a/b"}}) {
+    const fs::path s = write_scenario("evil.yaml", "name: " + name + "\n" + body);
+    const Outcome o = collsim_in(cwd, "run " + s.string());
+    EXPECT_EQ(o.status, 2) << o.err;
+    EXPECT_EQ(o.err, "collsim: " + s.string() + ":1:7: name: '" + shown + "'" + why + "\n");
+    EXPECT_EQ(o.out, "");
+  }
+  EXPECT_FALSE(fs::exists(cwd.parent_path() / "evil-out"));
+  EXPECT_FALSE(fs::exists(cwd / "results")) << "something was written";
 }
 
 }  // namespace

@@ -178,7 +178,8 @@ TEST(Timeline, BadInput) {
   expect_bad_input(kPipeline + " --engine model,model --svg " + svg, "--engine: model is named twice");
   expect_bad_input(kPipeline + " --protocol ideal --svg " + svg, "--protocol does not apply to --engine model");
   expect_bad_input("timeline --op bcast/pipeline --procs 8 --svg " + svg, "missing --bytes");
-  expect_bad_input("timeline --trace /nonexistent.csv --svg " + svg, "/nonexistent.csv: cannot read the file");
+  expect_bad_input("timeline --trace /nonexistent.csv --svg " + svg,
+                   "/nonexistent.csv: cannot open the trace file (No such file or directory)");
   const fs::path hand = write("hand2.csv", kHandWritten);
   expect_bad_input("timeline --trace " + hand.string() + " --procs 4 --svg " + svg,
                    "--procs does not apply to --trace");

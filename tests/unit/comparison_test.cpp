@@ -335,17 +335,25 @@ TEST_F(ResultsCsv, RefusesWhatIsNotAResultsFile) {
       EXPECT_EQ(std::string(e.what()), p.string() + fragment);
     }
   };
-  refused(fs::temp_directory_path() / "collsim-no-such-file.csv", ": cannot open the results file");
+  refused(fs::temp_directory_path() / "collsim-no-such-file.csv",
+          ": cannot open the results file (No such file or directory)");
+  refused(fs::temp_directory_path(), ": is a directory, not a results file");
   refused(write(""), ": not a collsim results CSV (the file is empty)");
   refused(write("op,bytes,ours_s\nbcast/binomial,8,1\n"),
           ":1: not a collsim results CSV (its header lacks engine,op,procs,bytes,segment,root,time_s)");
-  refused(write(csv_header() + "\nsim,bcast/binomial,4,1000,0,0,fast\n"), ":2: not a results row (time_s is 'fast')");
-  // A time is finite and not negative (a hand-edited file, say): compare, merge and report refuse it.
-  refused(write(csv_header() + "\nsim,bcast/binomial,4,1000,0,0,-2e-05\n"),
-          ":2: not a results row (time_s is '-2e-05')");
-  refused(write(csv_header() + "\nsim,bcast/binomial,4,1000,0,0,nan\n"), ":2: not a results row (time_s is 'nan')");
-  refused(write(csv_header() + "\nsim,bcast/binomial,4,1000,0,4,1\n"), ":2: not a results row (root is '4')");
-  refused(write(csv_header() + "\nsim,bcast/binomial,4\n"), ":2: not a results row (no bytes value)");
+  const std::string header = "engine,op,procs,bytes,segment,root,time_s,mean_s\n";
+  refused(write(header + "sim,bcast/binomial,4,1000,0,0,fast,1\n"),
+          ":2: not a results row (time_s is 'fast', not a time (a non-negative number of seconds))");
+  refused(write(header + "sim,bcast/binomial,4,1000,0,4,1,1\n"), ":2: not a results row (root is '4')");
+  // As collsim merge and --resume read rows (results_row_problem): one cell per column, times
+  // that are non-negative numbers.
+  refused(write(header + "sim,bcast/binomial,4\n"), ":2: not a results row (3 cells, the header has 8)");
+  refused(write(header + "sim,bcast/binomial,4,1000,0,0,1,1,extra\n"),
+          ":2: not a results row (9 cells, the header has 8)");
+  refused(write(header + "sim,bcast/binomial,4,1000,0,0,-1e-05,1\n"),
+          ":2: not a results row (time_s is '-1e-05', not a time (a non-negative number of seconds))");
+  refused(write(header + "sim,bcast/binomial,4,1000,0,0,1,nan\n"),
+          ":2: not a results row (mean_s is 'nan', not a time (a non-negative number of seconds))");
   refused(write(csv_header() + "\nmpi,bcast/binomial,4,1000,0,0,1,3,1,1,1,1,0.1,yes,ok,,,\n"),
           ":2: not a results row (ci_target_met is 'yes')");
 }
