@@ -32,8 +32,7 @@ fs::path cluster(const std::string& name, const std::string& attributes) {
 
 // `op` on `procs` ranks on `platform` is refused with `problem` (after "FILE:") by both engines
 // and by a scenario that names the platform.
-void expect_platform_refused(const fs::path& platform, const std::string& op, int procs,
-                             const std::string& problem) {
+void expect_platform_refused(const fs::path& platform, const std::string& op, int procs, const std::string& problem) {
   const std::string line = "collsim: " + platform.string() + ":" + problem;
   for (const char* engine : {"sim", "model"}) {
     SCOPED_TRACE(engine);
@@ -95,12 +94,14 @@ TEST(BadPlatform, HostsWithoutARoute) {
 // SimGrid's refusal took 8 lines.
 TEST(BadPlatform, VersionThree) {
   const fs::path platform =
-      write("v3.xml", "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-                      "<platform version=\"3\">\n  <cluster id=\"c\" prefix=\"n-\" suffix=\"\" radical=\"0-3\" "
-                      "speed=\"1Gf\" bw=\"1GBps\" lat=\"5us\"/>\n</platform>\n");
-  expect_platform_refused(platform, "bcast/binomial", 4,
-                          "3:1: <platform> version '3' is too old: SimGrid 3.32 reads version 4.1 (simgrid_update_xml " +
-                              platform.string() + " updates the file)");
+      write("v3.xml",
+            "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+            "<platform version=\"3\">\n  <cluster id=\"c\" prefix=\"n-\" suffix=\"\" radical=\"0-3\" "
+            "speed=\"1Gf\" bw=\"1GBps\" lat=\"5us\"/>\n</platform>\n");
+  expect_platform_refused(
+      platform, "bcast/binomial", 4,
+      "3:1: <platform> version '3' is too old: SimGrid 3.32 reads version 4.1 (simgrid_update_xml " +
+          platform.string() + " updates the file)");
 }
 
 // SimGrid gave the line only, and its parser's state.

@@ -46,8 +46,10 @@ std::string refusal(const std::string& xml) {
 }
 
 TEST(PlatformFile, ValuesSimGridCannotSimulate) {
-  EXPECT_EQ(refusal(cluster("speed=\"1Gf\" bw=\"0GBps\" lat=\"5us\"")), "p.xml:4:3: <cluster> bw '0GBps' must be more than 0");
-  EXPECT_EQ(refusal(cluster("speed=\"0f\" bw=\"1GBps\" lat=\"5us\"")), "p.xml:4:3: <cluster> speed '0f' must be more than 0");
+  EXPECT_EQ(refusal(cluster("speed=\"1Gf\" bw=\"0GBps\" lat=\"5us\"")),
+            "p.xml:4:3: <cluster> bw '0GBps' must be more than 0");
+  EXPECT_EQ(refusal(cluster("speed=\"0f\" bw=\"1GBps\" lat=\"5us\"")),
+            "p.xml:4:3: <cluster> speed '0f' must be more than 0");
   EXPECT_EQ(refusal(cluster("speed=\"1Gf\" bw=\"1GBps\" lat=\"-5us\"")),
             "p.xml:4:3: <cluster> lat '-5us' must not be negative");
   EXPECT_EQ(refusal(cluster(kCluster + " loopback_bw=\"0Bps\" loopback_lat=\"1us\"")),
@@ -56,19 +58,27 @@ TEST(PlatformFile, ValuesSimGridCannotSimulate) {
             "p.xml:4:3: <cluster> speed '1Gf,0f' must be more than 0");
   EXPECT_EQ(refusal(cluster("speed=\"1Gf\" bw=\"1e999GBps\" lat=\"5us\"")),
             "p.xml:4:3: <cluster> bw '1e999GBps' is out of range");
-  EXPECT_EQ(refusal(cluster("speed=\"1Gf\" bw=\"nanGBps\" lat=\"5us\"")), "p.xml:4:3: <cluster> bw 'nanGBps' is not finite");
+  EXPECT_EQ(refusal(cluster("speed=\"1Gf\" bw=\"nanGBps\" lat=\"5us\"")),
+            "p.xml:4:3: <cluster> bw 'nanGBps' is not finite");
   EXPECT_EQ(refusal(cluster("speed=\"1Gf\" bw=\"1Gbits\" lat=\"5us\"")),
             "p.xml:4:3: <cluster> bw '1Gbits' is not a bandwidth (e.g. 1.25GBps, 10Gbps)");
   // SimGrid takes a unit-less value with a warning, in its base unit.
   EXPECT_EQ(refusal(cluster("speed=\"1Gf\" bw=\"1GBps\" lat=\"0.1\"")),
             "p.xml:4:3: <cluster> lat '0.1' has no unit (add s for seconds)");
-  EXPECT_EQ(refusal(cluster("speed=\"1Gf\" bw=\"1GBps\" lat=\"inf\"")), "p.xml:4:3: <cluster> lat 'inf' is not a finite number");
+  EXPECT_EQ(refusal(cluster("speed=\"1Gf\" bw=\"1GBps\" lat=\"inf\"")),
+            "p.xml:4:3: <cluster> lat 'inf' is not a finite number");
   EXPECT_EQ(refusal(cluster(kCluster + " core=\"0\"")),
             "p.xml:4:3: <cluster> core '0' is not a whole number from 1 to 2147483647");
-  EXPECT_EQ(refusal(zone("    <host id=\"a\" speed=\"1Gf\"/>\n    <link id=\"l\" bandwidth=\"1GBps\" latency=\"-1ms\"/>\n")),
-            "p.xml:6:5: <link> latency '-1ms' must not be negative");
+  EXPECT_EQ(
+      refusal(zone("    <host id=\"a\" speed=\"1Gf\"/>\n    <link id=\"l\" bandwidth=\"1GBps\" latency=\"-1ms\"/>\n")),
+      "p.xml:6:5: <link> latency '-1ms' must not be negative");
   EXPECT_EQ(refusal(zone("    <host id=\"a\" speed=\"1Gf\" pstate=\"1\"/>\n")),
             "p.xml:5:5: <host> pstate '1' is not the index of one of the host's 1 speeds (0 to 0)");
+  EXPECT_EQ(refusal(cluster("speed=\"1Gf\" bw=\"1GBps\" lat=\"1e-20s\"")),
+            "p.xml:4:3: <cluster> lat '1e-20s' is below 1ns, the resolution of SimGrid's clock: give 0 or 1ns or more");
+  EXPECT_EQ(
+      refusal(zone("    <peer id=\"p\" speed=\"1Gf\" bw_in=\"1GBps\" bw_out=\"1GBps\" lat=\"1us\"/>\n", "Vivaldi")),
+      "p.xml:5:5: <peer> lat '1us': SimGrid takes a peer's latency from its coordinates (the third)");
   // A unit-less 0 is SimGrid's own spelling of nothing.
   EXPECT_EQ(refusal(cluster("speed=\"1Gf\" bw=\"1GBps\" lat=\"0\"")), "");
 }
@@ -128,7 +138,8 @@ TEST(PlatformFile, ElementsAndAttributesOfSimGridsFormat) {
 }
 
 TEST(PlatformFile, HostsAndNames) {
-  EXPECT_EQ(refusal(kHead + "  <cluster id=\"c\" prefix=\"n-\" suffix=\"\" radical=\"3-0x\" " + kCluster + "/>\n</platform>\n"),
+  EXPECT_EQ(refusal(kHead + "  <cluster id=\"c\" prefix=\"n-\" suffix=\"\" radical=\"3-0x\" " + kCluster +
+                    "/>\n</platform>\n"),
             "p.xml:4:3: <cluster> radical '3-0x' is not a list of numbers and ranges, none twice (e.g. 0-15 or "
             "1,3,5-8; at most 4194304 hosts)");
   EXPECT_EQ(refusal(kHead + "</platform>\n"), "p.xml:3:1: the platform has no hosts");
@@ -176,8 +187,9 @@ TEST(PlatformFile, CollsimHostProperties) {
 
 TEST(PlatformFile, ConfigOptionsAreCollectedWithTheirPlaces) {
   const CheckedPlatform p = check_platform_text(
-      "p.xml", kHead + "  <config>\n    <prop id=\"network/model\" value=\"CM02\"/>\n  </config>\n  <cluster id=\"c\" "
-                       "prefix=\"n-\" suffix=\"\" radical=\"0-3\" " +
+      "p.xml", kHead +
+                   "  <config>\n    <prop id=\"network/model\" value=\"CM02\"/>\n  </config>\n  <cluster id=\"c\" "
+                   "prefix=\"n-\" suffix=\"\" radical=\"0-3\" " +
                    kCluster + "/>\n</platform>\n");
   ASSERT_EQ(p.options.size(), 1u);
   EXPECT_EQ(p.options[0].key, "network/model");

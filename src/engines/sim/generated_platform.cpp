@@ -48,6 +48,7 @@ std::optional<double> with_unit(std::string_view text,
 double parse_time(std::string_view name, std::string_view v) {
   const auto t = with_unit(v, {{"", 1}, {"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}});
   if (!t || *t < 0) bad(name, v, "is not a time (e.g. 10us, 1.5ms, 2e-6; a bare number is seconds)");
+  if (const std::string problem = latency_problem(*t); !problem.empty()) bad(name, v, problem);
   return *t;
 }
 

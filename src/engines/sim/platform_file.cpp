@@ -1,9 +1,12 @@
 #include "engines/sim/platform_file.hpp"
 
 #include <expat.h>
-#include <xbt/base.h>  // before simgrid/version.h, which needs its macros
-#include <simgrid/version.h>
 #include <xbt/parse_units.hpp>
+
+// simgrid/version.h needs the macros of xbt/base.h.
+#include <xbt/base.h>
+
+#include <simgrid/version.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -60,17 +63,16 @@ struct Rule {
   std::string_view refused;  // why SimGrid 3.32 or collsim refuses the element, if it does
 };
 
-const std::vector<std::string_view> kPlatformChildren = {
-    "config", "random", "include", "cluster", "cabinet", "peer", "AS", "zone", "trace", "trace_connect", "process",
-    "actor"};
+const std::vector<std::string_view> kPlatformChildren = {"config",  "random",        "include", "cluster",
+                                                         "cabinet", "peer",          "AS",      "zone",
+                                                         "trace",   "trace_connect", "process", "actor"};
 // A zone holds either zones or hosts (with their routes); SimGrid's parser checks the order.
 const std::vector<std::string_view> kZoneChildren = {
-    "prop",    "AS",        "zone",          "include",         "link",        "backbone",     "cabinet",
-    "cluster", "peer",      "trace",         "trace_connect",   "zoneRoute",   "ASroute",      "bypassASroute",
-    "bypassZoneRoute",      "storage_type",  "storage",         "host",        "router",       "host_link",
-    "route",   "bypassRoute"};
-const std::vector<std::string_view> kRoutings = {"Full",    "Floyd", "Dijkstra", "DijkstraCache",
-                                                 "None",    "Vivaldi", "Cluster", "Wifi"};
+    "prop",    "AS",    "zone",          "include",   "link",    "backbone",      "cabinet",         "cluster",
+    "peer",    "trace", "trace_connect", "zoneRoute", "ASroute", "bypassASroute", "bypassZoneRoute", "storage_type",
+    "storage", "host",  "router",        "host_link", "route",   "bypassRoute"};
+const std::vector<std::string_view> kRoutings = {"Full", "Floyd",   "Dijkstra", "DijkstraCache",
+                                                 "None", "Vivaldi", "Cluster",  "Wifi"};
 
 Rule rule(std::string_view element, std::vector<Attribute> attributes, std::vector<std::string_view> children,
           bool text = false) {
@@ -88,8 +90,8 @@ const std::vector<Rule>& rules() {
   static const std::vector<Rule> table = [] {
     const Attribute symmetrical = choice("symmetrical", {"YES", "NO", "yes", "no"});
     const std::vector<Attribute> zone = {required("id"), required("routing", Value::routing)};
-    const std::vector<Attribute> zone_route = {required("src"), required("dst"), required("gw_src"),
-                                               required("gw_dst"), symmetrical};
+    const std::vector<Attribute> zone_route = {required("src"), required("dst"), required("gw_src"), required("gw_dst"),
+                                               symmetrical};
     const std::vector<Attribute> bypass_zone_route = {required("src"), required("dst"), required("gw_src"),
                                                       required("gw_dst")};
     const std::string_view removed_327 = "was removed from SimGrid's platforms in SimGrid 3.27";
@@ -100,15 +102,15 @@ const std::vector<Rule>& rules() {
         rule("config", {optional("id")}, {"prop"}),
         rule("prop", {required("id"), required("value")}, {}),
         rule("random",
-         {required("id"), required("min"), required("max"), required("mean"), required("std_deviation"),
-          optional("seed"), optional("radical"), choice("generator", {"DRAND48", "RAND", "RNGSTREAM", "NONE"})},
-         {}),
+             {required("id"), required("min"), required("max"), required("mean"), required("std_deviation"),
+              optional("seed"), optional("radical"), choice("generator", {"DRAND48", "RAND", "RNGSTREAM", "NONE"})},
+             {}),
         refused("include", "was removed from SimGrid's platforms in SimGrid 3.18"),
         rule("trace", {required("id"), optional("file"), required("periodicity")}, {}, true),
         rule("trace_connect",
-         {choice("kind", {"HOST_AVAIL", "SPEED", "LINK_AVAIL", "BANDWIDTH", "LATENCY"}), required("trace"),
-          required("element")},
-         {}),
+             {choice("kind", {"HOST_AVAIL", "SPEED", "LINK_AVAIL", "BANDWIDTH", "LATENCY"}), required("trace"),
+              required("element")},
+             {}),
         rule("zone", zone, kZoneChildren),
         rule("AS", zone, kZoneChildren),
         refused("storage_type", removed_327),
@@ -116,41 +118,42 @@ const std::vector<Rule>& rules() {
         refused("mount", removed_327),
         refused("model_prop", removed_327),
         rule("host",
-         {required("id"), required("speed", Value::speeds), optional("core", Value::cores), optional("speed_file"),
-          optional("availability_file"), optional("state_file"), optional("coordinates"),
-          optional("pstate", Value::pstate)},
-         {"disk", "prop", "mount"}),
-        rule("disk",
-         {optional("id"), required("read_bw", Value::bandwidth), required("write_bw", Value::bandwidth)},
-         {"prop"}),
+             {required("id"), required("speed", Value::speeds), optional("core", Value::cores), optional("speed_file"),
+              optional("availability_file"), optional("state_file"), optional("coordinates"),
+              optional("pstate", Value::pstate)},
+             {"disk", "prop", "mount"}),
+        rule("disk", {optional("id"), required("read_bw", Value::bandwidth), required("write_bw", Value::bandwidth)},
+             {"prop"}),
         rule("host_link", {required("id"), required("up"), required("down")}, {}),
-        rule("cluster",
-         {required("id"), required("prefix"), required("suffix"), required("radical", Value::radical),
-          required("speed", Value::speeds), optional("core", Value::cores), required("bw", Value::bandwidth),
-          required("lat", Value::time), choice("sharing_policy", {"SHARED", "SPLITDUPLEX", "FULLDUPLEX", "FATPIPE"}),
-          choice("topology", {"FLAT", "TORUS", "FAT_TREE", "DRAGONFLY"}), optional("topo_parameters"),
-          optional("bb_bw", Value::optional_bandwidth), optional("bb_lat", Value::optional_time),
-          choice("bb_sharing_policy", {"SHARED", "FATPIPE"}), optional("router_id"),
-          optional("limiter_link", Value::optional_bandwidth), optional("loopback_bw", Value::optional_bandwidth),
-          optional("loopback_lat", Value::optional_time)},
-         {"prop"}),
+        rule(
+            "cluster",
+            {required("id"), required("prefix"), required("suffix"), required("radical", Value::radical),
+             required("speed", Value::speeds), optional("core", Value::cores), required("bw", Value::bandwidth),
+             required("lat", Value::time), choice("sharing_policy", {"SHARED", "SPLITDUPLEX", "FULLDUPLEX", "FATPIPE"}),
+             choice("topology", {"FLAT", "TORUS", "FAT_TREE", "DRAGONFLY"}), optional("topo_parameters"),
+             optional("bb_bw", Value::optional_bandwidth), optional("bb_lat", Value::optional_time),
+             choice("bb_sharing_policy", {"SHARED", "FATPIPE"}), optional("router_id"),
+             optional("limiter_link", Value::optional_bandwidth), optional("loopback_bw", Value::optional_bandwidth),
+             optional("loopback_lat", Value::optional_time)},
+            {"prop"}),
         rule("cabinet",
-         {required("id"), required("prefix"), required("suffix"), required("radical", Value::radical),
-          required("speed", Value::speed), required("bw", Value::bandwidth), required("lat", Value::time)},
-         {}),
+             {required("id"), required("prefix"), required("suffix"), required("radical", Value::radical),
+              required("speed", Value::speed), required("bw", Value::bandwidth), required("lat", Value::time)},
+             {}),
         rule("peer",
-         {required("id"), required("speed", Value::speed), required("bw_in", Value::bandwidth),
-          required("bw_out", Value::bandwidth), optional("lat", Value::time), optional("coordinates"),
-          optional("speed_file"), optional("availability_file"), optional("state_file")},
-         {}),
+             {required("id"), required("speed", Value::speed), required("bw_in", Value::bandwidth),
+              required("bw_out", Value::bandwidth), optional("lat", Value::time), optional("coordinates"),
+              optional("speed_file"), optional("availability_file"), optional("state_file")},
+             {}),
         rule("router", {required("id"), optional("coordinates")}, {}),
-        rule("backbone", {required("id"), required("bandwidth", Value::bandwidth), required("latency", Value::time)}, {}),
+        rule("backbone", {required("id"), required("bandwidth", Value::bandwidth), required("latency", Value::time)},
+             {}),
         // SimGrid 3.32 fails on a link without latency ("cannot parse number"), whatever its DTD says.
         rule("link",
-         {required("id"), required("bandwidth", Value::link_bandwidth), optional("bandwidth_file"),
-          required("latency", Value::time), optional("latency_file"), optional("state_file"),
-          choice("sharing_policy", {"SHARED", "SPLITDUPLEX", "FULLDUPLEX", "FATPIPE", "WIFI"})},
-         {"prop"}),
+             {required("id"), required("bandwidth", Value::link_bandwidth), optional("bandwidth_file"),
+              required("latency", Value::time), optional("latency_file"), optional("state_file"),
+              choice("sharing_policy", {"SHARED", "SPLITDUPLEX", "FULLDUPLEX", "FATPIPE", "WIFI"})},
+             {"prop"}),
         rule("route", {required("src"), required("dst"), symmetrical}, {"link_ctn"}),
         rule("zoneRoute", zone_route, {"link_ctn"}),
         rule("ASroute", zone_route, {"link_ctn"}),
@@ -231,6 +234,10 @@ std::string quantity_problem(std::string_view text, Quantity q) {
     }
     if (!std::isfinite(v)) return "is not finite";
   }
+  // SimGrid warns of a latency below its time resolution (surf/precision, 1 ns by default), which
+  // it rounds.
+  if (q == Quantity::time && v > 0 && v < 1e-9)
+    return "is below 1ns, the resolution of SimGrid's clock: give 0 or 1ns or more";
   if (q == Quantity::time) return v < 0 ? "must not be negative" : "";
   return v > 0 ? "" : "must be more than 0";
 }
@@ -285,8 +292,8 @@ bool makes_host(const Attributes& attrs, std::string_view name) {
   const auto n = whole(number, LLONG_MAX / 2);
   if (!n || (number.size() > 1 && number[0] == '0')) return false;
   const auto ranges = radical_ranges(get(attrs, "radical"));
-  return ranges && std::any_of(ranges->begin(), ranges->end(),
-                               [&](const auto& r) { return r.first <= *n && *n <= r.second; });
+  return ranges &&
+         std::any_of(ranges->begin(), ranges->end(), [&](const auto& r) { return r.first <= *n && *n <= r.second; });
 }
 
 std::string place(const std::string& file, long line, long column) {
@@ -443,8 +450,8 @@ class Checker {
     if (o.error != XML_ERROR_NONE) {
       std::string what = XML_ErrorString(o.error);
       if (o.error == XML_ERROR_TAG_MISMATCH && !stack_.empty())
-        what += " (the <" + std::string(stack_.back().rule->element) + "> of line " + std::to_string(stack_.back().line) +
-                " is still open)";
+        what += " (the <" + std::string(stack_.back().rule->element) + "> of line " +
+                std::to_string(stack_.back().line) + " is still open)";
       throw PlatformError(place(name_, o.line, o.column) + ": malformed XML: " + what);
     }
     finish();
@@ -498,8 +505,7 @@ class Checker {
     const Rule* rule = rule_of(element);
     if (stack_.empty()) {
       if (element != "platform") return fail(at, "the root element is <" + element + ">, not <platform>");
-      if (!seen_doctype_)
-        return fail(at, "SimGrid needs the DOCTYPE " + std::string(kDoctype) + " before <platform>");
+      if (!seen_doctype_) return fail(at, "SimGrid needs the DOCTYPE " + std::string(kDoctype) + " before <platform>");
     } else if (!rule) {
       return fail(at, "<" + element + "> is not an element of SimGrid platforms");
     } else {
@@ -535,8 +541,7 @@ class Checker {
       if (!problem.empty()) return fail(at, tag + " " + key + " '" + value + "' " + problem);
     }
     for (const Attribute& a : rule.attributes)
-      if (a.required && !find(attrs, a.name))
-        return fail(at, tag + " needs the attribute " + std::string(a.name));
+      if (a.required && !find(attrs, a.name)) return fail(at, tag + " needs the attribute " + std::string(a.name));
     return true;
   }
 
@@ -590,7 +595,8 @@ class Checker {
       case Value::routing:
         if (std::none_of(kRoutings.begin(), kRoutings.end(), [&](std::string_view r) {
               return r.size() == v.size() && std::equal(r.begin(), r.end(), v.begin(), [](char x, char y) {
-                       return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+                       return std::tolower(static_cast<unsigned char>(x)) ==
+                              std::tolower(static_cast<unsigned char>(y));
                      });
             }))
           return "is not a routing of SimGrid (" + joined(kRoutings) + ")";
@@ -620,7 +626,13 @@ class Checker {
     } else if (element == "host" || element == "peer" || element == "router") {
       if (!name(get(attrs, "id"), at)) return false;
       if (element != "router") hosts_ += 1;
-      if (element == "peer") generates_names_ = true;
+      if (element == "peer") {
+        generates_names_ = true;
+        // SimGrid warns that it is deprecated, and takes it.
+        const std::string* lat = find(attrs, "lat");
+        if (lat && std::strtod(lat->c_str(), nullptr) != 0)
+          return fail(at, "<peer> lat '" + *lat + "': SimGrid takes a peer's latency from its coordinates (the third)");
+      }
     } else if (element == "zone" || element == "AS") {
       if (!name(get(attrs, "id"), at)) return false;
     } else if (element == "cluster" || element == "cabinet") {
@@ -667,7 +679,10 @@ class Checker {
     ClusterSpec spec;
     try {
       const char* key = topology == "TORUS" ? "dims" : topology == "FAT_TREE" ? "fat_tree" : "dragonfly";
-      set_parameter(spec, "topology", topology == "TORUS" ? "torus" : topology == "FAT_TREE" ? "fat_tree" : "dragonfly");
+      set_parameter(spec, "topology",
+                    topology == "TORUS"      ? "torus"
+                    : topology == "FAT_TREE" ? "fat_tree"
+                                             : "dragonfly");
       set_parameter(spec, key, parameters);
       check(spec);
     } catch (const InputError& e) {
@@ -684,13 +699,13 @@ class Checker {
       return true;
     }
     const bool sockets = id == "collsim/sockets", protocol = id == "collsim/protocol", memcpy = id == "memcpy_bw";
-    const bool profile = id.starts_with("collsim/ideal/") || id.starts_with("collsim/tcp/") ||
-                         id.starts_with("collsim/shm/");
+    const bool profile =
+        id.starts_with("collsim/ideal/") || id.starts_with("collsim/tcp/") || id.starts_with("collsim/shm/");
     if (!sockets && !protocol && !memcpy && !profile) return true;
     const std::string tag = "<prop id=\"" + id + "\">";
     if (parent != "host" && parent != "cluster")
-      return fail(at, tag + " in a <" + std::string(parent) +
-                          "> reaches no host: give it in the <cluster> or in each <host>");
+      return fail(
+          at, tag + " in a <" + std::string(parent) + "> reaches no host: give it in the <cluster> or in each <host>");
     if (memcpy && !(sim::parse_bandwidth(value) > 0))
       return fail(at, tag + " value '" + value + "' is not a bandwidth (e.g. 6GBps; a bare number is bytes/s)");
     if (sockets) {
@@ -760,6 +775,12 @@ std::string place_or_file(const std::string& file, const std::optional<std::pair
 }
 
 }  // namespace
+
+std::string latency_problem(double seconds) {
+  if (seconds < 0) return "must not be negative";
+  if (seconds > 0 && seconds < 1e-9) return "is below 1ns, the resolution of SimGrid's clock: give 0 or 1ns or more";
+  return "";
+}
 
 CheckedPlatform check_platform_file(const std::string& file) { return Checker(file).run(std::nullopt); }
 

@@ -11,7 +11,8 @@
 //  - elements, attributes and which element may hold which, as SimGrid's DTD (version 4.1) has
 //    them; elements SimGrid removed (<include>, <storage_type>, <storage>, <mount>) and actor
 //    deployments (<actor>, <process>: collsim places its own ranks) are refused;
-//  - values: speeds and bandwidths positive, latencies not negative, all finite and with a unit
+//  - values: speeds and bandwidths positive, latencies 0 or from 1 ns (SimGrid's clock
+//    resolution, under which it warns), all finite and with a unit
 //    (SimGrid's own unit parsers, xbt/parse_units.hpp, so the same spellings are accepted;
 //    SimGrid takes unit-less values with a warning), core counts, radicals, zone routing names,
 //    a cluster's topo_parameters (generated_platform.hpp reads them), pstates;
@@ -42,6 +43,10 @@ class PlatformError : public InputError {
 // The most hosts a platform may have (a generated one too): SimGrid holds every host, link and
 // route table in memory, and a rank's simulation costs about 25 KB (sim_engine.hpp).
 constexpr long long kMaxPlatformHosts = 1LL << 22;
+
+// What is wrong with a latency of `seconds` for SimGrid ("" if nothing): negative, or below 1 ns,
+// the resolution of its clock (surf/precision), under which it warns and rounds.
+std::string latency_problem(double seconds);
 
 // A <config> option of the platform (a <prop> in <config>), where it is written.
 struct PlatformOption {
