@@ -148,12 +148,28 @@ TEST(PlatformFile, HostsAndNames) {
                     "/>\n</platform>\n"),
             "p.xml:5:3: the platform has more than 4194304 hosts");
   EXPECT_EQ(refusal(zone("    <host id=\"a\" speed=\"1Gf\"/>\n    <host id=\"a\" speed=\"1Gf\"/>\n")),
-            "p.xml:6:5: the name 'a' is already taken (p.xml:5:5)");
+            "p.xml:6:5: the name 'a' is already taken (line 5)");
   EXPECT_EQ(refusal(zone("    <host id=\"a\" speed=\"1Gf\"/>\n    <route src=\"a\" dst=\"q\"/>\n")),
-            "p.xml:6:5: <route> dst 'q' names no host, router or zone");
+            "p.xml:6:5: <route> dst 'q' names no host, router or zone defined before it");
+  // SimGrid reads a file in order.
+  EXPECT_EQ(refusal(zone("    <host id=\"a\" speed=\"1Gf\"/>\n    <route src=\"a\" dst=\"b\"><link_ctn id=\"l\"/>"
+                         "</route>\n    <host id=\"b\" speed=\"1Gf\"/>\n    <link id=\"l\" bandwidth=\"1GBps\" "
+                         "latency=\"1us\"/>\n")),
+            "p.xml:6:5: <route> dst 'b' names no host, router or zone defined before it");
   EXPECT_EQ(refusal(zone("    <host id=\"a\" speed=\"1Gf\"/>\n    <route src=\"a\" dst=\"a\"><link_ctn id=\"l\"/>"
                          "</route>\n")),
-            "p.xml:6:28: <link_ctn> id 'l' names no link");
+            "p.xml:6:28: <link_ctn> id 'l' names no link defined before it");
+  EXPECT_EQ(refusal(zone("    <host id=\"a\" speed=\"1Gf\"/>\n    <host id=\"b\" speed=\"1Gf\"/>\n"
+                         "    <link id=\"l\" bandwidth=\"1GBps\" latency=\"1us\"/>\n"
+                         "    <route src=\"a\" dst=\"b\"><link_ctn id=\"l\"/></route>\n"
+                         "    <route src=\"b\" dst=\"a\"><link_ctn id=\"l\"/></route>\n")),
+            "p.xml:9:5: the route between b and a is given twice (line 8; a route goes both ways unless "
+            "symmetrical=\"NO\")");
+  EXPECT_EQ(refusal(zone("    <host id=\"a\" speed=\"1Gf\"/>\n    <host id=\"b\" speed=\"1Gf\"/>\n"
+                         "    <link id=\"l\" bandwidth=\"1GBps\" latency=\"1us\"/>\n"
+                         "    <route src=\"a\" dst=\"b\" symmetrical=\"NO\"><link_ctn id=\"l_UP\"/></route>\n"
+                         "    <route src=\"b\" dst=\"a\" symmetrical=\"NO\"><link_ctn id=\"l\"/></route>\n")),
+            "");
   EXPECT_EQ(refusal(cluster(kCluster + " topology=\"TORUS\" topo_parameters=\"2,x\"")),
             "p.xml:4:3: <cluster> topo_parameters of its TORUS topology: dims: '2,x' is not a list of whole numbers "
             "from 1 to 4194304 (e.g. 8,8,16)");

@@ -464,10 +464,6 @@ class Checker {
     long line;
     long long cores = 1;  // a <host>'s or <cluster>'s
   };
-  struct Reference {
-    std::string what, name, place;  // e.g. ("<route> src", "a", "f.xml:3:5")
-    bool link = false;
-  };
 
   bool fail(const std::string& where, const std::string& what) {
     error_ = where + ": " + what;
@@ -518,7 +514,7 @@ class Checker {
     if (!rule->refused.empty()) return fail(at, "<" + element + "> " + std::string(rule->refused));
     Frame frame{rule, l};
     if (!attributes(*rule, attrs, at, frame)) return false;
-    if (!element_facts(element, attrs, at)) return false;
+    if (!element_facts(element, attrs, at, l)) return false;
     stack_.push_back(std::move(frame));
     return true;
   }
@@ -616,15 +612,15 @@ class Checker {
     return "";
   }
 
-  // What an element adds: hosts, names, references to check at the end, <config> options, and
-  // the checks of collsim's properties.
-  bool element_facts(const std::string& element, const Attributes& attrs, const std::string& at) {
+  // What an element adds: hosts, names, <config> options; and the checks of its references and
+  // of collsim's properties.
+  bool element_facts(const std::string& element, const Attributes& attrs, const std::string& at, long line) {
     if (element == "platform") {
       platform_place_ = at;
       if (!find(attrs, "version"))
         return fail(at, "<platform> has no version: SimGrid reads it as 0.0, too old (the version is 4.1)");
     } else if (element == "host" || element == "peer" || element == "router") {
-      if (!name(get(attrs, "id"), at)) return false;
+      if (!name(get(attrs, "id"), at, line)) return false;
       if (element != "router") hosts_ += 1;
       if (element == "peer") {
         generates_names_ = true;
@@ -634,10 +630,10 @@ class Checker {
           return fail(at, "<peer> lat '" + *lat + "': SimGrid takes a peer's latency from its coordinates (the third)");
       }
     } else if (element == "zone" || element == "AS") {
-      if (!name(get(attrs, "id"), at)) return false;
+      if (!name(get(attrs, "id"), at, line)) return false;
     } else if (element == "cluster" || element == "cabinet") {
       generates_names_ = true;
-      if (element == "cluster" && !name(get(attrs, "id"), at)) return false;
+      if (element == "cluster" && !name(get(attrs, "id"), at, line)) return false;
       long long count = radical_count(*radical_ranges(get(attrs, "radical")));
       const std::string topology = get(attrs, "topology");
       if (!topology.empty() && topology != "FLAT") {
@@ -651,13 +647,32 @@ class Checker {
       hosts_ += count;
     } else if (element == "link" || element == "backbone") {
       const std::string id = get(attrs, "id");
-      const auto [it, fresh] = links_.try_emplace(id, at);
-      if (!fresh) return fail(at, "a link named '" + id + "' is already defined at " + it->second);
+      const auto [it, fresh] = links_.try_emplace(id, line);
+      if (!fresh)
+        return fail(at, "a link named '" + id + "' is already defined (line " + std::to_string(it->second) + ")");
     } else if (element == "route" || element == "bypassRoute") {
-      references_.push_back({"<" + element + "> src", get(attrs, "src"), at});
-      references_.push_back({"<" + element + "> dst", get(attrs, "dst"), at});
+      const std::string src = get(attrs, "src"), dst = get(attrs, "dst");
+      for (const auto& [end, name] : {std::pair{"src", src}, std::pair{"dst", dst}})
+        if (!generates_names_ && !names_.count(name))
+          return fail(at,
+                      "<" + element + "> " + end + " '" + name + "' names no host, router or zone defined before it");
+      if (element == "route") {
+        // SimGrid refuses a route given twice, counting the way back of a symmetrical one.
+        const bool both_ways = get(attrs, "symmetrical") != "NO" && get(attrs, "symmetrical") != "no" && src != dst;
+        for (const auto& key : {src + '\0' + dst, dst + '\0' + src}) {
+          const auto [it, fresh] = routes_.try_emplace(key, line);
+          if (!fresh)
+            return fail(at, "the route between " + src + " and " + dst + " is given twice (line " +
+                                std::to_string(it->second) + "; a route goes both ways unless symmetrical=\"NO\")");
+          if (!both_ways) break;
+        }
+      }
     } else if (element == "link_ctn") {
-      references_.push_back({"<link_ctn> id", get(attrs, "id"), at, true});
+      std::string id = get(attrs, "id");
+      for (const char* direction : {"_UP", "_DOWN"})
+        if (id.ends_with(direction) && !links_.count(id)) id.resize(id.size() - std::strlen(direction));
+      if (!generates_names_ && !links_.count(id))
+        return fail(at, "<link_ctn> id '" + get(attrs, "id") + "' names no link defined before it");
     } else if (element == "prop") {
       return property(get(attrs, "id"), get(attrs, "value"), at);
     }
@@ -667,9 +682,9 @@ class Checker {
   }
 
   // Hosts, routers and zones share one space of names in SimGrid.
-  bool name(const std::string& id, const std::string& at) {
-    const auto [it, fresh] = names_.try_emplace(id, at);
-    if (!fresh) return fail(at, "the name '" + id + "' is already taken (" + it->second + ")");
+  bool name(const std::string& id, const std::string& at, long line) {
+    const auto [it, fresh] = names_.try_emplace(id, line);
+    if (!fresh) return fail(at, "the name '" + id + "' is already taken (line " + std::to_string(it->second) + ")");
     return true;
   }
 
@@ -726,19 +741,6 @@ class Checker {
 
   void finish() {
     if (hosts_ == 0) throw PlatformError(platform_place_ + ": the platform has no hosts");
-    // Clusters, cabinets and peers name their hosts, routers and links themselves: references to
-    // those are left to SimGrid.
-    if (generates_names_) return;
-    for (const Reference& r : references_) {
-      if (r.link) {
-        std::string base = r.name;
-        for (const char* direction : {"_UP", "_DOWN"})
-          if (base.ends_with(direction) && !links_.count(base)) base.resize(base.size() - std::strlen(direction));
-        if (!links_.count(base)) throw PlatformError(r.place + ": " + r.what + " '" + r.name + "' names no link");
-      } else if (!names_.count(r.name)) {
-        throw PlatformError(r.place + ": " + r.what + " '" + r.name + "' names no host, router or zone");
-      }
-    }
   }
 
   static constexpr std::string_view kDoctype = "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">";
@@ -749,9 +751,11 @@ class Checker {
   std::vector<Frame> stack_;
   std::string platform_place_;
   long long hosts_ = 0;
+  // Clusters, cabinets and peers name hosts, routers and links themselves: once one is read,
+  // references are left to SimGrid.
   bool generates_names_ = false;
-  std::unordered_map<std::string, std::string> names_, links_;  // name -> place
-  std::vector<Reference> references_;
+  std::unordered_map<std::string, long> names_, links_, routes_;  // -> line defined
+
   CheckedPlatform out_;
 };
 
