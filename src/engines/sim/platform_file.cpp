@@ -34,12 +34,12 @@ namespace {
 enum class Value {
   text,
   speeds,              // one speed, or a list of pstates' speeds "1Gf,2Gf"
-  speed,               //
+  speed,               // one
   bandwidth,           // positive
   optional_bandwidth,  // "" = none
   link_bandwidth,      // a list for a WIFI link (one rate per station), else one
-  time,                // not negative
-  optional_time,       //
+  time,                // 0, or from 1 ns
+  optional_time,       // "" = none
   cores,               // whole number from 1
   pstate,              // index into the host's speeds
   radical,             // "0-15,20,22-23"
@@ -306,7 +306,6 @@ std::string place(const std::string& file, long line, long column) {
 struct ExpatOutcome {
   XML_Error error = XML_ERROR_NONE;
   long line = 0, column = 0;
-  bool stopped = false;
 };
 
 // expat with handlers; a handler returning false stops the reading.
@@ -328,24 +327,20 @@ class Reader {
   Reader(const Reader&) = delete;
   Reader& operator=(const Reader&) = delete;
 
-  // Reads the whole document.
-  bool feed(std::string_view data) {
+  // Reads the whole document (at most INT_MAX bytes).
+  void feed(std::string_view data) {
     text_ = data;
-    if (XML_Parse(parser_, data.data(), static_cast<int>(data.size()), 1) == XML_STATUS_OK) return true;
+    if (XML_Parse(parser_, data.data(), static_cast<int>(data.size()), 1) == XML_STATUS_OK) return;
     outcome_.error = XML_GetErrorCode(parser_);
     outcome_.line = static_cast<long>(XML_GetCurrentLineNumber(parser_));
     outcome_.column = static_cast<long>(XML_GetCurrentColumnNumber(parser_)) + 1;
-    return false;
   }
   const ExpatOutcome& outcome() const { return outcome_; }
 
  private:
   long line() const { return static_cast<long>(XML_GetCurrentLineNumber(parser_)); }
   long column() const { return static_cast<long>(XML_GetCurrentColumnNumber(parser_)) + 1; }
-  void stop() {
-    outcome_.stopped = true;
-    XML_StopParser(parser_, XML_FALSE);
-  }
+  void stop() { XML_StopParser(parser_, XML_FALSE); }
 
   static void start(void* self, const XML_Char* name, const XML_Char** atts) {
     auto* r = static_cast<Reader*>(self);
@@ -409,11 +404,16 @@ ExpatOutcome read_into(Reader& reader, const std::string& file, std::optional<st
   if (text) {
     xml = *text;
   } else {
-    std::ifstream in(file, std::ios::binary);
+    std::ifstream in(file, std::ios::binary | std::ios::ate);
     if (!in) {
       problem = std::string("cannot open: ") + std::strerror(errno);
       return {};
     }
+    if (in.tellg() > std::streampos(INT_MAX)) {  // expat's limit for one piece
+      problem = "larger than 2 GiB, too large for a platform";
+      return {};
+    }
+    in.seekg(0);
     xml.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
     if (in.bad()) {
       problem = std::string("cannot read: ") + std::strerror(errno);
@@ -421,10 +421,6 @@ ExpatOutcome read_into(Reader& reader, const std::string& file, std::optional<st
     }
   }
   blank_double_dashes_in_comments(xml);
-  if (xml.size() > static_cast<std::size_t>(INT_MAX)) {
-    problem = "larger than 2 GiB";
-    return {};
-  }
   reader.feed(xml);
   return reader.outcome();
 }
