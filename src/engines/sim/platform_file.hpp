@@ -40,8 +40,8 @@ class PlatformError : public InputError {
   using InputError::InputError;
 };
 
-// The most hosts a platform may have (a generated one too): SimGrid holds every host, link and
-// route table in memory, and a rank's simulation costs about 25 KB (sim_engine.hpp).
+// The most hosts a platform may have, written or generated (collsim platform's limit before it
+// was every platform's): a radical of a billion hosts would exhaust memory inside SimGrid.
 constexpr long long kMaxPlatformHosts = 1LL << 22;
 
 // What is wrong with a latency of `seconds` for SimGrid ("" if nothing): negative, or below 1 ns,
