@@ -1,5 +1,6 @@
 #include "experiment/scenario.hpp"
 
+#include "engines/sim/platform_file.hpp"
 #include "engines/sim/protocol.hpp"
 
 #include <yaml-cpp/yaml.h>
@@ -131,6 +132,8 @@ void place_model(const Reader& in, const YAML::Node& root, const SimConfig& sim,
     // on the platform when there is one; the model only needs to know who shares a node.
     if (sim.platform_file.empty()) in.fail(root["map_by"], error + "; give the scenario a platform");
     model.two_level.placement = platform_hockney(sim).placement;
+  } catch (const PlatformError&) {
+    throw;  // it names its place in the platform file
   } catch (const InputError& e) {
     in.fail(root["platform"] ? root["platform"] : root, e.what());
   }
@@ -139,6 +142,8 @@ void place_model(const Reader& in, const YAML::Node& root, const SimConfig& sim,
 PlatformSize platform_size_or_fail(const std::string& scenario_file, const SimConfig& sim) {
   try {
     return platform_size(sim);
+  } catch (const PlatformError&) {
+    throw;  // it names its place in the platform file
   } catch (const InputError& e) {
     throw ScenarioError(scenario_file + ": " + e.what());
   }

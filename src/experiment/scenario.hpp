@@ -89,10 +89,11 @@ void read_mpi_settings(const Reader& in, const YAML::Node& n, MpiLaunch& m);
 // default ppr:1:node.
 models::MapBy read_map_by(const Reader& in, const YAML::Node& root);
 // Sets the model's two-level placement (and with from_platform its costs) from the platform and
-// sim.map_by; a problem fails at the scenario's platform (or its map_by).
+// sim.map_by; a problem fails at the scenario's platform (or its map_by), a bad platform file
+// with its PlatformError (which names the place in that file).
 void place_model(const Reader& in, const YAML::Node& root, const SimConfig& sim, bool from_platform,
                  ModelConfig& model);
-// platform_size, its InputError as "SCENARIO: problem".
+// platform_size, its InputError as "SCENARIO: problem" (a PlatformError as it is).
 PlatformSize platform_size_or_fail(const std::string& scenario_file, const SimConfig& sim);
 
 // One measurement of the plan.
