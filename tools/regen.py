@@ -6,6 +6,7 @@ pictures) from the commands that made them, and says which are stale.
     tools/regen --check [NAME...|--quick]  re-make them in a scratch copy; say which are stale
     tools/regen --check --docs [NAME...]   only: do the reports' generated blocks match the data?
     tools/regen --render [NAME...]         rewrite the reports' generated blocks from the data
+    options: --keep DIR (keep the scratch copies there), --root DIR, --manifest FILE (another tree)
 
 The products, their commands, outputs and generated blocks are listed in tools/regen.yaml. A
 product's commands run from the top of a scratch copy of the repository (scenarios/,
@@ -21,7 +22,6 @@ Exit status: 0 all current, 1 something stale, failed or out of sync, 2 bad usag
 
 import csv
 import difflib
-import fnmatch
 import glob
 import math
 import os
@@ -53,8 +53,14 @@ def say(text):
 # ---- the manifest ----
 
 
+PRODUCT_KEYS = {"kind", "minutes", "doc", "doc_commands", "commands", "outputs", "blocks", "note"}
+OUTPUT_KEYS = {"key", "group", "ignore", "measured", "input"}
+
+
 class Product:
     def __init__(self, name, spec):
+        if not isinstance(spec, dict) or set(spec) - PRODUCT_KEYS:
+            raise UsageError(f"{name}: not a product (keys: {', '.join(sorted(PRODUCT_KEYS))})")
         self.name = name
         self.kind = spec.get("kind", "simulated")
         self.minutes = float(spec.get("minutes", 1))
@@ -67,7 +73,9 @@ class Product:
         self.note = spec.get("note", "")
         if self.kind not in ("simulated", "measured"):
             raise UsageError(f"{name}: kind '{self.kind}' is neither simulated nor measured")
-        for pattern in self.outputs:
+        for pattern, o in self.outputs.items():
+            if not isinstance(o, dict) or set(o) - OUTPUT_KEYS:
+                raise UsageError(f"{name}: output {pattern}: options are {', '.join(sorted(OUTPUT_KEYS))}")
             if pattern.split("/")[0] not in COPIED:
                 raise UsageError(f"{name}: output {pattern} is outside {', '.join(COPIED)}")
 
@@ -81,6 +89,8 @@ def load_manifest(path):
             spec = yaml.safe_load(f)
     except (OSError, yaml.YAMLError) as e:
         raise UsageError(f"{path}: {e}")
+    if not isinstance(spec, dict) or not isinstance(spec.get("products"), dict):
+        raise UsageError(f"{path}: no 'products:' mapping")
     return {name: Product(name, p) for name, p in spec["products"].items()}
 
 
@@ -156,18 +166,31 @@ def number(text):
     return x if math.isfinite(x) else None
 
 
+def digits(text):
+    """Significant digits written in a number's text."""
+    mantissa = re.split(r"[eE]", text.strip().lstrip("+-"))[0].replace(".", "").lstrip("0")
+    return len(mantissa)
+
+
 def moved(old, new):
-    """None if equal; else the relative change (new - old) / |old| for numbers, or the text 'text'."""
+    """None if equal; else the relative change (new - old) / |old| for numbers, or the text 'text'.
+    Numbers are equal within TOLERANCE, or to the digits the committed file wrote (older files
+    have 9 or 12)."""
     a, b = number(old), number(new)
     if a is None or b is None:
         return None if old == new else "text"
     if a == b or abs(a - b) <= TOLERANCE * max(abs(a), abs(b)):
         return None
+    written = min(digits(old), digits(new))
+    if written < 15 and float(f"{a:.{written}g}") == float(f"{b:.{written}g}"):
+        return None
     return (b - a) / abs(a) if a else math.inf
 
 
 def change_text(x):
-    return "from 0" if math.isinf(x) else f"{100 * x:+.1f}%"
+    if math.isinf(x):
+        return "from 0"
+    return f"{100 * x:+.1f}%" if abs(x) >= 5e-4 else f"{x:+.1e} relative"
 
 
 def compare_csv(old_path, new_path, spec):
@@ -188,10 +211,10 @@ def compare_csv(old_path, new_path, spec):
 
     old, new = keyed(old_header, old_rows), keyed(new_header, new_rows)
     lines = []
-    for what, columns in (("added", [c for c in new_header if c not in old_header]),
-                          ("removed", [c for c in old_header if c not in new_header])):
-        if columns:
-            lines.append(f"columns {what}: {', '.join(columns)}")
+    # New or dropped columns alone are the file's format, not its data: said, but not stale.
+    layout = [f"columns {what}: {', '.join(columns)}" for what, columns in
+              (("added", [c for c in new_header if c not in old_header]),
+               ("removed", [c for c in old_header if c not in new_header])) if columns]
     added, removed = [k for k in new if k not in old], [k for k in old if k not in new]
     if added or removed:
         lines.append(f"{len(added)} rows added, {len(removed)} removed (of {len(old)})")
@@ -204,8 +227,7 @@ def compare_csv(old_path, new_path, spec):
         if k not in new:
             continue
         o, n = old[k], new[k]
-        g = o.get(group, "") if group else ""
-        stats = per_group.setdefault(g, {"rows": 0, "moved": 0, "largest": None})
+        stats = per_group.setdefault(o.get(group, "") if group else "", {"rows": 0, "moved": 0, "columns": {}})
         stats["rows"] += 1
         row_moved = False
         for column in o:
@@ -217,25 +239,34 @@ def compare_csv(old_path, new_path, spec):
             row_moved = True
             if m == "text":
                 text_changes.setdefault(column, []).append(f"{o[column]} -> {n[column]}")
-            elif stats["largest"] is None or abs(m) > abs(stats["largest"][0]):
-                stats["largest"] = (m, column, k)
+                continue
+            c = stats["columns"].setdefault(column, {"moved": 0, "largest": (0, None)})
+            c["moved"] += 1
+            if abs(m) > abs(c["largest"][0]):
+                c["largest"] = (m, k)
         if row_moved:
             stats["moved"] += 1
             if measured and o.get(measured["column"]) in measured["values"]:
                 measured_moved += 1
     for g, s in per_group.items():
-        if s["moved"]:
-            where = ""
-            if s["largest"]:
-                m, column, k = s["largest"]
-                where = f", largest {change_text(m)} ({column} at {' '.join(k)})"
-            lines.append(f"{g + ': ' if g else ''}{s['moved']} of {s['rows']} rows moved{where}")
+        if not s["moved"]:
+            continue
+        # Columns that moved alike (time_s, mean_s, median_s, ... of one run) are named together.
+        alike = {}
+        for column, c in s["columns"].items():
+            alike.setdefault((c["moved"], c["largest"]), []).append(column)
+        parts = [f"{', '.join(columns)} {count} (largest {change_text(m)} at {' '.join(k)})"
+                 for (count, (m, k)), columns in sorted(alike.items(), key=lambda kv: -kv[0][0])]
+        lines.append(f"{g + ': ' if g else ''}{s['moved']} of {s['rows']} rows moved" +
+                     (": " + "; ".join(parts[:4]) + ("; ..." if len(parts) > 4 else "") if parts else ""))
     for column, changes in text_changes.items():
         examples = "; ".join(changes[:3]) + ("; ..." if len(changes) > 3 else "")
         lines.append(f"{len(changes)} '{column}' cells changed ({examples})")
     if measured_moved:
         lines.append(f"ERROR: {measured_moved} measured rows differ: they must come back unchanged")
-    return bool(lines), lines
+    if not lines and layout:
+        return False, [f"{'; '.join(layout)} (values unchanged; a re-make writes the new layout)"]
+    return bool(lines), layout + lines
 
 
 def flatten(value, path=""):
@@ -286,7 +317,9 @@ def compare_outputs(product, root, tree):
             stale = True
             continue
         for path in sorted(set(old) ^ set(new)):
-            lines.append(f"{path}: {'new' if path in new else 'no longer made'}")
+            data = path.endswith((".csv", ".yaml", ".yml", ".txt", ".md"))
+            lines.append(f"{path}: " + ("no longer made" if path not in new else
+                                        "new: no committed data to compare with" if data else "new"))
             stale = True
         for path in new:
             if path not in old:
@@ -300,8 +333,8 @@ def compare_outputs(product, root, tree):
                 changed, detail = compare_text(a, b)
             else:
                 continue  # figures, run.json (times of day, paths): they follow the data
-            if changed:
-                stale = True
+            stale |= changed
+            if detail:
                 lines.append(f"{path}: " + "; ".join(detail))
     return stale, lines
 
@@ -513,6 +546,8 @@ def main(argv):
     if "--list" in flags:
         for p in products.values():
             print(f"{p.name:26} {p.kind:9} about {p.duration():7} {p.doc or ''}")
+            if p.note:
+                print(f"{'':26} ({p.note})")
             for pattern in p.outputs:
                 print(f"{'':26} {pattern}")
         return 0

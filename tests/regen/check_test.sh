@@ -70,10 +70,17 @@ run_regen 0 --check --docs
 awk -F, -v OFS=, 'NR > 1 && $4 == 4096 { $7 = $7 * 1.5 } 1' <<<"$good" >"$root/validation/tiny/results.csv"
 run_regen 1 --check tiny
 expect "tiny: stale"
-expect "validation/tiny/results.csv: model: 1 of 2 rows moved, largest -33.3% (time_s at model bcast/binomial 4 4096)"
+expect "validation/tiny/results.csv: model: 1 of 2 rows moved: time_s 1 (largest -33.3% at model bcast/binomial 4 4096)"
 expect "validation/tiny.md [times]: 1 of 8 cells changed"
 run_regen 1 --check --docs
 expect "tiny: the report is out of sync with the committed data or commands"
+echo "$good" >"$root/validation/tiny/results.csv"
+
+# A column the committed file lacks (an older layout) with every value unchanged: current, and said.
+cut -d, -f15 --complement <<<"$good" >"$root/validation/tiny/results.csv"
+run_regen 0 --check tiny
+expect "tiny: current"
+expect "columns added: protocol (values unchanged; a re-make writes the new layout)"
 echo "$good" >"$root/validation/tiny/results.csv"
 
 # A number of the report's block edited by hand.
