@@ -380,8 +380,12 @@ def rendered(product, root, doc_text):
     return out
 
 
-def cells(text):
-    return [[c.strip() for c in line.strip().strip("|").split("|")] for line in text.strip().splitlines()]
+def cells(line):
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def is_separator(line):
+    return line.startswith("|") and all(set(c) <= set("-:") for c in cells(line))
 
 
 UNITS = {"B", "KiB", "MiB", "GiB", "ns", "us", "ms", "s", "P", "m", "x"}
@@ -393,25 +397,41 @@ def names(cell):
 
 
 def block_changes(old, new):
-    """What changed in one generated block: table cells (and how many of them change a name, such
-    as the fastest algorithm), or lines."""
+    """What changed in one generated block: the cells of its tables (and which of them change a
+    name, such as the fastest algorithm), other lines, or the sentence it now says."""
     if old == new:
         return None
-    a, b = cells(old), cells(new)
-    if len(a) == len(b) and all(len(x) == len(y) for x, y in zip(a, b)) and old.strip().startswith("|"):
-        header = a[0]
-        changed = [(row[0], header[j], x, y) for ra, row in zip(a, b) for j, (x, y) in enumerate(zip(ra, row))
-                   if x != y]
-        named = [c for c in changed if names(c[2]) != names(c[3])]
-        data_rows = [r for r in b[1:] if not all(set(c) <= set("-:") for c in r)]
-        text = f"{len(changed)} of {sum(len(r) for r in data_rows)} cells changed"
-        if named:
-            text += f", {len(named)} of them change a name: " + "; ".join(
-                f"{r} {h}: {x} -> {y}" for r, h, x, y in named[:6]) + ("; ..." if len(named) > 6 else "")
-        return text
-    if "\n" not in old.strip():
-        return f"now: {new.strip()}"
-    return f"{sum(1 for d in difflib.ndiff(old.splitlines(), new.splitlines()) if d.startswith('+ '))} lines differ"
+    a, b = old.strip().splitlines(), new.strip().splitlines()
+    if len(a) == 1 and len(b) == 1:
+        return f"now: {b[0]}"
+    if len(a) != len(b):
+        return f"{sum(1 for d in difflib.ndiff(a, b) if d.startswith('+ '))} lines differ"
+    header, changed, named, total, other = [], 0, [], 0, 0
+    firsts = [cells(y)[0] for y in b if y.startswith("|")]
+    for i, (x, y) in enumerate(zip(a, b)):
+        if is_separator(y):
+            continue
+        if y.startswith("|") and i + 1 < len(b) and is_separator(b[i + 1]):
+            header = cells(y)
+            other += x != y
+            continue
+        cx, cy = cells(x), cells(y)
+        if not (x.startswith("|") and y.startswith("|") and len(cx) == len(cy) == len(header)):
+            other += x != y
+            continue
+        total += len(cy)
+        for column, (u, v) in enumerate(zip(cx, cy)):
+            if u != v:
+                changed += 1
+                if names(u) != names(v):
+                    row = " ".join(cy[:2]) if firsts.count(cy[0]) > 1 and column > 1 else cy[0]
+                    named.append(f"{row} {header[column]}: {u} -> {v}")
+    text = f"{changed} of {total} cells changed" if total else ""
+    if named:
+        text += f", {len(named)} of them change a name: " + "; ".join(named[:6]) + ("; ..." if len(named) > 6 else "")
+    if other:
+        text += f"{'; ' if text else ''}{other} other lines differ"
+    return text
 
 
 def check_doc(product, data_root, doc_root):

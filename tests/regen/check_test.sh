@@ -33,7 +33,10 @@ products:
       validation/tiny/results.csv: {key: [engine, op, procs, bytes], group: engine}
       validation/tiny/run.json:
     blocks:
-      times: {command: "cut -d, -f1,2,4,7 validation/tiny/results.csv | sed 's/^/| /; s/,/ | /g; s/$/ |/'"}
+      times:
+        command: >-
+          awk -F, 'NR == 1 { print "| engine | op | bytes | time_s |"; print "|---|---|---|---|"; next }
+          { print "| " $1 " | " $2 " | " $4 " | " $7 " |" }' validation/tiny/results.csv
 YAML
 cat >"$root/validation/tiny.md" <<'MD'
 # tiny
