@@ -42,6 +42,7 @@ const char* const kHelp =
 }  // namespace
 
 int write_report(const std::string& results_dir, const std::string& output, bool output_to_stderr) {
+  if (!output.empty()) check_output_file(output, "page");
   if (!fs::is_directory(results_dir)) throw InputError(results_dir + ": no such folder");
   const std::string csv = (fs::path(results_dir) / "results.csv").string();
   if (!fs::is_regular_file(csv))
@@ -53,7 +54,6 @@ int write_report(const std::string& results_dir, const std::string& output, bool
   // The rows are checked here, by the reader run and compare use (a bad row is refused
   // with its file and line), so that tools/report draws only rows that make sense.
   if (read_results_csv(csv).empty()) throw InputError(csv + ": no rows (the run has measured nothing yet)");
-  if (!output.empty()) check_output_file(output, "page");
   const auto python = plotting_python();
   if (!python) {
     std::cerr << "collsim: report needs python3 with matplotlib (Debian: apt-get install python3-matplotlib)\n";

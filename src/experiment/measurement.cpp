@@ -176,7 +176,9 @@ std::string results_row_problem(const std::vector<std::string>& header, const st
     return out;
   }();
   for (std::size_t i = 0; i < header.size(); ++i) {
-    if (cells[i].empty() || std::find(times.begin(), times.end(), header[i]) == times.end()) continue;
+    // time_s is every row's result; the statistics may be empty (a simulated engine's row).
+    if ((cells[i].empty() && header[i] != "time_s") || std::find(times.begin(), times.end(), header[i]) == times.end())
+      continue;
     const auto t = parse_real(cells[i]);
     if (!t || *t < 0) return header[i] + " is '" + cells[i] + "', not a time (a non-negative number of seconds)";
   }

@@ -90,8 +90,9 @@ TEST(Report, BadInputIsOneLine) {
   for (const char* time : {"nan", "-1e-05", "", "inf", "fast"}) {
     std::ofstream(dir / "results.csv") << header << "model,bcast/binomial,4,1024,0,0,2.5e-05,\n"
                                        << "model,bcast/binomial,8,1024,0,0," << time << ",\n";
-    expect_refused("report " + dir.string(),
-                   "collsim: " + (dir / "results.csv").string() + ":3: not a results row (time_s is '" + time + "')");
+    expect_refused("report " + dir.string(), "collsim: " + (dir / "results.csv").string() +
+                                                 ":3: not a results row (time_s is '" + time +
+                                                 "', not a time (a non-negative number of seconds))");
   }
 }
 
