@@ -32,7 +32,7 @@ std::vector<OptionDef> calibrate_options() {
       {"pingpong-sizes", "LIST",
        "ping-pong sizes for the textbook (alpha, beta); 'none' to skip (default 1,16,256,4KiB,64KiB,1MiB,4MiB)"},
       {"fit", "huber|least-squares", "robust regression with Huber weights (default) or ordinary least squares"},
-      {"out", "FILE", "the parameters file to write (default parameters.yaml)"},
+      {"output", "FILE", "the parameters file to write (also -o FILE; default parameters.yaml)"},
   };
   for (auto& d : engine_options()) defs.push_back(d);
   defs.insert(defs.end(),
@@ -121,7 +121,7 @@ int calibrate_command(std::span<char* const> args) {
     s.env.mpi.max_runs = static_cast<int>(o.integer("max-runs", kDefaultMaxRuns, 1, 1000000));
     if (s.env.mpi.max_runs < s.env.mpi.min_runs) throw UsageError("--max-runs is below --min-runs");
   }
-  const std::string out = o.text("out", "parameters.yaml");
+  const std::string out = o.text("output", "parameters.yaml");
   check_output_file(out, "parameters file");  // before the experiments, which may be long
   if (s.algorithms.empty()) {
     // The default set leaves out what cannot run here; an algorithm named in --ops is refused.

@@ -47,7 +47,7 @@ const char* const kUsage =
     "  collsim measure --engine sim|model|formula --op NAME --procs P --bytes M [options]\n"
     "                                          one measurement (see collsim measure --help)\n"
     "  collsim timeline --op NAME --procs P --bytes M [--engine model,sim] --svg FILE|--png FILE\n"
-    "                                          space-time diagram of one call, or of a --trace FILE.csv\n"
+    "                                          space-time diagram of one call, or of a --from-trace FILE.csv\n"
     "  collsim explain OP --procs P --bytes M [--segment S] [--engine model|sim] [options]\n"
     "                                          a small run step by step, and its critical path\n"
     "  collsim calibrate --engine sim|model|mpi|mpi-native [options]\n"

@@ -44,9 +44,9 @@ constexpr int kExitUsage = 2;
 
 const char* const kUsage =
     "usage: mpirun -np P collsim-mpi measure --op NAME --bytes SIZE [--engine mpi|mpi-native] ...\n"
-    "       mpirun -np P collsim-mpi fidelity [--sizes 8KiB..4MiB] [--ops all] [--csv FILE] ...\n"
+    "       mpirun -np P collsim-mpi fidelity [--sizes 8KiB..4MiB] [--ops all] [--output FILE] ...\n"
     "       mpirun -np P collsim-mpi run --op NAME --bytes SIZE [--engine mpi|mpi-native] ...\n"
-    "       mpirun -np 2 collsim-mpi pingpong [--sizes 1..4MiB] [--csv FILE] ...\n"
+    "       mpirun -np 2 collsim-mpi pingpong [--sizes 1..4MiB] [--output FILE] ...\n"
     "       mpirun -np 2 collsim-mpi coarray --local SECTION --local-shape DIMS --remote SECTION ...\n"
     "       collsim-mpi algorithms\n"
     "       collsim-mpi [COMMAND] --help\n"
@@ -338,7 +338,7 @@ std::vector<cli::OptionDef> fidelity_options() {
   };
   for (auto& d : cli::reduction_options(FidelityOptions{}.reduction)) defs.push_back(d);
   for (auto& d : cli::stop_rule_options()) defs.push_back(d);
-  defs.push_back({"csv", "FILE", "also write one row per algorithm and size to FILE"});
+  defs.push_back({"output", "FILE", "also write one CSV row per algorithm and size to FILE (also -o FILE)"});
   defs.push_back({"quiet", "", "no progress lines on stderr"});
   defs.push_back({"help", "", "print this help"});
   return defs;
@@ -471,17 +471,17 @@ std::string fidelity_csv_row(const FidelityPoint& p) {
          std::to_string(p.late_runs) + "," + data + "," + reduction_columns(s);
 }
 
-// The --csv file, opened by rank 0 (the only writer); every rank learns whether it could, so
+// The --output file (CSV), opened by rank 0 (the only writer); every rank learns whether it could, so
 // that all of them refuse together.
 std::ofstream open_csv(const cli::ParsedOptions& options, int rank) {
   std::ofstream csv;
   int opened = 1;
-  if (options.has("csv") && rank == 0) {
-    csv.open(options.text("csv"));
+  if (options.has("output") && rank == 0) {
+    csv.open(options.text("output"));
     opened = csv ? 1 : 0;
   }
   MPI_Bcast(&opened, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  if (!opened) throw cli::UsageError("--csv: cannot write '" + options.text("csv") + "'");
+  if (!opened) throw cli::UsageError("--output: cannot write '" + options.text("output") + "'");
   return csv;
 }
 
@@ -593,7 +593,7 @@ std::vector<cli::OptionDef> pingpong_options() {
        "untimed round trips per size first, at least 1: the last sizes the timed ones to --time (default 2)"},
       {"fit-from", "SIZE",
        "fit the bandwidth over the sizes from SIZE up, two of --sizes at least (default: the largest / 16)"},
-      {"csv", "FILE", "also write one row per size to FILE"},
+      {"output", "FILE", "also write one CSV row per size to FILE (also -o FILE)"},
       {"help", "", "print this help"},
   };
 }

@@ -24,7 +24,7 @@ const std::vector<OptionDef>& compare_options() {
        "engine the others are judged against: sim, mpi, mpi-native or model (default: mpi-native if "
        "measured, else mpi, else sim)"},
       {"out", "DIR", "write DIR/comparison.csv (per point) and DIR/selection.csv (per selector and call)"},
-      {"png", "DIR", "plots in DIR (python3 with matplotlib); the CSV files go there too unless --out is given"},
+      {"plots", "DIR", "PNG plots in DIR (python3 with matplotlib); the CSV files go there too unless --out is given"},
       {"csv", "", "print the per-point CSV instead of the table"},
       {"help", "", "this text"},
   };
@@ -32,7 +32,7 @@ const std::vector<OptionDef>& compare_options() {
 }
 
 const char* const kHelp =
-    "usage: collsim compare RESULTS.csv [MORE.csv ...] [--reference ENGINE] [--out DIR] [--png DIR] [--csv]\n"
+    "usage: collsim compare RESULTS.csv [MORE.csv ...] [--reference ENGINE] [--out DIR] [--plots DIR] [--csv]\n"
     "\n"
     "Joins result rows (collsim run's results.csv, collsim measure --csv, collsim-mpi measure --csv) by point\n"
     "(op, procs, bytes, segment, root): the textbook and derived predictions (engines formula-textbook,\n"
@@ -62,10 +62,10 @@ int compare_command(std::span<char* const> args) {
   }
   // Checked before any work, so a missing plotting stack costs nothing.
   std::optional<std::string> python;
-  if (o.has("png")) {
+  if (o.has("plots")) {
     python = plotting_python();
     if (!python) {
-      std::cerr << "collsim: --png needs python3 with matplotlib (Debian: apt-get install python3-matplotlib)\n";
+      std::cerr << "collsim: --plots needs python3 with matplotlib (Debian: apt-get install python3-matplotlib)\n";
       return 2;
     }
   }
@@ -74,7 +74,7 @@ int compare_command(std::span<char* const> args) {
   for (const auto& path : o.positional) files.push_back({path, read_results_csv(path)});
   const Comparison c = compare_results(files, reference);
 
-  const std::string dir = o.has("out") ? o.text("out") : o.text("png");
+  const std::string dir = o.has("out") ? o.text("out") : o.text("plots");
   std::string points_csv, selection_csv;
   if (!dir.empty()) {
     make_output_folder(dir);
@@ -94,7 +94,7 @@ int compare_command(std::span<char* const> args) {
 
   if (!python) return 0;
   return run_plotting_tool(*python, "plot_compare",
-                           {"--points", points_csv, "--selection", selection_csv, "--out", o.text("png")},
+                           {"--points", points_csv, "--selection", selection_csv, "--out", o.text("plots")},
                            o.has("csv"));
 }
 

@@ -18,6 +18,8 @@ ParsedOptions parse_options(std::span<char* const> args, std::span<const OptionD
   ParsedOptions out;
   for (std::size_t i = 0; i < args.size(); ++i) {
     std::string arg = args[i];
+    // -o FILE is --output FILE wherever a command writes one file.
+    if (arg == "-o" && find(defs, "output")) arg = "--output";
     if (arg.rfind("--", 0) != 0 || arg == "--") {
       out.positional.push_back(arg);
       continue;
@@ -35,11 +37,13 @@ ParsedOptions parse_options(std::span<char* const> args, std::span<const OptionD
     if (def->value_name.empty()) {
       if (inline_value) throw UsageError("option --" + name + " takes no value");
     } else if (!inline_value) {
-      if (i + 1 >= args.size()) throw UsageError("option --" + name + " needs a value (" + def->value_name + ")");
+      if (i + 1 >= args.size())
+        throw UsageError("option " + std::string(args[i]) + " needs a value (" + def->value_name + ")");
       value = args[++i];
     }
     auto& slot = out.values_[name];
-    if (!slot.empty() && !def->repeatable) throw UsageError("option --" + name + " given twice");
+    if (!slot.empty() && !def->repeatable)
+      throw UsageError("option --" + name + (name == "output" ? " (or -o)" : "") + " given twice");
     slot.push_back(value);
   }
   return out;

@@ -1,6 +1,7 @@
 // A small long-option parser for the collsim commands, with one-line errors.
 //
-// "--name value", "--name=value" and bare "--flag" are accepted; anything unknown, a missing
+// "--name value", "--name=value" and bare "--flag" are accepted, and "-o FILE" for "--output FILE"
+// in the commands that write one file; anything unknown, a missing
 // value or an unparsable number raises UsageError, which the commands print as one line and turn
 // into exit status 2.
 #pragma once

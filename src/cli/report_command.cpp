@@ -70,19 +70,9 @@ int report_command(std::span<char* const> args) {
     std::cout << kHelp << format_options(report_options());
     return 0;
   }
-  std::string output = o.text("output");
-  std::vector<std::string> dirs;
-  for (std::size_t i = 0; i < o.positional.size(); ++i) {
-    if (o.positional[i] != "-o") {
-      dirs.push_back(o.positional[i]);
-      continue;
-    }
-    if (i + 1 >= o.positional.size()) throw UsageError("-o needs a value (FILE)");
-    if (!output.empty()) throw UsageError("the output file is given twice (-o and --output)");
-    output = o.positional[++i];
-  }
+  const std::vector<std::string>& dirs = o.positional;
   if (dirs.size() != 1) throw UsageError("report takes one results folder (collsim report RESULTS_DIR)");
-  return write_report(dirs[0], output, false);
+  return write_report(dirs[0], o.text("output"), false);
 }
 
 }  // namespace collsim::cli

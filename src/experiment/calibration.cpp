@@ -120,7 +120,7 @@ std::vector<double> mpi_pingpong(const MpiLaunch& launch, const std::vector<std:
   std::vector<std::string> argv = launcher_command(launch);
   for (const char* a : {"-np", "2"}) argv.emplace_back(a);
   argv.push_back(mpi_program(launch));
-  for (const std::string& a : {std::string("pingpong"), std::string("--sizes"), list, std::string("--csv"), csv})
+  for (const std::string& a : {std::string("pingpong"), std::string("--sizes"), list, std::string("--output"), csv})
     argv.push_back(a);
   std::string cmd;
   for (const auto& a : argv) cmd += "'" + a + "' ";

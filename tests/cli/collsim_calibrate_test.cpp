@@ -18,7 +18,7 @@ double time_of(const Outcome& o) {
 
 TEST(CliCalibrate, ParametersFromTheModelEnginePredictIt) {
   const std::string params = (scratch() / "params.yaml").string();
-  const Outcome c = collsim("calibrate --engine model " + kModel + " --procs 2,5,8 --out " + params + " --quiet");
+  const Outcome c = collsim("calibrate --engine model " + kModel + " --procs 2,5,8 --output " + params + " --quiet");
   ASSERT_EQ(c.status, 0) << c.err;
   EXPECT_NE(c.out.find("bcast/binomial"), std::string::npos) << c.out;
   for (const char* call : {"--op bcast/binomial --procs 11 --bytes 100000 --segment 8KiB",
@@ -46,7 +46,7 @@ TEST(CliCalibrate, FormulaEngineOptions) {
   expect_bad_input("measure --engine formula --params x.yaml --alpha 1" + call,
                    "--params gives the formula its parameters: --alpha cannot be given too");
   expect_bad_input("measure --engine model --formula derived" + call, "--formula does not apply to --engine model");
-  expect_bad_input("calibrate --engine model " + kModel + " --bytes 8KiB,16KiB --ops bcast/binomial --out " +
+  expect_bad_input("calibrate --engine model " + kModel + " --bytes 8KiB,16KiB --ops bcast/binomial --output " +
                        (scratch() / "p.yaml").string(),
                    "calibrate bcast/binomial: the experiments cannot tell alpha from beta");
   expect_bad_input("calibrate --engine warp", "unknown engine 'warp'");
@@ -56,16 +56,16 @@ TEST(CliCalibrate, FormulaEngineOptions) {
 // leaves the two_proc algorithms out, saying so; named in --ops, one is still refused.
 TEST(CliCalibrate, DefaultAlgorithmsAreThoseThatRunAtTheProcessCounts) {
   const std::string params = (scratch() / "params-4-8.yaml").string();
-  const Outcome c = collsim("calibrate --engine model " + kModel + " --procs 4,8 --out " + params + " --quiet");
+  const Outcome c = collsim("calibrate --engine model " + kModel + " --procs 4,8 --output " + params + " --quiet");
   ASSERT_EQ(c.status, 0) << c.err;
   EXPECT_EQ(c.err,
             "collsim calibrate: skipped barrier/two_proc, allgather/two_proc, alltoall/two_proc: they run on 2 "
             "processes only, and --procs 4,8 has no 2\n");
   EXPECT_EQ(slurp(params).find("two_proc"), std::string::npos);
   EXPECT_NE(slurp(params).find("  barrier/recursive_doubling: "), std::string::npos);
-  expect_refused("calibrate --engine model --procs 4,8 --ops bcast/binomial,barrier/two_proc --out " + params,
+  expect_refused("calibrate --engine model --procs 4,8 --ops bcast/binomial,barrier/two_proc --output " + params,
                  "collsim: calibrate: barrier/two_proc has no experiment among these process counts and sizes");
-  expect_refused("calibrate --engine model --procs 4,8,4 --out " + params,
+  expect_refused("calibrate --engine model --procs 4,8,4 --output " + params,
                  "collsim: --procs: '4' is listed twice in '4,8,4'");
 }
 
@@ -82,7 +82,7 @@ TEST(CliCalibrate, RunsOnRealMpi) {
   const std::string params = (scratch() / "mpi.yaml").string();
   const Outcome c = collsim(
       "calibrate --engine mpi-native --procs 2,3 --bytes 1KiB,8KiB --ops gather/basic_linear "
-      "--gamma-procs 3 --pingpong-sizes 1,64KiB --min-runs 3 --max-runs 5 --quiet --out " +
+      "--gamma-procs 3 --pingpong-sizes 1,64KiB --min-runs 3 --max-runs 5 --quiet --output " +
       params);
   ASSERT_EQ(c.status, 0) << c.err << c.out;
   EXPECT_NE(c.out.find("calibrated on engine mpi-native"), std::string::npos) << c.out;
@@ -100,7 +100,7 @@ TEST(CliCalibrate, SaysWhenMpiExperimentsStopAtMaxRuns) {
   const std::string params = (scratch() / "mpi-one-run.yaml").string();
   const Outcome c = collsim(
       "calibrate --engine mpi --procs 2 --bytes 1KiB,16KiB --ops bcast/basic_linear --gamma-procs 2 "
-      "--pingpong-sizes none --min-runs 1 --max-runs 1 --quiet --out " +
+      "--pingpong-sizes none --min-runs 1 --max-runs 1 --quiet --output " +
       params);
   ASSERT_EQ(c.status, 0) << c.err << c.out;
   EXPECT_NE(c.out.find("\nCI target not met: 3 of 3 experiments stopped at --max-runs 1 with the 95% CI above 2.5% "

@@ -190,7 +190,7 @@ TEST(Cli, AFolderGivenForAFileIsRefused) {
   expect_refused("select --op bcast --procs 4 --params " + d,
                  "collsim: " + d + ": is a directory, not a parameters file");
   expect_refused("compare " + d, "collsim: " + d + ": is a directory, not a results file");
-  expect_refused("explain --trace " + d, "collsim: " + d + ": is a directory, not a trace file");
+  expect_refused("explain --from-trace " + d, "collsim: " + d + ": is a directory, not a trace file");
   const std::string scenario = (scratch() / "folder-params.yaml").string();
   std::ofstream(scenario) << "engines: [formula]\nformula: {params: folder.csv}\nprocs: 2\nbytes: 1\n"
                              "operations: [bcast/binomial]\n";
@@ -209,11 +209,11 @@ TEST(Cli, AFolderGivenForAFileIsRefused) {
   std::ofstream(folder / "results.csv") << "engine,op,procs,bytes,segment,root,time_s\n";
   expect_refused("report " + folder.string() + " -o " + d,
                  "collsim: " + d + ": is a directory; give a file name for the page");
-  expect_refused("calibrate --engine model --procs 2 --out " + d,
+  expect_refused("calibrate --engine model --procs 2 --output " + d,
                  "collsim: " + d + ": is a directory; give a file name for the parameters file");
   EXPECT_FALSE(fs::exists(d + ".tmp")) << "calibrate left its temporary file";
   const fs::path nowhere = scratch() / "no-such-folder" / "p.yaml";
-  expect_refused("calibrate --engine model --procs 2 --out " + nowhere.string(),
+  expect_refused("calibrate --engine model --procs 2 --output " + nowhere.string(),
                  "collsim: " + nowhere.string() + ": cannot write the parameters file (no folder " +
                      nowhere.parent_path().string() + ")");
 }

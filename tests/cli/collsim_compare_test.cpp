@@ -100,15 +100,15 @@ TEST(Compare, Plots) {
   const fs::path png = scratch() / "compare-png";
   // Without a Python that has matplotlib: one line, exit 2, nothing written.
   const Outcome none = run_command("COLLSIM_PYTHON=/nonexistent/python3 " + std::string(COLLSIM_BIN) + " compare " +
-                                   csv.string() + " --png " + png.string());
+                                   csv.string() + " --plots " + png.string());
   EXPECT_EQ(none.status, 2);
-  EXPECT_EQ(none.err, "collsim: --png needs python3 with matplotlib (Debian: apt-get install python3-matplotlib)\n");
+  EXPECT_EQ(none.err, "collsim: --plots needs python3 with matplotlib (Debian: apt-get install python3-matplotlib)\n");
   EXPECT_FALSE(fs::exists(png));
 
   if (run_command("/usr/bin/python3 -c 'import matplotlib'").status != 0 &&
       run_command("python3 -c 'import matplotlib'").status != 0)
     GTEST_SKIP() << "no python3 with matplotlib";
-  const Outcome o = collsim("compare " + csv.string() + " --png " + png.string());
+  const Outcome o = collsim("compare " + csv.string() + " --plots " + png.string());
   ASSERT_EQ(o.status, 0) << o.err;
   for (const char* f : {"comparison.csv", "selection.csv", "bcast_p4.png", "degradation_bcast.png"})
     EXPECT_TRUE(fs::exists(png / f)) << f << "\n" << o.out;
@@ -130,7 +130,7 @@ TEST(Compare, Plots) {
                                               "formula-textbook,barrier/linear,4,0,0,0,2.2e-05\n"
                                               "formula-textbook,barrier/bruck,4,0,0,0,1.4e-05\n");
   const fs::path png2 = scratch() / "compare-png-textbook";
-  const Outcome t = collsim("compare " + more.string() + " --png " + png2.string());
+  const Outcome t = collsim("compare " + more.string() + " --plots " + png2.string());
   ASSERT_EQ(t.status, 0) << t.err;
   EXPECT_EQ(t.err, "");
   EXPECT_NE(t.out.find("plots in " + png2.string() +

@@ -82,7 +82,7 @@ TEST(CollsimExplain, TellsARunOfATraceFile) {
                        << head << "post,wait_all,1e-06,1,-1,0,0,-1,-1,none,-1\n"
                        << head << "request_done,irecv,5e-06,1,0,7,1000,0,0,none,-1\n"
                        << head << "complete,wait_all,5e-06,1,-1,0,0,-1,-1,none,-1\n";
-  const Outcome o = collsim("explain --trace " + trace.string());
+  const Outcome o = collsim("explain --from-trace " + trace.string());
   ASSERT_EQ(o.status, 0) << o.err;
   EXPECT_TRUE(has(o.out, "bcast/basic_linear on 2 processes (root 0, 1000 bytes) on engine mpi")) << o.out;
   EXPECT_TRUE(has(o.out, "the mpi trace does not say which protocol")) << o.out;
@@ -90,9 +90,9 @@ TEST(CollsimExplain, TellsARunOfATraceFile) {
   EXPECT_TRUE(has(o.out, "segment 0 (1000) rank 0 -> rank 1")) << o.out;
   EXPECT_TRUE(has(o.out, "  transfer   80.0 %  4 us")) << o.out;
   EXPECT_TRUE(has(o.out, "  other      20.0 %")) << o.out;  // 1 us, less rounding: 1000 ns
-  expect_bad_input("explain --trace " + trace.string() + " --procs 2", "--procs does not apply with --trace");
-  expect_bad_input("explain bcast/binomial --trace " + trace.string(), "--trace takes no algorithm");
-  expect_bad_input("explain --trace " + (scratch() / "no-such.csv").string(), "no-such.csv");
+  expect_bad_input("explain --from-trace " + trace.string() + " --procs 2", "--procs does not apply with --from-trace");
+  expect_bad_input("explain bcast/binomial --from-trace " + trace.string(), "--from-trace takes no algorithm");
+  expect_bad_input("explain --from-trace " + (scratch() / "no-such.csv").string(), "no-such.csv");
 }
 
 // The sim engine's tcp completes a send once the socket buffer has taken its data. Binary tree on
@@ -142,13 +142,13 @@ TEST(CollsimExplain, RefusesATraceFileThatBreaksItsContract) {
   const std::string line = "collsim: " + trace.string() +
                            ":8: the trace breaks its contract: an event caused by a later one (arrive of rank 1 at "
                            "1e-06 s, after send_start of rank 0 at 2e-06 s)";
-  expect_refused("explain --trace " + trace.string(), line);
+  expect_refused("explain --from-trace " + trace.string(), line);
   // A time that is no number of seconds, which would break the walk's order.
   const fs::path nan = scratch() / "explain-nan.csv";
   std::ofstream(nan) << "run,engine,label,procs,kind,op,time,rank,peer,tag,bytes,message,request,protocol,latency\n"
                      << head << "post,isend,0,0,1,7,1000,-1,0,none,-1\n"
                      << head << "complete,isend,nan,0,1,7,1000,-1,0,none,-1\n";
-  expect_refused("explain --trace " + nan.string(),
+  expect_refused("explain --from-trace " + nan.string(),
                  "collsim: " + nan.string() + ":3: time 'nan' is not a finite number");
 }
 

@@ -169,7 +169,7 @@ TEST(Report, APlottingToolThatFailsIsOneLineAndALog) {
   const std::string with = "COLLSIM_PYTHON=" + python.string() + " " + COLLSIM_BIN + " ";
   const std::pair<std::string, std::string> calls[] = {
       {"report " + dir.string(), "report"},
-      {"compare " + (dir / "results.csv").string() + " --png " + (dir / "png").string(), "plot_compare"},
+      {"compare " + (dir / "results.csv").string() + " --plots " + (dir / "png").string(), "plot_compare"},
       {"timeline --op bcast/binomial --procs 4 --bytes 1KiB --svg " + (dir / "t.svg").string(), "timeline"}};
   for (const auto& [args, tool] : calls) {
     const Outcome o = run_command(with + args);

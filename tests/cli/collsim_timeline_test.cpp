@@ -43,7 +43,7 @@ const std::string kPipeline = "timeline --op bcast/pipeline --procs 8 --bytes 64
 TEST(Timeline, PipelineOnModelHasOneArrowPerMessage) {
   SKIP_WITHOUT_MATPLOTLIB();
   const fs::path svg = scratch() / "pipeline.svg", csv = scratch() / "pipeline.csv";
-  const Outcome o = collsim(kPipeline + " --svg " + svg.string() + " --csv " + csv.string());
+  const Outcome o = collsim(kPipeline + " --svg " + svg.string() + " --trace " + csv.string());
   ASSERT_EQ(o.status, 0) << o.err;
   EXPECT_EQ(o.out, "wrote " + svg.string() + " (1 run), trace " + csv.string() + "\n");
   const std::string picture = slurp(svg);
@@ -60,11 +60,12 @@ TEST(Timeline, PipelineOnModelHasOneArrowPerMessage) {
 TEST(Timeline, TwoRunsAreTwoPanels) {
   SKIP_WITHOUT_MATPLOTLIB();
   const fs::path fast = scratch() / "fast.csv", slow = scratch() / "slow.csv", svg = scratch() / "two.svg";
-  ASSERT_EQ(collsim(kPipeline + " --svg " + (scratch() / "fast.svg").string() + " --csv " + fast.string()).status, 0);
-  ASSERT_EQ(collsim(kPipeline + " --alpha 5e-5 --svg " + (scratch() / "slow.svg").string() + " --csv " + slow.string())
-                .status,
-            0);
-  const Outcome o = collsim("timeline --trace " + fast.string() + " --trace " + slow.string() + " --svg " +
+  ASSERT_EQ(collsim(kPipeline + " --svg " + (scratch() / "fast.svg").string() + " --trace " + fast.string()).status, 0);
+  ASSERT_EQ(
+      collsim(kPipeline + " --alpha 5e-5 --svg " + (scratch() / "slow.svg").string() + " --trace " + slow.string())
+          .status,
+      0);
+  const Outcome o = collsim("timeline --from-trace " + fast.string() + " --from-trace " + slow.string() + " --svg " +
                             svg.string() + " --title 'alpha 10 us vs 50 us'");
   ASSERT_EQ(o.status, 0) << o.err;
   EXPECT_EQ(o.out, "wrote " + svg.string() + " (2 runs)\n");
@@ -76,7 +77,9 @@ TEST(Timeline, TwoRunsAreTwoPanels) {
   // The PNG of the same.
   const fs::path png = scratch() / "two.png";
   ASSERT_EQ(
-      collsim("timeline --trace " + fast.string() + " --trace " + slow.string() + " --png " + png.string()).status, 0);
+      collsim("timeline --from-trace " + fast.string() + " --from-trace " + slow.string() + " --png " + png.string())
+          .status,
+      0);
   EXPECT_EQ(slurp(png).substr(1, 3), "PNG");
 }
 
@@ -104,7 +107,7 @@ const char* const kHandWritten =
 TEST(Timeline, HandWrittenTraceWithoutMessageEvents) {
   SKIP_WITHOUT_MATPLOTLIB();
   const fs::path csv = write("hand.csv", kHandWritten), svg = scratch() / "hand.svg";
-  const Outcome o = collsim("timeline --trace " + csv.string() + " --svg " + svg.string());
+  const Outcome o = collsim("timeline --from-trace " + csv.string() + " --svg " + svg.string());
   ASSERT_EQ(o.status, 0) << o.err;
   const std::string picture = slurp(svg);
   EXPECT_EQ(occurrences(picture, "id=\"message-0-"), 2u);
@@ -125,7 +128,7 @@ TEST(Timeline, MarksSendsDoneBeforeTheirDataLeft) {
   const Outcome o = collsim(
       "timeline --op bcast/binary_tree --procs 8 --bytes 256KiB --segment 64KiB --engine "
       "model,sim --svg " +
-      svg.string() + " --csv " + csv.string());
+      svg.string() + " --trace " + csv.string());
   ASSERT_EQ(o.status, 0) << o.err;
   const std::vector<collsim::TracedRun> runs = collsim::read_trace_csv(csv.string());
   ASSERT_EQ(runs.size(), 2u);
@@ -161,7 +164,7 @@ TEST(Timeline, RefusesATraceThatBreaksItsContract) {
           "request_done,irecv,1e-06,1,0,5,100,0,0,none,-1\n" + head +
           "complete,wait_all,4e-06,1,-1,0,0,-1,-1,none,-1\n");
   const fs::path svg = scratch() / "broken.svg";
-  expect_refused("timeline --trace " + csv.string() + " --svg " + svg.string(),
+  expect_refused("timeline --from-trace " + csv.string() + " --svg " + svg.string(),
                  "collsim: " + csv.string() +
                      ":10: the trace breaks its contract: an event caused by a later one (request_done of rank 1 at "
                      "1e-06 s, after post of rank 0 at 2e-06 s)");
@@ -178,13 +181,13 @@ TEST(Timeline, BadInput) {
   expect_bad_input(kPipeline + " --engine model,model --svg " + svg, "--engine: model is named twice");
   expect_bad_input(kPipeline + " --protocol ideal --svg " + svg, "--protocol does not apply to --engine model");
   expect_bad_input("timeline --op bcast/pipeline --procs 8 --svg " + svg, "missing --bytes");
-  expect_bad_input("timeline --trace /nonexistent.csv --svg " + svg,
+  expect_bad_input("timeline --from-trace /nonexistent.csv --svg " + svg,
                    "/nonexistent.csv: cannot open the trace file (No such file or directory)");
   const fs::path hand = write("hand2.csv", kHandWritten);
-  expect_bad_input("timeline --trace " + hand.string() + " --procs 4 --svg " + svg,
-                   "--procs does not apply to --trace");
+  expect_bad_input("timeline --from-trace " + hand.string() + " --procs 4 --svg " + svg,
+                   "--procs does not apply to --from-trace");
   const fs::path bad = write("bad.csv", "run,engine\n0,model\n");
-  expect_bad_input("timeline --trace " + bad.string() + " --svg " + svg, "bad.csv:1: not a collsim trace");
+  expect_bad_input("timeline --from-trace " + bad.string() + " --svg " + svg, "bad.csv:1: not a collsim trace");
   // Above 64 ranks tools/timeline refuses, in one line.
   expect_bad_input("timeline --op bcast/binomial --procs 65 --bytes 1KiB --svg " + svg,
                    "timeline: run 0 (model) has 65 ranks; timelines are drawn for at most 64");

@@ -116,7 +116,7 @@ TEST(MpiCli, FidelityTableAndCsv) {
   // A target no 3 runs can meet: every row stops at --max-runs and says so.
   const Outcome o = mpirun(2,
                            "fidelity --ops bcast/pipeline,gather/linear_sync --sizes 8KiB..16KiB "
-                           "--min-runs 2 --max-runs 3 --ci-target 1e-9 --warmup 1 --csv " +
+                           "--min-runs 2 --max-runs 3 --ci-target 1e-9 --warmup 1 --output " +
                                csv.string());
   ASSERT_EQ(o.status, 0) << o.err;
   EXPECT_NE(o.out.find("bcast/pipeline"), std::string::npos) << o.out;
@@ -163,7 +163,7 @@ TEST(MpiCli, FidelityBarrierReductionsAndTheAlgorithmsThatRun) {
   const Outcome o = mpirun(3,
                            "fidelity --ops barrier/bruck,reduce/binomial --sizes 1001,2002 --datatype int32 "
                            "--reduce-op max --segment 1KiB --root 2 --min-runs 2 --max-runs 3 --warmup 1 "
-                           "--ci-target 100 --csv " +
+                           "--ci-target 100 --output " +
                                csv.string());
   ASSERT_EQ(o.status, 0) << o.err;
   const auto rows = lines(slurp(csv));
@@ -307,7 +307,7 @@ TEST(MpiCli, NativeAndFidelityBadInputIsOneLineAndStatus2) {
                      "bytes): 3221225472 bytes do not fit the int count of MPI_Bcast");
   expect_usage_error(2, "fidelity --sizes 4MiB..8KiB", "collsim-mpi: --sizes: '4MiB..8KiB' is not a range");
   expect_usage_error(2, "fidelity --ops bcast/nope", "collsim-mpi: --ops: unknown algorithm 'bcast/nope'");
-  expect_usage_error(2, "fidelity --csv /nonexistent/dir/f.csv", "collsim-mpi: --csv: cannot write");
+  expect_usage_error(2, "fidelity --output /nonexistent/dir/f.csv", "collsim-mpi: --output: cannot write");
   expect_usage_error(3, "fidelity --ops barrier/two_proc",
                      "collsim-mpi: --ops: barrier/two_proc does not run on 3 processes");
   expect_usage_error(2, "fidelity --ops reduce --datatype quad", "collsim-mpi: --datatype 'quad' is not one of");

@@ -10,7 +10,7 @@ trap 'rm -rf "$work"' EXIT
 
 "$COLLSIM_MPI" pingpong --help | grep -q 'usage: mpirun -np 2 collsim-mpi pingpong' || fail "pingpong --help"
 
-"${mpirun[@]}" -np 2 "$COLLSIM_MPI" pingpong --sizes 1,1000,64KiB,1MiB --time 0.01 --csv "$work/pp.csv" >"$work/out"
+"${mpirun[@]}" -np 2 "$COLLSIM_MPI" pingpong --sizes 1,1000,64KiB,1MiB --time 0.01 --output "$work/pp.csv" >"$work/out"
 cat "$work/out" "$work/pp.csv"
 [ "$(head -n 1 "$work/pp.csv")" = "bytes,runs,min_rtt_s,median_rtt_s,mean_rtt_s,max_rtt_s,one_way_s,bandwidth_Bps" ] ||
   fail "CSV header"
