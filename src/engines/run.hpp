@@ -44,6 +44,9 @@ class RankProgram {
   virtual std::unique_ptr<ProgramRank> rank(int rank, int procs) const = 0;
   // "coarray put a(1:10:2) -> b(1:5)[2] on 2 images", for error messages.
   virtual std::string describe(int procs) const = 0;
+  // The bytes its ranks allocate on `procs` processes (arrays, windows, buffers), for the
+  // memory estimate of run_memory.hpp.
+  virtual double memory_bytes(int procs) const = 0;
 };
 
 struct RunSpec {

@@ -145,6 +145,16 @@ std::string CoarrayProgram::describe(int procs) const {
   return point_.describe() + " on " + std::to_string(procs) + " images";
 }
 
+double CoarrayProgram::memory_bytes(int procs) const {
+  const CoarrayPoint& p = point_;
+  if (!p.real_bytes) return 0;
+  // Every image's window of `statements` coarrays; the origin's local array(s), the runtime's
+  // buffer, and the expected bytes the check compares (at most the window).
+  const double window = static_cast<double>(p.statements) * static_cast<double>(p.remote.shape().bytes());
+  const double local = static_cast<double>(p.local.shape().bytes()) * static_cast<double>(p.get ? p.statements : 1);
+  return procs * window + local + static_cast<double>(p.options.buffer_bytes) + window;
+}
+
 RunSpec coarray_spec(const CoarrayProgram& program, int procs) {
   const CoarrayPoint& p = program.point();
   if (procs < 2 || p.origin < 0 || p.target < 0 || p.origin >= procs || p.target >= procs)

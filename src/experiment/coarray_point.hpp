@@ -44,6 +44,7 @@ class CoarrayProgram final : public RankProgram {
   explicit CoarrayProgram(CoarrayPoint point) : point_(std::move(point)) {}
   std::unique_ptr<ProgramRank> rank(int rank, int procs) const override;
   std::string describe(int procs) const override;
+  double memory_bytes(int procs) const override;
   const CoarrayPoint& point() const { return point_; }
 
  private:

@@ -27,6 +27,7 @@ class CorruptingProgram final : public RankProgram {
     return std::make_unique<Rank>(*this, inner_.rank(rank, procs), rank);
   }
   std::string describe(int procs) const override { return inner_.describe(procs) + ", corrupted"; }
+  double memory_bytes(int procs) const override { return inner_.memory_bytes(procs); }
 
  private:
   class Rank final : public ProgramRank {

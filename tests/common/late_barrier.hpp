@@ -22,6 +22,7 @@ class LateBarrier final : public RankProgram {
     return std::string(a_->name) + " on " + std::to_string(procs) + " processes, rank " + std::to_string(late_) +
            " late";
   }
+  double memory_bytes(int) const override { return 0; }  // a barrier holds no buffers
 
  private:
   struct Rank final : ProgramRank {

@@ -15,6 +15,7 @@
 
 #include "algorithms/rank_data.hpp"
 #include "engines/model/huge_pages.hpp"
+#include "engines/run_memory.hpp"
 
 namespace collsim {
 
@@ -397,6 +398,13 @@ class ModelEngine {
   void accept(int rank, Buffer target, Message& message);
   void push(double time, int rank, Event::Kind kind, std::int64_t id = -1) { queue_.push({time, rank, kind, id}); }
   void resume(int rank);
+  // Every 2^20 events (a read of /proc that costs nothing beside them): InputError when the
+  // process holds more memory than the run may take (run_memory.hpp).
+  static constexpr std::int64_t kMemoryCheckEvents = (1 << 20) - 1;
+  void check_memory_held() const {
+    if (const std::string why = memory_exceeded(describe(spec_) + " on engine model"); !why.empty())
+      throw InputError(why);
+  }
   void make_task(std::size_t rank);
   void start_rank(std::size_t rank);
   void start_late(std::size_t rank);
@@ -1146,7 +1154,8 @@ RunResult ModelEngine::run() {
     loop_start = Clock::now();
     Event e;
     while (queue_.pop(e)) {
-      ++events;
+      // What the estimate before the run cannot bound (P^2 messages posted at once) is watched.
+      if ((++events & kMemoryCheckEvents) == 0) check_memory_held();
       now_ = e.time;
       prefetch_ahead();
       switch (e.kind) {
