@@ -109,8 +109,8 @@ int measure(std::span<char* const> args) {
   const std::string payload = o.text("payload", "real");
   if (payload != "real" && payload != "virtual")
     throw UsageError("--payload: '" + payload + "' is not real or virtual");
-  spec.real_bytes = payload == "real";
-  double total = 0;  // every rank's buffers
+  spec.real_bytes = payload == "real" && engine != "formula";  // a formula moves no bytes
+  double total = 0;                                            // every rank's buffers
   for (int r = 0; r < spec.procs && spec.real_bytes; ++r) {
     const BufferSizes b = operation_info(spec.algorithm->op).layout(call_shape(spec, r));
     total += static_cast<double>(b.data + b.result);
@@ -164,7 +164,6 @@ int measure(std::span<char* const> args) {
     const SimConfig sim = read_sim(o);
     run_sim(sim, std::span<const RunSpec>(&spec, 1), [&](std::size_t, const RunResult& r) { result = r; });
   }
-  if (engine == "formula") spec.real_bytes = false;  // a formula moves no bytes
   if (o.has("trace")) {
     if (trace.events().empty())
       throw EngineError("--trace: the " + engine + " engine recorded no events (it does not trace in this build)");

@@ -10,6 +10,7 @@
 #include "algorithms/segmentation.hpp"
 #include "algorithms/virtual_trees.hpp"
 #include "models/formulas.hpp"
+#include "models/ring_paths.hpp"
 
 namespace collsim::models {
 
@@ -43,27 +44,29 @@ double tree_bcast(const FormulaInput& in, TreeFn tree) {
   const double full_steps = n >= 2 ? static_cast<double>(n - 2) : 0;
 
   struct Node {
-    int rank;
+    TreeNode node;  // its children, each asked of the tree once
     double D, s, F_last;
   };
-  const TreeNode top = tree(in.params.root, in.procs, in.params);
+  TreeNode top = tree(in.params.root, in.procs, in.params);
   const double root_pace = c(in, top.children.size()) * t;
-  const Node root{in.params.root, 0, root_pace, static_cast<double>(n - 1) * root_pace};
-  double finish = root.F_last + c(in, top.children.size()) * t_l;
+  double finish = static_cast<double>(n - 1) * root_pace + c(in, top.children.size()) * t_l;
 
-  std::vector<Node> stack{root};
+  std::vector<Node> stack;
+  stack.push_back({std::move(top), 0, root_pace, static_cast<double>(n - 1) * root_pace});
   while (!stack.empty()) {
-    const Node u = stack.back();
+    const Node u = std::move(stack.back());
     stack.pop_back();
-    const TreeNode node = tree(u.rank, in.procs, in.params);
-    for (std::size_t j = 1; j <= node.children.size(); ++j) {
-      const int child = node.children[j - 1];
-      const std::size_t k = tree(child, in.procs, in.params).children.size();
-      Node v{child, u.D + c(in, j) * t, std::max(u.s, c(in, k) * t), 0};
+    for (std::size_t j = 1; j <= u.node.children.size(); ++j) {
+      TreeNode child = tree(u.node.children[j - 1], in.procs, in.params);
+      const std::size_t k = child.children.size();
+      Node v{{}, u.D + c(in, j) * t, std::max(u.s, c(in, k) * t), 0};
       v.F_last = n == 1 ? u.F_last + c(in, j) * t_l
                         : std::max(u.F_last + c(in, j) * t_l, v.D + full_steps * v.s + c(in, k) * t);
       finish = std::max(finish, v.F_last + c(in, k) * t_l);
-      if (k > 0) stack.push_back(v);
+      if (k > 0) {
+        v.node = std::move(child);
+        stack.push_back(std::move(v));
+      }
     }
   }
   return finish;
@@ -265,23 +268,17 @@ double derived_bcast_scatter_allgather(const FormulaInput& in) {
 
 // scatter_allgather_ring: the scatter, then P-1 ring steps; in step s rank v sends block v-s+1
 // to v+1 and receives block v-s from v-1 (sendrecv), so it is done at
-// max(T_v + t(|block v-s+1|), T_{v-1} + t(|block v-s|)). Cost O(P^2).
+// max(T_v + t(|block v-s+1|), T_{v-1} + t(|block v-s|)): the longest path of ring_paths.hpp,
+// O(P) (its block v-s is diagonal v-s's). With every block of b bytes that is
+// max_v T_v + (P-1)*t(b).
 double derived_bcast_scatter_allgather_ring(const FormulaInput& in) {
   if (trivial(in)) return 0;
   const std::int64_t P = in.procs;
   if (in.bytes < static_cast<std::size_t>(P)) return derived_bcast_basic_linear(in);
   const Blocks b{in.bytes, (in.bytes + static_cast<std::uint64_t>(P) - 1) / static_cast<std::uint64_t>(P)};
-  std::vector<double> T = scatter_ends(in, b), next(T.size());
-  auto block = [&](std::int64_t i) { return b.bytes(static_cast<std::uint64_t>(((i % P) + P) % P), 1); };
-  for (std::int64_t s = 1; s < P; ++s) {
-    for (std::int64_t v = 0; v < P; ++v) {
-      const std::int64_t left = (v - 1 + P) % P;
-      next[static_cast<std::size_t>(v)] = swap_done(in, T[static_cast<std::size_t>(v)], block(v - s + 1),
-                                                    T[static_cast<std::size_t>(left)], block(v - s));
-    }
-    std::swap(T, next);
-  }
-  return *std::max_element(T.begin(), T.end());
+  std::vector<double> cost(static_cast<std::size_t>(P));
+  for (std::size_t d = 0; d < cost.size(); ++d) cost[d] = in.t(static_cast<double>(b.bytes(d, 1)));
+  return ring_longest_path(scatter_ends(in, b), cost, static_cast<std::size_t>(P - 1));
 }
 
 }  // namespace collsim::models

@@ -33,12 +33,10 @@ models::Gamma gamma_in_model(const ModelConfig& model, int max_procs, std::size_
   spec.algorithm = find_algorithm("bcast/basic_linear");
   spec.bytes = std::max<std::size_t>(segment, 1);
   spec.real_bytes = false;
-  std::vector<double> values;
-  for (int p = 2; p <= std::max(max_procs, 2); ++p) {
+  return models::Gamma(max_procs, [model, spec](int p) mutable {
     spec.procs = p;
-    values.push_back(run_model(model, spec).finish_s[0]);
-  }
-  return models::Gamma(std::move(values));
+    return run_model(model, spec).finish_s[0];
+  });
 }
 
 models::FormulaCosts costs_from_model(const ModelConfig& model, int max_procs, std::size_t segment) {

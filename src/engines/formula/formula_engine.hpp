@@ -35,7 +35,7 @@ RunResult run_formula(const FormulaConfig& config, const RunSpec& spec);
 
 // gamma(p) for p = 2..max_procs, from the model engine: the root's time for a basic_linear
 // broadcast of `segment` bytes to p-1 ranks, over the time for p = 2 (the seed's experiment, which
-// the model engine answers exactly in one run).
+// the model engine answers exactly in one run). Each p is run when a formula first reads it.
 models::Gamma gamma_in_model(const ModelConfig& model, int max_procs, std::size_t segment);
 
 // The formula costs that describe the model engine's machine: its Hockney (two-level: the pair
