@@ -52,6 +52,46 @@ TEST(CliCalibrate, FormulaEngineOptions) {
   expect_bad_input("calibrate --engine warp", "unknown engine 'warp'");
 }
 
+// A parameters file has fits for some algorithms: the formula engine predicts those, and refuses
+// the others in one line naming the file and the algorithm, wherever the file is read (measure,
+// select, a scenario), rather than predicting them with default or ping-pong costs.
+TEST(CliCalibrate, FormulaRefusesAnAlgorithmItsParametersHaveNoFitFor) {
+  const fs::path dir = scratch() / "no-fit";
+  fs::create_directories(dir);
+  const std::string params = (dir / "binomial-only.yaml").string();
+  std::ofstream(params) << "collsim: parameters\n"
+                           "pingpong: {alpha: 2.0e-5, beta: 1.0e-9}\n"
+                           "algorithms:\n"
+                           "  bcast/binomial: {alpha: 1.0e-5, beta: 1.0e-9}\n";
+  const std::string call = " --params " + params + " --procs 4 --bytes 8KiB";
+  EXPECT_DOUBLE_EQ(time_of(collsim("measure --engine formula --csv --op bcast/binomial" + call)), 2 * (1e-5 + 8192e-9));
+  expect_refused(
+      "measure --engine formula --op bcast/chain" + call,
+      "collsim: " + params + " has no fit for bcast/chain (calibrate it: collsim calibrate --ops bcast/chain ...)");
+  // Textbook formulas take the ping-pong's costs, as the file's reader says, so they need no fit.
+  EXPECT_DOUBLE_EQ(time_of(collsim("measure --engine formula --formula textbook --csv --op bcast/pipeline" + call)),
+                   3 * (2e-5 + 8192e-9));
+  expect_refused("select --op bcast --procs 4,8 --params " + params,
+                 "collsim: " + params +
+                     " has no fit for bcast/basic_linear, bcast/chain, bcast/pipeline, bcast/split_binary_tree, "
+                     "bcast/binary_tree, bcast/knomial, bcast/scatter_allgather, bcast/scatter_allgather_ring "
+                     "(calibrate them: collsim calibrate --ops bcast/basic_linear,bcast/chain,bcast/pipeline,"
+                     "bcast/split_binary_tree,bcast/binary_tree,bcast/knomial,bcast/scatter_allgather,"
+                     "bcast/scatter_allgather_ring ...)");
+  const std::string scenario = (dir / "scenario.yaml").string();
+  std::ofstream(scenario) << "engines: [formula]\n"
+                             "formula: {kinds: [textbook, derived], params: binomial-only.yaml}\n"
+                             "procs: [4]\n"
+                             "bytes: [8KiB]\n"
+                             "operations:\n"
+                             "  - bcast/binomial\n"
+                             "  - bcast/pipeline\n";
+  expect_refused("run " + scenario + " --out " + (dir / "out").string(),
+                 "collsim: " + scenario + ":7:5: " + params +
+                     " has no fit for bcast/pipeline (calibrate it: collsim calibrate --ops bcast/pipeline ...)");
+  EXPECT_FALSE(fs::exists(dir / "out"));
+}
+
 }  // namespace
 }  // namespace collsim_test
 
