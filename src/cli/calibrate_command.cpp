@@ -1,13 +1,12 @@
 // collsim calibrate: runs the seed's estimation experiments on one engine and writes the
 // parameters file (experiment/calibration.hpp says what is measured and how it is fitted).
-#include <unistd.h>
-
 #include <algorithm>
 #include <climits>
 #include <iostream>
 
 #include "cli/commands.hpp"
 #include "cli/engine_options.hpp"
+#include "cli/progress_line.hpp"
 #include "experiment/calibration.hpp"
 #include "experiment/units.hpp"
 
@@ -120,11 +119,9 @@ int calibrate_command(std::span<char* const> args) {
   }
   const std::string out = o.text("out", "parameters.yaml");
 
-  const bool show = !o.has("quiet") && isatty(STDERR_FILENO);
-  const Parameters p = calibrate(s, [&](std::size_t done, std::size_t total) {
-    if (show) std::cerr << "\rcollsim calibrate: " << done << "/" << total << " experiments" << std::flush;
-  });
-  if (show) std::cerr << "\n";
+  ProgressLine progress("collsim calibrate", "experiments", !o.has("quiet"));
+  const Parameters p = calibrate(s, [&](std::size_t done, std::size_t total) { progress.update(done, total); });
+  progress.clear();
   write_parameters(out, p);
 
   std::cout << "calibrated on engine " << p.engine << (p.platform.empty() ? "" : ", platform " + p.platform)

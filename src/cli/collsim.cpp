@@ -17,6 +17,7 @@
 #include "cli/measure_options.hpp"
 #include "cli/options.hpp"
 #include "cli/plotting.hpp"
+#include "cli/progress_line.hpp"
 #include "engines/formula/formula_engine.hpp"
 #include "engines/model/model_engine.hpp"
 #include "engines/sim/protocol.hpp"
@@ -153,7 +154,10 @@ int measure(std::span<char* const> args) {
       if (o.has("params")) {
         f = formula_config(read_parameters(o.text("params")), k);
       } else {
-        f = formula_for_model(model, k, spec.procs, spec.params.segment ? spec.params.segment : 8192);
+        // A platform's two levels are calibrated in the model engine: seconds at thousands of ranks.
+        ProgressLine progress("collsim measure: calibrating the formula in the model engine", "experiments");
+        f = formula_for_model(model, k, spec.procs, spec.params.segment ? spec.params.segment : 8192, {spec.algorithm},
+                              [&](std::size_t done, std::size_t all) { progress.update(done, all); });
       }
       engine_name = formula_engine_name(k);
       result = run_formula(f, spec);

@@ -12,6 +12,7 @@
 #include "cli/commands.hpp"
 #include "cli/measure_options.hpp"
 #include "cli/options.hpp"
+#include "cli/progress_line.hpp"
 #include "engines/formula/formula_engine.hpp"
 #include "experiment/parameters.hpp"
 #include "experiment/units.hpp"
@@ -209,11 +210,12 @@ int select_command(std::span<char* const> args) {
   const Reduction reduction = read_reduction(o, kDefaultReduction);
   const Prediction prediction = read_prediction(o, ops, procs);
 
-  std::vector<selection::DecisionTable> tables;
+  // The sizes a call of each operation can have: a barrier has none, a reduction whole elements.
+  std::vector<std::vector<std::size_t>> sizes_of;
+  std::size_t calls = 0;  // (procs, size) pairs, one choice each
   for (Operation op : ops) {
     const OperationInfo& info = operation_info(op);
-    // The sizes a call of `op` can have: a barrier has none, a reduction whole elements.
-    std::vector<std::size_t> sizes;
+    std::vector<std::size_t>& sizes = sizes_of.emplace_back();
     if (!info.moves_data)
       sizes = {0};
     else
@@ -222,10 +224,23 @@ int select_command(std::span<char* const> args) {
     if (sizes.empty())
       throw UsageError("--max-bytes " + std::to_string(max_bytes) + " holds no whole " +
                        std::string(to_string(reduction.type)) + " element for " + std::string(info.name));
+    calls += sizes.size() * procs.size();
+  }
+
+  // Thousands of processes take seconds for the formulas that follow every rank.
+  ProgressLine progress("collsim select", "choices");
+  std::size_t chosen = 0;
+  std::vector<selection::DecisionTable> tables;
+  for (std::size_t k = 0; k < ops.size(); ++k) {
+    const Operation op = ops[k];
+    const OperationInfo& info = operation_info(op);
     const auto candidates = selection::default_candidates(op, segments, reduction);
-    tables.push_back(selection::DecisionTable::build(op, procs, sizes, [&](int p, std::size_t bytes) {
-      return selection::select_by_model(op, p, bytes, prediction.predict, candidates);
+    tables.push_back(selection::DecisionTable::build(op, procs, sizes_of[k], [&](int p, std::size_t bytes) {
+      const selection::Choice c = selection::select_by_model(op, p, bytes, prediction.predict, candidates);
+      progress.update(++chosen, calls);
+      return c;
     }));
+    progress.clear();
     std::cout << info.name;
     if (info.reduces) std::cout << " (" << to_string(reduction.type) << ' ' << to_string(reduction.op) << ')';
     std::cout << ": " << prediction.description << "; each choice from its size (" << info.bytes_mean
