@@ -20,6 +20,59 @@ bool trivial(const FormulaInput& in) { return in.procs <= 1 || in.bytes == 0; }
 double c(const FormulaInput& in, std::size_t k) { return in.costs.gamma.sends(static_cast<int>(k)); }
 int vrank(int rank, const FormulaInput& in) { return (rank - in.params.root + in.procs) % in.procs; }
 
+// A tree as tree_bcast reads it, parents before children: each rank's parent (an index into
+// these), its place among the parent's children (1-based) and its number of children.
+struct FlatTree {
+  std::vector<std::uint32_t> parent, place, children;
+  std::uint32_t widest = 0;  // the most children of a rank
+};
+
+FlatTree flatten(TreeFn tree, int procs, const AlgorithmParams& params) {
+  FlatTree f;
+  std::vector<int> ranks{params.root};
+  f.parent.push_back(0);
+  f.place.push_back(0);
+  for (std::size_t i = 0; i < ranks.size(); ++i) {
+    const TreeNode node = tree(ranks[i], procs, params);
+    f.children.push_back(static_cast<std::uint32_t>(node.children.size()));
+    f.widest = std::max(f.widest, f.children.back());
+    for (std::size_t j = 0; j < node.children.size(); ++j) {
+      ranks.push_back(node.children[j]);
+      f.parent.push_back(static_cast<std::uint32_t>(i));
+      f.place.push_back(static_cast<std::uint32_t>(j + 1));
+    }
+  }
+  return f;
+}
+
+// The tree of (tree, P, root, fanout, radix), flattened once per thread for the last few asked:
+// select evaluates each tree at one P for every size and segment (270 times per P by default),
+// and asking the tree for each rank costs more than the formula. Up to kCachedProcs processes
+// (3 MB a tree); larger trees are walked as they are asked.
+constexpr int kCachedProcs = 1 << 18;
+const FlatTree& cached_tree(TreeFn tree, int procs, const AlgorithmParams& params) {
+  struct Entry {
+    TreeFn tree;
+    int procs, root, fanout, radix;
+    FlatTree flat;
+  };
+  thread_local std::vector<Entry> cache;  // most recent last
+  for (auto it = cache.begin(); it != cache.end(); ++it)
+    if (it->tree == tree && it->procs == procs && it->root == params.root && it->fanout == params.fanout &&
+        it->radix == params.radix) {
+      std::rotate(it, it + 1, cache.end());
+      return cache.back().flat;
+    }
+  if (cache.size() == 8) cache.erase(cache.begin());
+  cache.push_back({tree, procs, params.root, params.fanout, params.radix, flatten(tree, procs, params)});
+  return cache.back().flat;
+}
+
+// tree_bcast's terms of one rank: D, s and F(n-1) (below).
+struct Terms {
+  double D, s, F_last;
+};
+
 // The generic segmented tree broadcast (chain, pipeline, binary, binomial, knomial) on `tree`,
 // with n segments of s bytes, the last one l <= s bytes; t = t(s), t_l = t(l).
 //
@@ -42,31 +95,46 @@ double tree_bcast(const FormulaInput& in, TreeFn tree) {
   const double t = in.t(static_cast<double>(seg.segment_bytes()));
   const double t_l = in.t(static_cast<double>(seg.length(n - 1)));
   const double full_steps = n >= 2 ? static_cast<double>(n - 2) : 0;
+  // A rank with k children, the j-th child of the rank with terms u, from cj = c(j) and ck = c(k):
+  // its terms, and its finish taken into the call's.
+  double finish = 0;
+  auto child = [&](const Terms& u, double cj, double ck) {
+    Terms v{u.D + cj * t, std::max(u.s, ck * t), 0};
+    v.F_last = n == 1 ? u.F_last + cj * t_l : std::max(u.F_last + cj * t_l, v.D + full_steps * v.s + ck * t);
+    finish = std::max(finish, v.F_last + ck * t_l);
+    return v;
+  };
+  auto root = [&](std::size_t k) {
+    const double pace = c(in, k) * t;
+    finish = static_cast<double>(n - 1) * pace + c(in, k) * t_l;
+    return Terms{0, pace, static_cast<double>(n - 1) * pace};
+  };
 
+  if (in.procs <= kCachedProcs) {
+    const FlatTree& f = cached_tree(tree, in.procs, in.params);
+    std::vector<double> cs(f.widest + 1);
+    for (std::size_t k = 0; k < cs.size(); ++k) cs[k] = c(in, k);
+    std::vector<Terms> terms(f.parent.size());
+    terms[0] = root(f.children[0]);
+    for (std::size_t i = 1; i < terms.size(); ++i)
+      terms[i] = child(terms[f.parent[i]], cs[f.place[i]], cs[f.children[i]]);
+    return finish;
+  }
   struct Node {
     TreeNode node;  // its children, each asked of the tree once
-    double D, s, F_last;
+    Terms terms;
   };
   TreeNode top = tree(in.params.root, in.procs, in.params);
-  const double root_pace = c(in, top.children.size()) * t;
-  double finish = static_cast<double>(n - 1) * root_pace + c(in, top.children.size()) * t_l;
-
+  const Terms at_root = root(top.children.size());
   std::vector<Node> stack;
-  stack.push_back({std::move(top), 0, root_pace, static_cast<double>(n - 1) * root_pace});
+  stack.push_back({std::move(top), at_root});
   while (!stack.empty()) {
     const Node u = std::move(stack.back());
     stack.pop_back();
     for (std::size_t j = 1; j <= u.node.children.size(); ++j) {
-      TreeNode child = tree(u.node.children[j - 1], in.procs, in.params);
-      const std::size_t k = child.children.size();
-      Node v{{}, u.D + c(in, j) * t, std::max(u.s, c(in, k) * t), 0};
-      v.F_last = n == 1 ? u.F_last + c(in, j) * t_l
-                        : std::max(u.F_last + c(in, j) * t_l, v.D + full_steps * v.s + c(in, k) * t);
-      finish = std::max(finish, v.F_last + c(in, k) * t_l);
-      if (k > 0) {
-        v.node = std::move(child);
-        stack.push_back(std::move(v));
-      }
+      TreeNode node = tree(u.node.children[j - 1], in.procs, in.params);
+      const Terms v = child(u.terms, c(in, j), c(in, node.children.size()));
+      if (!node.children.empty()) stack.push_back({std::move(node), v});
     }
   }
   return finish;

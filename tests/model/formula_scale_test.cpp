@@ -62,8 +62,9 @@ TEST(FormulaScale, GammaMeasuredOnDemandEqualsTheWholeTable) {
   EXPECT_EQ(runs, 4);  // copies share what was measured
 }
 
-// Broadcasts on 10000 and 16384 processes. Binomial, contention-free: every rank holds the
-// message after as many transfers as its vrank has bits set, at most 13 below 10000 (8191). Under one port a rank's j-th child has it after j of its
+// Broadcasts on 10000 to 300000 processes. Binomial, contention-free: every rank holds the
+// message after as many transfers as its vrank has bits set, at most 13 below 10000 (8191) and
+// 18 below 300000. Under one port a rank's j-th child has it after j of its
 // transfers, and the root serves its largest subtree first, so a rank of height k is done k
 // transfers after it has the message whichever child is on the critical path: log2(P) transfers
 // on a power of two. basic_linear under one port: P-1 transfers, one after the other.
@@ -74,6 +75,15 @@ TEST(FormulaScale, BroadcastsOnThousandsOfProcessesMatchTheirClosedForms) {
   const FormulaConfig port = from_model(true, 16384);
   EXPECT_NEAR(predict(port, "bcast/binomial", 16384, m), 14 * t(m), 1e-12 * 14 * t(m));
   EXPECT_NEAR(predict(port, "bcast/basic_linear", 10000, m), 9999 * t(m), 1e-12 * 9999 * t(m));
+
+  // The pipeline of n segments of s bytes: (P + n - 2)*t(s); below and above the processes up
+  // to which the formula keeps its trees (one tree walked as it is asked beyond).
+  const std::size_t s = 8192, n = 10;
+  for (int procs : {10000, 300000}) {
+    const double chain = (procs + n - 2) * t(s);
+    EXPECT_NEAR(predict(from_model(false, procs), "bcast/pipeline", procs, n * s, s), chain, 1e-12 * chain) << procs;
+  }
+  EXPECT_NEAR(predict(from_model(false, 300000), "bcast/binomial", 300000, m), 18 * t(m), 1e-12 * 18 * t(m));
 
   // scatter_allgather_ring on a power of two with P dividing m, blocks of b bytes: the binomial
   // scatter ends after log2(P) transfers of P/2, P/4, ..., 1 blocks, then P-1 ring steps of t(b):
