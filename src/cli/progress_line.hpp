@@ -9,7 +9,6 @@
 
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <iostream>
 #include <string>
 

@@ -113,8 +113,8 @@ struct Prediction {
   std::string description;  // "derived formulas, parameters FILE"
 };
 
-// The predictions for the candidates of `ops` on the `communicators` sizes; with --params, each candidate
-// needs its fit in the file (has_fit), or none is made.
+// The predictions for the candidates of `ops` on the `communicators` sizes; with --params,
+// each candidate needs its fit in the file (has_fit), or none is made.
 Prediction read_prediction(const ParsedOptions& o, const std::vector<Operation>& ops,
                            const std::vector<int>& communicators) {
   const std::string kind_text = o.text("formula", "derived");

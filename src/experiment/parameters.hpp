@@ -24,7 +24,7 @@ struct HockneyFit {
 };
 
 struct Parameters {
-  std::string file;      // where they were read from (read_parameters), for messages; not written
+  std::string file;      // where they come from, for messages (read_parameters: the path); not written
   std::string engine;    // sim, model, mpi, mpi-native
   std::string platform;  // sim, model: the platform file; mpi: the host it ran on
   std::string protocol;  // sim: the protocol selection; else empty

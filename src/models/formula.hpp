@@ -31,8 +31,8 @@ class Gamma {
   // The same, extended past the table by the fitted line intercept + slope*p (already normalised).
   Gamma(std::vector<double> values, double intercept, double slope);
   // The table of experiment(p) for p = 2..max_procs, measured when a formula first reads it (each
-  // p once, shared by the copies): a formula reads a few p (a tree's degrees, P - 1), and measuring
-  // every p up to 10000 processes costs minutes. Values equal those of the table measured whole.
+  // p once, shared by the copies): a formula reads a few p (a tree's degrees, P - 1), where the
+  // whole table is P - 1 runs of up to P processes. Values equal those of the table measured whole.
   Gamma(int max_procs, Experiment experiment);
 
   double operator()(int p) const;  // p >= 1; gamma(1) = 0 (nothing to send)

@@ -1,5 +1,5 @@
 // The ring step that several derived formulas end with, evaluated in O(P) rather than step by
-// step over every rank, which costs O(P^2) (a minute of select at 10000 processes).
+// step over every rank, which costs O(P^2).
 //
 // In the ring allgather, rank v is done with step s at
 //   x_v(s) = max(x_v(s-1) + c(v - s + 1), x_{v-1}(s-1) + c(v - s))
