@@ -38,6 +38,10 @@ TEST(CliCalibrate, FormulaEngineOptions) {
   // Textbook: ceil(log2 8) * (alpha + beta m).
   EXPECT_DOUBLE_EQ(time_of(collsim("measure --engine formula --formula textbook " + kModel + call)),
                    3 * (12e-6 + 0.7e-9 * 65536));
+  // A formula moves no bytes: 10000 processes of 1 MiB are not refused for their payloads' memory.
+  EXPECT_DOUBLE_EQ(time_of(collsim("measure --engine formula --formula textbook " + kModel +
+                                   " --op bcast/binomial --procs 10000 --bytes 1MiB --csv")),
+                   14 * (12e-6 + 0.7e-9 * 1048576));
   expect_bad_input("measure --engine formula --formula textbook --op bcast/chain --procs 4 --bytes 8",
                    "bcast/chain has no textbook formula");
   expect_bad_input("measure --engine formula --formula guess" + call, "--formula: 'guess' is not textbook or derived");
