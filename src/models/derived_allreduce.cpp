@@ -12,6 +12,7 @@
 #include <bit>
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "algorithms/input_error.hpp"
@@ -44,7 +45,7 @@ double reduce_cost(const FormulaInput& in, double bytes) { return bytes * in.cos
 // Phases run one after the other on each rank but not in step across ranks, so they are
 // evaluated step by step over all ranks: O(phases * P^2), with each piece's costs computed once per
 // phase. With one phase and equal blocks of b bytes it is (P-1)*(2*t(b) + g*b).
-double ring(const FormulaInput& in, std::size_t phases) {
+double ring_steps(const FormulaInput& in, std::size_t phases) {
   const int P = in.procs;
   const auto n = static_cast<std::size_t>(P);
   const std::size_t ts = type_size(in);
@@ -76,6 +77,32 @@ double ring(const FormulaInput& in, std::size_t phases) {
   std::vector<double> block_t(n);
   for (std::size_t d = 0; d < n; ++d) block_t[d] = in.t(static_cast<double>(blocks.length((d + 1) % n) * ts));
   return ring_longest_path(clock, block_t, n - 1);
+}
+
+// ring_steps, remembering the last few results per thread: segmented_ring falls back to the
+// ring below P segments, so select asks for one ring once per segment size it tries (7 times by
+// default), and at thousands of processes each costs P^2 steps.
+double ring(const FormulaInput& in, std::size_t phases) {
+  struct Key {
+    int procs;
+    std::size_t count, type_size, phases;
+    double alpha, beta, reduce_gamma;
+    bool operator==(const Key&) const = default;
+  };
+  const Key key{in.procs,
+                element_count(in),
+                type_size(in),
+                phases,
+                in.costs.hockney.alpha,
+                in.costs.hockney.beta,
+                in.costs.reduce_gamma};
+  thread_local std::vector<std::pair<Key, double>> last;
+  for (const auto& [k, time] : last)
+    if (k == key) return time;
+  const double time = ring_steps(in, phases);
+  if (last.size() == 4) last.erase(last.begin());
+  last.emplace_back(key, time);
+  return time;
 }
 
 // The derived formula of `algorithm` for a nested call of `bytes` from `root` with `params`
