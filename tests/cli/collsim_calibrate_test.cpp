@@ -71,7 +71,7 @@ TEST(CliCalibrate, FormulaRefusesAnAlgorithmItsParametersHaveNoFitFor) {
   EXPECT_DOUBLE_EQ(time_of(collsim("measure --engine formula --csv --op bcast/binomial" + call)), 2 * (1e-5 + 8192e-9));
   expect_refused(
       "measure --engine formula --op bcast/chain" + call,
-      "collsim: " + params + " has no fit for bcast/chain (calibrate it: collsim calibrate --ops bcast/chain ...)");
+      "collsim: " + params + " has no fit for bcast/chain (collsim calibrate --ops bcast/chain ... writes one)");
   // Textbook formulas take the ping-pong's costs, as the file's reader says, so they need no fit.
   EXPECT_DOUBLE_EQ(time_of(collsim("measure --engine formula --formula textbook --csv --op bcast/pipeline" + call)),
                    3 * (2e-5 + 8192e-9));
@@ -79,9 +79,9 @@ TEST(CliCalibrate, FormulaRefusesAnAlgorithmItsParametersHaveNoFitFor) {
                  "collsim: " + params +
                      " has no fit for bcast/basic_linear, bcast/chain, bcast/pipeline, bcast/split_binary_tree, "
                      "bcast/binary_tree, bcast/knomial, bcast/scatter_allgather, bcast/scatter_allgather_ring "
-                     "(calibrate them: collsim calibrate --ops bcast/basic_linear,bcast/chain,bcast/pipeline,"
+                     "(collsim calibrate --ops bcast/basic_linear,bcast/chain,bcast/pipeline,"
                      "bcast/split_binary_tree,bcast/binary_tree,bcast/knomial,bcast/scatter_allgather,"
-                     "bcast/scatter_allgather_ring ...)");
+                     "bcast/scatter_allgather_ring ... writes them)");
   const std::string scenario = (dir / "scenario.yaml").string();
   std::ofstream(scenario) << "engines: [formula]\n"
                              "formula: {kinds: [textbook, derived], params: binomial-only.yaml}\n"
@@ -92,7 +92,7 @@ TEST(CliCalibrate, FormulaRefusesAnAlgorithmItsParametersHaveNoFitFor) {
                              "  - bcast/pipeline\n";
   expect_refused("run " + scenario + " --out " + (dir / "out").string(),
                  "collsim: " + scenario + ":7:5: " + params +
-                     " has no fit for bcast/pipeline (calibrate it: collsim calibrate --ops bcast/pipeline ...)");
+                     " has no fit for bcast/pipeline (collsim calibrate --ops bcast/pipeline ... writes one)");
   EXPECT_FALSE(fs::exists(dir / "out"));
 }
 

@@ -20,8 +20,8 @@ std::string missing_fits(const std::string& source, const std::vector<std::strin
     list += (list.empty() ? "" : ", ") + n;
     ops += (ops.empty() ? "" : ",") + n;
   }
-  return source + " has no fit for " + list + " (calibrate " + (names.size() == 1 ? "it" : "them") +
-         ": collsim calibrate --ops " + ops + " ...)";
+  return source + " has no fit for " + list + " (collsim calibrate --ops " + ops + " ... writes " +
+         (names.size() == 1 ? "one" : "them") + ")";
 }
 
 RunResult run_formula(const FormulaConfig& config, const RunSpec& spec) {
