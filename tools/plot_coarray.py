@@ -12,6 +12,7 @@ Time and the swept parameter are on log scales.
 """
 
 import csv
+import math
 import os
 import sys
 from collections import defaultdict
@@ -25,12 +26,39 @@ AXES = {"nr_bytes": "NR (bytes)", "nl_bytes": "NL (bytes)", "buffer": "B (bytes)
 COLOURS = {"model": "tab:blue", "sim": "tab:orange", "mpi": "tab:green", "caf-native": "tab:red"}
 
 
+# The columns the plots and tables read; the numeric ones must hold finite numbers, times >= 0.
+COLUMNS = ["sweep", "engine", "op", "case", "registered", "unit_bytes", "transfers", "copies"]
+NUMBERS = ["time_s", "nl_bytes", "nr_bytes", "buffer", "statements"]
+
+
+def refuse(message):
+    """Bad input: one line on stderr, exit status 2 (as collsim's own refusals)."""
+    print(f"plot_coarray: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
 def read_rows(path):
     try:
         with open(path, newline="") as f:
-            return list(csv.DictReader(f))
+            rows = list(csv.DictReader(f))
     except OSError as e:
-        sys.exit(f"plot_coarray: {path}: {e.strerror}")
+        refuse(f"{path}: {e.strerror}")
+    except (csv.Error, UnicodeDecodeError) as e:
+        refuse(f"{path}: not a CSV file ({e})")
+    if not rows or "sweep" not in rows[0]:
+        refuse(f"{path}: not a coarray scenario's results.csv (no sweep column)")
+    missing = [c for c in COLUMNS + NUMBERS if c not in rows[0]]
+    if missing:
+        refuse(f"{path}:1: no {missing[0]} column")
+    for line, r in enumerate(rows, start=2):
+        for c in NUMBERS:
+            try:
+                v = float(r[c])
+            except (TypeError, ValueError):
+                v = math.nan
+            if not math.isfinite(v) or (c == "time_s" and v < 0):
+                refuse(f"{path}:{line}: {c} is '{r[c]}'")
+    return rows
 
 
 def varying(rows, column):
@@ -148,8 +176,6 @@ def main(argv):
               "   (the report's Markdown tables)", file=sys.stderr if len(argv) != 2 else sys.stdout)
         return 0 if len(argv) == 2 else 2
     rows = read_rows(argv[1])
-    if not rows or "sweep" not in rows[0]:
-        sys.exit(f"plot_coarray: {argv[1]}: not a coarray scenario's results.csv (no sweep column)")
     os.makedirs(argv[2], exist_ok=True)
     sweeps = defaultdict(list)
     for r in rows:

@@ -283,7 +283,8 @@ std::string algorithm_names() {
 std::string knob_error(const AlgorithmInfo& algorithm, Knob knob, long long value) {
   const KnobInfo& k = knob_info(knob);
   const std::string name(k.name);
-  if (!algorithm.takes(knob)) {
+  // Segment 0, the documented default, means unsegmented: what an algorithm without segments is.
+  if (!algorithm.takes(knob) && !(knob == Knob::segment && value == 0)) {
     std::string takers;
     int count = 0;
     for (const auto& a : kAlgorithms)

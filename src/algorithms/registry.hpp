@@ -69,9 +69,8 @@ const AlgorithmInfo* find_algorithm(Operation op, int ompi_id);
 // "bcast/binomial, gather/basic_linear, ...", for error messages.
 std::string algorithm_names();
 
-// Empty when `value` may be given as `knob` to `algorithm`; else why not, starting with the
-// knob's name: "fanout applies to bcast/chain only, not bcast/binomial",
-// "radix must be at least 2, not 1".
+// Empty when `value` may be given as `knob` to `algorithm` (segment 0, unsegmented, to any); else why not, starting
+// with the knob's name: "fanout applies to bcast/chain only, not bcast/binomial", "radix must be at least 2, not 1".
 std::string knob_error(const AlgorithmInfo& algorithm, Knob knob, long long value);
 // Stores a value knob_error accepted.
 void set_knob(AlgorithmParams& params, Knob knob, long long value);

@@ -7,7 +7,9 @@
 #include "cli/commands.hpp"
 #include "cli/engine_options.hpp"
 #include "cli/progress_line.hpp"
+#include "engines/mpi/statistics.hpp"
 #include "experiment/calibration.hpp"
+#include "experiment/named_files.hpp"
 #include "experiment/units.hpp"
 
 namespace collsim::cli {
@@ -15,7 +17,7 @@ namespace collsim::cli {
 namespace {
 
 std::vector<OptionDef> calibrate_options() {
-  return {
+  std::vector<OptionDef> defs = {
       {"engine", "sim|model|mpi|mpi-native", "the engine the experiments run on (required)"},
       {"procs", "LIST", "process counts of the per-algorithm experiments (default 2,4,8,16)"},
       {"bytes", "LIST",
@@ -23,30 +25,27 @@ std::vector<OptionDef> calibrate_options() {
        "each as its operation means it (collsim algorithms)"},
       {"segment", "SIZE", "m_s: the segment size of the experiments and of the derived formulas (default 8KiB)"},
       {"ops", "LIST",
-       "the algorithms to calibrate, e.g. bcast/binomial,allreduce/ring (default: all with a derived formula)"},
+       "the algorithms to calibrate, e.g. bcast/binomial,allreduce/ring (default: all with a derived formula "
+       "that run at --procs, the two_proc ones only when it has 2)"},
       {"gamma-procs", "N", "measure gamma(p) for p = 2..N (default: the largest of --procs)"},
       {"pingpong-sizes", "LIST",
        "ping-pong sizes for the textbook (alpha, beta); 'none' to skip (default 1,16,256,4KiB,64KiB,1MiB,4MiB)"},
       {"fit", "huber|least-squares", "robust regression with Huber weights (default) or ordinary least squares"},
-      {"out", "FILE", "the parameters file to write (default parameters.yaml)"},
-      {"platform", "FILE", "sim: SimGrid platform (default platforms/grisou.xml); model: two-level Hockney from it"},
-      {"ranks-per-node", "N", "ranks per host, like mpirun --map-by ppr:N:node (default 1)"},
-      {"map-by", "POLICY", "rank placement like mpirun's: ppr:K:node, ppr:K:socket, node, socket"},
-      {"protocol", "NAME", "sim: point-to-point protocols (ideal, tcp, tcp+shm)"},
-      {"protocol-option", "PROFILE/KEY:VALUE", "sim: a protocol parameter (repeatable)", true},
-      {"eager-limit", "SIZE", "sim, ideal protocol: eager below this size"},
-      {"cfg", "KEY:VALUE", "sim: a SimGrid configuration option (repeatable)", true},
-      {"alpha", "S", "model: Hockney latency"},
-      {"beta", "S_PER_BYTE", "model: Hockney seconds per byte"},
-      {"intra", "ALPHA,BETA", "model: two-level Hockney inside a node"},
-      {"loggp", "L,o,g,G", "model: LogGP instead of Hockney"},
-      {"one-port", "", "model: one send and one receive at a time per rank"},
-      {"reduce-gamma", "S_PER_BYTE", "model: local reduction cost per byte (default 0 = reductions are free)"},
-      {"min-runs", "N", "mpi engines: timed runs per experiment at least (default 10)"},
-      {"max-runs", "N", "mpi engines: at most (default 100)"},
-      {"quiet", "", "no progress line"},
-      {"help", "", "this text"},
+      {"output", "FILE", "the parameters file to write (also -o FILE; default parameters.yaml)"},
   };
+  for (auto& d : engine_options()) defs.push_back(d);
+  defs.insert(defs.end(),
+              {
+                  {"min-runs", "N",
+                   "mpi engines: timed runs per experiment at least (default " + std::to_string(kDefaultMinRuns) + ")"},
+                  {"max-runs", "N",
+                   "mpi engines: at most (default " + std::to_string(kDefaultMaxRuns) +
+                       "); a note counts the experiments that stop here with the 95% CI above " +
+                       format_real(100 * kDefaultCiTarget) + "% of the mean"},
+                  {"quiet", "", "no progress line"},
+                  {"help", "", "this text"},
+              });
+  return defs;
 }
 
 template <class T, class F>
@@ -56,6 +55,9 @@ std::vector<T> read_list(const ParsedOptions& o, const std::string& name, const 
   for (const std::string& item : split_commas(text)) {
     const auto v = one(item);
     if (!v) throw UsageError("--" + name + ": '" + item + "' is not valid in '" + text + "'");
+    // As in a scenario's lists: each value once, a repeat is a slip (scenarios/README.md).
+    if (std::find(out.begin(), out.end(), *v) != out.end())
+      throw UsageError("--" + name + ": '" + item + "' is listed twice in '" + text + "'");
     out.push_back(*v);
   }
   return out;
@@ -83,7 +85,8 @@ int calibrate_command(std::span<char* const> args) {
   if (s.engine != "sim" && s.engine != "model" && !mpi)
     throw UsageError("unknown engine '" + s.engine + "' (sim, model, mpi or mpi-native)");
   if (s.engine != "sim") reject_foreign(o, s.engine, {"protocol", "protocol-option", "eager-limit"});
-  if (s.engine != "model") reject_foreign(o, s.engine, {"alpha", "beta", "intra", "loggp", "one-port", "reduce-gamma"});
+  if (s.engine != "model")
+    reject_foreign(o, s.engine, {"alpha", "beta", "intra", "loggp", "one-port", "copy-bandwidth", "reduce-gamma"});
   if (!mpi) reject_foreign(o, s.engine, {"min-runs", "max-runs"});
   if (mpi) reject_foreign(o, s.engine, {"platform", "ranks-per-node", "map-by", "cfg"});
 
@@ -113,14 +116,31 @@ int calibrate_command(std::span<char* const> args) {
   } else if (s.engine == "sim") {
     s.env.sim = read_sim(o);
   } else {
-    s.env.mpi.min_runs = static_cast<int>(o.integer("min-runs", 10, 1, 1000000));
-    s.env.mpi.max_runs = static_cast<int>(o.integer("max-runs", 100, 1, 1000000));
+    s.env.mpi.min_runs = static_cast<int>(o.integer("min-runs", kDefaultMinRuns, 1, 1000000));
+    s.env.mpi.max_runs = static_cast<int>(o.integer("max-runs", kDefaultMaxRuns, 1, 1000000));
     if (s.env.mpi.max_runs < s.env.mpi.min_runs) throw UsageError("--max-runs is below --min-runs");
   }
-  const std::string out = o.text("out", "parameters.yaml");
+  const std::string out = o.text("output", "parameters.yaml");
+  check_output_file(out, "parameters file");  // before the experiments, which may be long
+  if (s.algorithms.empty()) {
+    // The default set leaves out what cannot run here; an algorithm named in --ops is refused.
+    std::vector<const AlgorithmInfo*> left_out;
+    s.algorithms = default_calibration_algorithms(s.procs, &left_out);
+    std::string names;
+    for (const AlgorithmInfo* a : left_out) names += (names.empty() ? "" : ", ") + std::string(a->name);
+    if (!names.empty())
+      std::cerr << "collsim calibrate: skipped " << names << ": they run on 2 processes only, and --procs "
+                << o.text("procs") << " has no 2\n";
+  }
 
   ProgressLine progress("collsim calibrate", "experiments", !o.has("quiet"));
-  const Parameters p = calibrate(s, [&](std::size_t done, std::size_t total) { progress.update(done, total); });
+  int experiments = 0, ci_missed = 0;  // mpi engines: those stopped at --max-runs with the CI wider
+  const Parameters p = calibrate(
+      s, [&](std::size_t done, std::size_t total) { progress.update(done, total); },
+      [&](const Measurement& m) {
+        ++experiments;
+        ci_missed += m.ci_met == false ? 1 : 0;
+      });
   progress.clear();
   write_parameters(out, p);
 
@@ -140,6 +160,10 @@ int calibrate_command(std::span<char* const> args) {
   if (p.reduce_gamma > 0)
     std::cout << "local reduction (" << to_string(kDefaultReduction.type) << ' ' << to_string(kDefaultReduction.op)
               << "): " << format_real(p.reduce_gamma) << " s/byte\n";
+  if (ci_missed > 0)
+    std::cout << "\nCI target not met: " << ci_missed << " of " << experiments << " experiments stopped at --max-runs "
+              << s.env.mpi.max_runs << " with the 95% CI above " << format_real(100 * s.env.mpi.ci_target)
+              << "% of the mean; the fits rest on less certain times\n";
   std::cout << "\nparameters: " << out << "\n";
   return 0;
 }

@@ -22,22 +22,11 @@ std::vector<OptionDef> coarray_options() {
       {"images", "N", "number of images (processes; default 2)"},
       {"payload", "real|virtual", "real: move and check bytes (default); virtual: sizes only"},
       {"csv", "", "print a CSV header and row instead of the text"},
-      {"platform", "FILE",
-       "sim: SimGrid platform (default platforms/grisou.xml); model: two-level Hockney derived from it"},
-      {"ranks-per-node", "N", "sim, and model with --platform or --intra: images per host (default 1)"},
-      {"map-by", "POLICY",
-       "sim, and model with --platform or --intra: image placement (ppr:K:node, ppr:K:socket, node, socket)"},
-      {"protocol", "NAME", "sim: point-to-point protocols for sync's messages (ideal, tcp, tcp+shm)"},
-      {"cfg", "KEY:VALUE", "sim: a SimGrid configuration option (repeatable)", true},
-      {"alpha", "S", "model: Hockney latency in seconds (default 1e-05)"},
-      {"beta", "S_PER_BYTE", "model: Hockney seconds per byte (default 8e-10)"},
-      {"intra", "ALPHA,BETA", "model: two-level Hockney, these between images of one node"},
-      {"loggp", "L,o,g,G", "model: LogGP instead of Hockney"},
-      {"one-port", "", "model: each image sends one message and receives one at a time"},
-      {"copy-bandwidth", "BYTES_PER_S", "model: local copy rate (default 0 = copies are free)"},
-      {"help", "", "this text"},
   };
   defs.insert(defs.end(), more.begin(), more.end());
+  // Images are ranks; a coarray program computes nothing, and its sim runs take no protocol tuning.
+  for (auto& d : engine_options({"reduce-gamma", "protocol-option", "eager-limit"})) defs.push_back(d);
+  defs.push_back({"help", "", "this text"});
   return defs;
 }
 

@@ -24,6 +24,7 @@
 #include "engines/sim/sim_engine.hpp"
 #include "experiment/calibration.hpp"
 #include "experiment/coarray_runner.hpp"
+#include "experiment/named_files.hpp"
 #include "experiment/parameters.hpp"
 #include "experiment/runner.hpp"
 #include "experiment/scenario.hpp"
@@ -47,7 +48,7 @@ const char* const kUsage =
     "  collsim measure --engine sim|model|formula --op NAME --procs P --bytes M [options]\n"
     "                                          one measurement (see collsim measure --help)\n"
     "  collsim timeline --op NAME --procs P --bytes M [--engine model,sim] --svg FILE|--png FILE\n"
-    "                                          space-time diagram of one call, or of a --trace FILE.csv\n"
+    "                                          space-time diagram of one call, or of a --from-trace FILE.csv\n"
     "  collsim explain OP --procs P --bytes M [--segment S] [--engine model|sim] [options]\n"
     "                                          a small run step by step, and its critical path\n"
     "  collsim calibrate --engine sim|model|mpi|mpi-native [options]\n"
@@ -124,7 +125,10 @@ int measure(std::span<char* const> args) {
   if (o.has("trace") && engine == "formula")
     throw UsageError("--trace: the formula engine has no events to trace (use --engine model or sim)");
   if (o.has("trace-limit") && !o.has("trace")) throw UsageError("--trace-limit applies only with --trace FILE");
-  if (o.has("trace")) trace_extension(o.text("trace"));
+  if (o.has("trace")) {
+    trace_extension(o.text("trace"));
+    check_output_file(o.text("trace"), "trace");
+  }
   const std::uint64_t trace_limit = o.bytes("trace-limit", kDefaultTraceLimit);
   TraceBuffer trace;
   if (o.has("trace")) spec.trace = &trace;
@@ -240,33 +244,34 @@ int run(std::span<char* const> args) {
     if (!is_protocol_name(sc.sim.protocol))
       throw UsageError("--protocol: '" + sc.sim.protocol + "' is not a protocol (" + protocol_names() + ")");
   }
-  auto plan = expand_plan(sc);
+  std::size_t skipped_roots = 0;
+  auto plan = expand_plan(sc, &skipped_roots);
   if (o.has("protocol"))
     for (PlanPoint& p : plan) p.sim.protocol = sc.sim.protocol;
   const std::string dir = o.has("out") ? o.text("out") : !sc.out_dir.empty() ? sc.out_dir : "results/" + sc.name;
   const Sweep sweep = collective_sweep(sc, plan, dir);
   const std::string csv_path = (std::filesystem::path(dir) / "results.csv").string();
-  const std::string announce = o.has("quiet") ? ""
-                                              : "collsim: " + sc.name + ": " + std::to_string(plan.size()) +
-                                                    " measurements on " + std::to_string(sc.engines.size()) +
-                                                    " engine(s)" + (so.shards > 1 ? ", shard " + o.text("shard") : "") +
-                                                    ", writing " + csv_path + "\n";
+  std::string announce;
+  if (!o.has("quiet")) {
+    announce = "collsim: " + sc.name + ": " + std::to_string(plan.size()) + " measurements on " +
+               std::to_string(sc.engines.size()) + " engine(s)" + (so.shards > 1 ? ", shard " + o.text("shard") : "") +
+               ", writing " + csv_path + "\n";
+    if (skipped_roots > 0)
+      announce += "collsim: " + std::to_string(skipped_roots) +
+                  " points skipped: their root is not a rank of their process count\n";
+  }
   auto wrong_bytes = [](const std::vector<Measurement>& rows) {
     return std::any_of(rows.begin(), rows.end(),
                        [](const Measurement& m) { return m.data != "ok" && m.data != "unchecked"; });
   };
-  try {
-    run_sweep(
-        sweep, dir, so,
-        [&](const std::vector<std::string>&) {
-          return wrong_bytes(read_results_csv(csv_path)) ? "complete, with wrong bytes" : "complete";
-        },
-        announce, std::cerr);
-  } catch (const std::exception& e) {
-    // What was measured is still shown (the folder's rows, written in plan order).
-    if (std::filesystem::exists(csv_path)) std::cout << format_results_table(read_results_csv(csv_path));
-    throw;
-  }
+  run_sweep(
+      sweep, dir, so,
+      [&](const std::vector<std::string>&) {
+        return wrong_bytes(read_results_csv(csv_path)) ? "complete, with wrong bytes" : "complete";
+      },
+      announce, std::cerr,
+      // What was measured is still shown (the folder's rows, written in plan order).
+      [&] { std::cout << format_results_table(read_results_csv(csv_path)); });
   const std::vector<Measurement> rows = read_results_csv(csv_path);
   std::cout << (sc.description.empty() ? sc.name : sc.name + ": " + sc.description) << "\n\n"
             << format_results_table(rows) << engine_legend(rows) << format_fastest_table(rows)
@@ -327,7 +332,18 @@ int tree(std::span<char* const> args) {
   return 0;
 }
 
-int algorithms() {
+int algorithms(std::span<char* const> args) {
+  const std::vector<OptionDef> defs = {{"help", "", "this text"}};
+  const ParsedOptions o = parse_options(args, defs);
+  if (o.has("help")) {
+    std::cout << "usage: collsim algorithms\n\n"
+              << format_options(defs)
+              << "\nLists the algorithms with Open MPI's IDs and their knobs, and what --bytes means per "
+                 "operation.\n";
+    return 0;
+  }
+  if (!o.positional.empty())
+    throw UsageError("algorithms takes no arguments (unexpected '" + o.positional[0] + "'; collsim algorithms)");
   // Columns as wide as their longest entry; knobs by their option names.
   std::size_t name_width = std::string_view("algorithm").size(), knob_width = std::string_view("knobs").size();
   const auto knobs_of = [](const AlgorithmInfo& a) {
@@ -378,7 +394,7 @@ int main_(int argc, char** argv) {
   if (command == "run") return run(rest);
   if (command == "merge") return merge(rest);
   if (command == "measure") return measure(rest);
-  if (command == "algorithms") return algorithms();
+  if (command == "algorithms") return algorithms(rest);
   if (command == "tree") return tree(rest);
   if (command == "calibrate") return calibrate_command(rest);
   if (command == "compare") return compare_command(rest);

@@ -188,12 +188,16 @@ int run(int argc, char** argv, int rank, int size) {
     row.runs = m.runs;
     row.min_s = m.min_s;
     row.ci95_s = m.ci95_s;
+    row.ci_met = m.ci_met;
     row.data = m.data;
+    const std::string missed = cli::ci_missed(m, measure_options.stop);
     if (options.has("csv"))
       std::cout << coarray_csv_header() << "\n" << coarray_csv_row(row) << "\n";
     else
       print_summary(a, point, result, measure_options.warmup);
+    if (!missed.empty() && !options.has("csv")) std::cout << "  CI target not met: " << missed << "\n";
     std::cout.flush();
+    if (!missed.empty() && options.has("csv")) std::fprintf(stderr, "collsim-caf: note: %s\n", missed.c_str());
     if (result.measured.row.data != "ok") std::fprintf(stderr, "collsim-caf: %s\n", result.measured.row.data.c_str());
     if (result.measured.late_runs > 0)
       std::fprintf(stderr,

@@ -4,6 +4,8 @@
 // after a clean MPI_Finalize.
 #include <mpi.h>
 
+#include <algorithm>
+#include <chrono>
 #include <climits>
 #include <cstdio>
 #include <exception>
@@ -19,6 +21,7 @@
 #include "cli/measure_options.hpp"
 #include "cli/mpi_measure_options.hpp"
 #include "cli/options.hpp"
+#include "cli/time_left.hpp"
 #include "engines/mpi/algorithm_call.hpp"
 #include "engines/mpi/fidelity.hpp"
 #include "engines/mpi/measure.hpp"
@@ -41,9 +44,9 @@ constexpr int kExitUsage = 2;
 
 const char* const kUsage =
     "usage: mpirun -np P collsim-mpi measure --op NAME --bytes SIZE [--engine mpi|mpi-native] ...\n"
-    "       mpirun -np P collsim-mpi fidelity [--sizes 8KiB..4MiB] [--ops all] [--csv FILE] ...\n"
+    "       mpirun -np P collsim-mpi fidelity [--sizes 8KiB..4MiB] [--ops all] [--output FILE] ...\n"
     "       mpirun -np P collsim-mpi run --op NAME --bytes SIZE [--engine mpi|mpi-native] ...\n"
-    "       mpirun -np 2 collsim-mpi pingpong [--sizes 1..4MiB] [--csv FILE] ...\n"
+    "       mpirun -np 2 collsim-mpi pingpong [--sizes 1..4MiB] [--output FILE] ...\n"
     "       mpirun -np 2 collsim-mpi coarray --local SECTION --local-shape DIMS --remote SECTION ...\n"
     "       collsim-mpi algorithms\n"
     "       collsim-mpi [COMMAND] --help\n"
@@ -98,7 +101,7 @@ std::string measure_usage() {
          cli::format_options(measure_options());
 }
 
-void print_summary(const MpiMeasurement& result, int warmup) {
+void print_summary(const MpiMeasurement& result, const MeasureOptions& options) {
   const Measurement& m = result.row;
   std::string where = "root " + std::to_string(m.root) + ", ";
   where += m.segment ? "segment " + format_bytes(m.segment) : std::string("unsegmented");
@@ -110,7 +113,11 @@ void print_summary(const MpiMeasurement& result, int warmup) {
     std::cout << "  median " << format_seconds(m.median_s) << "   mean " << format_seconds(m.mean_s) << " +- " << spread
               << " (95% CI)   min " << format_seconds(m.min_s) << "   max " << format_seconds(m.max_s) << "\n";
   }
-  std::cout << "  " << m.runs << " timed runs after " << warmup << " warm-up, data " << m.data << "\n";
+  std::cout << "  " << m.runs << " timed runs after " << options.warmup << " warm-up"
+            << (m.ci_met.value_or(false) ? ", 95% CI within --ci-target " + cli::percent(options.stop.ci_target) : "")
+            << ", data " << m.data << "\n";
+  if (const std::string missed = cli::ci_missed(m, options.stop); !missed.empty())
+    std::cout << "  CI target not met: " << missed << "\n";
   std::cout << "  clocks synchronised to rank 0 within " << format_seconds(result.clock_rtt_s / 2)
             << ", start dates set " << format_seconds(result.lead_s) << " ahead\n";
 }
@@ -173,8 +180,11 @@ int measure_command(std::span<char* const> args, int rank, int size) {
     if (options.has("csv"))
       std::cout << csv_header() << "\n" << csv_row(result.row) << "\n";
     else
-      print_summary(result, measure_opts.warmup);
+      print_summary(result, measure_opts);
     std::cout.flush();
+    // The text says it above; beside a CSV row (ci_target_met 0), a line for whoever watches.
+    if (const std::string missed = cli::ci_missed(result.row, measure_opts.stop); !missed.empty() && options.has("csv"))
+      std::fprintf(stderr, "collsim-mpi: note: %s\n", missed.c_str());
     if (result.late_runs > 0)
       std::fprintf(stderr,
                    "collsim-mpi: note: in %d of %d runs a rank reached the start date late (by up "
@@ -238,13 +248,17 @@ int coarray_command(std::span<char* const> args, int rank, int size) {
   row.runs = result.row.runs;
   row.min_s = result.row.min_s;
   row.ci95_s = result.row.ci95_s;
+  row.ci_met = result.row.ci_met;
   row.data = result.row.data;
   if (rank == 0) {
+    const std::string missed = cli::ci_missed(result.row, measure_opts.stop);
     if (options.has("csv"))
       std::cout << coarray_csv_header() << "\n" << coarray_csv_row(row) << "\n";
     else
-      std::cout << cli::coarray_summary(row, "engine mpi, " + std::to_string(size) + " images", true);
+      std::cout << cli::coarray_summary(row, "engine mpi, " + std::to_string(size) + " images", true)
+                << (missed.empty() ? "" : "CI target not met: " + missed + "\n");
     std::cout.flush();
+    if (!missed.empty() && options.has("csv")) std::fprintf(stderr, "collsim-mpi: note: %s\n", missed.c_str());
     if (result.late_runs > 0)
       std::fprintf(stderr,
                    "collsim-mpi: note: in %d of %d runs a rank reached the start date late (by up "
@@ -321,17 +335,12 @@ std::vector<cli::OptionDef> fidelity_options() {
       {"segment", "SIZE", "segment of the bcasts and reduces that take one (default 8KiB)"},
       {"gather-segment", "SIZE", "first segment of gather/linear_sync (default 1KiB)"},
       {"root", "R", "root rank of the rooted operations (default 0)"},
-      {"min-runs", "N", "timed runs of each at least (default 30)"},
-      {"max-runs", "N", "timed runs of each at most (default 300)"},
-      {"ci-target", "F",
-       "stop once both 95% CI half-widths are under F times their mean "
-       "(default 2.5%)"},
-      {"warmup", "N", "untimed calls of each before the timed ones (default 2)"},
-      {"csv", "FILE", "also write one row per algorithm and size to FILE"},
-      {"help", "", "print this help"},
   };
-  const auto reduction = cli::reduction_options(FidelityOptions{}.reduction);
-  defs.insert(defs.begin() + 5, reduction.begin(), reduction.end());
+  for (auto& d : cli::reduction_options(FidelityOptions{}.reduction)) defs.push_back(d);
+  for (auto& d : cli::stop_rule_options()) defs.push_back(d);
+  defs.push_back({"output", "FILE", "also write one CSV row per algorithm and size to FILE (also -o FILE)"});
+  defs.push_back({"quiet", "", "no progress lines on stderr"});
+  defs.push_back({"help", "", "print this help"});
   return defs;
 }
 
@@ -343,13 +352,19 @@ std::string fidelity_usage() {
          "Times each algorithm (engine mpi) against Open MPI's own implementation of it (engine\n"
          "mpi-native) at each size, interleaved: single timed calls of the two alternate\n"
          "(A B B A A B ...) so that noise on the machine hits both alike, until both series meet\n"
-         "the stop rule. Segmented bcasts and reduces use --segment, gather/linear_sync\n"
-         "--gather-segment; reductions --datatype and --reduce-op; a barrier has size 0 only.\n"
+         "the stop rule (--min-runs, --max-runs and --ci-target count the calls of each). Segmented\n"
+         "bcasts and reduces use --segment, gather/linear_sync --gather-segment; reductions\n"
+         "--datatype and --reduce-op; a barrier has size 0 only.\n"
          "Prints per algorithm and size the median times and their ratio ours/native (and the\n"
-         "median of the ratios of calls made in a row), then per algorithm the median of its\n"
-         "ratios, flagged when outside " +
+         "median of the ratios of calls made in a row), marking the rows that stopped at --max-runs\n"
+         "with a CI above --ci-target; then per algorithm the median of its ratios, flagged when\n"
+         "outside " +
          std::string(band) +
-         ".\nExit status 0 when every call's data was right, 1 when not, 2 on bad input.\n"
+         ". On stderr, the rows done, the time so far and an estimate of the time left.\n"
+         "The defaults, every algorithm at 10 sizes (415 rows on 4 processes), take half an hour\n"
+         "to hours on a small machine (tools/bench/README.md); a first look, in minutes:\n"
+         "--ops bcast --sizes 8KiB,256KiB.\n"
+         "Exit status 0 when every call's data was right, 1 when not, 2 on bad input.\n"
          "\n"
          "options:\n" +
          cli::format_options(fidelity_options());
@@ -368,7 +383,11 @@ std::vector<std::size_t> read_sizes(const cli::ParsedOptions& options, const std
     const std::size_t from = read_size("--sizes", text.substr(0, dots));
     const std::size_t to = read_size("--sizes", text.substr(dots + 2));
     if (from == 0 || to < from) throw cli::UsageError("--sizes: '" + text + "' is not a range A..B with 0 < A <= B");
-    for (std::size_t s = from; s <= to; s *= 2) sizes.push_back(s);
+    // Stops before doubling past `to` (or past the largest size_t, for a `to` near it).
+    for (std::size_t s = from;; s *= 2) {
+      sizes.push_back(s);
+      if (s > to / 2) break;
+    }
     return sizes;
   }
   std::string item;
@@ -415,18 +434,23 @@ std::string padded(std::string text, std::size_t width, bool right = false) {
   return (right ? pad + text : text + pad) + " ";
 }
 
+// The mark of a row whose calls stopped at --max-runs with a CI above --ci-target (the data column
+// says why a row with wrong bytes stopped).
+const char* const kCiMissedMark = "CI above target";
+
 std::string point_line(const FidelityPoint& p) {
   const RunSpec& s = p.spec;
   return padded(std::string(s.algorithm->name), 28) + padded(format_bytes(s.bytes), 8, true) +
          padded(s.params.segment ? format_bytes(s.params.segment) : "-", 8, true) +
          padded(std::to_string(p.ours.runs), 5, true) + padded(format_seconds(p.ours.median), 12, true) +
          padded(format_seconds(p.native.median), 12, true) + padded(fixed(p.ratio, 3), 7, true) +
-         padded(fixed(p.paired_ratio, 3), 7, true) + (p.data == "ok" ? "" : "  data: " + p.data);
+         padded(fixed(p.paired_ratio, 3), 7, true) + (p.data == "ok" ? "" : "  data: " + p.data) +
+         (p.data == "ok" && !p.ci_met ? std::string("  ") + kCiMissedMark : "");
 }
 
 const char* const kFidelityCsvHeader =
     "op,procs,bytes,segment,root,runs,ours_median_s,native_median_s,ours_mean_s,native_mean_s,"
-    "ours_ci95_s,native_ci95_s,ratio,paired_ratio,late_runs,data,datatype,reduce_op";
+    "ours_ci95_s,native_ci95_s,ci_target_met,ratio,paired_ratio,late_runs,data,datatype,reduce_op";
 
 // "double,sum" for a reducing operation, "," (both empty) for the others.
 std::string reduction_columns(const RunSpec& s) {
@@ -443,23 +467,50 @@ std::string fidelity_csv_row(const FidelityPoint& p) {
          std::to_string(s.params.segment) + "," + std::to_string(s.params.root) + "," + std::to_string(p.ours.runs) +
          "," + format_real(p.ours.median) + "," + format_real(p.native.median) + "," + format_real(p.ours.mean) + "," +
          format_real(p.native.mean) + "," + format_real(p.ours.ci95) + "," + format_real(p.native.ci95) + "," +
-         format_real(p.ratio) + "," + format_real(p.paired_ratio) + "," + std::to_string(p.late_runs) + "," + data +
-         "," + reduction_columns(s);
+         ci_met_cell(p.ci_met) + "," + format_real(p.ratio) + "," + format_real(p.paired_ratio) + "," +
+         std::to_string(p.late_runs) + "," + data + "," + reduction_columns(s);
 }
 
-// The --csv file, opened by rank 0 (the only writer); every rank learns whether it could, so
+// The --output file (CSV), opened by rank 0 (the only writer); every rank learns whether it could, so
 // that all of them refuse together.
 std::ofstream open_csv(const cli::ParsedOptions& options, int rank) {
   std::ofstream csv;
   int opened = 1;
-  if (options.has("csv") && rank == 0) {
-    csv.open(options.text("csv"));
+  if (options.has("output") && rank == 0) {
+    csv.open(options.text("output"));
     opened = csv ? 1 : 0;
   }
   MPI_Bcast(&opened, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  if (!opened) throw cli::UsageError("--csv: cannot write '" + options.text("csv") + "'");
+  if (!opened) throw cli::UsageError("--output: cannot write '" + options.text("output") + "'");
   return csv;
 }
+
+// Progress of a fidelity run on rank 0's stderr: a line after the first row, then after a row
+// that ends at least 30 s after the last line (one per row would double the table on a terminal).
+class FidelityProgress {
+ public:
+  FidelityProgress(bool on, std::vector<std::size_t> sizes) : on_(on), left_(std::move(sizes)) {}
+
+  void row_done() {
+    const auto now = Clock::now();
+    left_.row_done(seconds(row_start_, now));
+    row_start_ = now;
+    if (!on_ || left_.done() == left_.total() || (left_.done() > 1 && seconds(shown_, now) < 30)) return;
+    shown_ = now;
+    std::fprintf(stderr, "collsim-mpi fidelity: %zu/%zu rows in %s, about %s left\n", left_.done(), left_.total(),
+                 cli::rough_duration(seconds(start_, now)).c_str(), cli::rough_duration(left_.seconds_left()).c_str());
+    std::fflush(stderr);
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  static double seconds(Clock::time_point from, Clock::time_point to) {
+    return std::chrono::duration<double>(to - from).count();
+  }
+  bool on_;
+  cli::TimeLeft left_;
+  Clock::time_point start_ = Clock::now(), row_start_ = start_, shown_ = start_;
+};
 
 int fidelity_command(std::span<char* const> args, int rank, int size) {
   const auto defs = fidelity_options();
@@ -476,11 +527,17 @@ int fidelity_command(std::span<char* const> args, int rank, int size) {
     throw cli::UsageError("--root " + std::to_string(f.root) + " is not a rank of " + std::to_string(size) +
                           " processes");
   f.reduction = cli::read_reduction(options, f.reduction);
-  f.measure = cli::read_measure_options(options, 30, 300);
+  f.measure = cli::read_measure_options(options);
 
+  // Refused before anything is written; then the rows in the order measure_fidelity measures
+  // them, by size, for the estimate of the time left.
+  std::vector<std::size_t> row_sizes;
+  for (const AlgorithmInfo* a : fidelity_algorithms(MPI_COMM_WORLD, f))
+    for (std::size_t bytes : fidelity_sizes(*a, f)) row_sizes.push_back(bytes);
   std::ofstream csv = open_csv(options, rank);
   if (csv.is_open()) csv << kFidelityCsvHeader << "\n" << std::flush;
-
+  const std::size_t rows = row_sizes.size();
+  FidelityProgress progress(rank == 0 && !options.has("quiet"), std::move(row_sizes));
   if (rank == 0) {
     std::cout << "fidelity on " << size << " processes, root " << f.root << ", reductions "
               << to_string(f.reduction.type) << " " << to_string(f.reduction.op)
@@ -489,15 +546,25 @@ int fidelity_command(std::span<char* const> args, int rank, int size) {
               << padded("runs", 5, true) << padded("ours", 12, true) << padded("native", 12, true)
               << padded("ratio", 7, true) << padded("paired", 7, true) << "\n"
               << std::flush;
+    if (!options.has("quiet"))
+      std::fprintf(stderr, "collsim-mpi fidelity: %zu rows, each %d to %d timed calls of ours and of Open MPI's\n",
+                   rows, f.measure.stop.min_runs, f.measure.stop.max_runs);
   }
   bool all_ok = true;
+  int missed_rows = 0;
   const auto points = measure_fidelity(MPI_COMM_WORLD, f, [&](const FidelityPoint& p) {
     all_ok = all_ok && p.data == "ok";
+    missed_rows += p.data == "ok" && !p.ci_met ? 1 : 0;
     if (rank != 0) return;
     std::cout << point_line(p) << "\n" << std::flush;
     if (csv.is_open()) csv << fidelity_csv_row(p) << "\n" << std::flush;
+    progress.row_done();
   });
   if (rank == 0) {
+    if (missed_rows > 0)
+      std::cout << missed_rows << " of " << points.size() << " rows stopped at --max-runs " << f.measure.stop.max_runs
+                << " with the 95% CI of ours or Open MPI's above " << cli::percent(f.measure.stop.ci_target)
+                << " of the mean (marked '" << kCiMissedMark << "', ci_target_met 0 in the CSV)\n";
     std::cout << "\nmedian ratio ours/native per algorithm (band " << fixed(kFidelityBandLow, 2) << ".."
               << fixed(kFidelityBandHigh, 2) << ")\n";
     int outside = 0;
@@ -522,9 +589,11 @@ std::vector<cli::OptionDef> pingpong_options() {
       {"time", "S", "aim for about S seconds of timed round trips per size (default 0.25)"},
       {"min-runs", "N", "timed round trips per size at least (default 5)"},
       {"max-runs", "N", "timed round trips per size at most (default 1000)"},
-      {"warmup", "N", "untimed round trips per size first (default 2)"},
-      {"fit-from", "SIZE", "fit the bandwidth over the sizes from SIZE up (default: the largest / 16)"},
-      {"csv", "FILE", "also write one row per size to FILE"},
+      {"warmup", "N",
+       "untimed round trips per size first, at least 1: the last sizes the timed ones to --time (default 2)"},
+      {"fit-from", "SIZE",
+       "fit the bandwidth over the sizes from SIZE up, two of --sizes at least (default: the largest / 16)"},
+      {"output", "FILE", "also write one CSV row per size to FILE (also -o FILE)"},
       {"help", "", "print this help"},
   };
 }
@@ -569,8 +638,17 @@ int pingpong_command(std::span<char* const> args, int rank, int size) {
   if (p.max_runs < p.min_runs)
     throw cli::UsageError("--max-runs " + std::to_string(p.max_runs) + " is below --min-runs " +
                           std::to_string(p.min_runs));
-  p.warmup = static_cast<int>(options.integer("warmup", 2, 0, 1'000'000));
-  p.fit_from = options.bytes("fit-from", 0);
+  p.warmup = static_cast<int>(options.integer("warmup", 2, 1, 1'000'000));
+  if (options.has("fit-from")) {
+    p.fit_from = options.bytes("fit-from", 0);
+    if (p.fit_from == 0)
+      throw cli::UsageError("--fit-from: 0 bytes is no size to fit from (without --fit-from: the largest size / 16)");
+    const auto fitted = std::count_if(p.sizes.begin(), p.sizes.end(), [&](std::size_t b) { return b >= p.fit_from; });
+    if (fitted < 2)
+      throw cli::UsageError("--fit-from " + options.text("fit-from") + ": " + std::to_string(fitted) +
+                            " of --sizes from it up, where the bandwidth fit needs 2 (the sizes end at " +
+                            format_bytes(*std::max_element(p.sizes.begin(), p.sizes.end())) + ")");
+  }
 
   std::ofstream csv = open_csv(options, rank);
 

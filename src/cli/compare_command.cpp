@@ -1,6 +1,5 @@
 // collsim compare: options, output files and plots; the comparison itself is
 // experiment/comparison.hpp.
-#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <optional>
@@ -12,6 +11,7 @@
 #include "cli/plotting.hpp"
 #include "engines/run.hpp"
 #include "experiment/comparison.hpp"
+#include "experiment/named_files.hpp"
 
 namespace collsim::cli {
 namespace {
@@ -24,7 +24,7 @@ const std::vector<OptionDef>& compare_options() {
        "engine the others are judged against: sim, mpi, mpi-native or model (default: mpi-native if "
        "measured, else mpi, else sim)"},
       {"out", "DIR", "write DIR/comparison.csv (per point) and DIR/selection.csv (per selector and call)"},
-      {"png", "DIR", "plots in DIR (python3 with matplotlib); the CSV files go there too unless --out is given"},
+      {"plots", "DIR", "PNG plots in DIR (python3 with matplotlib); the CSV files go there too unless --out is given"},
       {"csv", "", "print the per-point CSV instead of the table"},
       {"help", "", "this text"},
   };
@@ -32,7 +32,7 @@ const std::vector<OptionDef>& compare_options() {
 }
 
 const char* const kHelp =
-    "usage: collsim compare RESULTS.csv [MORE.csv ...] [--reference ENGINE] [--out DIR] [--png DIR] [--csv]\n"
+    "usage: collsim compare RESULTS.csv [MORE.csv ...] [--reference ENGINE] [--out DIR] [--plots DIR] [--csv]\n"
     "\n"
     "Joins result rows (collsim run's results.csv, collsim measure --csv, collsim-mpi measure --csv) by point\n"
     "(op, procs, bytes, segment, root): the textbook and derived predictions (engines formula-textbook,\n"
@@ -62,10 +62,10 @@ int compare_command(std::span<char* const> args) {
   }
   // Checked before any work, so a missing plotting stack costs nothing.
   std::optional<std::string> python;
-  if (o.has("png")) {
+  if (o.has("plots")) {
     python = plotting_python();
     if (!python) {
-      std::cerr << "collsim: --png needs python3 with matplotlib (Debian: apt-get install python3-matplotlib)\n";
+      std::cerr << "collsim: --plots needs python3 with matplotlib (Debian: apt-get install python3-matplotlib)\n";
       return 2;
     }
   }
@@ -74,12 +74,10 @@ int compare_command(std::span<char* const> args) {
   for (const auto& path : o.positional) files.push_back({path, read_results_csv(path)});
   const Comparison c = compare_results(files, reference);
 
-  const std::string dir = o.has("out") ? o.text("out") : o.text("png");
+  const std::string dir = o.has("out") ? o.text("out") : o.text("plots");
   std::string points_csv, selection_csv;
   if (!dir.empty()) {
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    if (ec || !fs::is_directory(dir)) throw InputError(dir + ": cannot create the output folder");
+    make_output_folder(dir);
     points_csv = (fs::path(dir) / "comparison.csv").string();
     selection_csv = (fs::path(dir) / "selection.csv").string();
     write_file_atomically(points_csv, comparison_points_csv(c));
@@ -94,18 +92,10 @@ int compare_command(std::span<char* const> args) {
   }
   std::cout.flush();
 
-  if (python) {
-    const std::string png = o.text("png");
-    const std::string cmd = shell_quoted(*python) + " " + shell_quoted(tool_path("plot_compare")) + " --points " +
-                            shell_quoted(points_csv) + " --selection " + shell_quoted(selection_csv) + " --out " +
-                            shell_quoted(png) + (o.has("csv") ? " >&2" : "");
-    const int status = std::system(cmd.c_str());
-    if (status != 0) {
-      std::cerr << "collsim: tools/plot_compare failed (status " << status << ")\n";
-      return 1;
-    }
-  }
-  return 0;
+  if (!python) return 0;
+  return run_plotting_tool(*python, "plot_compare",
+                           {"--points", points_csv, "--selection", selection_csv, "--out", o.text("plots")},
+                           o.has("csv"));
 }
 
 }  // namespace collsim::cli

@@ -1,14 +1,18 @@
 #include "cli/engine_options.hpp"
 
+#include <algorithm>
+#include <string_view>
+
 #include "engines/sim/protocol.hpp"
+#include "experiment/scenario.hpp"
 #include "experiment/units.hpp"
 
 namespace collsim::cli {
 
 std::string default_platform() { return COLLSIM_SOURCE_DIR "/platforms/grisou.xml"; }
 
-std::vector<OptionDef> engine_options() {
-  return {
+std::vector<OptionDef> engine_options(std::initializer_list<const char*> except) {
+  std::vector<OptionDef> defs = {
       {"platform", "FILE",
        "sim: SimGrid platform file (default platforms/grisou.xml); model: two-level Hockney derived from it"},
       {"ranks-per-node", "N",
@@ -19,17 +23,25 @@ std::vector<OptionDef> engine_options() {
       {"protocol", "NAME",
        "sim: point-to-point protocols: ideal, tcp, tcp+shm (default: the platform's, else tcp+shm)"},
       {"protocol-option", "PROFILE/KEY:VALUE", "sim: a protocol parameter, e.g. tcp/buffer:1MiB (repeatable)", true},
-      {"eager-limit", "SIZE", "sim, ideal protocol: messages below go eager, others rendezvous (default 64KiB)"},
+      {"eager-limit", "SIZE",
+       "sim, --protocol ideal only: messages below go eager, others rendezvous (default 64KiB); tcp's and "
+       "shm's are --protocol-option tcp/eager_limit:SIZE, shm/eager_limit:SIZE"},
       {"cfg", "KEY:VALUE", "sim: a SimGrid configuration option (repeatable)", true},
-      {"alpha", "S", "model: Hockney latency in seconds (default 1e-05)"},
-      {"beta", "S_PER_BYTE", "model: Hockney seconds per byte (default 8e-10)"},
+      {"alpha", "TIME", "model: Hockney latency, e.g. 10us (default 10us)"},
+      {"beta", "TIME_PER_BYTE", "model: Hockney time per byte, e.g. 0.8ns, or a rate, 1.25GBps (default 0.8ns)"},
       {"intra", "ALPHA,BETA",
-       "model: two-level Hockney: these between ranks of one node, --alpha/--beta between nodes"},
-      {"loggp", "L,o,g,G", "model: use LogGP with these parameters instead of Hockney"},
+       "model: two-level Hockney: these between ranks of one node, --alpha/--beta between nodes (e.g. 5us,0.3ns)"},
+      {"loggp", "L,o,g,G",
+       "model: use LogGP with these parameters instead of Hockney (G per byte), e.g. 5us,1us,2us,0.1ns"},
       {"one-port", "", "model: each rank sends one message and receives one at a time"},
-      {"copy-bandwidth", "BYTES_PER_S", "model: local copy rate (default 0 = copies are free)"},
-      {"reduce-gamma", "S_PER_BYTE", "model, formula: local reduction cost per byte (default 0 = reductions are free)"},
+      {"copy-bandwidth", "RATE", "model: local copy rate, e.g. 5GBps (default 0 = copies are free)"},
+      {"reduce-gamma", "TIME_PER_BYTE",
+       "model, formula: local reduction cost per byte, e.g. 0.1ns (default 0 = reductions are free)"},
   };
+  std::erase_if(defs, [&](const OptionDef& d) {
+    return std::any_of(except.begin(), except.end(), [&](const char* n) { return d.name == n; });
+  });
+  return defs;
 }
 
 void check_model_options(const ParsedOptions& o, const std::string& engine) {
@@ -48,17 +60,22 @@ void check_sim_options(const ParsedOptions& o, const std::string& engine) {
 
 namespace {
 
-// The n non-negative numbers of option `name`, "A,B,...", or a UsageError saying what it wants.
-std::vector<double> read_numbers(const ParsedOptions& o, const std::string& name, std::size_t n,
-                                 const std::string& what) {
+// The items of option `name`, "A,B,...", each a time ('t') or a time per byte ('b') as `kinds`
+// says, none negative; or a UsageError saying what it wants.
+std::vector<double> read_costs(const ParsedOptions& o, const std::string& name, std::string_view kinds,
+                               const std::string& what) {
   const std::string text = o.text(name);
+  const std::vector<std::string> items = split_commas(text);
+  if (items.size() != kinds.size()) throw UsageError("--" + name + ": '" + text + "' is not " + what);
   std::vector<double> v;
-  for (const std::string& item : split_commas(text)) {
-    const auto x = parse_real(item);
-    if (!x || *x < 0) throw UsageError("--" + name + ": '" + text + "' is not " + what);
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const auto x = kinds[i] == 't' ? parse_seconds(items[i]) : parse_seconds_per_byte(items[i]);
+    if (!x)
+      throw UsageError("--" + name + ": '" + items[i] + "' in '" + text + "' is not " +
+                       (kinds[i] == 't' ? kSecondsHint : kSecondsPerByteHint));
+    if (*x < 0) throw UsageError("--" + name + ": " + items[i] + " in '" + text + "' must be at least 0");
     v.push_back(*x);
   }
-  if (v.size() != n) throw UsageError("--" + name + ": '" + text + "' is not " + what);
   return v;
 }
 
@@ -66,26 +83,26 @@ std::vector<double> read_numbers(const ParsedOptions& o, const std::string& name
 
 ModelConfig read_model(const ParsedOptions& o) {
   ModelConfig m;
-  m.hockney.alpha = o.real("alpha", m.hockney.alpha, 0);
-  m.hockney.beta = o.real("beta", m.hockney.beta, 0);
+  m.hockney.alpha = o.seconds("alpha", m.hockney.alpha);
+  m.hockney.beta = o.seconds_per_byte("beta", m.hockney.beta);
   if (o.has("loggp")) {
     if (o.has("alpha") || o.has("beta") || o.has("intra"))
       throw UsageError("--loggp replaces Hockney's --alpha/--beta/--intra: give one or the other");
-    const auto v = read_numbers(o, "loggp", 4, "four non-negative numbers L,o,g,G");
+    const auto v = read_costs(o, "loggp", "tttb", "four costs L,o,g,G (e.g. 5us,1us,2us,0.1ns)");
     m.kind = ModelConfig::Kind::loggp;
     m.loggp = {v[0], v[1], v[2], v[3]};
     if (o.has("one-port"))
       throw UsageError("--one-port applies to Hockney only (LogGP's g and G already serialise sends)");
   }
   if (o.has("intra")) {
-    const auto v = read_numbers(o, "intra", 2, "two non-negative numbers ALPHA,BETA");
+    const auto v = read_costs(o, "intra", "tb", "two costs ALPHA,BETA (e.g. 5us,0.3ns)");
     m.kind = ModelConfig::Kind::two_level;
     m.two_level.intra = {v[0], v[1]};
     m.two_level.inter = m.hockney;
   }
   m.one_port = o.has("one-port");
-  m.copy_bandwidth = o.real("copy-bandwidth", 0, 0);
-  m.reduce_gamma = o.real("reduce-gamma", 0, 0);
+  m.copy_bandwidth = o.rate("copy-bandwidth", 0, true);
+  m.reduce_gamma = o.seconds_per_byte("reduce-gamma", 0);
   if (o.has("platform")) {
     // The two-level Hockney model of the platform, as the simulation would see it.
     for (const char* n : {"alpha", "beta", "intra", "loggp"})
@@ -125,6 +142,9 @@ SimConfig read_sim(const ParsedOptions& o) {
   s.protocol = o.text("protocol");
   if (o.has("protocol") && !is_protocol_name(s.protocol))
     throw UsageError("--protocol: '" + s.protocol + "' is not a protocol (" + protocol_names() + ")");
+  if (o.has("eager-limit"))
+    if (const std::string problem = eager_limit_problem(s.protocol); !problem.empty())
+      throw UsageError("--eager-limit " + problem);
   for (const auto& p : o.all("protocol-option")) {
     const std::string problem = check_protocol_option(p);
     if (!problem.empty()) throw UsageError("--protocol-option: " + problem);

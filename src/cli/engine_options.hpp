@@ -13,9 +13,10 @@
 
 namespace collsim::cli {
 
-// The options of the model and sim engines (--platform ... --copy-bandwidth), for commands that
-// run a point on them (collsim measure, timeline, explain); read by read_model and read_sim.
-std::vector<OptionDef> engine_options();
+// The options of the model and sim engines (--platform ... --reduce-gamma), each defined once here
+// for every command that runs points on them (measure, timeline, explain, calibrate, coarray),
+// but those in `except` (options that mean nothing to the command); read by read_model and read_sim.
+std::vector<OptionDef> engine_options(std::initializer_list<const char*> except = {});
 
 // Options of one engine given to a run on the other, refused with one line naming them:
 // check_model_options when running on the model engine under the name `engine` (model, formula):

@@ -22,9 +22,9 @@ constexpr int kMaxRanks = 32;
 std::vector<OptionDef> explain_options() {
   std::vector<OptionDef> defs = {
       {"engine", "model|sim", "engine to run on (default model)"},
-      {"trace", "FILE.csv",
+      {"from-trace", "FILE.csv",
        "explain the runs of a collsim CSV trace instead of running a point (e.g. one written by "
-       "collsim-mpi measure --trace, or collsim timeline --csv)"}};
+       "collsim-mpi measure --trace FILE.csv, or collsim measure/timeline --trace FILE.csv)"}};
   for (auto& d : call_options(true))
     if (d.name != "csv" && d.name != "op") defs.push_back(d);
   for (auto& d : engine_options()) defs.push_back(d);
@@ -52,9 +52,10 @@ std::string protocol_reason(const Protocols& p, std::uint64_t bytes, TraceProtoc
 // The runs of a trace file, each told as a run of the engines is.
 int explain_trace_file(const ParsedOptions& o) {
   for (const char* n : {"procs", "bytes", "segment", "root", "fanout", "radix", "engine"})
-    if (o.has(n)) throw UsageError("--" + std::string(n) + " does not apply with --trace (the trace says what ran)");
-  if (!o.positional.empty()) throw UsageError("--trace takes no algorithm (the trace says what ran)");
-  const std::string path = o.text("trace");
+    if (o.has(n))
+      throw UsageError("--" + std::string(n) + " does not apply with --from-trace (the trace says what ran)");
+  if (!o.positional.empty()) throw UsageError("--from-trace takes no algorithm (the trace says what ran)");
+  const std::string path = o.text("from-trace");
   const std::vector<TracedRun> runs = read_trace_csv(path);
   if (runs.empty()) throw InputError(path + ": the trace holds no run");
   for (const TracedRun& run : runs)
@@ -83,14 +84,17 @@ int explain_command(std::span<char* const> args) {
   const ParsedOptions o = parse_options(args, defs);
   if (o.has("help")) {
     std::cout << "usage: collsim explain OP --procs P --bytes M [--segment S] [--engine model|sim] [options]\n"
-                 "       collsim explain --trace FILE.csv\n\n"
+                 "       collsim explain --from-trace FILE.csv\n\n"
               << format_options(defs) << "\nRuns the call traced (up to " << kMaxRanks
               << " ranks) and tells it step by step: who sends which segment to whom, who waits\n"
                  "for what, which protocol a message took and why; then the critical path, the chain of\n"
-                 "events that decided the finish time, with its shares: latency, transfer, waiting, copying.\n";
+                 "events that decided the finish time, with its shares: latency, transfer, waiting, copying.\n"
+                 "A send is done (its request complete, its buffer free) once its data is handed over: under\n"
+                 "the sim engine's tcp when the socket buffer has taken it, often before the data has left;\n"
+                 "explain says so where a rank waited for such a send.\n";
     return 0;
   }
-  if (o.has("trace")) return explain_trace_file(o);
+  if (o.has("from-trace")) return explain_trace_file(o);
   if (o.positional.size() != 1)
     throw UsageError("explain takes one algorithm (collsim explain bcast/binomial --procs 8 --bytes 64KiB)");
   const std::string engine = o.text("engine", "model");
@@ -106,7 +110,10 @@ int explain_command(std::span<char* const> args) {
   ExplainContext context;
   if (engine == "model") {
     check_model_options(o, engine);
-    result = run_model(read_model(o), spec);
+    const ModelConfig model = read_model(o);
+    result = run_model(model, spec);
+    if (model.kind == ModelConfig::Kind::loggp)
+      context.send_done = "LogGP completes a send after the sender's overhead o, before its data arrives";
   } else {
     check_sim_options(o, engine);
     const SimConfig sim = read_sim(o);
@@ -125,6 +132,7 @@ int explain_command(std::span<char* const> args) {
     context.protocol_reason = [protocols](int, int, std::uint64_t bytes, TraceProtocol p) {
       return protocol_reason(protocols, bytes, p);
     };
+    context.send_done = send_completion(protocols);
   }
   const std::vector<TraceEvent> events = trace.take();
   if (events.empty()) {

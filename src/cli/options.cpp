@@ -18,6 +18,8 @@ ParsedOptions parse_options(std::span<char* const> args, std::span<const OptionD
   ParsedOptions out;
   for (std::size_t i = 0; i < args.size(); ++i) {
     std::string arg = args[i];
+    // -o FILE is --output FILE wherever a command writes one file.
+    if (arg == "-o" && find(defs, "output")) arg = "--output";
     if (arg.rfind("--", 0) != 0 || arg == "--") {
       out.positional.push_back(arg);
       continue;
@@ -35,11 +37,13 @@ ParsedOptions parse_options(std::span<char* const> args, std::span<const OptionD
     if (def->value_name.empty()) {
       if (inline_value) throw UsageError("option --" + name + " takes no value");
     } else if (!inline_value) {
-      if (i + 1 >= args.size()) throw UsageError("option --" + name + " needs a value (" + def->value_name + ")");
+      if (i + 1 >= args.size())
+        throw UsageError("option " + std::string(args[i]) + " needs a value (" + def->value_name + ")");
       value = args[++i];
     }
     auto& slot = out.values_[name];
-    if (!slot.empty() && !def->repeatable) throw UsageError("option --" + name + " given twice");
+    if (!slot.empty() && !def->repeatable)
+      throw UsageError("option --" + name + (name == "output" ? " (or -o)" : "") + " given twice");
     slot.push_back(value);
   }
   return out;
@@ -81,6 +85,33 @@ double ParsedOptions::real(const std::string& name, double fallback, double min)
   auto x = parse_real(v);
   if (!x) throw UsageError("--" + name + ": '" + v + "' is not a number");
   if (*x < min) throw UsageError("--" + name + ": " + v + " must be at least " + format_real(min));
+  return *x;
+}
+
+double ParsedOptions::seconds(const std::string& name, double fallback) const {
+  if (!has(name)) return fallback;
+  const std::string v = text(name);
+  const auto x = parse_seconds(v);
+  if (!x) throw UsageError("--" + name + ": '" + v + "' is not " + kSecondsHint);
+  if (*x < 0) throw UsageError("--" + name + ": " + v + " must be at least 0");
+  return *x;
+}
+
+double ParsedOptions::rate(const std::string& name, double fallback, bool zero_allowed) const {
+  if (!has(name)) return fallback;
+  const std::string v = text(name);
+  if (zero_allowed && parse_real(v) == 0.0) return 0;
+  const auto x = parse_rate(v);
+  if (!x) throw UsageError("--" + name + ": '" + v + "' is not " + kRateHint);
+  return *x;
+}
+
+double ParsedOptions::seconds_per_byte(const std::string& name, double fallback) const {
+  if (!has(name)) return fallback;
+  const std::string v = text(name);
+  const auto x = parse_seconds_per_byte(v);
+  if (!x) throw UsageError("--" + name + ": '" + v + "' is not " + kSecondsPerByteHint);
+  if (*x < 0) throw UsageError("--" + name + ": " + v + " must be at least 0");
   return *x;
 }
 

@@ -1,6 +1,7 @@
 // A small long-option parser for the collsim commands, with one-line errors.
 //
-// "--name value", "--name=value" and bare "--flag" are accepted; anything unknown, a missing
+// "--name value", "--name=value" and bare "--flag" are accepted, and "-o FILE" for "--output FILE"
+// in the commands that write one file; anything unknown, a missing
 // value or an unparsable number raises UsageError, which the commands print as one line and turn
 // into exit status 2.
 #pragma once
@@ -35,6 +36,12 @@ class ParsedOptions {
   std::size_t bytes(const std::string& name, std::size_t fallback) const;
   long long integer(const std::string& name, long long fallback, long long min, long long max) const;
   double real(const std::string& name, double fallback, double min) const;
+  // Quantities with units (experiment/units.hpp), each at least 0: seconds ("10us"), bytes per
+  // second ("10Gbps"; "0" too where zero means "none", as --copy-bandwidth's), seconds per byte
+  // ("0.8ns", or the inverse of a rate: "1.25GBps").
+  double seconds(const std::string& name, double fallback) const;
+  double rate(const std::string& name, double fallback, bool zero_allowed = false) const;
+  double seconds_per_byte(const std::string& name, double fallback) const;
 
   std::vector<std::string> positional;
 

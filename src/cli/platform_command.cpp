@@ -58,13 +58,8 @@ int platform_command(std::span<char* const> args) {
     std::cout << kHelp << format_options(defs);
     return 0;
   }
-  std::string output = o.text("output");
-  for (std::size_t i = 0; i < o.positional.size(); ++i) {
-    if (o.positional[i] != "-o") throw UsageError("unexpected argument '" + o.positional[i] + "'");
-    if (i + 1 >= o.positional.size()) throw UsageError("option -o needs a value (FILE)");
-    if (!output.empty()) throw UsageError("the output file is given twice (-o and --output)");
-    output = o.positional[++i];
-  }
+  if (!o.positional.empty()) throw UsageError("unexpected argument '" + o.positional[0] + "'");
+  const std::string output = o.text("output");
 
   ClusterSpec spec;
   for (const auto& p : platform_parameters()) {

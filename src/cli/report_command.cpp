@@ -1,9 +1,8 @@
 // collsim report: the HTML page of a results folder, drawn by tools/report (Python, matplotlib).
-#include <sys/wait.h>
-
-#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -11,6 +10,8 @@
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "cli/plotting.hpp"
+#include "experiment/measurement.hpp"
+#include "experiment/named_files.hpp"
 
 namespace collsim::cli {
 namespace {
@@ -33,30 +34,34 @@ const char* const kHelp =
     "against process count per size (log-log, a colour per algorithm, a line style per engine), the\n"
     "fastest algorithm per (procs, bytes) as a heat map per engine, and the timelines of the points\n"
     "traced in RESULTS_DIR/traces/*.csv. The page loads nothing (inline SVG and CSS, no script), so\n"
-    "it opens offline. Needs python3 with matplotlib (tools/report draws it). collsim run --report\n"
-    "writes it after the run.\n"
+    "it opens offline. results.csv is checked first, as compare reads it: a bad row (a time missing,\n"
+    "not a number, NaN or negative) is refused with its line. Needs python3 with matplotlib\n"
+    "(tools/report draws it). collsim run --report writes it after the run.\n"
     "\n";
 
 }  // namespace
 
 int write_report(const std::string& results_dir, const std::string& output, bool output_to_stderr) {
+  if (!output.empty()) check_output_file(output, "page");
   if (!fs::is_directory(results_dir)) throw InputError(results_dir + ": no such folder");
-  if (!fs::is_regular_file(fs::path(results_dir) / "results.csv"))
+  const std::string csv = (fs::path(results_dir) / "results.csv").string();
+  if (!fs::is_regular_file(csv))
     throw InputError(results_dir + ": no results.csv (not a results folder of collsim run)");
+  std::ifstream run_json(fs::path(results_dir) / "run.json");
+  const std::string settings{std::istreambuf_iterator<char>(run_json), {}};
+  if (settings.find("\"kind\": \"coarray\"") != std::string::npos)
+    throw InputError(results_dir + ": the results of a coarray scenario; tools/plot_coarray draws them");
+  // The rows are checked here, by the reader run and compare use (a bad row is refused
+  // with its file and line), so that tools/report draws only rows that make sense.
+  if (read_results_csv(csv).empty()) throw InputError(csv + ": no rows (the run has measured nothing yet)");
   const auto python = plotting_python();
   if (!python) {
     std::cerr << "collsim: report needs python3 with matplotlib (Debian: apt-get install python3-matplotlib)\n";
     return 2;
   }
-  std::string cmd = shell_quoted(*python) + " " + shell_quoted(tool_path("report")) + " " + shell_quoted(results_dir);
-  if (!output.empty()) cmd += " --output " + shell_quoted(output);
-  if (output_to_stderr) cmd += " >&2";
-  const int status = std::system(cmd.c_str());
-  // tools/report exits 2 on bad input after printing its one line; anything else is its failure.
-  if (status == 0) return 0;
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 2) return 2;
-  std::cerr << "collsim: tools/report failed (status " << status << ")\n";
-  return 1;
+  std::vector<std::string> args = {results_dir};
+  if (!output.empty()) args.insert(args.end(), {"--output", output});
+  return run_plotting_tool(*python, "report", args, output_to_stderr);
 }
 
 int report_command(std::span<char* const> args) {
@@ -65,19 +70,9 @@ int report_command(std::span<char* const> args) {
     std::cout << kHelp << format_options(report_options());
     return 0;
   }
-  std::string output = o.text("output");
-  std::vector<std::string> dirs;
-  for (std::size_t i = 0; i < o.positional.size(); ++i) {
-    if (o.positional[i] != "-o") {
-      dirs.push_back(o.positional[i]);
-      continue;
-    }
-    if (i + 1 >= o.positional.size()) throw UsageError("-o needs a value (FILE)");
-    if (!output.empty()) throw UsageError("the output file is given twice (-o and --output)");
-    output = o.positional[++i];
-  }
+  const std::vector<std::string>& dirs = o.positional;
   if (dirs.size() != 1) throw UsageError("report takes one results folder (collsim report RESULTS_DIR)");
-  return write_report(dirs[0], output, false);
+  return write_report(dirs[0], o.text("output"), false);
 }
 
 }  // namespace collsim::cli

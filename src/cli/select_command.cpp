@@ -14,6 +14,7 @@
 #include "cli/options.hpp"
 #include "cli/progress_line.hpp"
 #include "engines/formula/formula_engine.hpp"
+#include "experiment/named_files.hpp"
 #include "experiment/parameters.hpp"
 #include "experiment/units.hpp"
 #include "selection/decision_table.hpp"
@@ -33,10 +34,10 @@ const std::vector<OptionDef>& select_options() {
         {"op", "OPS", "operation(s) to select for, e.g. bcast,allreduce, or all (required; list: collsim algorithms)"},
         {"procs", "LIST", "communicator sizes, one table row each, e.g. 4,8,16 (required)"},
         {"params", "FILE", "parameters from collsim calibrate: per-algorithm alpha, beta, gamma(p), reduce_gamma"},
-        {"alpha", "S", "instead of --params: Hockney latency in seconds for every algorithm"},
-        {"beta", "S_PER_BYTE", "instead of --params: Hockney seconds per byte"},
+        {"alpha", "TIME", "instead of --params: Hockney latency for every algorithm, e.g. 10us"},
+        {"beta", "TIME_PER_BYTE", "instead of --params: Hockney time per byte, e.g. 0.8ns, or a rate, 1.25GBps"},
         {"one-port", "", "with --alpha/--beta: a rank receives one message at a time (serial receives)"},
-        {"reduce-gamma", "S_PER_BYTE", "with --alpha/--beta: seconds per byte of a local reduction (default 0)"},
+        {"reduce-gamma", "TIME_PER_BYTE", "with --alpha/--beta: time per byte of a local reduction (default 0)"},
         {"formula", "derived|textbook", "the formulas that predict (default derived)"},
         {"segments", "LIST", "segment sizes tried for segmented algorithms (default 0,1KiB,8KiB,16KiB,64KiB,128KiB)"},
         {"max-bytes", "SIZE", "largest size sampled, as each operation means its size (default 4MiB)"},
@@ -153,9 +154,9 @@ Prediction read_prediction(const ParsedOptions& o, const std::vector<Operation>&
     if (!o.has("alpha") || !o.has("beta"))
       throw UsageError("give the formulas their costs: --params FILE, or --alpha S and --beta S");
     ModelConfig model;
-    model.hockney = {o.real("alpha", 0, 0), o.real("beta", 0, 0)};
+    model.hockney = {o.seconds("alpha", 0), o.seconds_per_byte("beta", 0)};
     model.one_port = o.has("one-port");
-    model.reduce_gamma = o.real("reduce-gamma", 0, 0);
+    model.reduce_gamma = o.seconds_per_byte("reduce-gamma", 0);
     // gamma(p) from the model engine under the same Hockney, as `collsim measure --engine formula` does.
     out.predict =
         selection::formula_predictor(costs_from_model(model, communicators.back(), kGammaSegment),
@@ -209,6 +210,7 @@ int select_command(std::span<char* const> args) {
                        " applies to reducing operations (reduce, allreduce, reduce_scatter)");
   const Reduction reduction = read_reduction(o, kDefaultReduction);
   const Prediction prediction = read_prediction(o, ops, procs);
+  if (o.has("rules-out")) check_output_file(o.text("rules-out"), "rules file");  // before the tables are printed
 
   // The sizes a call of each operation can have: a barrier has none, a reduction whole elements.
   std::vector<std::vector<std::size_t>> sizes_of;

@@ -1,10 +1,8 @@
 // collsim timeline: one point traced on the model and sim engines (or a trace file from
 // elsewhere, e.g. collsim-mpi), drawn by tools/timeline as a space-time diagram.
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <optional>
@@ -19,6 +17,7 @@
 #include "comm/trace.hpp"
 #include "engines/model/model_engine.hpp"
 #include "engines/sim/sim_engine.hpp"
+#include "experiment/named_files.hpp"
 #include "experiment/trace_files.hpp"
 
 namespace collsim::cli {
@@ -29,17 +28,17 @@ namespace fs = std::filesystem;
 std::vector<OptionDef> timeline_options() {
   std::vector<OptionDef> defs = {
       {"engine", "model[,sim]", "engines to run the point on, one panel each (default model)"},
-      {"trace", "FILE.csv", "draw this collsim CSV trace instead of running a point (repeatable: runs of all files)",
-       true},
+      {"from-trace", "FILE.csv",
+       "draw this collsim CSV trace instead of running a point (repeatable: runs of all files)", true},
       {"png", "FILE", "write the picture as PNG"},
       {"svg", "FILE", "write the picture as SVG"},
       {"title", "TEXT", "a title over the panels"},
   };
-  for (auto& d : call_options(true)) {
-    // Here --csv keeps the trace instead of printing measurements.
-    if (d.name == "csv") d = {"csv", "FILE.csv", "also keep the trace in FILE.csv (collsim's CSV trace format)"};
-    if (d.name != "then-gather" && d.name != "timed-on-root") defs.push_back(d);
-  }
+  for (auto& d : call_options(true))
+    if (d.name != "then-gather" && d.name != "timed-on-root" && d.name != "csv") defs.push_back(d);
+  defs.push_back({"trace", "FILE",
+                  "also write the runs' events to FILE, as collsim measure --trace does: .csv (collsim's trace, "
+                  "for --from-trace and explain), .json (Perfetto) or .paje (ViTE)"});
   defs.push_back({"payload", "real|virtual", "real: move and check bytes (default); virtual: sizes only"});
   for (auto& d : engine_options()) defs.push_back(d);
   defs.push_back({"help", "", "this text"});
@@ -48,23 +47,26 @@ std::vector<OptionDef> timeline_options() {
 
 const char* const kHelp =
     "usage: collsim timeline --op NAME --procs P --bytes M [--segment S ...] [--engine model[,sim]]\n"
-    "                        (--png FILE | --svg FILE) [--csv FILE.csv] [model and sim options]\n"
-    "       collsim timeline --trace FILE.csv [--trace MORE.csv ...] (--png FILE | --svg FILE)\n"
+    "                        (--png FILE | --svg FILE) [--trace FILE] [model and sim options]\n"
+    "       collsim timeline --from-trace FILE.csv [--from-trace MORE.csv ...] (--png FILE | --svg FILE)\n"
     "\n"
     "A space-time diagram of one collective call: ranks down, time across, each rank's operations as\n"
     "bars from post to completion (waits shaded, copies apart), each message as an arrow from the start\n"
     "of its transfer at the sender to its arrival at the receiver, coloured by segment number (the\n"
-    "message's ordinal among those from the same sender to the same receiver with the same tag). Each\n"
-    "engine named gets a panel, one above the other on the same time scale. Drawn by tools/timeline\n"
-    "(python3 with matplotlib), for up to 64 ranks.\n"
+    "message's ordinal among those from the same sender to the same receiver with the same tag). A send\n"
+    "done before its data left (the sim engine's tcp completes a send once the socket buffer has taken\n"
+    "its data) is an open circle on the sender's row, dotted to its arrow. Each engine named gets a\n"
+    "panel, one above the other on the same time scale. Drawn by tools/timeline (python3 with\n"
+    "matplotlib), for up to 64 ranks. A trace file that breaks the trace contract is refused.\n"
     "\n";
 
 std::vector<std::string> engines_named(const ParsedOptions& o) {
   std::vector<std::string> engines;
   for (const std::string& e : split_commas(o.text("engine", "model"))) {
     if (e != "model" && e != "sim")
-      throw UsageError("--engine: '" + e +
-                       "' is not model or sim (real MPI: collsim-mpi measure --trace, then --trace)");
+      throw UsageError(
+          "--engine: '" + e +
+          "' is not model or sim (real MPI: collsim-mpi measure --trace FILE.csv, then --from-trace FILE.csv)");
     for (const std::string& seen : engines)
       if (seen == e) throw UsageError("--engine: " + e + " is named twice");
     engines.push_back(e);
@@ -116,13 +118,18 @@ int timeline_command(std::span<char* const> args) {
   const std::string out = o.has("png") ? o.text("png") : o.text("svg");
   const std::string ext = o.has("png") ? ".png" : ".svg";
   if (!out.ends_with(ext)) throw UsageError("--" + ext.substr(1) + " " + out + ": the file name must end in " + ext);
-  if (o.has("trace")) {
+  if (o.has("from-trace")) {
     for (const auto& d : defs)
-      if (o.has(d.name) && d.name != "trace" && d.name != "png" && d.name != "svg" && d.name != "title")
-        throw UsageError("--" + d.name + " does not apply to --trace (the trace says what ran)");
+      if (o.has(d.name) && d.name != "from-trace" && d.name != "png" && d.name != "svg" && d.name != "title")
+        throw UsageError("--" + d.name + " does not apply to --from-trace (the trace says what ran)");
+  } else if (!o.has("op")) {
+    throw UsageError("missing --op NAME (or --from-trace FILE.csv to draw a trace file)");
   }
-  if (o.has("csv") && !o.text("csv").ends_with(".csv"))
-    throw UsageError("--csv " + o.text("csv") + ": the file name must end in .csv");
+  check_output_file(out, "picture");
+  if (o.has("trace")) {
+    trace_extension(o.text("trace"));
+    check_output_file(o.text("trace"), "trace");
+  }
   // Checked before any work, so a missing plotting stack costs nothing.
   const std::optional<std::string> python = plotting_python();
   if (!python) {
@@ -131,31 +138,29 @@ int timeline_command(std::span<char* const> args) {
   }
 
   std::vector<TracedRun> runs;
-  if (o.has("trace")) {
-    for (const std::string& path : o.all("trace"))
+  if (o.has("from-trace")) {
+    for (const std::string& path : o.all("from-trace"))
       for (TracedRun& r : read_trace_csv(path)) runs.push_back(std::move(r));
   } else {
     runs = traced_point(o);
   }
 
-  const bool keep = o.has("csv");
+  // tools/timeline reads collsim's CSV trace; --trace keeps the runs in the format it names.
+  const bool keep = o.has("trace");
+  if (keep) write_trace(o.text("trace"), runs);
+  const bool own_csv = keep && o.text("trace").ends_with(".csv");
   const std::string csv =
-      keep ? o.text("csv")
-           : (fs::temp_directory_path() / ("collsim-timeline-" + std::to_string(::getpid()) + ".csv")).string();
-  write_trace(csv, runs);
-  std::string cmd = shell_quoted(*python) + " " + shell_quoted(tool_path("timeline")) + " " + shell_quoted(csv) + " " +
-                    shell_quoted(out);
-  if (o.has("title")) cmd += " --title " + shell_quoted(o.text("title"));
-  const int status = std::system(cmd.c_str());
-  if (!keep) fs::remove(csv);
+      own_csv ? o.text("trace")
+              : (fs::temp_directory_path() / ("collsim-timeline-" + std::to_string(::getpid()) + ".csv")).string();
+  if (!own_csv) write_trace(csv, runs);
+  std::vector<std::string> tool_args = {csv, out};
+  if (o.has("title")) tool_args.insert(tool_args.end(), {"--title", o.text("title")});
   // tools/timeline refuses bad input (too many ranks, say) with its own line and status 2.
-  if (status != 0) {
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 2) return 2;
-    std::cerr << "collsim: tools/timeline failed (status " << status << ")\n";
-    return 1;
-  }
+  const int status = run_plotting_tool(*python, "timeline", tool_args);
+  if (!own_csv) fs::remove(csv);
+  if (status != 0) return status;
   std::cout << "wrote " << out << " (" << runs.size() << (runs.size() == 1 ? " run" : " runs") << ")"
-            << (keep ? ", trace " + csv : "") << "\n";
+            << (keep ? ", trace " + o.text("trace") : "") << "\n";
   return 0;
 }
 

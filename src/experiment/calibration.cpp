@@ -120,7 +120,7 @@ std::vector<double> mpi_pingpong(const MpiLaunch& launch, const std::vector<std:
   std::vector<std::string> argv = launcher_command(launch);
   for (const char* a : {"-np", "2"}) argv.emplace_back(a);
   argv.push_back(mpi_program(launch));
-  for (const std::string& a : {std::string("pingpong"), std::string("--sizes"), list, std::string("--csv"), csv})
+  for (const std::string& a : {std::string("pingpong"), std::string("--sizes"), list, std::string("--output"), csv})
     argv.push_back(a);
   std::string cmd;
   for (const auto& a : argv) cmd += "'" + a + "' ";
@@ -161,16 +161,28 @@ std::vector<double> gamma_in_one_run(const ModelConfig& model, const RunSpec& sp
 
 }  // namespace
 
-Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std::size_t, std::size_t)>& progress) {
+std::vector<const AlgorithmInfo*> default_calibration_algorithms(const std::vector<int>& procs,
+                                                                 std::vector<const AlgorithmInfo*>* left_out) {
+  std::vector<const AlgorithmInfo*> out;
+  for (const auto& a : all_algorithms()) {
+    if (!a.derived) continue;
+    if (std::any_of(procs.begin(), procs.end(), [&](int p) { return p >= 2 && runs_on(a, p); }))
+      out.push_back(&a);
+    else if (left_out)
+      left_out->push_back(&a);
+  }
+  return out;
+}
+
+Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std::size_t, std::size_t)>& progress,
+                     const std::function<void(const Measurement&)>& measured) {
   const std::string& engine = setup.engine;
   const bool mpi = engine == "mpi" || engine == "mpi-native";
   if (engine != "model" && engine != "sim" && !mpi)
     throw InputError("calibrate: unknown engine '" + engine + "' (model, sim, mpi or mpi-native)");
   if (setup.procs.empty() || setup.bytes.empty()) throw InputError("calibrate: no process counts or sizes");
-  std::vector<const AlgorithmInfo*> algorithms = setup.algorithms;
-  if (algorithms.empty())  // every algorithm with a derived formula to fit
-    for (const auto& a : all_algorithms())
-      if (a.derived) algorithms.push_back(&a);
+  const std::vector<const AlgorithmInfo*> algorithms =
+      setup.algorithms.empty() ? default_calibration_algorithms(setup.procs) : setup.algorithms;
   for (const AlgorithmInfo* a : algorithms)
     if (!a->derived) throw InputError("calibrate: " + std::string(a->name) + " has no derived formula to fit");
   const int gamma_max =
@@ -251,6 +263,7 @@ Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std
   const std::size_t total = plan.size() + (mpi && !setup.pingpong_bytes.empty() ? 1 : 0) + (mpi && reduces ? 1 : 0);
   auto record = [&](const Measurement& m) {
     times.push_back(m.time_s);
+    if (measured) measured(m);
     if (progress) progress(times.size(), total);
   };
   // gamma(p) is the cost of the root's sends to p-1 ranks over a transfer between nodes: measured
@@ -266,13 +279,16 @@ Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std
   // The runner takes each point's engine settings.
   for (PlanPoint& pt : gamma_plan) std::tie(pt.sim, pt.model) = std::tie(gamma_run.sim, gamma_run.model);
   for (PlanPoint& pt : rest) std::tie(pt.sim, pt.model) = std::tie(setup.env.sim, setup.env.model);
-  if (engine == "model")
-    for (const double t : gamma_in_one_run(gamma_run.model, gamma_plan.back().spec)) {
-      times.push_back(t);
-      if (progress) progress(times.size(), total);
+  if (engine == "model") {
+    const std::vector<double> t = gamma_in_one_run(gamma_run.model, gamma_plan.back().spec);
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      RunResult r;
+      r.time_s = t[i];
+      record(to_measurement("model", gamma_plan[i].spec, r));
     }
-  else
+  } else {
     run_plan(gamma_run, gamma_plan, record);
+  }
   run_plan(setup.env, rest, record);
 
   Parameters out;

@@ -44,7 +44,7 @@ struct CalibrationSetup {
   std::string engine = "sim";  // model, sim, mpi, mpi-native
   // How to run the engine: its model, sim and mpi settings (engines and operations are ignored).
   Scenario env;
-  std::vector<const AlgorithmInfo*> algorithms;  // empty: every algorithm with a derived formula
+  std::vector<const AlgorithmInfo*> algorithms;  // empty: default_calibration_algorithms(procs)
   std::vector<int> procs;                        // the per-algorithm experiments' process counts
   std::vector<std::size_t> bytes;                // and sizes (as each operation means them)
   std::size_t segment = 8192;                    // m_s
@@ -53,10 +53,18 @@ struct CalibrationSetup {
   FitMethod method = FitMethod::huber;
 };
 
+// The algorithms calibrated when none are named: every one with a derived formula that runs on
+// one of `procs` (runs_on: a two_proc algorithm only on 2); the others with a formula in
+// `left_out`, if given.
+std::vector<const AlgorithmInfo*> default_calibration_algorithms(const std::vector<int>& procs,
+                                                                 std::vector<const AlgorithmInfo*>* left_out = nullptr);
+
 // Runs every experiment on setup.engine and fits. `progress(done, total)` is called after each
-// experiment. Throws InputError on a setup that cannot be fitted (fewer than two experiments for
+// experiment, `measured` with its row (on the mpi engines, whether its runs met the stop rule's
+// CI target). Throws InputError on a setup that cannot be fitted (fewer than two experiments for
 // an algorithm, P < 2) and EngineError when a run fails.
-Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std::size_t, std::size_t)>& progress = {});
+Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std::size_t, std::size_t)>& progress = {},
+                     const std::function<void(const Measurement&)>& measured = {});
 
 // The formula engine's costs for a platform without a calibration file: calibrate() run in the
 // model engine on `model` (typically the two-level Hockney of a platform), for process counts up

@@ -112,8 +112,10 @@ std::vector<models::MapBy> placements(const Reader& in, const YAML::Node& root) 
     in.fail(root["map_by"], "give ranks_per_node or map_by, not both (ranks_per_node: N is map_by: ppr:N:node)");
   std::vector<models::MapBy> out;
   if (root["ranks_per_node"]) {
-    for (long long k : in.list(root["ranks_per_node"], "ranks_per_node",
-                               [&](const YAML::Node& x) { return in.integer(x, "ranks_per_node", 1, 1 << 20); }))
+    const YAML::Node n = root["ranks_per_node"];
+    for (long long k : in.distinct(n, "ranks_per_node", in.list(n, "ranks_per_node", [&](const YAML::Node& x) {
+           return in.integer(x, "ranks_per_node", 1, 1 << 20);
+         })))
       out.push_back({models::MapBy::Policy::ppr_node, static_cast<int>(k)});
   } else if (root["map_by"]) {
     const YAML::Node n = root["map_by"];

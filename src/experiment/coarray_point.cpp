@@ -1,5 +1,6 @@
 #include "experiment/coarray_point.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 #include <utility>
@@ -159,7 +160,7 @@ RunSpec coarray_spec(const CoarrayProgram& program, int procs) {
 
 std::string coarray_csv_header() {
   return "engine,op,case,nl_bytes,nr_bytes,buffer,unit_bytes,transfers,copies,time_s,local,local_shape,remote,"
-         "remote_shape,elem_bytes,statements,registered,get_behaviour,bytes,runs,min_s,ci95_s,data";
+         "remote_shape,elem_bytes,statements,registered,get_behaviour,bytes,runs,min_s,ci95_s,ci_target_met,data";
 }
 
 std::string coarray_csv_row(const CoarrayRow& row) {
@@ -173,7 +174,8 @@ std::string coarray_csv_row(const CoarrayRow& row) {
       << csv_quoted(p.remote.str()) << ',' << csv_quoted(p.remote.shape().str()) << ',' << p.local.shape().element_bytes
       << ',' << p.statements << ',' << (p.options.registered ? 1 : 0) << ','
       << (p.options.get == coarray::GetBehaviour::omni ? "omni" : "table1") << ',' << plan.bytes << ',' << row.runs
-      << ',' << format_real(row.min_s) << ',' << format_real(row.ci95_s) << ',' << csv_quoted(row.data);
+      << ',' << format_real(row.min_s) << ',' << format_real(row.ci95_s) << ',' << ci_met_cell(row.ci_met) << ','
+      << csv_quoted(row.data);
   return out.str();
 }
 
@@ -216,6 +218,9 @@ std::vector<CoarrayRow> parse_coarray_csv(const std::string& text) {
     row.runs = std::stoi(column(cells, "runs"));
     row.min_s = std::stod(column(cells, "min_s"));
     row.ci95_s = std::stod(column(cells, "ci95_s"));
+    if (std::find(header.begin(), header.end(), "ci_target_met") != header.end() &&
+        !read_ci_met_cell(column(cells, "ci_target_met"), row.ci_met))
+      throw InputError("coarray results: ci_target_met is '" + column(cells, "ci_target_met") + "'");
     row.data = column(cells, "data");
     rows.push_back(std::move(row));
   }

@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "algorithms/coarray/coarray_transfer.hpp"
@@ -61,7 +62,8 @@ struct CoarrayRow {
   double time_s = 0;
   int runs = 1;
   double min_s = 0, ci95_s = 0;
-  std::string data;  // "ok", "unchecked" or the first wrong byte
+  std::optional<bool> ci_met;  // measured engines: Measurement::ci_met; unset for a simulated time
+  std::string data;            // "ok", "unchecked" or the first wrong byte
 };
 
 std::string coarray_csv_header();

@@ -16,7 +16,7 @@ namespace {
 
 // A list of booleans or one boolean (`registered: [false, true]`).
 std::vector<bool> booleans(const Reader& in, const YAML::Node& n, const std::string& what) {
-  return in.list(n, what, [&](const YAML::Node& x) { return in.boolean(x, what); });
+  return in.distinct(n, what, in.list(n, what, [&](const YAML::Node& x) { return in.boolean(x, what); }));
 }
 
 CoarrayGroup read_group(const Reader& in, const YAML::Node& g, std::size_t number) {
@@ -58,22 +58,23 @@ CoarrayGroup read_group(const Reader& in, const YAML::Node& g, std::size_t numbe
     in.fail(g["remote"], e.what());
   }
   if (g["mode"])
-    group.modes = in.list(g["mode"], "mode", [&](const YAML::Node& x) {
+    group.modes = in.distinct(g["mode"], "mode", in.list(g["mode"], "mode", [&](const YAML::Node& x) {
       const std::string m = in.text(x, "mode");
       if (m != "blocking" && m != "nonblocking") in.fail(x, "mode: '" + m + "' is not blocking or nonblocking");
       if (m == "nonblocking" && group.get) in.fail(x, "mode: nonblocking applies to op: put only (GET always blocks)");
       return m == "blocking" ? coarray::PutMode::blocking : coarray::PutMode::nonblocking;
-    });
+    }));
   if (g["buffer"])
-    group.buffers = in.list(g["buffer"], "buffer", [&](const YAML::Node& x) {
+    group.buffers = in.distinct(g["buffer"], "buffer", in.list(g["buffer"], "buffer", [&](const YAML::Node& x) {
       const std::size_t b = in.bytes(x, "buffer");
       if (b == 0) in.fail(x, "buffer must be at least 1 byte");
       return b;
-    });
+    }));
   if (g["statements"])
-    group.statements = in.list(g["statements"], "statements", [&](const YAML::Node& x) {
-      return static_cast<std::size_t>(in.integer(x, "statements", 1, 1 << 20));
-    });
+    group.statements =
+        in.distinct(g["statements"], "statements", in.list(g["statements"], "statements", [&](const YAML::Node& x) {
+          return static_cast<std::size_t>(in.integer(x, "statements", 1, 1 << 20));
+        }));
   if (g["registered"]) group.registered = booleans(in, g["registered"], "registered");
   if (g["get_behaviour"]) {
     const std::string b = in.text(g["get_behaviour"], "get_behaviour");
@@ -87,9 +88,12 @@ CoarrayGroup read_group(const Reader& in, const YAML::Node& g, std::size_t numbe
 }  // namespace
 
 bool is_coarray_scenario(const std::string& path) {
+  // A file that cannot be read or parsed is no coarray scenario: load_scenario says what is wrong.
   try {
-    const YAML::Node root = YAML::LoadFile(path);
+    const YAML::Node root = load_yaml_file(path, "scenario file");
     return root.IsMap() && root["coarray"];
+  } catch (const ScenarioError&) {
+    return false;
   } catch (const YAML::Exception&) {
     return false;
   }
@@ -104,15 +108,15 @@ CoarrayScenario load_coarray_scenario(const std::string& path) {
   in.only_keys(root, "a coarray scenario",
                {"name", "description", "platform", "ranks_per_node", "map_by", "engines", "model", "sim", "mpi",
                 "output", "coarray"});
-  sc.name = root["name"] ? in.text(root["name"], "name") : fs::path(path).stem().string();
+  sc.name = read_scenario_name(in, root, path);
   if (root["description"]) sc.description = in.text(root["description"], "description");
   if (!root["engines"]) throw ScenarioError(path + ": missing required key 'engines'");
-  sc.engines = in.list(root["engines"], "engines", [&](const YAML::Node& x) {
+  sc.engines = in.distinct(root["engines"], "engines", in.list(root["engines"], "engines", [&](const YAML::Node& x) {
     std::string e = in.text(x, "engines");
     if (e != "model" && e != "sim" && e != "mpi" && e != "caf-native")
       in.fail(x, "unknown coarray engine '" + e + "' (expected model, sim, mpi or caf-native)");
     return e;
-  });
+  }));
   auto uses = [&](const char* e) { return std::count(sc.engines.begin(), sc.engines.end(), e) > 0; };
 
   if (root["platform"]) {
@@ -133,7 +137,7 @@ CoarrayScenario load_coarray_scenario(const std::string& path) {
     // rate is given here (grisou.xml's is 5 GBps).
     in.only_keys(root["model"], "model", {"copy_bandwidth"});
     if (root["model"]["copy_bandwidth"])
-      sc.model.copy_bandwidth = in.real(root["model"]["copy_bandwidth"], "model.copy_bandwidth", 0);
+      sc.model.copy_bandwidth = in.rate(root["model"]["copy_bandwidth"], "model.copy_bandwidth", true);
   }
   if (root["sim"]) read_sim_settings(in, root["sim"], sc.sim);
   if (root["mpi"]) read_mpi_settings(in, root["mpi"], sc.mpi);

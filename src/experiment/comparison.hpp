@@ -148,8 +148,4 @@ std::string comparison_selection_csv(const Comparison& c);
 // and hit rate per operation, and per operation a table of the picks by (procs, bytes).
 std::string format_comparison(const Comparison& c);
 
-// Writes `text` to `path` through `path`.tmp and a rename, so the file is either the old one or
-// the whole new one; throws InputError naming the path when it cannot.
-void write_file_atomically(const std::string& path, const std::string& text);
-
 }  // namespace collsim

@@ -5,8 +5,10 @@
 #include <map>
 #include <stdexcept>
 #include <tuple>
+#include <utility>
 
 #include "comm/comm.hpp"
+#include "experiment/units.hpp"
 
 namespace collsim {
 namespace {
@@ -34,28 +36,40 @@ class TraceIndex {
     ops_.resize(static_cast<std::size_t>(procs));
     done_.resize(static_cast<std::size_t>(procs));
     position_.assign(events.size(), kNone);
+    post_of_.assign(events.size(), kNone);
+    std::map<std::tuple<int, OpKind, std::int64_t>, std::size_t> latest_post;  // by (rank, op, request)
     for (std::size_t i = 0; i < events.size(); ++i) {
       const TraceEvent& e = events[i];
-      if (e.rank < 0) throw std::invalid_argument("trace event without a rank");
+      if (e.rank < 0) throw TraceContractError("an event without a rank", i);
       const auto r = static_cast<std::size_t>(e.rank);
       switch (e.kind) {
         case TraceKind::post:
+          if (e.request >= 0) latest_post[{e.rank, e.op, e.request}] = i;
+          [[fallthrough]];
         case TraceKind::complete:
           position_[i] = ops_[r].size();
           ops_[r].push_back(i);
           break;
         case TraceKind::send_start: messages_[e.message].send_start = i; break;
         case TraceKind::arrive: messages_[e.message].arrive = i; break;
-        case TraceKind::request_done:
+        case TraceKind::request_done: {
           done_[r].push_back(i);
           (sending_end(e.op) ? messages_[e.message].done_send : messages_[e.message].done_recv) = i;
+          const auto post = latest_post.find({e.rank, e.op, e.request});
+          if (e.request >= 0 && post != latest_post.end()) post_of_[i] = post->second;
           break;
+        }
       }
     }
+    // In time order (stable: at one time, as recorded), for holders' binary searches.
+    for (auto& dones : done_)
+      std::stable_sort(dones.begin(), dones.end(),
+                       [&](std::size_t a, std::size_t b) { return ev_[a].time < ev_[b].time; });
   }
 
   const TraceEvent& operator[](std::size_t i) const { return ev_[i]; }
   const std::vector<std::size_t>& ops(int rank) const { return ops_[static_cast<std::size_t>(rank)]; }
+  // The rank's request_done events in time order (at one time, as recorded).
   const std::vector<std::size_t>& done(int rank) const { return done_[static_cast<std::size_t>(rank)]; }
   std::size_t position(std::size_t i) const { return position_[i]; }
   MessageEvents message(std::int64_t id) const {
@@ -66,16 +80,7 @@ class TraceIndex {
   // The post of the request that request_done `done` completes: the latest post of that rank's
   // request id recorded before it. (Ids are reused once a request is waited for, so times would
   // not tell: a reused id may be posted at the very instant the old request was done.)
-  std::size_t post_of(std::size_t done) const {
-    const TraceEvent& d = ev_[done];
-    if (d.request < 0) return kNone;
-    const auto& ops = ops_[static_cast<std::size_t>(d.rank)];
-    for (auto i = std::lower_bound(ops.begin(), ops.end(), done); i != ops.begin();) {
-      const TraceEvent& e = ev_[*--i];
-      if (e.kind == TraceKind::post && e.op == d.op && e.request == d.request) return *i;
-    }
-    return kNone;
-  }
+  std::size_t post_of(std::size_t done) const { return post_of_[done]; }
   // The post of the sending end of message `m` (isend, put; get: the origin's post, which asks
   // the target to send).
   std::size_t sender_post(const MessageEvents& m) const {
@@ -87,12 +92,31 @@ class TraceIndex {
     if (m.done_recv == kNone || ev_[m.done_recv].op != OpKind::irecv) return kNone;
     return post_of(m.done_recv);
   }
+  // Where message m's rendezvous handshake starts: the later of its send's post (`post`) and its
+  // receive's (the request to send, then the answer once the receive is posted).
+  std::size_t handshake_from(const MessageEvents& m, std::size_t post) const {
+    const std::size_t recv = receiver_post(m);
+    return recv != kNone && ev_[recv].time > ev_[post].time ? recv : post;
+  }
+  // The complete of the operation posted at `post` (kNone if the rank's events end there).
+  std::size_t complete_of(std::size_t post) const {
+    const auto& ops = ops_[static_cast<std::size_t>(ev_[post].rank)];
+    const std::size_t next = position_[post] + 1;
+    return next < ops.size() && ev_[ops[next]].kind == TraceKind::complete ? ops[next] : kNone;
+  }
+  // Whether message m's send was done before its data began to leave (a tcp send whose data the
+  // socket buffer took while the interface was busy): its send_start is then caused by that.
+  bool handed_over_before_start(const MessageEvents& m) const {
+    return m.done_send != kNone && m.send_start != kNone && ev_[m.done_send].op == OpKind::isend &&
+           ev_[m.done_send].time < ev_[m.send_start].time;
+  }
 
  private:
   const std::vector<TraceEvent>& ev_;
   std::vector<std::vector<std::size_t>> ops_;   // per rank: its posts and completes, as recorded
   std::vector<std::vector<std::size_t>> done_;  // per rank: its request_done events
   std::vector<std::size_t> position_;           // an op event's place in its rank's ops_
+  std::vector<std::size_t> post_of_;            // a request_done's post_of
   std::unordered_map<std::int64_t, MessageEvents> messages_;
 };
 
@@ -101,9 +125,14 @@ class TraceIndex {
 std::size_t holder_of(const TraceIndex& idx, std::size_t post, std::size_t complete) {
   const TraceEvent& e = idx[complete];
   std::size_t holder = kNone;
-  for (std::size_t d : idx.done(e.rank)) {
+  const auto& dones = idx.done(e.rank);
+  // Those done after the wait's post, up to its complete.
+  const auto earlier = [&](double t, std::size_t d) { return t < idx[d].time; };
+  const auto first = std::upper_bound(dones.begin(), dones.end(), idx[post].time, earlier);
+  const auto end = std::upper_bound(first, dones.end(), e.time, earlier);
+  for (auto it = first; it != end; ++it) {
+    const std::size_t d = *it;
     const double t = idx[d].time;
-    if (t <= idx[post].time || t > e.time) continue;
     const std::size_t posted = idx.post_of(d);
     if (posted == kNone || idx.position(posted) > idx.position(post)) continue;
     if (holder == kNone || t >= idx[holder].time) holder = d;
@@ -142,6 +171,21 @@ PathStep step(PathStep::Kind kind, double from, double to, const TraceEvent& eff
   return s;
 }
 
+// A send's local completion (TraceKind::request_done `done` of message m, before its arrival):
+// its cause and what it waited for (critical_path.hpp).
+std::pair<std::size_t, PathStep::Handover> handed_over(const TraceIndex& idx, std::size_t done,
+                                                       const MessageEvents& m) {
+  const TraceEvent& e = idx[done];
+  if (m.send_start != kNone && !idx.handed_over_before_start(m)) return {m.send_start, PathStep::Handover::leaving};
+  const std::size_t post = idx.sender_post(m);
+  if (post == kNone) return {kNone, PathStep::Handover::none};
+  if (e.protocol == TraceProtocol::rendezvous) return {idx.handshake_from(m, post), PathStep::Handover::handshake};
+  // Done after the rank had left the send's call: the socket buffer had no room (or the
+  // connection was not open yet) until then.
+  const std::size_t left = idx.complete_of(post);
+  return {post, left != kNone && e.time > idx[left].time ? PathStep::Handover::room : PathStep::Handover::at_post};
+}
+
 }  // namespace
 
 CriticalPath critical_path(const std::vector<TraceEvent>& events) {
@@ -161,7 +205,7 @@ CriticalPath critical_path(const std::vector<TraceEvent>& events) {
   // only, so that the steps follow each other without gaps or overlaps.
   double now = path.finish;
   std::vector<bool> visited(events.size(), false);
-  auto broken = [](const std::string& what) { throw std::invalid_argument("the trace breaks its contract: " + what); };
+  auto broken = [&](const std::string& what) { throw TraceContractError(what, cur); };
   // Each step goes to an event no later than the current one; `visited` stops a malformed trace.
   for (;;) {
     const TraceEvent& e = events[cur];
@@ -169,6 +213,7 @@ CriticalPath critical_path(const std::vector<TraceEvent>& events) {
     visited[cur] = true;
     std::size_t cause = kNone;
     PathStep::Kind kind = PathStep::Kind::local;
+    PathStep::Handover handover = PathStep::Handover::none;
     switch (e.kind) {
       case TraceKind::complete: {
         const std::size_t post = post_before(idx, cur);
@@ -218,12 +263,12 @@ CriticalPath critical_path(const std::vector<TraceEvent>& events) {
         } else if (m.arrive != kNone && idx[m.arrive].time <= e.time) {
           cause = m.arrive;
           kind = PathStep::Kind::delivered;
-        } else if (m.send_start != kNone) {
-          cause = m.send_start;  // the sender's hand-over, done before the arrival
-          kind = PathStep::Kind::local;
-        } else {
+        } else if (m.send_start == kNone && m.arrive == kNone) {  // mpi: the transfer from its post
           cause = idx.sender_post(m);
           kind = PathStep::Kind::transfer;
+        } else {  // done before its data arrived
+          std::tie(cause, handover) = handed_over(idx, cur, m);
+          kind = PathStep::Kind::handed_over;
         }
         if (cause == kNone) broken("request_done of message " + std::to_string(e.message) + " without its cause");
         break;
@@ -241,18 +286,21 @@ CriticalPath critical_path(const std::vector<TraceEvent>& events) {
         kind = PathStep::Kind::queued;
         if (e.op == OpKind::get) {
           kind = PathStep::Kind::transfer;  // the request's way to the target: latency
+        } else if (idx.handed_over_before_start(m)) {
+          cause = m.done_send;  // handed over, then the port or link was busy
         } else if (e.time > idx[cause].time && e.protocol == TraceProtocol::rendezvous) {
-          // The handshake: the request to send, the receiver's post if it came later, the answer.
           kind = PathStep::Kind::handshake;
-          const std::size_t recv = idx.receiver_post(m);
-          if (recv != kNone && idx[recv].time > idx[cause].time) cause = recv;
+          cause = idx.handshake_from(m, cause);
         }
         break;
       }
     }
     if (cause == kNone) break;
     const TraceEvent& c = idx[cause];
-    if (c.time > now + slack(now)) broken("an event caused by a later one (rank " + std::to_string(e.rank) + ")");
+    if (c.time > now + slack(now))
+      broken("an event caused by a later one (" + std::string(to_string(e.kind)) + " of rank " +
+             std::to_string(e.rank) + " at " + format_real(e.time) + " s, after " + to_string(c.kind) + " of rank " +
+             std::to_string(c.rank) + " at " + format_real(c.time) + " s)");
     const double then = std::abs(now - c.time) <= slack(now) ? now : c.time;
     PathStep s = step(kind, then, now, e);
     switch (e.kind) {
@@ -279,6 +327,20 @@ CriticalPath critical_path(const std::vector<TraceEvent>& events) {
           break;
         }
         s.peer = e.peer;
+        if (kind == PathStep::Kind::handed_over) {
+          s.handover = handover;
+          s.shares = {};
+          const double d = s.to - s.from;
+          if (handover == PathStep::Handover::room || handover == PathStep::Handover::handshake) {
+            s.shares.waiting = d;
+          } else if (handover == PathStep::Handover::leaving && e.protocol != TraceProtocol::none) {
+            // Its first bytes on the wire (the model's protocol-less LogGP: the sender's overhead).
+            s.shares.latency = c.latency >= 0 ? std::min(c.latency, d) : 0;
+            s.shares.transfer = d - s.shares.latency;
+          } else {
+            s.shares.other = d;
+          }
+        }
         break;
       case TraceKind::complete:
         s.peer = c.kind == TraceKind::request_done ? c.peer : e.peer;
@@ -373,6 +435,7 @@ const char* to_string(PathStep::Kind kind) {
     case PathStep::Kind::handshake: return "handshake";
     case PathStep::Kind::transfer: return "transfer";
     case PathStep::Kind::delivered: return "delivered";
+    case PathStep::Kind::handed_over: return "handed over";
   }
   return "?";
 }

@@ -40,11 +40,30 @@ std::string percent(double part, double whole) {
   return out;
 }
 
+// When each message's data began to leave and when it arrived, and when its send was done.
+struct Moves {
+  double start = -1, arrive = -1, send_done = -1;
+};
+
+std::unordered_map<std::int64_t, Moves> moves_of(const std::vector<TraceEvent>& events) {
+  std::unordered_map<std::int64_t, Moves> moves;
+  for (const TraceEvent& e : events) {
+    if (e.message < 0) continue;
+    Moves& m = moves[e.message];
+    if (e.kind == TraceKind::send_start) m.start = e.time;
+    if (e.kind == TraceKind::arrive) m.arrive = e.time;
+    if (e.kind == TraceKind::request_done && e.op == OpKind::isend) m.send_done = e.time;
+  }
+  return moves;
+}
+
 }  // namespace
 
 std::string explain_narrative(const std::vector<TraceEvent>& events, const ExplainContext& context) {
   const Facts numbers = message_facts(events);
+  const auto moves = moves_of(events);
   const auto holders = wait_holders(events);
+  bool told_send_done = false;
   std::vector<Line> lines;
   std::vector<std::size_t> last_post;                                 // per rank: its pending operation's post
   std::set<std::tuple<int, int, std::uint64_t, TraceProtocol>> told;  // protocols explained
@@ -62,11 +81,21 @@ std::string explain_narrative(const std::vector<TraceEvent>& events, const Expla
         const auto facts = numbers.find(e.message);
         if (facts != numbers.end() && e.op != OpKind::get) {
           const double posted = facts->second.posted;
+          const auto moved = moves.find(e.message);
+          const double done = e.op == OpKind::isend && moved != moves.end() ? moved->second.send_done : -1;
           // Later than its post by more than rounding (the model computes the start backwards).
-          if (posted >= 0 && e.time - posted > 1e-12 * e.time)
-            text += ", " + format_seconds(e.time - posted) + " after posting it" +
-                    (e.protocol == TraceProtocol::rendezvous ? " (the rendezvous: it waited for the receiver)"
-                                                             : " (its port or link was busy)");
+          if (posted >= 0 && e.time - posted > 1e-12 * e.time) {
+            const bool rendezvous = e.protocol == TraceProtocol::rendezvous;
+            text += ", " + format_seconds(e.time - posted) + " after posting it (";
+            if (done >= 0 && done < e.time && rendezvous)  // done earlier: handed over, then the interface busy
+              text += "the rendezvous: it waited for the receiver until " + format_seconds(done) +
+                      ", when its send was done with the data handed over, then for a busy port or link)";
+            else if (done >= 0 && done < e.time)
+              text += "its send was done at " + format_seconds(done) +
+                      " with the data handed over, then its port or link was busy)";
+            else
+              text += rendezvous ? "the rendezvous: it waited for the receiver)" : "its port or link was busy)";
+          }
         }
         lines.push_back({e.time, i, text});
         if (context.protocol_reason && e.protocol != TraceProtocol::none &&
@@ -89,21 +118,33 @@ std::string explain_narrative(const std::vector<TraceEvent>& events, const Expla
         const double d = e.time - p.time;
         if (p.kind != TraceKind::post || d <= 0) break;
         std::string text = rank(e.rank);
+        bool local_completion = false;  // a wait for a send done before its data arrived
         if (e.op == OpKind::copy) {
           text += " copies " + format_bytes(p.bytes) + " locally (" + format_seconds(d) + ")";
         } else if (e.op == OpKind::reduce_local) {
           text += " reduces " + format_bytes(p.bytes) + " locally (" + format_seconds(d) + ")";
         } else if (holders[i] >= 0) {
           const TraceEvent& h = events[static_cast<std::size_t>(holders[i])];
-          if (h.op == OpKind::irecv || h.op == OpKind::get)
+          const bool send = h.op != OpKind::irecv && h.op != OpKind::get;
+          if (!send)
             text += " waits for " + segment(numbers, h.message) + " from " + rank(h.peer);
           else
             text += " waits for its send of " + segment(numbers, h.message) + " to " + rank(h.peer);
           text += " (" + format_seconds(d) + ")";
+          // A send done before its data arrived: say when the data moved, and once what it means.
+          const auto m = moves.find(h.message);
+          local_completion = h.op == OpKind::isend && m != moves.end() && m->second.arrive > h.time;
+          if (local_completion)
+            text += m->second.start > h.time ? ", done before its data leaves at " + format_seconds(m->second.start)
+                                             : ", done before its data arrives at " + format_seconds(m->second.arrive);
         } else {
           text += " waits in " + std::string(to_string(e.op)) + " (" + format_seconds(d) + ")";
         }
         lines.push_back({p.time, i, text});
+        if (local_completion && !told_send_done) {
+          lines.push_back({p.time, i, std::string(12, ' ') + context.send_done});
+          told_send_done = true;
+        }
         break;
       }
     }
@@ -148,18 +189,41 @@ std::string critical_path_table(const CriticalPath& path, const std::vector<Trac
         what = rank(s.rank) + "'s " + seg + " waits for the rendezvous handshake with " + rank(s.peer) +
                " (its receive posted, the answer back)";
         break;
+      case PathStep::Kind::handed_over: {
+        // A local completion: the send is done, its data handed over (tcp: to the socket buffer).
+        what = rank(s.rank) + "'s send of " + seg + " to " + rank(s.peer);
+        switch (s.handover) {
+          case PathStep::Handover::handshake:
+            what +=
+                ": the rendezvous handshake (its receive posted, the answer back), then done as the socket buffer "
+                "takes its data, before it leaves";
+            break;
+          case PathStep::Handover::room:
+            what +=
+                ": room in the socket buffer (or its connection), then done as the buffer takes its data, before "
+                "it leaves";
+            break;
+          case PathStep::Handover::leaving:
+            what += s.protocol == TraceProtocol::none
+                        ? " is done after the sender's overhead, before its data arrives"
+                        : " is done once the rest of its data fits in the socket buffer, before it arrives";
+            break;
+          default: what += " is done in its post (its data handed over), before its data arrives"; break;
+        }
+        break;
+      }
       case PathStep::Kind::copy: what = rank(s.rank) + " copies " + format_bytes(s.bytes); break;
       case PathStep::Kind::held: what = rank(s.rank) + " held in " + to_string(s.op); break;
       case PathStep::Kind::start: what = rank(s.rank) + " before its first operation"; break;
       default: what = rank(s.rank) + " " + to_string(s.kind); break;
     }
-    const char* share = s.shares.waiting > 0                 ? "waiting"
-                        : s.shares.copying > 0               ? "copying"
-                        : s.kind == PathStep::Kind::transfer ? "lat+transf"
-                                                             : "other";
-    std::snprintf(line, sizeof line, "  %-11s %-11s %-10s  %s\n", format_seconds(s.from).c_str(),
-                  format_seconds(s.to).c_str(), share, what.c_str());
-    out += line;
+    const char* share = s.shares.waiting > 0                                          ? "waiting"
+                        : s.shares.copying > 0                                        ? "copying"
+                        : s.kind == PathStep::Kind::transfer || s.shares.transfer > 0 ? "lat+transf"
+                                                                                      : "other";
+    std::snprintf(line, sizeof line, "  %-11s %-11s %-10s  ", format_seconds(s.from).c_str(),
+                  format_seconds(s.to).c_str(), share);
+    out += line + what + "\n";  // `what` may be longer than `line`
   }
   out += "shares of the finish time:\n";
   const std::pair<const char*, double> rows[] = {{"latency", path.shares.latency},

@@ -1,6 +1,7 @@
 // `collsim explain`'s text: one traced run told step by step in plain words (who sends which
-// segment to whom, who waits for what and how long, which protocol a message took and why), then
-// its critical path (critical_path.hpp) as a short table with the shares of the finish time.
+// segment to whom, who waits for what and how long, which protocol a message took and why, when a
+// send was done before its data arrived), then its critical path (critical_path.hpp) as a short
+// table with the shares of the finish time.
 #pragma once
 
 #include <cstdint>
@@ -21,6 +22,11 @@ struct ExplainContext {
   std::string no_protocol =
       "the model has no protocol (no eager or rendezvous): a message leaves when it is posted, or under "
       "--one-port when its ports are free";
+  // What a send's completion means on the engine, said once under the first wait for a send that
+  // was done before its data arrived (a local completion).
+  std::string send_done =
+      "a send is done once its data is handed over (its buffer may be reused), which may be before the data has "
+      "left or arrived";
 };
 
 // The narrative, one line per event worth telling, in time order ("t=12.3 us  rank 0 sends

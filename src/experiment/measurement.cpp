@@ -3,13 +3,14 @@
 #include <algorithm>
 #include <climits>
 #include <cstdio>
-#include <fstream>
 #include <map>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "engines/run.hpp"
+#include "experiment/named_files.hpp"
 #include "experiment/units.hpp"
 
 namespace collsim {
@@ -29,8 +30,65 @@ Measurement simulated_measurement(std::string engine, std::string op, int procs,
 }
 
 std::string csv_header() {
-  return "engine,op,procs,bytes,segment,root,time_s,runs,mean_s,median_s,min_s,max_s,ci95_s,data,protocol,datatype,"
-         "reduce_op";
+  return "engine,op,procs,bytes,segment,root,time_s,runs,mean_s,median_s,min_s,max_s,ci95_s,ci_target_met,data,"
+         "protocol,datatype,reduce_op";
+}
+
+std::string ci_met_cell(const std::optional<bool>& met) { return met ? (*met ? "1" : "0") : ""; }
+
+bool read_ci_met_cell(const std::string& cell, std::optional<bool>& met) {
+  if (cell != "" && cell != "0" && cell != "1") return false;
+  met = cell.empty() ? std::nullopt : std::optional<bool>(cell == "1");
+  return true;
+}
+
+namespace {
+// Columns added to results files after they were first written, each after the column named
+// beside it; a file without one reads as if its cells were empty.
+constexpr std::pair<const char*, const char*> kAddedColumns[] = {{"ci_target_met", "ci95_s"}};
+
+// Where each added column goes in a row under `header`, in increasing order; empty when the
+// header has them all (or lacks the column they follow: not a results header).
+std::vector<std::size_t> added_positions(const std::vector<std::string>& header) {
+  std::vector<std::size_t> at;
+  for (const auto& [column, after] : kAddedColumns) {
+    if (std::find(header.begin(), header.end(), column) != header.end()) continue;
+    const auto anchor = std::find(header.begin(), header.end(), after);
+    if (anchor != header.end()) at.push_back(static_cast<std::size_t>(anchor - header.begin()) + 1);
+  }
+  std::sort(at.begin(), at.end());
+  return at;
+}
+
+std::string joined(const std::vector<std::string>& cells) {
+  std::string out;
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    if (i > 0) out += ',';
+    out += csv_quoted(cells[i]);
+  }
+  return out;
+}
+}  // namespace
+
+std::string upgraded_results_header(const std::string& header) {
+  std::vector<std::string> cells = split_csv(header);
+  if (added_positions(cells).empty()) return header;
+  for (const auto& [column, after] : kAddedColumns) {
+    if (std::find(cells.begin(), cells.end(), column) != cells.end()) continue;
+    const auto anchor = std::find(cells.begin(), cells.end(), after);
+    if (anchor != cells.end()) cells.insert(anchor + 1, column);
+  }
+  return joined(cells);
+}
+
+std::string upgraded_results_row(const std::string& header, const std::string& row) {
+  const std::vector<std::size_t> at = added_positions(split_csv(header));
+  if (at.empty()) return row;
+  std::vector<std::string> cells = split_csv(row);
+  // From the last position back, so that the earlier ones stay where they are.
+  for (auto it = at.rbegin(); it != at.rend(); ++it)
+    if (*it <= cells.size()) cells.insert(cells.begin() + static_cast<std::ptrdiff_t>(*it), "");
+  return joined(cells);
 }
 
 std::string critical_path_header() { return "cp_latency_s,cp_transfer_s,cp_wait_s,cp_copy_s,cp_other_s"; }
@@ -76,8 +134,9 @@ std::string csv_row(const Measurement& m) {
   return csv_quoted(m.engine) + "," + csv_quoted(m.op) + "," + std::to_string(m.procs) + "," + std::to_string(m.bytes) +
          "," + std::to_string(m.segment) + "," + std::to_string(m.root) + "," + format_real(m.time_s) + "," +
          std::to_string(m.runs) + "," + format_real(m.mean_s) + "," + format_real(m.median_s) + "," +
-         format_real(m.min_s) + "," + format_real(m.max_s) + "," + format_real(m.ci95_s) + "," + csv_quoted(m.data) +
-         "," + csv_quoted(m.protocol) + "," + csv_quoted(m.datatype) + "," + csv_quoted(m.reduce_op);
+         format_real(m.min_s) + "," + format_real(m.max_s) + "," + format_real(m.ci95_s) + "," + ci_met_cell(m.ci_met) +
+         "," + csv_quoted(m.data) + "," + csv_quoted(m.protocol) + "," + csv_quoted(m.datatype) + "," +
+         csv_quoted(m.reduce_op);
 }
 
 std::vector<std::string> split_csv(const std::string& line) {
@@ -103,6 +162,27 @@ std::vector<std::string> split_csv(const std::string& line) {
     }
   }
   return cells;
+}
+
+std::string results_row_problem(const std::vector<std::string>& header, const std::vector<std::string>& cells) {
+  if (cells.size() != header.size())
+    return std::to_string(cells.size()) + " cells, the header has " + std::to_string(header.size());
+  // The measured times: csv_header()'s columns in seconds (a coarray row has some of them). The
+  // critical path's shares are not checked: rounding may leave cp_other_s an ulp below 0.
+  static const std::vector<std::string> times = [] {
+    std::vector<std::string> out;
+    for (std::string& column : split_csv(csv_header()))
+      if (column.ends_with("_s")) out.push_back(std::move(column));
+    return out;
+  }();
+  for (std::size_t i = 0; i < header.size(); ++i) {
+    // time_s is every row's result; the statistics may be empty (a simulated engine's row).
+    if ((cells[i].empty() && header[i] != "time_s") || std::find(times.begin(), times.end(), header[i]) == times.end())
+      continue;
+    const auto t = parse_real(cells[i]);
+    if (!t || *t < 0) return header[i] + " is '" + cells[i] + "', not a time (a non-negative number of seconds)";
+  }
+  return "";
 }
 
 namespace {
@@ -140,7 +220,8 @@ std::optional<Measurement> row_from_cells(const std::vector<std::string>& header
     if (root < 0 || root >= procs) throw std::out_of_range("root");
     m.root = static_cast<int>(root);
     field = "time_s";
-    m.time_s = parse_real(v.at("time_s")).value();
+    m.time_s = parse_real(v.at("time_s")).value();  // finite: parse_real refuses nan and inf
+    if (m.time_s < 0) throw std::out_of_range("time_s");
     auto real_or = [&](const char* key, double fallback) {
       auto it = v.find(key);
       return it == v.end() ? fallback : parse_real(it->second).value_or(fallback);
@@ -151,6 +232,8 @@ std::optional<Measurement> row_from_cells(const std::vector<std::string>& header
     m.min_s = real_or("min_s", m.time_s);
     m.max_s = real_or("max_s", m.time_s);
     m.ci95_s = real_or("ci95_s", 0);
+    field = "ci_target_met";  // files before the column have none: unknown
+    if (v.count(field) && !read_ci_met_cell(v[field], m.ci_met)) throw std::invalid_argument(field);
     m.data = v.count("data") ? v["data"] : "unchecked";
     m.protocol = v.count("protocol") ? v["protocol"] : "";
     m.datatype = v.count("datatype") ? v["datatype"] : "";  // files before reductions have neither
@@ -201,8 +284,7 @@ std::optional<Measurement> parse_csv_output(const std::string& text) {
 }
 
 std::vector<Measurement> read_results_csv(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path + ": cannot open the results file");
+  std::ifstream in = open_input_file(path, "results file");
   std::string line;
   std::size_t number = 0;
   std::vector<std::string> header;
@@ -219,8 +301,9 @@ std::vector<Measurement> read_results_csv(const std::string& path) {
   while (std::getline(in, line)) {
     ++number;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    std::string problem;
-    auto m = row_from_cells(header, split_csv(line), problem);
+    const std::vector<std::string> cells = split_csv(line);
+    std::string problem = results_row_problem(header, cells);
+    auto m = problem.empty() ? row_from_cells(header, cells, problem) : std::nullopt;
     if (!m) throw InputError(path + ":" + std::to_string(number) + ": not a results row (" + problem + ")");
     rows.push_back(std::move(*m));
   }

@@ -25,7 +25,11 @@ struct Measurement {
   double time_s = 0;
   int runs = 1;
   double mean_s = 0, median_s = 0, min_s = 0, max_s = 0;
-  double ci95_s = 0;                // half-width of the 95% confidence interval of the mean (0 for one run)
+  double ci95_s = 0;  // half-width of the 95% confidence interval of the mean (0 for one run)
+  // Measured engines: whether the runs met the stop rule's confidence target (ci95_s within
+  // --ci-target of mean_s) rather than stopping at --max-runs with a wider interval. Unset for a
+  // simulated time, which has no interval (column ci_target_met: 1, 0 or empty).
+  std::optional<bool> ci_met;
   std::string data;                 // "ok", "unchecked" (virtual bytes) or the first wrong byte
   std::string protocol;             // sim: the point-to-point protocol selection (ideal, tcp, tcp+shm); else empty
   std::string datatype, reduce_op;  // reducing operations: "float", "sum"; else empty
@@ -53,9 +57,27 @@ Measurement simulated_measurement(std::string engine, const RunSpec& spec, doubl
 std::string csv_quoted(const std::string& field);
 std::vector<std::string> split_csv(const std::string& line);
 
+// What is wrong with one row of a results file (collective or coarray; `cells` split under
+// `header`), or "" when nothing is: one cell per column, and every measured time (time_s, mean_s,
+// ..., ci95_s) empty or a non-negative finite number. The one check of every reader of results (compare,
+// merge, --resume), so none accepts a row another refuses.
+std::string results_row_problem(const std::vector<std::string>& header, const std::vector<std::string>& cells);
+
 // The CSV header line and one row (RFC 4180 quoting where a field needs it), no newline.
 std::string csv_header();
 std::string csv_row(const Measurement& m);
+// The ci_target_met cell of a row: "1", "0", or empty when unset; and back into `met` (false for
+// any other text, `met` then unchanged).
+std::string ci_met_cell(const std::optional<bool>& met);
+bool read_ci_met_cell(const std::string& cell, std::optional<bool>& met);
+// Under a table whose measured times that missed the target are marked " *".
+inline constexpr const char* kCiMissedNote =
+    "* stopped at max_runs with the 95% CI above ci_target: less certain than asked (ci_target_met 0)\n";
+// A results file written before a column was added (ci_target_met, after ci95_s) still resumes
+// and merges: its header with the added columns, and one of its rows with an empty cell in each.
+// Both return their argument unchanged when the header has every column already.
+std::string upgraded_results_header(const std::string& header);
+std::string upgraded_results_row(const std::string& header, const std::string& row);
 // The critical path's columns (cp_latency_s, cp_transfer_s, cp_wait_s, cp_copy_s, cp_other_s)
 // and a row's cells under them, empty when it has none; no leading comma.
 std::string critical_path_header();

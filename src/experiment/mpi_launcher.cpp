@@ -128,7 +128,7 @@ Measurement run_mpi_point(const MpiLaunch& launch, const std::string& engine, co
                                          "--max-runs",
                                          std::to_string(launch.max_runs),
                                          "--ci-target",
-                                         std::to_string(launch.ci_target),
+                                         format_real(launch.ci_target),  // every digit: to_string rounds 1e-9 to 0
                                          "--csv"};
   argv.insert(argv.end(), rest.begin(), rest.end());
   // Only the knobs the algorithm has: collsim-mpi rejects the others.

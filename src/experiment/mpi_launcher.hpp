@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "engines/mpi/statistics.hpp"
 #include "engines/run.hpp"
 #include "experiment/measurement.hpp"
 
@@ -18,9 +19,9 @@ struct MpiLaunch {
   // "--allow-run-as-root" when running as root.
   std::vector<std::string> launcher;
   std::string program;  // collsim-mpi; empty: the one beside the running collsim
-  int min_runs = 10, max_runs = 200;
-  double ci_target = 0.025;  // stop once the 95% CI half-width is under this share of the mean
-  double timeout_s = 300;    // per point
+  int min_runs = kDefaultMinRuns, max_runs = kDefaultMaxRuns;
+  double ci_target = kDefaultCiTarget;  // stop once the 95% CI half-width is under this share of the mean
+  double timeout_s = 300;               // per point
 };
 
 // What a child process printed and how it ended.

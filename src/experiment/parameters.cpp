@@ -1,6 +1,5 @@
 #include "experiment/parameters.hpp"
 
-#include <fstream>
 #include <sstream>
 
 #include "experiment/yaml_reader.hpp"
@@ -58,13 +57,7 @@ void write_parameters(const std::string& path, const Parameters& p) {
   if (p.pingpong) o << "pingpong: " << fit_text(*p.pingpong) << "\n";
   o << "algorithms:\n";
   for (const auto& [name, fit] : p.algorithms) o << "  " << name << ": " << fit_text(fit) << "\n";
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp);
-    f << o.str();
-    if (!f) throw InputError(path + ": cannot write the parameters file");
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) throw InputError(path + ": cannot write the parameters file");
+  write_file_atomically(path, o.str(), "parameters file");
 }
 
 Parameters read_parameters(const std::string& path) {

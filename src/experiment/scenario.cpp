@@ -1,5 +1,6 @@
 #include "experiment/scenario.hpp"
 
+#include "engines/sim/platform_file.hpp"
 #include "engines/sim/protocol.hpp"
 
 #include <yaml-cpp/yaml.h>
@@ -36,12 +37,21 @@ void read_model(const Reader& in, const YAML::Node& n, ModelConfig& m, bool& fro
     else
       in.fail(n["kind"], "model.kind: '" + k + "' is not hockney, two_level or loggp");
   }
-  if (n["alpha"]) m.hockney.alpha = in.real(n["alpha"], "model.alpha", 0);
-  if (n["beta"]) m.hockney.beta = in.real(n["beta"], "model.beta", 0);
-  if (n["L"]) m.loggp.L = in.real(n["L"], "model.L", 0);
-  if (n["o"]) m.loggp.o = in.real(n["o"], "model.o", 0);
-  if (n["g"]) m.loggp.g = in.real(n["g"], "model.g", 0);
-  if (n["G"]) m.loggp.G = in.real(n["G"], "model.G", 0);
+  // A key of another kind would be read and never used: refused, as the command line refuses
+  // --loggp with --alpha.
+  const bool loggp = m.kind == ModelConfig::Kind::loggp;
+  for (const char* key : {"alpha", "beta"})
+    if (n[key] && loggp)
+      in.fail(n[key], std::string("model.") + key + " applies to kind: hockney or two_level, not loggp (L, o, g, G)");
+  for (const char* key : {"L", "o", "g", "G"})
+    if (n[key] && !loggp)
+      in.fail(n[key], std::string("model.") + key + " applies to kind: loggp only, not " + to_string(m.kind));
+  if (n["alpha"]) m.hockney.alpha = in.seconds(n["alpha"], "model.alpha");
+  if (n["beta"]) m.hockney.beta = in.seconds_per_byte(n["beta"], "model.beta");
+  if (n["L"]) m.loggp.L = in.seconds(n["L"], "model.L");
+  if (n["o"]) m.loggp.o = in.seconds(n["o"], "model.o");
+  if (n["g"]) m.loggp.g = in.seconds(n["g"], "model.g");
+  if (n["G"]) m.loggp.G = in.seconds_per_byte(n["G"], "model.G");
   // Two-level: alpha and beta are between nodes, intra's between ranks of one node; the scenario's
   // placement (ranks_per_node or map_by) places the ranks (set by the caller).
   if (n["intra"] && m.kind != ModelConfig::Kind::two_level)
@@ -54,12 +64,12 @@ void read_model(const Reader& in, const YAML::Node& n, ModelConfig& m, bool& fro
       if (n[key]) in.fail(n[key], std::string("model.") + key + " cannot be given with from_platform: true");
     from_platform = true;
   } else if (m.kind == ModelConfig::Kind::two_level) {
-    if (!n["intra"]) in.fail(n, "model: kind two_level needs intra: {alpha: S, beta: S_PER_BYTE}");
+    if (!n["intra"]) in.fail(n, "model: kind two_level needs intra: {alpha: TIME, beta: TIME_PER_BYTE}");
     const YAML::Node intra = n["intra"];
     in.only_keys(intra, "model.intra", {"alpha", "beta"});
     if (!intra["alpha"] || !intra["beta"]) in.fail(intra, "model.intra needs alpha and beta");
-    m.two_level.intra = {in.real(intra["alpha"], "model.intra.alpha", 0),
-                         in.real(intra["beta"], "model.intra.beta", 0)};
+    m.two_level.intra = {in.seconds(intra["alpha"], "model.intra.alpha"),
+                         in.seconds_per_byte(intra["beta"], "model.intra.beta")};
     m.two_level.inter = m.hockney;
   }
   if (n["one_port"]) {
@@ -67,11 +77,32 @@ void read_model(const Reader& in, const YAML::Node& n, ModelConfig& m, bool& fro
     if (m.one_port && m.kind == ModelConfig::Kind::loggp)
       in.fail(n["one_port"], "model.one_port applies to Hockney only (LogGP's g and G already serialise sends)");
   }
-  if (n["copy_bandwidth"]) m.copy_bandwidth = in.real(n["copy_bandwidth"], "model.copy_bandwidth", 0);
-  if (n["reduce_gamma"]) m.reduce_gamma = in.real(n["reduce_gamma"], "model.reduce_gamma", 0);
+  if (n["copy_bandwidth"]) m.copy_bandwidth = in.rate(n["copy_bandwidth"], "model.copy_bandwidth", true);
+  if (n["reduce_gamma"]) m.reduce_gamma = in.seconds_per_byte(n["reduce_gamma"], "model.reduce_gamma");
+}
+
+// Whether two operations measure the same points.
+bool same_grid(const OperationSweep& a, const OperationSweep& b) {
+  return a.algorithm == b.algorithm && a.procs == b.procs && a.bytes == b.bytes && a.segments == b.segments &&
+         a.roots == b.roots && a.datatypes == b.datatypes && a.reduce_ops == b.reduce_ops && a.fanout == b.fanout &&
+         a.radix == b.radix && a.max_requests == b.max_requests;
 }
 
 }  // namespace
+
+std::string read_scenario_name(const Reader& in, const YAML::Node& root, const std::string& path) {
+  const std::string name = root["name"] ? in.text(root["name"], "name") : fs::path(path).stem().string();
+  if (name.empty() || name == "." || name == ".." || name.find('/') != std::string::npos ||
+      name.find('\0') != std::string::npos) {
+    const std::string why =
+        "is not a plain name (it names the results folder results/NAME: not empty, not . or .., "
+        "no /)";
+    if (root["name"]) in.fail(root["name"], "name: '" + name + "' " + why);
+    throw ScenarioError(path + ": the file's name gives the scenario the name '" + name + "', which " + why +
+                        "; give it a name: key");
+  }
+  return name;
+}
 
 models::MapBy read_map_by(const Reader& in, const YAML::Node& root) {
   if (root["ranks_per_node"] && root["map_by"])
@@ -102,6 +133,8 @@ void place_model(const Reader& in, const YAML::Node& root, const SimConfig& sim,
     // on the platform when there is one; the model only needs to know who shares a node.
     if (sim.platform_file.empty()) in.fail(root["map_by"], error + "; give the scenario a platform");
     model.two_level.placement = platform_hockney(sim).placement;
+  } catch (const PlatformError&) {
+    throw;  // it names its place in the platform file
   } catch (const InputError& e) {
     in.fail(root["platform"] ? root["platform"] : root, e.what());
   }
@@ -110,9 +143,17 @@ void place_model(const Reader& in, const YAML::Node& root, const SimConfig& sim,
 PlatformSize platform_size_or_fail(const std::string& scenario_file, const SimConfig& sim) {
   try {
     return platform_size(sim);
+  } catch (const PlatformError&) {
+    throw;  // it names its place in the platform file
   } catch (const InputError& e) {
     throw ScenarioError(scenario_file + ": " + e.what());
   }
+}
+
+std::string eager_limit_problem(const std::string& protocol) {
+  if (protocol.empty() || protocol == "ideal") return "";
+  return "applies to the ideal protocol only, not " + protocol +
+         " (whose limits are the protocol options tcp/eager_limit:SIZE and shm/eager_limit:SIZE)";
 }
 
 void read_sim_settings(const Reader& in, const YAML::Node& n, SimConfig& s) {
@@ -129,7 +170,11 @@ void read_sim_settings(const Reader& in, const YAML::Node& n, SimConfig& s) {
       if (!problem.empty()) in.fail(x, "sim.protocol_options: " + problem);
       return v;
     });
-  if (n["eager_limit"]) s.eager_limit = in.bytes(n["eager_limit"], "sim.eager_limit");
+  if (n["eager_limit"]) {
+    s.eager_limit = in.bytes(n["eager_limit"], "sim.eager_limit");
+    if (const std::string problem = eager_limit_problem(s.protocol); !problem.empty())
+      in.fail(n["eager_limit"], "sim.eager_limit " + problem);
+  }
   if (n["cfg"])
     s.cfg = in.list(n["cfg"], "sim.cfg", [&](const YAML::Node& x) {
       std::string v = in.text(x, "sim.cfg");
@@ -147,8 +192,17 @@ void read_mpi_settings(const Reader& in, const YAML::Node& n, MpiLaunch& m) {
   if (n["min_runs"]) m.min_runs = static_cast<int>(in.integer(n["min_runs"], "mpi.min_runs", 1, 1000000));
   if (n["max_runs"]) m.max_runs = static_cast<int>(in.integer(n["max_runs"], "mpi.max_runs", 1, 1000000));
   if (m.max_runs < m.min_runs) in.fail(n, "mpi.max_runs is smaller than mpi.min_runs");
-  if (n["ci_target"]) m.ci_target = in.real(n["ci_target"], "mpi.ci_target", 0);
-  if (n["timeout"]) m.timeout_s = in.real(n["timeout"], "mpi.timeout", 1);
+  if (n["ci_target"]) {
+    const auto f = parse_fraction(in.text(n["ci_target"], "mpi.ci_target"));
+    if (!f || *f <= 0)
+      in.fail(n["ci_target"],
+              "mpi.ci_target: '" + n["ci_target"].Scalar() + "' is not a positive fraction (e.g. 0.025 or 2.5%)");
+    m.ci_target = *f;
+  }
+  if (n["timeout"]) {
+    m.timeout_s = in.seconds(n["timeout"], "mpi.timeout");
+    if (m.timeout_s < 1) in.fail(n["timeout"], "mpi.timeout: '" + n["timeout"].Scalar() + "' is under a second");
+  }
 }
 
 Scenario load_scenario(const std::string& path) {
@@ -167,16 +221,16 @@ Scenario load_scenario(const std::string& path) {
     return root[key];
   };
 
-  sc.name = root["name"] ? in.text(root["name"], "name") : fs::path(path).stem().string();
+  sc.name = read_scenario_name(in, root, path);
   if (root["description"]) sc.description = in.text(root["description"], "description");
 
   const YAML::Node engines = required("engines");
-  sc.engines = in.list(engines, "engines", [&](const YAML::Node& x) {
+  sc.engines = in.distinct(engines, "engines", in.list(engines, "engines", [&](const YAML::Node& x) {
     std::string e = in.text(x, "engines");
     if (e != "formula" && e != "model" && e != "sim" && e != "mpi" && e != "mpi-native")
       in.fail(x, "unknown engine '" + e + "' (expected formula, model, sim, mpi or mpi-native)");
     return e;
-  });
+  }));
   const bool uses_sim = std::count(sc.engines.begin(), sc.engines.end(), "sim") > 0;
 
   if (!root["platform"] && uses_sim)
@@ -190,11 +244,12 @@ Scenario load_scenario(const std::string& path) {
     const YAML::Node f = root["formula"];
     in.only_keys(f, "formula", {"kinds", "params"});
     if (f["kinds"])
-      sc.formulas = in.list(f["kinds"], "formula.kinds", [&](const YAML::Node& x) {
-        std::string k = in.text(x, "formula.kinds");
-        if (k != "derived" && k != "textbook") in.fail(x, "formula.kinds: '" + k + "' is not derived or textbook");
-        return k;
-      });
+      sc.formulas =
+          in.distinct(f["kinds"], "formula.kinds", in.list(f["kinds"], "formula.kinds", [&](const YAML::Node& x) {
+            std::string k = in.text(x, "formula.kinds");
+            if (k != "derived" && k != "textbook") in.fail(x, "formula.kinds: '" + k + "' is not derived or textbook");
+            return k;
+          }));
     if (f["params"]) {
       fs::path p(in.text(f["params"], "formula.params"));
       if (p.is_relative()) p = fs::path(path).parent_path() / p;
@@ -249,17 +304,19 @@ Scenario load_scenario(const std::string& path) {
   if (root["bytes"]) bytes = in.sizes(root["bytes"], "bytes");
   if (root["segment"]) segments = in.sizes(root["segment"], "segment");
   auto read_roots = [&](const YAML::Node& n) {
-    return in.list(n, "root", [&](const YAML::Node& x) { return static_cast<int>(in.integer(x, "root", 0, INT_MAX)); });
+    return in.distinct(n, "root", in.list(n, "root", [&](const YAML::Node& x) {
+      return static_cast<int>(in.integer(x, "root", 0, INT_MAX));
+    }));
   };
   if (root["root"]) roots = read_roots(root["root"]);
   // A name or list of names of `key`, each parsed by `parse`, else one line with the choices.
   auto read_named = [&](const YAML::Node& n, const std::string& key, auto parse, const std::string& choices) {
-    return in.list(n, key, [&](const YAML::Node& x) {
+    return in.distinct(n, key, in.list(n, key, [&](const YAML::Node& x) {
       const std::string v = in.text(x, key);
       const auto parsed = parse(v);
       if (!parsed) in.fail(x, key + ": '" + v + "' is not one of " + choices);
       return *parsed;
-    });
+    }));
   };
   auto read_datatypes = [&](const YAML::Node& n) {
     return read_named(n, "datatype", parse_datatype, datatype_names());
@@ -307,7 +364,7 @@ Scenario load_scenario(const std::string& path) {
     if (item.IsMap() && item["segment"])
       for (std::size_t segment : sweep.segments) {
         const std::string problem = knob_error(*sweep.algorithm, Knob::segment, static_cast<long long>(segment));
-        if (!problem.empty() && segment != 0) in.fail(item["segment"], problem);
+        if (!problem.empty()) in.fail(item["segment"], problem);
       }
     if (!sweep.algorithm->takes(Knob::segment)) sweep.segments = {0};
     // What the operation's descriptor says about sizes, roots and reductions: the defaults at
@@ -317,6 +374,16 @@ Scenario load_scenario(const std::string& path) {
     if (!info.rooted) {
       if (own("root")) in.fail(item["root"], "root: " + std::string(info.name) + " has no root");
       sweep.roots = {0};
+    } else if (own("root") || root["root"]) {
+      // A root is skipped for the process counts it is not a rank of; one that fits none would
+      // leave nothing to measure, a slip rather than a choice.
+      const int most = *std::max_element(sweep.procs.begin(), sweep.procs.end());
+      const YAML::Node given = own("root") ? item["root"] : root["root"];
+      for (std::size_t i = 0; i < sweep.roots.size(); ++i)
+        if (sweep.roots[i] >= most)
+          in.fail(given.IsSequence() ? given[i] : given,
+                  "root: " + std::to_string(sweep.roots[i]) + " is not a rank of any process count of " + name +
+                      " (at most " + std::to_string(most) + " processes, ranks 0 to " + std::to_string(most - 1) + ")");
     }
     for (const char* key : {"datatype", "reduce_op"})
       if (own(key) && !info.reduces)
@@ -348,6 +415,10 @@ Scenario load_scenario(const std::string& path) {
       if (rows && !has_fit(f, *sweep.algorithm))
         in.fail(name_node, missing_fits(f.fits_from, {std::string(sweep.algorithm->name)}));
     }
+    for (std::size_t k = 0; k < sc.operations.size(); ++k)
+      if (same_grid(sc.operations[k], sweep))
+        in.fail(item, "this operation repeats operation " + std::to_string(k + 1) + " (" + name +
+                          " with the same settings): each of its points would run twice");
     sc.operations.push_back(std::move(sweep));
   }
 
@@ -367,7 +438,7 @@ Scenario load_scenario(const std::string& path) {
   return sc;
 }
 
-std::vector<PlanPoint> expand_plan(const Scenario& sc) {
+std::vector<PlanPoint> expand_plan(const Scenario& sc, std::size_t* skipped_roots) {
   std::vector<PlanPoint> plan;
   std::vector<std::string> engines;
   for (const auto& engine : sc.engines)
@@ -384,9 +455,12 @@ std::vector<PlanPoint> expand_plan(const Scenario& sc) {
               for (int root : op.roots)
                 for (Datatype type : op.datatypes)
                   for (ReduceOp reduce_op : op.reduce_ops) {
-                    if (root >= p) continue;
                     if (engine == "formula-textbook" && !op.algorithm->textbook) continue;
                     if (engine == "formula-derived" && !op.algorithm->derived) continue;
+                    if (root >= p) {
+                      if (skipped_roots) ++*skipped_roots;
+                      continue;
+                    }
                     PlanPoint point;
                     point.engine = engine;
                     point.spec.algorithm = op.algorithm;

@@ -73,6 +73,14 @@ struct Scenario {
 Scenario load_scenario(const std::string& path);
 
 class Reader;
+// The scenario's `name:` (default: the file's name without its extension), which names its
+// results folder results/NAME: a plain name (not empty, not . or .., no /), so that the folder is
+// inside results/.
+std::string read_scenario_name(const Reader& in, const YAML::Node& root, const std::string& path);
+// Why an eager limit (sim.eager_limit, --eager-limit) cannot be given with the protocol selection
+// `protocol` ("" when it can): it is the ideal protocol's; tcp and shm take theirs as protocol
+// options.
+std::string eager_limit_problem(const std::string& protocol);
 // The `sim:` and `mpi:` blocks of a scenario, shared with coarray scenarios (coarray_scenario.hpp)
 // so both kinds of study accept the same settings with the same messages.
 void read_sim_settings(const Reader& in, const YAML::Node& n, SimConfig& s);
@@ -81,10 +89,11 @@ void read_mpi_settings(const Reader& in, const YAML::Node& n, MpiLaunch& m);
 // default ppr:1:node.
 models::MapBy read_map_by(const Reader& in, const YAML::Node& root);
 // Sets the model's two-level placement (and with from_platform its costs) from the platform and
-// sim.map_by; a problem fails at the scenario's platform (or its map_by).
+// sim.map_by; a problem fails at the scenario's platform (or its map_by), a bad platform file
+// with its PlatformError (which names the place in that file).
 void place_model(const Reader& in, const YAML::Node& root, const SimConfig& sim, bool from_platform,
                  ModelConfig& model);
-// platform_size, its InputError as "SCENARIO: problem".
+// platform_size, its InputError as "SCENARIO: problem" (a PlatformError as it is).
 PlatformSize platform_size_or_fail(const std::string& scenario_file, const SimConfig& sim);
 
 // One measurement of the plan.
@@ -102,9 +111,9 @@ struct PlanPoint {
 
 // Every (engine, cluster, operation, procs, bytes, segment, root) point of the scenario, engines
 // outermost, then clusters, then operations in file order, then procs, bytes, segment and root ascending as written.
-// Points whose root is not a rank of P are skipped. The engine "formula" becomes one engine per
-// formula kind ("formula-derived", "formula-textbook"); an algorithm without a formula of a kind
-// has no points of that kind.
-std::vector<PlanPoint> expand_plan(const Scenario& scenario);
+// Points whose root is not a rank of P are skipped, and counted in `*skipped_roots` when given.
+// The engine "formula" becomes one engine per formula kind ("formula-derived",
+// "formula-textbook"); an algorithm without a formula of a kind has no points of that kind.
+std::vector<PlanPoint> expand_plan(const Scenario& scenario, std::size_t* skipped_roots = nullptr);
 
 }  // namespace collsim

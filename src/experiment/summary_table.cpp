@@ -61,7 +61,7 @@ std::string format_results_table(const std::vector<Measurement>& rows) {
   std::vector<std::string> engines;
   std::vector<Key> order;
   std::map<Key, std::map<std::string, const Measurement*>> cells;
-  bool many_roots = false, checked = false, clusters = false;
+  bool many_roots = false, checked = false, clusters = false, wide = false;
   for (const auto& m : rows) {
     if (std::find(engines.begin(), engines.end(), m.engine) == engines.end()) engines.push_back(m.engine);
     Key k{axes_text(m), m.op + reduction_text(m), m.procs, m.bytes, m.segment, m.root};
@@ -90,7 +90,10 @@ std::string format_results_table(const std::vector<Measurement>& rows) {
     bool verified = false;
     for (const auto& e : engines) {
       auto it = by_engine.find(e);
-      line.push_back(it == by_engine.end() ? "" : format_seconds(it->second->time_s));
+      // A measured time whose runs stopped at max_runs with the CI above its target.
+      const bool loose = it != by_engine.end() && it->second->ci_met == false;
+      wide |= loose;
+      line.push_back(it == by_engine.end() ? "" : format_seconds(it->second->time_s) + (loose ? " *" : ""));
       if (it == by_engine.end() || it->second->data == "unchecked") continue;
       verified = true;
       if (it->second->data != "ok") data += (data.empty() ? "" : "; ") + e + ": " + it->second->data;
@@ -110,7 +113,7 @@ std::string format_results_table(const std::vector<Measurement>& rows) {
   text[0] = true;
   if (clusters) text[1] = true;
   if (checked) text.back() = true;
-  return render(out, text);
+  return render(out, text) + (wide ? kCiMissedNote : "");
 }
 
 std::string engine_legend(const std::vector<Measurement>& rows) {

@@ -11,7 +11,8 @@ namespace collsim {
 
 // Rows grouped by (op and its reduction, procs, bytes, segment, root) in first-seen order; a column per engine
 // (first-seen order); a ratio column when exactly two engines are present; a last column with
-// the data check when real bytes were checked.
+// the data check when real bytes were checked. A measured time whose runs stopped at max_runs with
+// the confidence interval above its target is marked " *", with a note under the table.
 std::string format_results_table(const std::vector<Measurement>& rows);
 
 // One sentence saying what each engine column of those rows is, for under the table: "formula-derived:

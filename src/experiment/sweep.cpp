@@ -18,13 +18,14 @@
 #include <iostream>
 #include <map>
 #include <optional>
-#include <sstream>
 #include <stdexcept>
 #include <utility>
 
 #include "algorithms/input_error.hpp"
 #include "engines/pipe_io.hpp"
 #include "engines/run.hpp"
+#include "experiment/measurement.hpp"
+#include "experiment/named_files.hpp"
 #include "experiment/result_files.hpp"
 #include "experiment/scenario_error.hpp"
 #include "experiment/units.hpp"
@@ -65,24 +66,11 @@ std::string unquoted(const std::string& v) {
   return v.size() >= 2 && v.front() == '"' && v.back() == '"' ? v.substr(1, v.size() - 2) : v;
 }
 
-void write_atomically(const std::string& path, const std::string& text) {
-  // Beside and renamed, so a reader (or a kill) never leaves half a file.
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::trunc | std::ios::binary);
-    if (!out) throw std::runtime_error(tmp + ": cannot write");
-    out << text;
-    out.flush();
-    if (!out) throw std::runtime_error(tmp + ": cannot write");
-  }
-  fs::rename(tmp, path);
-}
-
 void write_json_members(const std::string& path, const Members& m) {
   std::string j = "{\n";
   for (std::size_t i = 0; i < m.size(); ++i)
     j += "  \"" + m[i].first + "\": " + m[i].second + (i + 1 < m.size() ? ",\n" : "\n");
-  write_atomically(path, j + "}\n");
+  write_file_atomically(path, j + "}\n");
 }
 
 // "  \"name\": value" lines (Sweep::json_head, json_settings) as members.
@@ -120,34 +108,69 @@ std::string key_of_row(const std::string& line) {
 // The complete rows of a results.csv (the last line is dropped when it has no newline: the write
 // a kill interrupted), each with its key; checks the header.
 std::vector<std::string> read_rows(const std::string& path, const std::string& header) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot read");
-  std::ostringstream s;
-  s << in.rdbuf();
-  const std::string text = s.str();
+  const std::string text = read_input_file(path, "results file");
   std::vector<std::string> rows;
   std::size_t at = 0, number = 0;
-  const std::size_t cells = split_csv(header).size();
+  const std::vector<std::string> columns = split_csv(header);
+  std::string written = header;  // the file's own header: older files lack columns added since
   while (at < text.size()) {
     const auto end = text.find('\n', at);
     if (end == std::string::npos) break;
-    const std::string line = text.substr(at, end - at);
+    std::string line = text.substr(at, end - at);
     at = end + 1;
     if (++number == 1) {
-      if (line != header)
+      if (line != header && upgraded_results_header(line) != header)
         throw InputError(path + ":1: its columns are not this scenario's (" + line.substr(0, 80) + "...)");
+      written = line;
       continue;
     }
     if (line.empty()) continue;
-    if (split_csv(line).size() != cells)
-      throw InputError(path + ":" + std::to_string(number) + ": not a row of this results file (" +
-                       std::to_string(split_csv(line).size()) + " cells, the header has " + std::to_string(cells) +
-                       ")");
+    if (written != header) line = upgraded_results_row(written, line);
+    if (const std::string problem = results_row_problem(columns, split_csv(line)); !problem.empty())
+      throw InputError(path + ":" + std::to_string(number) + ": not a results row (" + problem + ")");
     rows.push_back(line);
   }
   if (number == 0) throw InputError(path + ": empty (no header)");
   return rows;
 }
+
+// The rows of a plan's points, each from the results file that gave it: --resume and merge take
+// rows from files alike, and refuse alike a key that is not a point of the plan and a point given
+// twice with different rows (the same row twice is the same result, kept once).
+class PlanRows {
+ public:
+  explicit PlanRows(const std::vector<std::string>& keys) : rows_(keys.size()), from_(keys.size()) {
+    for (std::size_t i = 0; i < keys.size(); ++i) index_[keys[i]] = i;
+  }
+
+  // Adds the rows of `csv` (read_rows: its header must be `header`); returns how many points
+  // had no row before.
+  std::size_t add_file(const std::string& csv, const std::string& header) {
+    std::size_t number = 1, added = 0;
+    for (std::string& line : read_rows(csv, header)) {
+      ++number;
+      const std::string key = key_of_row(line);
+      const auto it = index_.find(key);
+      if (it == index_.end())
+        throw InputError(csv + ": row " + std::to_string(number) + "'s key '" + key + "' is not a point of the plan");
+      auto& row = rows_[it->second];
+      if (row && *row != line)
+        throw InputError(csv + ": row " + std::to_string(number) + " (key " + key + ") differs from " +
+                         from_[it->second] + ": conflicting results of one point");
+      added += !row;
+      row = std::move(line);
+      from_[it->second] = "row " + std::to_string(number) + " of " + csv;
+    }
+    return added;
+  }
+
+  std::vector<std::optional<std::string>>& rows() { return rows_; }
+
+ private:
+  std::map<std::string, std::size_t> index_;
+  std::vector<std::optional<std::string>> rows_;
+  std::vector<std::string> from_;  // "row N of FILE"
+};
 
 std::string shard_text(const SweepOptions& o) { return std::to_string(o.shard) + "/" + std::to_string(o.shards); }
 
@@ -161,13 +184,9 @@ class Folder {
  public:
   Folder(const Sweep& sw, const std::string& dir, const SweepOptions& o, std::size_t planned)
       : sw_(sw), o_(o), planned_(planned), rows_(sw.keys.size()), started_(utc_now()) {
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    if (ec) throw std::runtime_error(dir + ": cannot create the output folder: " + ec.message());
+    make_output_folder(dir);
     csv_path_ = (fs::path(dir) / "results.csv").string();
     json_path_ = (fs::path(dir) / "run.json").string();
-    std::map<std::string, std::size_t> index;
-    for (std::size_t i = 0; i < sw.keys.size(); ++i) index[sw.keys[i]] = i;
     const bool has_csv = fs::exists(csv_path_), has_json = fs::exists(json_path_);
     const Members old = has_json ? read_json_members(json_path_) : Members{};
     if (o.resume && (has_csv || has_json)) {
@@ -184,17 +203,9 @@ class Folder {
         throw InputError(json_path_ + ": the results of shard " + shard + ", not " + shard_text(o) +
                          ": resume it with --shard " + shard);
       if (!member(old, "started").empty()) started_ = unquoted(member(old, "started"));
-      std::size_t number = 1;
-      for (const std::string& line : read_rows(csv_path_, header())) {
-        ++number;
-        const auto it = index.find(key_of_row(line));
-        if (it == index.end())
-          throw InputError(csv_path_ + ": row " + std::to_string(number) + "'s key '" + key_of_row(line) +
-                           "' is not a point of this scenario");
-        if (!rows_[it->second]) ++written_;
-        rows_[it->second] = line;
-      }
-      resumed_ = written_;
+      PlanRows kept(sw.keys);
+      written_ = resumed_ = kept.add_file(csv_path_, header());
+      rows_ = std::move(kept.rows());
     } else if (!o.resume && !o.force && has_csv && has_json &&
                unquoted(member(old, "status")).rfind("complete", 0) != 0) {
       std::ifstream in(csv_path_);
@@ -207,7 +218,7 @@ class Folder {
     }
     rewrite_csv();
     csv_.open(csv_path_, std::ios::app | std::ios::binary);
-    if (!csv_) throw std::runtime_error(csv_path_ + ": cannot write");
+    if (!csv_) throw InputError(csv_path_ + ": cannot write the results file");
     write_json("running");
   }
 
@@ -244,7 +255,7 @@ class Folder {
     std::string text = header() + "\n";
     for (const auto& r : rows_)
       if (r) text += *r + "\n";
-    write_atomically(csv_path_, text);
+    write_file_atomically(csv_path_, text, "results file");
   }
 
   void write_json(const std::string& status) {
@@ -516,7 +527,8 @@ void parse_shard(const std::string& text, SweepOptions& o) {
 
 std::vector<std::string> run_sweep(const Sweep& sw, const std::string& dir, const SweepOptions& o,
                                    const std::function<std::string(const std::vector<std::string>&)>& status,
-                                   const std::string& announce, std::ostream& err) {
+                                   const std::string& announce, std::ostream& err,
+                                   const std::function<void()>& on_failure) {
   std::size_t planned = 0;
   for (std::size_t u = 0; u < sw.units.size(); ++u)
     if (in_shard(u, o) && (sw.skipped.empty() || !sw.skipped[u])) planned += sw.units[u].points.size();
@@ -542,6 +554,11 @@ std::vector<std::string> run_sweep(const Sweep& sw, const std::string& dir, cons
   } catch (const std::exception& e) {
     progress.clear();
     folder.finish(std::string("failed: ") + e.what());
+    try {
+      on_failure();
+    } catch (const std::exception&) {
+      // Showing what was measured is a courtesy: the run's own error is the one to report.
+    }
     throw;
   }
   progress.clear();
@@ -555,9 +572,7 @@ std::string merge_results(const std::string& out, const std::vector<std::string>
   Members first;
   std::string fingerprint, header;
   std::vector<std::string> keys;
-  std::map<std::string, std::size_t> index;
-  std::vector<std::optional<std::string>> rows;
-  std::vector<std::string> from;  // the part each row came from
+  std::optional<PlanRows> plan_rows;
   std::string sources = "[";
   for (const std::string& dir : parts) {
     const std::string json = (fs::path(dir) / "run.json").string(), csv = (fs::path(dir) / "results.csv").string();
@@ -572,31 +587,17 @@ std::string merge_results(const std::string& out, const std::vector<std::string>
     if (first.empty()) {
       first = m;
       fingerprint = fp;
-      header = h;
+      header = upgraded_results_header(h);
       keys = keys_from_json(member(m, "plan_keys"));
-      for (std::size_t i = 0; i < keys.size(); ++i) index[keys[i]] = i;
-      rows.resize(keys.size());
-      from.resize(keys.size());
+      plan_rows.emplace(keys);
     } else if (fp != fingerprint) {
       throw InputError(json + ": the results of another scenario or of other settings than " + parts.front() +
                        " (plan " + fp + ", not " + fingerprint + ")");
     }
     sources += std::string(sources.size() > 1 ? ", " : "") + json_string(dir);
-    std::size_t number = 1;
-    for (const std::string& line : read_rows(csv, header)) {
-      ++number;
-      const std::string key = key_of_row(line);
-      const auto it = index.find(key);
-      if (it == index.end())
-        throw InputError(csv + ": row " + std::to_string(number) + "'s key '" + key + "' is not a point of the plan");
-      auto& row = rows[it->second];
-      if (row && *row != line)
-        throw InputError(csv + ": row " + std::to_string(number) + " (key " + key + ") differs from the row of " +
-                         from[it->second] + ": conflicting results of one point");
-      row = line;
-      from[it->second] = dir;
-    }
+    plan_rows->add_file(csv, header);
   }
+  const std::vector<std::optional<std::string>>& rows = plan_rows->rows();
   std::size_t present = 0;
   std::string missing;
   for (std::size_t i = 0; i < keys.size(); ++i) {
@@ -610,21 +611,20 @@ std::string merge_results(const std::string& out, const std::vector<std::string>
     throw InputError("merge: " + std::to_string(keys.size() - present) + " of " + std::to_string(keys.size()) +
                      " points of the plan are in no part (keys " + missing + (missing.size() >= 200 ? " ..." : "") +
                      "); merge what there is with --partial");
-  std::error_code ec;
-  fs::create_directories(out, ec);
-  if (ec) throw std::runtime_error(out + ": cannot create the output folder: " + ec.message());
+  make_output_folder(out);
   std::string text = header + "\n";
   for (const auto& r : rows)
     if (r) text += *r + "\n";
-  write_atomically((fs::path(out) / "results.csv").string(), text);
+  write_file_atomically((fs::path(out) / "results.csv").string(), text, "results file");
   // The parts' traces (a scenario's `trace:`), named by key: one point's trace is the same in
   // every part that ran it.
+  std::error_code ec;
   for (const std::string& dir : parts) {
     const fs::path traces = fs::path(dir) / "traces";
     if (!fs::is_directory(traces) || fs::equivalent(dir, out, ec)) continue;
     fs::create_directories(fs::path(out) / "traces", ec);
     fs::copy(traces, fs::path(out) / "traces", fs::copy_options::overwrite_existing | fs::copy_options::recursive, ec);
-    if (ec) throw std::runtime_error(out + "/traces: cannot copy the traces of " + dir + ": " + ec.message());
+    if (ec) throw InputError(out + "/traces: cannot copy the traces of " + dir + ": " + ec.message());
   }
   const std::string status = present == keys.size() ? "complete" : "partial";
   Members m;

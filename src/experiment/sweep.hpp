@@ -56,12 +56,14 @@ void parse_shard(const std::string& text, SweepOptions& options);
 // DIR/run.json gets `status(rows)` (or "failed: <reason>"). Returns the folder's rows (key column
 // included) in plan order. Throws InputError for a folder that cannot be used (an unfinished run
 // without --resume or --force, another scenario's results with --resume) and whatever the units
-// threw (InputError, EngineError, std::runtime_error), after saving what finished. `announce`
-// (lines, each ending in a newline) goes to err once the folder is known to be usable, so that a
-// refusal is the only line.
+// threw (InputError, EngineError, std::runtime_error), after saving what finished and calling
+// `on_failure` (where a command shows what was measured; a refused folder has nothing to show and
+// does not call it). `announce` (lines, each ending in a newline) goes to err once the folder is
+// known to be usable, so that a refusal is the only line.
 std::vector<std::string> run_sweep(const Sweep& sweep, const std::string& dir, const SweepOptions& options,
                                    const std::function<std::string(const std::vector<std::string>& rows)>& status,
-                                   const std::string& announce, std::ostream& err);
+                                   const std::string& announce, std::ostream& err,
+                                   const std::function<void()>& on_failure);
 
 // collsim merge: joins the results folders `parts` of one scenario (equal fingerprints) into
 // `out`: rows by key in plan order; the same key with another row is an error, and so are points

@@ -2,13 +2,15 @@
 
 #include <algorithm>
 #include <charconv>
-#include <fstream>
+#include <cmath>
 #include <map>
 #include <sstream>
 
 #include "algorithms/input_error.hpp"
 #include "comm/comm.hpp"
+#include "experiment/critical_path.hpp"
 #include "experiment/measurement.hpp"
+#include "experiment/named_files.hpp"
 #include "experiment/units.hpp"
 
 namespace collsim {
@@ -72,12 +74,12 @@ std::string trace_csv(const std::vector<TracedRun>& runs) {
 }
 
 std::vector<TracedRun> read_trace_csv(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path + ": cannot read the file");
+  std::ifstream in = open_input_file(path, "trace file");
   std::string line;
   if (!std::getline(in, line) || line != kColumns)
     throw InputError(path + ":1: not a collsim trace (its header must be " + std::string(kColumns) + ")");
   std::vector<TracedRun> runs;
+  std::vector<std::vector<int>> lines;  // per run, the line of each event
   for (int n = 2; std::getline(in, line); ++n) {
     if (line.empty()) continue;
     const std::string where = path + ":" + std::to_string(n);
@@ -87,7 +89,10 @@ std::vector<TracedRun> read_trace_csv(const std::string& path) {
     const auto run = number<std::size_t>(f[0], where, "run");
     if (run > runs.size())
       throw InputError(where + ": run " + f[0] + " comes before run " + std::to_string(runs.size()));
-    if (run == runs.size()) runs.push_back({f[1], f[2], number<int>(f[3], where, "procs"), {}});
+    if (run == runs.size()) {
+      runs.push_back({f[1], f[2], number<int>(f[3], where, "procs"), {}});
+      lines.emplace_back();
+    }
     TraceEvent e;
     try {
       e.kind = trace_kind_named(f[4]);
@@ -104,9 +109,21 @@ std::vector<TracedRun> read_trace_csv(const std::string& path) {
     e.message = number<std::int64_t>(f[11], where, "message");
     e.request = number<std::int64_t>(f[12], where, "request");
     e.latency = number<double>(f[14], where, "latency");
+    // The walk orders events by time: "nan" or "inf", which from_chars takes, would break it.
+    if (!std::isfinite(e.time)) throw InputError(where + ": time '" + f[6] + "' is not a finite number");
+    if (!std::isfinite(e.latency)) throw InputError(where + ": latency '" + f[14] + "' is not a finite number");
     if (e.rank < 0 || e.rank >= runs[run].procs)
       throw InputError(where + ": rank " + f[7] + " is not one of the run's " + f[3] + " processes");
     runs[run].events.push_back(e);
+    lines[run].push_back(n);
+  }
+  // What the engines' traces keep: events after their causes, each cause there.
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    try {
+      critical_path(runs[r].events);
+    } catch (const TraceContractError& broken) {
+      throw InputError(path + ":" + std::to_string(lines[r][broken.event()]) + ": " + broken.what());
+    }
   }
   return runs;
 }
@@ -387,8 +404,7 @@ void write_trace(const std::string& path, const std::vector<TracedRun>& runs, st
         " events), above the limit of " + rough_size(limit) +
         ": trace fewer processes, fewer segments (a larger --segment) or fewer bytes, or raise the trace limit");
   const std::string text = ext == ".csv" ? trace_csv(runs) : ext == ".json" ? trace_json(runs) : trace_paje(runs);
-  std::ofstream out(path, std::ios::binary);
-  if (!out || !(out << text) || !out.flush()) throw InputError(path + ": cannot write the trace");
+  write_file_atomically(path, text, "trace");
 }
 
 }  // namespace collsim

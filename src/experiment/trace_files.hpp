@@ -50,7 +50,8 @@ std::string trace_json(const std::vector<TracedRun>& runs);
 std::string trace_paje(const std::vector<TracedRun>& runs);
 
 // The CSV format, to a string (tests, pipes) and from a file. read_trace_csv throws InputError
-// "PATH:LINE: problem" on a malformed file.
+// "PATH:LINE: problem" on a malformed file, and on events that break the trace contract as far
+// as their critical path needs it (critical_path.hpp; LINE: the event where the walk found it).
 std::string trace_csv(const std::vector<TracedRun>& runs);
 std::vector<TracedRun> read_trace_csv(const std::string& path);
 

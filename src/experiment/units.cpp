@@ -3,7 +3,9 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <initializer_list>
 #include <limits>
+#include <string>
 
 namespace collsim {
 
@@ -33,6 +35,75 @@ std::optional<double> parse_real(std::string_view text) {
   return v;
 }
 
+namespace {
+struct Unit {
+  std::string_view name;
+  double factor;
+};
+
+// A finite number followed by one of `units`, in the unit's scale; nullopt otherwise. Dividing by
+// an exact power of ten rounds once, so "5us" is the double nearest 5e-6, as "5e-6" is.
+std::optional<double> with_unit(std::string_view text, std::initializer_list<Unit> units) {
+  text = trim(text);
+  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
+  double value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || !std::isfinite(value)) return std::nullopt;
+  const std::string_view unit = trim(text.substr(static_cast<std::size_t>(end - text.data())));
+  for (const Unit& u : units)
+    if (unit == u.name) return u.factor < 1 ? value / std::round(1 / u.factor) : value * u.factor;
+  return std::nullopt;
+}
+}  // namespace
+
+const char* const kSecondsHint = "a time (e.g. 10us, 1.5ms, 2e-6; a bare number is seconds)";
+const char* const kRateHint = "a rate in bytes per second (e.g. 1.25GBps, 10Gbps, 25GbE; a bare number is bytes/s)";
+const char* const kSecondsPerByteHint =
+    "a time per byte (e.g. 0.8ns, 8e-10; or a rate, its inverse: 1.25GBps; a bare number is seconds)";
+
+std::optional<double> parse_seconds(std::string_view text) {
+  return with_unit(text, {{"", 1}, {"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}});
+}
+
+std::optional<double> parse_fraction(std::string_view text) { return with_unit(text, {{"", 1}, {"%", 0.01}}); }
+
+std::optional<double> parse_rate(std::string_view text) {
+  std::string t(trim(text));
+  // Ethernet's names give the line rate in bits: 25GbE is 25 Gbit/s.
+  if (t.size() > 3 && t.compare(t.size() - 3, 3, "GbE") == 0) t.replace(t.size() - 3, 3, "Gbps");
+  const auto r = with_unit(t, {{"", 1},
+                               {"Bps", 1},
+                               {"kBps", 1e3},
+                               {"KBps", 1e3},
+                               {"KiBps", 1024.},
+                               {"MBps", 1e6},
+                               {"MiBps", 1048576.},
+                               {"GBps", 1e9},
+                               {"GiBps", 1073741824.},
+                               {"TBps", 1e12},
+                               {"TiBps", 1099511627776.},
+                               {"bps", 1 / 8.},
+                               {"kbps", 1e3 / 8},
+                               {"Kbps", 1e3 / 8},
+                               {"Kibps", 1024. / 8},
+                               {"Mbps", 1e6 / 8},
+                               {"Mibps", 1048576. / 8},
+                               {"Gbps", 1e9 / 8},
+                               {"Gibps", 1073741824. / 8},
+                               {"Tbps", 1e12 / 8},
+                               {"Tibps", 1099511627776. / 8}});
+  if (!r || !(*r > 0) || !std::isfinite(*r)) return std::nullopt;
+  return r;
+}
+
+std::optional<double> parse_seconds_per_byte(std::string_view text) {
+  std::string_view t = trim(text);
+  if (t.size() > 2 && t.substr(t.size() - 2) == "/B") t.remove_suffix(2);
+  if (const auto s = parse_seconds(t)) return s;
+  if (const auto r = parse_rate(text)) return 1 / *r;
+  return std::nullopt;
+}
+
 std::optional<std::size_t> parse_bytes(std::string_view text) {
   text = trim(text);
   std::size_t digits = 0;
@@ -42,13 +113,23 @@ std::optional<std::size_t> parse_bytes(std::string_view text) {
   auto [end, ec] = std::from_chars(text.data(), text.data() + digits, value);
   if (ec != std::errc()) return std::nullopt;
   const std::string_view unit = trim(text.substr(digits));
-  struct Unit {
+  struct ByteUnit {
     std::string_view name;
     unsigned long long factor;
   };
-  static constexpr Unit units[] = {
-      {"", 1},      {"B", 1},     {"KiB", 1ull << 10}, {"MiB", 1ull << 20}, {"GiB", 1ull << 30},
-      {"kB", 1000}, {"KB", 1000}, {"MB", 1000000},     {"GB", 1000000000}};
+  static constexpr ByteUnit units[] = {{"", 1},
+                                       {"B", 1},
+                                       {"KiB", 1ull << 10},
+                                       {"MiB", 1ull << 20},
+                                       {"GiB", 1ull << 30},
+                                       {"TiB", 1ull << 40},
+                                       {"PiB", 1ull << 50},
+                                       {"kB", 1000},
+                                       {"KB", 1000},
+                                       {"MB", 1000000},
+                                       {"GB", 1000000000},
+                                       {"TB", 1000000000000},
+                                       {"PB", 1000000000000000}};
   for (const auto& u : units) {
     if (unit != u.name) continue;
     if (value > std::numeric_limits<std::size_t>::max() / u.factor) return std::nullopt;
@@ -58,9 +139,9 @@ std::optional<std::size_t> parse_bytes(std::string_view text) {
 }
 
 std::string format_bytes(std::size_t bytes) {
-  static constexpr const char* names[] = {"GiB", "MiB", "KiB"};
-  static constexpr int shifts[] = {30, 20, 10};
-  for (int i = 0; i < 3; ++i) {
+  static constexpr const char* names[] = {"PiB", "TiB", "GiB", "MiB", "KiB"};
+  static constexpr int shifts[] = {50, 40, 30, 20, 10};
+  for (int i = 0; i < 5; ++i) {
     const std::size_t unit = std::size_t{1} << shifts[i];
     if (bytes >= unit && bytes % unit == 0) return std::to_string(bytes / unit) + names[i];
   }

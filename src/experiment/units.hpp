@@ -1,5 +1,6 @@
-// Parsing and printing of byte sizes ("8KiB", "4MiB", "1048576") and times, shared by the
-// command line and scenario files so both accept exactly the same spellings.
+// Parsing and printing of byte sizes ("8KiB", "4MiB", "1048576"), times ("10us"), rates
+// ("1.25GBps", "10Gbps") and costs per byte ("0.8ns", or a rate: its inverse), shared by the
+// command line, scenario files and platform generation, so all accept exactly the same spellings.
 #pragma once
 
 #include <cstddef>
@@ -9,9 +10,25 @@
 
 namespace collsim {
 
-// Bytes from "123", "8KiB", "4 MiB", "1GiB", "16kB" (kB/MB/GB are decimal); nullopt if the text
-// is not a non-negative whole number of bytes.
+// Bytes from "123", "8KiB", "4 MiB", "1GiB", "2TiB", "16kB" (kB/MB/GB/TB/PB are decimal); nullopt
+// if the text is not a non-negative whole number of bytes.
 std::optional<std::size_t> parse_bytes(std::string_view text);
+// Seconds from "2e-6", "10us", "1.5 ms", "3ns", "1s" (a bare number is seconds); nullopt on
+// anything else. The sign is the caller's to check.
+std::optional<double> parse_seconds(std::string_view text);
+// Bytes per second from "1.25GBps", "10Gbps", "25GbE", "3GiBps", "1e9" (a bare number is bytes/s;
+// a lower-case b is bits); nullopt on anything else, zero and negative rates included.
+std::optional<double> parse_rate(std::string_view text);
+// Seconds per byte (Hockney's beta, a reduction's gamma) from "8e-10", "0.8ns", "0.8ns/B", or a
+// rate, whose inverse it is: "1.25GBps" is 8e-10; nullopt on anything else. The sign is the
+// caller's to check (a rate is never zero or negative).
+std::optional<double> parse_seconds_per_byte(std::string_view text);
+// A fraction from "0.025" or "2.5%"; nullopt on anything else. The sign is the caller's to check.
+std::optional<double> parse_fraction(std::string_view text);
+// What each of the three reads, for error messages: "a time (e.g. 10us, 1.5ms, 2e-6; ...)".
+extern const char* const kSecondsHint;
+extern const char* const kRateHint;
+extern const char* const kSecondsPerByteHint;
 // Whole number (may be negative); nullopt on anything else.
 std::optional<long long> parse_integer(std::string_view text);
 // Finite floating-point number; nullopt on anything else.

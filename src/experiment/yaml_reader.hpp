@@ -1,29 +1,92 @@
 // Reading YAML input files (scenarios, calibrated parameters) with one clear error per problem:
 // every check fails with ScenarioError "FILE:LINE:COLUMN: what is wrong", so a user can jump to it,
-// and unknown keys are refused rather than ignored.
+// and unknown or repeated keys are refused rather than ignored.
 #pragma once
 
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <climits>
-#include <fstream>
 #include <initializer_list>
+#include <map>
+#include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "algorithms/input_error.hpp"
+#include "experiment/named_files.hpp"
 #include "experiment/scenario_error.hpp"
 #include "experiment/units.hpp"
 
 namespace collsim {
 
-// The YAML document of `path`; ScenarioError "PATH: cannot open the WHAT" or
-// "PATH:LINE:COLUMN: malformed YAML: ...".
+// Refuses a key given twice in one mapping (yaml-cpp would keep one of them silently): a walk
+// over the parser's events, in which an alias is one event, so anchors and aliases cost nothing.
+class DuplicateKeyCheck : public YAML::EventHandler {
+ public:
+  explicit DuplicateKeyCheck(std::string file) : file_(std::move(file)) {}
+
+  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override { node(nullptr); }
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override { node(nullptr); }
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t, const std::string& value) override {
+    node(&value, mark);
+  }
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    node(nullptr);
+    open_.push_back({false, true, {}});
+  }
+  void OnSequenceEnd() override { open_.pop_back(); }
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    node(nullptr);
+    open_.push_back({true, true, {}});
+  }
+  void OnMapEnd() override { open_.pop_back(); }
+
+ private:
+  struct Collection {
+    bool map;
+    bool at_key;                      // a mapping's next node is a key (else its value)
+    std::map<std::string, int> keys;  // each scalar key and its line
+  };
+
+  // A node begins: in a mapping, keys and values alternate.
+  void node(const std::string* scalar, const YAML::Mark& mark = YAML::Mark::null_mark()) {
+    if (open_.empty() || !open_.back().map) return;
+    Collection& c = open_.back();
+    if (c.at_key && scalar) {
+      const auto [first, fresh] = c.keys.emplace(*scalar, mark.line + 1);
+      if (!fresh)
+        throw ScenarioError(file_ + ":" + std::to_string(mark.line + 1) + ":" + std::to_string(mark.column + 1) +
+                            ": duplicate key '" + *scalar + "' (first at line " + std::to_string(first->second) + ")");
+    }
+    c.at_key = !c.at_key;
+  }
+
+  std::string file_;
+  std::vector<Collection> open_;
+};
+
+// The YAML document of `path`; ScenarioError "PATH: cannot open the WHAT (...)", "PATH: is a
+// directory, not a WHAT", "PATH:LINE:COLUMN: malformed YAML: ..." or "PATH:LINE:COLUMN:
+// duplicate key ...".
 inline YAML::Node load_yaml_file(const std::string& path, const std::string& what) {
-  std::ifstream stream(path);
-  if (!stream) throw ScenarioError(path + ": cannot open the " + what);
+  std::string text;
   try {
-    return YAML::Load(stream);
+    text = read_input_file(path, what);
+  } catch (const InputError& e) {
+    throw ScenarioError(e.what());
+  }
+  try {
+    std::istringstream events(text);
+    YAML::Parser parser(events);
+    DuplicateKeyCheck check(path);
+    parser.HandleNextDocument(check);
+    return YAML::Load(text);
   } catch (const YAML::ParserException& e) {
     throw ScenarioError(path + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
                         ": malformed YAML: " + e.msg);
@@ -73,6 +136,28 @@ class Reader {
     return *v;
   }
 
+  // Quantities with units, as the command line reads them (units.hpp), none negative.
+  double seconds(const YAML::Node& n, const std::string& what) const {
+    const auto v = parse_seconds(text(n, what));
+    if (!v) fail(n, what + ": '" + n.Scalar() + "' is not " + kSecondsHint);
+    if (*v < 0) fail(n, what + ": " + n.Scalar() + " must be at least 0");
+    return *v;
+  }
+  double seconds_per_byte(const YAML::Node& n, const std::string& what) const {
+    const auto v = parse_seconds_per_byte(text(n, what));
+    if (!v) fail(n, what + ": '" + n.Scalar() + "' is not " + kSecondsPerByteHint);
+    if (*v < 0) fail(n, what + ": " + n.Scalar() + " must be at least 0");
+    return *v;
+  }
+  // `zero_allowed`: 0 is accepted too, where it means "none" (a free copy).
+  double rate(const YAML::Node& n, const std::string& what, bool zero_allowed = false) const {
+    const std::string t = text(n, what);
+    if (zero_allowed && parse_real(t) == 0.0) return 0;
+    const auto v = parse_rate(t);
+    if (!v) fail(n, what + ": '" + n.Scalar() + "' is not " + kRateHint);
+    return *v;
+  }
+
   std::size_t bytes(const YAML::Node& n, const std::string& what) const {
     auto v = parse_bytes(text(n, what));
     if (!v) fail(n, what + ": '" + n.Scalar() + "' is not a size in bytes (e.g. 0, 1000, 8KiB, 4MiB)");
@@ -99,11 +184,26 @@ class Reader {
     return out;
   }
 
+  // `values`, read by list() from `n`, after refusing a value listed twice: the lists that span a
+  // sweep (engines, sizes, process counts...) name each value once, and a repeat is a slip (a
+  // point measured twice, a size meant to be another), never a second measurement.
+  template <class T>
+  std::vector<T> distinct(const YAML::Node& n, const std::string& what, std::vector<T> values) const {
+    std::map<T, std::size_t> first;
+    for (std::size_t i = 0; i < values.size(); ++i)
+      if (const auto [at, fresh] = first.emplace(values[i], i); !fresh)
+        fail(n[i], what + ": '" + n[i].Scalar() + "' is listed twice (item " + std::to_string(at->second + 1) +
+                       " is the same)");
+    return values;
+  }
+
   std::vector<int> procs(const YAML::Node& n) const {
-    return list(n, "procs", [&](const YAML::Node& x) { return static_cast<int>(integer(x, "procs", 1, INT_MAX)); });
+    return distinct(n, "procs", list(n, "procs", [&](const YAML::Node& x) {
+                      return static_cast<int>(integer(x, "procs", 1, INT_MAX));
+                    }));
   }
   std::vector<std::size_t> sizes(const YAML::Node& n, const std::string& what) const {
-    return list(n, what, [&](const YAML::Node& x) { return bytes(x, what); });
+    return distinct(n, what, list(n, what, [&](const YAML::Node& x) { return bytes(x, what); }));
   }
 
  private:

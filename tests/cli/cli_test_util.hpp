@@ -42,20 +42,38 @@ inline std::vector<std::string> lines(const std::string& text) {
   return out;
 }
 
+// The cells of one CSV line, split at every comma (for rows that quote no cell).
+inline std::vector<std::string> cells(const std::string& line) {
+  std::vector<std::string> out(1);
+  for (char c : line) {
+    if (c == ',')
+      out.emplace_back();
+    else
+      out.back().push_back(c);
+  }
+  return out;
+}
+
+// Values of `column` in every data row of a CSV text (rows that quote no cell).
+inline std::vector<std::string> csv_column(const std::string& csv, const std::string& column) {
+  const std::vector<std::string> rows = lines(csv);
+  if (rows.empty()) return {};
+  const std::vector<std::string> names = cells(rows[0]);
+  const auto at = static_cast<std::size_t>(std::find(names.begin(), names.end(), column) - names.begin());
+  if (at == names.size()) ADD_FAILURE() << "no column " << column << " in:\n" << csv;
+  std::vector<std::string> out;
+  for (std::size_t r = 1; r < rows.size(); ++r) {
+    const std::vector<std::string> values = cells(rows[r]);
+    out.push_back(at < values.size() ? values[at] : "");
+  }
+  return out;
+}
+
 // Value of `column` in the first data row of a CSV text.
 inline std::string csv_field(const std::string& csv, const std::string& column) {
-  std::istringstream in(csv);
-  std::string header, row;
-  std::getline(in, header);
-  std::getline(in, row);
-  std::vector<std::string> names, values;
-  std::string cell;
-  for (std::istringstream h(header); std::getline(h, cell, ',');) names.push_back(cell);
-  for (std::istringstream r(row); std::getline(r, cell, ',');) values.push_back(cell);
-  for (std::size_t i = 0; i < names.size() && i < values.size(); ++i)
-    if (names[i] == column) return values[i];
-  ADD_FAILURE() << "no column " << column << " in:\n" << csv;
-  return {};
+  const std::vector<std::string> values = csv_column(csv, column);
+  if (values.empty()) ADD_FAILURE() << "no data row in:\n" << csv;
+  return values.empty() ? std::string() : values.front();
 }
 
 // Bad input: exit status 2 and one line on stderr that contains `fragment`.

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "cli_test_util.hpp"
 
@@ -86,7 +87,7 @@ TEST(Cli, ModelTwoLevelHockney) {
   ASSERT_EQ(o.status, 0) << o.err;
   EXPECT_NEAR(std::stod(csv_field(o.out, "time_s")), 1e-6 + 1e-10 * 1000, 1e-15);
   expect_bad_input("measure --engine model --op bcast/binomial --procs 4 --bytes 8 --intra 1e-6",
-                   "--intra: '1e-6' is not two non-negative numbers ALPHA,BETA");
+                   "--intra: '1e-6' is not two costs ALPHA,BETA (e.g. 5us,0.3ns)");
   expect_bad_input("measure --engine model --op bcast/binomial --procs 4 --bytes 8 --intra 1,2 --loggp 1,1,1,1",
                    "--loggp replaces Hockney's --alpha/--beta/--intra");
 }
@@ -162,6 +163,61 @@ TEST(Cli, BadCommandLinesExitTwoWithOneLine) {
                    "--reduce-gamma");
 }
 
+// Options that would be read and never used are refused, as --alpha with --engine sim is.
+TEST(Cli, OptionsThatDoNotApplyAreRefused) {
+  const std::string call = " --op bcast/binomial --procs 2 --bytes 8";
+  expect_refused("measure --engine sim --protocol tcp --eager-limit 4KiB" + call,
+                 "collsim: --eager-limit applies to the ideal protocol only, not tcp (whose limits are the protocol "
+                 "options tcp/eager_limit:SIZE and shm/eager_limit:SIZE)");
+  expect_refused("explain bcast/binomial --procs 2 --bytes 8 --engine sim --protocol tcp+shm --eager-limit 4KiB",
+                 "collsim: --eager-limit applies to the ideal protocol only, not tcp+shm (whose limits are the "
+                 "protocol options tcp/eager_limit:SIZE and shm/eager_limit:SIZE)");
+  EXPECT_EQ(collsim("measure --engine sim --protocol ideal --eager-limit 4KiB" + call).status, 0);
+  expect_refused("algorithms foo --bogus", "collsim: unknown option --bogus (see --help)");
+  expect_refused("algorithms foo", "collsim: algorithms takes no arguments (unexpected 'foo'; collsim algorithms)");
+  EXPECT_EQ(collsim("algorithms --help").status, 0);
+}
+
+// A folder where a file is expected, as input or output, is one line and exit status 2 (a C++
+// stream error and exit status 1 before), and an output is refused before anything runs.
+TEST(Cli, AFolderGivenForAFileIsRefused) {
+  const fs::path dir = scratch() / "folder.csv";
+  fs::create_directories(dir);
+  const std::string d = dir.string(), call = " --op bcast/binomial --procs 4 --bytes 1KiB";
+  expect_refused("run " + d, "collsim: " + d + ": is a directory, not a scenario file");
+  expect_refused("measure --engine formula --params " + d + call,
+                 "collsim: " + d + ": is a directory, not a parameters file");
+  expect_refused("select --op bcast --procs 4 --params " + d,
+                 "collsim: " + d + ": is a directory, not a parameters file");
+  expect_refused("compare " + d, "collsim: " + d + ": is a directory, not a results file");
+  expect_refused("explain --from-trace " + d, "collsim: " + d + ": is a directory, not a trace file");
+  const std::string scenario = (scratch() / "folder-params.yaml").string();
+  std::ofstream(scenario) << "engines: [formula]\nformula: {params: folder.csv}\nprocs: 2\nbytes: 1\n"
+                             "operations: [bcast/binomial]\n";
+  expect_refused("run " + scenario, "collsim: " + scenario + ":2:19: " + d + ": is a directory, not a parameters file");
+  // Outputs.
+  expect_refused("measure --engine model --trace " + d + call,
+                 "collsim: " + d + ": is a directory; give a file name for the trace");
+  expect_refused("select --op bcast --procs 4 --alpha 1e-6 --beta 1e-9 --rules-out " + d,
+                 "collsim: " + d + ": is a directory; give a file name for the rules file");
+  const fs::path svg = scratch() / "folder.svg";
+  fs::create_directories(svg);
+  expect_refused("timeline --engine model --svg " + svg.string() + call,
+                 "collsim: " + svg.string() + ": is a directory; give a file name for the picture");
+  const fs::path folder = scratch() / "report-in";  // checked before the page is made
+  fs::create_directories(folder);
+  std::ofstream(folder / "results.csv") << "engine,op,procs,bytes,segment,root,time_s\n";
+  expect_refused("report " + folder.string() + " -o " + d,
+                 "collsim: " + d + ": is a directory; give a file name for the page");
+  expect_refused("calibrate --engine model --procs 2 --output " + d,
+                 "collsim: " + d + ": is a directory; give a file name for the parameters file");
+  EXPECT_FALSE(fs::exists(d + ".tmp")) << "calibrate left its temporary file";
+  const fs::path nowhere = scratch() / "no-such-folder" / "p.yaml";
+  expect_refused("calibrate --engine model --procs 2 --output " + nowhere.string(),
+                 "collsim: " + nowhere.string() + ": cannot write the parameters file (no folder " +
+                     nowhere.parent_path().string() + ")");
+}
+
 // collsim run --protocol replaces the scenario's sim.protocol, in the rows and in run.json.
 TEST(Cli, RunProtocolOverridesTheScenario) {
   const fs::path scenario = scratch() / "protocol-override.yaml";
@@ -213,6 +269,38 @@ TEST(Cli, BadScenarioFilesNameFileAndLine) {
   expect_bad_input("run " + f, f + ":2:11: platform file 'nowhere.xml' not found");
   f = scenario("empty.yaml", "");
   expect_bad_input("run " + f, "the scenario is empty");
+  // Slips (tests/unit/scenario_test.cpp has each): refused before anything runs or is written.
+  f = scenario("dupkey.yaml", "engines: [model]\nprocs: [2]\nbytes: [1]\nprocs: [4]\noperations: [bcast/binomial]\n");
+  expect_refused("run " + f, "collsim: " + f + ":4:1: duplicate key 'procs' (first at line 2)");
+  f = scenario("twice.yaml", "engines: [model, model]\nprocs: [2]\nbytes: [1]\noperations: [bcast/binomial]\n");
+  expect_refused("run " + f, "collsim: " + f + ":1:18: engines: 'model' is listed twice (item 1 is the same)");
+  f = scenario("root99.yaml", "engines: [model]\nprocs: [2]\nbytes: [1]\nroot: [99]\noperations: [bcast/binomial]\n");
+  expect_refused("run " + f, "collsim: " + f +
+                                 ":4:8: root: 99 is not a rank of any process count of bcast/binomial (at most 2 "
+                                 "processes, ranks 0 to 1)");
+  f = scenario(
+      "hockneyL.yaml",
+      "engines: [model]\nprocs: [2]\nbytes: [1]\nmodel: {kind: hockney, L: 1e-5}\noperations: [bcast/binomial]\n");
+  expect_refused("run " + f, "collsim: " + f + ":4:27: model.L applies to kind: loggp only, not hockney");
+  f = scenario("eager.yaml", "engines: [sim]\nplatform: " + platform +
+                                 "\nsim: {protocol: tcp, eager_limit: 4KiB}\nprocs: [2]\nbytes: [1]\n"
+                                 "operations: [bcast/binomial]\n");
+  expect_refused("run " + f, "collsim: " + f +
+                                 ":3:35: sim.eager_limit applies to the ideal protocol only, not tcp (whose limits "
+                                 "are the protocol options tcp/eager_limit:SIZE and shm/eager_limit:SIZE)");
+}
+
+// A root that is a rank of some process counts only is skipped for the others, and the run says
+// how many points that left out.
+TEST(Cli, RunCountsThePointsASkippedRootLeavesOut) {
+  const fs::path f = scratch() / "someroots.yaml";
+  std::ofstream(f) << "engines: [model]\nprocs: [2, 4]\nbytes: [1, 2]\nroot: [0, 3]\noperations: [bcast/binomial]\n";
+  const Outcome o = collsim("run " + f.string() + " --out " + (scratch() / "someroots").string());
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_NE(o.err.find("collsim: someroots: 6 measurements on 1 engine(s)"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("\ncollsim: 2 points skipped: their root is not a rank of their process count\n"),
+            std::string::npos)
+      << o.err;
 }
 
 TEST(Cli, QuickstartWritesCsvAndJson) {
@@ -267,8 +355,9 @@ using namespace collsim_test;
 // collsim-mpi under mpirun for each point and reads its rows back.
 TEST(Cli, ScenarioRunsOursAndOpenMpisSideBySide) {
   const fs::path dir = scratch();
+  // A target of 100 times the mean: any two runs meet it (ci_target_met 1).
   std::ofstream(dir / "side.yaml") << "name: side\nengines: [mpi, mpi-native]\nprocs: [2]\nbytes: [10000]\n"
-                                      "segment: 1KiB\nmpi: {min_runs: 3, max_runs: 5, timeout: 100}\n"
+                                      "segment: 1KiB\nmpi: {min_runs: 3, max_runs: 5, ci_target: 100, timeout: 100}\n"
                                       "operations: [bcast/chain, bcast/knomial, gather/linear_sync]\n";
   const Outcome o = collsim("run " + (dir / "side.yaml").string() + " --out " + (dir / "side").string());
   ASSERT_EQ(o.status, 0) << o.err << o.out;
@@ -277,6 +366,24 @@ TEST(Cli, ScenarioRunsOursAndOpenMpisSideBySide) {
   EXPECT_NE(csv.find("mpi,bcast/chain,2,10000,1024,0,"), std::string::npos) << csv;
   EXPECT_NE(csv.find("mpi-native,gather/linear_sync,2,10000,1024,0,"), std::string::npos) << csv;
   EXPECT_EQ(csv.find("unchecked"), std::string::npos) << "MPI engines always check bytes\n" << csv;
+  EXPECT_EQ(csv_column(csv, "ci_target_met"), std::vector<std::string>(6, "1")) << csv;
+  EXPECT_EQ(o.out.find(" *"), std::string::npos) << o.out;
+}
+
+// Points that stop at max_runs with the CI above the scenario's ci_target: ci_target_met 0 in
+// results.csv, their times marked in the table with the note under it.
+TEST(Cli, ScenarioSaysWhichMpiPointsMissedTheCiTarget) {
+  const fs::path dir = scratch();
+  std::ofstream(dir / "loose.yaml") << "name: loose\nengines: [mpi]\nprocs: [2]\nbytes: [10000]\n"
+                                       "mpi: {min_runs: 3, max_runs: 3, ci_target: 1e-9, timeout: 100}\n"
+                                       "operations: [bcast/binomial]\n";
+  const Outcome o = collsim("run " + (dir / "loose.yaml").string() + " --out " + (dir / "loose").string());
+  ASSERT_EQ(o.status, 0) << o.err << o.out;
+  const std::string csv = slurp(dir / "loose" / "results.csv");
+  EXPECT_EQ(csv_column(csv, "runs"), std::vector<std::string>{"3"}) << csv;
+  EXPECT_EQ(csv_column(csv, "ci_target_met"), std::vector<std::string>{"0"}) << csv;
+  EXPECT_NE(o.out.find(" *  ok\n"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("\n* stopped at max_runs with the 95% CI above ci_target"), std::string::npos) << o.out;
 }
 
 }  // namespace

@@ -7,6 +7,8 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "cli_test_util.hpp"
 
@@ -65,7 +67,19 @@ TEST(Compare, BadInput) {
   const fs::path csv = write("rows.csv", kRows);
   expect_bad_input("compare", "compare needs at least one results file");
   expect_refused("compare " + (scratch() / "missing.csv").string(),
-                 "collsim: " + (scratch() / "missing.csv").string() + ": cannot open the results file");
+                 "collsim: " + (scratch() / "missing.csv").string() +
+                     ": cannot open the results file (No such file or directory)");
+  // Rows as collsim merge and --resume take them (results_row_problem): one cell per column, times
+  // that are non-negative numbers.
+  const std::string head = "engine,op,procs,bytes,segment,root,time_s\nsim,bcast/binomial,4,1000,0,0,10\n";
+  for (const auto& [row, problem] : std::vector<std::pair<std::string, std::string>>{
+           {"formula-derived,bcast/binomial,4,1000,0,0,5,7", "8 cells, the header has 7"},
+           {"formula-derived,bcast/binomial,4,1000,0", "5 cells, the header has 7"},
+           {"formula-derived,bcast/binomial,4,1000,0,0,-5",
+            "time_s is '-5', not a time (a non-negative number of seconds)"}}) {
+    const fs::path bad = write("bad-row.csv", head + row + "\n");
+    expect_refused("compare " + bad.string(), "collsim: " + bad.string() + ":3: not a results row (" + problem + ")");
+  }
   const fs::path fidelity = write("fidelity.csv", "op,procs,bytes,ours_median_s\nbcast/binomial,4,8,1\n");
   expect_refused("compare " + fidelity.string(),
                  "collsim: " + fidelity.string() +
@@ -86,18 +100,50 @@ TEST(Compare, Plots) {
   const fs::path png = scratch() / "compare-png";
   // Without a Python that has matplotlib: one line, exit 2, nothing written.
   const Outcome none = run_command("COLLSIM_PYTHON=/nonexistent/python3 " + std::string(COLLSIM_BIN) + " compare " +
-                                   csv.string() + " --png " + png.string());
+                                   csv.string() + " --plots " + png.string());
   EXPECT_EQ(none.status, 2);
-  EXPECT_EQ(none.err, "collsim: --png needs python3 with matplotlib (Debian: apt-get install python3-matplotlib)\n");
+  EXPECT_EQ(none.err, "collsim: --plots needs python3 with matplotlib (Debian: apt-get install python3-matplotlib)\n");
   EXPECT_FALSE(fs::exists(png));
 
   if (run_command("/usr/bin/python3 -c 'import matplotlib'").status != 0 &&
       run_command("python3 -c 'import matplotlib'").status != 0)
     GTEST_SKIP() << "no python3 with matplotlib";
-  const Outcome o = collsim("compare " + csv.string() + " --png " + png.string());
+  const Outcome o = collsim("compare " + csv.string() + " --plots " + png.string());
   ASSERT_EQ(o.status, 0) << o.err;
   for (const char* f : {"comparison.csv", "selection.csv", "bcast_p4.png", "degradation_bcast.png"})
     EXPECT_TRUE(fs::exists(png / f)) << f << "\n" << o.out;
+  // Each figure names the engines it draws, as its title and legend do: only those in the files.
+  EXPECT_NE(o.out.find("\n  bcast_p4.png: sim (dots), derived formula (solid)\n"), std::string::npos) << o.out;
+
+  // With textbook predictions at two sizes they are dashed lines; the model engine's, at one size,
+  // markers. A barrier (no size: its candidates across, so markers) and points of 0 bytes and 0 s
+  // (at the "0" ticks) draw too.
+  const fs::path more = write("more.csv", std::string(kRows) +
+                                              "formula-textbook,bcast/binomial,4,1000,0,0,6\n"
+                                              "formula-textbook,bcast/binomial,4,2000,0,0,7\n"
+                                              "formula-textbook,bcast/binary_tree,4,1000,0,0,7\n"
+                                              "model,bcast/binomial,4,1000,0,0,9\n"
+                                              "sim,bcast/binomial,4,0,0,0,0\n"
+                                              "formula-textbook,bcast/binomial,4,0,0,0,0\n"
+                                              "sim,barrier/linear,4,0,0,0,2e-05\n"
+                                              "sim,barrier/bruck,4,0,0,0,1.5e-05\n"
+                                              "formula-textbook,barrier/linear,4,0,0,0,2.2e-05\n"
+                                              "formula-textbook,barrier/bruck,4,0,0,0,1.4e-05\n");
+  const fs::path png2 = scratch() / "compare-png-textbook";
+  const Outcome t = collsim("compare " + more.string() + " --plots " + png2.string());
+  ASSERT_EQ(t.status, 0) << t.err;
+  EXPECT_EQ(t.err, "");
+  EXPECT_NE(t.out.find("plots in " + png2.string() +
+                       ":\n"
+                       "  barrier_p4.png: sim (dots), textbook formula (crosses)\n"
+                       "  bcast_p4.png: sim (dots), textbook formula (dashed), derived formula (solid), "
+                       "model engine (squares)\n"
+                       "  degradation_barrier.png: degradation of each selector's pick\n"
+                       "  degradation_bcast.png: degradation of each selector's pick\n"),
+            std::string::npos)
+      << t.out;
+  for (const char* f : {"barrier_p4.png", "bcast_p4.png", "degradation_barrier.png"})
+    EXPECT_TRUE(fs::exists(png2 / f)) << f;
   const Outcome help = run_command(src("tools/plot_compare") + " --help");
   EXPECT_EQ(help.status, 0);
   EXPECT_NE(help.out.find("--points"), std::string::npos);

@@ -82,7 +82,7 @@ TEST(CollsimExplain, TellsARunOfATraceFile) {
                        << head << "post,wait_all,1e-06,1,-1,0,0,-1,-1,none,-1\n"
                        << head << "request_done,irecv,5e-06,1,0,7,1000,0,0,none,-1\n"
                        << head << "complete,wait_all,5e-06,1,-1,0,0,-1,-1,none,-1\n";
-  const Outcome o = collsim("explain --trace " + trace.string());
+  const Outcome o = collsim("explain --from-trace " + trace.string());
   ASSERT_EQ(o.status, 0) << o.err;
   EXPECT_TRUE(has(o.out, "bcast/basic_linear on 2 processes (root 0, 1000 bytes) on engine mpi")) << o.out;
   EXPECT_TRUE(has(o.out, "the mpi trace does not say which protocol")) << o.out;
@@ -90,9 +90,66 @@ TEST(CollsimExplain, TellsARunOfATraceFile) {
   EXPECT_TRUE(has(o.out, "segment 0 (1000) rank 0 -> rank 1")) << o.out;
   EXPECT_TRUE(has(o.out, "  transfer   80.0 %  4 us")) << o.out;
   EXPECT_TRUE(has(o.out, "  other      20.0 %")) << o.out;  // 1 us, less rounding: 1000 ns
-  expect_bad_input("explain --trace " + trace.string() + " --procs 2", "--procs does not apply with --trace");
-  expect_bad_input("explain bcast/binomial --trace " + trace.string(), "--trace takes no algorithm");
-  expect_bad_input("explain --trace " + (scratch() / "no-such.csv").string(), "no-such.csv");
+  expect_bad_input("explain --from-trace " + trace.string() + " --procs 2", "--procs does not apply with --from-trace");
+  expect_bad_input("explain bcast/binomial --from-trace " + trace.string(), "--from-trace takes no algorithm");
+  expect_bad_input("explain --from-trace " + (scratch() / "no-such.csv").string(), "no-such.csv");
+}
+
+// The sim engine's tcp completes a send once the socket buffer has taken its data. Binary tree on
+// 8 ranks of grisou, 4 rendezvous segments of 64 KiB: rank 0's send of segment 0 to rank 2 is done
+// at 40.13 us, when rank 2's answer is back and its data is in the socket buffer, but the data
+// leaves only at 92.58 us, behind segment 0 to rank 1 on the interface. Explain says so, and the
+// critical path starts with that local completion.
+TEST(CollsimExplain, TellsASendDoneBeforeItsDataLeft) {
+  const Outcome o = collsim("explain bcast/binary_tree --procs 8 --bytes 256KiB --segment 64KiB --engine sim");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_TRUE(has(o.out,
+                  "t=0 s        rank 0 waits for its send of segment 0 to rank 2 (40.13 us), done before its "
+                  "data leaves at 92.58 us\n"
+                  "                         tcp completes a send once the socket buffer has taken its data"))
+      << o.out;
+  EXPECT_TRUE(has(o.out,
+                  "rank 0 sends segment 0 (64KiB) to rank 2, 92.58 us after posting it (the rendezvous: it "
+                  "waited for the receiver until 40.13 us, when its send was done with the data handed over, "
+                  "then for a busy port or link)"))
+      << o.out;
+  EXPECT_TRUE(has(o.out,
+                  "  0 s         40.13 us    waiting     rank 0's send of segment 0 to rank 2: the rendezvous "
+                  "handshake (its receive posted, the answer back), then done as the socket buffer takes its "
+                  "data, before it leaves\n"))
+      << o.out;
+}
+
+// A trace file whose events break the contract (line 8: segment 0 arrives at rank 1 before it
+// started from rank 0) is bad input, refused in one line naming the file and the line; so is a
+// time of nan.
+TEST(CollsimExplain, RefusesATraceFileThatBreaksItsContract) {
+  const fs::path trace = scratch() / "explain-broken.csv";
+  const std::string head = "0,sim,\"bcast/basic_linear on 2 processes (root 0, 1000 bytes)\",2,";
+  std::ofstream(trace) << "run,engine,label,procs,kind,op,time,rank,peer,tag,bytes,message,request,protocol,latency\n"
+                       << head << "post,isend,0,0,1,7,1000,-1,0,none,-1\n"
+                       << head << "complete,isend,0,0,1,7,1000,-1,0,none,-1\n"
+                       << head << "post,wait_all,0,0,-1,0,0,-1,-1,none,-1\n"
+                       << head << "post,irecv,0,1,0,7,1000,-1,0,none,-1\n"
+                       << head << "complete,irecv,0,1,0,7,1000,-1,0,none,-1\n"
+                       << head << "post,wait_all,0,1,-1,0,0,-1,-1,none,-1\n"
+                       << head << "arrive,isend,1e-06,1,0,7,1000,0,-1,eager,-1\n"
+                       << head << "send_start,isend,2e-06,0,1,7,1000,0,-1,eager,1e-06\n"
+                       << head << "request_done,isend,2e-06,0,1,7,1000,0,0,eager,-1\n"
+                       << head << "complete,wait_all,2e-06,0,-1,0,0,-1,-1,none,-1\n"
+                       << head << "request_done,irecv,4e-06,1,0,7,1000,0,0,eager,-1\n"
+                       << head << "complete,wait_all,4e-06,1,-1,0,0,-1,-1,none,-1\n";
+  const std::string line = "collsim: " + trace.string() +
+                           ":8: the trace breaks its contract: an event caused by a later one (arrive of rank 1 at "
+                           "1e-06 s, after send_start of rank 0 at 2e-06 s)";
+  expect_refused("explain --from-trace " + trace.string(), line);
+  // A time that is no number of seconds, which would break the walk's order.
+  const fs::path nan = scratch() / "explain-nan.csv";
+  std::ofstream(nan) << "run,engine,label,procs,kind,op,time,rank,peer,tag,bytes,message,request,protocol,latency\n"
+                     << head << "post,isend,0,0,1,7,1000,-1,0,none,-1\n"
+                     << head << "complete,isend,nan,0,1,7,1000,-1,0,none,-1\n";
+  expect_refused("explain --from-trace " + nan.string(),
+                 "collsim: " + nan.string() + ":3: time 'nan' is not a finite number");
 }
 
 TEST(ScenarioCriticalPath, AddsTheSharesAsColumns) {

@@ -69,21 +69,51 @@ TEST(MeasureModel, RejectsBadModelOptions) {
   const std::string loggp_hockney = "collsim: --loggp replaces Hockney's --alpha/--beta/--intra: give one or the other";
   expect_refused(bcast + kLogGp + " --alpha 2e-5", loggp_hockney);
   expect_refused(bcast + kLogGp + " --beta 1e-9", loggp_hockney);
-  expect_refused(bcast + " --loggp 1e-5,1e-6,2e-6",
-                 "collsim: --loggp: '1e-5,1e-6,2e-6' is not four non-negative numbers L,o,g,G");
-  expect_refused(bcast + " --loggp 1,2,3,4,5",
-                 "collsim: --loggp: '1,2,3,4,5' is not four non-negative numbers L,o,g,G");
+  const std::string four = "' is not four costs L,o,g,G (e.g. 5us,1us,2us,0.1ns)";
+  expect_refused(bcast + " --loggp 1e-5,1e-6,2e-6", "collsim: --loggp: '1e-5,1e-6,2e-6" + four);
+  expect_refused(bcast + " --loggp 1,2,3,4,5", "collsim: --loggp: '1,2,3,4,5" + four);
   expect_refused(bcast + " --loggp 1e-5,-1e-6,2e-6,1e-9",
-                 "collsim: --loggp: '1e-5,-1e-6,2e-6,1e-9' is not four non-negative numbers L,o,g,G");
+                 "collsim: --loggp: -1e-6 in '1e-5,-1e-6,2e-6,1e-9' must be at least 0");
   expect_refused(bcast + " --loggp 1e-5,,2e-6,1e-9",
-                 "collsim: --loggp: '1e-5,,2e-6,1e-9' is not four non-negative numbers L,o,g,G");
-  expect_refused(bcast + " --loggp 1e-5,fast,2e-6,1e-9",
-                 "collsim: --loggp: '1e-5,fast,2e-6,1e-9' is not four non-negative numbers L,o,g,G");
+                 "collsim: --loggp: '' in '1e-5,,2e-6,1e-9' is not a time (e.g. 10us, 1.5ms, 2e-6; a bare number is "
+                 "seconds)");
+  expect_refused(bcast + " --loggp 1e-5,1e-6,2e-6,fast",
+                 "collsim: --loggp: 'fast' in '1e-5,1e-6,2e-6,fast' is not a time per byte (e.g. 0.8ns, 8e-10; or a "
+                 "rate, its inverse: 1.25GBps; a bare number is seconds)");
   expect_refused(bcast + kLogGp + " --one-port",
                  "collsim: --one-port applies to Hockney only (LogGP's g and G already serialise sends)");
-  expect_refused(bcast + " --copy-bandwidth -5", "collsim: --copy-bandwidth: -5 must be at least 0");
-  expect_refused(bcast + " --copy-bandwidth fast", "collsim: --copy-bandwidth: 'fast' is not a number");
+  const std::string rate =
+      "' is not a rate in bytes per second (e.g. 1.25GBps, 10Gbps, 25GbE; a bare number is bytes/s)";
+  expect_refused(bcast + " --copy-bandwidth -5", "collsim: --copy-bandwidth: '-5" + rate);
+  expect_refused(bcast + " --copy-bandwidth fast", "collsim: --copy-bandwidth: 'fast" + rate);
   expect_refused(bcast + " --alpha -1e-6", "collsim: --alpha: -1e-6 must be at least 0");
+  expect_refused(bcast + " --alpha 10parsecs",
+                 "collsim: --alpha: '10parsecs' is not a time (e.g. 10us, 1.5ms, 2e-6; a bare number is seconds)");
+}
+
+TEST(MeasureModel, TimesRatesAndCostsPerByteTakeUnits) {
+  // The same model spelled with units and without: the same time to the bit.
+  const std::string call = "--op gather/binomial --procs 5 --bytes 1000 --root 1";
+  const double plain = model_time(call + " --alpha 1e-5 --beta 8e-10 --copy-bandwidth 5e9 --reduce-gamma 1e-10");
+  EXPECT_EQ(model_time(call + " --alpha 10us --beta 0.8ns --copy-bandwidth 5GBps --reduce-gamma 0.1ns"), plain);
+  EXPECT_EQ(model_time(call + " --alpha 0.01ms --beta 1.25GBps --copy-bandwidth 40Gbps --reduce-gamma 1e-10"), plain);
+  // gather/binomial on 5 ranks, root 1, m = 1000: it charges a copy at the root, so a copy rate
+  // that were not read would change the time.
+  EXPECT_NE(model_time(call + " --alpha 1e-5 --beta 8e-10"), plain);
+  const std::string reduce = "--op reduce/binomial --procs 4 --bytes 1000 --reduce-gamma ";
+  EXPECT_EQ(model_time(reduce + "0.1ns"), model_time(reduce + "1e-10"));
+  EXPECT_NE(model_time(reduce + "0.1ns"), model_time(reduce + "0"));
+  EXPECT_EQ(model_time("--op bcast/binomial --procs 2 --bytes 1000 --loggp 10us,1us,2us,1ns"),
+            model_time("--op bcast/binomial --procs 2 --bytes 1000" + kLogGp));
+}
+
+TEST(MeasureModel, SegmentZeroIsAcceptedByEveryAlgorithm) {
+  // --segment 0 (unsegmented) is the documented default, so it means the same to an algorithm
+  // without segments; any other segment is refused for it, as in a scenario.
+  EXPECT_EQ(model_time("--op bcast/basic_linear --procs 4 --bytes 1000 --segment 0"),
+            model_time("--op bcast/basic_linear --procs 4 --bytes 1000"));
+  expect_bad_input("measure --engine model --op bcast/basic_linear --procs 4 --bytes 1000 --segment 1KiB",
+                   "segment does not apply to bcast/basic_linear");
 }
 
 TEST(MeasureModel, EachEngineRefusesTheOthersOptions) {

@@ -87,6 +87,12 @@ TEST(CollsimPlatform, BadOptionsOneLine) {
   expect_refused("platform --nodes 0", "collsim: --nodes: '0' is not a whole number from 1 to 4194304");
   expect_refused("platform --nodes 4 --latency soon",
                  "collsim: --latency: 'soon' is not a time (e.g. 10us, 1.5ms, 2e-6; a bare number is seconds)");
+  // SimGrid's clock has 1 ns steps; an infinite bandwidth was taken.
+  expect_refused("platform --nodes 4 --latency 0.5ns",
+                 "collsim: --latency: '0.5ns' is below 1ns, the resolution of SimGrid's clock: give 0 or 1ns or more");
+  expect_refused(
+      "platform --nodes 4 --bandwidth inf",
+      "collsim: --bandwidth: 'inf' is not a bandwidth (e.g. 1.25GBps, 10Gbps, 25GbE; a bare number is bytes/s)");
   expect_refused("platform --nodes 16 --taper 4", "collsim: taper applies to topology fat_tree, not crossbar");
   expect_refused("platform --topology fat_tree --nodes 1000",
                  "collsim: nodes 1000 is not k^2 for a whole k: give down (children per switch at each level, e.g. "

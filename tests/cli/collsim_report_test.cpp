@@ -72,12 +72,163 @@ TEST(Report, BadInputIsOneLine) {
   EXPECT_EQ(no_python.err,
             "collsim: --report needs python3 with matplotlib (Debian: apt-get install python3-matplotlib)\n");
   EXPECT_FALSE(fs::exists(none));
-  if (!have_python_matplotlib()) GTEST_SKIP() << "no /usr/bin/python3 with matplotlib: tools/report cannot run";
-  // A results.csv that is not one of collsim run's: tools/report's own line, status 2.
+  // A results.csv that is not one of collsim run's, or one with a bad row: refused by collsim
+  // (with the file and line) before tools/report runs, so with or without matplotlib.
   const fs::path dir = scratch() / "not-results";
   fs::create_directories(dir);
   std::ofstream(dir / "results.csv") << "a,b\n1,2\n";
-  expect_bad_input("report " + dir.string(), "results.csv:1: no engine column");
+  expect_refused("report " + dir.string(), "collsim: " + (dir / "results.csv").string() +
+                                               ":1: not a collsim results CSV (its header lacks "
+                                               "engine,op,procs,bytes,segment,root,time_s)");
+  expect_refused("report " + src("validation/coarray"), "collsim: " + src("validation/coarray") +
+                                                            ": the results of a coarray scenario; tools/plot_coarray "
+                                                            "draws them");
+  const std::string header = "engine,op,procs,bytes,segment,root,time_s,protocol\n";
+  std::ofstream(dir / "results.csv") << header;
+  expect_refused("report " + dir.string(),
+                 "collsim: " + (dir / "results.csv").string() + ": no rows (the run has measured nothing yet)");
+  for (const char* time : {"nan", "-1e-05", "", "inf", "fast"}) {
+    std::ofstream(dir / "results.csv") << header << "model,bcast/binomial,4,1024,0,0,2.5e-05,\n"
+                                       << "model,bcast/binomial,8,1024,0,0," << time << ",\n";
+    expect_refused("report " + dir.string(), "collsim: " + (dir / "results.csv").string() +
+                                                 ":3: not a results row (time_s is '" + time +
+                                                 "', not a time (a non-negative number of seconds))");
+  }
+}
+
+// What a log scale has no place for: a barrier (no data: no size axis) and points of 0 bytes
+// and 0 s; and the settings of the engines that ran, in readable units: the two-level model's
+// own parameters only, the sim engine's protocol in effect (the scenario names none).
+TEST(Report, DrawsBarriersAndZerosAndTheSettingsInEffect) {
+  if (!have_python_matplotlib()) GTEST_SKIP() << "no /usr/bin/python3 with matplotlib: tools/report cannot run";
+  const fs::path dir = scratch() / "report-sizeless";
+  const Outcome run =
+      collsim("run " + src("tests/data/report_sizeless.yaml") + " --out " + dir.string() + " --quiet --report");
+  ASSERT_EQ(run.status, 0) << run.err;
+  EXPECT_EQ(run.err, "");
+  const std::string page = slurp(dir / "report.html");
+  // Against size: bcast at 4 and 8 processes, with a "0B" tick and a "0 s" one (the model engine
+  // sends nothing for 0 bytes); the barrier not, as the page says.
+  auto figure = [&](const std::string& id) {
+    const auto at = page.find("id=\"" + id + "\"");
+    return at == std::string::npos ? std::string() : page.substr(at, page.find("</figure>", at) - at);
+  };
+  const std::string by_size = figure("plot-size-1");
+  EXPECT_NE(by_size.find("time against message size: bcast, 4 processes</figcaption>"), std::string::npos);
+  EXPECT_NE(by_size.find(">0B</text>"), std::string::npos);
+  EXPECT_NE(by_size.find(">0 s</text>"), std::string::npos);
+  EXPECT_NE(figure("plot-size-2").find("time against message size: bcast, 8 processes</figcaption>"),
+            std::string::npos);
+  EXPECT_EQ(figure("plot-size-3"), "");
+  EXPECT_NE(page.find("barrier moves no data: time against process count only."), std::string::npos);
+  // Against process count: the barrier (no size in its title), bcast at 0B and at 1KiB.
+  EXPECT_NE(figure("plot-procs-1").find("time against process count: barrier</figcaption>"), std::string::npos);
+  EXPECT_NE(figure("plot-procs-2").find("time against process count: bcast, 0B</figcaption>"), std::string::npos);
+  EXPECT_NE(figure("plot-procs-3").find("time against process count: bcast, 1KiB</figcaption>"), std::string::npos);
+  EXPECT_EQ(figure("plot-procs-4"), "");
+  for (const char* map : {"fastest barrier on model", "fastest barrier on sim", "fastest bcast on model"})
+    EXPECT_NE(page.find(map), std::string::npos) << map;
+
+  // The page's text, without its drawings.
+  std::string text;
+  for (std::size_t at = 0, svg; at != std::string::npos; at = page.find("</svg>", svg)) {
+    svg = page.find("<svg", at);
+    text += page.substr(at, svg == std::string::npos ? std::string::npos : svg - at);
+  }
+  // The results table: 0 s for the model's 0-byte broadcasts, no size for the barrier.
+  EXPECT_NE(text.find("<td class=''>bcast/binomial</td><td class='num'>4</td><td class='num'>0B</td>"
+                      "<td class='num'>-</td><td class='num'>0 s</td>"),
+            std::string::npos);
+  EXPECT_NE(text.find("<td class=''>barrier/linear</td><td class='num'>4</td><td class='num'>-</td>"),
+            std::string::npos);
+  // Grisou's 20 us between nodes is 1.9999999999999998e-05 in run.json: no such noise on the page.
+  EXPECT_FALSE(std::regex_search(text, std::regex("[0-9]\\.[0-9]{5,}|[0-9]e[-+][0-9]"))) << text;
+  EXPECT_NE(text.find("two-level Hockney<ul><li>intra_alpha = 5 us (latency inside a node)</li>"), std::string::npos);
+  EXPECT_NE(text.find("<li>alpha = 20 us (latency between nodes)</li>"), std::string::npos);
+  EXPECT_NE(text.find("<li>beta = 0.8 ns/B (1.25 GB/s) (time per byte between nodes)</li>"), std::string::npos);
+  for (const char* loggp : {"LogGP", "L = ", "o = ", "g = ", "G = "}) EXPECT_EQ(text.find(loggp), std::string::npos);
+  EXPECT_NE(text.find("<li>protocol tcp (the platform&#x27;s default: the scenario names none)</li>"),
+            std::string::npos);
+  EXPECT_EQ(text.find("protocol \"\""), std::string::npos);
+}
+
+// A plotting tool that fails (here a Python that passes collsim's matplotlib check, then raises)
+// is one line that says so and names the log with what it printed; no traceback, no wait status.
+TEST(Report, APlottingToolThatFailsIsOneLineAndALog) {
+  if (!have_python_matplotlib()) GTEST_SKIP() << "no /usr/bin/python3 with matplotlib";
+  const fs::path python = scratch() / "failing-python";
+  std::ofstream(python) << "#!/bin/sh\n"
+                           "if [ \"$1\" = -c ]; then exec /usr/bin/python3 \"$@\"; fi\n"
+                           "exec /usr/bin/python3 -c 'raise RuntimeError(\"broken tool\")'\n";
+  fs::permissions(python, fs::perms::owner_all);
+  const fs::path dir = scratch() / "failing";
+  fs::create_directories(dir);
+  std::ofstream(dir / "results.csv") << "engine,op,procs,bytes,segment,root,time_s\n"
+                                        "sim,bcast/binomial,4,1000,0,0,1e-05\n"
+                                        "formula-derived,bcast/binomial,4,1000,0,0,2e-05\n";
+  const std::string with = "COLLSIM_PYTHON=" + python.string() + " " + COLLSIM_BIN + " ";
+  const std::pair<std::string, std::string> calls[] = {
+      {"report " + dir.string(), "report"},
+      {"compare " + (dir / "results.csv").string() + " --plots " + (dir / "png").string(), "plot_compare"},
+      {"timeline --op bcast/binomial --procs 4 --bytes 1KiB --svg " + (dir / "t.svg").string(), "timeline"}};
+  for (const auto& [args, tool] : calls) {
+    const Outcome o = run_command(with + args);
+    EXPECT_EQ(o.status, 1) << args << "\n" << o.err;
+    const std::string start = "collsim: tools/" + tool + " failed unexpectedly (exit status 1); what it printed is in ";
+    ASSERT_EQ(o.err.rfind(start, 0), 0u) << o.err;
+    ASSERT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+    const fs::path log = o.err.substr(start.size(), o.err.size() - start.size() - 1);
+    EXPECT_NE(slurp(log).find("RuntimeError: broken tool"), std::string::npos) << log;
+    fs::remove(log);
+  }
+}
+
+// tools/plot_coarray (run by hand on a coarray scenario's results) refuses what it cannot draw in
+// one line with status 2, as collsim does: no traceback.
+TEST(Report, PlotCoarrayRefusesBadInputInOneLine) {
+  if (!have_python_matplotlib()) GTEST_SKIP() << "no /usr/bin/python3 with matplotlib";
+  const std::string results = slurp(src("validation/coarray/results.csv"));
+  const std::string header = results.substr(0, results.find('\n') + 1);
+  std::string row = results.substr(header.size(), results.find('\n', header.size()) + 1 - header.size());
+  // time_s is the tenth column of the coarray results (coarray_runner.cpp).
+  ASSERT_EQ(lines(header)[0].find("engine,op,case,nl_bytes,nr_bytes,buffer,unit_bytes,transfers,copies,time_s,"), 0u);
+  std::size_t at = 0;
+  for (int comma = 0; comma < 9; ++comma) at = row.find(',', at) + 1;
+  const fs::path nan = scratch() / "coarray-nan.csv";
+  std::ofstream(nan) << header << row.replace(at, row.find(',', at) - at, "nan");
+  const fs::path collective = scratch() / "collective.csv";
+  std::ofstream(collective) << "engine,op,procs,bytes,segment,root,time_s\nsim,bcast/binomial,4,8,0,0,1\n";
+  const std::pair<fs::path, std::string> cases[] = {
+      {scratch() / "no-such.csv", "no-such.csv: No such file or directory"},
+      {collective, "collective.csv: not a coarray scenario's results.csv (no sweep column)"},
+      {nan, "coarray-nan.csv:2: time_s is 'nan'"}};
+  for (const auto& [csv, line] : cases) {
+    const Outcome o = run_command(src("tools/plot_coarray") + " " + csv.string() + " " + (scratch() / "pc").string());
+    EXPECT_EQ(o.status, 2) << o.err;
+    EXPECT_EQ(o.err, "plot_coarray: " + (scratch() / "").string() + line + "\n");
+  }
+}
+
+// Log axes of times are labelled readably at any range (tools/plot_axes.py, used by the report
+// and the compare plots): at least two ticks in units, where one decade tick alone said nothing.
+TEST(Report, LogAxesAreLabelledAtAnyRange) {
+  const auto ticks = [](const std::string& range) {
+    const Outcome o = run_command("cd " + src("tools") +
+                                  " && /usr/bin/python3 -c 'from plot_axes import log_ticks, time_label; "
+                                  "print(\", \".join(time_label(t) for t in log_ticks(" +
+                                  range + ")))'");
+    EXPECT_EQ(o.status, 0) << o.err;
+    return o.out;
+  };
+  EXPECT_EQ(ticks("8e-6, 1.3e-5"), "8 us, 9 us, 10 us\n");
+  EXPECT_EQ(ticks("4, 12"), "5 s, 10 s\n");
+  EXPECT_EQ(ticks("2e-5, 2.5e-4"), "20 us, 50 us, 100 us, 200 us\n");
+  EXPECT_EQ(ticks("1e-6, 1e-3"), "1 us, 10 us, 100 us, 1 ms\n");
+  EXPECT_EQ(ticks("1e-9, 1e3"), "1 ns, 100 ns, 10 us, 1 ms, 100 ms, 10 s, 1000 s\n");
+  const Outcome noise = run_command("cd " + src("tools") +
+                                    " && /usr/bin/python3 -c 'from plot_axes import time_label, per_byte_label; "
+                                    "print(time_label(1.9999999999999998e-05), per_byte_label(8e-10), sep=\"; \")'");
+  EXPECT_EQ(noise.out, "20 us; 0.8 ns/B (1.25 GB/s)\n") << noise.err;
 }
 
 TEST(Report, RendersInChromiumWithPlotsAndNoConsoleMessages) {

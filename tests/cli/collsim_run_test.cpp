@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "cli_test_util.hpp"
 
@@ -35,7 +37,7 @@ std::string json_string_field(const std::string& json, const std::string& key) {
 // "engine=model;op=bcast/binomial;procs=2;bytes=1000;segment=0;root=0": stable across versions).
 const std::string kModelRow =
     "model,bcast/binomial,2,1000,0,0,1.0800000000000002e-05,1,1.0800000000000002e-05,1.0800000000000002e-05,"
-    "1.0800000000000002e-05,1.0800000000000002e-05,0,unchecked,,,,8bd7b993eb02ab63";
+    "1.0800000000000002e-05,1.0800000000000002e-05,0,,unchecked,,,,8bd7b993eb02ab63";
 
 struct Failed {
   Outcome outcome;
@@ -63,8 +65,8 @@ void expect_failed_after_model_row(const Failed& f, const std::string& error_sta
   EXPECT_NE(f.json.find("\"measurements_planned\": 2,"), std::string::npos) << f.json;
   EXPECT_NE(f.json.find("\"measurements_written\": 1,"), std::string::npos) << f.json;
   EXPECT_EQ(f.csv,
-            "engine,op,procs,bytes,segment,root,time_s,runs,mean_s,median_s,min_s,max_s,ci95_s,data,protocol,datatype,"
-            "reduce_op,key\n" +
+            "engine,op,procs,bytes,segment,root,time_s,runs,mean_s,median_s,min_s,max_s,ci95_s,ci_target_met,data,"
+            "protocol,datatype,reduce_op,key\n" +
                 kModelRow + "\n");
   // What was measured is still shown.
   EXPECT_NE(f.outcome.out.find("bcast/binomial      2   1000        -  10.8 us"), std::string::npos) << f.outcome.out;
@@ -155,6 +157,27 @@ TEST(RunOutput, NameDescriptionAndOutputFolder) {
   o = collsim_in(cwd, "run " + anonymous.string());
   ASSERT_EQ(o.status, 0) << o.err;
   EXPECT_TRUE(fs::exists(cwd / "results/anonymous/run.json"));
+}
+
+// The name names results/NAME: one that would reach outside results/ (or be results/ itself) is
+// refused with its position, and nothing is written.
+TEST(RunOutput, TheNameKeepsTheFolderInsideResults) {
+  const fs::path cwd = scratch() / "name-cwd" / "deeper";
+  fs::remove_all(cwd.parent_path());
+  fs::create_directories(cwd);
+  const std::string body = "engines: [model]\nprocs: 2\nbytes: 1000\noperations: [bcast/binomial]\n";
+  const std::string why =
+      " is not a plain name (it names the results folder results/NAME: not empty, not . or .., no /)";
+  for (const auto& [name, shown] : std::vector<std::pair<std::string, std::string>>{
+           {"../../evil-out", "../../evil-out"}, {"\"\"", ""}, {"..", ".."}, {"a/b", "a/b"}}) {
+    const fs::path s = write_scenario("evil.yaml", "name: " + name + "\n" + body);
+    const Outcome o = collsim_in(cwd, "run " + s.string());
+    EXPECT_EQ(o.status, 2) << o.err;
+    EXPECT_EQ(o.err, "collsim: " + s.string() + ":1:7: name: '" + shown + "'" + why + "\n");
+    EXPECT_EQ(o.out, "");
+  }
+  EXPECT_FALSE(fs::exists(cwd.parent_path() / "evil-out"));
+  EXPECT_FALSE(fs::exists(cwd / "results")) << "something was written";
 }
 
 }  // namespace

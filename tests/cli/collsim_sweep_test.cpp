@@ -8,6 +8,7 @@
 
 #include <fcntl.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -60,7 +61,7 @@ TEST(Sweep, SerialRunHasOneKeyedRowPerPointInPlanOrder) {
   const auto rows = lines(csv);
   ASSERT_EQ(rows.size(), kPoints + 1) << csv;
   EXPECT_EQ(rows[0],
-            "engine,op,procs,bytes,segment,root,time_s,runs,mean_s,median_s,min_s,max_s,ci95_s,data,"
+            "engine,op,procs,bytes,segment,root,time_s,runs,mean_s,median_s,min_s,max_s,ci95_s,ci_target_met,data,"
             "protocol,datatype,reduce_op,key");
   std::set<std::string> keys;
   for (std::size_t i = 1; i < rows.size(); ++i) {
@@ -218,6 +219,70 @@ TEST(Sweep, ResumeRefusesTheResultsOfAnotherScenario) {
   expect_bad_input("run " + a.string() + " --resume --force", "--resume and --force exclude each other");
 }
 
+// --resume keeps the folder's rows only as merge would take them: a row of another point's result
+// for the same key (a hand edit, another run's file) is refused, with one line and nothing on
+// stdout, where it used to be kept and shown in the final table.
+TEST(Sweep, ResumeRefusesWhatMergeRefusesBeforeAnyOutput) {
+  const fs::path s = write_file(scratch() / "resume-conflict.yaml",
+                                "engines: [model]\nprocs: [2, 4]\nbytes: [1000, 2000]\noperations: [bcast/binomial]\n");
+  const fs::path whole = scratch() / "resume-whole", out = scratch() / "resume-conflict";
+  ASSERT_EQ(collsim("run " + s.string() + " --out " + whole.string()).status, 0);
+  const auto rows = lines(slurp(whole / "results.csv"));
+  ASSERT_EQ(rows.size(), 5u);
+  // Rows 1 and 3 of 4, then row 1 again with another time (9.99 s for 10.8 us).
+  fs::create_directories(out);
+  fs::copy_file(whole / "run.json", out / "run.json");
+  const auto at = rows[1].find(",1.") + 1;  // the time: 1.08...e-05
+  ASSERT_NE(at, 0u) << rows[1];
+  const std::string time = rows[1].substr(at, rows[1].find(',', at) - at);
+  std::string conflicting = rows[1];
+  conflicting.replace(at, time.size(), "9.99");
+  const std::string head = rows[0] + "\n" + rows[1] + "\n" + rows[3] + "\n";
+  write_file(out / "results.csv", head + conflicting + "\n");
+  const std::string csv = (out / "results.csv").string();
+  expect_refused("run " + s.string() + " --resume --out " + out.string(),
+                 "collsim: " + csv + ": row 4 (key " + key_of(rows[1]) + ") differs from row 2 of " + csv +
+                     ": conflicting results of one point");
+  // The same row twice is the same result: kept once.
+  write_file(out / "results.csv", head + rows[1] + "\n");
+  const Outcome again = collsim("run " + s.string() + " --resume --out " + out.string());
+  ASSERT_EQ(again.status, 0) << again.err;
+  EXPECT_NE(again.err.find(": 2 rows there, 2 to run"), std::string::npos) << again.err;
+  EXPECT_EQ(slurp(out / "results.csv"), slurp(whole / "results.csv"));
+  // Rows merge would refuse: a negative time, a missing cell; and another scenario's folder.
+  std::string negative = rows[1];
+  negative.insert(at, "-");
+  write_file(out / "results.csv", rows[0] + "\n" + negative + "\n");
+  expect_refused("run " + s.string() + " --resume --out " + out.string(),
+                 "collsim: " + csv + ":2: not a results row (time_s is '-" + time +
+                     "', not a time (a non-negative number of seconds))");
+  write_file(out / "results.csv", rows[0] + "\n" + rows[1].substr(rows[1].find(',') + 1) + "\n");
+  expect_refused("run " + s.string() + " --resume --out " + out.string(),
+                 "collsim: " + csv + ":2: not a results row (" + std::to_string(cells(rows[1]).size() - 1) +
+                     " cells, the header has " + std::to_string(cells(rows[0]).size()) + ")");
+  const fs::path other = write_file(scratch() / "resume-other.yaml",
+                                    "engines: [model]\nprocs: 2\nbytes: 1\noperations: [bcast/binomial]\n");
+  const Outcome refused = collsim("run " + other.string() + " --resume --out " + out.string());
+  EXPECT_EQ(refused.status, 2) << refused.err;
+  EXPECT_EQ(refused.out, "") << "a refused --resume printed the folder's table";
+  EXPECT_EQ(std::count(refused.err.begin(), refused.err.end(), '\n'), 1) << refused.err;
+}
+
+// An output folder that cannot be made is bad input (exit status 2), not a failed run, and is
+// refused before anything runs.
+TEST(Merge, AnOutputFolderThatCannotBeMadeIsBadInput) {
+  const fs::path s =
+      write_file(scratch() / "blocked.yaml", "engines: [model]\nprocs: 2\nbytes: 1000\noperations: [bcast/binomial]\n");
+  const fs::path file = write_file(scratch() / "blocked-file", "a file, not a folder\n");
+  const std::string out = (file / "out").string();
+  expect_refused("run " + s.string() + " --out " + out,
+                 "collsim: " + out + ": cannot create the output folder (Not a directory)");
+  const fs::path part = scratch() / "blocked-part";
+  ASSERT_EQ(collsim("run " + s.string() + " --out " + part.string()).status, 0);
+  expect_refused("merge " + out + " " + part.string(),
+                 "collsim: " + out + ": cannot create the output folder (Not a directory)");
+}
+
 TEST(Merge, RefusesConflictsOtherScenariosAndMissingPoints) {
   const fs::path s = write_file(scratch() / "merge.yaml",
                                 "engines: [model]\nprocs: [2, 4]\nbytes: [1000, 2000]\noperations: [bcast/binomial]\n");
@@ -251,13 +316,61 @@ TEST(Merge, RefusesConflictsOtherScenariosAndMissingPoints) {
                    "the results of another scenario or of other settings");
 }
 
+// A results folder written before the ci_target_met column (no such column in its header and
+// rows) still resumes and merges, into today's columns: its rows gain the empty cell.
+TEST(Sweep, FoldersFromBeforeTheCiTargetColumnResumeAndMerge) {
+  const fs::path s = write_file(scratch() / "old-columns.yaml",
+                                "engines: [model]\nprocs: [2, 4]\nbytes: [1000, 2000]\noperations: [bcast/binomial]\n");
+  const fs::path whole = scratch() / "old-columns-whole";
+  ASSERT_EQ(collsim("run " + s.string() + " --out " + whole.string()).status, 0);
+  const std::string csv = slurp(whole / "results.csv");
+  const auto rows = lines(csv);
+  ASSERT_EQ(rows.size(), 5u);
+  // The same lines without the column (a model row quotes no cell).
+  const auto header = cells(rows[0]);
+  const auto column = std::find(header.begin(), header.end(), "ci_target_met") - header.begin();
+  ASSERT_LT(static_cast<std::size_t>(column), header.size()) << rows[0];
+  auto older = [&](const std::vector<std::string>& from) {
+    std::string text;
+    for (const std::string& line : from) {
+      auto kept = cells(line);
+      kept.erase(kept.begin() + column);
+      for (std::size_t i = 0; i < kept.size(); ++i) text += (i ? "," : "") + kept[i];
+      text += "\n";
+    }
+    return text;
+  };
+  const fs::path resumed = scratch() / "old-columns-resumed";
+  fs::create_directories(resumed);
+  fs::copy_file(whole / "run.json", resumed / "run.json");
+  write_file(resumed / "results.csv", older({rows[0], rows[1], rows[3]}));
+  const Outcome o = collsim("run " + s.string() + " --resume --out " + resumed.string());
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_NE(o.err.find(": 2 rows there, 2 to run"), std::string::npos) << o.err;
+  EXPECT_EQ(slurp(resumed / "results.csv"), csv);
+
+  const fs::path p1 = scratch() / "old-columns-1", p2 = scratch() / "old-columns-2";
+  ASSERT_EQ(collsim("run " + s.string() + " --shard 1/2 --out " + p1.string()).status, 0);
+  ASSERT_EQ(collsim("run " + s.string() + " --shard 2/2 --out " + p2.string()).status, 0);
+  write_file(p1 / "results.csv", older(lines(slurp(p1 / "results.csv"))));
+  for (const std::string& parts : {p1.string() + " " + p2.string(), p2.string() + " " + p1.string()}) {
+    const fs::path out = scratch() / "old-columns-merged";
+    const Outcome m = collsim("merge " + out.string() + " " + parts);
+    ASSERT_EQ(m.status, 0) << parts << "\n" << m.err;
+    EXPECT_EQ(slurp(out / "results.csv"), csv) << parts;
+    fs::remove_all(out);
+  }
+}
+
+// Two operations of one algorithm whose grids overlap: the shared point is measured once for each.
 TEST(Sweep, RepeatedPointsGetKeysOfTheirOwn) {
   const fs::path s = write_file(scratch() / "repeat.yaml",
-                                "engines: [model]\nprocs: 2\nbytes: [1000, 1000]\noperations: [bcast/binomial]\n");
+                                "engines: [model]\nprocs: 2\nbytes: 1000\noperations:\n  - bcast/binomial\n"
+                                "  - {op: bcast/binomial, bytes: [1000, 2000]}\n");
   const fs::path out = scratch() / "repeat";
   ASSERT_EQ(collsim("run " + s.string() + " --out " + out.string()).status, 0);
   const auto rows = data_rows(out / "results.csv");
-  ASSERT_EQ(rows.size(), 2u);
+  ASSERT_EQ(rows.size(), 3u);
   EXPECT_NE(key_of(rows[0]), key_of(rows[1]));
   EXPECT_EQ(rows[0].substr(0, rows[0].rfind(',')), rows[1].substr(0, rows[1].rfind(',')));
 }

@@ -3,9 +3,13 @@
 // by segment number, and bad input gets one line and status 2.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
+#include <vector>
 
 #include "cli_test_util.hpp"
+#include "comm/comm.hpp"
+#include "experiment/trace_files.hpp"
 
 namespace collsim_test {
 namespace {
@@ -39,7 +43,7 @@ const std::string kPipeline = "timeline --op bcast/pipeline --procs 8 --bytes 64
 TEST(Timeline, PipelineOnModelHasOneArrowPerMessage) {
   SKIP_WITHOUT_MATPLOTLIB();
   const fs::path svg = scratch() / "pipeline.svg", csv = scratch() / "pipeline.csv";
-  const Outcome o = collsim(kPipeline + " --svg " + svg.string() + " --csv " + csv.string());
+  const Outcome o = collsim(kPipeline + " --svg " + svg.string() + " --trace " + csv.string());
   ASSERT_EQ(o.status, 0) << o.err;
   EXPECT_EQ(o.out, "wrote " + svg.string() + " (1 run), trace " + csv.string() + "\n");
   const std::string picture = slurp(svg);
@@ -56,11 +60,12 @@ TEST(Timeline, PipelineOnModelHasOneArrowPerMessage) {
 TEST(Timeline, TwoRunsAreTwoPanels) {
   SKIP_WITHOUT_MATPLOTLIB();
   const fs::path fast = scratch() / "fast.csv", slow = scratch() / "slow.csv", svg = scratch() / "two.svg";
-  ASSERT_EQ(collsim(kPipeline + " --svg " + (scratch() / "fast.svg").string() + " --csv " + fast.string()).status, 0);
-  ASSERT_EQ(collsim(kPipeline + " --alpha 5e-5 --svg " + (scratch() / "slow.svg").string() + " --csv " + slow.string())
-                .status,
-            0);
-  const Outcome o = collsim("timeline --trace " + fast.string() + " --trace " + slow.string() + " --svg " +
+  ASSERT_EQ(collsim(kPipeline + " --svg " + (scratch() / "fast.svg").string() + " --trace " + fast.string()).status, 0);
+  ASSERT_EQ(
+      collsim(kPipeline + " --alpha 5e-5 --svg " + (scratch() / "slow.svg").string() + " --trace " + slow.string())
+          .status,
+      0);
+  const Outcome o = collsim("timeline --from-trace " + fast.string() + " --from-trace " + slow.string() + " --svg " +
                             svg.string() + " --title 'alpha 10 us vs 50 us'");
   ASSERT_EQ(o.status, 0) << o.err;
   EXPECT_EQ(o.out, "wrote " + svg.string() + " (2 runs)\n");
@@ -72,7 +77,9 @@ TEST(Timeline, TwoRunsAreTwoPanels) {
   // The PNG of the same.
   const fs::path png = scratch() / "two.png";
   ASSERT_EQ(
-      collsim("timeline --trace " + fast.string() + " --trace " + slow.string() + " --png " + png.string()).status, 0);
+      collsim("timeline --from-trace " + fast.string() + " --from-trace " + slow.string() + " --png " + png.string())
+          .status,
+      0);
   EXPECT_EQ(slurp(png).substr(1, 3), "PNG");
 }
 
@@ -100,7 +107,7 @@ const char* const kHandWritten =
 TEST(Timeline, HandWrittenTraceWithoutMessageEvents) {
   SKIP_WITHOUT_MATPLOTLIB();
   const fs::path csv = write("hand.csv", kHandWritten), svg = scratch() / "hand.svg";
-  const Outcome o = collsim("timeline --trace " + csv.string() + " --svg " + svg.string());
+  const Outcome o = collsim("timeline --from-trace " + csv.string() + " --svg " + svg.string());
   ASSERT_EQ(o.status, 0) << o.err;
   const std::string picture = slurp(svg);
   EXPECT_EQ(occurrences(picture, "id=\"message-0-"), 2u);
@@ -108,6 +115,60 @@ TEST(Timeline, HandWrittenTraceWithoutMessageEvents) {
   // Segment 0 in matplotlib's first tab10 colour, segment 1 in its second.
   EXPECT_NE(group(picture, "message-0-0").find("#1f77b4"), std::string::npos) << group(picture, "message-0-0");
   EXPECT_NE(group(picture, "message-0-1").find("#ff7f0e"), std::string::npos) << group(picture, "message-0-1");
+}
+
+// The sim engine's tcp completes a send once the socket buffer has taken its data, which may be
+// before the data leaves (binary tree, 64 KiB rendezvous segments: the data to the second child
+// waits for the interface). Each such send of the trace gets its mark on the sender's row, dotted
+// to its arrow (id="handed-1-K"), and the legend says what it is; the model's sends complete on
+// arrival: no mark in its panel.
+TEST(Timeline, MarksSendsDoneBeforeTheirDataLeft) {
+  SKIP_WITHOUT_MATPLOTLIB();
+  const fs::path svg = scratch() / "handed.svg", csv = scratch() / "handed.csv";
+  const Outcome o = collsim(
+      "timeline --op bcast/binary_tree --procs 8 --bytes 256KiB --segment 64KiB --engine "
+      "model,sim --svg " +
+      svg.string() + " --trace " + csv.string());
+  ASSERT_EQ(o.status, 0) << o.err;
+  const std::vector<collsim::TracedRun> runs = collsim::read_trace_csv(csv.string());
+  ASSERT_EQ(runs.size(), 2u);
+  std::map<std::int64_t, double> started, done;
+  for (const collsim::TraceEvent& e : runs[1].events) {
+    if (e.op != collsim::OpKind::isend) continue;
+    if (e.kind == collsim::TraceKind::send_start) started[e.message] = e.time;
+    if (e.kind == collsim::TraceKind::request_done) done[e.message] = e.time;
+  }
+  std::size_t early = 0;
+  for (const auto& [message, time] : done) early += time < started.at(message);
+  EXPECT_GT(early, 0u);
+  const std::string picture = slurp(svg);
+  EXPECT_EQ(occurrences(picture, "id=\"handed-1-"), early);
+  EXPECT_EQ(occurrences(picture, "id=\"handed-0-"), 0u);
+  EXPECT_NE(picture.find("send done before its data left"), std::string::npos);
+}
+
+// As the mpi engines trace, but rank 1's receive is done at 1 us, before rank 0 posted the send at
+// 2 us (line 10): bad input, refused in one line naming the file and the line.
+TEST(Timeline, RefusesATraceThatBreaksItsContract) {
+  SKIP_WITHOUT_MATPLOTLIB();
+  const std::string head = "0,mpi,\"one send, by hand\",2,";
+  const fs::path csv = write(
+      "broken.csv",
+      "run,engine,label,procs,kind,op,time,rank,peer,tag,bytes,message,request,"
+      "protocol,latency\n" +
+          head + "post,isend,2e-06,0,1,5,100,-1,0,none,-1\n" + head + "complete,isend,2e-06,0,1,5,100,-1,0,none,-1\n" +
+          head + "post,wait_all,2e-06,0,-1,0,0,-1,-1,none,-1\n" + head +
+          "request_done,isend,3e-06,0,1,5,100,0,0,none,-1\n" + head +
+          "complete,wait_all,3e-06,0,-1,0,0,-1,-1,none,-1\n" + head + "post,irecv,0,1,0,5,100,-1,0,none,-1\n" + head +
+          "complete,irecv,0,1,0,5,100,-1,0,none,-1\n" + head + "post,wait_all,0,1,-1,0,0,-1,-1,none,-1\n" + head +
+          "request_done,irecv,1e-06,1,0,5,100,0,0,none,-1\n" + head +
+          "complete,wait_all,4e-06,1,-1,0,0,-1,-1,none,-1\n");
+  const fs::path svg = scratch() / "broken.svg";
+  expect_refused("timeline --from-trace " + csv.string() + " --svg " + svg.string(),
+                 "collsim: " + csv.string() +
+                     ":10: the trace breaks its contract: an event caused by a later one (request_done of rank 1 at "
+                     "1e-06 s, after post of rank 0 at 2e-06 s)");
+  EXPECT_FALSE(fs::exists(svg));
 }
 
 TEST(Timeline, BadInput) {
@@ -120,12 +181,13 @@ TEST(Timeline, BadInput) {
   expect_bad_input(kPipeline + " --engine model,model --svg " + svg, "--engine: model is named twice");
   expect_bad_input(kPipeline + " --protocol ideal --svg " + svg, "--protocol does not apply to --engine model");
   expect_bad_input("timeline --op bcast/pipeline --procs 8 --svg " + svg, "missing --bytes");
-  expect_bad_input("timeline --trace /nonexistent.csv --svg " + svg, "/nonexistent.csv: cannot read the file");
+  expect_bad_input("timeline --from-trace /nonexistent.csv --svg " + svg,
+                   "/nonexistent.csv: cannot open the trace file (No such file or directory)");
   const fs::path hand = write("hand2.csv", kHandWritten);
-  expect_bad_input("timeline --trace " + hand.string() + " --procs 4 --svg " + svg,
-                   "--procs does not apply to --trace");
+  expect_bad_input("timeline --from-trace " + hand.string() + " --procs 4 --svg " + svg,
+                   "--procs does not apply to --from-trace");
   const fs::path bad = write("bad.csv", "run,engine\n0,model\n");
-  expect_bad_input("timeline --trace " + bad.string() + " --svg " + svg, "bad.csv:1: not a collsim trace");
+  expect_bad_input("timeline --from-trace " + bad.string() + " --svg " + svg, "bad.csv:1: not a collsim trace");
   // Above 64 ranks tools/timeline refuses, in one line.
   expect_bad_input("timeline --op bcast/binomial --procs 65 --bytes 1KiB --svg " + svg,
                    "timeline: run 0 (model) has 65 ranks; timelines are drawn for at most 64");

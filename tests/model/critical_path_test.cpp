@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "algorithms/registry.hpp"
+#include "common/critical_path_checks.hpp"
 #include "common/every_algorithm.hpp"
 #include "engines/model/model_engine.hpp"
 
@@ -103,32 +104,6 @@ TEST(CriticalPath, OnePortWaitsForTheBusyPort) {
   EXPECT_EQ(path.shares.total(), path.finish);
 }
 
-// The steps follow each other from 0 to the finish, and the copying share is the copy steps'
-// time (with a copy rate some algorithms have local copies on the chain).
-void expect_tiled(const CriticalPath& path, const std::string& what, bool local_work) {
-  ASSERT_FALSE(path.steps.empty()) << what;
-  EXPECT_EQ(path.steps.front().from, 0) << what;
-  EXPECT_EQ(path.steps.back().to, path.finish) << what;
-  double copying = 0;
-  for (std::size_t i = 0; i < path.steps.size(); ++i) {
-    const PathStep& s = path.steps[i];
-    EXPECT_LE(s.from, s.to) << what << " step " << i;
-    if (i + 1 < path.steps.size()) {
-      EXPECT_EQ(s.to, path.steps[i + 1].from) << what << " step " << i;
-    }
-    if (s.kind == PathStep::Kind::copy) copying += s.to - s.from;
-    EXPECT_GE(s.shares.latency, 0) << what;
-    EXPECT_GE(s.shares.transfer, 0) << what;
-  }
-  EXPECT_EQ(path.shares.copying, copying) << what;
-  EXPECT_EQ(path.shares.total(), path.finish) << what;
-  // Hockney has no local work (LogGP has its overheads o); then other is rounding only.
-  if (!local_work) {
-    EXPECT_NEAR(path.shares.other, 0, 1e-12 + 1e-9 * path.finish) << what;
-  }
-  EXPECT_GE(path.shares.other, -1e-12 * path.finish) << what;
-}
-
 class CriticalPathOfEveryAlgorithm : public ::testing::TestWithParam<const AlgorithmInfo*> {};
 
 TEST_P(CriticalPathOfEveryAlgorithm, TilesTheFinishTime) {
@@ -154,7 +129,7 @@ TEST_P(CriticalPathOfEveryAlgorithm, TilesTheFinishTime) {
         const std::string what = std::string(a.name) + " config " + std::to_string(config) + " P=" + std::to_string(p) +
                                  " m=" + std::to_string(bytes);
         EXPECT_EQ(path.finish, t.result.time_s) << what;
-        expect_tiled(path, what, c.kind == ModelConfig::Kind::loggp);
+        testing::expect_tiled(path, what, c.kind == ModelConfig::Kind::loggp);
         EXPECT_GT(transfers(path), 0) << what;
       }
   }
@@ -162,6 +137,110 @@ TEST_P(CriticalPathOfEveryAlgorithm, TilesTheFinishTime) {
 
 INSTANTIATE_TEST_SUITE_P(Model, CriticalPathOfEveryAlgorithm, ::testing::ValuesIn(testing::every_algorithm()),
                          testing::algorithm_test_name);
+
+// A tcp-like trace built by hand (times in us). Rank 0 sends rendezvous messages to ranks 1 and 2
+// (m0, m1) and waits for both sends; rank 2 posts its receive at 10. m0's answer is back at 20 and
+// its data leaves at once; m1's at 30, when the socket buffer takes its data and the send is done,
+// but the interface is busy with m0 until 70. Rank 0 then sends m2 (eager) to rank 1, done 1 us
+// into its post (the send overhead), whose data waits for the interface until 110 and reaches
+// rank 1 at 125 (latency 10 us), the finish. The chain: rank 2 posts at 10; m1's handshake until
+// its send is done at 30; rank 0's wait, its next post; m2 handed over at 31; m2's data waits for
+// the interface until 110; its transfer. Before local completion was understood, m1's send done
+// at 30 was taken as caused by its data's start at 70 and the walk gave up.
+TEST(CriticalPath, ASendDoneBeforeItsDataLeftIsHandedOver) {
+  constexpr double us = 1e-6;
+  using K = TraceKind;
+  using O = OpKind;
+  constexpr auto R = TraceProtocol::rendezvous, E = TraceProtocol::eager, N = TraceProtocol::none;
+  auto ev = [&](double t, K kind, O op, int rank, int peer, int tag, std::int64_t message, std::int64_t request,
+                TraceProtocol protocol, double latency = -1) {
+    TraceEvent e;
+    e.time = t * us;
+    e.kind = kind;
+    e.op = op;
+    e.rank = rank;
+    e.peer = peer;
+    e.tag = tag;
+    e.bytes = tag == 1 ? 100 : 100000;
+    e.message = message;
+    e.request = request;
+    e.protocol = protocol;
+    e.latency = latency < 0 ? -1 : latency * us;
+    return e;
+  };
+  const std::vector<TraceEvent> events = {
+      ev(0, K::post, O::isend, 0, 1, 0, -1, 0, N),
+      ev(0, K::complete, O::isend, 0, 1, 0, -1, 0, N),
+      ev(0, K::post, O::isend, 0, 2, 0, -1, 1, N),
+      ev(0, K::complete, O::isend, 0, 2, 0, -1, 1, N),
+      ev(0, K::post, O::wait_all, 0, -1, 0, -1, -1, N),
+      ev(0, K::post, O::irecv, 1, 0, 0, -1, 0, N),
+      ev(0, K::complete, O::irecv, 1, 0, 0, -1, 0, N),
+      ev(0, K::post, O::wait_all, 1, -1, 0, -1, -1, N),
+      ev(10, K::post, O::irecv, 2, 0, 0, -1, 0, N),
+      ev(10, K::complete, O::irecv, 2, 0, 0, -1, 0, N),
+      ev(10, K::post, O::wait_all, 2, -1, 0, -1, -1, N),
+      ev(20, K::request_done, O::isend, 0, 1, 0, 0, 0, R),
+      ev(20, K::send_start, O::isend, 0, 1, 0, 0, -1, R, 10),
+      ev(30, K::request_done, O::isend, 0, 2, 0, 1, 1, R),
+      ev(30, K::complete, O::wait_all, 0, -1, 0, -1, -1, N),
+      ev(30, K::post, O::isend, 0, 1, 1, -1, 0, N),
+      ev(31, K::request_done, O::isend, 0, 1, 1, 2, 0, E),
+      ev(31, K::complete, O::isend, 0, 1, 1, -1, 0, N),
+      ev(31, K::post, O::wait_all, 0, -1, 0, -1, -1, N),
+      ev(31, K::complete, O::wait_all, 0, -1, 0, -1, -1, N),
+      ev(70, K::arrive, O::isend, 1, 0, 0, 0, -1, R),
+      ev(70, K::send_start, O::isend, 0, 2, 0, 1, -1, R, 10),
+      ev(71, K::request_done, O::irecv, 1, 0, 0, 0, 0, R),
+      ev(71, K::complete, O::wait_all, 1, -1, 0, -1, -1, N),
+      ev(71, K::post, O::irecv, 1, 0, 1, -1, 0, N),
+      ev(71, K::complete, O::irecv, 1, 0, 1, -1, 0, N),
+      ev(71, K::post, O::wait_all, 1, -1, 0, -1, -1, N),
+      ev(110, K::send_start, O::isend, 0, 1, 1, 2, -1, E, 10),
+      ev(120, K::arrive, O::isend, 2, 0, 0, 1, -1, R),
+      ev(121, K::request_done, O::irecv, 2, 0, 0, 1, 0, R),
+      ev(121, K::complete, O::wait_all, 2, -1, 0, -1, -1, N),
+      ev(125, K::arrive, O::isend, 1, 0, 1, 2, -1, E),
+      ev(125, K::request_done, O::irecv, 1, 0, 1, 2, 0, E),
+      ev(125, K::complete, O::wait_all, 1, -1, 0, -1, -1, N),
+  };
+  const CriticalPath path = critical_path(events);
+  EXPECT_EQ(path.finish, 125 * us);
+  EXPECT_EQ(path.last_rank, 1);
+  using S = PathStep::Kind;
+  using H = PathStep::Handover;
+  struct Want {
+    S kind;
+    double from, to;
+    int rank;
+    H handover;
+  };
+  const std::vector<Want> want = {
+      {S::start, 0, 10, 2, H::none},       {S::handed_over, 10, 30, 0, H::handshake}, {S::wait, 30, 30, 0, H::none},
+      {S::local, 30, 30, 0, H::none},      {S::handed_over, 30, 31, 0, H::at_post},   {S::queued, 31, 110, 0, H::none},
+      {S::transfer, 110, 125, 0, H::none}, {S::delivered, 125, 125, 1, H::none},      {S::wait, 125, 125, 1, H::none},
+  };
+  ASSERT_EQ(path.steps.size(), want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    const PathStep& s = path.steps[i];
+    EXPECT_EQ(s.kind, want[i].kind) << "step " << i << ": " << to_string(s.kind);
+    EXPECT_EQ(s.from, want[i].from * us) << "step " << i;
+    EXPECT_EQ(s.to, want[i].to * us) << "step " << i;
+    EXPECT_EQ(s.rank, want[i].rank) << "step " << i;
+    EXPECT_EQ(s.handover, want[i].handover) << "step " << i;
+  }
+  EXPECT_EQ(path.steps[1].peer, 2);  // m1's handshake with rank 2
+  EXPECT_EQ(path.steps[1].message, 1);
+  EXPECT_EQ(path.steps[4].message, 2);
+  // Shares: latency 10 and transfer 5 (m2's transfer), waiting 20 (m1's handshake) + 79 (m2's
+  // data behind m1's on the interface), other 10 (before rank 2's post) + 1 (m2's hand-over).
+  EXPECT_NEAR(path.shares.latency, 10 * us, 1e-18);
+  EXPECT_NEAR(path.shares.transfer, 5 * us, 1e-18);
+  EXPECT_NEAR(path.shares.waiting, 99 * us, 1e-18);
+  EXPECT_EQ(path.shares.copying, 0);
+  EXPECT_NEAR(path.shares.other, 11 * us, 1e-18);
+  EXPECT_EQ(path.shares.total(), path.finish);
+}
 
 TEST(SegmentNumbers, CountMessagesPerSenderReceiverAndTag) {
   ModelConfig c;

@@ -3,6 +3,7 @@
 // commands, help, and one-line input errors with exit status 2.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <sstream>
@@ -112,13 +113,31 @@ TEST(MpiCli, RunMakesOneCheckedCall) {
 
 TEST(MpiCli, FidelityTableAndCsv) {
   const fs::path csv = fs::temp_directory_path() / ("collsim-fidelity-" + std::to_string(::getpid()) + ".csv");
+  // A target no 3 runs can meet: every row stops at --max-runs and says so.
   const Outcome o = mpirun(2,
                            "fidelity --ops bcast/pipeline,gather/linear_sync --sizes 8KiB..16KiB "
-                           "--min-runs 2 --max-runs 3 --warmup 1 --csv " +
+                           "--min-runs 2 --max-runs 3 --ci-target 1e-9 --warmup 1 --output " +
                                csv.string());
   ASSERT_EQ(o.status, 0) << o.err;
   EXPECT_NE(o.out.find("bcast/pipeline"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("median ratio ours/native per algorithm"), std::string::npos) << o.out;
+  int marked = 0;  // of the table's rows, above the per-algorithm summary
+  for (const auto& line : lines(o.out.substr(0, o.out.find("\n\nmedian ratio")))) {
+    if (line.rfind("bcast/pipeline ", 0) == 0 || line.rfind("gather/linear_sync ", 0) == 0) {
+      EXPECT_EQ(line.substr(line.size() - 17), "  CI above target") << line;
+      ++marked;
+    }
+  }
+  EXPECT_EQ(marked, 4) << o.out;
+  EXPECT_NE(o.out.find("\n4 of 4 rows stopped at --max-runs 3 with the 95% CI of ours or Open MPI's above 1e-07% "
+                       "of the mean (marked 'CI above target', ci_target_met 0 in the CSV)\n"),
+            std::string::npos)
+      << o.out;
+  // rank 0's progress on stderr: the rows up front, then the first row done with the time left.
+  EXPECT_NE(o.err.find("collsim-mpi fidelity: 4 rows, each 2 to 3 timed calls of ours and of Open MPI's\n"),
+            std::string::npos)
+      << o.err;
+  EXPECT_NE(o.err.find("collsim-mpi fidelity: 1/4 rows in "), std::string::npos) << o.err;
   const auto rows = lines(slurp(csv));
   fs::remove(csv);
   ASSERT_EQ(rows.size(), 5u) << "header and 2 algorithms x 2 sizes";
@@ -126,6 +145,15 @@ TEST(MpiCli, FidelityTableAndCsv) {
   EXPECT_EQ(rows[1].rfind("bcast/pipeline,2,8192,8192,0,", 0), 0u) << rows[1];
   EXPECT_EQ(rows[4].rfind("gather/linear_sync,2,16384,1024,0,", 0), 0u) << rows[4];
   EXPECT_NE(rows[4].find(",ok"), std::string::npos) << rows[4];
+  const auto header = collsim::split_csv(rows[0]);
+  const auto met = std::find(header.begin(), header.end(), "ci_target_met") - header.begin();
+  ASSERT_LT(static_cast<std::size_t>(met), header.size()) << rows[0];
+  for (std::size_t i = 1; i < rows.size(); ++i) EXPECT_EQ(collsim::split_csv(rows[i]).at(met), "0") << rows[i];
+
+  // --quiet: no progress lines.
+  const Outcome quiet = mpirun(2, "fidelity --ops bcast/pipeline --sizes 8KiB --min-runs 2 --max-runs 2 --quiet");
+  ASSERT_EQ(quiet.status, 0) << quiet.err;
+  EXPECT_EQ(quiet.err.find("collsim-mpi fidelity:"), std::string::npos) << quiet.err;
 }
 
 // A barrier is measured once, at size 0; a reduction in whole elements of --datatype (rounded
@@ -134,7 +162,8 @@ TEST(MpiCli, FidelityBarrierReductionsAndTheAlgorithmsThatRun) {
   const fs::path csv = fs::temp_directory_path() / ("collsim-fidelity-r-" + std::to_string(::getpid()) + ".csv");
   const Outcome o = mpirun(3,
                            "fidelity --ops barrier/bruck,reduce/binomial --sizes 1001,2002 --datatype int32 "
-                           "--reduce-op max --segment 1KiB --root 2 --min-runs 2 --max-runs 3 --warmup 1 --csv " +
+                           "--reduce-op max --segment 1KiB --root 2 --min-runs 2 --max-runs 3 --warmup 1 "
+                           "--ci-target 100 --output " +
                                csv.string());
   ASSERT_EQ(o.status, 0) << o.err;
   const auto rows = lines(slurp(csv));
@@ -146,6 +175,15 @@ TEST(MpiCli, FidelityBarrierReductionsAndTheAlgorithmsThatRun) {
   EXPECT_EQ(rows[2].rfind("reduce/binomial,3,1000,1024,2,", 0), 0u) << rows[2];
   EXPECT_EQ(rows[2].substr(rows[2].size() - 13), ",ok,int32,max") << rows[2];
   EXPECT_EQ(rows[3].rfind("reduce/binomial,3,2000,1024,2,", 0), 0u) << rows[3];
+  // A target of 100 times the mean: two runs meet it (stopping there), unmarked.
+  const auto header = collsim::split_csv(rows[0]);
+  const auto met = std::find(header.begin(), header.end(), "ci_target_met") - header.begin();
+  ASSERT_LT(static_cast<std::size_t>(met), header.size()) << rows[0];
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    EXPECT_EQ(collsim::split_csv(rows[i]).at(met), "1") << rows[i];
+    EXPECT_EQ(collsim::split_csv(rows[i]).at(5), "2") << "runs: " << rows[i];
+  }
+  EXPECT_EQ(o.out.find("CI above target"), std::string::npos) << o.out;
 
   const Outcome all = mpirun(3, "fidelity --ops alltoall --sizes 8 --min-runs 2 --max-runs 2 --warmup 0");
   ASSERT_EQ(all.status, 0) << all.err;
@@ -164,6 +202,37 @@ TEST(MpiCli, ReadableSummary) {
   EXPECT_NE(o.out.find("data ok"), std::string::npos) << o.out;
   // Only rank 0 prints.
   EXPECT_EQ(o.out.find("bcast/binomial on"), o.out.rfind("bcast/binomial on")) << o.out;
+}
+
+// The stop rule: a run that stops at --max-runs with the CI above --ci-target says so beside the
+// result (the text's line, the CSV's ci_target_met 0 with a note on stderr); one that meets the
+// target says that.
+TEST(MpiCli, MeasureSaysWhetherTheCiTargetWasMet) {
+  const std::string point = "measure --op bcast/binomial --bytes 8KiB --min-runs 3 --max-runs 3 ";
+  Outcome o = mpirun(2, point + "--ci-target 1e-9");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_NE(o.out.find("\n  3 timed runs after 2 warm-up, data ok\n  CI target not met: stopped at --max-runs 3 with "
+                       "the 95% CI at "),
+            std::string::npos)
+      << o.out;
+  EXPECT_NE(o.out.find(" of the mean, above --ci-target 1e-07%\n"), std::string::npos) << o.out;
+
+  o = mpirun(2, point + "--ci-target 1e-9 --csv");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(csv_row(o.out)["ci_target_met"], "0") << o.out;
+  EXPECT_NE(o.err.find("collsim-mpi: note: stopped at --max-runs 3 with the 95% CI at "), std::string::npos) << o.err;
+
+  // 100 times the mean: any 3 runs meet it.
+  o = mpirun(2, point + "--ci-target 100");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_NE(o.out.find("\n  3 timed runs after 2 warm-up, 95% CI within --ci-target 10000%, data ok\n"),
+            std::string::npos)
+      << o.out;
+  EXPECT_EQ(o.out.find("not met"), std::string::npos) << o.out;
+  o = mpirun(2, point + "--ci-target 100 --csv");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(csv_row(o.out)["ci_target_met"], "1") << o.out;
+  EXPECT_EQ(o.err.find("note: stopped"), std::string::npos) << o.err;
 }
 
 TEST(MpiCli, SingletonWithoutMpirun) {
@@ -185,8 +254,15 @@ TEST(MpiCli, HelpWorksWithoutMpirun) {
     EXPECT_NE(o.out.find(option), std::string::npos) << option << " missing from\n" << o.out;
   o = alone("fidelity --help");
   EXPECT_EQ(o.status, 0);
-  for (const char* option : {"--sizes", "--ops", "--segment", "--gather-segment", "--csv", "interleaved"})
+  for (const char* option : {"--sizes", "--ops", "--segment", "--gather-segment", "--csv", "interleaved", "--quiet"})
     EXPECT_NE(o.out.find(option), std::string::npos) << option << " missing from\n" << o.out;
+  // The stop rule's defaults, the same in every command that measures.
+  for (const char* command : {"measure", "fidelity", "coarray"}) {
+    o = alone(std::string(command) + " --help");
+    EXPECT_NE(o.out.find("timed runs at least (default 10)"), std::string::npos) << command << "\n" << o.out;
+    EXPECT_NE(o.out.find("timed runs at most (default 200)"), std::string::npos) << command << "\n" << o.out;
+    EXPECT_NE(o.out.find("(default 2.5%)"), std::string::npos) << command << "\n" << o.out;
+  }
   o = alone("run --help");
   EXPECT_EQ(o.status, 0);
   EXPECT_NE(o.out.find("pml_monitoring_enable"), std::string::npos) << o.out;
@@ -231,10 +307,15 @@ TEST(MpiCli, NativeAndFidelityBadInputIsOneLineAndStatus2) {
                      "bytes): 3221225472 bytes do not fit the int count of MPI_Bcast");
   expect_usage_error(2, "fidelity --sizes 4MiB..8KiB", "collsim-mpi: --sizes: '4MiB..8KiB' is not a range");
   expect_usage_error(2, "fidelity --ops bcast/nope", "collsim-mpi: --ops: unknown algorithm 'bcast/nope'");
-  expect_usage_error(2, "fidelity --csv /nonexistent/dir/f.csv", "collsim-mpi: --csv: cannot write");
+  expect_usage_error(2, "fidelity --output /nonexistent/dir/f.csv", "collsim-mpi: --output: cannot write");
   expect_usage_error(3, "fidelity --ops barrier/two_proc",
                      "collsim-mpi: --ops: barrier/two_proc does not run on 3 processes");
   expect_usage_error(2, "fidelity --ops reduce --datatype quad", "collsim-mpi: --datatype 'quad' is not one of");
+  // What Open MPI cannot run is refused before the table's header is printed; a range up to the
+  // largest size_t stops doubling there (it looped, doubling past it to 0, until memory ran out).
+  expect_usage_error(2, "fidelity --ops bcast/binomial --sizes 1..18446744073709551615",
+                     "collsim-mpi: mpi-native bcast/binomial on 2 processes (root 0, 2147483648 bytes, segment 8192): "
+                     "2147483648 bytes do not fit the int count of MPI_Bcast");
 }
 
 }  // namespace

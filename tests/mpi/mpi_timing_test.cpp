@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -440,6 +441,59 @@ TEST(Statistics, StopRule) {
   s.runs = 1;
   s.ci95 = 0;
   EXPECT_FALSE(rule.done(s));  // one run says nothing about its spread
+}
+
+// met(): the target reached, whether or not max_runs ended the series too.
+TEST(Statistics, StopRuleMetOnlyWithinTheTarget) {
+  StopRule rule;  // 10..200 runs, 2.5%
+  Summary s;
+  s.mean = 1;
+  s.runs = 200;
+  s.ci95 = 0.1;
+  EXPECT_TRUE(rule.done(s));
+  EXPECT_FALSE(rule.met(s));  // stopped by the maximum, the interval 10% of the mean
+  s.ci95 = 0.025;
+  EXPECT_TRUE(rule.met(s));  // at the maximum, but within the target
+  s.runs = 9;
+  s.ci95 = 0.001;
+  EXPECT_FALSE(rule.met(s));  // tight, but fewer than min_runs
+  rule.min_runs = rule.max_runs = 1;
+  s.runs = 1;
+  s.ci95 = 0;
+  EXPECT_TRUE(rule.done(s));
+  EXPECT_FALSE(rule.met(s));  // one run has no interval to meet a target
+}
+
+// A call whose k-th run lasts k times 20 us on every rank: runs that always differ.
+class GrowingCall : public CollectiveCall {
+ public:
+  void prepare() override {}
+  void run(double start_wtime) override {
+    const double until = start_wtime + 20e-6 * ++runs_;
+    while (MPI_Wtime() < until) {
+    }
+  }
+  std::string check() override { return ""; }
+  std::string describe() const override { return "growing call"; }
+
+ private:
+  int runs_ = 0;
+};
+
+// measure() says whether its runs met the target: not with a target their spread cannot meet,
+// stopping at max_runs; yes with a target of 100 times the mean, which any 3 runs meet.
+TEST(Measure, RowSaysWhetherTheCiTargetWasMet) {
+  GrowingCall call;
+  MeasureOptions options;
+  options.warmup = 0;
+  options.stop.min_runs = options.stop.max_runs = 3;
+  options.stop.ci_target = 1e-12;
+  MpiMeasurement m = measure(MPI_COMM_WORLD, call, options);
+  EXPECT_EQ(m.row.runs, 3);
+  EXPECT_EQ(m.row.ci_met, std::optional<bool>(false));
+  options.stop.ci_target = 100;
+  m = measure(MPI_COMM_WORLD, call, options);
+  EXPECT_EQ(m.row.ci_met, std::optional<bool>(true));
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 
 #include "algorithms/params.hpp"
 #include "comm/buffer.hpp"
+#include "engines/sim/platform_file.hpp"
 #include "sim_test_util.hpp"
 
 namespace collsim {
@@ -392,10 +393,13 @@ TEST(Protocols, RanksMapOntoHostsInNaturalOrderOfNames) {
                                "<?xml version='1.0'?>\n"
                                "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
                                "<platform version=\"4.1\">\n"
-                               "  <zone id=\"z\" routing=\"Full\">\n"
+                               "  <zone id=\"z\" routing=\"Floyd\">\n"
                                "    <host id=\"h10\" speed=\"1Gf\"><prop id=\"memcpy_bw\" value=\"4GBps\"/></host>\n"
                                "    <host id=\"h2\" speed=\"1Gf\"><prop id=\"memcpy_bw\" value=\"2GBps\"/></host>\n"
                                "    <host id=\"h1\" speed=\"1Gf\"><prop id=\"memcpy_bw\" value=\"1GBps\"/></host>\n"
+                               "    <link id=\"l\" bandwidth=\"1GBps\" latency=\"1us\"/>\n"
+                               "    <route src=\"h1\" dst=\"h2\"><link_ctn id=\"l\"/></route>\n"
+                               "    <route src=\"h2\" dst=\"h10\"><link_ctn id=\"l\"/></route>\n"
                                "  </zone>\n"
                                "</platform>\n");
   const RunResult one = run_one(c, spec_for(alg, 3, 0, false));
@@ -527,6 +531,33 @@ TEST(Errors, MissingPlatformFile) {
   EXPECT_THROW(platform_host_count("/nonexistent/cluster.xml"), InputError);
 }
 
+// The exact error of a run, and its type.
+template <class Error>
+void expect_error(const SimConfig& c, const RunSpec& s, const std::string& message) {
+  try {
+    run_one(c, s);
+    FAIL() << "expected: " << message;
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), message);
+  }
+}
+
+std::string three_hosts(const std::string& name, const std::string& routing, const std::string& config = "") {
+  return write_temp(name,
+                    "<?xml version='1.0'?>\n"
+                    "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+                    "<platform version=\"4.1\">\n" +
+                        config + "  <zone id=\"z\" routing=\"" + routing +
+                        "\">\n"
+                        "    <host id=\"a\" speed=\"1Gf\"/>\n"
+                        "    <host id=\"b\" speed=\"1Gf\"/>\n"
+                        "    <host id=\"c\" speed=\"1Gf\"/>\n"
+                        "    <link id=\"l\" bandwidth=\"1GBps\" latency=\"5us\"/>\n"
+                        "    <route src=\"a\" dst=\"b\"><link_ctn id=\"l\"/></route>\n"
+                        "  </zone>\n"
+                        "</platform>\n");
+}
+
 TEST(Errors, MalformedPlatformFile) {
   const auto alg = test_algorithm("test/textbook_bcast", Operation::bcast, &textbook_bcast);
   SimConfig c;
@@ -536,9 +567,10 @@ TEST(Errors, MalformedPlatformFile) {
                                "<platform version=\"4.1\">\n"
                                "  <cluster id=\"c\" prefix=\"h\" suffix=\"\" radical=\"0-3\"\n"
                                "</platform>\n");
-  expect_input_error(c, spec_for(alg, 2, 10), c.platform_file + ": line ");
+  expect_error<PlatformError>(c, spec_for(alg, 2, 10),
+                              c.platform_file + ":5:1: malformed XML: not well-formed (invalid token)");
   c.platform_file = write_temp("collsim_not_xml.xml", "this is not a platform\n");
-  expect_input_error(c, spec_for(alg, 2, 10), c.platform_file + ": ");
+  expect_error<PlatformError>(c, spec_for(alg, 2, 10), c.platform_file + ":1:1: malformed XML: syntax error");
   c.platform_file = write_temp("collsim_bad_memcpy.xml",
                                "<?xml version='1.0'?>\n"
                                "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
@@ -548,7 +580,90 @@ TEST(Errors, MalformedPlatformFile) {
                                "    <prop id=\"memcpy_bw\" value=\"fast\"/>\n"
                                "  </cluster>\n"
                                "</platform>\n");
-  expect_input_error(c, spec_for(alg, 2, 10), "memcpy_bw 'fast' is not a bandwidth");
+  expect_error<PlatformError>(
+      c, spec_for(alg, 2, 10),
+      c.platform_file +
+          ":6:5: <prop id=\"memcpy_bw\"> value 'fast' is not a bandwidth (e.g. 6GBps; a bare number is bytes/s)");
+}
+
+// SimGrid has no route between hosts a zone does not join: a Full zone gives one without links, a
+// Floyd zone throws, a Dijkstra zone crashes (the attempt recorded before the lookup reports it).
+// Each is found before anything runs, for the hosts the ranks are placed on.
+TEST(Errors, HostsWithoutARouteBetweenThem) {
+  const auto alg = test_algorithm("test/textbook_bcast", Operation::bcast, &textbook_bcast);
+  for (const char* routing : {"Full", "Floyd", "Dijkstra"}) {
+    SCOPED_TRACE(routing);
+    SimConfig c;
+    c.platform_file = three_hosts(std::string("collsim_no_route_") + routing + ".xml", routing);
+    EXPECT_EQ(run_one(c, spec_for(alg, 2, 10)).data_error, "");  // a and b are joined
+    expect_error<PlatformError>(c, spec_for(alg, 3, 10), c.platform_file + ":5:5: no route from host a to host c");
+    try {
+      platform_hockney(c);
+      ADD_FAILURE() << "expected the model's derivation to refuse it";
+    } catch (const PlatformError& e) {
+      EXPECT_EQ(std::string(e.what()), c.platform_file + ":5:5: no route from host a to host c");
+    }
+  }
+}
+
+// The platform's <config> options are set before SimGrid reads the file, so a bad one is refused
+// at its place, SimGrid's aborting on a bad model name included; a bad option of sim.cfg names it.
+TEST(Errors, BadConfigOptions) {
+  const auto alg = test_algorithm("test/textbook_bcast", Operation::bcast, &textbook_bcast);
+  const auto with = [](const std::string& name, const std::string& key, const std::string& value) {
+    return three_hosts(name, "Full",
+                       "  <config>\n    <prop id=\"" + key + "\" value=\"" + value + "\"/>\n  </config>\n");
+  };
+  SimConfig c;
+  c.platform_file = with("collsim_cfg_model.xml", "network/model", "NOPE");
+  expect_error<PlatformError>(c, spec_for(alg, 2, 10),
+                              c.platform_file +
+                                  ":5:5: <config> option network/model 'NOPE': Model 'NOPE' is invalid! Valid models "
+                                  "are: LV08, Constant, SMPI, IB, CM02, ns-3.");
+  c.platform_file = with("collsim_cfg_bool.xml", "network/crosstraffic", "maybe");
+  expect_error<PlatformError>(c, spec_for(alg, 2, 10),
+                              c.platform_file + ":5:5: <config> option network/crosstraffic 'maybe': not a boolean");
+  c.platform_file = with("collsim_cfg_key.xml", "network/nope", "1");
+  expect_error<PlatformError>(c, spec_for(alg, 2, 10),
+                              c.platform_file + ":5:5: <config> option 'network/nope' is not a SimGrid option");
+  c = exact("test/star16.xml");
+  c.cfg.push_back("network/model:NOPE");
+  expect_error<InputError>(c, spec_for(alg, 2, 10),
+                           "bad SimGrid option 'network/model:NOPE': Model 'NOPE' is invalid! Valid models are: LV08, "
+                           "Constant, SMPI, IB, CM02, ns-3.");
+}
+
+// What only SimGrid's parser sees (the order of a zone's elements) keeps its words, placed at the
+// element and without the parser's state; hosts that disagree on a protocol property are placed
+// at the second one.
+TEST(Errors, SimGridsOwnRefusalsArePlaced) {
+  const auto alg = test_algorithm("test/textbook_bcast", Operation::bcast, &textbook_bcast);
+  SimConfig c;
+  c.platform_file = write_temp("collsim_order.xml",
+                               "<?xml version='1.0'?>\n"
+                               "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+                               "<platform version=\"4.1\">\n"
+                               "  <zone id=\"z\" routing=\"Full\">\n"
+                               "    <host id=\"a\" speed=\"1Gf\"/>\n"
+                               "    <link id=\"l\" bandwidth=\"1GBps\" latency=\"5us\"/>\n"
+                               "    <route src=\"a\" dst=\"a\"><link_ctn id=\"l\"/></route>\n"
+                               "    <host id=\"b\" speed=\"1Gf\"/>\n"
+                               "  </zone>\n"
+                               "</platform>\n");
+  expect_error<PlatformError>(c, spec_for(alg, 1, 10),
+                              c.platform_file + ":8:5: Starting tag <host> is not allowed here.");
+  c.platform_file =
+      write_temp("collsim_disagree.xml",
+                 "<?xml version='1.0'?>\n"
+                 "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+                 "<platform version=\"4.1\">\n"
+                 "  <zone id=\"z\" routing=\"Full\">\n"
+                 "    <host id=\"a\" speed=\"1Gf\"><prop id=\"collsim/protocol\" value=\"tcp\"/></host>\n"
+                 "    <host id=\"b\" speed=\"1Gf\"><prop id=\"collsim/protocol\" value=\"ideal\"/></host>\n"
+                 "  </zone>\n"
+                 "</platform>\n");
+  expect_error<PlatformError>(c, spec_for(alg, 1, 10),
+                              c.platform_file + ":6:5: hosts a and b disagree on collsim/protocol ('tcp' and 'ideal')");
 }
 
 TEST(Errors, MoreRanksThanSlots) {

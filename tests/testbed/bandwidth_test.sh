@@ -19,7 +19,7 @@ timeout -k 10 80 "$TESTBED" --nodes 2 --rate 100mbit --collsim-mpi "$COLLSIM_MPI
       if (ratio < 0.9 || ratio > 1.1) { print \"FAIL: bandwidth not within 10% of the rate\"; exit 1 }
       if (l <= 0 || l > 1e-3) { print \"FAIL: latency \" l \" s is not between 0 and 1 ms\"; exit 1 } }"
     csv=$(mktemp)
-    $TESTBED_MPIRUN -np 2 "$1" pingpong --sizes 1,2MiB --min-runs 3 --csv "$csv"
+    $TESTBED_MPIRUN -np 2 "$1" pingpong --sizes 1,2MiB --min-runs 3 --output "$csv"
     cat "$csv"
     awk -F, -v r="$TESTBED_RATE" "NR == 3 {
       ratio = \$1 / \$7 * 8 / r; printf \"2 MiB: size / one-way time = %.3f of the rate\n\", ratio

@@ -10,7 +10,7 @@ trap 'rm -rf "$work"' EXIT
 
 "$COLLSIM_MPI" pingpong --help | grep -q 'usage: mpirun -np 2 collsim-mpi pingpong' || fail "pingpong --help"
 
-"${mpirun[@]}" -np 2 "$COLLSIM_MPI" pingpong --sizes 1,1000,64KiB,1MiB --time 0.01 --csv "$work/pp.csv" >"$work/out"
+"${mpirun[@]}" -np 2 "$COLLSIM_MPI" pingpong --sizes 1,1000,64KiB,1MiB --time 0.01 --output "$work/pp.csv" >"$work/out"
 cat "$work/out" "$work/pp.csv"
 [ "$(head -n 1 "$work/pp.csv")" = "bytes,runs,min_rtt_s,median_rtt_s,mean_rtt_s,max_rtt_s,one_way_s,bandwidth_Bps" ] ||
   fail "CSV header"
@@ -38,4 +38,13 @@ expect_usage_error "--peer 2 is not a rank of 2" 2 --peer 2
 expect_usage_error "--sizes: 'x'" 2 --sizes x
 expect_usage_error "--max-runs 2 is below --min-runs 5" 2 --max-runs 2
 expect_usage_error "unknown option" 2 --bogus
+# Options that would be accepted and ignored: a bandwidth fit from beyond the sizes (it fell back
+# to the two largest), from 0 bytes (it meant the default), no warm-up (--time had nothing to go by).
+expect_usage_error "--fit-from 8MiB: 0 of --sizes from it up, where the bandwidth fit needs 2 (the sizes end at 4MiB)" \
+  2 --fit-from 8MiB
+expect_usage_error "--fit-from 4MiB: 1 of --sizes from it up" 2 --sizes 1,4MiB --fit-from 4MiB
+expect_usage_error "--fit-from: 0 bytes is no size to fit from" 2 --fit-from 0
+expect_usage_error "--warmup: 0 is out of range \\[1, " 2 --warmup 0
+# A range up to the largest size_t stops doubling there (it doubled past it to 0, endlessly).
+expect_usage_error "pingpong: 9223372036854775808 bytes is beyond an int count" 2 --sizes 1..18446744073709551615
 echo "PASS"

@@ -152,6 +152,16 @@ TEST(CoarrayScenario, ErrorsNameTheirPosition) {
   EXPECT_EQ(load_error(scenario("    []\n")).substr(0, 7), ":6:5: c");
   EXPECT_EQ(load_error("engines: [model]\ncoarray: {points: []}\n"),
             ":1:10: the model and sim engines need a 'platform' (a SimGrid platform file)");
+  // Slips, refused as in collective scenarios (scenario_test.cpp): a repeated key or value, a
+  // name that is no plain name.
+  EXPECT_EQ(load_error(scenario(kGroup + "      local: \":,1\"\n")), ":11:7: duplicate key 'local' (first at line 7)");
+  EXPECT_EQ(load_error(scenario(kGroup, "[model, model]")),
+            ":3:18: engines: 'model' is listed twice (item 1 is the same)");
+  EXPECT_EQ(load_error(scenario(kGroup + "      buffer: [400, 4000, 400]\n")),
+            ":11:27: buffer: '400' is listed twice (item 1 is the same)");
+  EXPECT_EQ(load_error(std::string("name: a/b\n") + scenario(kGroup).substr(std::string("name: tiny\n").size())),
+            ":1:7: name: 'a/b' is not a plain name (it names the results folder results/NAME: not empty, not . or "
+            ".., no /)");
 }
 
 TEST(CoarrayScenario, SweepsMultiply) {

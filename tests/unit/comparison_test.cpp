@@ -288,6 +288,44 @@ TEST_F(ResultsCsv, ReadsEveryRowInAnyColumnOrder) {
   EXPECT_EQ(rows[0].median_s, 0.5);
 }
 
+// ci_target_met: 1 or 0 for a measured row, empty for a simulated one, and a file written before
+// the column (its header ends the statistics at ci95_s) reads as unknown.
+TEST_F(ResultsCsv, CiTargetMetRoundTripsAndOlderFilesLackIt) {
+  Measurement met = row("mpi", "bcast/binomial", 1000, 0, 0.125);
+  met.data = "ok";
+  Measurement missed = met, simulated = met;
+  met.ci_met = true;
+  missed.ci_met = false;
+  simulated.engine = "sim";
+  EXPECT_NE(csv_row(met).find(",1,ok,"), std::string::npos) << csv_row(met);
+  EXPECT_NE(csv_row(missed).find(",0,ok,"), std::string::npos) << csv_row(missed);
+  const auto rows = read_results_csv(
+      write(csv_header() + "\n" + csv_row(met) + "\n" + csv_row(missed) + "\n" + csv_row(simulated) + "\n").string());
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0].ci_met, std::optional<bool>(true));
+  EXPECT_EQ(rows[1].ci_met, std::optional<bool>(false));
+  EXPECT_EQ(rows[2].ci_met, std::nullopt);
+  const auto old = read_results_csv(
+      write("engine,op,procs,bytes,segment,root,time_s,runs,mean_s,median_s,min_s,max_s,ci95_s,data,protocol,datatype,"
+            "reduce_op\nmpi,bcast/binomial,4,1000,0,0,0.125,12,0.125,0.125,0.125,0.125,0.001,ok,,,\n")
+          .string());
+  ASSERT_EQ(old.size(), 1u);
+  EXPECT_EQ(old[0].ci_met, std::nullopt);
+  EXPECT_EQ(old[0].ci95_s, 0.001);
+  EXPECT_TRUE(old[0].axes.empty());
+}
+
+TEST(ResultsCsvColumns, AnOlderHeaderAndItsRowsGainTheEmptyCiTargetMetCell) {
+  const std::string old = "engine,op,time_s,ci95_s,data,taper,key";
+  EXPECT_EQ(upgraded_results_header(old), "engine,op,time_s,ci95_s,ci_target_met,data,taper,key");
+  EXPECT_EQ(upgraded_results_row(old, "mpi,bcast/binomial,1,0.5,\"a, b\",4,k1"),
+            "mpi,bcast/binomial,1,0.5,,\"a, b\",4,k1");
+  // A header with every column, or one that is no results header, stays as it is.
+  EXPECT_EQ(upgraded_results_header(csv_header()), csv_header());
+  EXPECT_EQ(upgraded_results_row(csv_header(), "x,y"), "x,y");
+  EXPECT_EQ(upgraded_results_header("op,bytes,ours_s"), "op,bytes,ours_s");
+}
+
 TEST_F(ResultsCsv, RefusesWhatIsNotAResultsFile) {
   const auto refused = [](const fs::path& p, const std::string& fragment) {
     try {
@@ -297,13 +335,27 @@ TEST_F(ResultsCsv, RefusesWhatIsNotAResultsFile) {
       EXPECT_EQ(std::string(e.what()), p.string() + fragment);
     }
   };
-  refused(fs::temp_directory_path() / "collsim-no-such-file.csv", ": cannot open the results file");
+  refused(fs::temp_directory_path() / "collsim-no-such-file.csv",
+          ": cannot open the results file (No such file or directory)");
+  refused(fs::temp_directory_path(), ": is a directory, not a results file");
   refused(write(""), ": not a collsim results CSV (the file is empty)");
   refused(write("op,bytes,ours_s\nbcast/binomial,8,1\n"),
           ":1: not a collsim results CSV (its header lacks engine,op,procs,bytes,segment,root,time_s)");
-  refused(write(csv_header() + "\nsim,bcast/binomial,4,1000,0,0,fast\n"), ":2: not a results row (time_s is 'fast')");
-  refused(write(csv_header() + "\nsim,bcast/binomial,4,1000,0,4,1\n"), ":2: not a results row (root is '4')");
-  refused(write(csv_header() + "\nsim,bcast/binomial,4\n"), ":2: not a results row (no bytes value)");
+  const std::string header = "engine,op,procs,bytes,segment,root,time_s,mean_s\n";
+  refused(write(header + "sim,bcast/binomial,4,1000,0,0,fast,1\n"),
+          ":2: not a results row (time_s is 'fast', not a time (a non-negative number of seconds))");
+  refused(write(header + "sim,bcast/binomial,4,1000,0,4,1,1\n"), ":2: not a results row (root is '4')");
+  // As collsim merge and --resume read rows (results_row_problem): one cell per column, times
+  // that are non-negative numbers.
+  refused(write(header + "sim,bcast/binomial,4\n"), ":2: not a results row (3 cells, the header has 8)");
+  refused(write(header + "sim,bcast/binomial,4,1000,0,0,1,1,extra\n"),
+          ":2: not a results row (9 cells, the header has 8)");
+  refused(write(header + "sim,bcast/binomial,4,1000,0,0,-1e-05,1\n"),
+          ":2: not a results row (time_s is '-1e-05', not a time (a non-negative number of seconds))");
+  refused(write(header + "sim,bcast/binomial,4,1000,0,0,1,nan\n"),
+          ":2: not a results row (mean_s is 'nan', not a time (a non-negative number of seconds))");
+  refused(write(csv_header() + "\nmpi,bcast/binomial,4,1000,0,0,1,3,1,1,1,1,0.1,yes,ok,,,\n"),
+          ":2: not a results row (ci_target_met is 'yes')");
 }
 
 }  // namespace

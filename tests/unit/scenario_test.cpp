@@ -160,8 +160,6 @@ engines: [mpi-native, sim, model, mpi]
 real_bytes: yes
 model:
   kind: loggp
-  alpha: 3.0e-5
-  beta: 4.0e-10
   L: 7.0e-6
   o: 2.0e-6
   g: 3.0e-6
@@ -208,17 +206,19 @@ output:
   EXPECT_TRUE(sc.real_bytes);
 
   EXPECT_EQ(sc.model.kind, ModelConfig::Kind::loggp);
-  EXPECT_EQ(sc.model.hockney.alpha, 3.0e-5);
-  EXPECT_EQ(sc.model.hockney.beta, 4.0e-10);
   EXPECT_EQ(sc.model.loggp.L, 7.0e-6);
   EXPECT_EQ(sc.model.loggp.o, 2.0e-6);
   EXPECT_EQ(sc.model.loggp.g, 3.0e-6);
   EXPECT_EQ(sc.model.loggp.G, 5.0e-10);
   EXPECT_EQ(sc.model.copy_bandwidth, 6e9);
-  // one_port belongs to Hockney (refused with loggp, see below).
+  // alpha, beta and one_port belong to Hockney (refused with loggp, see below).
   write(dir / "study" / "oneport.yaml",
-        "engines: [model]\nprocs: 2\nbytes: 1\noperations: [bcast/binomial]\nmodel: {one_port: true}\n");
-  EXPECT_TRUE(load_scenario((dir / "study" / "oneport.yaml").string()).model.one_port);
+        "engines: [model]\nprocs: 2\nbytes: 1\noperations: [bcast/binomial]\n"
+        "model: {one_port: true, alpha: 3.0e-5, beta: 4.0e-10}\n");
+  const ModelConfig hockney = load_scenario((dir / "study" / "oneport.yaml").string()).model;
+  EXPECT_TRUE(hockney.one_port);
+  EXPECT_EQ(hockney.hockney.alpha, 3.0e-5);
+  EXPECT_EQ(hockney.hockney.beta, 4.0e-10);
   // Two-level Hockney: alpha and beta between nodes, intra's inside one, the scenario's
   // ranks_per_node to place ranks.
   write(dir / "study" / "twolevel.yaml",
@@ -231,6 +231,21 @@ output:
   EXPECT_EQ(two.two_level.intra.alpha, 1.0e-6);
   EXPECT_EQ(two.two_level.intra.beta, 2.0e-10);
   EXPECT_EQ(two.two_level.placement, models::block_placement(4));
+  // Times, costs per byte and rates take the command line's units (units.hpp): the same doubles.
+  write(dir / "study" / "units.yaml",
+        "engines: [model]\nranks_per_node: 4\nprocs: 2\nbytes: 1\noperations: [bcast/binomial]\n"
+        "model: {kind: two_level, alpha: 20us, beta: 1.25GBps, intra: {alpha: 1us, beta: 0.2ns/B},\n"
+        "        copy_bandwidth: 6GBps, reduce_gamma: 0.5ns}\n"
+        "mpi: {ci_target: 2.5%, timeout: 90s}\n");
+  const Scenario units = load_scenario((dir / "study" / "units.yaml").string());
+  EXPECT_EQ(units.model.two_level.inter.alpha, 2.0e-5);
+  EXPECT_EQ(units.model.two_level.inter.beta, 1 / 1.25e9);
+  EXPECT_EQ(units.model.two_level.intra.alpha, 1.0e-6);
+  EXPECT_DOUBLE_EQ(units.model.two_level.intra.beta, 2.0e-10);
+  EXPECT_EQ(units.model.copy_bandwidth, 6e9);
+  EXPECT_DOUBLE_EQ(units.model.reduce_gamma, 5e-10);
+  EXPECT_EQ(units.mpi.ci_target, 0.025);
+  EXPECT_EQ(units.mpi.timeout_s, 90.0);
   // from_platform: the two levels from the platform's routes (star16: two 10 us links at
   // 1.25 GB/s between hosts; no loopback declared, so SimGrid's default loopback inside one),
   // under the scenario's SimGrid options.
@@ -363,7 +378,7 @@ TEST(Scenario, FieldsThatDoNotApplyAreRefused) {
   expect_refused(dir / "intra.yaml", head + "  - bcast/binomial\nmodel: {intra: {alpha: 1, beta: 1}}\n",
                  "6:16: model.intra applies to kind: two_level only");
   expect_refused(dir / "twolevel.yaml", head + "  - bcast/binomial\nmodel: {kind: two_level}\n",
-                 "6:8: model: kind two_level needs intra: {alpha: S, beta: S_PER_BYTE}");
+                 "6:8: model: kind two_level needs intra: {alpha: TIME, beta: TIME_PER_BYTE}");
   expect_refused(dir / "fromplat.yaml", head + "  - bcast/binomial\nmodel: {kind: two_level, from_platform: true}\n",
                  "6:41: model.from_platform needs the scenario's platform");
   expect_refused(dir / "fromplatkind.yaml", head + "  - bcast/binomial\nmodel: {from_platform: true}\n",
@@ -391,6 +406,99 @@ TEST(Scenario, FieldsThatDoNotApplyAreRefused) {
   expect_refused(
       dir / "opname.yaml", head + "  - bcast/binomial\nreduce_op: maxloc\n",
       "6:12: reduce_op: 'maxloc' is not one of sum, prod, min, max, land, lor, lxor, band, bor, bxor, affine");
+  // The keys of another model kind, and the ideal protocol's eager limit with another protocol,
+  // would be read and never used.
+  expect_refused(dir / "hockneyL.yaml", head + "  - bcast/binomial\nmodel: {kind: hockney, L: 1e-5}\n",
+                 "6:27: model.L applies to kind: loggp only, not hockney");
+  expect_refused(dir / "defaultG.yaml", head + "  - bcast/binomial\nmodel: {G: 1e-9}\n",
+                 "6:12: model.G applies to kind: loggp only, not hockney");
+  expect_refused(dir / "twolevelo.yaml",
+                 head + "  - bcast/binomial\nmodel: {kind: two_level, intra: {alpha: 1, beta: 1}, o: 1e-6}\n",
+                 "6:57: model.o applies to kind: loggp only, not two_level");
+  expect_refused(dir / "loggpbeta.yaml", head + "  - bcast/binomial\nmodel: {kind: loggp, beta: 1e-9}\n",
+                 "6:28: model.beta applies to kind: hockney or two_level, not loggp (L, o, g, G)");
+  expect_refused(dir / "eager.yaml", head + "  - bcast/binomial\nsim: {protocol: tcp, eager_limit: 4KiB}\n",
+                 "6:35: sim.eager_limit applies to the ideal protocol only, not tcp (whose limits are the "
+                 "protocol options tcp/eager_limit:SIZE and shm/eager_limit:SIZE)");
+  write(dir / "eagerideal.yaml", head + "  - bcast/binomial\nsim: {protocol: ideal, eager_limit: 4KiB}\n");
+  EXPECT_EQ(load_scenario((dir / "eagerideal.yaml").string()).sim.eager_limit, 4096u);
+}
+
+// What is almost certainly a slip is refused with its position rather than run: a key given
+// twice, a value listed twice, an operation given twice, a root no process count has, a name
+// that would put the results folder elsewhere than results/NAME.
+TEST(Scenario, SlipsAreRefused) {
+  const fs::path dir = fresh_dir("slips");
+  const std::string ops = "operations: [bcast/binomial]\n";
+  expect_refused(dir / "key.yaml", "engines: [model]\nprocs: 2\nbytes: 1\nprocs: 4\n" + ops,
+                 "4:1: duplicate key 'procs' (first at line 2)");
+  expect_refused(dir / "nested.yaml",
+                 "engines: [model]\nprocs: 2\nbytes: 1\nmodel: {alpha: 1, beta: 2, alpha: 3}\n" + ops,
+                 "4:28: duplicate key 'alpha' (first at line 4)");
+  expect_refused(
+      dir / "opkey.yaml",
+      "engines: [model]\nprocs: 2\nbytes: 1\noperations:\n  - op: bcast/chain\n    fanout: 2\n    fanout: 3\n",
+      "7:5: duplicate key 'fanout' (first at line 6)");
+  // One key in two mappings is no repeat, nor is a value used twice through an alias.
+  write(dir / "twomaps.yaml",
+        "engines: [model]\nprocs: &p [2, 4]\nbytes: 1\noperations:\n  - {op: bcast/chain, procs: *p}\n"
+        "  - {op: bcast/binomial, procs: *p}\n");
+  EXPECT_EQ(load_scenario((dir / "twomaps.yaml").string()).operations.size(), 2u);
+
+  expect_refused(dir / "engines.yaml", "engines: [model, model]\nprocs: 2\nbytes: 1\n" + ops,
+                 "1:18: engines: 'model' is listed twice (item 1 is the same)");
+  expect_refused(dir / "bytes.yaml", "engines: [model]\nprocs: 2\nbytes: [1KiB, 2KiB, 1024]\n" + ops,
+                 "3:21: bytes: '1024' is listed twice (item 1 is the same)");
+  expect_refused(dir / "procs.yaml",
+                 "engines: [model]\nprocs: 2\nbytes: 1\noperations:\n  - {op: bcast/binomial, procs: [4, 8, 4]}\n",
+                 "5:40: procs: '4' is listed twice (item 1 is the same)");
+  expect_refused(dir / "ops.yaml",
+                 "engines: [model]\nprocs: 2\nbytes: 1\noperations:\n  - bcast/binomial\n  - op: bcast/binomial\n",
+                 "6:5: this operation repeats operation 1 (bcast/binomial with the same settings): each of its points "
+                 "would run twice");
+  // Overlapping grids of one algorithm are two operations (their shared points run once each).
+  write(dir / "overlap.yaml",
+        "engines: [model]\nprocs: [2, 4]\nbytes: 1\noperations:\n  - bcast/binomial\n  - {op: bcast/binomial, "
+        "procs: 4}\n");
+  EXPECT_EQ(expand_plan(load_scenario((dir / "overlap.yaml").string())).size(), 3u);
+
+  // A root that is a rank of no process count of its operation; one that is a rank of some is
+  // skipped for the others, and counted.
+  expect_refused(dir / "root.yaml", "engines: [model]\nprocs: [2, 4]\nbytes: 1\nroot: [99]\n" + ops,
+                 "4:8: root: 99 is not a rank of any process count of bcast/binomial (at most 4 processes, ranks 0 "
+                 "to 3)");
+  expect_refused(dir / "ownroot.yaml",
+                 "engines: [model]\nprocs: 2\nbytes: 1\noperations:\n  - {op: bcast/binomial, root: [1, 2]}\n",
+                 "5:36: root: 2 is not a rank of any process count of bcast/binomial (at most 2 processes, ranks 0 "
+                 "to 1)");
+  write(dir / "someroots.yaml", "engines: [model]\nprocs: [2, 4]\nbytes: [1, 2]\nroot: [0, 3]\n" + ops);
+  std::size_t skipped = 0;
+  EXPECT_EQ(expand_plan(load_scenario((dir / "someroots.yaml").string()), &skipped).size(), 6u);
+  EXPECT_EQ(skipped, 2u);  // root 3 of P = 2, at 1 and 2 bytes
+
+  // The name names results/NAME.
+  expect_refused(dir / "up.yaml", "name: ../../../evil-out\nengines: [model]\nprocs: 2\nbytes: 1\n" + ops,
+                 "1:7: name: '../../../evil-out' is not a plain name (it names the results folder results/NAME: "
+                 "not empty, not . or .., no /)");
+  expect_refused(dir / "empty.yaml", "name: \"\"\nengines: [model]\nprocs: 2\nbytes: 1\n" + ops,
+                 "1:7: name: '' is not a plain name (it names the results folder results/NAME: not empty, not . or "
+                 ".., no /)");
+  expect_refused(dir / "dot.yaml", "name: .\nengines: [model]\nprocs: 2\nbytes: 1\n" + ops,
+                 "1:7: name: '.' is not a plain name (it names the results folder results/NAME: not empty, not . or "
+                 ".., no /)");
+  expect_refused(dir / "..yaml", "engines: [model]\nprocs: 2\nbytes: 1\n" + ops,
+                 " the file's name gives the scenario the name '.', which is not a plain name (it names the results "
+                 "folder results/NAME: not empty, not . or .., no /); give it a name: key");
+  write(dir / "plain.yaml", "name: my-study.v2\nengines: [model]\nprocs: 2\nbytes: 1\n" + ops);
+  EXPECT_EQ(load_scenario((dir / "plain.yaml").string()).name, "my-study.v2");
+
+  // A folder given for the file.
+  try {
+    load_scenario(dir.string());
+    ADD_FAILURE() << "a folder loaded";
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(std::string(e.what()), dir.string() + ": is a directory, not a scenario file");
+  }
 }
 
 // Engines outermost, then operations in file order, then procs, bytes, segment and root in the

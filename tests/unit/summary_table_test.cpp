@@ -37,6 +37,24 @@ TEST(ResultsTable, EnginesSideBySideWithTheirRatio) {
             "bcast/binomial      8   1000        -          1 ms\n");
 }
 
+// A measured time whose runs stopped at max_runs with the CI above its target is marked, with a
+// note under the table; one that met it, and a simulated one, are not.
+TEST(ResultsTable, MarksTheTimesWhoseRunsMissedTheCiTarget) {
+  std::vector<Measurement> rows = {
+      row("model", "bcast/binomial", 4, 8192, 0, 0, 15e-6), row("mpi", "bcast/binomial", 4, 8192, 0, 0, 30e-6),
+      row("model", "bcast/binomial", 8, 8192, 0, 0, 20e-6), row("mpi", "bcast/binomial", 8, 8192, 0, 0, 40e-6)};
+  rows[1].ci_met = false;
+  rows[3].ci_met = true;
+  EXPECT_EQ(format_results_table(rows),
+            "algorithm       procs  bytes  segment  model  mpi      mpi/model\n"
+            "----------------------------------------------------------------\n"
+            "bcast/binomial      4   8KiB        -  15 us  30 us *      2.000\n"
+            "bcast/binomial      8   8KiB        -  20 us    40 us      2.000\n"
+            "* stopped at max_runs with the 95% CI above ci_target: less certain than asked (ci_target_met 0)\n");
+  rows[1].ci_met = true;
+  EXPECT_EQ(format_results_table(rows).find('*'), std::string::npos) << format_results_table(rows);
+}
+
 TEST(ResultsTable, ThreeEnginesRootsAndDataChecks) {
   const std::vector<Measurement> rows = {
       row("model", "gather/binomial", 2, 1024, 0, 1, 1.5e-3, "ok"),

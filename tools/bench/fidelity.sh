@@ -2,7 +2,7 @@
 # The fidelity benchmark: every algorithm of ours (engine mpi) against Open MPI's own
 # implementation of it (engine mpi-native), interleaved call by call, on 4 processes by default.
 #
-#   tools/bench/fidelity.sh [collsim-mpi fidelity options]     e.g. --csv fidelity.csv --min-runs 50
+#   tools/bench/fidelity.sh [collsim-mpi fidelity options]     e.g. --output fidelity.csv --min-runs 50
 #
 # COLLSIM_MPI names the program (default: build/release/bin/collsim-mpi beside this directory),
 # NP the number of processes (default 4). More processes than cores are allowed (--oversubscribe);

@@ -80,8 +80,7 @@ std::vector<std::size_t> fidelity_sizes(const AlgorithmInfo& algorithm, const Fi
   return out;
 }
 
-std::vector<FidelityPoint> measure_fidelity(MPI_Comm comm, const FidelityOptions& options,
-                                            const std::function<void(const FidelityPoint&)>& on_point) {
+std::vector<const AlgorithmInfo*> fidelity_algorithms(MPI_Comm comm, const FidelityOptions& options) {
   int procs = 1;
   MPI_Comm_size(comm, &procs);
   std::vector<const AlgorithmInfo*> algorithms = options.algorithms;
@@ -102,7 +101,14 @@ std::vector<FidelityPoint> measure_fidelity(MPI_Comm comm, const FidelityOptions
         throw InputError("mpi-native " + describe(spec) + ": " + why);
     }
   }
+  return algorithms;
+}
 
+std::vector<FidelityPoint> measure_fidelity(MPI_Comm comm, const FidelityOptions& options,
+                                            const std::function<void(const FidelityPoint&)>& on_point) {
+  int procs = 1;
+  MPI_Comm_size(comm, &procs);
+  const std::vector<const AlgorithmInfo*> algorithms = fidelity_algorithms(comm, options);
   MpiComm ours_comm(comm);
   CallTimer timer(comm, options.measure.timer);
   std::vector<FidelityPoint> points;
@@ -122,6 +128,7 @@ std::vector<FidelityPoint> measure_fidelity(MPI_Comm comm, const FidelityOptions
       for (std::size_t i = 0; i < series.first_s.size() && i < series.second_s.size(); ++i)
         if (series.second_s[i] > 0) ratios.push_back(series.first_s[i] / series.second_s[i]);
       p.paired_ratio = median_of(ratios);
+      p.ci_met = options.measure.stop.met(p.ours) && options.measure.stop.met(p.native);
       p.late_runs = series.late_runs;
       p.data = series.data;
       points.push_back(p);

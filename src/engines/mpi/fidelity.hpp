@@ -53,6 +53,9 @@ struct FidelityPoint {
   Summary ours, native;
   double ratio = 0;         // ours.median / native.median
   double paired_ratio = 0;  // median over the pairs of ours / native (the two calls in a row)
+  // Both series met the stop rule's confidence target (StopRule::met); false when the calls
+  // stopped at max_runs with either interval wider, or at a wrong byte.
+  bool ci_met = false;
   int late_runs = 0;
   std::string data = "ok";
 };
@@ -66,9 +69,15 @@ RunSpec fidelity_spec(const AlgorithmInfo& algorithm, std::size_t bytes, int pro
 // each once (a barrier: 0 only).
 std::vector<std::size_t> fidelity_sizes(const AlgorithmInfo& algorithm, const FidelityOptions& options);
 
+// The algorithms measure_fidelity measures, in its order: options.algorithms, or every registered
+// one that runs on the communicator's size. Throws InputError when there are no sizes, or one of
+// them cannot run there or Open MPI cannot run it at one of the sizes: what measure_fidelity
+// refuses before measuring anything, for a caller to check before it prints anything.
+std::vector<const AlgorithmInfo*> fidelity_algorithms(MPI_Comm comm, const FidelityOptions& options);
+
 // Collective over `comm`: every algorithm at every size, ours against Open MPI's. `on_point` is
-// called on every rank after each point (e.g. to print progress). Throws InputError when Open
-// MPI cannot run one of the algorithms (before measuring anything), EngineError when a call fails.
+// called on every rank after each point (e.g. to print progress). Throws InputError as
+// fidelity_algorithms does (before measuring anything), EngineError when a call fails.
 std::vector<FidelityPoint> measure_fidelity(MPI_Comm comm, const FidelityOptions& options,
                                             const std::function<void(const FidelityPoint&)>& on_point = {});
 

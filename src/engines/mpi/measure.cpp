@@ -48,6 +48,7 @@ MpiMeasurement measure(MPI_Comm comm, CollectiveCall& call, const MeasureOptions
   m.min_s = summary.min;
   m.max_s = summary.max;
   m.ci95_s = summary.ci95;
+  m.ci_met = options.stop.met(summary);
   m.time_s = summary.median;
   m.data = wrong.empty() ? "ok" : wrong;
   out.lead_s = timer.lead_s();

@@ -42,11 +42,12 @@ Summary summarize(std::span<const double> samples) {
   return s;
 }
 
-bool StopRule::done(const Summary& s) const {
+bool StopRule::met(const Summary& s) const {
   const auto n = static_cast<long long>(s.runs);
-  if (n >= max_runs) return true;
   if (n < min_runs || n < 2) return false;
   return s.ci95 <= ci_target * s.mean;
 }
+
+bool StopRule::done(const Summary& s) const { return static_cast<long long>(s.runs) >= max_runs || met(s); }
 
 }  // namespace collsim

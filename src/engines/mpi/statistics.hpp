@@ -23,13 +23,24 @@ Summary summarize(std::span<const double> samples);
 // of a two-sided 95% interval.
 double student_t975(std::size_t df);
 
-struct StopRule {
-  int min_runs = 10;
-  int max_runs = 200;
-  double ci_target = 0.025;  // stop when ci95 <= ci_target * mean
+// The stop rule's defaults: the same for every command that measures on real MPI (collsim-mpi's
+// measure, fidelity and coarray, collsim-caf, a scenario's mpi section, collsim calibrate on the
+// mpi engines).
+inline constexpr int kDefaultMinRuns = 10;
+inline constexpr int kDefaultMaxRuns = 200;
+inline constexpr double kDefaultCiTarget = 0.025;
 
-  // True once `s` is precise enough (and has min_runs runs) or has max_runs runs.
+struct StopRule {
+  int min_runs = kDefaultMinRuns;
+  int max_runs = kDefaultMaxRuns;
+  double ci_target = kDefaultCiTarget;  // precise enough once ci95 <= ci_target * mean
+
+  // True once `s` is precise enough (met) or has max_runs runs.
   bool done(const Summary& s) const;
+  // True when `s` has min_runs runs (2 at least, for an interval) and its 95% confidence
+  // half-width is within ci_target of its mean. False for a series stopped at max_runs with the
+  // interval still wider: its mean is less certain than the target asked.
+  bool met(const Summary& s) const;
 };
 
 }  // namespace collsim

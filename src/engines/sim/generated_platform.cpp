@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "algorithms/input_error.hpp"
+#include "engines/sim/platform_file.hpp"
 #include "engines/sim/protocol.hpp"
 #include "engines/sim/simulation.hpp"
 #include "experiment/units.hpp"
@@ -18,7 +19,7 @@ namespace collsim {
 
 namespace {
 
-constexpr long long kMaxNodes = 1 << 22;
+constexpr long long kMaxNodes = kMaxPlatformHosts;
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
@@ -47,6 +48,7 @@ std::optional<double> with_unit(std::string_view text,
 double parse_time(std::string_view name, std::string_view v) {
   const auto t = with_unit(v, {{"", 1}, {"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}});
   if (!t || *t < 0) bad(name, v, "is not a time (e.g. 10us, 1.5ms, 2e-6; a bare number is seconds)");
+  if (const std::string problem = latency_problem(*t); !problem.empty()) bad(name, v, problem);
   return *t;
 }
 
@@ -790,7 +792,10 @@ std::string platform_xml(const ClusterSpec& spec, const std::string& command) {
   }
   if (!command.empty()) x << "    <prop id=\"collsim/command\" value=\"" << xml_attr(command) << "\"/>\n";
   x << "  </cluster>\n</platform>\n";
-  return x.str();
+  // Held to what any platform file is held to before SimGrid reads it.
+  std::string xml = x.str();
+  check_platform_text("the generated platform", xml);
+  return xml;
 }
 
 }  // namespace collsim

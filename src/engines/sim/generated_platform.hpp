@@ -113,7 +113,7 @@ NetworkFacts network_facts(const ClusterSpec& spec);
 
 // The SimGrid platform XML, with a comment block and <prop id="collsim/..."> entries stating every
 // parameter. `command` (optional) is quoted in the comment as the way to regenerate the file.
-// Calls check() on a copy.
+// Calls check() on a copy, and check_platform_text (platform_file.hpp) on the result.
 std::string platform_xml(const ClusterSpec& spec, const std::string& command = "");
 
 // A paragraph for people: nodes, ranks, latency and bandwidth between two nodes, bisection.

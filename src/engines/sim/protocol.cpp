@@ -130,6 +130,24 @@ ProtocolProfile default_profile(ProtocolKind kind) {
   return p;
 }
 
+std::string send_completion(const Protocols& protocols) {
+  auto clause = [](const ProtocolProfile& p) -> std::string {
+    switch (p.kind) {
+      case ProtocolKind::ideal: return "ideal completes a send when its data has arrived";
+      case ProtocolKind::tcp:
+        return "tcp completes a send once the socket buffer has taken its data (a rendezvous: after the receiver's "
+               "answer), so before the data has left or arrived";
+      case ProtocolKind::shm:
+        return "shm completes a send of at most " + std::to_string(p.inline_limit) +
+               " bytes at once (copied into the receiver's fast box), a larger one when the receiver has taken it";
+    }
+    return "";
+  };
+  const std::string inter = clause(protocols.inter), intra = clause(protocols.intra);
+  if (inter == intra) return inter;
+  return "between nodes " + inter + "; inside a node " + intra;
+}
+
 std::string protocol_names() {
   std::string s;
   for (const Selection& sel : kSelections) s += (s.empty() ? "" : ", ") + std::string(sel.name);

@@ -81,6 +81,10 @@ struct Protocols {
   ProtocolProfile intra;  // between ranks of one host
 };
 
+// When a send is done under the selection, in a sentence for explanations: tcp and shm may
+// complete a send before its data arrives (a local completion), ideal does on arrival.
+std::string send_completion(const Protocols& protocols);
+
 // The names accepted for a selection, for help texts: "ideal, tcp, tcp+shm".
 std::string protocol_names();
 bool is_protocol_name(const std::string& name);

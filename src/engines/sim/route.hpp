@@ -3,6 +3,7 @@
 // Hockney parameters are derived from it, so both read the platform the same way.
 #pragma once
 
+#include <functional>
 #include <span>
 
 #include <simgrid/s4u.hpp>
@@ -27,8 +28,9 @@ Route route_between(simgrid::s4u::Host* from, simgrid::s4u::Host* to);
 // routes grow with distance, and the first two hosts are neighbours, which would understate
 // latency. The mean is over every ordered pair of up to 64 hosts, else over the routes from 64
 // sources spread evenly over the hosts to every other host (exact on the symmetric topologies:
-// crossbar, fat-tree, torus). Fewer than two hosts: a Route of zeros. A route without links
-// throws InputError naming the two hosts.
-Route mean_route(std::span<simgrid::s4u::Host* const> hosts);
+// crossbar, fat-tree, torus). Fewer than two hosts: a Route of zeros. Each route is looked up
+// with `route` (route_between, or a lookup that refuses a missing route: simulation.cpp).
+Route mean_route(std::span<simgrid::s4u::Host* const> hosts,
+                 const std::function<Route(simgrid::s4u::Host*, simgrid::s4u::Host*)>& route);
 
 }  // namespace collsim::sim

@@ -29,7 +29,16 @@ namespace collsim {
 namespace {
 
 // Pipe records: u32 length of what follows, u8 kind, payload.
-enum class Kind : std::uint8_t { loaded = 1, result, input_error, engine_error, host_count, hockney, done };
+enum class Kind : std::uint8_t {
+  loaded = 1,
+  result,
+  input_error,
+  engine_error,
+  host_count,
+  hockney,
+  done,
+  platform_error
+};
 
 // A trace event on the pipe: time, latency, bytes, message, request (8 bytes each), rank, peer,
 // tag (4 each), kind, op, protocol (1 each).
@@ -55,6 +64,7 @@ class RecordWriter final : public sim::Reporter {
   }
   void done() { send(Kind::done, {}); }
   void input_error(const std::string& msg) { send(Kind::input_error, msg); }
+  void platform_error(const std::string& msg) { send(Kind::platform_error, msg); }
   void engine_error(const std::string& msg) { send(Kind::engine_error, msg); }
 
   void result(std::size_t index, const RunResult& r, std::span<const TraceEvent> trace) override {
@@ -134,11 +144,12 @@ class RecordReader {
 enum class Mode { run, count, hockney };
 
 [[noreturn]] void child_main(int out_fd, int err_fd, Mode mode, const SimConfig& config,
-                             std::span<const RunSpec> specs) {
+                             const CheckedPlatform& platform, char* shared, std::span<const RunSpec> specs) {
   ::dup2(err_fd, STDERR_FILENO);
   RecordWriter out(out_fd);
+  sim::Attempt attempt(shared);
   try {
-    sim::Simulation simulation(config);
+    sim::Simulation simulation(config, platform, attempt);
     out.loaded();
     if (mode == Mode::count)
       out.host_count(simulation.host_count(), simulation.capacity());
@@ -147,6 +158,8 @@ enum class Mode { run, count, hockney };
     else
       simulation.run(specs, out);
     out.done();
+  } catch (const PlatformError& e) {
+    out.platform_error(e.what());
   } catch (const InputError& e) {
     out.input_error(e.what());
   } catch (const std::exception& e) {
@@ -221,6 +234,23 @@ void forward(const std::string& text) {
   }
 }
 
+// Memory shared with the simulation process (sim::Attempt), mapped before the fork.
+class SharedPage {
+ public:
+  SharedPage()
+      : p_(static_cast<char*>(
+            ::mmap(nullptr, sim::Attempt::kBytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0))) {
+    if (p_ == MAP_FAILED) throw EngineError(std::string("sim engine: mmap: ") + std::strerror(errno));
+  }
+  ~SharedPage() { ::munmap(p_, sim::Attempt::kBytes); }
+  SharedPage(const SharedPage&) = delete;
+  SharedPage& operator=(const SharedPage&) = delete;
+  char* get() const { return p_; }
+
+ private:
+  char* p_;
+};
+
 class Fd {
  public:
   explicit Fd(int fd = -1) : fd_(fd) {}
@@ -252,6 +282,9 @@ PlatformSize simulate(Mode mode, const SimConfig& config, std::span<const RunSpe
     ::close(fd);
     if (!regular) throw InputError(file + ": not a regular file");
   }
+  // Before SimGrid sees the file (platform_file.hpp).
+  const CheckedPlatform platform = check_platform_file(file);
+  const SharedPage shared;
   int p[2];
   if (::pipe2(p, O_CLOEXEC) != 0) throw EngineError(std::string("sim engine: pipe: ") + std::strerror(errno));
   Fd read_end(p[0]), write_end(p[1]);
@@ -269,12 +302,12 @@ PlatformSize simulate(Mode mode, const SimConfig& config, std::span<const RunSpe
     // A simulation nobody waits for any more stops with its caller.
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (::getppid() != parent) _exit(0);
-    child_main(write_end.get(), err.get(), mode, config, specs);
+    child_main(write_end.get(), err.get(), mode, config, platform, shared.get(), specs);
   }
   write_end.reset();
 
   bool loaded = false, done = false;
-  std::optional<std::string> input_error, engine_error;
+  std::optional<std::string> input_error, platform_error, engine_error;
   std::size_t results = 0;
   PlatformSize size;
   try {
@@ -306,6 +339,7 @@ PlatformSize simulate(Mode mode, const SimConfig& config, std::span<const RunSpe
           }
           break;
         case Kind::input_error: input_error = rec.rest(); break;
+        case Kind::platform_error: platform_error = rec.rest(); break;
         case Kind::engine_error: engine_error = rec.rest(); break;
         case Kind::result: {
           const auto index = static_cast<std::size_t>(rec.get<std::uint64_t>());
@@ -352,10 +386,17 @@ PlatformSize simulate(Mode mode, const SimConfig& config, std::span<const RunSpe
   const std::string captured = read_all(err.get());
 
   // Input errors are one line for the user; anything else keeps SimGrid's own words too.
+  if (platform_error) throw PlatformError(*platform_error);
   if (input_error) throw InputError(*input_error);
   const std::string said = simgrid_message(last_words(captured));
+  // The process died while SimGrid did something that could end it so (sim::Attempt).
+  if (const sim::Attempt::Error e = sim::Attempt::error(shared.get(), file); !e.message.empty() && !done) {
+    const std::string what = e.message + ((e.flags & sim::Attempt::simgrid_words) && !said.empty() ? ": " + said : "");
+    if (e.flags & sim::Attempt::platform) throw PlatformError(what);
+    throw InputError(what);
+  }
   if (!loaded && !engine_error)
-    throw InputError(file + ": SimGrid could not load the platform" + (said.empty() ? "" : ": " + said));
+    throw PlatformError(file + ": SimGrid could not load the platform" + (said.empty() ? "" : ": " + said));
   if (!captured.empty()) forward(captured);
   if (engine_error) throw EngineError(*engine_error);
   if (done && WIFEXITED(status) && WEXITSTATUS(status) == 0) return size;

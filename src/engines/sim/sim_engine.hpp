@@ -110,12 +110,13 @@ struct SimConfig {
 
 // Runs the specs in order in one simulation hosted in a forked child process and calls
 // on_result(index, result) in the calling process as each finishes.
-// Throws InputError for a bad platform file ("FILE: <problem>", with the line when SimGrid gives
-// one), a bad SimGrid option, a placement the platform cannot resolve, or more processes than
-// the placement fits on the hosts; EngineError for a deadlock (naming the ranks still waiting
-// and on what), misuse of the messaging layer (size mismatch, bad rank, requests never waited)
-// or a crash of the simulation. Results of the specs that finished before the error have been
-// delivered.
+// Throws PlatformError (an InputError, platform_file.hpp) for a bad platform file, checked before
+// SimGrid reads it ("FILE:LINE:COLUMN: <problem>"; hosts that ranks are placed on without a route
+// between them are found before any run); InputError for a bad SimGrid option, a placement the
+// platform cannot resolve, or more processes than the placement fits on the hosts; EngineError
+// for a deadlock (naming the ranks still waiting and on what), misuse of the messaging layer
+// (size mismatch, bad rank, requests never waited) or a crash of the simulation. Results of the
+// specs that finished before the error have been delivered.
 void run_sim(const SimConfig& config, std::span<const RunSpec> specs,
              const std::function<void(std::size_t index, const RunResult&)>& on_result);
 

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <fstream>
 #include <optional>
@@ -106,19 +107,30 @@ void silence_deadlock_banner() {
     xbt_log_threshold_set(&_XBT_LOGV(ker_engine), xbt_log_priority_infinite);
 }
 
-// SimGrid's "Parse error at FILE:LINE: what" becomes "FILE: line LINE: what".
-std::string platform_problem(const std::string& file, const std::string& what) {
+// SimGrid's exception text up to its first line: some go on with long lists (every option,
+// every host).
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+// What SimGrid says of a platform it could not read, for what check_platform_file cannot see:
+// "Parse error at FILE:LINE: what" becomes "FILE:LINE:COLUMN: what" without the state of
+// SimGrid's parser ("Invalid XML (XML input line N, state S): ").
+std::string platform_problem(const std::string& file, const std::string& text) {
+  std::string what = first_line(text);
   const std::string prefix = "Parse error at " + file + ":";
-  if (what.rfind(prefix, 0) == 0) {
-    std::string rest = what.substr(prefix.size());
-    const auto colon = rest.find(": ");
-    if (colon != std::string::npos && colon > 0 &&
-        std::all_of(rest.begin(), rest.begin() + static_cast<std::ptrdiff_t>(colon),
-                    [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
-      return file + ": line " + rest.substr(0, colon) + ": " + rest.substr(colon + 2);
+  if (what.rfind(prefix, 0) != 0) return file + ": " + what;
+  std::string rest = what.substr(prefix.size());
+  const auto colon = rest.find(": ");
+  if (colon == std::string::npos || colon == 0 || colon > 9 ||
+      !std::all_of(rest.begin(), rest.begin() + static_cast<std::ptrdiff_t>(colon),
+                   [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
     return file + ": " + rest;
+  const long line = std::stol(rest.substr(0, colon));
+  rest = rest.substr(colon + 2);
+  if (rest.rfind("Invalid XML (", 0) == 0) {
+    const auto state = rest.find("): ");
+    if (state != std::string::npos) rest = rest.substr(state + 3);
   }
-  return file + ": " + what;
+  return place_of_line(file, line) + ": " + rest;
 }
 
 // The cluster as rank placement sees it: the host count, and the first host's sockets (its
@@ -191,7 +203,7 @@ double parse_bandwidth(std::string_view text) {
       {"Tibps", 1099511627776. / 8},
   };
   for (const auto& [name, factor] : units)
-    if (unit == name) return value * factor;
+    if (unit == name) return std::isfinite(value * factor) ? value * factor : -1;
   return -1;
 }
 
@@ -210,8 +222,33 @@ std::string rank_list(const std::vector<int>& ranks) {
   return s;
 }
 
+void Attempt::write(unsigned char flags, std::string_view first, std::string_view second) {
+  // Truncated to fit: names or messages of kilobytes are not worth more.
+  const std::size_t a = std::min(first.size(), kBytes / 2 - 2), b = std::min(second.size(), kBytes / 2 - 2);
+  shared_[0] = static_cast<char>(flags);
+  std::memcpy(shared_ + 1, first.data(), a);
+  shared_[1 + a] = '\0';
+  std::memcpy(shared_ + 2 + a, second.data(), b);
+  shared_[2 + a + b] = '\0';
+}
+
+void Attempt::end() { std::memset(shared_, 0, 3); }
+
+Attempt::Error Attempt::error(const char* shared, const std::string& platform_file) {
+  Error e;
+  e.flags = static_cast<unsigned char>(shared[0]);
+  const std::string first(shared + 1, ::strnlen(shared + 1, kBytes / 2));
+  const char* rest = shared + 2 + first.size();
+  const std::string second(rest, ::strnlen(rest, kBytes / 2));
+  e.message = !(e.flags & route)
+                  ? first
+                  : place_of_host(platform_file, first) + ": no route from host " + first + " to host " + second;
+  return e;
+}
+
 struct Simulation::Impl {
   SimConfig config;
+  Attempt* attempt = nullptr;
   s4u::Engine* engine = nullptr;    // deliberately never deleted: the process exits after the run
   std::vector<s4u::Host*> hosts;    // natural order of names: node i of the placement
   models::Placement placement;      // config.map_by resolved against the hosts
@@ -223,13 +260,17 @@ struct Simulation::Impl {
   Reporter* reporter = nullptr;
   bool choose_guard = false;  // contexts/guard-size is ours to set (see actors_bound)
 
+  sim::Route checked_route(s4u::Host* from, s4u::Host* to) const;
+  void check_routes(int procs) const;
   void measure(std::size_t index, const RunSpec& spec);
   void rank_main(Measurement& m, int rank, std::vector<double>& finish, std::vector<std::string>& errors);
   std::string deadlock_message() const;
 };
 
-Simulation::Simulation(const SimConfig& config) : impl_(std::make_unique<Impl>()) {
+Simulation::Simulation(const SimConfig& config, const CheckedPlatform& platform, Attempt& attempt)
+    : impl_(std::make_unique<Impl>()) {
   impl_->config = config;
+  impl_->attempt = &attempt;
   // SimGrid keeps pointers into argv for the process's lifetime.
   static std::vector<std::string> args;
   args = {"collsim-sim", "--log=root.thresh:warning"};
@@ -245,20 +286,38 @@ Simulation::Simulation(const SimConfig& config) : impl_(std::make_unique<Impl>()
     impl_->engine = new s4u::Engine(&argc, argv.data());
   } catch (const std::exception& e) {
     // SimGrid appends the list of every known key: keep the first line.
-    std::string what = e.what();
-    what = what.substr(0, what.find('\n'));
-    throw InputError("bad SimGrid option: " + what);
+    throw InputError("bad SimGrid option: " + first_line(e.what()));
   }
   if (argc > 1) throw InputError(std::string("SimGrid did not understand option '") + argv[1] + "'");
   // The user's options one by one, before the platform is loaded (SimGrid reads the network model
-  // then), so that an error names the option it is about.
+  // then), so that an error names the option it is about. Some values (a model's name) are
+  // checked by SimGrid's aborting, hence the attempt.
   for (const auto& c : config.cfg) {
+    const std::string what = "bad SimGrid option '" + c + "'";
+    const auto attempting = attempt.begin(what, Attempt::simgrid_words);
     try {
       s4u::Engine::set_config(c);
     } catch (const std::exception& e) {
-      std::string what = e.what();
-      what = what.substr(0, what.find('\n'));
-      throw InputError("bad SimGrid option '" + c + "': " + what);
+      throw InputError(what + ": " + first_line(e.what()));
+    }
+  }
+  // The platform's <config> options, set here before SimGrid reads the file so that a bad one is
+  // reported at its place. SimGrid then finds them set and leaves them, as it leaves those of
+  // sim.cfg set above: those take precedence.
+  for (const PlatformOption& o : platform.options) {
+    bool unset = false;
+    try {
+      unset = simgrid::config::is_default(o.key.c_str());
+    } catch (const std::exception&) {
+      throw PlatformError(o.place + ": <config> option '" + o.key + "' is not a SimGrid option");
+    }
+    if (!unset) continue;
+    const std::string what = o.place + ": <config> option " + o.key + " '" + o.value + "'";
+    const auto attempting = attempt.begin(what, Attempt::simgrid_words | Attempt::platform);
+    try {
+      s4u::Engine::set_config(o.key + ":" + o.value);
+    } catch (const std::exception& e) {
+      throw PlatformError(what + ": " + first_line(e.what()));
     }
   }
   silence_deadlock_banner();
@@ -266,8 +325,11 @@ Simulation::Simulation(const SimConfig& config) : impl_(std::make_unique<Impl>()
   const std::string& file = config.platform_file;
   try {
     impl_->engine->load_platform(file);
+    // Routes are looked up before the simulation starts (hockney, check_routes), and Dijkstra
+    // zones build their graph when sealed.
+    impl_->engine->seal_platform();
   } catch (const std::exception& e) {
-    throw InputError(platform_problem(file, e.what()));
+    throw PlatformError(platform_problem(file, e.what()));
   }
 #if !defined(COLLSIM_SIM_ASAN)
   // After the platform, whose <config> may set them too (it does not override sim.cfg).
@@ -275,7 +337,7 @@ Simulation::Simulation(const SimConfig& config) : impl_(std::make_unique<Impl>()
   impl_->choose_guard = simgrid::config::is_default("contexts/guard-size");
 #endif
   impl_->hosts = impl_->engine->get_all_hosts();
-  if (impl_->hosts.empty()) throw InputError(file + ": the platform has no hosts");
+  if (impl_->hosts.empty()) throw PlatformError(file + ": the platform has no hosts");
   std::sort(impl_->hosts.begin(), impl_->hosts.end(),
             [](const s4u::Host* a, const s4u::Host* b) { return natural_less(a->get_name(), b->get_name()); });
 
@@ -286,16 +348,11 @@ Simulation::Simulation(const SimConfig& config) : impl_(std::make_unique<Impl>()
 
   // The copy rate is a host property: SimGrid 3.32 gives a <prop> inside a <cluster> to every
   // host of the cluster, and a <host> may carry its own. (Zone properties are not consulted:
-  // NetZone::get_property crashes on zones without properties in 3.32.)
+  // NetZone::get_property crashes on zones without properties in 3.32.) check_platform_file saw
+  // that each is a bandwidth.
   for (s4u::Host* h : impl_->hosts) {
     const char* v = h->get_property("memcpy_bw");
-    double rate = 0;
-    if (v) {
-      rate = parse_bandwidth(v);
-      if (rate <= 0)
-        throw InputError(file + ": host " + h->get_name() + ": memcpy_bw '" + v + "' is not a bandwidth (e.g. 6GBps)");
-    }
-    impl_->memcpy_rate.push_back(rate);
+    impl_->memcpy_rate.push_back(v ? parse_bandwidth(v) : 0);
   }
 
   // Protocol settings are host properties (a <prop> in a <cluster> reaches all its hosts); the
@@ -310,8 +367,8 @@ Simulation::Simulation(const SimConfig& config) : impl_(std::make_unique<Impl>()
         first = h;
         value = v;
       } else if (value != v) {
-        throw InputError(file + ": hosts " + first->get_name() + " and " + h->get_name() + " disagree on " + name +
-                         " ('" + value + "' and '" + v + "')");
+        throw PlatformError(place_of_host(file, h->get_name()) + ": hosts " + first->get_name() + " and " +
+                            h->get_name() + " disagree on " + name + " ('" + value + "' and '" + v + "')");
       }
     }
     return value;
@@ -319,8 +376,10 @@ Simulation::Simulation(const SimConfig& config) : impl_(std::make_unique<Impl>()
   try {
     impl_->protocols = resolve_protocols(config.protocol, config.protocol_options, config.eager_limit, property);
   } catch (const InputError& e) {
-    const std::string what = e.what();
-    throw InputError(what.rfind("platform property", 0) == 0 ? file + ": " + what : what);
+    const std::string what = e.what(), prefix = "platform property ";
+    if (what.rfind(prefix, 0) != 0) throw;
+    const std::string name = what.substr(prefix.size(), what.find(": ") - prefix.size());
+    throw PlatformError(place_of_property(file, name) + ": " + what);
   }
 }
 
@@ -333,23 +392,61 @@ std::size_t Simulation::capacity() const {
 }
 
 models::TwoLevelHockney Simulation::hockney() const {
-  const auto route = [](s4u::Host* from, s4u::Host* to) {
-    const Route r = route_between(from, to);
-    if (!(r.bandwidth > 0) || std::isinf(r.bandwidth))
-      throw InputError("the platform has no route with a bandwidth from " + from->get_name() + " to " + to->get_name());
-    return models::Hockney{r.latency, 1 / r.bandwidth};
-  };
+  const auto route = [this](s4u::Host* from, s4u::Host* to) { return impl_->checked_route(from, to); };
   const auto& hosts = impl_->hosts;
   models::TwoLevelHockney h;
-  h.intra = route(hosts.front(), hosts.front());
+  const Route intra = route(hosts.front(), hosts.front());
+  h.intra = {intra.latency, 1 / intra.bandwidth};
   if (hosts.size() > 1) {
-    const Route mean = mean_route(hosts);
+    const Route mean = mean_route(hosts, route);
     h.inter = {mean.latency, 1 / mean.bandwidth};
   } else {
     h.inter = h.intra;
   }
   h.placement = impl_->placement;
   return h;
+}
+
+// SimGrid has no route between two hosts when a hand-written zone gives none: it returns one
+// without links (Full), throws (Floyd) or crashes (Dijkstra), and a message sent over it aborts
+// the simulation. Each lookup is an attempt, so that a crash is reported too.
+Route Simulation::Impl::checked_route(s4u::Host* from, s4u::Host* to) const {
+  const auto attempting = attempt->begin_route(from->get_name(), to->get_name());
+  Route r;
+  try {
+    r = route_between(from, to);
+  } catch (const std::exception&) {
+    r = {};
+  }
+  if (!(r.bandwidth > 0) || std::isinf(r.bandwidth)) throw PlatformError(attempt->error(config.platform_file).message);
+  return r;
+}
+
+// The routes that the ranks of a run of `procs` processes may take, looked up before anything
+// is simulated (a smaller run's ranks are on some of the same hosts): every ordered pair of the
+// hosts in use when there are at most kAllPairs of them, else the routes to and from the first
+// one (large platforms are clusters, whose routes SimGrid makes all), and a host's route to
+// itself when it holds two ranks or more.
+void Simulation::Impl::check_routes(int procs) const {
+  constexpr std::size_t kAllPairs = 128;
+  std::vector<int> ranks(hosts.size(), 0);
+  for (int r = 0; r < procs; ++r) ++ranks[static_cast<std::size_t>(placement.node_of(r))];
+  std::vector<s4u::Host*> used;
+  for (std::size_t i = 0; i < hosts.size(); ++i) {
+    if (ranks[i] == 0) continue;
+    used.push_back(hosts[i]);
+    if (ranks[i] > 1) checked_route(hosts[i], hosts[i]);
+  }
+  if (used.size() <= kAllPairs) {
+    for (s4u::Host* from : used)
+      for (s4u::Host* to : used)
+        if (from != to) checked_route(from, to);
+    return;
+  }
+  for (std::size_t i = 1; i < used.size(); ++i) {
+    checked_route(used.front(), used[i]);
+    checked_route(used[i], used.front());
+  }
 }
 
 void Simulation::run(std::span<const RunSpec> specs, Reporter& reporter) {
@@ -369,6 +466,9 @@ void Simulation::run(std::span<const RunSpec> specs, Reporter& reporter) {
     if (s.params.root < 0 || s.params.root >= s.procs)
       throw InputError(describe(s) + ": root " + std::to_string(s.params.root) + " is not a rank");
   }
+  int procs = 0;
+  for (const RunSpec& s : specs) procs = std::max(procs, s.procs);
+  impl->check_routes(procs);
 
   if (impl->choose_guard) {
     const bool transport =
