@@ -1,13 +1,12 @@
 // collsim calibrate: runs the seed's estimation experiments on one engine and writes the
 // parameters file (experiment/calibration.hpp says what is measured and how it is fitted).
-#include <unistd.h>
-
 #include <algorithm>
 #include <climits>
 #include <iostream>
 
 #include "cli/commands.hpp"
 #include "cli/engine_options.hpp"
+#include "cli/progress_line.hpp"
 #include "engines/mpi/statistics.hpp"
 #include "experiment/calibration.hpp"
 #include "experiment/named_files.hpp"
@@ -134,18 +133,15 @@ int calibrate_command(std::span<char* const> args) {
                 << o.text("procs") << " has no 2\n";
   }
 
-  const bool show = !o.has("quiet") && isatty(STDERR_FILENO);
+  ProgressLine progress("collsim calibrate", "experiments", !o.has("quiet"));
   int experiments = 0, ci_missed = 0;  // mpi engines: those stopped at --max-runs with the CI wider
   const Parameters p = calibrate(
-      s,
-      [&](std::size_t done, std::size_t total) {
-        if (show) std::cerr << "\rcollsim calibrate: " << done << "/" << total << " experiments" << std::flush;
-      },
+      s, [&](std::size_t done, std::size_t total) { progress.update(done, total); },
       [&](const Measurement& m) {
         ++experiments;
         ci_missed += m.ci_met == false ? 1 : 0;
       });
-  if (show) std::cerr << "\n";
+  progress.clear();
   write_parameters(out, p);
 
   std::cout << "calibrated on engine " << p.engine << (p.platform.empty() ? "" : ", platform " + p.platform)

@@ -17,6 +17,7 @@
 #include "cli/measure_options.hpp"
 #include "cli/options.hpp"
 #include "cli/plotting.hpp"
+#include "cli/progress_line.hpp"
 #include "engines/formula/formula_engine.hpp"
 #include "engines/model/model_engine.hpp"
 #include "engines/sim/protocol.hpp"
@@ -110,8 +111,8 @@ int measure(std::span<char* const> args) {
   const std::string payload = o.text("payload", "real");
   if (payload != "real" && payload != "virtual")
     throw UsageError("--payload: '" + payload + "' is not real or virtual");
-  spec.real_bytes = payload == "real";
-  double total = 0;  // every rank's buffers
+  spec.real_bytes = payload == "real" && engine != "formula";  // a formula moves no bytes
+  double total = 0;                                            // every rank's buffers
   for (int r = 0; r < spec.procs && spec.real_bytes; ++r) {
     const BufferSizes b = operation_info(spec.algorithm->op).layout(call_shape(spec, r));
     total += static_cast<double>(b.data + b.result);
@@ -157,7 +158,10 @@ int measure(std::span<char* const> args) {
       if (o.has("params")) {
         f = formula_config(read_parameters(o.text("params")), k);
       } else {
-        f = formula_for_model(model, k, spec.procs, spec.params.segment ? spec.params.segment : 8192);
+        // A platform's two levels are calibrated in the model engine: seconds at thousands of ranks.
+        ProgressLine progress("collsim measure: calibrating the formula in the model engine", "experiments");
+        f = formula_for_model(model, k, spec.procs, spec.params.segment ? spec.params.segment : 8192, {spec.algorithm},
+                              [&](std::size_t done, std::size_t all) { progress.update(done, all); });
       }
       engine_name = formula_engine_name(k);
       result = run_formula(f, spec);
@@ -168,7 +172,6 @@ int measure(std::span<char* const> args) {
     const SimConfig sim = read_sim(o);
     run_sim(sim, std::span<const RunSpec>(&spec, 1), [&](std::size_t, const RunResult& r) { result = r; });
   }
-  if (engine == "formula") spec.real_bytes = false;  // a formula moves no bytes
   if (o.has("trace")) {
     if (trace.events().empty())
       throw EngineError("--trace: the " + engine + " engine recorded no events (it does not trace in this build)");

@@ -12,6 +12,7 @@
 #include "cli/commands.hpp"
 #include "cli/measure_options.hpp"
 #include "cli/options.hpp"
+#include "cli/progress_line.hpp"
 #include "engines/formula/formula_engine.hpp"
 #include "experiment/named_files.hpp"
 #include "experiment/parameters.hpp"
@@ -60,8 +61,9 @@ const char* const kHelp =
     "each operation means them (collsim algorithms): a reducing operation samples whole numbers of\n"
     "--datatype elements, and a barrier the size 0 only. Algorithms Open MPI does not run on a\n"
     "communicator size (two_proc beyond 2 processes) and those without the formula are passed over.\n"
-    "With --params, so is an algorithm the file has no fit for (textbook formulas take the ping-pong's\n"
-    "alpha and beta when the file has them). --rules-out writes the tables for Open MPI:\n"
+    "With --params, every other candidate needs its fit in the file (textbook formulas take the\n"
+    "ping-pong's alpha and beta when the file has them), or select refuses to guess its costs.\n"
+    "--rules-out writes the tables for Open MPI:\n"
     "  mpirun --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_dynamic_rules_filename FILE ...\n"
     "\n";
 
@@ -112,7 +114,10 @@ struct Prediction {
   std::string description;  // "derived formulas, parameters FILE"
 };
 
-Prediction read_prediction(const ParsedOptions& o, int max_procs) {
+// The predictions for the candidates of `ops` on the `communicators` sizes; with --params,
+// each candidate needs its fit in the file (has_fit), or none is made.
+Prediction read_prediction(const ParsedOptions& o, const std::vector<Operation>& ops,
+                           const std::vector<int>& communicators) {
   const std::string kind_text = o.text("formula", "derived");
   if (kind_text != "derived" && kind_text != "textbook")
     throw UsageError("--formula: '" + kind_text + "' is not derived or textbook");
@@ -126,14 +131,16 @@ Prediction read_prediction(const ParsedOptions& o, int max_procs) {
     const Parameters params = read_parameters(path);
     const FormulaConfig config =
         formula_config(params, derived ? FormulaConfig::Kind::derived : FormulaConfig::Kind::textbook);
-    // Without its own fit an algorithm would be predicted with whatever costs.hockney holds
-    // (the ping-pong's, or nothing): pass it over instead of letting a guess win.
-    const bool pingpong_for_all = !derived && params.pingpong.has_value();
-    out.predict = [config, params, pingpong_for_all, derived](const AlgorithmInfo& a, const AlgorithmParams& p,
-                                                              int procs, std::size_t bytes) {
-      const bool has_formula = derived ? a.derived != nullptr : a.textbook != nullptr;
-      if (!has_formula || (!pingpong_for_all && !params.algorithms.count(std::string(a.name))))
-        return std::numeric_limits<double>::quiet_NaN();
+    std::vector<std::string> missing;
+    for (const AlgorithmInfo& a : all_algorithms()) {
+      const bool candidate =
+          std::find(ops.begin(), ops.end(), a.op) != ops.end() && (derived ? a.derived : a.textbook) &&
+          std::any_of(communicators.begin(), communicators.end(), [&](int p) { return runs_on(a, p); });
+      if (candidate && !has_fit(config, a)) missing.emplace_back(a.name);
+    }
+    if (!missing.empty()) throw InputError(missing_fits(path, missing));
+    out.predict = [config, derived](const AlgorithmInfo& a, const AlgorithmParams& p, int procs, std::size_t bytes) {
+      if ((derived ? a.derived : a.textbook) == nullptr) return std::numeric_limits<double>::quiet_NaN();
       RunSpec spec;
       spec.algorithm = &a;
       spec.params = p;
@@ -152,7 +159,7 @@ Prediction read_prediction(const ParsedOptions& o, int max_procs) {
     model.reduce_gamma = o.seconds_per_byte("reduce-gamma", 0);
     // gamma(p) from the model engine under the same Hockney, as `collsim measure --engine formula` does.
     out.predict =
-        selection::formula_predictor(costs_from_model(model, max_procs, kGammaSegment),
+        selection::formula_predictor(costs_from_model(model, communicators.back(), kGammaSegment),
                                      derived ? selection::FormulaKind::derived : selection::FormulaKind::textbook);
     out.description = kind_text + " formulas, Hockney alpha " + format_real(model.hockney.alpha) + " s, beta " +
                       format_real(model.hockney.beta) + " s/byte" + (model.one_port ? ", one port" : "") +
@@ -202,14 +209,15 @@ int select_command(std::span<char* const> args) {
       throw UsageError("--" + std::string(name) +
                        " applies to reducing operations (reduce, allreduce, reduce_scatter)");
   const Reduction reduction = read_reduction(o, kDefaultReduction);
-  const Prediction prediction = read_prediction(o, procs.back());
+  const Prediction prediction = read_prediction(o, ops, procs);
   if (o.has("rules-out")) check_output_file(o.text("rules-out"), "rules file");  // before the tables are printed
 
-  std::vector<selection::DecisionTable> tables;
+  // The sizes a call of each operation can have: a barrier has none, a reduction whole elements.
+  std::vector<std::vector<std::size_t>> sizes_of;
+  std::size_t calls = 0;  // (procs, size) pairs, one choice each
   for (Operation op : ops) {
     const OperationInfo& info = operation_info(op);
-    // The sizes a call of `op` can have: a barrier has none, a reduction whole elements.
-    std::vector<std::size_t> sizes;
+    std::vector<std::size_t>& sizes = sizes_of.emplace_back();
     if (!info.moves_data)
       sizes = {0};
     else
@@ -218,10 +226,23 @@ int select_command(std::span<char* const> args) {
     if (sizes.empty())
       throw UsageError("--max-bytes " + std::to_string(max_bytes) + " holds no whole " +
                        std::string(to_string(reduction.type)) + " element for " + std::string(info.name));
+    calls += sizes.size() * procs.size();
+  }
+
+  // Thousands of processes take seconds for the formulas that follow every rank.
+  ProgressLine progress("collsim select", "choices");
+  std::size_t chosen = 0;
+  std::vector<selection::DecisionTable> tables;
+  for (std::size_t k = 0; k < ops.size(); ++k) {
+    const Operation op = ops[k];
+    const OperationInfo& info = operation_info(op);
     const auto candidates = selection::default_candidates(op, segments, reduction);
-    tables.push_back(selection::DecisionTable::build(op, procs, sizes, [&](int p, std::size_t bytes) {
-      return selection::select_by_model(op, p, bytes, prediction.predict, candidates);
+    tables.push_back(selection::DecisionTable::build(op, procs, sizes_of[k], [&](int p, std::size_t bytes) {
+      const selection::Choice c = selection::select_by_model(op, p, bytes, prediction.predict, candidates);
+      progress.update(++chosen, calls);
+      return c;
     }));
+    progress.clear();
     std::cout << info.name;
     if (info.reduces) std::cout << " (" << to_string(reduction.type) << ' ' << to_string(reduction.op) << ')';
     std::cout << ": " << prediction.description << "; each choice from its size (" << info.bytes_mean

@@ -142,6 +142,23 @@ std::vector<double> mpi_pingpong(const MpiLaunch& launch, const std::vector<std:
   return one_way;
 }
 
+// The gamma experiment's times for p = 2..spec.procs in the model engine, from the one run on
+// spec.procs processes: the root posts its sends in rank order and a send is never held up by one
+// posted after it (Hockney's ports are granted in posting order; LogGP's sends follow one another
+// on the root's CPU and NIC), and each receiver takes one message, so receiver r is done at the
+// same time in every run with more than r processes. The root is done with its sends no later
+// than the last of them has arrived, so the run on p processes ends when the latest of receivers
+// 1..p-1 is done (tests/unit/calibration_test.cpp compares with a run per p): one run of P
+// processes instead of P-1 runs of up to P.
+std::vector<double> gamma_in_one_run(const ModelConfig& model, const RunSpec& spec) {
+  const RunResult r = run_model(model, spec);
+  std::vector<double> times;
+  double latest = 0;
+  for (std::size_t rank = 1; rank < r.finish_s.size(); ++rank)
+    times.push_back(latest = std::max(latest, r.finish_s[rank]));
+  return times;
+}
+
 }  // namespace
 
 std::vector<const AlgorithmInfo*> default_calibration_algorithms(const std::vector<int>& procs,
@@ -262,7 +279,16 @@ Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std
   // The runner takes each point's engine settings.
   for (PlanPoint& pt : gamma_plan) std::tie(pt.sim, pt.model) = std::tie(gamma_run.sim, gamma_run.model);
   for (PlanPoint& pt : rest) std::tie(pt.sim, pt.model) = std::tie(setup.env.sim, setup.env.model);
-  run_plan(gamma_run, gamma_plan, record);
+  if (engine == "model") {
+    const std::vector<double> t = gamma_in_one_run(gamma_run.model, gamma_plan.back().spec);
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      RunResult r;
+      r.time_s = t[i];
+      record(to_measurement("model", gamma_plan[i].spec, r));
+    }
+  } else {
+    run_plan(gamma_run, gamma_plan, record);
+  }
   run_plan(setup.env, rest, record);
 
   Parameters out;
@@ -364,10 +390,14 @@ Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std
   return out;
 }
 
-Parameters calibrate_in_model(const ModelConfig& model, int max_procs, std::size_t segment) {
+Parameters calibrate_in_model(const ModelConfig& model, int max_procs, std::size_t segment,
+                              std::vector<const AlgorithmInfo*> algorithms,
+                              const std::function<void(std::size_t, std::size_t)>& progress) {
   CalibrationSetup s;
   s.engine = "model";
   s.env.model = model;
+  s.algorithms = std::move(algorithms);
+  if (s.algorithms.empty()) throw InputError("calibrate: no algorithm to calibrate");
   for (int p = 2; p < max_procs; p *= 2) s.procs.push_back(p);
   s.procs.push_back(std::max(max_procs, 2));
   s.bytes = {segment / 8, segment / 2};
@@ -375,13 +405,17 @@ Parameters calibrate_in_model(const ModelConfig& model, int max_procs, std::size
   s.segment = segment;
   s.gamma_max_procs = std::max(max_procs, 2);
   for (std::size_t k = 1; k <= (std::size_t{4} << 20); k *= 16) s.pingpong_bytes.push_back(k);
-  return calibrate(s);
+  return calibrate(s, progress);
 }
 
-FormulaConfig formula_for_model(const ModelConfig& model, FormulaConfig::Kind kind, int max_procs,
-                                std::size_t segment) {
-  if (model.kind == ModelConfig::Kind::two_level)
-    return formula_config(calibrate_in_model(model, max_procs, segment), kind);
+FormulaConfig formula_for_model(const ModelConfig& model, FormulaConfig::Kind kind, int max_procs, std::size_t segment,
+                                const std::vector<const AlgorithmInfo*>& algorithms,
+                                const std::function<void(std::size_t, std::size_t)>& progress) {
+  if (model.kind == ModelConfig::Kind::two_level) {
+    Parameters p = calibrate_in_model(model, max_procs, segment, algorithms, progress);
+    p.file = "the calibration in the model engine";
+    return formula_config(p, kind);
+  }
   FormulaConfig f;
   f.kind = kind;
   f.costs = costs_from_model(model, max_procs, segment);

@@ -68,15 +68,21 @@ Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std
 
 // The formula engine's costs for a platform without a calibration file: calibrate() run in the
 // model engine on `model` (typically the two-level Hockney of a platform), for process counts up
-// to `max_procs` and a few multiples of `segment`. This is how `--engine formula --platform` and
-// scenarios without formula.params get per-algorithm parameters of the same cluster.
-Parameters calibrate_in_model(const ModelConfig& model, int max_procs, std::size_t segment);
+// to `max_procs` and a few multiples of `segment`, of `algorithms` (each fit is its algorithm's own
+// experiments': calibrating fewer changes none of them). This is how `--engine formula --platform`
+// and scenarios without formula.params get per-algorithm parameters of the same cluster.
+Parameters calibrate_in_model(const ModelConfig& model, int max_procs, std::size_t segment,
+                              std::vector<const AlgorithmInfo*> algorithms,
+                              const std::function<void(std::size_t, std::size_t)>& progress = {});
 
 // The formula engine for a machine given as a model engine configuration, when no calibration
 // file is given. A one-level model (Hockney, LogGP) is what the formulas are written in: its own
 // costs, gamma(p) measured in it (costs_from_model; derived formulas then equal the model engine,
 // tests/model/formula_agreement_test.cpp). A two-level Hockney (a platform's) is not: its
-// parameters are estimated as the seed does, by calibrate_in_model.
-FormulaConfig formula_for_model(const ModelConfig& model, FormulaConfig::Kind kind, int max_procs, std::size_t segment);
+// parameters are estimated as the seed does, by calibrate_in_model, for `algorithms` (those the
+// caller will predict; the others are then refused), with `progress` as calibrate() calls it.
+FormulaConfig formula_for_model(const ModelConfig& model, FormulaConfig::Kind kind, int max_procs, std::size_t segment,
+                                const std::vector<const AlgorithmInfo*>& algorithms,
+                                const std::function<void(std::size_t, std::size_t)>& progress = {});
 
 }  // namespace collsim

@@ -71,6 +71,7 @@ Parameters read_parameters(const std::string& path) {
                {"collsim", "engine", "platform", "protocol", "ranks_per_node", "segment", "method", "serial_receive",
                 "procs", "bytes", "gamma", "reduce_gamma", "pingpong", "algorithms"});
   Parameters p;
+  p.file = path;
   if (root["engine"]) p.engine = in.text(root["engine"], "engine");
   if (root["platform"]) p.platform = in.text(root["platform"], "platform");
   if (root["protocol"]) p.protocol = in.text(root["protocol"], "protocol");
@@ -114,8 +115,10 @@ FormulaConfig formula_config(const Parameters& p, FormulaConfig::Kind kind) {
   f.costs.serial_receive = p.serial_receive;
   f.costs.reduce_gamma = p.reduce_gamma;
   if (p.pingpong) f.costs.hockney = {p.pingpong->alpha, p.pingpong->beta};
-  if (kind == FormulaConfig::Kind::derived || !p.pingpong)
+  if (kind == FormulaConfig::Kind::derived || !p.pingpong) {
     for (const auto& [name, fit] : p.algorithms) f.per_algorithm[name] = {fit.alpha, fit.beta};
+    f.fits_from = p.file.empty() ? "the calibration" : p.file;
+  }
   return f;
 }
 

@@ -24,6 +24,7 @@ struct HockneyFit {
 };
 
 struct Parameters {
+  std::string file;      // where they come from, for messages (read_parameters: the path); not written
   std::string engine;    // sim, model, mpi, mpi-native
   std::string platform;  // sim, model: the platform file; mpi: the host it ran on
   std::string protocol;  // sim: the protocol selection; else empty
@@ -53,6 +54,7 @@ Parameters read_parameters(const std::string& path);
 // algorithm's own (alpha, beta) and gamma(p); textbook formulas take the ping-pong's (alpha, beta)
 // for every algorithm, as the traditional approach does (the seed's Section III), falling back to
 // the algorithm's own fit when no ping-pong was measured. Receives are serial as the file says.
+// An algorithm without its costs is refused by the engine (FormulaConfig::fits_from, naming p.file).
 FormulaConfig formula_config(const Parameters& p, FormulaConfig::Kind kind);
 
 }  // namespace collsim

@@ -67,10 +67,17 @@ const FormulaConfig& PlanRunner::formula(const PlanPoint& point) {
   if (!scenario_.params_file.empty()) {
     f = formula_config(read_parameters(scenario_.params_file), kind);
   } else {
-    // gamma(p) up to the largest P of the whole plan, whichever points run here.
+    // gamma(p) up to the largest P of the whole plan, whichever points run here; the algorithms of
+    // this engine and model in the whole plan.
     int procs = 2;
-    for (const PlanPoint& p : plan_) procs = std::max(procs, p.spec.procs);
-    f = formula_for_model(point.model, kind, procs, 8192);
+    std::vector<const AlgorithmInfo*> algorithms;
+    for (const PlanPoint& p : plan_) {
+      procs = std::max(procs, p.spec.procs);
+      if (p.engine == point.engine && model_settings_text(p.model) == model_settings_text(point.model) &&
+          std::find(algorithms.begin(), algorithms.end(), p.spec.algorithm) == algorithms.end())
+        algorithms.push_back(p.spec.algorithm);
+    }
+    f = formula_for_model(point.model, kind, procs, 8192, algorithms);
   }
   return formulas_.emplace(id, std::move(f)).first->second;
 }

@@ -9,6 +9,7 @@
 #include <climits>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
 
 #include "experiment/parameters.hpp"
@@ -234,6 +235,7 @@ Scenario load_scenario(const std::string& path) {
 
   if (!root["platform"] && uses_sim)
     throw ScenarioError(path + ": the sim engine needs a 'platform' (a SimGrid platform file or a generated cluster)");
+  std::optional<Parameters> params;  // formula.params, read once here
   bool model_from_platform = false;
   if (root["model"]) read_model(in, root["model"], sc.model, model_from_platform);
   if (model_from_platform && !root["platform"])
@@ -256,7 +258,7 @@ Scenario load_scenario(const std::string& path) {
                 "parameters file '" + f["params"].Scalar() + "' not found (looked for " + p.string() + ")");
       sc.params_file = p.lexically_normal().string();
       try {
-        read_parameters(sc.params_file);  // checked now, before anything runs
+        params = read_parameters(sc.params_file);  // checked now, before anything runs
       } catch (const ScenarioError& e) {
         in.fail(f["params"], e.what());
       }
@@ -404,6 +406,15 @@ Scenario load_scenario(const std::string& path) {
           if (std::string why = call_error(info, m, {t, o}); !why.empty())
             in.fail(own("bytes") || !own("datatype") ? name_node : item["datatype"],
                     std::string(sweep.algorithm->name) + " with " + std::to_string(m) + " bytes: " + why);
+    // The formula engine predicts only what the parameters file has costs for.
+    for (const std::string& kind : params ? sc.formulas : std::vector<std::string>{}) {
+      const bool textbook = kind == "textbook";
+      const FormulaConfig f =
+          formula_config(*params, textbook ? FormulaConfig::Kind::textbook : FormulaConfig::Kind::derived);
+      const bool rows = textbook ? sweep.algorithm->textbook : sweep.algorithm->derived;
+      if (rows && !has_fit(f, *sweep.algorithm))
+        in.fail(name_node, missing_fits(f.fits_from, {std::string(sweep.algorithm->name)}));
+    }
     for (std::size_t k = 0; k < sc.operations.size(); ++k)
       if (same_grid(sc.operations[k], sweep))
         in.fail(item, "this operation repeats operation " + std::to_string(k + 1) + " (" + name +

@@ -12,6 +12,7 @@
 #include <bit>
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "algorithms/input_error.hpp"
@@ -21,6 +22,7 @@
 #include "algorithms/registry.hpp"
 #include "algorithms/segmentation.hpp"
 #include "models/formulas.hpp"
+#include "models/ring_paths.hpp"
 
 namespace collsim::models {
 
@@ -38,50 +40,69 @@ double reduce_cost(const FormulaInput& in, double bytes) { return bytes * in.cos
 //   S_i(1) = the end of the previous phase (0 at first),
 //   S_i(k) = max(S_i(k-1) + t(piece i-k+2), a_i(k-1)) + g*piece(i-k+1)  (send done, data in, reduced),
 //   end of the phase = max(S_i(P-1) + t(piece i+2), a_i(P-1)) + g*piece(i+1).
-// The allgather is P-1 sendrecvs of whole blocks: R_i <- max(R_i + t(B_{i+1-k}), R_{i-1} + t(B_{i-k})).
-// Phases run one after the other on each rank but not in step across ranks, so this is evaluated
-// step by step over all ranks: O(phases * P^2). With one phase and equal blocks of b bytes it is
-// (P-1)*(2*t(b) + g*b).
-double ring(const FormulaInput& in, std::size_t phases) {
+// The allgather is P-1 sendrecvs of whole blocks: R_i <- max(R_i + t(B_{i+1-k}), R_{i-1} + t(B_{i-k})),
+// whose last rank is the longest path of ring_paths.hpp (block i+1-k is diagonal (i-k)+1's).
+// Phases run one after the other on each rank but not in step across ranks, so they are
+// evaluated step by step over all ranks: O(phases * P^2), with each piece's costs computed once per
+// phase. With one phase and equal blocks of b bytes it is (P-1)*(2*t(b) + g*b).
+double ring_steps(const FormulaInput& in, std::size_t phases) {
   const int P = in.procs;
-  const std::size_t ts = type_size(in);
-  const BlockSplit blocks(element_count(in), static_cast<std::size_t>(P));
-  auto block_bytes = [&](int b) {
-    return static_cast<double>(blocks.length(static_cast<std::size_t>(mod(b, P))) * ts);
-  };
-  auto piece_bytes = [&](int b, std::size_t q) {
-    return static_cast<double>(BlockSplit(blocks.length(static_cast<std::size_t>(mod(b, P))), phases).length(q) * ts);
-  };
-
   const auto n = static_cast<std::size_t>(P);
-  std::vector<double> clock(n, 0), send_end(n), arrival(n), next_arrival(n);
-  auto at = [n](std::vector<double>& v, int i) -> double& {
-    return v[static_cast<std::size_t>(mod(i, static_cast<int>(n)))];
-  };
+  const std::size_t ts = type_size(in);
+  const BlockSplit blocks(element_count(in), n);
+
+  std::vector<double> clock(n, 0), send_end(n), piece_t(n), piece_g(n);
   for (std::size_t q = 0; q < phases; ++q) {
-    for (int i = 0; i < P; ++i) {
-      at(send_end, i) = at(clock, i) + in.t(piece_bytes(i, q));
-      at(arrival, i + 1) = at(send_end, i);
+    for (std::size_t b = 0; b < n; ++b) {
+      const auto piece = static_cast<double>(BlockSplit(blocks.length(b), phases).length(q) * ts);
+      piece_t[b] = in.t(piece);
+      piece_g[b] = reduce_cost(in, piece);
     }
+    for (std::size_t i = 0; i < n; ++i) send_end[i] = clock[i] + piece_t[i];
+    // Step k, ranks from the last down, so that send_end[i-1] is still step k-1's when rank i
+    // reads it as its arrival (rank P-1's, read by rank 0, is kept before it is overwritten).
     for (int k = 2; k < P; ++k) {
-      for (int i = 0; i < P; ++i) {
-        const double x = piece_bytes(i - k + 1, q);
-        at(clock, i) = std::max(at(send_end, i), at(arrival, i)) + reduce_cost(in, x);
-        at(send_end, i) = at(clock, i) + in.t(x);
-        at(next_arrival, i + 1) = at(send_end, i);
+      const double last_sent = send_end[n - 1];
+      std::size_t b = n - static_cast<std::size_t>(k);  // block i-k+1, from i = P-1 down
+      for (std::size_t i = n; i-- > 0; b = b == 0 ? n - 1 : b - 1) {
+        const double arrival = i == 0 ? last_sent : send_end[i - 1];
+        clock[i] = std::max(send_end[i], arrival) + piece_g[b];
+        send_end[i] = clock[i] + piece_t[b];
       }
-      std::swap(arrival, next_arrival);
     }
-    for (int i = 0; i < P; ++i)
-      at(clock, i) = std::max(at(send_end, i), at(arrival, i)) + reduce_cost(in, piece_bytes(i + 1, q));
+    const double last_sent = send_end[n - 1];
+    for (std::size_t i = n; i-- > 0;)
+      clock[i] = std::max(send_end[i], i == 0 ? last_sent : send_end[i - 1]) + piece_g[(i + 1) % n];
   }
-  for (int k = 0; k < P - 1; ++k) {
-    std::vector<double> next(n);
-    for (int i = 0; i < P; ++i)
-      at(next, i) = std::max(at(clock, i) + in.t(block_bytes(i + 1 - k)), at(clock, i - 1) + in.t(block_bytes(i - k)));
-    clock = std::move(next);
-  }
-  return *std::max_element(clock.begin(), clock.end());
+  std::vector<double> block_t(n);
+  for (std::size_t d = 0; d < n; ++d) block_t[d] = in.t(static_cast<double>(blocks.length((d + 1) % n) * ts));
+  return ring_longest_path(clock, block_t, n - 1);
+}
+
+// ring_steps, remembering the last few results per thread: segmented_ring falls back to the
+// ring below P segments, so select asks for one ring once per segment size it tries (7 times by
+// default), and at thousands of processes each costs P^2 steps.
+double ring(const FormulaInput& in, std::size_t phases) {
+  struct Key {
+    int procs;
+    std::size_t count, type_size, phases;
+    double alpha, beta, reduce_gamma;
+    bool operator==(const Key&) const = default;
+  };
+  const Key key{in.procs,
+                element_count(in),
+                type_size(in),
+                phases,
+                in.costs.hockney.alpha,
+                in.costs.hockney.beta,
+                in.costs.reduce_gamma};
+  thread_local std::vector<std::pair<Key, double>> last;
+  for (const auto& [k, time] : last)
+    if (k == key) return time;
+  const double time = ring_steps(in, phases);
+  if (last.size() == 4) last.erase(last.begin());
+  last.emplace_back(key, time);
+  return time;
 }
 
 // The derived formula of `algorithm` for a nested call of `bytes` from `root` with `params`

@@ -10,6 +10,7 @@
 #include "algorithms/segmentation.hpp"
 #include "algorithms/virtual_trees.hpp"
 #include "models/formulas.hpp"
+#include "models/ring_paths.hpp"
 
 namespace collsim::models {
 
@@ -18,6 +19,59 @@ namespace {
 bool trivial(const FormulaInput& in) { return in.procs <= 1 || in.bytes == 0; }
 double c(const FormulaInput& in, std::size_t k) { return in.costs.gamma.sends(static_cast<int>(k)); }
 int vrank(int rank, const FormulaInput& in) { return (rank - in.params.root + in.procs) % in.procs; }
+
+// A tree as tree_bcast reads it, parents before children: each rank's parent (an index into
+// these), its place among the parent's children (1-based) and its number of children.
+struct FlatTree {
+  std::vector<std::uint32_t> parent, place, children;
+  std::uint32_t widest = 0;  // the most children of a rank
+};
+
+FlatTree flatten(TreeFn tree, int procs, const AlgorithmParams& params) {
+  FlatTree f;
+  std::vector<int> ranks{params.root};
+  f.parent.push_back(0);
+  f.place.push_back(0);
+  for (std::size_t i = 0; i < ranks.size(); ++i) {
+    const TreeNode node = tree(ranks[i], procs, params);
+    f.children.push_back(static_cast<std::uint32_t>(node.children.size()));
+    f.widest = std::max(f.widest, f.children.back());
+    for (std::size_t j = 0; j < node.children.size(); ++j) {
+      ranks.push_back(node.children[j]);
+      f.parent.push_back(static_cast<std::uint32_t>(i));
+      f.place.push_back(static_cast<std::uint32_t>(j + 1));
+    }
+  }
+  return f;
+}
+
+// The tree of (tree, P, root, fanout, radix), flattened once per thread for the last few asked:
+// select evaluates each tree at one P for every size and segment (270 times per P by default),
+// and asking the tree for each rank costs more than the formula. Up to kCachedProcs processes
+// (3 MB a tree); larger trees are walked as they are asked.
+constexpr int kCachedProcs = 1 << 18;
+const FlatTree& cached_tree(TreeFn tree, int procs, const AlgorithmParams& params) {
+  struct Entry {
+    TreeFn tree;
+    int procs, root, fanout, radix;
+    FlatTree flat;
+  };
+  thread_local std::vector<Entry> cache;  // most recent last
+  for (auto it = cache.begin(); it != cache.end(); ++it)
+    if (it->tree == tree && it->procs == procs && it->root == params.root && it->fanout == params.fanout &&
+        it->radix == params.radix) {
+      std::rotate(it, it + 1, cache.end());
+      return cache.back().flat;
+    }
+  if (cache.size() == 8) cache.erase(cache.begin());
+  cache.push_back({tree, procs, params.root, params.fanout, params.radix, flatten(tree, procs, params)});
+  return cache.back().flat;
+}
+
+// tree_bcast's terms of one rank: D, s and F(n-1) (below).
+struct Terms {
+  double D, s, F_last;
+};
 
 // The generic segmented tree broadcast (chain, pipeline, binary, binomial, knomial) on `tree`,
 // with n segments of s bytes, the last one l <= s bytes; t = t(s), t_l = t(l).
@@ -41,29 +95,46 @@ double tree_bcast(const FormulaInput& in, TreeFn tree) {
   const double t = in.t(static_cast<double>(seg.segment_bytes()));
   const double t_l = in.t(static_cast<double>(seg.length(n - 1)));
   const double full_steps = n >= 2 ? static_cast<double>(n - 2) : 0;
-
-  struct Node {
-    int rank;
-    double D, s, F_last;
+  // A rank with k children, the j-th child of the rank with terms u, from cj = c(j) and ck = c(k):
+  // its terms, and its finish taken into the call's.
+  double finish = 0;
+  auto child = [&](const Terms& u, double cj, double ck) {
+    Terms v{u.D + cj * t, std::max(u.s, ck * t), 0};
+    v.F_last = n == 1 ? u.F_last + cj * t_l : std::max(u.F_last + cj * t_l, v.D + full_steps * v.s + ck * t);
+    finish = std::max(finish, v.F_last + ck * t_l);
+    return v;
   };
-  const TreeNode top = tree(in.params.root, in.procs, in.params);
-  const double root_pace = c(in, top.children.size()) * t;
-  const Node root{in.params.root, 0, root_pace, static_cast<double>(n - 1) * root_pace};
-  double finish = root.F_last + c(in, top.children.size()) * t_l;
+  auto root = [&](std::size_t k) {
+    const double pace = c(in, k) * t;
+    finish = static_cast<double>(n - 1) * pace + c(in, k) * t_l;
+    return Terms{0, pace, static_cast<double>(n - 1) * pace};
+  };
 
-  std::vector<Node> stack{root};
+  if (in.procs <= kCachedProcs) {
+    const FlatTree& f = cached_tree(tree, in.procs, in.params);
+    std::vector<double> cs(f.widest + 1);
+    for (std::size_t k = 0; k < cs.size(); ++k) cs[k] = c(in, k);
+    std::vector<Terms> terms(f.parent.size());
+    terms[0] = root(f.children[0]);
+    for (std::size_t i = 1; i < terms.size(); ++i)
+      terms[i] = child(terms[f.parent[i]], cs[f.place[i]], cs[f.children[i]]);
+    return finish;
+  }
+  struct Node {
+    TreeNode node;  // its children, each asked of the tree once
+    Terms terms;
+  };
+  TreeNode top = tree(in.params.root, in.procs, in.params);
+  const Terms at_root = root(top.children.size());
+  std::vector<Node> stack;
+  stack.push_back({std::move(top), at_root});
   while (!stack.empty()) {
-    const Node u = stack.back();
+    const Node u = std::move(stack.back());
     stack.pop_back();
-    const TreeNode node = tree(u.rank, in.procs, in.params);
-    for (std::size_t j = 1; j <= node.children.size(); ++j) {
-      const int child = node.children[j - 1];
-      const std::size_t k = tree(child, in.procs, in.params).children.size();
-      Node v{child, u.D + c(in, j) * t, std::max(u.s, c(in, k) * t), 0};
-      v.F_last = n == 1 ? u.F_last + c(in, j) * t_l
-                        : std::max(u.F_last + c(in, j) * t_l, v.D + full_steps * v.s + c(in, k) * t);
-      finish = std::max(finish, v.F_last + c(in, k) * t_l);
-      if (k > 0) stack.push_back(v);
+    for (std::size_t j = 1; j <= u.node.children.size(); ++j) {
+      TreeNode node = tree(u.node.children[j - 1], in.procs, in.params);
+      const Terms v = child(u.terms, c(in, j), c(in, node.children.size()));
+      if (!node.children.empty()) stack.push_back({std::move(node), v});
     }
   }
   return finish;
@@ -265,23 +336,17 @@ double derived_bcast_scatter_allgather(const FormulaInput& in) {
 
 // scatter_allgather_ring: the scatter, then P-1 ring steps; in step s rank v sends block v-s+1
 // to v+1 and receives block v-s from v-1 (sendrecv), so it is done at
-// max(T_v + t(|block v-s+1|), T_{v-1} + t(|block v-s|)). Cost O(P^2).
+// max(T_v + t(|block v-s+1|), T_{v-1} + t(|block v-s|)): the longest path of ring_paths.hpp,
+// O(P) (its block v-s is diagonal v-s's). With every block of b bytes that is
+// max_v T_v + (P-1)*t(b).
 double derived_bcast_scatter_allgather_ring(const FormulaInput& in) {
   if (trivial(in)) return 0;
   const std::int64_t P = in.procs;
   if (in.bytes < static_cast<std::size_t>(P)) return derived_bcast_basic_linear(in);
   const Blocks b{in.bytes, (in.bytes + static_cast<std::uint64_t>(P) - 1) / static_cast<std::uint64_t>(P)};
-  std::vector<double> T = scatter_ends(in, b), next(T.size());
-  auto block = [&](std::int64_t i) { return b.bytes(static_cast<std::uint64_t>(((i % P) + P) % P), 1); };
-  for (std::int64_t s = 1; s < P; ++s) {
-    for (std::int64_t v = 0; v < P; ++v) {
-      const std::int64_t left = (v - 1 + P) % P;
-      next[static_cast<std::size_t>(v)] = swap_done(in, T[static_cast<std::size_t>(v)], block(v - s + 1),
-                                                    T[static_cast<std::size_t>(left)], block(v - s));
-    }
-    std::swap(T, next);
-  }
-  return *std::max_element(T.begin(), T.end());
+  std::vector<double> cost(static_cast<std::size_t>(P));
+  for (std::size_t d = 0; d < cost.size(); ++d) cost[d] = in.t(static_cast<double>(b.bytes(d, 1)));
+  return ring_longest_path(scatter_ends(in, b), cost, static_cast<std::size_t>(P - 1));
 }
 
 }  // namespace collsim::models

@@ -1,8 +1,17 @@
 #include "models/formula.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <mutex>
 #include <stdexcept>
 
 namespace collsim::models {
+
+struct Gamma::Measured {
+  Experiment experiment;
+  std::mutex lock;            // copies of one Gamma may be read from several threads
+  std::vector<double> times;  // experiment(i + 2), NaN until measured
+};
 
 Gamma::Gamma(std::vector<double> values) : values_(std::move(values)) {
   if (values_.empty()) return;
@@ -17,15 +26,34 @@ Gamma::Gamma(std::vector<double> values, double intercept, double slope) : Gamma
   slope_ = slope;
 }
 
+Gamma::Gamma(int max_procs, Experiment experiment) : measured_(std::make_shared<Measured>()) {
+  measured_->experiment = std::move(experiment);
+  measured_->times.assign(static_cast<std::size_t>(std::max(max_procs, 2) - 1), std::nan(""));
+  if (!(value(0) > 0)) throw std::invalid_argument("gamma(2) must be positive");
+}
+
+std::size_t Gamma::size() const { return measured_ ? measured_->times.size() : values_.size(); }
+
+double Gamma::value(std::size_t i) const {
+  if (!measured_) return values_[i];
+  Measured& m = *measured_;
+  const std::scoped_lock hold(m.lock);
+  for (const std::size_t k : {std::size_t{0}, i})
+    if (std::isnan(m.times[k])) m.times[k] = m.experiment(static_cast<int>(k + 2));
+  // As Gamma(values) divides the table: the same quotient, hence the same value.
+  return m.times[i] / m.times[0];
+}
+
 double Gamma::operator()(int p) const {
   if (p <= 1) return 0;
-  if (values_.empty()) return 1;
+  const std::size_t n = size();
+  if (n == 0) return 1;
   const auto i = static_cast<std::size_t>(p - 2);
-  if (i < values_.size()) return values_[i];
+  if (i < n) return value(i);
   if (fitted_tail_) return intercept_ + slope_ * p;
-  if (values_.size() == 1) return values_.back();
-  const double last = values_.back(), slope = last - values_[values_.size() - 2];
-  return last + slope * static_cast<double>(i - (values_.size() - 1));
+  if (n == 1) return value(0);
+  const double last = value(n - 1), slope = last - value(n - 2);
+  return last + slope * static_cast<double>(i - (n - 1));
 }
 
 }  // namespace collsim::models

@@ -6,6 +6,8 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
+#include <memory>
 #include <vector>
 
 #include "algorithms/params.hpp"
@@ -20,21 +22,32 @@ namespace collsim::models {
 // than one, which is the contention-free Hockney model.
 class Gamma {
  public:
+  // The experiment's time for p processes, p >= 2 (the un-normalised gamma(p)).
+  using Experiment = std::function<double(int p)>;
+
   Gamma() = default;
   // values[i] is gamma(i + 2); values[0] is made exactly 1 by dividing all of them by it.
   explicit Gamma(std::vector<double> values);
   // The same, extended past the table by the fitted line intercept + slope*p (already normalised).
   Gamma(std::vector<double> values, double intercept, double slope);
+  // The table of experiment(p) for p = 2..max_procs, measured when a formula first reads it (each
+  // p once, shared by the copies): a formula reads a few p (a tree's degrees, P - 1), where the
+  // whole table is P - 1 runs of up to P processes. Values equal those of the table measured whole.
+  Gamma(int max_procs, Experiment experiment);
 
   double operator()(int p) const;  // p >= 1; gamma(1) = 0 (nothing to send)
   // The cost, in single transfers, of `k` non-blocking sends of one message posted together:
   // gamma(k + 1) / gamma(2); 0 for k = 0. Also read as: the k-th of them arrives after
   // sends(k) transfers (the derived formulas' reading, exact for the model engine's ports).
   double sends(int k) const { return (*this)(k + 1); }
-  const std::vector<double>& values() const { return values_; }
 
  private:
+  struct Measured;
+  std::size_t size() const;           // the table's values, gamma(2) to gamma(size() + 1)
+  double value(std::size_t i) const;  // gamma(i + 2), i < size()
+
   std::vector<double> values_;
+  std::shared_ptr<Measured> measured_;  // instead of values_ when measured on demand
   bool fitted_tail_ = false;
   double intercept_ = 0, slope_ = 0;
 };

@@ -38,6 +38,10 @@ TEST(CliCalibrate, FormulaEngineOptions) {
   // Textbook: ceil(log2 8) * (alpha + beta m).
   EXPECT_DOUBLE_EQ(time_of(collsim("measure --engine formula --formula textbook " + kModel + call)),
                    3 * (12e-6 + 0.7e-9 * 65536));
+  // A formula moves no bytes: 10000 processes of 1 MiB are not refused for their payloads' memory.
+  EXPECT_DOUBLE_EQ(time_of(collsim("measure --engine formula --formula textbook " + kModel +
+                                   " --op bcast/binomial --procs 10000 --bytes 1MiB --csv")),
+                   14 * (12e-6 + 0.7e-9 * 1048576));
   expect_bad_input("measure --engine formula --formula textbook --op bcast/chain --procs 4 --bytes 8",
                    "bcast/chain has no textbook formula");
   expect_bad_input("measure --engine formula --formula guess" + call, "--formula: 'guess' is not textbook or derived");
@@ -50,6 +54,46 @@ TEST(CliCalibrate, FormulaEngineOptions) {
                        (scratch() / "p.yaml").string(),
                    "calibrate bcast/binomial: the experiments cannot tell alpha from beta");
   expect_bad_input("calibrate --engine warp", "unknown engine 'warp'");
+}
+
+// A parameters file has fits for some algorithms: the formula engine predicts those, and refuses
+// the others in one line naming the file and the algorithm, wherever the file is read (measure,
+// select, a scenario), rather than predicting them with default or ping-pong costs.
+TEST(CliCalibrate, FormulaRefusesAnAlgorithmItsParametersHaveNoFitFor) {
+  const fs::path dir = scratch() / "no-fit";
+  fs::create_directories(dir);
+  const std::string params = (dir / "binomial-only.yaml").string();
+  std::ofstream(params) << "collsim: parameters\n"
+                           "pingpong: {alpha: 2.0e-5, beta: 1.0e-9}\n"
+                           "algorithms:\n"
+                           "  bcast/binomial: {alpha: 1.0e-5, beta: 1.0e-9}\n";
+  const std::string call = " --params " + params + " --procs 4 --bytes 8KiB";
+  EXPECT_DOUBLE_EQ(time_of(collsim("measure --engine formula --csv --op bcast/binomial" + call)), 2 * (1e-5 + 8192e-9));
+  expect_refused(
+      "measure --engine formula --op bcast/chain" + call,
+      "collsim: " + params + " has no fit for bcast/chain (collsim calibrate --ops bcast/chain ... writes one)");
+  // Textbook formulas take the ping-pong's costs, as the file's reader says, so they need no fit.
+  EXPECT_DOUBLE_EQ(time_of(collsim("measure --engine formula --formula textbook --csv --op bcast/pipeline" + call)),
+                   3 * (2e-5 + 8192e-9));
+  expect_refused("select --op bcast --procs 4,8 --params " + params,
+                 "collsim: " + params +
+                     " has no fit for bcast/basic_linear, bcast/chain, bcast/pipeline, bcast/split_binary_tree, "
+                     "bcast/binary_tree, bcast/knomial, bcast/scatter_allgather, bcast/scatter_allgather_ring "
+                     "(collsim calibrate --ops bcast/basic_linear,bcast/chain,bcast/pipeline,"
+                     "bcast/split_binary_tree,bcast/binary_tree,bcast/knomial,bcast/scatter_allgather,"
+                     "bcast/scatter_allgather_ring ... writes them)");
+  const std::string scenario = (dir / "scenario.yaml").string();
+  std::ofstream(scenario) << "engines: [formula]\n"
+                             "formula: {kinds: [textbook, derived], params: binomial-only.yaml}\n"
+                             "procs: [4]\n"
+                             "bytes: [8KiB]\n"
+                             "operations:\n"
+                             "  - bcast/binomial\n"
+                             "  - bcast/pipeline\n";
+  expect_refused("run " + scenario + " --out " + (dir / "out").string(),
+                 "collsim: " + scenario + ":7:5: " + params +
+                     " has no fit for bcast/pipeline (collsim calibrate --ops bcast/pipeline ... writes one)");
+  EXPECT_FALSE(fs::exists(dir / "out"));
 }
 
 // README's and validation/paper-grisou.md's calibration runs at 4 to 32 processes: the default set

@@ -47,20 +47,19 @@ Spellings every_commands_options() {
 TEST(Options, EachNameMeansOneThingInEveryCommand) {
   const Spellings options = every_commands_options();
   // What the file and folder options take, where they exist.
-  const std::map<std::string, std::string> files = {{"csv", ""},          {"out", "DIR"},  {"output", "FILE"},
-                                                    {"trace", "FILE"},    {"png", "FILE"}, {"svg", "FILE"},
-                                                    {"from-trace", "FILE.csv"}, {"plots", "DIR"}};
+  const std::map<std::string, std::string> files = {
+      {"csv", ""},     {"out", "DIR"},  {"output", "FILE"},         {"trace", "FILE"},
+      {"png", "FILE"}, {"svg", "FILE"}, {"from-trace", "FILE.csv"}, {"plots", "DIR"}};
   for (const auto& [name, value] : files) {
     ASSERT_TRUE(options.count(name)) << "--" << name << " is in no command";
     for (const auto& [spelled, where] : options.at(name))
-      for (const std::string& command : where)
-        EXPECT_EQ(spelled, value) << command << ": --" << name << " " << spelled;
+      for (const std::string& command : where) EXPECT_EQ(spelled, value) << command << ": --" << name << " " << spelled;
   }
   // Any other name is a flag everywhere or takes a value everywhere.
   for (const auto& [name, spellings] : options) {
     const bool flag = spellings.count("") > 0;
-    EXPECT_TRUE(!flag || spellings.size() == 1) << "--" << name << " is a flag in "
-                                                << *spellings.at("").begin() << " and takes a value elsewhere";
+    EXPECT_TRUE(!flag || spellings.size() == 1)
+        << "--" << name << " is a flag in " << *spellings.at("").begin() << " and takes a value elsewhere";
   }
 }
 
@@ -73,8 +72,9 @@ TEST(Options, DashOIsOutputWhereACommandWritesOneFile) {
                  "collsim: option --output (or -o) given twice");
   expect_refused("platform --nodes 4 -o", "collsim: option -o needs a value (FILE)");
   // A command without --output takes no -o.
-  expect_refused("tree bcast/binomial --procs 4 -o x", "collsim: tree takes one algorithm name (collsim tree "
-                                                        "bcast/binomial --procs 8)");
+  expect_refused("tree bcast/binomial --procs 4 -o x",
+                 "collsim: tree takes one algorithm name (collsim tree "
+                 "bcast/binomial --procs 8)");
 }
 
 }  // namespace

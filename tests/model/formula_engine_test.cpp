@@ -1,11 +1,16 @@
 // The formula engine's pieces: gamma(p) measured in the model engine, the Gamma table, the
-// textbook formulas against hand values, and how run_formula picks parameters and refuses.
+// textbook formulas against hand values, how run_formula picks parameters and refuses, and its
+// results at thousands of processes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <random>
 #include <string>
+#include <vector>
 
 #include "engines/formula/formula_engine.hpp"
+#include "models/ring_paths.hpp"
 
 namespace collsim {
 namespace {
@@ -103,6 +108,134 @@ TEST(FormulaEngine, LogGPBecomesTheHockneyOfOneMessage) {
   EXPECT_DOUBLE_EQ(c.hockney.alpha, 2e-6 + 5e-6 - 1e-9);
   EXPECT_DOUBLE_EQ(c.hockney.beta, 1e-9);
   EXPECT_TRUE(c.serial_receive);
+}
+
+// At thousands of processes the formulas are evaluated the fast way (gamma(p) measured only where
+// a formula reads it, ring steps as a longest path, trees kept flat, reduce trees depth first):
+// their results against closed forms derived by hand, and the longest path against the ring's
+// recurrence run step by step over every rank. A faster evaluation that changed a result fails
+// here; how fast it is, is tools/bench/README.md's business (no timed tests).
+
+double predict(const FormulaConfig& f, const char* name, int procs, std::size_t bytes, std::size_t segment = 0) {
+  return run_formula(f, spec(name, procs, bytes, segment)).time_s;
+}
+
+// The formula engine under the model engine's Hockney, gamma(p) measured in it as measure
+// --engine formula does without --params.
+FormulaConfig from_model(bool one_port, int max_procs, double reduce_gamma = 0) {
+  ModelConfig m;
+  m.hockney = {kAlpha, kBeta};
+  m.one_port = one_port;
+  m.reduce_gamma = reduce_gamma;
+  FormulaConfig f;
+  f.costs = costs_from_model(m, max_procs, 8192);
+  return f;
+}
+
+// gamma(p) measured on demand equals the table measured whole, inside it and along its last two
+// points past it, and only the p read are measured.
+TEST(FormulaScale, GammaMeasuredOnDemandEqualsTheWholeTable) {
+  auto experiment = [](int p) { return 3e-6 + 2e-6 * p + 1e-8 * p * p; };
+  std::vector<double> table;
+  for (int p = 2; p <= 50; ++p) table.push_back(experiment(p));
+  const models::Gamma whole(table);
+  int runs = 0;
+  const models::Gamma lazy(50, [&](int p) {
+    ++runs;
+    return experiment(p);
+  });
+  EXPECT_EQ(runs, 1);  // gamma(2), the unit
+  for (int p : {1, 2, 17, 50, 51, 80}) EXPECT_EQ(lazy(p), whole(p)) << p;
+  EXPECT_EQ(runs, 4);  // 2, 17, 50 and 49 (the slope past the table)
+  const models::Gamma copy = lazy;
+  EXPECT_EQ(copy(17), whole(17));
+  EXPECT_EQ(runs, 4);  // copies share what was measured
+}
+
+// Broadcasts on 10000 to 300000 processes. Binomial, contention-free: every rank holds the
+// message after as many transfers as its vrank has bits set, at most 13 below 10000 (8191) and
+// 18 below 300000. Under one port a rank's j-th child has it after j of its
+// transfers, and the root serves its largest subtree first, so a rank of height k is done k
+// transfers after it has the message whichever child is on the critical path: log2(P) transfers
+// on a power of two. basic_linear under one port: P-1 transfers, one after the other.
+TEST(FormulaScale, BroadcastsOnThousandsOfProcessesMatchTheirClosedForms) {
+  const std::size_t m = 1 << 20;
+  EXPECT_NEAR(predict(from_model(false, 10000), "bcast/binomial", 10000, m), 13 * t(m), 1e-12 * 13 * t(m));
+  EXPECT_NEAR(predict(from_model(false, 10000), "bcast/basic_linear", 10000, m), t(m), 1e-12 * t(m));
+  const FormulaConfig port = from_model(true, 16384);
+  EXPECT_NEAR(predict(port, "bcast/binomial", 16384, m), 14 * t(m), 1e-12 * 14 * t(m));
+  EXPECT_NEAR(predict(port, "bcast/basic_linear", 10000, m), 9999 * t(m), 1e-12 * 9999 * t(m));
+
+  // The pipeline of n segments of s bytes: (P + n - 2)*t(s); below and above the processes up
+  // to which the formula keeps its trees (one tree walked as it is asked beyond).
+  const std::size_t s = 8192, n = 10;
+  for (int procs : {10000, 300000}) {
+    const double chain = (procs + n - 2) * t(s);
+    EXPECT_NEAR(predict(from_model(false, procs), "bcast/pipeline", procs, n * s, s), chain, 1e-12 * chain) << procs;
+  }
+  EXPECT_NEAR(predict(from_model(false, 300000), "bcast/binomial", 300000, m), 18 * t(m), 1e-12 * 18 * t(m));
+
+  // scatter_allgather_ring on a power of two with P dividing m, blocks of b bytes: the binomial
+  // scatter ends after log2(P) transfers of P/2, P/4, ..., 1 blocks, then P-1 ring steps of t(b):
+  // (log2 P + P - 1)*alpha + 2*(P - 1)*b*beta (the textbook formula).
+  const int P = 8192;
+  const std::size_t b = 1000;
+  const double ring = 13 * kAlpha + (P - 1) * b * kBeta + (P - 1) * t(b);
+  EXPECT_NEAR(predict(from_model(false, P), "bcast/scatter_allgather_ring", P, P * b), ring, 1e-12 * ring);
+}
+
+// Reductions: allreduce/ring with count = P*k elements of 8 bytes, blocks of b = 8k bytes: P-1
+// reduce-scatter steps of a transfer and a reduction, then P-1 allgather steps,
+// (P-1)*(2*t(b) + g*b). reduce/pipeline, a chain of P ranks and n segments of l bytes: a rank h
+// hops from the leaf sends segment s at 2t(l) + g*l + (h-1)*(t(l) + g*l) + s*(t(l) + g*l) (the
+// leaf paces t, every other rank t + g*l), so the root, which only reduces, is done at
+// (P + n - 2)*(t(l) + g*l).
+TEST(FormulaScale, ReductionsOnThousandsOfProcessesMatchTheirClosedForms) {
+  const double g = 2.5e-10;
+  const FormulaConfig f = from_model(false, 4000, g);
+  const std::size_t b = 8 * 24;
+  const double ring = 3999 * (2 * t(b) + g * b);
+  RunSpec s = spec("allreduce/ring", 4000, 4000 * b);
+  s.params.reduction = {Datatype::float64, ReduceOp::sum};
+  EXPECT_NEAR(run_formula(f, s).time_s, ring, 1e-12 * ring);
+
+  const std::size_t l = 1024, n = 64;
+  const double chain = (4000 + n - 2) * (t(l) + g * l);
+  s.algorithm = find_algorithm("reduce/pipeline");
+  s.bytes = n * l;
+  s.params.segment = l;
+  EXPECT_NEAR(run_formula(f, s).time_s, chain, 1e-12 * chain);
+}
+
+// ring_longest_path against the ring's recurrence run step by step over every rank, with costs of
+// many values, and of the two or three a ring's blocks have (full, short, empty), and P-1 steps
+// as the formulas take or fewer.
+TEST(FormulaScale, RingLongestPathEqualsTheRecurrenceStepByStep) {
+  std::mt19937 random(26);
+  std::uniform_real_distribution<double> u(0, 1);
+  for (int P : {2, 3, 7, 64, 301}) {
+    for (int kind = 0; kind < 3; ++kind) {
+      std::vector<double> start(static_cast<std::size_t>(P)), cost(static_cast<std::size_t>(P));
+      for (int d = 0; d < P; ++d) {
+        start[static_cast<std::size_t>(d)] = kind == 2 ? 0 : 1e-5 * u(random);
+        cost[static_cast<std::size_t>(d)] = kind == 0 ? 1e-6 * u(random) : d < P / 2 ? 3e-6 : d == P / 2 ? 2e-6 : 1e-6;
+      }
+      for (int n : {1, P / 2, P - 1}) {
+        if (n < 1) continue;
+        std::vector<double> x = start, next(x.size());
+        for (int step = 1; step <= n; ++step) {
+          for (int v = 0; v < P; ++v) {
+            auto at = [&](int i) { return static_cast<std::size_t>(((i % P) + P) % P); };
+            next[at(v)] = std::max(x[at(v)] + cost[at(v - step + 1)], x[at(v - 1)] + cost[at(v - step)]);
+          }
+          std::swap(x, next);
+        }
+        const double expected = *std::max_element(x.begin(), x.end());
+        EXPECT_NEAR(models::ring_longest_path(start, cost, static_cast<std::size_t>(n)), expected, 1e-13 * expected)
+            << "P " << P << " kind " << kind << " n " << n;
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -74,6 +74,42 @@ TEST(Calibration, GammaUnderOnePortIsOneTransferPerReceiver) {
   EXPECT_TRUE(p.serial_receive);
 }
 
+// In the model engine gamma(p) for every p comes from one run on the largest p: the same values,
+// to the bit, as a run of the experiment (a basic_linear broadcast of one segment, until the last
+// receiver has it) per p, under every kind of model and port; two-level with two ranks per node,
+// where calibration measures gamma one rank per node.
+TEST(Calibration, GammaFromOneModelRunEqualsARunPerProcessCount) {
+  ModelConfig two_level;
+  two_level.kind = ModelConfig::Kind::two_level;
+  two_level.two_level = {{1e-6, 0.2e-9}, {kAlpha, kBeta}, models::block_placement(2)};
+  two_level.one_port = true;
+  ModelConfig loggp;
+  loggp.kind = ModelConfig::Kind::loggp;
+  loggp.loggp = {5e-6, 1.5e-6, 2e-6, 1e-9};
+  ModelConfig loggp_gap = loggp;  // sends paced by o rather than g + (s-1)G
+  loggp_gap.loggp = {5e-6, 3e-5, 2e-6, 1e-9};
+  for (int kind = 0; kind < 5; ++kind) {
+    CalibrationSetup s = model_setup(kind == 1);
+    if (kind == 2) s.env.model = two_level;
+    if (kind == 3) s.env.model = loggp;
+    if (kind == 4) s.env.model = loggp_gap;
+    s.algorithms = {find_algorithm("bcast/binomial")};
+    s.gamma_max_procs = 40;
+    const Parameters p = calibrate(s);
+    ModelConfig per_p = s.env.model;
+    per_p.two_level.placement = models::block_placement(1);
+    RunSpec spec;
+    spec.algorithm = find_algorithm("bcast/basic_linear");
+    spec.bytes = s.segment;
+    spec.real_bytes = false;
+    std::vector<double> times;
+    for (spec.procs = 2; spec.procs <= 40; ++spec.procs) times.push_back(run_model(per_p, spec).time_s);
+    ASSERT_EQ(p.gamma.size(), times.size()) << kind;
+    for (std::size_t i = 0; i < times.size(); ++i) EXPECT_EQ(p.gamma[i], times[i] / times[0]) << kind << " p " << i + 2;
+    EXPECT_GT(p.gamma.back(), kind == 0 ? 0.99 : 5) << kind;  // contention shows (but not contention-free)
+  }
+}
+
 // With reductions that cost something, the local reduction's experiment gives back their gamma,
 // and the reducing algorithms' fits, which take it out of their times, still give back alpha and
 // beta exactly.

@@ -10,6 +10,20 @@ const char* to_string(FormulaConfig::Kind kind) {
 
 std::string formula_engine_name(FormulaConfig::Kind kind) { return std::string("formula-") + to_string(kind); }
 
+bool has_fit(const FormulaConfig& config, const AlgorithmInfo& algorithm) {
+  return config.fits_from.empty() || config.per_algorithm.count(algorithm.name) > 0;
+}
+
+std::string missing_fits(const std::string& source, const std::vector<std::string>& names) {
+  std::string list, ops;
+  for (const std::string& n : names) {
+    list += (list.empty() ? "" : ", ") + n;
+    ops += (ops.empty() ? "" : ",") + n;
+  }
+  return source + " has no fit for " + list + " (collsim calibrate --ops " + ops + " ... writes " +
+         (names.size() == 1 ? "one" : "them") + ")";
+}
+
 RunResult run_formula(const FormulaConfig& config, const RunSpec& spec) {
   const AlgorithmInfo& a = *spec.algorithm;
   const models::Formula f = config.kind == FormulaConfig::Kind::textbook ? a.textbook : a.derived;
@@ -21,6 +35,7 @@ RunResult run_formula(const FormulaConfig& config, const RunSpec& spec) {
     throw InputError(std::string(a.name) + " has no " + to_string(config.kind) + " formula (" + to_string(config.kind) +
                      " formulas: " + have + ")");
   }
+  if (!has_fit(config, a)) throw InputError(missing_fits(config.fits_from, {std::string(a.name)}));
   models::FormulaInput in{spec.procs, spec.bytes, spec.params, config.costs};
   if (auto it = config.per_algorithm.find(a.name); it != config.per_algorithm.end()) in.costs.hockney = it->second;
   RunResult r;
@@ -33,12 +48,10 @@ models::Gamma gamma_in_model(const ModelConfig& model, int max_procs, std::size_
   spec.algorithm = find_algorithm("bcast/basic_linear");
   spec.bytes = std::max<std::size_t>(segment, 1);
   spec.real_bytes = false;
-  std::vector<double> values;
-  for (int p = 2; p <= std::max(max_procs, 2); ++p) {
+  return models::Gamma(max_procs, [model, spec](int p) mutable {
     spec.procs = p;
-    values.push_back(run_model(model, spec).finish_s[0]);
-  }
-  return models::Gamma(std::move(values));
+    return run_model(model, spec).finish_s[0];
+  });
 }
 
 models::FormulaCosts costs_from_model(const ModelConfig& model, int max_procs, std::size_t segment) {

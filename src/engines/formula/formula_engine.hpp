@@ -10,6 +10,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "engines/model/model_engine.hpp"
 #include "engines/run.hpp"
@@ -23,19 +24,28 @@ struct FormulaConfig {
   models::FormulaCosts costs;
   // Calibrated (alpha, beta) by algorithm name, used instead of costs.hockney for that algorithm.
   std::map<std::string, models::Hockney, std::less<>> per_algorithm;
+  // Non-empty: only the algorithms of per_algorithm have costs, and this names where their fits
+  // come from (a parameters file). costs.hockney would be a guess for the others: they are refused.
+  std::string fits_from;
 };
+
+// Whether `config` has costs for `algorithm` (always, unless only fits count: fits_from).
+bool has_fit(const FormulaConfig& config, const AlgorithmInfo& algorithm);
+// The refusal of predictions without a fit: `source` has none for the algorithms `names`, and the
+// command that calibrates them. One line.
+std::string missing_fits(const std::string& source, const std::vector<std::string>& names);
 
 // "textbook" or "derived"; the engine's name in result rows is "formula-" + that.
 const char* to_string(FormulaConfig::Kind kind);
 std::string formula_engine_name(FormulaConfig::Kind kind);
 
 // The prediction for one call. Throws InputError when the algorithm has no formula of that kind
-// (textbook formulas exist only where the literature has one).
+// (textbook formulas exist only where the literature has one) or no fit (has_fit).
 RunResult run_formula(const FormulaConfig& config, const RunSpec& spec);
 
 // gamma(p) for p = 2..max_procs, from the model engine: the root's time for a basic_linear
 // broadcast of `segment` bytes to p-1 ranks, over the time for p = 2 (the seed's experiment, which
-// the model engine answers exactly in one run).
+// the model engine answers exactly in one run). Each p is run when a formula first reads it.
 models::Gamma gamma_in_model(const ModelConfig& model, int max_procs, std::size_t segment);
 
 // The formula costs that describe the model engine's machine: its Hockney (two-level: the pair
