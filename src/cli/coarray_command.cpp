@@ -8,6 +8,8 @@
 #include "cli/coarray_options.hpp"
 #include "cli/commands.hpp"
 #include "cli/engine_options.hpp"
+#include "cli/measure_options.hpp"
+#include "engines/run_memory.hpp"
 #include "experiment/coarray_point.hpp"
 #include "experiment/units.hpp"
 #include "models/coarray_cost.hpp"
@@ -20,7 +22,7 @@ std::vector<OptionDef> coarray_options() {
   for (auto& d : coarray_point_options()) defs.push_back(d);
   const std::vector<OptionDef> more = {
       {"images", "N", "number of images (processes; default 2)"},
-      {"payload", "real|virtual", "real: move and check bytes (default); virtual: sizes only"},
+      payload_option(),
       {"csv", "", "print a CSV header and row instead of the text"},
   };
   defs.insert(defs.end(), more.begin(), more.end());
@@ -49,13 +51,11 @@ int coarray_command(std::span<char* const> args) {
   if (engine != "sim" && engine != "model")
     throw UsageError("unknown engine '" + engine + "' (sim or model; real MPI: collsim-mpi coarray)");
   CoarrayPoint point = read_coarray_point(o);
-  const std::string payload = o.text("payload", "real");
-  if (payload != "real" && payload != "virtual")
-    throw UsageError("--payload: '" + payload + "' is not real or virtual");
-  point.real_bytes = payload == "real";
+  point.real_bytes = read_payload(o);
   const int images = static_cast<int>(o.integer("images", 2, 2, 1 << 20));
   const CoarrayProgram program(point);
   const RunSpec spec = coarray_spec(program, images);
+  check_run_memory(engine, spec);
 
   RunResult result;
   std::string prediction;

@@ -20,6 +20,7 @@
 #include "cli/progress_line.hpp"
 #include "engines/formula/formula_engine.hpp"
 #include "engines/model/model_engine.hpp"
+#include "engines/run_memory.hpp"
 #include "engines/sim/protocol.hpp"
 #include "engines/sim/sim_engine.hpp"
 #include "experiment/calibration.hpp"
@@ -72,7 +73,7 @@ std::vector<OptionDef> measure_options() {
       {"engine", "sim|model|formula",
        "engine to run on (required); formula: the closed-form prediction (models/formulas.hpp)"}};
   for (auto& d : call_options(true)) defs.push_back(d);
-  defs.push_back({"payload", "real|virtual", "real: move and check bytes (default); virtual: sizes only"});
+  defs.push_back(payload_option());
   for (auto& d : engine_options()) defs.push_back(d);
   const std::vector<OptionDef> more = {
       {"formula", "textbook|derived",
@@ -108,18 +109,7 @@ int measure(std::span<char* const> args) {
   if (engine != "sim" && engine != "model" && engine != "formula")
     throw UsageError("unknown engine '" + engine + "' (sim, model or formula; real MPI: collsim-mpi)");
   RunSpec spec = read_call(o);
-  const std::string payload = o.text("payload", "real");
-  if (payload != "real" && payload != "virtual")
-    throw UsageError("--payload: '" + payload + "' is not real or virtual");
-  spec.real_bytes = payload == "real" && engine != "formula";  // a formula moves no bytes
-  double total = 0;                                            // every rank's buffers
-  for (int r = 0; r < spec.procs && spec.real_bytes; ++r) {
-    const BufferSizes b = operation_info(spec.algorithm->op).layout(call_shape(spec, r));
-    total += static_cast<double>(b.data + b.result);
-  }
-  if (spec.real_bytes && total > 8.0 * (1ull << 30))
-    throw UsageError("real payloads would take " + format_bytes(static_cast<std::size_t>(total)) +
-                     " of memory: use --payload virtual for runs this large");
+  spec.real_bytes = read_payload(o) && engine != "formula";  // a formula moves no bytes
 
   // A bad trace name fails before anything runs.
   if (o.has("trace") && engine == "formula")
@@ -130,8 +120,9 @@ int measure(std::span<char* const> args) {
     check_output_file(o.text("trace"), "trace");
   }
   const std::uint64_t trace_limit = o.bytes("trace-limit", kDefaultTraceLimit);
-  TraceBuffer trace;
+  TraceBuffer trace(o.has("trace") ? trace_event_limit(trace_extension(o.text("trace")), trace_limit) : 0);
   if (o.has("trace")) spec.trace = &trace;
+  check_run_memory(engine, spec);
 
   RunResult result;
   std::string engine_name = engine;
@@ -173,6 +164,7 @@ int measure(std::span<char* const> args) {
     run_sim(sim, std::span<const RunSpec>(&spec, 1), [&](std::size_t, const RunResult& r) { result = r; });
   }
   if (o.has("trace")) {
+    check_trace_kept(trace, o.text("trace"), trace_extension(o.text("trace")), trace_limit);
     if (trace.events().empty())
       throw EngineError("--trace: the " + engine + " engine recorded no events (it does not trace in this build)");
     write_trace(o.text("trace"), {{engine_name, describe(spec), spec.procs, trace.take()}}, trace_limit);
@@ -248,6 +240,7 @@ int run(std::span<char* const> args) {
   auto plan = expand_plan(sc, &skipped_roots);
   if (o.has("protocol"))
     for (PlanPoint& p : plan) p.sim.protocol = sc.sim.protocol;
+  check_plan_memory(plan, so.jobs > 0 ? so.jobs : usable_cores(), sc.file);
   const std::string dir = o.has("out") ? o.text("out") : !sc.out_dir.empty() ? sc.out_dir : "results/" + sc.name;
   const Sweep sweep = collective_sweep(sc, plan, dir);
   const std::string csv_path = (std::filesystem::path(dir) / "results.csv").string();

@@ -7,6 +7,7 @@
 #include "cli/engine_options.hpp"
 #include "cli/measure_options.hpp"
 #include "engines/model/model_engine.hpp"
+#include "engines/run_memory.hpp"
 #include "engines/sim/protocol.hpp"
 #include "engines/sim/sim_engine.hpp"
 #include "experiment/explanation.hpp"
@@ -27,6 +28,7 @@ std::vector<OptionDef> explain_options() {
        "collsim-mpi measure --trace FILE.csv, or collsim measure/timeline --trace FILE.csv)"}};
   for (auto& d : call_options(true))
     if (d.name != "csv" && d.name != "op") defs.push_back(d);
+  defs.push_back(payload_option());
   for (auto& d : engine_options()) defs.push_back(d);
   defs.push_back({"help", "", "this text"});
   return defs;
@@ -51,7 +53,7 @@ std::string protocol_reason(const Protocols& p, std::uint64_t bytes, TraceProtoc
 
 // The runs of a trace file, each told as a run of the engines is.
 int explain_trace_file(const ParsedOptions& o) {
-  for (const char* n : {"procs", "bytes", "segment", "root", "fanout", "radix", "engine"})
+  for (const char* n : {"procs", "bytes", "segment", "root", "fanout", "radix", "engine", "payload"})
     if (o.has(n))
       throw UsageError("--" + std::string(n) + " does not apply with --from-trace (the trace says what ran)");
   if (!o.positional.empty()) throw UsageError("--from-trace takes no algorithm (the trace says what ran)");
@@ -104,8 +106,12 @@ int explain_command(std::span<char* const> args) {
   if (spec.procs > kMaxRanks)
     throw UsageError("--procs " + std::to_string(spec.procs) + ": explain tells runs of at most " +
                      std::to_string(kMaxRanks) + " ranks (a timeline or a trace file shows larger ones)");
-  TraceBuffer trace;
+  spec.real_bytes = read_payload(o);
+  // A narrative of at most kMaxRanks ranks, but segments may be many: the events are held within
+  // the default trace limit.
+  TraceBuffer trace(trace_event_limit(".csv", kDefaultTraceLimit));
   spec.trace = &trace;
+  check_run_memory(engine, spec);
   RunResult result;
   ExplainContext context;
   if (engine == "model") {
@@ -134,6 +140,8 @@ int explain_command(std::span<char* const> args) {
     };
     context.send_done = send_completion(protocols);
   }
+  check_trace_kept(trace, "explain", ".csv", kDefaultTraceLimit);
+
   const std::vector<TraceEvent> events = trace.take();
   if (events.empty()) {
     std::cerr << "collsim: the " << engine << " engine recorded no trace of " << describe(spec) << "\n";

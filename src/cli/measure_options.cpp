@@ -83,6 +83,17 @@ Reduction read_reduction(const ParsedOptions& options, Reduction fallback) {
   return r;
 }
 
+OptionDef payload_option() {
+  return {"payload", "real|virtual", "real: move and check bytes (default); virtual: sizes only"};
+}
+
+bool read_payload(const ParsedOptions& options) {
+  const std::string payload = options.text("payload", "real");
+  if (payload != "real" && payload != "virtual")
+    throw UsageError("--payload: '" + payload + "' is not real or virtual");
+  return payload == "real";
+}
+
 std::vector<OptionDef> knob_options(std::initializer_list<Knob> knobs) {
   std::vector<OptionDef> defs;
   for (Knob k : knobs) {

@@ -33,6 +33,11 @@ std::vector<OptionDef> knob_options(std::initializer_list<Knob> knobs);
 void read_knobs(const ParsedOptions& options, const AlgorithmInfo& algorithm, std::initializer_list<Knob> knobs,
                 AlgorithmParams& params);
 
+// --payload real|virtual, for the commands that run points on the simulated engines; read_payload
+// is true for real bytes (the default).
+OptionDef payload_option();
+bool read_payload(const ParsedOptions& options);
+
 inline constexpr std::initializer_list<Knob> kAllKnobs = {Knob::segment, Knob::fanout, Knob::radix, Knob::max_requests};
 
 }  // namespace collsim::cli

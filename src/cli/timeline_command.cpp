@@ -16,9 +16,11 @@
 #include "cli/plotting.hpp"
 #include "comm/trace.hpp"
 #include "engines/model/model_engine.hpp"
+#include "engines/run_memory.hpp"
 #include "engines/sim/sim_engine.hpp"
 #include "experiment/named_files.hpp"
 #include "experiment/trace_files.hpp"
+#include "experiment/units.hpp"
 
 namespace collsim::cli {
 namespace {
@@ -39,7 +41,10 @@ std::vector<OptionDef> timeline_options() {
   defs.push_back({"trace", "FILE",
                   "also write the runs' events to FILE, as collsim measure --trace does: .csv (collsim's trace, "
                   "for --from-trace and explain), .json (Perfetto) or .paje (ViTE)"});
-  defs.push_back({"payload", "real|virtual", "real: move and check bytes (default); virtual: sizes only"});
+  defs.push_back({"trace-limit", "SIZE",
+                  "refuse a run whose trace would pass SIZE (default " + format_bytes(kDefaultTraceLimit) +
+                      "; the events drawn are held in memory)"});
+  defs.push_back(payload_option());
   for (auto& d : engine_options()) defs.push_back(d);
   defs.push_back({"help", "", "this text"});
   return defs;
@@ -82,14 +87,21 @@ std::vector<TracedRun> traced_point(const ParsedOptions& o) {
   if (!sim) check_model_options(o, "model");
   if (!model) check_sim_options(o, "sim");
   RunSpec spec = read_call(o);
-  const std::string payload = o.text("payload", "real");
-  if (payload != "real" && payload != "virtual")
-    throw UsageError("--payload: '" + payload + "' is not real or virtual");
-  spec.real_bytes = payload == "real";
+  spec.real_bytes = read_payload(o);
 
+  for (const std::string& engine : engines) {
+    RunSpec traced = spec;
+    TraceBuffer none;
+    traced.trace = &none;
+    check_run_memory(engine, traced);
+  }
+  // The events are held within the trace limit, as the --trace file (or the CSV drawn) would.
+  const std::string file = o.has("trace") ? o.text("trace") : "timeline";
+  const std::string format = o.has("trace") ? trace_extension(o.text("trace")) : ".csv";
+  const std::uint64_t limit = o.bytes("trace-limit", kDefaultTraceLimit);
   std::vector<TracedRun> runs;
   for (const std::string& engine : engines) {
-    TraceBuffer buffer;
+    TraceBuffer buffer(trace_event_limit(format, limit));
     RunSpec traced = spec;
     traced.trace = &buffer;
     RunResult result;
@@ -97,6 +109,7 @@ std::vector<TracedRun> traced_point(const ParsedOptions& o) {
       result = run_model(read_model(o), traced);
     else
       run_sim(read_sim(o), std::span<const RunSpec>(&traced, 1), [&](std::size_t, const RunResult& r) { result = r; });
+    check_trace_kept(buffer, file, format, limit);
     if (buffer.events().empty())
       throw EngineError("engine " + engine + " recorded no trace events (its trace is not in this build)");
     runs.push_back({engine, describe(spec), spec.procs, buffer.take()});

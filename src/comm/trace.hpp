@@ -20,6 +20,7 @@
 // Writers (Chrome trace, Paje, timelines, critical paths) live in experiment/.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -55,17 +56,36 @@ class TraceSink {
  public:
   virtual ~TraceSink() = default;
   virtual void record(const TraceEvent& event) = 0;
+  // The events past which the sink keeps none: an engine that records elsewhere first (the sim
+  // engine's simulation process) stops there too, and then tells the sink with lost().
+  virtual std::size_t max_events() const { return SIZE_MAX; }
+  virtual void lost() {}
 };
 
-// A sink that keeps the events in memory, in the order recorded.
+// A sink that keeps the events in memory, in the order recorded, up to `max_events`: one more
+// and it drops them all and says it overflowed, so that a run of millions of ranks or segments
+// cannot fill memory with events (56 bytes each) before its trace is refused.
 class TraceBuffer final : public TraceSink {
  public:
-  void record(const TraceEvent& event) override { events_.push_back(event); }
+  explicit TraceBuffer(std::size_t max_events = SIZE_MAX) : max_(max_events) {}
+  void record(const TraceEvent& event) override {
+    if (overflowed_) return;
+    if (events_.size() == max_) return lost();
+    events_.push_back(event);
+  }
+  std::size_t max_events() const override { return max_; }
+  void lost() override {
+    overflowed_ = true;
+    events_ = {};
+  }
+  bool overflowed() const { return overflowed_; }
   const std::vector<TraceEvent>& events() const { return events_; }
   std::vector<TraceEvent> take() { return std::move(events_); }
 
  private:
   std::vector<TraceEvent> events_;
+  std::size_t max_;
+  bool overflowed_ = false;
 };
 
 const char* to_string(TraceKind kind);

@@ -71,7 +71,8 @@ std::string readable_bytes(double bytes) {
     ++u;
   }
   char out[32];
-  std::snprintf(out, sizeof out, bytes < 10 && u > 0 ? "%.1f%s" : "%.0f%s", bytes, units[u]);
+  const char* format = u == 0 || bytes >= 100 ? "%.0f%s" : bytes >= 10 ? "%.1f%s" : "%.2f%s";
+  std::snprintf(out, sizeof out, format, bytes, units[u]);
   return out;
 }
 
@@ -82,7 +83,8 @@ std::string limit_text(std::uint64_t limit) {
 }
 }  // namespace
 
-void check_memory(const RunMemory& need, const std::string& what, std::string_view engine, int jobs) {
+void check_memory(const RunMemory& need, const std::string& what, std::string_view engine, int jobs,
+                  const std::string& virtual_hint) {
   const std::uint64_t limit = memory_limit();
   const double total = need.total() * std::max(jobs, 1);
   if (total <= static_cast<double>(limit)) return;
@@ -93,9 +95,10 @@ void check_memory(const RunMemory& need, const std::string& what, std::string_vi
              " engine's ranks";
   std::string remedy;
   if (jobs > 1 && need.total() <= static_cast<double>(limit))
-    remedy = "run fewer points at once (--jobs " + std::to_string(std::max<long>(1, static_cast<long>(static_cast<double>(limit) / need.total()))) + ")";
+    remedy = "run fewer points at once (--jobs " +
+             std::to_string(std::max<long>(1, static_cast<long>(static_cast<double>(limit) / need.total()))) + ")";
   else if (need.payload > need.engine)
-    remedy = "use virtual payloads (--payload virtual; scenario: payload: virtual) or smaller sizes";
+    remedy = "use virtual payloads (" + virtual_hint + ") or smaller sizes";
   else
     remedy = "use fewer processes";
   throw InputError(what + " needs about " + readable_bytes(need.total()) + " of memory (" + parts + ")" +
@@ -104,10 +107,10 @@ void check_memory(const RunMemory& need, const std::string& what, std::string_vi
 }
 
 void check_run_memory(std::string_view engine, const RunSpec& spec, int jobs) {
-  const std::string what = (spec.program ? spec.program->describe(spec.procs)
-                                         : std::string(spec.algorithm->name) + " on " + std::to_string(spec.procs) +
-                                               " processes") +
-                           " on engine " + std::string(engine);
+  const std::string what =
+      (spec.program ? spec.program->describe(spec.procs)
+                    : std::string(spec.algorithm->name) + " on " + std::to_string(spec.procs) + " processes") +
+      " on engine " + std::string(engine);
   check_memory(estimate_run_memory(engine, spec), what, engine, jobs);
 }
 

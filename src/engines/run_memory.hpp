@@ -35,8 +35,10 @@ std::uint64_t memory_limit();
 // "bcast/binomial on 1000000000 processes on engine model needs about 240GiB of memory (...),
 // more than this machine's 23.4GiB: ...".
 void check_run_memory(std::string_view engine, const RunSpec& spec, int jobs = 1);
-// The same for an estimate already made, of the run `what`.
-void check_memory(const RunMemory& need, const std::string& what, std::string_view engine, int jobs = 1);
+// The same for an estimate already made, of the run `what`; `virtual_hint` says how the caller's
+// input asks for virtual payloads.
+void check_memory(const RunMemory& need, const std::string& what, std::string_view engine, int jobs = 1,
+                  const std::string& virtual_hint = "--payload virtual");
 
 // This process's resident memory now, in bytes (0 where /proc does not tell).
 std::uint64_t resident_bytes();
@@ -44,7 +46,7 @@ std::uint64_t resident_bytes();
 // else empty.
 std::string memory_exceeded(const std::string& what);
 
-// "23.4GiB", "512MiB", "1.2KiB": a size for people, 3 significant digits.
+// "23.4GiB", "512MiB", "1.25KiB": a size for people, 3 significant digits.
 std::string readable_bytes(double bytes);
 
 }  // namespace collsim

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "engines/run_memory.hpp"
 #include "engines/sim/protocol.hpp"
 #include "experiment/measurement.hpp"
 #include "experiment/named_files.hpp"
@@ -291,6 +292,15 @@ int run_coarray_scenario(const std::string& path, const std::string& out_dir, co
     sc.sim.protocol = protocol;
   }
   const auto plan = expand_coarray_plan(sc);
+  // The largest program the simulated engines would run (its arrays and windows): refused first.
+  for (const CoarrayPlanPoint& p : plan) {
+    if (p.engine != "model" && p.engine != "sim") continue;
+    const CoarrayProgram program(p.point);
+    const RunSpec spec = coarray_spec(program, sc.images);
+    check_memory(estimate_run_memory(p.engine, spec),
+                 path + ": the point " + program.describe(sc.images) + " on engine " + p.engine, p.engine,
+                 options.jobs > 0 ? options.jobs : usable_cores(), "coarray.payload: virtual");
+  }
   const std::string dir = !out_dir.empty() ? out_dir : !sc.out_dir.empty() ? sc.out_dir : "results/" + sc.name;
   const std::string csv_path = (fs::path(dir) / "results.csv").string(),
                     json_path = (fs::path(dir) / "run.json").string();

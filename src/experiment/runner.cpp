@@ -8,6 +8,7 @@
 #include <optional>
 #include <vector>
 
+#include "engines/run_memory.hpp"
 #include "experiment/calibration.hpp"
 #include "experiment/critical_path.hpp"
 #include "experiment/mpi_launcher.hpp"
@@ -18,37 +19,41 @@
 namespace collsim {
 namespace {
 
-// The events of one point, for its critical path and its trace file, given up past a bound: a
-// point of millions of ranks or thousands of segments would otherwise hold gigabytes of events
-// (at ~56 bytes each).
-class BoundedTrace final : public TraceSink {
- public:
-  static constexpr std::size_t kMaxEvents = std::size_t{4} << 20;
-  void record(const TraceEvent& e) override {
-    if (overflow_) return;
-    if (events_.size() == kMaxEvents) {
-      overflow_ = true;
-      events_ = {};
-      return;
-    }
-    events_.push_back(e);
-  }
-  // The shares, when the whole trace was kept and holds a path; else nullopt (empty cells).
-  std::optional<PathShares> shares() const {
-    if (overflow_ || events_.empty()) return std::nullopt;
-    const CriticalPath path = critical_path(events_);
-    if (path.steps.empty()) return std::nullopt;
-    return path.shares;
-  }
-  bool overflowed() const { return overflow_; }
-  std::vector<TraceEvent> take() { return std::move(events_); }
+// The events of one point, for its critical path and its trace file, kept up to a bound: a point
+// of millions of ranks or thousands of segments would otherwise hold gigabytes of events.
+constexpr std::size_t kMaxPointEvents = std::size_t{4} << 20;
 
- private:
-  std::vector<TraceEvent> events_;
-  bool overflow_ = false;
-};
+// The critical path's shares, when the whole trace was kept and holds a path; else nullopt
+// (empty cells).
+std::optional<PathShares> shares_of(const TraceBuffer& trace) {
+  if (trace.overflowed() || trace.events().empty()) return std::nullopt;
+  const CriticalPath path = critical_path(trace.events());
+  if (path.steps.empty()) return std::nullopt;
+  return path.shares;
+}
 
 }  // namespace
+
+void check_plan_memory(const std::vector<PlanPoint>& plan, int jobs, const std::string& scenario_file) {
+  std::vector<std::pair<RunMemory, std::size_t>> needs;  // (estimate, plan index)
+  for (std::size_t i = 0; i < plan.size(); ++i)
+    if (plan[i].engine == "model" || plan[i].engine == "sim")
+      needs.push_back({estimate_run_memory(plan[i].engine, plan[i].spec), i});
+  if (needs.empty()) return;
+  std::sort(needs.begin(), needs.end(), [](const auto& a, const auto& b) { return a.first.total() > b.first.total(); });
+  const PlanPoint& largest = plan[needs.front().second];
+  const std::string what = scenario_file + ": the point " + describe(largest.spec) + " on engine " + largest.engine;
+  check_memory(needs.front().first, what, largest.engine, 1, "real_bytes: false");
+  // The largest points side by side, as `jobs` workers may run them: their mean, `jobs` times.
+  const std::size_t together = std::min(static_cast<std::size_t>(std::max(jobs, 1)), needs.size());
+  if (together < 2) return;
+  RunMemory mean;
+  for (std::size_t k = 0; k < together; ++k) {
+    mean.payload += needs[k].first.payload / static_cast<double>(together);
+    mean.engine += needs[k].first.engine / static_cast<double>(together);
+  }
+  check_memory(mean, what, largest.engine, static_cast<int>(together), "real_bytes: false");
+}
 
 Measurement to_measurement(const std::string& engine, const RunSpec& spec, const RunResult& result) {
   std::string data = !spec.real_bytes ? "unchecked" : result.data_error.empty() ? "ok" : result.data_error;
@@ -82,6 +87,10 @@ const FormulaConfig& PlanRunner::formula(const PlanPoint& point) {
   return formulas_.emplace(id, std::move(f)).first->second;
 }
 
+std::string PlanRunner::trace_path(std::size_t index) const {
+  return (std::filesystem::path(trace_dir_) / (trace_keys_[index] + "." + scenario_.trace)).string();
+}
+
 void PlanRunner::write_point_trace(std::size_t index, const std::string& engine, const RunSpec& spec,
                                    std::vector<TraceEvent> events) const {
   if (events.empty())
@@ -89,7 +98,7 @@ void PlanRunner::write_point_trace(std::size_t index, const std::string& engine,
                       " (it does not trace in this build)");
   std::error_code ignored;  // several workers may create the folder at once
   std::filesystem::create_directories(trace_dir_, ignored);
-  const std::string path = (std::filesystem::path(trace_dir_) / (trace_keys_[index] + "." + scenario_.trace)).string();
+  const std::string path = trace_path(index);
   write_trace(path, {{engine, describe(spec), spec.procs, std::move(events)}}, scenario_.trace_limit);
 }
 
@@ -99,16 +108,14 @@ void PlanRunner::run(std::span<const std::size_t> indices,
   const bool recorded = traced || scenario_.critical_path;  // model and sim points keep their events
   std::vector<std::size_t> sim_points;
   std::vector<RunSpec> sim_specs;
-  std::deque<BoundedTrace> sim_traces;  // one per sim spec when recorded, at stable addresses
+  std::deque<TraceBuffer> sim_traces;  // one per sim spec when recorded, at stable addresses
   // A point's row, with its critical path, and its trace file.
   auto finish = [&](std::size_t index, const std::string& engine, const RunSpec& spec, const RunResult& r,
-                    BoundedTrace* trace) {
+                    TraceBuffer* trace) {
     Measurement m = to_measurement(engine, spec, r);
-    if (trace && scenario_.critical_path) m.critical_path = trace->shares();
+    if (trace && scenario_.critical_path) m.critical_path = shares_of(*trace);
     if (trace && traced) {
-      if (trace->overflowed())
-        throw EngineError("trace: point " + trace_keys_[index] + " recorded more than " +
-                          std::to_string(BoundedTrace::kMaxEvents) + " events, too many to keep");
+      check_trace_kept(*trace, trace_path(index), "." + scenario_.trace, scenario_.trace_limit);
       write_point_trace(index, engine, spec, trace->take());
     }
     on_row(index, m);
@@ -122,18 +129,21 @@ void PlanRunner::run(std::span<const std::size_t> indices,
     sim_specs.clear();
     sim_traces.clear();
   };
+  // A trace file's events are held within its limit; a critical path's within a fixed bound.
+  const std::size_t max_events =
+      traced ? trace_event_limit("." + scenario_.trace, scenario_.trace_limit) : kMaxPointEvents;
   for (std::size_t index : indices) {
     const PlanPoint& point = plan_[index];
     if (point.engine == "sim") {
       if (!sim_points.empty() && !(plan_[sim_points.front()].sim == point.sim)) flush_sim();
       sim_points.push_back(index);
       sim_specs.push_back(point.spec);
-      if (recorded) sim_specs.back().trace = &sim_traces.emplace_back();
+      if (recorded) sim_specs.back().trace = &sim_traces.emplace_back(max_events);
       continue;
     }
     flush_sim();  // keep the rows in order
     if (point.engine == "model") {
-      BoundedTrace trace;
+      TraceBuffer trace(max_events);
       RunSpec spec = point.spec;
       if (recorded) spec.trace = &trace;
       finish(index, "model", spec, run_model(point.model, spec), recorded ? &trace : nullptr);

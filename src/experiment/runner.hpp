@@ -18,6 +18,11 @@
 
 namespace collsim {
 
+// Refuses (InputError, one line naming `scenario_file` and the point) a plan whose largest point,
+// or `jobs` largest points run at once, would not fit in memory (engines/run_memory.hpp): checked
+// before the first point runs. The mpi engines' processes are mpirun's, not counted here.
+void check_plan_memory(const std::vector<PlanPoint>& plan, int jobs, const std::string& scenario_file);
+
 // Runs points of one plan with each point's own engine settings (PlanPoint::sim, model).
 class PlanRunner {
  public:
@@ -34,6 +39,8 @@ class PlanRunner {
   }
 
  private:
+  // Where point `index`'s trace file goes: TRACE_DIR/KEY.EXT.
+  std::string trace_path(std::size_t index) const;
   void write_point_trace(std::size_t index, const std::string& engine, const RunSpec& spec,
                          std::vector<TraceEvent> events) const;
 

@@ -393,16 +393,32 @@ std::string trace_extension(const std::string& path) {
   return ext;
 }
 
+namespace {
+std::string over_limit(const std::string& path, const std::string& size, const std::string& events,
+                       std::uint64_t limit) {
+  return path + ": the trace would take " + size + " (" + events + " events), above the limit of " + rough_size(limit) +
+         ": trace fewer processes, fewer segments (a larger --segment) or fewer bytes, or raise the trace limit";
+}
+}  // namespace
+
+std::size_t trace_event_limit(const std::string& extension, std::uint64_t limit) {
+  return static_cast<std::size_t>(limit / trace_bytes_per_event(extension));
+}
+
+void check_trace_kept(const TraceBuffer& buffer, const std::string& what, const std::string& extension,
+                      std::uint64_t limit) {
+  if (!buffer.overflowed()) return;
+  const std::size_t kept = trace_event_limit(extension, limit);
+  throw InputError(over_limit(what, "more than " + rough_size(limit), "over " + std::to_string(kept), limit));
+}
+
 void write_trace(const std::string& path, const std::vector<TracedRun>& runs, std::uint64_t limit) {
   const std::string ext = trace_extension(path);
   std::size_t events = 0;
   for (const TracedRun& run : runs) events += run.events.size();
   const std::uint64_t estimate = estimated_trace_bytes(ext, runs);
   if (estimate > limit)
-    throw InputError(
-        path + ": the trace would take about " + rough_size(estimate) + " (" + std::to_string(events) +
-        " events), above the limit of " + rough_size(limit) +
-        ": trace fewer processes, fewer segments (a larger --segment) or fewer bytes, or raise the trace limit");
+    throw InputError(over_limit(path, "about " + rough_size(estimate), std::to_string(events), limit));
   const std::string text = ext == ".csv" ? trace_csv(runs) : ext == ".json" ? trace_json(runs) : trace_paje(runs);
   write_file_atomically(path, text, "trace");
 }

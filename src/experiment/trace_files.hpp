@@ -45,6 +45,14 @@ std::string trace_extension(const std::string& path);
 // label per event), and the estimate of a whole trace from it.
 std::uint64_t trace_bytes_per_event(const std::string& extension);
 std::uint64_t estimated_trace_bytes(const std::string& extension, const std::vector<TracedRun>& runs);
+// The events a run may record for a trace in the format of `extension` (".csv", ...) within
+// `limit` bytes: the bound of the TraceBuffer that records it, so that the events held in memory
+// never pass what the file may take.
+std::size_t trace_event_limit(const std::string& extension, std::uint64_t limit);
+// InputError, the line write_trace gives for a trace over `limit` ("WHAT: the trace would take
+// ..."), when `buffer` overflowed: the run recorded more than trace_event_limit() events.
+void check_trace_kept(const TraceBuffer& buffer, const std::string& what, const std::string& extension,
+                      std::uint64_t limit);
 
 std::string trace_json(const std::vector<TracedRun>& runs);
 std::string trace_paje(const std::vector<TracedRun>& runs);

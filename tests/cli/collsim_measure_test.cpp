@@ -12,6 +12,7 @@
 //  - A local copy of n bytes takes n / copy_bandwidth.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <string>
 
 #include "cli_test_util.hpp"
@@ -154,29 +155,145 @@ TEST(MeasureSim, BadCfgIsOneLine) {
 // gather the P blocks plus the root's P-block result (2*P*m). Every probe names a platform file
 // that does not exist: an accepted one stops there, before any buffer is allocated, so even a
 // broken guard never allocates 8 GiB.
-TEST(MeasureGuard, RealPayloadsAbove8GiBAreRefused) {
+// The memory estimate (engines/run_memory.hpp) at its boundary, with the limit set by
+// COLLSIM_MEMORY_LIMIT so the test does not depend on this machine: real payloads count twice
+// their buffers (the algorithms' temporaries and the messages in flight), and each engine its
+// measured cost per rank (sim 32 KiB; model 3 KiB, or 256 bytes for a rank that exists only
+// while it runs). Refused before anything runs: the nonexistent platform is never opened.
+Outcome with_limit(const std::string& limit, const std::string& args) {
+  return run_command("COLLSIM_MEMORY_LIMIT=" + limit + " " + COLLSIM_BIN + " " + args);
+}
+
+void expect_limit_refused(const std::string& limit, const std::string& args, const std::string& line) {
+  const Outcome o = with_limit(limit, args);
+  EXPECT_EQ(o.status, 2) << args << "\n" << o.err;
+  EXPECT_EQ(o.err, line + "\n") << args;
+  EXPECT_EQ(o.out, "") << args;
+}
+
+TEST(MeasureGuard, RunsLargerThanTheMemoryLimitAreRefusedUpFront) {
   const std::string nowhere = " --platform /nonexistent/platform.xml";
-  const std::string accepted = "/nonexistent/platform.xml: cannot open";
-  auto refused = [](const std::string& bytes) {
-    return "collsim: real payloads would take " + bytes + " of memory: use --payload virtual for runs this large";
-  };
-  // bcast, P = 2: m = 4 GiB is exactly 8 GiB, allowed; one byte more is 8 GiB + 2 bytes.
+  const std::string opened = "collsim: /nonexistent/platform.xml: cannot open";
+  const std::string payload = " or smaller sizes";
+  // bcast, P = 2, sim: 2 * (2 m) bytes of payload + 2 * 32 KiB. Within 8 GiB up to
+  // m = 2 GiB - 16 KiB = 2147467264; one byte more is refused.
   const std::string bcast = "measure --engine sim --op bcast/binomial --procs 2 --bytes ";
-  expect_bad_input(bcast + "4GiB" + nowhere, accepted);
-  expect_refused(bcast + "4294967297" + nowhere, refused("8589934594"));
-  // gather, P = 2: m = 2 GiB is 2 * 2 * 2 GiB = 8 GiB, allowed; one byte more is 8 GiB + 4 bytes.
-  // The same m + 1 in a bcast is only 4 GiB + 2 bytes: the factor 2 is gather's alone.
+  EXPECT_EQ(with_limit("8GiB", bcast + "2147467264" + nowhere).err.find(opened), 0u);
+  expect_limit_refused(
+      "8GiB", bcast + "2147467265" + nowhere,
+      "collsim: bcast/binomial on 2 processes on engine sim needs about 8.00GiB of memory (8.00GiB "
+      "of real payload, 64.0KiB for the sim engine's ranks), more than COLLSIM_MEMORY_LIMIT's 8.00GiB: "
+      "use virtual payloads (--payload virtual)" +
+          payload);
+  // gather, P = 2: the root's result holds both blocks, so m counts three times per rank pair:
+  // 2 * (m + m + 2m) + 64 KiB; within 8 GiB up to 1 GiB - 8 KiB.
   const std::string gather = "measure --engine sim --op gather/binomial --procs 2 --bytes ";
-  expect_bad_input(gather + "2GiB" + nowhere, accepted);
-  expect_refused(gather + "2147483649" + nowhere, refused("8589934596"));
-  expect_bad_input(bcast + "2147483649" + nowhere, accepted);
-  // 5 GiB x 2 ranks = 10GiB, printed in binary units.
-  expect_refused(bcast + "5GiB" + nowhere, refused("10GiB"));
+  EXPECT_EQ(with_limit("8GiB", gather + "1073733632" + nowhere).err.find(opened), 0u);
+  EXPECT_EQ(with_limit("8GiB", gather + "1073733633" + nowhere).status, 2);
+  EXPECT_EQ(with_limit("8GiB", bcast + "1073733633" + nowhere).err.find(opened), 0u);  // a bcast's is half
   // Size-only buffers take no memory: the same run goes through.
-  const Outcome o =
-      collsim("measure --engine model --op bcast/binomial --procs 2 --bytes 5GiB --payload virtual --csv");
+  const Outcome o = with_limit("8GiB",
+                               "measure --engine model --op bcast/binomial --procs 2 --bytes 5GiB "
+                               "--payload virtual --csv");
   EXPECT_EQ(o.status, 0) << o.err;
   EXPECT_EQ(csv_field(o.out, "data"), "unchecked");
+}
+
+TEST(MeasureGuard, TheEnginesCostPerRankCounts) {
+  // 1000000 ranks of allreduce/ring at 3 KiB each: 2.9 GiB; a binomial broadcast's ranks, which
+  // exist only while they run, 256 bytes each: 244 MiB, within 1 GiB.
+  expect_limit_refused("1GiB", "measure --engine model --op allreduce/ring --procs 1000000 --bytes 4 --payload virtual",
+                       "collsim: allreduce/ring on 1000000 processes on engine model needs about 2.86GiB of memory "
+                       "(2.86GiB for the model engine's ranks), more than COLLSIM_MEMORY_LIMIT's 1.00GiB: use fewer "
+                       "processes");
+  const Outcome late = with_limit(
+      "1GiB", "measure --engine model --op bcast/binomial --procs 1000000 --bytes 4 --payload virtual --csv");
+  EXPECT_EQ(late.status, 0) << late.err;
+  // The formula engine holds nothing per rank.
+  EXPECT_EQ(with_limit("1MiB",
+                       "measure --engine formula --op allreduce/ring --procs 1000000 --bytes 4 --alpha 1e-6 "
+                       "--beta 1e-9")
+                .status,
+            0);
+  expect_limit_refused("lots", "measure --engine model --op bcast/binomial --procs 2 --bytes 4",
+                       "collsim: COLLSIM_MEMORY_LIMIT: 'lots' is not a size (e.g. 512MiB, 16GiB)");
+}
+
+TEST(MeasureGuard, EveryCommandThatRunsPointsEstimatesFirst) {
+  // The same estimate before explain, timeline, coarray and a scenario run anything: one line,
+  // exit 2, nothing written.
+  const std::string over = "of memory (";
+  const struct {
+    std::string args, start;
+  } cases[] = {
+      {"explain bcast/binomial --procs 8 --bytes 4294967297",
+       "collsim: bcast/binomial on 8 processes on engine model needs about 64.0GiB "},
+      {"timeline --op bcast/binomial --procs 8 --bytes 3GiB --engine model,sim --png " +
+           (scratch() / "big.png").string(),
+       "collsim: bcast/binomial on 8 processes on engine model needs about 48.0GiB "},
+      {"coarray --engine model --local 1:100000,1:100000 --local-shape 100000,100000 --remote 1:100000,1:100000 "
+       "--remote-shape 100000,100000",
+       "collsim: coarray/put remote(1:100000,1:100000)[2] = local(1:100000,1:100000), 1 per segment, B = 400000 on 2 "
+       "images on engine model needs about 298GiB "},
+  };
+  for (const auto& c : cases) {
+    const Outcome o = with_limit("8GiB", c.args);
+    EXPECT_EQ(o.status, 2) << c.args << "\n" << o.err;
+    EXPECT_EQ(o.err.rfind(c.start + over, 0), 0u) << o.err;
+    EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+    EXPECT_EQ(o.out, "");
+  }
+  EXPECT_FALSE(fs::exists(scratch() / "big.png"));
+  // A scenario: its largest point, before the first one runs.
+  const fs::path scenario = scratch() / "too-big.yaml";
+  std::ofstream(scenario) << "engines: [model]\nprocs: [2, 1000]\nbytes: [1KiB, 1GiB]\nreal_bytes: true\n"
+                             "operations: [bcast/binomial]\n";
+  const fs::path out = scratch() / "too-big";
+  const Outcome run = with_limit("8GiB", "run " + scenario.string() + " --jobs 1 --out " + out.string());
+  EXPECT_EQ(run.status, 2) << run.err;
+  EXPECT_EQ(run.err,
+            "collsim: " + scenario.string() +
+                ": the point bcast/binomial on 1000 processes (root 0, 1073741824 bytes) on engine model needs "
+                "about 1.95TiB of memory (1.95TiB of real payload, 250KiB for the model engine's ranks), more "
+                "than COLLSIM_MEMORY_LIMIT's 8.00GiB: use virtual payloads (real_bytes: false) or smaller "
+                "sizes\n");
+  EXPECT_FALSE(fs::exists(out));
+  // Two points that fit one at a time, not side by side: fewer jobs.
+  std::ofstream(scenario) << "engines: [model]\nprocs: 2\nbytes: [1GiB, 1500MiB]\nreal_bytes: true\n"
+                             "operations: [bcast/binomial]\n";
+  const Outcome jobs = with_limit("8GiB", "run " + scenario.string() + " --jobs 2 --out " + out.string());
+  EXPECT_EQ(jobs.status, 2) << jobs.err;
+  EXPECT_NE(jobs.err.find("in each of 2 jobs, more than COLLSIM_MEMORY_LIMIT's 8.00GiB: run fewer points at once "
+                          "(--jobs 1)"),
+            std::string::npos)
+      << jobs.err;
+}
+
+TEST(MeasureGuard, ATimelineHoldsItsEventsWithinTheTraceLimit) {
+  // 64 KiB in 64-byte segments down a chain of 4: 3 x 1024 messages, some 12000 events; 1 KiB
+  // holds 12 (80 bytes each in CSV). The run stops holding events there and is refused.
+  const Outcome o = collsim(
+      "timeline --op bcast/pipeline --procs 4 --bytes 64KiB --segment 64 --trace-limit 1KiB "
+      "--svg " +
+      (scratch() / "many.svg").string());
+  EXPECT_EQ(o.status, 2) << o.err;
+  EXPECT_EQ(o.err,
+            "collsim: timeline: the trace would take more than 1 KiB (over 12 events), above the limit of 1 KiB: "
+            "trace fewer processes, fewer segments (a larger --segment) or fewer bytes, or raise the trace limit\n");
+}
+
+TEST(MeasureGuard, WhatTheEstimateCannotBoundIsWatchedWhileTheModelRuns) {
+  // alltoall/linear posts every message at once: 1024^2 of them, over 200 MiB, which no cost per
+  // rank foresees; the model engine notices part-way and stops with the same kind of line.
+  const Outcome o =
+      with_limit("64MiB", "measure --engine model --op alltoall/linear --procs 1024 --bytes 1 --payload virtual");
+  EXPECT_EQ(o.status, 2) << o.err;
+  EXPECT_EQ(o.err.rfind("collsim: alltoall/linear on 1024 processes (1 bytes) on engine model took ", 0), 0u) << o.err;
+  EXPECT_NE(o.err.find("of memory part-way, more than COLLSIM_MEMORY_LIMIT's 64.0MiB: use fewer processes"),
+            std::string::npos)
+      << o.err;
+  EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1);
+  EXPECT_EQ(o.out, "");
 }
 
 // Without --csv: what was run, the time in readable units and in seconds with the rank that

@@ -254,7 +254,7 @@ TEST(MpiCli, HelpWorksWithoutMpirun) {
     EXPECT_NE(o.out.find(option), std::string::npos) << option << " missing from\n" << o.out;
   o = alone("fidelity --help");
   EXPECT_EQ(o.status, 0);
-  for (const char* option : {"--sizes", "--ops", "--segment", "--gather-segment", "--csv", "interleaved", "--quiet"})
+  for (const char* option : {"--sizes", "--ops", "--segment", "--gather-segment", "--output", "interleaved", "--quiet"})
     EXPECT_NE(o.out.find(option), std::string::npos) << option << " missing from\n" << o.out;
   // The stop rule's defaults, the same in every command that measures.
   for (const char* command : {"measure", "fidelity", "coarray"}) {

@@ -67,7 +67,7 @@ class RecordWriter final : public sim::Reporter {
   void platform_error(const std::string& msg) { send(Kind::platform_error, msg); }
   void engine_error(const std::string& msg) { send(Kind::engine_error, msg); }
 
-  void result(std::size_t index, const RunResult& r, std::span<const TraceEvent> trace) override {
+  void result(std::size_t index, const RunResult& r, std::span<const TraceEvent> trace, bool trace_lost) override {
     std::string p;
     put(p, static_cast<std::uint64_t>(index));
     put(p, r.time_s);
@@ -75,6 +75,7 @@ class RecordWriter final : public sim::Reporter {
     for (double f : r.finish_s) put(p, f);
     put(p, static_cast<std::uint64_t>(r.protocol.size()));
     p += r.protocol;
+    put(p, static_cast<std::uint8_t>(trace_lost));
     put(p, static_cast<std::uint64_t>(trace.size()));
     p.reserve(p.size() + trace.size() * kEventBytes + r.data_error.size());
     for (const TraceEvent& e : trace) {
@@ -349,8 +350,10 @@ PlatformSize simulate(Mode mode, const SimConfig& config, std::span<const RunSpe
           r.finish_s.reserve(static_cast<std::size_t>(n));
           for (std::uint64_t i = 0; i < n; ++i) r.finish_s.push_back(rec.get<double>());
           r.protocol = rec.text(static_cast<std::size_t>(rec.get<std::uint64_t>()));
+          const bool lost = rec.get<std::uint8_t>() != 0;
           const auto events = rec.get<std::uint64_t>();
           TraceSink* sink = index < specs.size() ? specs[index].trace : nullptr;
+          if (sink && lost) sink->lost();
           for (std::uint64_t i = 0; i < events; ++i) {
             TraceEvent e;
             e.time = rec.get<double>();

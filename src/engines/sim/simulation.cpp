@@ -501,7 +501,7 @@ void Simulation::Impl::measure(std::size_t index, const RunSpec& spec) {
   m.barrier = s4u::Barrier::create(static_cast<unsigned>(P));
   // spec.trace points into the parent process: here it only asks for the events, which go back
   // with the result.
-  TraceBuffer events;
+  TraceBuffer events(spec.trace ? spec.trace->max_events() : SIZE_MAX);
   std::optional<SimTrace> trace;
   if (spec.trace) m.trace = &trace.emplace(events, m.start);
   m.ranks.reserve(P);
@@ -552,7 +552,7 @@ void Simulation::Impl::measure(std::size_t index, const RunSpec& spec) {
   std::vector<TraceEvent> recorded = events.take();
   std::stable_sort(recorded.begin(), recorded.end(),
                    [](const TraceEvent& a, const TraceEvent& b) { return a.time < b.time; });
-  reporter->result(index, result, recorded);
+  reporter->result(index, result, recorded, events.overflowed());
 }
 
 void Simulation::Impl::rank_main(Measurement& m, int rank, std::vector<double>& finish,

@@ -23,7 +23,10 @@ class Reporter {
   virtual ~Reporter() = default;
   // `trace`: the run's events when its spec asked for a trace (RunSpec::trace, a pointer into
   // the parent process, is only a flag here), else empty.
-  virtual void result(std::size_t index, const RunResult& result, std::span<const TraceEvent> trace) = 0;
+  // `trace_lost`: the run recorded more events than its sink keeps (TraceSink::max_events), and
+  // `trace` holds none.
+  virtual void result(std::size_t index, const RunResult& result, std::span<const TraceEvent> trace,
+                      bool trace_lost) = 0;
   // A failure that ends the simulation (deadlock, misuse of the messaging layer). It may be
   // called from inside any actor or from SimGrid's deadlock hook, where nothing can be unwound
   // safely, so it must not return (the child process exits).
