@@ -235,6 +235,8 @@ int run(std::span<char* const> args) {
     sc.sim.protocol = o.text("protocol");
     if (!is_protocol_name(sc.sim.protocol))
       throw UsageError("--protocol: '" + sc.sim.protocol + "' is not a protocol (" + protocol_names() + ")");
+    if (const std::string problem = eager_limit_problem(sc.sim.protocol); sc.sim.eager_limit && !problem.empty())
+      throw UsageError("--protocol " + sc.sim.protocol + ": " + sc.file + " sets sim.eager_limit, which " + problem);
   }
   std::size_t skipped_roots = 0;
   auto plan = expand_plan(sc, &skipped_roots);

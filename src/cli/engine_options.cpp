@@ -134,7 +134,7 @@ SimConfig read_sim(const ParsedOptions& o) {
   SimConfig s;
   s.platform_file = o.text("platform", default_platform());
   s.map_by = read_map_by(o);
-  s.eager_limit = o.bytes("eager-limit", s.eager_limit);
+  if (o.has("eager-limit")) s.eager_limit = o.bytes("eager-limit", kIdealEagerLimit);
   for (const auto& c : o.all("cfg")) {
     if (c.find(':') == std::string::npos) throw UsageError("--cfg: '" + c + "' is not KEY:VALUE");
     s.cfg.push_back(c);

@@ -1,5 +1,7 @@
 #include "experiment/plan_keys.hpp"
 
+#include "engines/sim/protocol.hpp"
+
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
@@ -33,8 +35,8 @@ std::string joined(const std::vector<std::string>& items) {
 
 std::string sim_text(const SimConfig& s) {
   return "platform=" + file_hash(s.platform_file) + ";map_by=" + models::to_string(s.map_by) +
-         ";eager=" + std::to_string(s.eager_limit) + ";cfg=" + joined(s.cfg) + ";protocol=" + s.protocol +
-         ";protocol_options=" + joined(s.protocol_options);
+         ";eager=" + std::to_string(s.eager_limit.value_or(kIdealEagerLimit)) + ";cfg=" + joined(s.cfg) +
+         ";protocol=" + s.protocol + ";protocol_options=" + joined(s.protocol_options);
 }
 
 std::string placement_text(const models::Placement& p) {

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <ctime>
 
+#include "engines/sim/protocol.hpp"
 #include "experiment/mpi_launcher.hpp"
 #include "experiment/units.hpp"
 
@@ -43,7 +44,7 @@ std::vector<std::string> run_json_settings(const Scenario& sc) {
   for (std::size_t i = 0; i < sc.sim.protocol_options.size(); ++i)
     j += (i ? ", " : "") + json_string(sc.sim.protocol_options[i]);
   j += "], \"map_by\": " + json_string(models::to_string(sc.sim.map_by)) +
-       ", \"eager_limit\": " + std::to_string(sc.sim.eager_limit) + ", \"cfg\": [";
+       ", \"eager_limit\": " + std::to_string(sc.sim.eager_limit.value_or(kIdealEagerLimit)) + ", \"cfg\": [";
   for (std::size_t i = 0; i < sc.sim.cfg.size(); ++i) j += (i ? ", " : "") + json_string(sc.sim.cfg[i]);
   out.push_back(j + "]}");
   j = "  \"mpi\": {\"launcher\": [";

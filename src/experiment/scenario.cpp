@@ -150,12 +150,6 @@ PlatformSize platform_size_or_fail(const std::string& scenario_file, const SimCo
   }
 }
 
-std::string eager_limit_problem(const std::string& protocol) {
-  if (protocol.empty() || protocol == "ideal") return "";
-  return "applies to the ideal protocol only, not " + protocol +
-         " (whose limits are the protocol options tcp/eager_limit:SIZE and shm/eager_limit:SIZE)";
-}
-
 void read_sim_settings(const Reader& in, const YAML::Node& n, SimConfig& s) {
   in.only_keys(n, "sim", {"protocol", "protocol_options", "eager_limit", "cfg"});
   if (n["protocol"]) {

@@ -77,10 +77,6 @@ class Reader;
 // results folder results/NAME: a plain name (not empty, not . or .., no /), so that the folder is
 // inside results/.
 std::string read_scenario_name(const Reader& in, const YAML::Node& root, const std::string& path);
-// Why an eager limit (sim.eager_limit, --eager-limit) cannot be given with the protocol selection
-// `protocol` ("" when it can): it is the ideal protocol's; tcp and shm take theirs as protocol
-// options.
-std::string eager_limit_problem(const std::string& protocol);
 // The `sim:` and `mpi:` blocks of a scenario, shared with coarray scenarios (coarray_scenario.hpp)
 // so both kinds of study accept the same settings with the same messages.
 void read_sim_settings(const Reader& in, const YAML::Node& n, SimConfig& s);

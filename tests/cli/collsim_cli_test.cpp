@@ -173,6 +173,10 @@ TEST(Cli, OptionsThatDoNotApplyAreRefused) {
                  "collsim: --eager-limit applies to the ideal protocol only, not tcp+shm (whose limits are the "
                  "protocol options tcp/eager_limit:SIZE and shm/eager_limit:SIZE)");
   EXPECT_EQ(collsim("measure --engine sim --protocol ideal --eager-limit 4KiB" + call).status, 0);
+  expect_refused("measure --engine sim --platform " + src("platforms/grisou.xml") + " --eager-limit 4KiB" + call,
+                 "collsim: the eager limit (--eager-limit, sim.eager_limit) is the ideal protocol's; this platform's "
+                 "protocol (collsim/protocol) is tcp, whose limits are the protocol options tcp/eager_limit:SIZE and "
+                 "shm/eager_limit:SIZE");
   expect_refused("algorithms foo --bogus", "collsim: unknown option --bogus (see --help)");
   expect_refused("algorithms foo", "collsim: algorithms takes no arguments (unexpected 'foo'; collsim algorithms)");
   EXPECT_EQ(collsim("algorithms --help").status, 0);
@@ -288,6 +292,21 @@ TEST(Cli, BadScenarioFilesNameFileAndLine) {
   expect_refused("run " + f, "collsim: " + f +
                                  ":3:35: sim.eager_limit applies to the ideal protocol only, not tcp (whose limits "
                                  "are the protocol options tcp/eager_limit:SIZE and shm/eager_limit:SIZE)");
+  f = scenario("eager-ideal.yaml", "engines: [sim]\nplatform: " + platform +
+                                       "\nsim: {protocol: ideal, eager_limit: 4KiB}\nprocs: [2]\nbytes: [1]\n"
+                                       "operations: [bcast/binomial]\n");
+  expect_refused("run " + f + " --protocol tcp",
+                 "collsim: --protocol tcp: " + f +
+                     " sets sim.eager_limit, which applies to the ideal protocol only, not tcp (whose limits are the "
+                     "protocol options tcp/eager_limit:SIZE and shm/eager_limit:SIZE)");
+  // The same when the protocol is the platform's (grisou.xml says tcp), known once it is read.
+  f = scenario("eager-platform.yaml", "engines: [sim]\nplatform: " + platform +
+                                          "\nsim: {eager_limit: 4KiB}\nprocs: [2]\nbytes: [1]\n"
+                                          "operations: [bcast/binomial]\n");
+  expect_refused("run " + f, "collsim: " + f +
+                                 ": the eager limit (--eager-limit, sim.eager_limit) is the ideal protocol's; this "
+                                 "platform's protocol (collsim/protocol) is tcp, whose limits are the protocol options "
+                                 "tcp/eager_limit:SIZE and shm/eager_limit:SIZE");
 }
 
 // A root that is a rank of some process counts only is skipped for the others, and the run says

@@ -103,7 +103,7 @@ TEST(Scenario, ReadmeExampleLoadsAsDocumented) {
 
   EXPECT_EQ(sc.sim.protocol, "tcp+shm");
   EXPECT_EQ(sc.sim.protocol_options, (std::vector<std::string>{"tcp/buffer:4MiB"}));
-  EXPECT_EQ(sc.sim.eager_limit, 65536u);
+  EXPECT_FALSE(sc.sim.eager_limit.has_value());  // the ideal profile keeps its default
   EXPECT_EQ(sc.sim.cfg, (std::vector<std::string>{"network/model:CM02", "network/crosstraffic:0"}));
 
   EXPECT_EQ(sc.mpi.launcher, (std::vector<std::string>{"mpirun", "--oversubscribe"}));
@@ -339,7 +339,7 @@ TEST(Scenario, DocumentedDefaults) {
   EXPECT_EQ(sc.model.copy_bandwidth, 0);
   EXPECT_EQ(sc.sim.protocol, "");  // the platform's, else tcp+shm
   EXPECT_TRUE(sc.sim.protocol_options.empty());
-  EXPECT_EQ(sc.sim.eager_limit, 65536u);
+  EXPECT_FALSE(sc.sim.eager_limit.has_value());  // the ideal profile keeps its default
   EXPECT_TRUE(sc.sim.cfg.empty());
   // mpirun --oversubscribe, plus --allow-run-as-root when running as root.
   std::vector<std::string> launcher{"mpirun", "--oversubscribe"};

@@ -156,6 +156,12 @@ std::string protocol_names() {
 
 bool is_protocol_name(const std::string& name) { return find_selection(name) != nullptr; }
 
+std::string eager_limit_problem(const std::string& protocol) {
+  if (protocol.empty() || protocol == "ideal") return "";
+  return "applies to the ideal protocol only, not " + protocol +
+         " (whose limits are the protocol options tcp/eager_limit:SIZE and shm/eager_limit:SIZE)";
+}
+
 std::string check_protocol_option(const std::string& option) {
   Protocols scratch{"", default_profile(ProtocolKind::tcp), default_profile(ProtocolKind::shm)};
   std::string problem = apply_option(scratch, option);
@@ -165,7 +171,7 @@ std::string check_protocol_option(const std::string& option) {
 }
 
 Protocols resolve_protocols(const std::string& name, const std::vector<std::string>& options,
-                            std::size_t ideal_eager_limit,
+                            std::optional<std::size_t> ideal_eager_limit,
                             const std::function<std::string(const std::string&)>& property) {
   std::string chosen = name;
   if (chosen.empty()) {
@@ -178,8 +184,12 @@ Protocols resolve_protocols(const std::string& name, const std::vector<std::stri
   const Selection* sel = find_selection(chosen);
   if (!sel) throw InputError("unknown protocol '" + chosen + "' (" + protocol_names() + ")");
   Protocols p{chosen, default_profile(sel->inter), default_profile(sel->intra)};
+  if (ideal_eager_limit && p.inter.kind != ProtocolKind::ideal && p.intra.kind != ProtocolKind::ideal)
+    throw InputError(std::string("the eager limit (--eager-limit, sim.eager_limit) is the ideal protocol's; ") +
+                     (name.empty() ? "this platform's protocol (collsim/protocol) is " : "the protocol is ") + chosen +
+                     ", whose limits are the protocol options tcp/eager_limit:SIZE and shm/eager_limit:SIZE");
   for (ProtocolProfile* target : {&p.inter, &p.intra})
-    if (target->kind == ProtocolKind::ideal) target->eager_limit = ideal_eager_limit;
+    if (target->kind == ProtocolKind::ideal) target->eager_limit = ideal_eager_limit.value_or(kIdealEagerLimit);
   // Platform properties, then options.
   static const char* const kKeys[] = {"eager_limit", "send_overhead", "buffer", "connect", "inline_limit"};
   for (const char* profile : {"ideal", "tcp", "shm"})

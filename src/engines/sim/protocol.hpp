@@ -48,6 +48,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -89,12 +90,20 @@ std::string send_completion(const Protocols& protocols);
 std::string protocol_names();
 bool is_protocol_name(const std::string& name);
 
+// The ideal profile's eager limit unless --eager-limit (sim.eager_limit) gives one.
+constexpr std::size_t kIdealEagerLimit = 65536;
+// Why an eager limit (sim.eager_limit, --eager-limit) cannot be given with the protocol selection
+// `protocol` ("" when it can, or when the selection is the platform's, not known yet): it is the
+// ideal protocol's; tcp and shm take theirs as protocol options.
+std::string eager_limit_problem(const std::string& protocol);
+
 // Resolves a selection. `name` may be empty (then the platform's, else "tcp+shm"); `property`
 // looks a host property up across the platform ("" when absent); `options` are "PROFILE/KEY:VALUE".
-// `ideal_eager_limit` is the ideal profile's eager limit (the older --eager-limit setting).
+// `ideal_eager_limit` is the ideal profile's eager limit (the older --eager-limit setting), refused
+// when no profile of the selection, the platform's included, is ideal.
 // Throws InputError naming the option or property and the problem.
 Protocols resolve_protocols(const std::string& name, const std::vector<std::string>& options,
-                            std::size_t ideal_eager_limit,
+                            std::optional<std::size_t> ideal_eager_limit,
                             const std::function<std::string(const std::string&)>& property);
 
 // Checks one "PROFILE/KEY:VALUE" option; "" when it is well formed, else the problem.

@@ -86,6 +86,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -96,10 +97,11 @@
 namespace collsim {
 
 struct SimConfig {
-  std::string platform_file;        // SimGrid platform XML
-  models::MapBy map_by;             // rank placement (default ppr:1:node)
-  std::size_t eager_limit = 65536;  // ideal profile: messages < limit eager, others rendezvous
-  std::vector<std::string> cfg;     // "key:value" SimGrid --cfg options, applied after ours
+  std::string platform_file;  // SimGrid platform XML
+  models::MapBy map_by;       // rank placement (default ppr:1:node)
+  // ideal profile: messages < limit eager, others rendezvous (default kIdealEagerLimit)
+  std::optional<std::size_t> eager_limit;
+  std::vector<std::string> cfg;  // "key:value" SimGrid --cfg options, applied after ours
   // Point-to-point protocols (protocol.hpp): a selection ("ideal", "tcp", "tcp+shm"; empty: the
   // platform's collsim/protocol, else "tcp+shm") and "PROFILE/KEY:VALUE" options.
   std::string protocol;
