@@ -21,6 +21,7 @@
 #include "engines/sim/route.hpp"
 #include "engines/sim/sim_comm.hpp"
 #include "engines/sim/sim_trace.hpp"
+#include "experiment/units.hpp"
 
 // SimGrid prints its own deadlock banner from this category before calling our deadlock hook;
 // our report says more, so the category is silenced (see silence_deadlock_banner).
@@ -172,40 +173,7 @@ bool natural_less(std::string_view a, std::string_view b) {
   return a < b;  // only leading zeros differ
 }
 
-double parse_bandwidth(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
-  double value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc{} || !(value > 0)) return -1;
-  const std::string_view unit(end, static_cast<std::size_t>(text.data() + text.size() - end));
-  static const std::pair<std::string_view, double> units[] = {
-      {"", 1},
-      {"Bps", 1},
-      {"kBps", 1e3},
-      {"KBps", 1e3},
-      {"KiBps", 1024.},
-      {"MBps", 1e6},
-      {"MiBps", 1048576.},
-      {"GBps", 1e9},
-      {"GiBps", 1073741824.},
-      {"TBps", 1e12},
-      {"TiBps", 1099511627776.},
-      {"bps", 1 / 8.},
-      {"kbps", 1e3 / 8},
-      {"Kbps", 1e3 / 8},
-      {"Kibps", 1024. / 8},
-      {"Mbps", 1e6 / 8},
-      {"Mibps", 1048576. / 8},
-      {"Gbps", 1e9 / 8},
-      {"Gibps", 1073741824. / 8},
-      {"Tbps", 1e12 / 8},
-      {"Tibps", 1099511627776. / 8},
-  };
-  for (const auto& [name, factor] : units)
-    if (unit == name) return std::isfinite(value * factor) ? value * factor : -1;
-  return -1;
-}
+double parse_bandwidth(std::string_view text) { return parse_rate(text).value_or(-1); }
 
 std::string rank_list(const std::vector<int>& ranks) {
   std::string s;
