@@ -194,9 +194,10 @@ void Attempt::write(unsigned char flags, std::string_view first, std::string_vie
   // Truncated to fit: names or messages of kilobytes are not worth more.
   const std::size_t a = std::min(first.size(), kBytes / 2 - 2), b = std::min(second.size(), kBytes / 2 - 2);
   shared_[0] = static_cast<char>(flags);
-  std::memcpy(shared_ + 1, first.data(), a);
+  // An empty view may have no data at all, which memcpy may not be given even for 0 bytes.
+  if (a > 0) std::memcpy(shared_ + 1, first.data(), a);
   shared_[1 + a] = '\0';
-  std::memcpy(shared_ + 2 + a, second.data(), b);
+  if (b > 0) std::memcpy(shared_ + 2 + a, second.data(), b);
   shared_[2 + a + b] = '\0';
 }
 
