@@ -163,9 +163,10 @@ def main():
                 )
                 status, output = done.returncode, done.stdout
             except subprocess.TimeoutExpired as e:
-                status, output = "timeout", (e.stdout or b"").decode(errors="replace") if isinstance(
-                    e.stdout, bytes
-                ) else (e.stdout or "")
+                # What it printed before the timeout comes back as bytes even in text mode.
+                partial = e.stdout or b""
+                status = f"timeout after {args.timeout:g} s"
+                output = partial.decode(errors="replace") if isinstance(partial, bytes) else partial
             seconds = time.monotonic() - began
             print(f"{'ok' if status == 0 else 'FAIL':4}  {seconds:6.1f} s  {place}  {command}", flush=True)
             if status != 0:
