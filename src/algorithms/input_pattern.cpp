@@ -118,11 +118,76 @@ void compute_bounded(Reference& ref) {
   }
 }
 
+// The exact operators, from their definitions over the set of the ranks' elements rather than
+// from apply(), the pairwise arithmetic the checks are there to test: the least and the greatest
+// element, whether all, any or an odd number of them are non-zero, the bitwise fold, the wrapped
+// integer sum or product (computed in 64 bits and truncated, which commutes with the wrap), and
+// for affine the composed map x -> f_0(f_1(...f_{p-1}(x))) read off its values at 0 and 1. One
+// rank's element is its own reduction, as MPI leaves it (a logical operator's 121 stays 121).
+template <class T>
+void compute_exact(Reference& ref) {
+  const ReduceOp op = ref.r.op;
+  const std::size_t n = ref.n;
+  const int p = ref.size;
+  auto store = [&](std::size_t i, auto v) {
+    const T x = static_cast<T>(v);
+    std::memcpy(ref.value.data() + i * sizeof(T), &x, sizeof(T));
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    if (p == 1) {  // nothing to combine: the element as it is (a logical operator's too)
+      store(i, element<T>(op, 0, i));
+      continue;
+    }
+    if (op == ReduceOp::min || op == ReduceOp::max) {
+      T best = element<T>(op, 0, i);
+      for (int r = 1; r < p; ++r) {
+        const T x = element<T>(op, r, i);
+        best = op == ReduceOp::min ? std::min(best, x) : std::max(best, x);
+      }
+      store(i, best);
+      continue;
+    }
+    if constexpr (std::is_integral_v<T>) {
+      int nonzero = 0;
+      std::uint64_t sum = 0, prod = 1, all_ones = ~std::uint64_t{0}, any_bit = 0, parity = 0;
+      std::uint32_t at0 = 0, at1 = 1;  // the composed affine map at 0 and at 1
+      for (int r = p - 1; r >= 0; --r) {
+        const T x = element<T>(op, r, i);
+        const auto bits = static_cast<std::uint64_t>(static_cast<std::make_unsigned_t<T>>(x));
+        nonzero += x != 0;
+        sum += bits;
+        prod *= bits;
+        all_ones &= bits;
+        any_bit |= bits;
+        parity ^= bits;
+        const auto slope = static_cast<std::uint32_t>(bits), offset = static_cast<std::uint32_t>(bits >> 32);
+        at0 = slope * at0 + offset;
+        at1 = slope * at1 + offset;
+      }
+      switch (op) {
+        case ReduceOp::sum: store(i, sum); break;
+        case ReduceOp::prod: store(i, prod); break;
+        case ReduceOp::land: store(i, nonzero == p ? 1 : 0); break;
+        case ReduceOp::lor: store(i, nonzero > 0 ? 1 : 0); break;
+        case ReduceOp::lxor: store(i, nonzero % 2); break;
+        case ReduceOp::band: store(i, all_ones); break;
+        case ReduceOp::bor: store(i, any_bit); break;
+        case ReduceOp::bxor: store(i, parity); break;
+        case ReduceOp::affine:
+          store(i, static_cast<std::uint64_t>(static_cast<std::uint32_t>(at1 - at0)) |
+                       (static_cast<std::uint64_t>(at0) << 32));
+          break;
+        default: break;  // min and max above
+      }
+    }
+  }
+}
+
 template <class T>
 void compute(Reference& ref) {
   const ReduceOp op = ref.r.op;
-  const std::size_t n = ref.n;
-  ref.value.assign(n * sizeof(T), std::byte{});
+  ref.value.assign(ref.n * sizeof(T), std::byte{});
+  ref.bound.clear();
   if constexpr (std::is_floating_point_v<T>) {
     // Float sums are exact in double, many times faster than x87's long double: every float
     // element is a multiple of 2^-23 below 8 in magnitude (see element()), so up to 2^27 ranks'
@@ -130,14 +195,7 @@ void compute(Reference& ref) {
     if (op == ReduceOp::sum && std::is_same_v<T, float>) return compute_bounded<T, double>(ref);
     if (op == ReduceOp::sum || op == ReduceOp::prod) return compute_bounded<T, long double>(ref);
   }
-  // acc = x_{p-1}; acc = x_r (+) acc for r = p-2 .. 0: the operator's own order and arithmetic.
-  std::vector<std::byte> in(n * sizeof(T));
-  fill_typed<T>(ref.value, op, ref.size - 1, 0);
-  for (int r = ref.size - 2; r >= 0; --r) {
-    fill_typed<T>(in, op, r, 0);
-    apply(ref.r, Buffer(in.data(), in.size()), Buffer(ref.value.data(), ref.value.size()));
-  }
-  ref.bound.clear();
+  compute_exact<T>(ref);
 }
 
 const Reference& reference(Reduction r, int size, std::size_t n) {

@@ -1,8 +1,9 @@
 // The element types and reduction operators of a collective call, and the local reduction itself.
 //
 // A reducing collective (reduce, allreduce, reduce_scatter) combines vectors of typed elements;
-// the messaging layer's costed `Comm::reduce_local` calls apply() on real bytes, and the
-// operations' expected results are computed with the same arithmetic. Operands follow Open MPI's
+// the messaging layer's costed `Comm::reduce_local` calls apply() on real bytes. The operations'
+// expected results are computed apart from it (algorithms/input_pattern.cpp), so that a wrong
+// operator cannot pass its own check. Operands follow Open MPI's
 // (and MPI_Reduce_local's) order: `inout = in (+) inout`, `in` being the left operand, which only
 // matters for bit-exact floating point and for non-commutative operators.
 #pragma once

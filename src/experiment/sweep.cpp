@@ -529,14 +529,16 @@ std::vector<std::string> run_sweep(const Sweep& sw, const std::string& dir, cons
                                    const std::function<std::string(const std::vector<std::string>&)>& status,
                                    const std::string& announce, std::ostream& err,
                                    const std::function<void()>& on_failure) {
+  // The units this run plans: its shard's, but those whose engine is unavailable here.
+  auto planned_here = [&](std::size_t u) { return in_shard(u, o) && (sw.skipped.empty() || !sw.skipped[u]); };
   std::size_t planned = 0;
   for (std::size_t u = 0; u < sw.units.size(); ++u)
-    if (in_shard(u, o) && (sw.skipped.empty() || !sw.skipped[u])) planned += sw.units[u].points.size();
+    if (planned_here(u)) planned += sw.units[u].points.size();
   Folder folder(sw, dir, o, planned);
   std::vector<std::size_t> todo;
   std::size_t to_run = 0;
   for (std::size_t u = 0; u < sw.units.size(); ++u) {
-    if (!in_shard(u, o) || (!sw.skipped.empty() && sw.skipped[u])) continue;
+    if (!planned_here(u)) continue;
     std::size_t missing = 0;
     for (std::size_t p : sw.units[u].points) missing += !folder.has(p);
     if (missing == 0) continue;
@@ -551,6 +553,15 @@ std::vector<std::string> run_sweep(const Sweep& sw, const std::string& dir, cons
     run_units(
         sw, todo, o.jobs > 0 ? o.jobs : usable_cores(),
         [&](std::size_t point, const std::string& row) { return folder.add(point, row); }, progress);
+    // "complete" only when every point planned here has its row: a unit that ended without all
+    // of its rows is a failure of the run, never a finished one.
+    std::size_t without_row = 0;
+    for (std::size_t u = 0; u < sw.units.size(); ++u)
+      if (planned_here(u))
+        for (std::size_t p : sw.units[u].points) without_row += !folder.has(p);
+    if (without_row > 0)
+      throw std::runtime_error(std::to_string(without_row) + " of the " + std::to_string(planned) +
+                               " planned points have no row: their units ended without them");
   } catch (const std::exception& e) {
     progress.clear();
     folder.finish(std::string("failed: ") + e.what());

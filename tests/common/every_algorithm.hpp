@@ -33,12 +33,16 @@ inline bool keeps_rank_order(const AlgorithmInfo& a) {
 }
 
 // The reductions the suites run a reducing algorithm with, in turn: int32 sum (checked exactly),
-// double sum (within the descriptor's floating-point bound) and, where the algorithm keeps rank
+// double sum (within the descriptor's floating-point bound), float max and int32 lor (exact; an
+// operator mixed up with another fails, mpi-native included) and, where the algorithm keeps rank
 // order, the non-commutative int64 `affine` (checked exactly, order included). One (ignored)
 // entry for the other operations.
 inline std::vector<Reduction> test_reductions(const AlgorithmInfo& a) {
   if (!operation_info(a.op).reduces) return {AlgorithmParams{}.reduction};
-  std::vector<Reduction> out{{Datatype::int32, ReduceOp::sum}, {Datatype::float64, ReduceOp::sum}};
+  std::vector<Reduction> out{{Datatype::int32, ReduceOp::sum},
+                             {Datatype::float64, ReduceOp::sum},
+                             {Datatype::float32, ReduceOp::max},
+                             {Datatype::int32, ReduceOp::lor}};
   if (keeps_rank_order(a)) out.push_back({Datatype::int64, ReduceOp::affine});
   return out;
 }

@@ -81,6 +81,52 @@ TEST(Textbook, HandValues) {
   EXPECT_EQ(time("gather/binomial", 8, 0), 0);
 }
 
+// The derived formulas' gamma(p) terms with a table that is neither 1 nor linear, so that a
+// batch charged for more or fewer sends than it has shows. sends(k) = gamma(k+1)/gamma(2):
+// 1, 1.5, 1.8, 2.6, 2.9, 3.0 for k = 1..6. The values come from the algorithms' message
+// sequences (which sends are posted together), not from the formulas' code.
+TEST(Derived, NonLinearGammaHandValues) {
+  FormulaConfig f = config(FormulaConfig::Kind::derived);
+  f.costs.gamma = models::Gamma({1.0, 1.5, 1.8, 2.6, 2.9, 3.0});
+  auto time = [&](const char* name, int p, std::size_t m, auto&& knobs) {
+    RunSpec s = spec(name, p, m);
+    knobs(s.params);
+    return run_formula(f, s).time_s;
+  };
+  auto plain = [](AlgorithmParams&) {};
+  auto requests = [](int r) { return [r](AlgorithmParams& k) { k.max_requests = r; }; };
+  const double m = 1e5, tm = t(m);
+  // The root's P-1 isends posted together.
+  EXPECT_DOUBLE_EQ(time("bcast/basic_linear", 5, 100000, plain), 2.6 * tm);
+  EXPECT_DOUBLE_EQ(time("scatter/linear_nb", 5, 100000, plain), 2.6 * tm);
+  // Every rank's P-1 isends posted together.
+  EXPECT_DOUBLE_EQ(time("alltoall/linear", 6, 100000, plain), 2.9 * tm);
+  // linear_sync: batches of max_requests isends, the last one short: 5 = 3 + 2, 7 = 3 + 3 + 1,
+  // 6 = 4 + 2.
+  EXPECT_DOUBLE_EQ(time("alltoall/linear_sync", 6, 100000, requests(3)), (1.8 + 1.5) * tm);
+  EXPECT_DOUBLE_EQ(time("alltoall/linear_sync", 8, 100000, requests(3)), (1.8 + 1.8 + 1.0) * tm);
+  EXPECT_DOUBLE_EQ(time("alltoall/linear_sync", 7, 100000, requests(4)), (2.6 + 1.5) * tm);
+  // scatter/linear_nb with max_requests 2 on 6 ranks: isend to 1, blocking send to 2 (the second
+  // send of its batch), isend to 3, blocking send to 4, and the last isend to 5 alone.
+  EXPECT_DOUBLE_EQ(time("scatter/linear_nb", 6, 100000, requests(2)), (1.5 + 1.5 + 1.0) * tm);
+  // chain of fanout 2 on 5 ranks: the root's two children get a segment after 1 and 1.5 transfers,
+  // each forwards it to its one child. One segment: 1.5 + 1. Two segments of 1000 bytes: the
+  // root's second pair of isends starts at 1.5, the second child holds segment 1 at 3 and its
+  // child at 4.
+  auto fanout2 = [](AlgorithmParams& k) { k.fanout = 2; };
+  EXPECT_DOUBLE_EQ(time("bcast/chain", 5, 100000, fanout2), 2.5 * tm);
+  auto two_segments = [](AlgorithmParams& k) {
+    k.fanout = 2;
+    k.segment = 1000;
+  };
+  EXPECT_DOUBLE_EQ(time("bcast/chain", 5, 2000, two_segments), 4 * t(1000));
+  // Closed forms without gamma: pairwise (P-1)*t(m); modified_bruck on 5 ranks sends the blocks
+  // with bit j of their index set: {1, 3}, {2, 3}, {4}; scatter/basic_linear (P-1)*t(m).
+  EXPECT_DOUBLE_EQ(time("alltoall/pairwise", 5, 100000, plain), 4 * tm);
+  EXPECT_DOUBLE_EQ(time("alltoall/modified_bruck", 5, 100000, plain), 2 * t(2 * m) + t(m));
+  EXPECT_DOUBLE_EQ(time("scatter/basic_linear", 5, 100000, plain), 4 * tm);
+}
+
 TEST(FormulaEngine, RefusesWhatHasNoTextbookFormula) {
   try {
     run_formula(config(FormulaConfig::Kind::textbook), spec("bcast/chain", 4, 100));

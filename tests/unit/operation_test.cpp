@@ -3,9 +3,12 @@
 // its MPI semantics written here, pass the descriptor's check; any changed byte fails it.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
+#include <random>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "algorithms/input_pattern.hpp"
@@ -63,6 +66,145 @@ TEST(Reduction, ArithmeticPerTypeAndOperator) {
   EXPECT_EQ(element<std::int32_t>(ba, 0), 0x11);
 }
 
+// What `in (+) inout` must be for one pair of elements, from the operator's definition, written
+// apart from apply(): plain C++ on the scalars, integers wrapped through their unsigned type.
+template <class T>
+T expected_pair(ReduceOp op, T a, T b) {
+  if constexpr (std::is_integral_v<T>) {
+    using U = std::make_unsigned_t<T>;
+    const U ua = static_cast<U>(a), ub = static_cast<U>(b);
+    switch (op) {
+      case ReduceOp::sum: return static_cast<T>(static_cast<U>(ua + ub));
+      case ReduceOp::prod: return static_cast<T>(static_cast<U>(ua * ub));
+      case ReduceOp::min: return a <= b ? a : b;
+      case ReduceOp::max: return a >= b ? a : b;
+      case ReduceOp::land: return (a != 0 && b != 0) ? 1 : 0;
+      case ReduceOp::lor: return (a != 0 || b != 0) ? 1 : 0;
+      case ReduceOp::lxor: return ((a != 0) + (b != 0)) == 1 ? 1 : 0;
+      case ReduceOp::band: return static_cast<T>(ua & ub);
+      case ReduceOp::bor: return static_cast<T>(ua | ub);
+      case ReduceOp::bxor: return static_cast<T>(ua ^ ub);
+      case ReduceOp::affine:
+        if constexpr (sizeof(T) == 8) {
+          // a after b, as maps x -> slope*x + offset: a(b(x)) = sa*(sb*x + ob) + oa.
+          const std::uint64_t sa = ua & 0xffffffffu, oa = ua >> 32, sb = ub & 0xffffffffu, ob = ub >> 32;
+          return static_cast<T>(((sa * sb) & 0xffffffffu) | (((sa * ob + oa) & 0xffffffffu) << 32));
+        }
+        break;
+    }
+  } else {
+    switch (op) {
+      case ReduceOp::sum: return a + b;
+      case ReduceOp::prod: return a * b;
+      case ReduceOp::min: return a <= b ? a : b;
+      case ReduceOp::max: return a >= b ? a : b;
+      default: break;
+    }
+  }
+  ADD_FAILURE() << "no definition of " << to_string(op) << " here";
+  return T{};
+}
+
+// Random elements of T, a quarter of them zero (for the logical operators), others of every size.
+template <class T>
+std::vector<T> random_elements(std::mt19937_64& rng, std::size_t n) {
+  std::vector<T> v(n);
+  for (T& x : v) {
+    const std::uint64_t w = rng();
+    if ((w & 3) == 0) {
+      x = T{};
+    } else if constexpr (std::is_floating_point_v<T>) {
+      x = static_cast<T>(
+          std::ldexp(static_cast<double>(w >> 11) / 9007199254740992.0 - 0.5, static_cast<int>(w % 20) - 10));
+    } else {
+      x = static_cast<T>(w >> (w % 3 == 0 ? 56 : 0));
+    }
+  }
+  return v;
+}
+
+template <class T>
+void expect_every_operator(Datatype type) {
+  std::mt19937_64 rng(static_cast<std::uint64_t>(type) + 1);
+  constexpr std::size_t n = 257;
+  for (int o = 0; o <= static_cast<int>(ReduceOp::affine); ++o) {
+    const Reduction r{type, static_cast<ReduceOp>(o)};
+    if (!reduction_error(r).empty()) continue;
+    const std::vector<T> a = random_elements<T>(rng, n), b = random_elements<T>(rng, n);
+    std::vector<std::byte> in(n * sizeof(T)), inout(n * sizeof(T));
+    std::memcpy(in.data(), a.data(), in.size());
+    std::memcpy(inout.data(), b.data(), inout.size());
+    apply(r, view(in), view(inout));
+    int wrong = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const T want = expected_pair(r.op, a[i], b[i]), got = element<T>(inout, i);
+      if (std::memcmp(&got, &want, sizeof(T)) != 0 && ++wrong <= 3)
+        ADD_FAILURE() << to_string(type) << " " << to_string(r.op) << ": element " << i << " is " << +got
+                      << ", expected " << +want << " (in " << +a[i] << ", inout " << +b[i] << ")";
+    }
+    EXPECT_EQ(wrong, 0) << to_string(type) << " " << to_string(r.op);
+  }
+}
+
+// Every datatype with every operator MPI allows on it, checked element by element against
+// expected_pair; the checks of the operations' results (check_reduced) are computed apart from
+// apply() too, so a wrong operator fails here and in every engine's data check.
+TEST(Reduction, EveryDatatypeAndOperatorAgainstPlainScalarCode) {
+  expect_every_operator<std::uint8_t>(Datatype::byte);
+  expect_every_operator<std::int32_t>(Datatype::int32);
+  expect_every_operator<std::int64_t>(Datatype::int64);
+  expect_every_operator<float>(Datatype::float32);
+  expect_every_operator<double>(Datatype::float64);
+}
+
+// The descriptor's check of a reduction against plain code over the ranks' inputs: a reduce
+// whose result is the right one for another operator fails (max checked as min, lor as land).
+TEST(Reduction, ChecksTellOneOperatorFromAnother) {
+  const int p = 5;
+  constexpr std::size_t n = 64;
+  auto inputs = [&](Reduction r) {
+    std::vector<std::vector<std::byte>> x(p, std::vector<std::byte>(n * size_of(r.type)));
+    for (int k = 0; k < p; ++k) fill_elements(x[static_cast<std::size_t>(k)], r, k, 0);
+    return x;
+  };
+  // float max and min, by plain loops over the ranks.
+  const Reduction fmax{Datatype::float32, ReduceOp::max};
+  const auto xf = inputs(fmax);
+  std::vector<std::byte> hi(n * 4), lo(n * 4);
+  for (std::size_t i = 0; i < n; ++i) {
+    float h = element<float>(xf[0], i), l = h;
+    for (int k = 1; k < p; ++k) {
+      const float v = element<float>(xf[static_cast<std::size_t>(k)], i);
+      if (v > h) h = v;
+      if (v < l) l = v;
+    }
+    std::memcpy(hi.data() + i * 4, &h, 4);
+    std::memcpy(lo.data() + i * 4, &l, 4);
+  }
+  EXPECT_EQ(check_reduced(hi, fmax, p, 0, 0, "vector"), "");
+  EXPECT_NE(check_reduced(lo, fmax, p, 0, 0, "vector"), "");
+  // int32 lor and land.
+  const Reduction lor{Datatype::int32, ReduceOp::lor};
+  const auto xi = inputs(lor);
+  std::vector<std::byte> any(n * 4), all(n * 4);
+  int differ = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    bool some = false, every = true;
+    for (int k = 0; k < p; ++k) {
+      const bool v = element<std::int32_t>(xi[static_cast<std::size_t>(k)], i) != 0;
+      some = some || v;
+      every = every && v;
+    }
+    const std::int32_t s = some, e = every;
+    differ += s != e;
+    std::memcpy(any.data() + i * 4, &s, 4);
+    std::memcpy(all.data() + i * 4, &e, 4);
+  }
+  ASSERT_GT(differ, 0) << "the inputs do not tell lor from land";
+  EXPECT_EQ(check_reduced(any, lor, p, 0, 0, "vector"), "");
+  EXPECT_NE(check_reduced(all, lor, p, 0, 0, "vector"), "");
+}
+
 // affine: (a, b) is x -> a*x + b mod 2^32, and in (+) inout is in after inout.
 std::int64_t affine(std::uint32_t a, std::uint32_t b) {
   return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) | (static_cast<std::uint64_t>(b) << 32));
@@ -96,6 +238,27 @@ TEST(Reduction, NamesAndInvalidCombinations) {
   EXPECT_EQ(reduction_error({Datatype::byte, ReduceOp::bor}), "");
 }
 
+// inout[i] = in[i] (+) inout[i] by expected_pair, not by apply().
+void combine_by_definition(Reduction r, Buffer in, std::vector<std::byte>& inout) {
+  auto each = [&](auto zero) {
+    using T = decltype(zero);
+    for (std::size_t i = 0; i < inout.size() / sizeof(T); ++i) {
+      T a, b;
+      std::memcpy(&a, in.data() + i * sizeof(T), sizeof(T));
+      std::memcpy(&b, inout.data() + i * sizeof(T), sizeof(T));
+      const T c = expected_pair(r.op, a, b);
+      std::memcpy(inout.data() + i * sizeof(T), &c, sizeof(T));
+    }
+  };
+  switch (r.type) {
+    case Datatype::byte: return each(std::uint8_t{});
+    case Datatype::int32: return each(std::int32_t{});
+    case Datatype::int64: return each(std::int64_t{});
+    case Datatype::float32: return each(float{});
+    case Datatype::float64: return each(double{});
+  }
+}
+
 // What the operation must leave, computed here from MPI's definition of each operation on the
 // ranks' inputs; reductions in rank order, x_0 (+) (x_1 (+) (... (+) x_{p-1})).
 void reference_call(Operation op, std::vector<RankData>& ranks, const CallShape& shape) {
@@ -106,7 +269,7 @@ void reference_call(Operation op, std::vector<RankData>& ranks, const CallShape&
   auto reduced = [&](std::size_t first, std::size_t n) {
     std::vector<std::byte> acc(n);
     copy_bytes(view(acc), data(p - 1).slice(first, n));
-    for (int r = p - 2; r >= 0; --r) apply(shape.reduction, data(r).slice(first, n), view(acc));
+    for (int r = p - 2; r >= 0; --r) combine_by_definition(shape.reduction, data(r).slice(first, n), acc);
     return acc;
   };
   for (int r = 0; r < p; ++r) {
@@ -161,6 +324,8 @@ TEST(Operation, ReferenceResultsPassAndAnyChangedByteFails) {
       {Operation::barrier, {}},
       {Operation::reduce, {Datatype::int32, ReduceOp::sum}},
       {Operation::reduce, {Datatype::float64, ReduceOp::prod}},
+      {Operation::reduce, {Datatype::float32, ReduceOp::max}},
+      {Operation::allreduce, {Datatype::int32, ReduceOp::lor}},
       {Operation::allreduce, {Datatype::float32, ReduceOp::sum}},
       {Operation::allreduce, {Datatype::int64, ReduceOp::affine}},
       {Operation::allreduce, {Datatype::int32, ReduceOp::land}},
