@@ -3,6 +3,9 @@
 // a multiple of the segment, both sides of the eager limit) and a few large messages.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <iterator>
+
 #include <deque>
 #include <span>
 #include <vector>
@@ -106,9 +109,42 @@ TEST_P(EveryAlgorithm, OneRankPerHost) {
   check(test::exact("test/star16.xml", 1), cases(*GetParam(), {1, 2, 3, 5, 8, 13, 16}), star16());
 }
 
-TEST_P(EveryAlgorithm, SeveralRanksPerHost) {
+// Several ranks per host, for every algorithm: one of each operation (OnePerOperation, which the
+// sanitizer half of the suite runs too: a rooted tree, a linear, a recursive and a Bruck-style
+// exchange, a non-commutative-safe reduce) and the others (Others, the release half only).
+class SeveralRanksPerHost : public ::testing::TestWithParam<const AlgorithmInfo*> {};
+
+TEST_P(SeveralRanksPerHost, Star16) {
   check(test::exact("test/star16.xml", 3), cases(*GetParam(), {3, 13, 33}), star16());
 }
+
+bool one_per_operation(const AlgorithmInfo& a) {
+  static const char* const kSample[] = {
+      "bcast/binomial",          "gather/binomial",         "scatter/linear_nb",      "barrier/bruck",
+      "allgather/bruck",         "alltoall/modified_bruck", "reduce/in-order_binary", "allreduce/recursive_doubling",
+      "reduce_scatter/butterfly"};
+  return std::any_of(std::begin(kSample), std::end(kSample), [&](const char* n) { return a.name == n; });
+}
+
+std::vector<const AlgorithmInfo*> algorithms_where(bool sampled) {
+  std::vector<const AlgorithmInfo*> out;
+  for (const AlgorithmInfo* a : testing::every_algorithm())
+    if (one_per_operation(*a) == sampled) out.push_back(a);
+  return out;
+}
+
+TEST(SeveralRanksPerHostSample, IsOneAlgorithmOfEachOperation) {
+  std::vector<Operation> ops;
+  for (const AlgorithmInfo* a : algorithms_where(true)) ops.push_back(a->op);
+  std::sort(ops.begin(), ops.end());
+  EXPECT_EQ(std::unique(ops.begin(), ops.end()), ops.end()) << "two of one operation";
+  EXPECT_EQ(ops.size(), all_operations().size()) << "an operation without its sample (a name changed?)";
+}
+
+INSTANTIATE_TEST_SUITE_P(OnePerOperation, SeveralRanksPerHost, ::testing::ValuesIn(algorithms_where(true)),
+                         testing::algorithm_test_name);
+INSTANTIATE_TEST_SUITE_P(Others, SeveralRanksPerHost, ::testing::ValuesIn(algorithms_where(false)),
+                         testing::algorithm_test_name);
 
 // The process counts the model engine's suite runs, 1 to 17, 31, 32, 33, 64 and 100 (up to 7 ranks
 // per host), at one element, an odd count and a count past a segment: non-powers of two and
