@@ -2,9 +2,9 @@
 
 #include <string>
 
-#include "algorithms/input_error.hpp"
 #include "algorithms/nested_collective.hpp"
 #include "algorithms/rank_math.hpp"
+#include "algorithms/two_proc.hpp"
 
 namespace collsim {
 

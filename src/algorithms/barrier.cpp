@@ -3,8 +3,8 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/input_error.hpp"
 #include "algorithms/rank_math.hpp"
+#include "algorithms/two_proc.hpp"
 
 namespace collsim {
 

@@ -3,7 +3,8 @@
 // Some of Open MPI's algorithms are built from other collectives (allgather/linear: MPI_Gather to
 // rank 0, then MPI_Bcast from it; allreduce/nonoverlapping: MPI_Reduce, then MPI_Bcast). They call
 // the communicator's own functions, i.e. coll/tuned's decision: Open MPI 4.1's fixed decision
-// (ompi41_decision.hpp), since forcing one collective's algorithm leaves the others to it.
+// (ompi41_decision.hpp), since forcing one collective's algorithm leaves the others to it. They
+// are defined with the registry (registry/nested_collective.cpp), whose entries they run.
 #pragma once
 
 #include "algorithms/operation.hpp"

@@ -2,6 +2,7 @@
 
 #include <limits>
 #include <span>
+#include <string_view>
 
 namespace collsim {
 
@@ -14,7 +15,7 @@ constexpr std::size_t MiB = 1024 * KiB;
 // while m is below `below`; each band ends with a step that always applies.
 struct Step {
   std::size_t below;
-  int id;
+  std::string_view algorithm;  // Open MPI's name within the operation: "pipeline"
 };
 struct Band {
   int procs_below;
@@ -24,13 +25,14 @@ struct Band {
 constexpr std::size_t kAll = std::numeric_limits<std::size_t>::max();
 constexpr int kAllProcs = std::numeric_limits<int>::max();
 
-// Open MPI's bcast IDs and gather IDs, by name, for the tables below.
+// Open MPI's bcast and gather algorithms, by name, for the tables below.
 namespace bc {
-constexpr int basic_linear = 1, chain = 2, pipeline = 3, split_binary_tree = 4, binary_tree = 5, binomial = 6,
-              knomial = 7, scatter_allgather = 8;
+constexpr std::string_view basic_linear = "basic_linear", chain = "chain", pipeline = "pipeline",
+                           split_binary_tree = "split_binary_tree", binary_tree = "binary_tree", binomial = "binomial",
+                           knomial = "knomial", scatter_allgather = "scatter_allgather";
 }
 namespace ga {
-constexpr int basic_linear = 1, binomial = 2, linear_sync = 3;
+constexpr std::string_view basic_linear = "basic_linear", binomial = "binomial", linear_sync = "linear_sync";
 }
 
 namespace b41 {
@@ -67,154 +69,193 @@ constexpr Step p512[] = {{2 * KiB, binomial}, {8 * KiB, basic_linear}, {kAll, bi
 constexpr Band bands[] = {{4, p4}, {8, p8}, {256, binomial_only}, {512, p512}, {kAllProcs, binomial_only}};
 }  // namespace g41
 
-// The other operations' tables, by Open MPI ID, as the reference writes them ("= 2" rows are a
-// band of their own between the bands below and above 2 processes).
-// allreduce, commutative operator: 1 basic_linear, 2 nonoverlapping, 3 recursive_doubling, 4 ring, 5 segmented_ring, 6
-// rabenseifner
+// The other operations' tables, as the reference writes them with Open MPI's IDs, each ID
+// written as the algorithm's name ("= 2" rows are a band of their own between the bands below and
+// above 2 processes).
+// allreduce, commutative operator
 namespace allreduce_commutative {
-constexpr Step r0[] = {{8, 4}, {4096, 3}, {8192, 4}, {16384, 3}, {65536, 4}, {262144, 5}, {kAll, 6}};
-constexpr Step r1[] = {{16, 4}, {8192, 3}, {kAll, 6}};
-constexpr Step r2[] = {{8192, 3}, {kAll, 6}};
-constexpr Step r3[] = {{64, 5}, {4096, 3}, {kAll, 6}};
-constexpr Step r4[] = {{128, 5}, {kAll, 6}};
-constexpr Step r5[] = {{262144, 3}, {kAll, 6}};
-constexpr Step r6[] = {{131072, 2}, {262144, 3}, {kAll, 6}};
-constexpr Step r7[] = {{4096, 2}, {kAll, 6}};
-constexpr Step r8[] = {{2048, 2}, {16384, 3}, {kAll, 6}};
-constexpr Step r9[] = {{2048, 2}, {4096, 5}, {16384, 3}, {kAll, 6}};
-constexpr Step r10[] = {{2048, 2}, {16384, 5}, {32768, 3}, {kAll, 6}};
+constexpr Step r0[] = {
+    {8, "ring"},     {4096, "recursive_doubling"}, {8192, "ring"},        {16384, "recursive_doubling"},
+    {65536, "ring"}, {262144, "segmented_ring"},   {kAll, "rabenseifner"}};
+constexpr Step r1[] = {{16, "ring"}, {8192, "recursive_doubling"}, {kAll, "rabenseifner"}};
+constexpr Step r2[] = {{8192, "recursive_doubling"}, {kAll, "rabenseifner"}};
+constexpr Step r3[] = {{64, "segmented_ring"}, {4096, "recursive_doubling"}, {kAll, "rabenseifner"}};
+constexpr Step r4[] = {{128, "segmented_ring"}, {kAll, "rabenseifner"}};
+constexpr Step r5[] = {{262144, "recursive_doubling"}, {kAll, "rabenseifner"}};
+constexpr Step r6[] = {{131072, "nonoverlapping"}, {262144, "recursive_doubling"}, {kAll, "rabenseifner"}};
+constexpr Step r7[] = {{4096, "nonoverlapping"}, {kAll, "rabenseifner"}};
+constexpr Step r8[] = {{2048, "nonoverlapping"}, {16384, "recursive_doubling"}, {kAll, "rabenseifner"}};
+constexpr Step r9[] = {
+    {2048, "nonoverlapping"}, {4096, "segmented_ring"}, {16384, "recursive_doubling"}, {kAll, "rabenseifner"}};
+constexpr Step r10[] = {
+    {2048, "nonoverlapping"}, {16384, "segmented_ring"}, {32768, "recursive_doubling"}, {kAll, "rabenseifner"}};
 constexpr Band bands[] = {{4, r0},   {8, r1},   {16, r2},   {32, r3},   {64, r4},        {128, r5},
                           {256, r6}, {512, r7}, {2048, r8}, {4096, r9}, {kAllProcs, r10}};
 }  // namespace allreduce_commutative
 
 // allreduce, non-commutative operator
 namespace allreduce_noncommutative {
-constexpr Step r0[] = {{131072, 3}, {kAll, 1}};
-constexpr Step r1[] = {{kAll, 3}};
-constexpr Step r2[] = {{1048576, 3}, {kAll, 2}};
-constexpr Step r3[] = {{kAll, 3}};
-constexpr Step r4[] = {{131072, 2}, {524288, 3}, {kAll, 2}};
-constexpr Step r5[] = {{4096, 2}, {524288, 3}, {kAll, 2}};
-constexpr Step r6[] = {{2048, 2}, {kAll, 3}};
+constexpr Step r0[] = {{131072, "recursive_doubling"}, {kAll, "basic_linear"}};
+constexpr Step r1[] = {{kAll, "recursive_doubling"}};
+constexpr Step r2[] = {{1048576, "recursive_doubling"}, {kAll, "nonoverlapping"}};
+constexpr Step r3[] = {{kAll, "recursive_doubling"}};
+constexpr Step r4[] = {{131072, "nonoverlapping"}, {524288, "recursive_doubling"}, {kAll, "nonoverlapping"}};
+constexpr Step r5[] = {{4096, "nonoverlapping"}, {524288, "recursive_doubling"}, {kAll, "nonoverlapping"}};
+constexpr Step r6[] = {{2048, "nonoverlapping"}, {kAll, "recursive_doubling"}};
 constexpr Band bands[] = {{4, r0}, {8, r1}, {16, r2}, {128, r3}, {256, r4}, {512, r5}, {kAllProcs, r6}};
 }  // namespace allreduce_noncommutative
 
-// reduce, commutative: 1 linear, 2 chain, 3 pipeline, 4 binary, 5 binomial, 6 in-order_binary, 7 rabenseifner
+// reduce, commutative operator
 namespace reduce_commutative {
-constexpr Step r0[] = {{8, 7}, {16, 4}, {32, 3}, {262144, 1}, {524288, 3}, {1048576, 2}, {kAll, 3}};
-constexpr Step r1[] = {{4096, 4}, {65536, 2}, {262144, 5}, {524288, 1}, {1048576, 5}, {kAll, 1}};
-constexpr Step r2[] = {{8192, 4}, {kAll, 5}};
-constexpr Step r3[] = {{4096, 4}, {kAll, 5}};
-constexpr Step r4[] = {{kAll, 5}};
-constexpr Step r5[] = {{8192, 5}, {16384, 6}, {kAll, 5}};
-constexpr Step r6[] = {{kAll, 5}};
-constexpr Step r7[] = {{512, 5}, {1024, 6}, {8192, 5}, {16384, 6}, {kAll, 5}};
-constexpr Step r8[] = {{16, 5}, {32, 6}, {1024, 5}, {2048, 6}, {8192, 5}, {16384, 6}, {kAll, 5}};
+constexpr Step r0[] = {{8, "rabenseifner"},  {16, "binary"},     {32, "pipeline"},  {262144, "linear"},
+                       {524288, "pipeline"}, {1048576, "chain"}, {kAll, "pipeline"}};
+constexpr Step r1[] = {{4096, "binary"},   {65536, "chain"},      {262144, "binomial"},
+                       {524288, "linear"}, {1048576, "binomial"}, {kAll, "linear"}};
+constexpr Step r2[] = {{8192, "binary"}, {kAll, "binomial"}};
+constexpr Step r3[] = {{4096, "binary"}, {kAll, "binomial"}};
+constexpr Step r4[] = {{kAll, "binomial"}};
+constexpr Step r5[] = {{8192, "binomial"}, {16384, "in-order_binary"}, {kAll, "binomial"}};
+constexpr Step r6[] = {{kAll, "binomial"}};
+constexpr Step r7[] = {
+    {512, "binomial"}, {1024, "in-order_binary"}, {8192, "binomial"}, {16384, "in-order_binary"}, {kAll, "binomial"}};
+constexpr Step r8[] = {{16, "binomial"},   {32, "in-order_binary"},    {1024, "binomial"}, {2048, "in-order_binary"},
+                       {8192, "binomial"}, {16384, "in-order_binary"}, {kAll, "binomial"}};
 constexpr Band bands[] = {{4, r0},   {8, r1},    {16, r2},   {32, r3},       {256, r4},
                           {512, r5}, {2048, r6}, {4096, r7}, {kAllProcs, r8}};
 }  // namespace reduce_commutative
 
 // reduce, non-commutative operator
 namespace reduce_noncommutative {
-constexpr Step r0[] = {{8, 6}, {kAll, 1}};
-constexpr Step r1[] = {{kAll, 1}};
-constexpr Step r2[] = {{1024, 6}, {8192, 1}, {16384, 6}, {262144, 1}, {kAll, 6}};
-constexpr Step r3[] = {{kAll, 6}};
-constexpr Step r4[] = {{512, 6}, {1024, 1}, {kAll, 6}};
-constexpr Step r5[] = {{kAll, 6}};
+constexpr Step r0[] = {{8, "in-order_binary"}, {kAll, "linear"}};
+constexpr Step r1[] = {{kAll, "linear"}};
+constexpr Step r2[] = {{1024, "in-order_binary"},
+                       {8192, "linear"},
+                       {16384, "in-order_binary"},
+                       {262144, "linear"},
+                       {kAll, "in-order_binary"}};
+constexpr Step r3[] = {{kAll, "in-order_binary"}};
+constexpr Step r4[] = {{512, "in-order_binary"}, {1024, "linear"}, {kAll, "in-order_binary"}};
+constexpr Step r5[] = {{kAll, "in-order_binary"}};
 constexpr Band bands[] = {{4, r0}, {8, r1}, {16, r2}, {128, r3}, {256, r4}, {kAllProcs, r5}};
 }  // namespace reduce_noncommutative
 
-// reduce_scatter, commutative: 1 non-overlapping, 2 recursive_halving, 3 ring, 4 butterfly
+// reduce_scatter, commutative operator
 namespace reduce_scatter_commutative {
-constexpr Step r0[] = {{65536, 3}, {131072, 4}, {kAll, 3}};
-constexpr Step r1[] = {{8, 1}, {262144, 2}, {kAll, 3}};
-constexpr Step r2[] = {{262144, 2}, {kAll, 3}};
-constexpr Step r3[] = {{64, 1}, {2048, 2}, {524288, 4}, {kAll, 3}};
-constexpr Step r4[] = {{256, 1}, {512, 2}, {2048, 4}, {4096, 2}, {kAll, 4}};
-constexpr Step r5[] = {{256, 1}, {512, 2}, {kAll, 4}};
-constexpr Step r6[] = {{256, 1}, {1024, 2}, {kAll, 4}};
-constexpr Step r7[] = {{512, 1}, {2048, 2}, {8192, 4}, {16384, 2}, {kAll, 4}};
-constexpr Step r8[] = {{512, 1}, {4096, 2}, {16384, 4}, {32768, 2}, {kAll, 4}};
-constexpr Step r9[] = {{512, 1}, {4096, 2}, {kAll, 4}};
-constexpr Step r10[] = {{1024, 1}, {8192, 2}, {kAll, 4}};
+constexpr Step r0[] = {{65536, "ring"}, {131072, "butterfly"}, {kAll, "ring"}};
+constexpr Step r1[] = {{8, "non-overlapping"}, {262144, "recursive_halving"}, {kAll, "ring"}};
+constexpr Step r2[] = {{262144, "recursive_halving"}, {kAll, "ring"}};
+constexpr Step r3[] = {{64, "non-overlapping"}, {2048, "recursive_halving"}, {524288, "butterfly"}, {kAll, "ring"}};
+constexpr Step r4[] = {{256, "non-overlapping"},
+                       {512, "recursive_halving"},
+                       {2048, "butterfly"},
+                       {4096, "recursive_halving"},
+                       {kAll, "butterfly"}};
+constexpr Step r5[] = {{256, "non-overlapping"}, {512, "recursive_halving"}, {kAll, "butterfly"}};
+constexpr Step r6[] = {{256, "non-overlapping"}, {1024, "recursive_halving"}, {kAll, "butterfly"}};
+constexpr Step r7[] = {{512, "non-overlapping"},
+                       {2048, "recursive_halving"},
+                       {8192, "butterfly"},
+                       {16384, "recursive_halving"},
+                       {kAll, "butterfly"}};
+constexpr Step r8[] = {{512, "non-overlapping"},
+                       {4096, "recursive_halving"},
+                       {16384, "butterfly"},
+                       {32768, "recursive_halving"},
+                       {kAll, "butterfly"}};
+constexpr Step r9[] = {{512, "non-overlapping"}, {4096, "recursive_halving"}, {kAll, "butterfly"}};
+constexpr Step r10[] = {{1024, "non-overlapping"}, {8192, "recursive_halving"}, {kAll, "butterfly"}};
 constexpr Band bands[] = {{4, r0},   {8, r1},    {32, r2},   {64, r3},   {128, r4},       {256, r5},
                           {512, r6}, {1024, r7}, {2048, r8}, {4096, r9}, {kAllProcs, r10}};
 }  // namespace reduce_scatter_commutative
 
 // reduce_scatter, non-commutative operator
 namespace reduce_scatter_noncommutative {
-constexpr Step r0[] = {{kAll, 1}};
+constexpr Step r0[] = {{kAll, "non-overlapping"}};
 constexpr Band bands[] = {{kAllProcs, r0}};
 }  // namespace reduce_scatter_noncommutative
 
-// allgather: 1 linear, 2 bruck, 3 recursive_doubling, 4 ring, 5 neighbor, 6 two_proc
+// allgather
 namespace allgather41 {
-constexpr Step r0[] = {{kAll, 6}};
-constexpr Step r1[] = {{kAll, 3}};
-constexpr Step r2[] = {{1024, 3}, {65536, 5}, {kAll, 4}};
-constexpr Step r3[] = {{512, 3}, {65536, 5}, {kAll, 4}};
-constexpr Step r4[] = {{512, 3}, {131072, 5}, {524288, 4}, {1048576, 5}, {kAll, 4}};
-constexpr Step r5[] = {{32, 3}, {128, 2}, {1024, 3}, {131072, 5}, {524288, 4}, {1048576, 5}, {kAll, 4}};
-constexpr Step r6[] = {{64, 3}, {256, 2}, {2048, 3}, {kAll, 5}};
-constexpr Step r7[] = {{4, 3}, {8, 2}, {16, 3}, {32, 2}, {256, 3}, {512, 2}, {4096, 3}, {kAll, 5}};
-constexpr Step r8[] = {{32, 2}, {128, 3}, {512, 2}, {4096, 3}, {kAll, 5}};
-constexpr Step r9[] = {{2, 3}, {8, 2}, {16, 3}, {512, 2}, {4096, 3}, {kAll, 5}};
+constexpr Step r0[] = {{kAll, "two_proc"}};
+constexpr Step r1[] = {{kAll, "recursive_doubling"}};
+constexpr Step r2[] = {{1024, "recursive_doubling"}, {65536, "neighbor"}, {kAll, "ring"}};
+constexpr Step r3[] = {{512, "recursive_doubling"}, {65536, "neighbor"}, {kAll, "ring"}};
+constexpr Step r4[] = {
+    {512, "recursive_doubling"}, {131072, "neighbor"}, {524288, "ring"}, {1048576, "neighbor"}, {kAll, "ring"}};
+constexpr Step r5[] = {
+    {32, "recursive_doubling"}, {128, "bruck"}, {1024, "recursive_doubling"}, {131072, "neighbor"}, {524288, "ring"},
+    {1048576, "neighbor"},      {kAll, "ring"}};
+constexpr Step r6[] = {{64, "recursive_doubling"}, {256, "bruck"}, {2048, "recursive_doubling"}, {kAll, "neighbor"}};
+constexpr Step r7[] = {{4, "recursive_doubling"},   {8, "bruck"},   {16, "recursive_doubling"},   {32, "bruck"},
+                       {256, "recursive_doubling"}, {512, "bruck"}, {4096, "recursive_doubling"}, {kAll, "neighbor"}};
+constexpr Step r8[] = {
+    {32, "bruck"}, {128, "recursive_doubling"}, {512, "bruck"}, {4096, "recursive_doubling"}, {kAll, "neighbor"}};
+constexpr Step r9[] = {{2, "recursive_doubling"},    {8, "bruck"},      {16, "recursive_doubling"}, {512, "bruck"},
+                       {4096, "recursive_doubling"}, {kAll, "neighbor"}};
 constexpr Band bands[] = {{2, r1},   {3, r0},    {32, r1},   {64, r2},   {128, r3},      {256, r4},
                           {512, r5}, {1024, r6}, {2048, r7}, {4096, r8}, {kAllProcs, r9}};
 }  // namespace allgather41
 
-// alltoall: 1 linear, 2 pairwise, 3 modified_bruck, 4 linear_sync, 5 two_proc
+// alltoall
 namespace alltoall41 {
-constexpr Step r0[] = {{2, 2},    {4, 5},     {16, 2},     {64, 5},      {256, 2},
-                       {4096, 5}, {32768, 2}, {262144, 4}, {1048576, 5}, {kAll, 2}};
-constexpr Step r1[] = {{8192, 4}, {16384, 1}, {65536, 4}, {524288, 1}, {1048576, 2}, {kAll, 1}};
-constexpr Step r2[] = {{262144, 4}, {kAll, 1}};
-constexpr Step r3[] = {{4, 4}, {512, 3}, {8192, 4}, {32768, 1}, {262144, 4}, {524288, 1}, {kAll, 4}};
-constexpr Step r4[] = {{512, 3}, {524288, 1}, {kAll, 4}};
-constexpr Step r5[] = {{1024, 3}, {2048, 1}, {4096, 4}, {262144, 1}, {kAll, 2}};
-constexpr Step r6[] = {{1024, 3}, {2048, 4}, {262144, 1}, {kAll, 2}};
-constexpr Step r7[] = {{1024, 3}, {8192, 4}, {32768, 1}, {kAll, 2}};
-constexpr Step r8[] = {{512, 3}, {8192, 4}, {16384, 1}, {131072, 4}, {262144, 1}, {kAll, 2}};
-constexpr Step r9[] = {{512, 3}, {1024, 4}, {2048, 1}, {16384, 4}, {262144, 1}, {kAll, 4}};
-constexpr Step r10[] = {{1024, 3}, {4096, 4}, {8192, 1}, {131072, 4}, {kAll, 1}};
-constexpr Step r11[] = {{2048, 3}, {8192, 4}, {16384, 1}, {32768, 4}, {65536, 1}, {kAll, 4}};
+constexpr Step r0[] = {{2, "pairwise"},       {4, "two_proc"},    {16, "pairwise"},    {64, "two_proc"},
+                       {256, "pairwise"},     {4096, "two_proc"}, {32768, "pairwise"}, {262144, "linear_sync"},
+                       {1048576, "two_proc"}, {kAll, "pairwise"}};
+constexpr Step r1[] = {{8192, "linear_sync"}, {16384, "linear"},     {65536, "linear_sync"},
+                       {524288, "linear"},    {1048576, "pairwise"}, {kAll, "linear"}};
+constexpr Step r2[] = {{262144, "linear_sync"}, {kAll, "linear"}};
+constexpr Step r3[] = {{4, "linear_sync"},      {512, "modified_bruck"}, {8192, "linear_sync"}, {32768, "linear"},
+                       {262144, "linear_sync"}, {524288, "linear"},      {kAll, "linear_sync"}};
+constexpr Step r4[] = {{512, "modified_bruck"}, {524288, "linear"}, {kAll, "linear_sync"}};
+constexpr Step r5[] = {
+    {1024, "modified_bruck"}, {2048, "linear"}, {4096, "linear_sync"}, {262144, "linear"}, {kAll, "pairwise"}};
+constexpr Step r6[] = {{1024, "modified_bruck"}, {2048, "linear_sync"}, {262144, "linear"}, {kAll, "pairwise"}};
+constexpr Step r7[] = {{1024, "modified_bruck"}, {8192, "linear_sync"}, {32768, "linear"}, {kAll, "pairwise"}};
+constexpr Step r8[] = {{512, "modified_bruck"}, {8192, "linear_sync"}, {16384, "linear"},
+                       {131072, "linear_sync"}, {262144, "linear"},    {kAll, "pairwise"}};
+constexpr Step r9[] = {{512, "modified_bruck"}, {1024, "linear_sync"}, {2048, "linear"},
+                       {16384, "linear_sync"},  {262144, "linear"},    {kAll, "linear_sync"}};
+constexpr Step r10[] = {
+    {1024, "modified_bruck"}, {4096, "linear_sync"}, {8192, "linear"}, {131072, "linear_sync"}, {kAll, "linear"}};
+constexpr Step r11[] = {{2048, "modified_bruck"}, {8192, "linear_sync"}, {16384, "linear"},
+                        {32768, "linear_sync"},   {65536, "linear"},     {kAll, "linear_sync"}};
 constexpr Band bands[] = {{2, r1},   {3, r0},   {8, r1},    {16, r2},   {32, r3},    {64, r4},        {128, r5},
                           {256, r6}, {512, r7}, {1024, r8}, {2048, r9}, {4096, r10}, {kAllProcs, r11}};
 }  // namespace alltoall41
 
-// scatter: 1 basic_linear, 2 binomial, 3 linear_nb
+// scatter
 namespace scatter41 {
-constexpr Step r0[] = {{2, 3}, {131072, 1}, {262144, 3}, {kAll, 1}};
-constexpr Step r1[] = {{2048, 2}, {4096, 1}, {8192, 2}, {32768, 1}, {1048576, 3}, {kAll, 1}};
-constexpr Step r2[] = {{16384, 2}, {1048576, 3}, {kAll, 1}};
-constexpr Step r3[] = {{16384, 2}, {32768, 1}, {kAll, 3}};
-constexpr Step r4[] = {{512, 2}, {8192, 3}, {16384, 2}, {kAll, 3}};
-constexpr Step r5[] = {{512, 2}, {kAll, 3}};
+constexpr Step r0[] = {{2, "linear_nb"}, {131072, "basic_linear"}, {262144, "linear_nb"}, {kAll, "basic_linear"}};
+constexpr Step r1[] = {{2048, "binomial"},      {4096, "basic_linear"}, {8192, "binomial"},
+                       {32768, "basic_linear"}, {1048576, "linear_nb"}, {kAll, "basic_linear"}};
+constexpr Step r2[] = {{16384, "binomial"}, {1048576, "linear_nb"}, {kAll, "basic_linear"}};
+constexpr Step r3[] = {{16384, "binomial"}, {32768, "basic_linear"}, {kAll, "linear_nb"}};
+constexpr Step r4[] = {{512, "binomial"}, {8192, "linear_nb"}, {16384, "binomial"}, {kAll, "linear_nb"}};
+constexpr Step r5[] = {{512, "binomial"}, {kAll, "linear_nb"}};
 constexpr Band bands[] = {{4, r0}, {8, r1}, {16, r2}, {32, r3}, {64, r4}, {kAllProcs, r5}};
 }  // namespace scatter41
 
-// barrier (communicator size only): 1 linear, 2 double_ring, 3 recursive_doubling, 4 bruck, 5 two_proc, 6 tree
+// barrier (communicator size only)
 namespace barrier41 {
-constexpr Step r0[] = {{kAll, 3}};
-constexpr Step r1[] = {{kAll, 1}};
-constexpr Step r2[] = {{kAll, 3}};
-constexpr Step r3[] = {{kAll, 4}};
-constexpr Step r4[] = {{kAll, 6}};
-constexpr Step r5[] = {{kAll, 4}};
-constexpr Step r6[] = {{kAll, 6}};
-constexpr Step r7[] = {{kAll, 4}};
+constexpr Step r0[] = {{kAll, "recursive_doubling"}};
+constexpr Step r1[] = {{kAll, "linear"}};
+constexpr Step r2[] = {{kAll, "recursive_doubling"}};
+constexpr Step r3[] = {{kAll, "bruck"}};
+constexpr Step r4[] = {{kAll, "tree"}};
+constexpr Step r5[] = {{kAll, "bruck"}};
+constexpr Step r6[] = {{kAll, "tree"}};
+constexpr Step r7[] = {{kAll, "bruck"}};
 constexpr Band bands[] = {{4, r0}, {8, r1}, {64, r2}, {256, r3}, {512, r4}, {1024, r5}, {4096, r6}, {kAllProcs, r7}};
 }  // namespace barrier41
 
-int pick(std::span<const Band> bands, int procs, std::size_t bytes) {
+std::string_view pick(std::span<const Band> bands, int procs, std::size_t bytes) {
   for (const Band& band : bands) {
     if (procs >= band.procs_below) continue;
     for (const Step& s : band.steps)
-      if (bytes < s.below) return s.id;
-    return band.steps.back().id;
+      if (bytes < s.below) return s.algorithm;
+    return band.steps.back().algorithm;
   }
-  return bands.back().steps.back().id;
+  return bands.back().steps.back().algorithm;
 }
 
 }  // namespace
@@ -224,7 +265,7 @@ std::size_t ompi41_decision_bytes(Operation op, int procs, std::size_t bytes) {
 }
 
 FixedChoice ompi41_fixed_choice(Operation op, int procs, std::size_t m, bool commutative) {
-  int id = 0;
+  std::string_view id;
   switch (op) {
     case Operation::bcast: id = pick(b41::bands, procs, m); break;
     case Operation::gather: id = pick(g41::bands, procs, m); break;

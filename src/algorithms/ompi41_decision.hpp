@@ -8,16 +8,18 @@
 #pragma once
 
 #include <cstddef>
+#include <string_view>
 
 #include "algorithms/operation.hpp"
 #include "algorithms/params.hpp"
 
 namespace collsim {
 
-// The algorithm's Open MPI ID and the knobs 4.1 runs it with: unsegmented, fanout 0 (which its
-// chains raise to 1), the k-nomial radix and max_requests MCA defaults (4 and 0).
+// The algorithm, by its name within the operation ("pipeline": the registry's "bcast/pipeline",
+// whose entry holds Open MPI's ID), and the knobs 4.1 runs it with: unsegmented, fanout 0 (which
+// its chains raise to 1), the k-nomial radix and max_requests MCA defaults (4 and 0).
 struct FixedChoice {
-  int ompi_id;
+  std::string_view algorithm;
   AlgorithmParams params;
 };
 

@@ -40,29 +40,30 @@ struct BufferSizes {
   std::size_t data = 0, result = 0;
 };
 
+// Written with designated initialisers (operation.cpp): a member left out keeps the default here.
 struct OperationInfo {
-  Operation op;
+  Operation op = Operation::bcast;
   std::string_view name;      // "allreduce": the first part of algorithm names, option values
   std::string_view mpi_name;  // "MPI_Allreduce"
-  int tag;                    // the tag of its messages (params.hpp), one per operation
-  int ompi_colltype;          // Open MPI's COLLTYPE index (coll_base_functions.h), as rules files name it
+  int tag = 0;                // the tag of its messages (params.hpp), one per operation
+  int ompi_colltype = 0;      // Open MPI's COLLTYPE index (coll_base_functions.h), as rules files name it
   // Whether the message size Open MPI's dynamic rules compare is `bytes` times the communicator
   // size (the operation's total of all processes' blocks, coll_tuned_decision_dynamic.c) rather
   // than `bytes` itself.
-  bool ompi_rules_size_per_process;
-  bool rooted;      // has a root
-  bool reduces;     // combines data with a reduction operator (datatype and op apply)
-  bool moves_data;  // false for barrier: no buffers, the size must be 0
+  bool ompi_rules_size_per_process = false;
+  bool rooted = false;      // has a root
+  bool reduces = false;     // combines data with a reduction operator (datatype and op apply)
+  bool moves_data = false;  // false for barrier: no buffers, the size must be 0
   // What the size of a call means, for help and tables: "the message", "bytes per process", ...
   std::string_view bytes_mean;
   // Buffer sizes of `shape.rank` (rank-dependent: only the root of a gather gets a result).
-  BufferSizes (*layout)(const CallShape& shape);
+  BufferSizes (*layout)(const CallShape& shape) = nullptr;
   // Bytes this rank's data or result buffer holds: fills the input with the call's input and the
   // result with bytes the correct result never has.
-  void (*fill)(const CallShape& shape, RankBuffers buffers);
+  void (*fill)(const CallShape& shape, RankBuffers buffers) = nullptr;
   // "" when the buffers hold what the call must leave there; else the first difference, e.g.
   // "rank 3: byte 8192 of the broadcast buffer is 0x12, expected 0x7f".
-  std::string (*check)(const CallShape& shape, RankBuffers buffers);
+  std::string (*check)(const CallShape& shape, RankBuffers buffers) = nullptr;
 };
 
 std::span<const OperationInfo> all_operations();

@@ -7,10 +7,10 @@
 #include "cli/commands.hpp"
 #include "cli/engine_options.hpp"
 #include "cli/progress_line.hpp"
-#include "engines/mpi/statistics.hpp"
 #include "experiment/calibration.hpp"
 #include "experiment/named_files.hpp"
-#include "experiment/units.hpp"
+#include "support/statistics.hpp"
+#include "support/units.hpp"
 
 namespace collsim::cli {
 

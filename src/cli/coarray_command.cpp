@@ -11,8 +11,8 @@
 #include "cli/measure_options.hpp"
 #include "engines/run_memory.hpp"
 #include "experiment/coarray_point.hpp"
-#include "experiment/units.hpp"
 #include "models/coarray_cost.hpp"
+#include "support/units.hpp"
 
 namespace collsim::cli {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <sstream>
 
-#include "experiment/units.hpp"
+#include "support/units.hpp"
 
 namespace collsim::cli {
 

@@ -11,7 +11,6 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/algorithm_tree.hpp"
 #include "cli/commands.hpp"
 #include "cli/engine_options.hpp"
 #include "cli/measure_options.hpp"
@@ -32,7 +31,8 @@
 #include "experiment/summary_table.hpp"
 #include "experiment/sweep.hpp"
 #include "experiment/trace_files.hpp"
-#include "experiment/units.hpp"
+#include "registry/algorithm_tree.hpp"
+#include "support/units.hpp"
 
 namespace collsim::cli {
 namespace {

@@ -21,7 +21,8 @@
 #include "engines/caf/caf_call.hpp"
 #include "engines/run.hpp"
 #include "experiment/coarray_point.hpp"
-#include "experiment/units.hpp"
+#include "experiment/measurement.hpp"
+#include "support/units.hpp"
 
 namespace collsim::caf {
 namespace {
@@ -128,8 +129,20 @@ CoarrayPoint read_point(const cli::ParsedOptions& options) {
   return cli::read_coarray_point(options);
 }
 
+// The point's row: what moved (op, images, bytes of a segment, origin rank) and its statistics.
+Measurement caf_row(const CafAssignment& a, const CafMeasurement& result) {
+  Measurement m;
+  m.engine = kEngineCafNative;
+  m.op = a.get ? "get" : "put";
+  MPI_Comm_size(MPI_COMM_WORLD, &m.procs);
+  m.bytes = static_cast<std::size_t>(section_elements(a.local) * a.element_bytes * a.copies);
+  m.root = a.origin_image - 1;
+  set_statistics(m, result.measured.summary, result.measured.ci_met, result.measured.data);
+  return m;
+}
+
 void print_summary(const CafAssignment& a, const CoarrayPoint& point, const CafMeasurement& result, int warmup) {
-  const Measurement& m = result.measured.row;
+  const Measurement m = caf_row(a, result);
   std::cout << m.engine << " " << m.op << " on " << m.procs << " images: image " << a.origin_image << " "
             << (a.get ? "gets from" : "puts to") << " image " << a.target_image << ", " << a.copies
             << (a.copies == 1 ? " statement" : " statements") << " per segment\n";
@@ -180,16 +193,8 @@ int run(int argc, char** argv, int rank, int size) {
   }
   stop_runtime();
   if (rank == 0) {
-    const Measurement& m = result.measured.row;
-    CoarrayRow row;
-    row.engine = kEngineCafNative;
-    row.point = point;
-    row.time_s = m.median_s;
-    row.runs = m.runs;
-    row.min_s = m.min_s;
-    row.ci95_s = m.ci95_s;
-    row.ci_met = m.ci_met;
-    row.data = m.data;
+    const Measurement m = caf_row(a, result);
+    const CoarrayRow row = measured_coarray_row(kEngineCafNative, point, m);
     const std::string missed = cli::ci_missed(m, measure_options.stop);
     if (options.has("csv"))
       std::cout << coarray_csv_header() << "\n" << coarray_csv_row(row) << "\n";
@@ -198,15 +203,14 @@ int run(int argc, char** argv, int rank, int size) {
     if (!missed.empty() && !options.has("csv")) std::cout << "  CI target not met: " << missed << "\n";
     std::cout.flush();
     if (!missed.empty() && options.has("csv")) std::fprintf(stderr, "collsim-caf: note: %s\n", missed.c_str());
-    if (result.measured.row.data != "ok") std::fprintf(stderr, "collsim-caf: %s\n", result.measured.row.data.c_str());
+    if (m.data != "ok") std::fprintf(stderr, "collsim-caf: %s\n", m.data.c_str());
     if (result.measured.late_runs > 0)
       std::fprintf(stderr,
                    "collsim-caf: note: in %d of %d runs an image reached the start date late (by up to %s); "
                    "those times include the delay\n",
-                   result.measured.late_runs, result.measured.row.runs,
-                   format_seconds(result.measured.max_late_s).c_str());
+                   result.measured.late_runs, m.runs, format_seconds(result.measured.max_late_s).c_str());
   }
-  return result.measured.row.data == "ok" ? kExitOk : kExitFailed;
+  return result.measured.data == "ok" ? kExitOk : kExitFailed;
 }
 
 }  // namespace

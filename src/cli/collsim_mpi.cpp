@@ -33,7 +33,7 @@
 #include "experiment/coarray_point.hpp"
 #include "experiment/measurement.hpp"
 #include "experiment/trace_files.hpp"
-#include "experiment/units.hpp"
+#include "support/units.hpp"
 
 namespace collsim {
 namespace {
@@ -101,8 +101,7 @@ std::string measure_usage() {
          cli::format_options(measure_options());
 }
 
-void print_summary(const MpiMeasurement& result, const MeasureOptions& options) {
-  const Measurement& m = result.row;
+void print_summary(const Measurement& m, const MpiMeasurement& result, const MeasureOptions& options) {
   std::string where = "root " + std::to_string(m.root) + ", ";
   where += m.segment ? "segment " + format_bytes(m.segment) : std::string("unsegmented");
   std::cout << m.op << " on " << m.procs << " processes, " << format_bytes(m.bytes) << " (" << where << "), engine "
@@ -165,6 +164,7 @@ int measure_command(std::span<char* const> args, int rank, int size) {
   if (tracing) measure_opts.trace = &trace;
 
   const MpiMeasurement result = measure_engine(MPI_COMM_WORLD, engine, spec, measure_opts);
+  const Measurement row = measured_row(engine, spec, result.summary, result.ci_met, result.data);
   if (tracing) {
     TracedRun run{kEngineMpi, describe(spec), size, gather_trace(MPI_COMM_WORLD, trace.events())};
     if (rank == 0) {
@@ -178,20 +178,20 @@ int measure_command(std::span<char* const> args, int rank, int size) {
   }
   if (rank == 0) {
     if (options.has("csv"))
-      std::cout << csv_header() << "\n" << csv_row(result.row) << "\n";
+      std::cout << csv_header() << "\n" << csv_row(row) << "\n";
     else
-      print_summary(result, measure_opts);
+      print_summary(row, result, measure_opts);
     std::cout.flush();
     // The text says it above; beside a CSV row (ci_target_met 0), a line for whoever watches.
-    if (const std::string missed = cli::ci_missed(result.row, measure_opts.stop); !missed.empty() && options.has("csv"))
+    if (const std::string missed = cli::ci_missed(row, measure_opts.stop); !missed.empty() && options.has("csv"))
       std::fprintf(stderr, "collsim-mpi: note: %s\n", missed.c_str());
     if (result.late_runs > 0)
       std::fprintf(stderr,
                    "collsim-mpi: note: in %d of %d runs a rank reached the start date late (by up "
                    "to %s); those times include the delay\n",
-                   result.late_runs, result.row.runs, format_seconds(result.max_late_s).c_str());
+                   result.late_runs, row.runs, format_seconds(result.max_late_s).c_str());
   }
-  return result.row.data == "ok" ? kExitOk : kExitFailed;
+  return row.data == "ok" ? kExitOk : kExitFailed;
 }
 
 // --- coarray: a segment of coarray PUT/GET statements ------------------------------------------
@@ -241,17 +241,11 @@ int coarray_command(std::span<char* const> args, int rank, int size) {
 
   AlgorithmCall call(MPI_COMM_WORLD, spec);
   const MpiMeasurement result = measure(MPI_COMM_WORLD, call, measure_opts);
-  CoarrayRow row;
-  row.engine = kEngineMpi;
-  row.point = point;
-  row.time_s = result.row.median_s;
-  row.runs = result.row.runs;
-  row.min_s = result.row.min_s;
-  row.ci95_s = result.row.ci95_s;
-  row.ci_met = result.row.ci_met;
-  row.data = result.row.data;
+  Measurement m;
+  set_statistics(m, result.summary, result.ci_met, result.data);
+  const CoarrayRow row = measured_coarray_row(kEngineMpi, point, m);
   if (rank == 0) {
-    const std::string missed = cli::ci_missed(result.row, measure_opts.stop);
+    const std::string missed = cli::ci_missed(m, measure_opts.stop);
     if (options.has("csv"))
       std::cout << coarray_csv_header() << "\n" << coarray_csv_row(row) << "\n";
     else
@@ -263,7 +257,7 @@ int coarray_command(std::span<char* const> args, int rank, int size) {
       std::fprintf(stderr,
                    "collsim-mpi: note: in %d of %d runs a rank reached the start date late (by up "
                    "to %s); those times include the delay\n",
-                   result.late_runs, result.row.runs, format_seconds(result.max_late_s).c_str());
+                   result.late_runs, m.runs, format_seconds(result.max_late_s).c_str());
   }
   return row.data == "ok" ? kExitOk : kExitFailed;
 }

@@ -5,7 +5,7 @@
 
 #include "engines/sim/protocol.hpp"
 #include "experiment/scenario.hpp"
-#include "experiment/units.hpp"
+#include "support/units.hpp"
 
 namespace collsim::cli {
 

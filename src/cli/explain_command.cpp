@@ -12,7 +12,7 @@
 #include "engines/sim/sim_engine.hpp"
 #include "experiment/explanation.hpp"
 #include "experiment/trace_files.hpp"
-#include "experiment/units.hpp"
+#include "support/units.hpp"
 
 namespace collsim::cli {
 namespace {

@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <string>
 
-#include "experiment/units.hpp"
+#include "support/units.hpp"
 
 namespace collsim::cli {
 

@@ -9,6 +9,7 @@
 
 #include "cli/options.hpp"
 #include "engines/mpi/measure.hpp"
+#include "experiment/measurement.hpp"
 
 namespace collsim::cli {
 

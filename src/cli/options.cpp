@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "experiment/units.hpp"
+#include "support/units.hpp"
 
 namespace collsim::cli {
 

@@ -36,7 +36,7 @@ class ParsedOptions {
   std::size_t bytes(const std::string& name, std::size_t fallback) const;
   long long integer(const std::string& name, long long fallback, long long min, long long max) const;
   double real(const std::string& name, double fallback, double min) const;
-  // Quantities with units (experiment/units.hpp), each at least 0: seconds ("10us"), bytes per
+  // Quantities with units (support/units.hpp), each at least 0: seconds ("10us"), bytes per
   // second ("10Gbps"; "0" too where zero means "none", as --copy-bandwidth's), seconds per byte
   // ("0.8ns", or the inverse of a rate: "1.25GBps").
   double seconds(const std::string& name, double fallback) const;

@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/input_error.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "engines/sim/generated_platform.hpp"
+#include "support/input_error.hpp"
 
 namespace collsim::cli {
 namespace {

@@ -6,12 +6,12 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/input_error.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "cli/plotting.hpp"
 #include "experiment/measurement.hpp"
 #include "experiment/named_files.hpp"
+#include "support/input_error.hpp"
 
 namespace collsim::cli {
 namespace {

@@ -16,10 +16,10 @@
 #include "engines/formula/formula_engine.hpp"
 #include "experiment/named_files.hpp"
 #include "experiment/parameters.hpp"
-#include "experiment/units.hpp"
 #include "selection/decision_table.hpp"
 #include "selection/model_selection.hpp"
 #include "selection/rules_file.hpp"
+#include "support/units.hpp"
 
 namespace collsim::cli {
 namespace {

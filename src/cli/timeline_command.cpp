@@ -20,7 +20,7 @@
 #include "engines/sim/sim_engine.hpp"
 #include "experiment/named_files.hpp"
 #include "experiment/trace_files.hpp"
-#include "experiment/units.hpp"
+#include "support/units.hpp"
 
 namespace collsim::cli {
 namespace {

@@ -16,10 +16,10 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/input_error.hpp"
 #include "algorithms/params.hpp"
 #include "algorithms/rank_data.hpp"
-#include "algorithms/registry.hpp"
+#include "registry/registry.hpp"
+#include "support/input_error.hpp"
 
 namespace collsim {
 

@@ -8,7 +8,7 @@
 #include <fstream>
 
 #include "algorithms/operation.hpp"
-#include "experiment/units.hpp"
+#include "support/units.hpp"
 
 namespace collsim {
 namespace {

@@ -8,11 +8,11 @@
 #include <map>
 #include <set>
 
-#include "algorithms/input_error.hpp"
 #include "engines/sim/generated_platform.hpp"
 #include "experiment/plan_keys.hpp"
 #include "experiment/scenario.hpp"
 #include "experiment/yaml_reader.hpp"
+#include "support/input_error.hpp"
 
 namespace fs = std::filesystem;
 

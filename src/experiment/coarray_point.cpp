@@ -8,7 +8,7 @@
 
 #include "algorithms/input_pattern.hpp"
 #include "experiment/measurement.hpp"
-#include "experiment/units.hpp"
+#include "support/units.hpp"
 
 namespace collsim {
 
@@ -166,6 +166,19 @@ RunSpec coarray_spec(const CoarrayProgram& program, int procs) {
   s.procs = procs;
   s.real_bytes = p.real_bytes;
   return s;
+}
+
+CoarrayRow measured_coarray_row(std::string engine, CoarrayPoint point, const Measurement& m) {
+  CoarrayRow row;
+  row.engine = std::move(engine);
+  row.point = std::move(point);
+  row.time_s = m.median_s;
+  row.runs = m.runs;
+  row.min_s = m.min_s;
+  row.ci95_s = m.ci95_s;
+  row.ci_met = m.ci_met;
+  row.data = m.data;
+  return row;
 }
 
 std::string coarray_csv_header() {

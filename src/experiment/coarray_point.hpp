@@ -20,6 +20,7 @@
 #include "algorithms/coarray/scheme.hpp"
 #include "algorithms/coarray/section.hpp"
 #include "engines/run.hpp"
+#include "experiment/measurement.hpp"
 
 namespace collsim {
 
@@ -66,6 +67,10 @@ struct CoarrayRow {
   std::optional<bool> ci_met;  // measured engines: Measurement::ci_met; unset for a simulated time
   std::string data;            // "ok", "unchecked" or the first wrong byte
 };
+
+// The row of a point measured on real MPI: its engine, the point, and the measured statistics of
+// `m` (experiment/measurement.hpp's set_statistics).
+CoarrayRow measured_coarray_row(std::string engine, CoarrayPoint point, const Measurement& m);
 
 std::string coarray_csv_header();
 std::string coarray_csv_row(const CoarrayRow& row);

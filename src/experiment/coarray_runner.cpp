@@ -17,7 +17,7 @@
 #include "experiment/named_files.hpp"
 #include "experiment/plan_keys.hpp"
 #include "experiment/result_files.hpp"
-#include "experiment/units.hpp"
+#include "support/units.hpp"
 
 namespace collsim {
 

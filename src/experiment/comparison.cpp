@@ -9,8 +9,8 @@
 
 #include "comm/reduction.hpp"
 #include "engines/run.hpp"
-#include "experiment/units.hpp"
 #include "selection/decision.hpp"
+#include "support/units.hpp"
 
 namespace collsim {
 

@@ -22,8 +22,8 @@
 #include <string_view>
 #include <vector>
 
-#include "algorithms/registry.hpp"
 #include "experiment/measurement.hpp"
+#include "registry/registry.hpp"
 
 namespace collsim {
 

@@ -8,7 +8,7 @@
 #include <tuple>
 
 #include "comm/comm.hpp"
-#include "experiment/units.hpp"
+#include "support/units.hpp"
 
 namespace collsim {
 namespace {

@@ -11,7 +11,8 @@
 
 #include "engines/run.hpp"
 #include "experiment/named_files.hpp"
-#include "experiment/units.hpp"
+#include "support/statistics.hpp"
+#include "support/units.hpp"
 
 namespace collsim {
 
@@ -103,6 +104,26 @@ std::string critical_path_cells(const Measurement& m) {
 Measurement simulated_measurement(std::string engine, const RunSpec& spec, double time_s, std::string data) {
   Measurement m = simulated_measurement(std::move(engine), "", 0, 0, 0, 0, time_s, std::move(data));
   set_call(m, spec);
+  return m;
+}
+
+void set_statistics(Measurement& m, const Summary& s, bool ci_met, std::string data) {
+  m.runs = static_cast<int>(s.runs);
+  m.mean_s = s.mean;
+  m.median_s = s.median;
+  m.min_s = s.min;
+  m.max_s = s.max;
+  m.ci95_s = s.ci95;
+  m.ci_met = ci_met;
+  m.time_s = s.median;
+  m.data = std::move(data);
+}
+
+Measurement measured_row(std::string engine, const RunSpec& spec, const Summary& s, bool ci_met, std::string data) {
+  Measurement m;
+  m.engine = std::move(engine);
+  set_call(m, spec);
+  set_statistics(m, s, ci_met, std::move(data));
   return m;
 }
 

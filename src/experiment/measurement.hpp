@@ -52,6 +52,13 @@ void set_call(Measurement& m, const RunSpec& spec);
 // The same as the other simulated_measurement, the call's columns from its spec.
 Measurement simulated_measurement(std::string engine, const RunSpec& spec, double time_s, std::string data);
 
+struct Summary;
+// Sets the statistics of a measured point (runs, mean, median, min, max, ci95; time_s is the
+// median), whether the stop rule's target was met, and its data verdict.
+void set_statistics(Measurement& m, const Summary& s, bool ci_met, std::string data);
+// A measured point's row: `engine`, the call of `spec` (set_call) and set_statistics.
+Measurement measured_row(std::string engine, const RunSpec& spec, const Summary& s, bool ci_met, std::string data);
+
 // One CSV field, quoted (RFC 4180) when it holds a comma, a quote or a newline; one line split
 // into its fields, honouring quotes.
 std::string csv_quoted(const std::string& field);

@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <sstream>
 
-#include "experiment/units.hpp"
+#include "support/units.hpp"
 
 namespace collsim {
 

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "engines/mpi/statistics.hpp"
 #include "engines/run.hpp"
 #include "experiment/measurement.hpp"
+#include "support/statistics.hpp"
 
 namespace collsim {
 

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <filesystem>
 
-#include "algorithms/input_error.hpp"
+#include "support/input_error.hpp"
 
 namespace collsim {
 

@@ -9,7 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "experiment/units.hpp"
+#include "support/units.hpp"
 
 namespace collsim {
 

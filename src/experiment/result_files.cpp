@@ -6,7 +6,7 @@
 
 #include "engines/sim/protocol.hpp"
 #include "experiment/mpi_launcher.hpp"
-#include "experiment/units.hpp"
+#include "support/units.hpp"
 
 namespace collsim {
 

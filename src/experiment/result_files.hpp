@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "experiment/scenario.hpp"
-#include "experiment/units.hpp"  // json_string
+#include "support/units.hpp"  // json_string
 
 namespace collsim {
 

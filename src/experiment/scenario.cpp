@@ -13,8 +13,8 @@
 #include <set>
 
 #include "experiment/parameters.hpp"
-#include "experiment/units.hpp"
 #include "experiment/yaml_reader.hpp"
+#include "support/units.hpp"
 
 namespace collsim {
 

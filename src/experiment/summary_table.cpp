@@ -5,7 +5,7 @@
 #include <map>
 #include <tuple>
 
-#include "experiment/units.hpp"
+#include "support/units.hpp"
 
 namespace collsim {
 

@@ -21,14 +21,14 @@
 #include <stdexcept>
 #include <utility>
 
-#include "algorithms/input_error.hpp"
 #include "engines/pipe_io.hpp"
 #include "engines/run.hpp"
 #include "experiment/measurement.hpp"
 #include "experiment/named_files.hpp"
 #include "experiment/result_files.hpp"
 #include "experiment/scenario_error.hpp"
-#include "experiment/units.hpp"
+#include "support/input_error.hpp"
+#include "support/units.hpp"
 
 namespace collsim {
 

@@ -6,12 +6,12 @@
 #include <map>
 #include <sstream>
 
-#include "algorithms/input_error.hpp"
 #include "comm/comm.hpp"
 #include "experiment/critical_path.hpp"
 #include "experiment/measurement.hpp"
 #include "experiment/named_files.hpp"
-#include "experiment/units.hpp"
+#include "support/input_error.hpp"
+#include "support/units.hpp"
 
 namespace collsim {
 

@@ -16,10 +16,10 @@
 #include <utility>
 #include <vector>
 
-#include "algorithms/input_error.hpp"
 #include "experiment/named_files.hpp"
 #include "experiment/scenario_error.hpp"
-#include "experiment/units.hpp"
+#include "support/input_error.hpp"
+#include "support/units.hpp"
 
 namespace collsim {
 

@@ -9,7 +9,7 @@
 // there (no port is ever busy when asked for), so each formula holds under both assumptions.
 #include <cstddef>
 
-#include "algorithms/input_error.hpp"
+#include "algorithms/two_proc.hpp"
 #include "models/formulas.hpp"
 
 namespace collsim::models {
@@ -20,21 +20,6 @@ bool trivial(const FormulaInput& in) { return in.procs <= 1 || in.bytes == 0; }
 double blocks(const FormulaInput& in, int n) { return in.t(static_cast<double>(n) * static_cast<double>(in.bytes)); }
 
 }  // namespace
-
-// linear: the gather of the blocks to rank 0, then the bcast of all P*m bytes from it, each with
-// the algorithm Open MPI 4.1's fixed decision picks, so the sum of their derived formulas. Rank
-// 0's gather ends last (every other rank's ends when its data has left, no later than it
-// arrives at 0), and no message of the gather is in flight then; the bcast's other ranks act
-// only on what reaches them from rank 0, so the bcast runs as if everyone started it when rank
-// 0 does. The sum is exact where both parts are: under one port the bcast's scatter_allgather
-// (16..31 processes, P*m >= 1 MiB) is a lower bound (derived_bcast.cpp), and so is this there:
-// the engine is up to about a quarter slower on 21..31 processes
-// (tests/model/formula_agreement_test.cpp).
-double derived_allgather_linear(const FormulaInput& in) {
-  if (trivial(in)) return 0;
-  return derived_fixed_choice(Operation::gather, in, in.bytes, 0) +
-         derived_fixed_choice(Operation::bcast, in, in.bytes * static_cast<std::size_t>(in.procs), 0);
-}
 
 // bruck: for distance 2^j < P, c = min(2^j, P - 2^j) blocks to rank - 2^j and from rank + 2^j:
 // sum over the ceil(log2 P) rounds of t(c*m) (= ceil(log2 P)*alpha + (P-1)*m*beta).

@@ -15,14 +15,13 @@
 #include <utility>
 #include <vector>
 
-#include "algorithms/input_error.hpp"
 #include "algorithms/ompi41_decision.hpp"
 #include "algorithms/rank_math.hpp"
 #include "algorithms/reduce.hpp"
-#include "algorithms/registry.hpp"
 #include "algorithms/segmentation.hpp"
 #include "models/formulas.hpp"
 #include "models/ring_paths.hpp"
+#include "support/input_error.hpp"
 
 namespace collsim::models {
 
@@ -105,55 +104,19 @@ double ring(const FormulaInput& in, std::size_t phases) {
   return time;
 }
 
-// The derived formula of `algorithm` for a nested call of `bytes` from `root` with `params`
-// (the caller's reduction kept); there is none to compose with until the entry has one.
-double nested(const AlgorithmInfo& algorithm, const FormulaInput& in, std::size_t bytes, AlgorithmParams params) {
-  if (!algorithm.derived)
-    throw InputError(std::string(algorithm.name) + " has no derived formula, which the nested call needs");
-  FormulaInput call = in;
-  call.bytes = bytes;
-  params.reduction = in.params.reduction;
-  call.params = params;
-  return algorithm.derived(call);
-}
-
 }  // namespace
 
-// The communicator's own collective, as nested_collective.cpp runs it: the algorithm and knobs
-// Open MPI 4.1's fixed decision picks for `bytes` on P processes (reduce: for whether the
-// reduction commutes), from `root`.
-double derived_fixed_choice(Operation op, const FormulaInput& in, std::size_t bytes, int root) {
-  const FixedChoice choice = ompi41_fixed_choice(op, in.procs, ompi41_decision_bytes(op, in.procs, bytes),
-                                                 is_commutative(in.params.reduction.op));
-  const AlgorithmInfo* a = find_algorithm(op, choice.ompi_id);
-  if (!a)
-    throw InputError("Open MPI 4.1 runs " + std::string(to_string(op)) + " algorithm " +
-                     std::to_string(choice.ompi_id) + " here, which collsim does not have");
-  AlgorithmParams params = choice.params;
-  params.root = root;
-  return nested(*a, in, bytes, params);
-}
-
-// basic_linear and nonoverlapping: a reduce to rank 0, then a broadcast from it. Every rank is
-// done with the reduce by the time rank 0 is (its last message has arrived there; the reduce's
-// time is rank 0's), and no broadcast message leaves rank 0 before, so the broadcast runs as if
-// called at that moment on idle ranks and ports: the two formulas add up, exactly under both port
-// models wherever theirs are exact. basic_linear: reduce/linear, then bcast/basic_linear (the root
-// isends to all: gamma(P)*t(m)).
+// basic_linear: a reduce to rank 0, then a broadcast from it: reduce/linear, then
+// bcast/basic_linear (the root isends to all: gamma(P)*t(m)). Every rank is done with the reduce
+// by the time rank 0 is (its last message has arrived there; the reduce's time is rank 0's), and
+// no broadcast message leaves rank 0 before, so the broadcast runs as if called at that moment on
+// idle ranks and ports: the two formulas add up, exactly under both port models wherever theirs
+// are exact.
 double derived_allreduce_basic_linear(const FormulaInput& in) {
   if (in.procs <= 1 || in.bytes == 0) return 0;
-  AlgorithmParams at_zero = in.params;
-  at_zero.root = 0;
-  return nested(*find_algorithm("reduce/linear"), in, in.bytes, at_zero) +
-         nested(*find_algorithm("bcast/basic_linear"), in, in.bytes, at_zero);
-}
-
-// nonoverlapping: the same with the communicator's reduce and bcast (Open MPI 4.1's fixed
-// decisions for m bytes).
-double derived_allreduce_nonoverlapping(const FormulaInput& in) {
-  if (in.procs <= 1 || in.bytes == 0) return 0;
-  return derived_fixed_choice(Operation::reduce, in, in.bytes, 0) +
-         derived_fixed_choice(Operation::bcast, in, in.bytes, 0);
+  FormulaInput at_zero = in;
+  at_zero.params.root = 0;
+  return derived_reduce_linear(at_zero) + derived_bcast_basic_linear(at_zero);
 }
 
 // recursive_doubling, with T = t(m) and G = g*m: every exchange is a sendrecv of the whole vector

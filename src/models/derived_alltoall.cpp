@@ -13,7 +13,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "algorithms/input_error.hpp"
+#include "algorithms/two_proc.hpp"
 #include "models/formulas.hpp"
 
 namespace collsim::models {

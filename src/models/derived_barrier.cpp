@@ -12,8 +12,8 @@
 #include <utility>
 #include <vector>
 
-#include "algorithms/input_error.hpp"
 #include "algorithms/rank_math.hpp"
+#include "algorithms/two_proc.hpp"
 #include "models/formulas.hpp"
 
 namespace collsim::models {

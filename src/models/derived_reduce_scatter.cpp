@@ -71,18 +71,6 @@ void halve(const FormulaInput& in, const Folded& f, std::vector<double>& c, std:
 
 }  // namespace
 
-// non-overlapping: the communicator's reduce of the vector (M bytes) to rank 0, then a linear
-// scatterv from it: the P-1 blocking sends of scatter/basic_linear. As for allreduce's
-// nonoverlapping (derived_allreduce.cpp) every rank has finished the reduce when rank 0 has, so
-// the two times add up: exact under both port models wherever the reduce's formula is.
-double derived_reduce_scatter_non_overlapping(const FormulaInput& in) {
-  if (trivial(in)) return 0;
-  FormulaInput scatter = in;
-  scatter.params.root = 0;
-  return derived_fixed_choice(Operation::reduce, in, static_cast<std::size_t>(in.procs) * in.bytes, 0) +
-         derived_scatter_basic_linear(scatter);
-}
-
 // recursive_halving: after the fold, P' ranks halve the window of merged blocks by distance
 // P'/2, P'/4, ..., 1; partners see the same window, each sends the half the other keeps and
 // reduces the half it keeps: c_u <- max(c_u + t(sent_u), c_v + t(sent_v)) + g*kept_u. Then the odd

@@ -2,7 +2,9 @@
 // and formulas derived from our implementation, which is Open MPI's call sequence
 // (derived_bcast.cpp, derived_gather.cpp, derived_scatter.cpp, derived_reduce.cpp,
 // derived_barrier.cpp, derived_allgather.cpp, derived_alltoall.cpp, derived_allreduce.cpp,
-// derived_reduce_scatter.cpp). Each definition sits next to its derivation.
+// derived_reduce_scatter.cpp). Each definition sits next to its derivation. The formulas of the
+// algorithms built from other collectives read the registry, and are beside it
+// (registry/nested_formulas.hpp).
 //
 // The derived formulas follow the seed's Section IV: segments move in buffered (eager) mode, so a
 // send costs alpha + beta*m whether or not its receive is posted (Hockney has no rendezvous; the
@@ -82,7 +84,6 @@ double derived_barrier_recursive_doubling(const FormulaInput& in);
 double derived_barrier_bruck(const FormulaInput& in);
 double derived_barrier_two_proc(const FormulaInput& in);
 double derived_barrier_tree(const FormulaInput& in);
-double derived_allgather_linear(const FormulaInput& in);
 double derived_allgather_bruck(const FormulaInput& in);
 double derived_allgather_recursive_doubling(const FormulaInput& in);
 double derived_allgather_ring(const FormulaInput& in);
@@ -93,20 +94,13 @@ double derived_alltoall_pairwise(const FormulaInput& in);
 double derived_alltoall_modified_bruck(const FormulaInput& in);
 double derived_alltoall_linear_sync(const FormulaInput& in);
 double derived_alltoall_two_proc(const FormulaInput& in);
-double derived_allreduce_basic_linear(const FormulaInput& in);
-double derived_allreduce_nonoverlapping(const FormulaInput& in);
 double derived_allreduce_recursive_doubling(const FormulaInput& in);
 double derived_allreduce_ring(const FormulaInput& in);
 double derived_allreduce_segmented_ring(const FormulaInput& in);
+double derived_allreduce_basic_linear(const FormulaInput& in);
 double derived_allreduce_rabenseifner(const FormulaInput& in);
-double derived_reduce_scatter_non_overlapping(const FormulaInput& in);
 double derived_reduce_scatter_recursive_halving(const FormulaInput& in);
 double derived_reduce_scatter_ring(const FormulaInput& in);
 double derived_reduce_scatter_butterfly(const FormulaInput& in);
-
-// The derived formula of the algorithm Open MPI 4.1's fixed decision runs for a nested call of
-// `op` on `bytes` from `root` (nested_collective.cpp), with the reduction of `in`; throws
-// InputError when that algorithm has no derived formula.
-double derived_fixed_choice(Operation op, const FormulaInput& in, std::size_t bytes, int root);
 
 }  // namespace collsim::models

@@ -4,8 +4,8 @@
 #include <cstdint>
 
 #include "algorithms/ompi41_decision.hpp"
-#include "engines/run.hpp"
-#include "experiment/units.hpp"
+#include "support/input_error.hpp"
+#include "support/units.hpp"
 
 namespace collsim::selection {
 
@@ -42,40 +42,15 @@ std::string_view to_string(OmpiVersion v) {
 
 namespace {
 
-// The registry's entries by operation and Open MPI ID, looked up once: a decision runs per MPI
-// call, so it indexes an array instead of searching the registry.
-constexpr int kMaxId = 10;
-using ById = std::array<std::array<const AlgorithmInfo*, kMaxId>, 9>;
-
-const ById& by_id() {
-  static const ById table = [] {
-    ById t{};
-    for (const OperationInfo& o : all_operations())
-      for (int id = 1; id < kMaxId; ++id)
-        t[static_cast<std::size_t>(o.op)][static_cast<std::size_t>(id)] = find_algorithm(o.op, id);
-    return t;
-  }();
-  return table;
-}
-
-Choice make(Operation op, int id, std::size_t segment, int fanout = 4) {
+Choice make(Operation op, std::string_view algorithm, std::size_t segment, int fanout = 4) {
   Choice c;
-  c.algorithm = by_id()[static_cast<std::size_t>(op)][static_cast<std::size_t>(id)];
+  c.algorithm = find_algorithm(op, algorithm);
   if (!c.algorithm)
-    throw InputError("Open MPI picks " + std::string(to_string(op)) + " algorithm " + std::to_string(id) +
+    throw InputError("Open MPI picks " + std::string(to_string(op)) + "/" + std::string(algorithm) +
                      ", which collsim does not have");
   c.params.segment = segment;
   c.params.fanout = fanout;
   return c;
-}
-
-// Open MPI's bcast IDs and gather IDs, by name, for the 3.1 rules below.
-namespace bc {
-constexpr int basic_linear = 1, chain = 2, pipeline = 3, split_binary_tree = 4, binary_tree = 5, binomial = 6,
-              knomial = 7, scatter_allgather = 8;
-}
-namespace ga {
-constexpr int basic_linear = 1, binomial = 2, linear_sync = 3;
 }
 
 constexpr std::size_t KiB = 1024;
@@ -83,23 +58,21 @@ constexpr std::size_t KiB = 1024;
 // 3.1: thresholds in message bytes, and lines p < a*m + b fitted to measurements (Open MPI's
 // comparison is in double: the process count and the bytes converted, the product rounded).
 Choice bcast_3_1(int procs, std::size_t bytes) {
-  using namespace bc;
-  if (bytes < 2048) return make(Operation::bcast, binomial, 0);
-  if (bytes < 370728) return make(Operation::bcast, split_binary_tree, 1 * KiB);
+  if (bytes < 2048) return make(Operation::bcast, "binomial", 0);
+  if (bytes < 370728) return make(Operation::bcast, "split_binary_tree", 1 * KiB);
   const double m = static_cast<double>(bytes), p = procs;
-  if (p < 1.6134e-6 * m + 2.1102) return make(Operation::bcast, pipeline, 128 * KiB);
-  if (procs < 13) return make(Operation::bcast, split_binary_tree, 8 * KiB);
-  if (p < 2.3679e-6 * m + 1.1787) return make(Operation::bcast, pipeline, 64 * KiB);
-  if (p < 3.2118e-6 * m + 8.7936) return make(Operation::bcast, pipeline, 16 * KiB);
-  return make(Operation::bcast, pipeline, 8 * KiB);
+  if (p < 1.6134e-6 * m + 2.1102) return make(Operation::bcast, "pipeline", 128 * KiB);
+  if (procs < 13) return make(Operation::bcast, "split_binary_tree", 8 * KiB);
+  if (p < 2.3679e-6 * m + 1.1787) return make(Operation::bcast, "pipeline", 64 * KiB);
+  if (p < 3.2118e-6 * m + 8.7936) return make(Operation::bcast, "pipeline", 16 * KiB);
+  return make(Operation::bcast, "pipeline", 8 * KiB);
 }
 
 Choice gather_3_1(int procs, std::size_t bytes) {
-  using namespace ga;
-  if (bytes > 92160) return make(Operation::gather, linear_sync, 32 * KiB);
-  if (bytes > 6000) return make(Operation::gather, linear_sync, 1 * KiB);
-  if (procs > 60 || (procs > 10 && bytes < 1024)) return make(Operation::gather, binomial, 0);
-  return make(Operation::gather, basic_linear, 0);
+  if (bytes > 92160) return make(Operation::gather, "linear_sync", 32 * KiB);
+  if (bytes > 6000) return make(Operation::gather, "linear_sync", 1 * KiB);
+  if (procs > 60 || (procs > 10 && bytes < 1024)) return make(Operation::gather, "binomial", 0);
+  return make(Operation::gather, "basic_linear", 0);
 }
 
 }  // namespace
@@ -114,7 +87,7 @@ Choice ompi_fixed_decision(OmpiVersion v, Operation op, int procs, std::size_t b
   }
   // 4.1's tables are also what algorithms calling another collective run (nested_collective.hpp).
   const FixedChoice fixed = ompi41_fixed_choice(op, procs, ompi41_decision_bytes(op, procs, bytes), commutative);
-  Choice c = make(op, fixed.ompi_id, fixed.params.segment, fixed.params.fanout);
+  Choice c = make(op, fixed.algorithm, fixed.params.segment, fixed.params.fanout);
   c.params.max_requests = fixed.params.max_requests;
   return c;
 }

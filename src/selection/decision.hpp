@@ -17,7 +17,7 @@
 #include <string>
 
 #include "algorithms/params.hpp"
-#include "algorithms/registry.hpp"
+#include "registry/registry.hpp"
 
 namespace collsim::selection {
 

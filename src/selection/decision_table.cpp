@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <limits>
 
-#include "engines/run.hpp"
-#include "experiment/units.hpp"
+#include "support/input_error.hpp"
+#include "support/units.hpp"
 
 namespace collsim::selection {
 

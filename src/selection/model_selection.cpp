@@ -5,7 +5,7 @@
 #include <string>
 #include <utility>
 
-#include "engines/run.hpp"
+#include "support/input_error.hpp"
 
 namespace collsim::selection {
 

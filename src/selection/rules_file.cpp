@@ -6,7 +6,7 @@
 #include <limits>
 #include <vector>
 
-#include "engines/run.hpp"
+#include "support/input_error.hpp"
 
 namespace collsim::selection {
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "algorithms/operation.hpp"
-#include "algorithms/registry.hpp"
+#include "registry/registry.hpp"
 
 namespace collsim::testing {
 

@@ -5,8 +5,8 @@
 #include <memory>
 #include <string>
 
-#include "algorithms/registry.hpp"
 #include "engines/run.hpp"
+#include "registry/registry.hpp"
 
 namespace collsim::testing {
 

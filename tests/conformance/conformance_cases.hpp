@@ -11,7 +11,7 @@
 #include <span>
 #include <string_view>
 
-#include "algorithms/registry.hpp"
+#include "registry/registry.hpp"
 
 namespace collsim::conformance {
 

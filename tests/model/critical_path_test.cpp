@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/registry.hpp"
 #include "common/critical_path_checks.hpp"
 #include "common/every_algorithm.hpp"
 #include "engines/model/model_engine.hpp"
+#include "registry/registry.hpp"
 
 namespace collsim {
 namespace {

@@ -24,9 +24,9 @@
 #include <utility>
 #include <vector>
 
-#include "algorithms/registry.hpp"
 #include "comm/buffer.hpp"
 #include "engines/model/model_engine.hpp"
+#include "registry/registry.hpp"
 
 namespace collsim {
 namespace {

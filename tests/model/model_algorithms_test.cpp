@@ -19,12 +19,12 @@
 #include <tuple>
 #include <vector>
 
-#include "algorithms/input_error.hpp"
-#include "algorithms/registry.hpp"
 #include "comm/trace.hpp"
 #include "common/every_algorithm.hpp"
 #include "common/late_barrier.hpp"
 #include "engines/model/model_engine.hpp"
+#include "registry/registry.hpp"
+#include "support/input_error.hpp"
 
 namespace collsim {
 namespace {

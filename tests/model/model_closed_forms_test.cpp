@@ -9,9 +9,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "algorithms/registry.hpp"
 #include "common/tree_heights.hpp"
 #include "engines/model/model_engine.hpp"
+#include "registry/registry.hpp"
 
 namespace collsim {
 namespace {

@@ -8,9 +8,9 @@
 #include <utility>
 #include <vector>
 
-#include "algorithms/registry.hpp"
 #include "comm/trace.hpp"
 #include "engines/model/model_engine.hpp"
+#include "registry/registry.hpp"
 
 namespace collsim {
 namespace {

@@ -17,9 +17,9 @@
 #include <string_view>
 #include <vector>
 
-#include "algorithms/registry.hpp"
 #include "comm/buffer.hpp"
 #include "engines/model/model_engine.hpp"
+#include "registry/registry.hpp"
 
 namespace collsim {
 namespace {

@@ -6,11 +6,11 @@
 #include <bit>
 #include <string>
 
-#include "algorithms/registry.hpp"
 #include "common/every_algorithm.hpp"
 #include "common/trace_contract.hpp"
 #include "engines/model/model_engine.hpp"
 #include "experiment/trace_files.hpp"
+#include "registry/registry.hpp"
 
 namespace collsim {
 namespace {

@@ -13,11 +13,11 @@
 #include <sstream>
 #include <string>
 
-#include "algorithms/input_error.hpp"
-#include "algorithms/registry.hpp"
 #include "common/run_command.hpp"
 #include "engines/model/model_engine.hpp"
 #include "experiment/trace_files.hpp"
+#include "registry/registry.hpp"
+#include "support/input_error.hpp"
 
 namespace collsim {
 namespace {

@@ -5,12 +5,12 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/registry.hpp"
 #include "common/every_algorithm.hpp"
 #include "engines/mpi/algorithm_call.hpp"
 #include "engines/mpi/call_timer.hpp"
 #include "engines/mpi/mpi_comm.hpp"
 #include "mpi_test_util.hpp"
+#include "registry/registry.hpp"
 
 namespace collsim {
 namespace {

@@ -17,12 +17,12 @@
 #include <vector>
 
 #include "algorithms/operation.hpp"
-#include "algorithms/registry.hpp"
 #include "common/every_algorithm.hpp"
 #include "engines/mpi/algorithm_call.hpp"
 #include "engines/mpi/mpi_comm.hpp"
 #include "engines/mpi/native_call.hpp"
 #include "mpi_test_util.hpp"
+#include "registry/registry.hpp"
 
 namespace collsim {
 namespace {

@@ -8,13 +8,14 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/registry.hpp"
 #include "engines/mpi/algorithm_call.hpp"
 #include "engines/mpi/call_timer.hpp"
 #include "engines/mpi/clock_sync.hpp"
 #include "engines/mpi/measure.hpp"
-#include "engines/mpi/statistics.hpp"
+#include "experiment/measurement.hpp"
 #include "mpi_test_util.hpp"
+#include "registry/registry.hpp"
+#include "support/statistics.hpp"
 
 namespace collsim {
 namespace {
@@ -320,10 +321,10 @@ TEST(Measure, RepeatsBetweenMinAndMaxRunsAndReportsTheMedian) {
   options.stop.min_runs = 3;
   options.stop.max_runs = 6;
   const MpiMeasurement m = measure(MPI_COMM_WORLD, call, options);
-  EXPECT_GE(m.row.runs, 3);
-  EXPECT_LE(m.row.runs, 6);
-  EXPECT_EQ(m.samples_s.size(), static_cast<std::size_t>(m.row.runs));
-  EXPECT_EQ(call.prepared, 1 + m.row.runs);
+  EXPECT_GE(m.summary.runs, 3u);
+  EXPECT_LE(m.summary.runs, 6u);
+  EXPECT_EQ(m.samples_s.size(), m.summary.runs);
+  EXPECT_EQ(call.prepared, 1 + static_cast<int>(m.summary.runs));
   // The row's statistics recomputed from the samples, not with the library's summarize().
   std::vector<double> x = m.samples_s;
   std::sort(x.begin(), x.end());
@@ -334,15 +335,14 @@ TEST(Measure, RepeatsBetweenMinAndMaxRunsAndReportsTheMedian) {
   for (double v : x) squares += (v - mean) * (v - mean);
   const double t975[] = {0, 12.706, 4.303, 3.182, 2.776, 2.571};  // Student's t, 1..5 degrees of freedom
   const double ci95 = t975[n - 1] * std::sqrt(squares / static_cast<double>(n - 1)) / std::sqrt(static_cast<double>(n));
-  EXPECT_DOUBLE_EQ(m.row.time_s, median);
-  EXPECT_DOUBLE_EQ(m.row.median_s, median);
-  EXPECT_NEAR(m.row.mean_s, mean, 1e-12 * mean);
-  EXPECT_NEAR(m.row.ci95_s, ci95, 1e-9 * ci95 + 1e-15);
-  EXPECT_EQ(m.row.min_s, x.front());
-  EXPECT_EQ(m.row.max_s, x.back());
+  EXPECT_DOUBLE_EQ(m.summary.median, median);
+  EXPECT_NEAR(m.summary.mean, mean, 1e-12 * mean);
+  EXPECT_NEAR(m.summary.ci95, ci95, 1e-9 * ci95 + 1e-15);
+  EXPECT_EQ(m.summary.min, x.front());
+  EXPECT_EQ(m.summary.max, x.back());
   // The last rank works (p - 1) * 20 us from the start: no run can be shorter.
   EXPECT_GE(x.front(), 20e-6 * (world_size() - 1) - 1e-9);
-  EXPECT_EQ(m.row.data, "ok");
+  EXPECT_EQ(m.data, "ok");
 }
 
 TEST(Measure, FixedNumberOfRuns) {
@@ -351,7 +351,7 @@ TEST(Measure, FixedNumberOfRuns) {
   options.warmup = 0;
   options.stop.min_runs = options.stop.max_runs = 4;
   const MpiMeasurement m = measure(MPI_COMM_WORLD, call, options);
-  EXPECT_EQ(m.row.runs, 4);
+  EXPECT_EQ(m.summary.runs, 4u);
   EXPECT_EQ(call.prepared, 4);
 }
 
@@ -361,8 +361,8 @@ TEST(Measure, StopsAtTheFirstWrongByte) {
   MeasureOptions options;
   options.warmup = 0;
   const MpiMeasurement m = measure(MPI_COMM_WORLD, call, options);
-  EXPECT_EQ(m.row.runs, 1);
-  EXPECT_EQ(m.row.data, "rank 0: byte 3 is wrong");
+  EXPECT_EQ(m.summary.runs, 1u);
+  EXPECT_EQ(m.data, "rank 0: byte 3 is wrong");
 }
 
 TEST(Measure, InconsistentOptionsAreInputErrors) {
@@ -383,19 +383,21 @@ TEST(Measure, AlgorithmRowNamesWhatWasMeasured) {
   MeasureOptions options;
   options.stop.min_runs = 3;
   options.stop.max_runs = 5;
-  const MpiMeasurement m = measure_algorithm(MPI_COMM_WORLD, spec, options);
-  EXPECT_EQ(m.row.engine, "mpi");
-  EXPECT_EQ(m.row.op, "bcast/binomial");
-  EXPECT_EQ(m.row.procs, world_size());
-  EXPECT_EQ(m.row.bytes, 10000u);
-  EXPECT_EQ(m.row.segment, 1024u);
-  EXPECT_EQ(m.row.root, world_size() - 1);
-  EXPECT_EQ(m.row.data, "ok");
-  EXPECT_GT(m.row.time_s, 0.0);
+  const MpiMeasurement measured = measure_algorithm(MPI_COMM_WORLD, spec, options);
+  const Measurement row = measured_row("mpi", spec, measured.summary, measured.ci_met, measured.data);
+  const Measurement& m = row;
+  EXPECT_EQ(m.engine, "mpi");
+  EXPECT_EQ(m.op, "bcast/binomial");
+  EXPECT_EQ(m.procs, world_size());
+  EXPECT_EQ(m.bytes, 10000u);
+  EXPECT_EQ(m.segment, 1024u);
+  EXPECT_EQ(m.root, world_size() - 1);
+  EXPECT_EQ(m.data, "ok");
+  EXPECT_GT(m.time_s, 0.0);
   if (world_size() > 1)
-    EXPECT_GT(m.clock_rtt_s, 0.0);
+    EXPECT_GT(measured.clock_rtt_s, 0.0);
   else
-    EXPECT_EQ(m.clock_rtt_s, 0.0);
+    EXPECT_EQ(measured.clock_rtt_s, 0.0);
 }
 
 // Pure functions: every rank computes them, which costs nothing and keeps ranks in step.
@@ -489,11 +491,11 @@ TEST(Measure, RowSaysWhetherTheCiTargetWasMet) {
   options.stop.min_runs = options.stop.max_runs = 3;
   options.stop.ci_target = 1e-12;
   MpiMeasurement m = measure(MPI_COMM_WORLD, call, options);
-  EXPECT_EQ(m.row.runs, 3);
-  EXPECT_EQ(m.row.ci_met, std::optional<bool>(false));
+  EXPECT_EQ(m.summary.runs, 3u);
+  EXPECT_FALSE(m.ci_met);
   options.stop.ci_target = 100;
   m = measure(MPI_COMM_WORLD, call, options);
-  EXPECT_EQ(m.row.ci_met, std::optional<bool>(true));
+  EXPECT_TRUE(m.ci_met);
 }
 
 }  // namespace

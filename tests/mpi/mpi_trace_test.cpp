@@ -6,12 +6,12 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/registry.hpp"
 #include "common/trace_contract.hpp"
 #include "engines/mpi/measure.hpp"
 #include "engines/mpi/native_call.hpp"
 #include "engines/mpi/trace_gather.hpp"
 #include "mpi_test_util.hpp"
+#include "registry/registry.hpp"
 
 namespace collsim {
 namespace {
@@ -78,7 +78,7 @@ TEST(MpiTrace, MeasureTracesOnlyTheFirstTimedCall) {
   options.stop.max_runs = 3;
   options.trace = &mine;
   const MpiMeasurement m = measure_algorithm(MPI_COMM_WORLD, binomial(4096), options);
-  ASSERT_EQ(m.row.data, "ok");
+  ASSERT_EQ(m.data, "ok");
   ASSERT_EQ(m.samples_s.size(), 3u);
   const std::vector<TraceEvent>& events = mine.events();
   // Rank 0 of a binomial tree sends to ceil(log2 P) children and receives nothing, the others

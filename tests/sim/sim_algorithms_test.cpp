@@ -10,9 +10,9 @@
 #include <span>
 #include <vector>
 
-#include "algorithms/registry.hpp"
 #include "common/every_algorithm.hpp"
 #include "common/late_barrier.hpp"
+#include "registry/registry.hpp"
 #include "sim_test_util.hpp"
 
 namespace collsim {

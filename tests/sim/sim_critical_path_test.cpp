@@ -12,10 +12,10 @@
 #include <utility>
 #include <vector>
 
-#include "algorithms/registry.hpp"
 #include "common/critical_path_checks.hpp"
 #include "common/every_algorithm.hpp"
 #include "experiment/critical_path.hpp"
+#include "registry/registry.hpp"
 #include "sim_test_util.hpp"
 
 namespace collsim {

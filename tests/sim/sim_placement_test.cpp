@@ -3,8 +3,8 @@
 // node), and the model engine's placement from the platform is the same one.
 #include <gtest/gtest.h>
 
-#include "algorithms/registry.hpp"
 #include "engines/model/model_engine.hpp"
+#include "registry/registry.hpp"
 #include "sim_test_util.hpp"
 
 namespace collsim {

@@ -11,10 +11,10 @@
 #include <utility>
 #include <vector>
 
-#include "algorithms/registry.hpp"
 #include "comm/buffer.hpp"
 #include "common/every_algorithm.hpp"
 #include "common/trace_contract.hpp"
+#include "registry/registry.hpp"
 #include "sim_test_util.hpp"
 
 namespace collsim {

@@ -7,8 +7,8 @@
 #include <regex>
 #include <string>
 
-#include "algorithms/input_error.hpp"
 #include "engines/sim/generated_platform.hpp"
+#include "support/input_error.hpp"
 
 namespace collsim {
 namespace {

@@ -11,8 +11,8 @@
 
 #include "algorithms/input_pattern.hpp"
 #include "algorithms/rank_data.hpp"
-#include "algorithms/registry.hpp"
 #include "engines/model/model_engine.hpp"
+#include "registry/registry.hpp"
 
 namespace collsim {
 namespace {

@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/algorithm_tree.hpp"
-#include "algorithms/registry.hpp"
 #include "algorithms/topology/tree.hpp"
 #include "algorithms/topology/tree_graph.hpp"
 #include "common/tree_heights.hpp"
+#include "registry/algorithm_tree.hpp"
+#include "registry/registry.hpp"
 
 namespace collsim {
 namespace {

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "experiment/units.hpp"
+#include "support/units.hpp"
 
 namespace collsim {
 namespace {

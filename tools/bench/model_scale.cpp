@@ -20,11 +20,11 @@
 #include <cstring>
 #include <vector>
 
-#include "algorithms/registry.hpp"
 #include "algorithms/segmentation.hpp"
 #include "algorithms/topology/tree.hpp"
 #include "engines/model/model_engine.hpp"
-#include "experiment/units.hpp"
+#include "registry/registry.hpp"
+#include "support/units.hpp"
 
 namespace {
 

@@ -29,13 +29,13 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/registry.hpp"
 #include "algorithms/segmentation.hpp"
 #include "algorithms/topology/tree.hpp"
 #include "comm/trace.hpp"
 #include "engines/sim/protocol.hpp"
 #include "engines/sim/sim_engine.hpp"
-#include "experiment/units.hpp"
+#include "registry/registry.hpp"
+#include "support/units.hpp"
 
 namespace {
 

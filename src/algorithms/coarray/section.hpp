@@ -18,7 +18,7 @@
 #include <string_view>
 #include <vector>
 
-#include "algorithms/input_error.hpp"
+#include "support/input_error.hpp"
 
 namespace collsim::coarray {
 

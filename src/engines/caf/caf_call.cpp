@@ -290,13 +290,6 @@ CafMeasurement measure_caf(const CafAssignment& a, const MeasureOptions& options
     out.measured = measure(MPI_COMM_WORLD, call, options);
     counts = call.last_counts();
   }
-  Measurement& row = out.measured.row;
-  row.engine = kEngineCafNative;
-  row.op = a.get ? "get" : "put";
-  MPI_Comm_size(MPI_COMM_WORLD, &row.procs);
-  row.bytes = static_cast<std::size_t>(section_elements(a.local) * a.element_bytes * a.copies);
-  row.root = a.origin_image - 1;
-
   // The origin alone counted; everyone returns its counts.
   RmaCounts c = counts.value_or(RmaCounts{});
   int have = counts ? 1 : 0;

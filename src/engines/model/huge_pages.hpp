@@ -5,8 +5,8 @@
 // those touches miss the TLB, and in a virtual machine each miss is a nested page walk; memory
 // from malloc gets 4 KiB pages wherever the system's THP setting is "madvise" (Debian's
 // default). So blocks of 2 MiB and more are mapped here directly, in whole 2 MiB pages, with
-// huge pages asked for (only a hint: the kernel may decline). A 2^20-rank binomial broadcast ran
-// about 20% faster with all its memory on huge pages (tools/bench/README.md, "Stop 24").
+// huge pages asked for (only a hint: the kernel may decline); what it gains at 2^20 ranks is
+// measured in tools/bench/README.md ("Stop 24").
 // Smaller blocks, and every block under AddressSanitizer (so that it still sees them), come from
 // operator new.
 #pragma once

@@ -3,9 +3,9 @@
 //
 // Each rank is a suspended coroutine; the engine resumes it from a time-ordered event queue when
 // what it waits for completes. No threads and no stacks per rank, so a run holds millions of
-// ranks: a binomial broadcast, whose ranks are built when their first message arrives and freed
-// when they finish, costs about 100 bytes per rank at 2^20 ranks and 87 at 2^24, and 2^20 ranks
-// take about 1.1 s (tools/bench/model_scale; its README section has the breakdown).
+// ranks: a binomial broadcast's ranks are built when their first message arrives and freed when
+// they finish (bytes per rank and seconds at 2^20 and 2^24 ranks: tools/bench/model_scale and
+// its section of tools/bench/README.md).
 //
 // Cost models (their values, per-rank state and arithmetic: models/point_to_point.hpp; the engine
 // only orders events and matches messages), for a message of m bytes posted at time t by rank s

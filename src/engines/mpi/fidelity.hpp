@@ -16,8 +16,8 @@
 
 #include "engines/mpi/call_timer.hpp"
 #include "engines/mpi/measure.hpp"
-#include "engines/mpi/statistics.hpp"
 #include "engines/run.hpp"
+#include "support/statistics.hpp"
 
 namespace collsim {
 

@@ -41,40 +41,24 @@ MpiMeasurement measure(MPI_Comm comm, CollectiveCall& call, const MeasureOptions
     if (options.stop.done(summary)) break;
   }
 
-  Measurement& m = out.row;
-  m.runs = static_cast<int>(summary.runs);
-  m.mean_s = summary.mean;
-  m.median_s = summary.median;
-  m.min_s = summary.min;
-  m.max_s = summary.max;
-  m.ci95_s = summary.ci95;
-  m.ci_met = options.stop.met(summary);
-  m.time_s = summary.median;
-  m.data = wrong.empty() ? "ok" : wrong;
+  out.summary = summary;
+  out.ci_met = options.stop.met(summary);
+  out.data = wrong.empty() ? "ok" : wrong;
   out.lead_s = timer.lead_s();
   out.clock_rtt_s = timer.clock().worst_rtt_s();
   return out;
 }
 
-namespace {
-MpiMeasurement identified(MpiMeasurement out, const char* engine, const RunSpec& spec) {
-  Measurement& m = out.row;
-  m.engine = engine;
-  set_call(m, spec);
-  return out;
-}
-}  // namespace
-
 MpiMeasurement measure_algorithm(MPI_Comm comm, const RunSpec& spec, const MeasureOptions& options) {
   validate(options);
   AlgorithmCall call(comm, spec);
-  return identified(measure(comm, call, options), kEngineMpi, spec);
+  return measure(comm, call, options);
 }
 
 MpiMeasurement measure_native(MPI_Comm comm, const RunSpec& spec, const MeasureOptions& options) {
   validate(options);
   NativeCall call(comm, spec);
-  return identified(measure(comm, call, options), kEngineMpiNative, spec);
+  return measure(comm, call, options);
 }
 
 std::unique_ptr<CollectiveCall> make_call(MPI_Comm comm, std::string_view engine, const RunSpec& spec) {
@@ -87,7 +71,7 @@ MpiMeasurement measure_engine(MPI_Comm comm, std::string_view engine, const RunS
                               const MeasureOptions& options) {
   validate(options);
   const auto call = make_call(comm, engine, spec);
-  return identified(measure(comm, *call, options), engine == kEngineMpi ? kEngineMpi : kEngineMpiNative, spec);
+  return measure(comm, *call, options);
 }
 
 RunResult run_mpi(MPI_Comm comm, const RunSpec& spec, const TimerOptions& options) {

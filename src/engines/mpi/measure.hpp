@@ -13,9 +13,8 @@
 #include <vector>
 
 #include "engines/mpi/call_timer.hpp"
-#include "engines/mpi/statistics.hpp"
 #include "engines/run.hpp"
-#include "experiment/measurement.hpp"
+#include "support/statistics.hpp"
 
 namespace collsim {
 
@@ -28,8 +27,11 @@ struct MeasureOptions {
   TraceSink* trace = nullptr;
 };
 
+// What measuring a point found; experiment/measurement.hpp makes a results row of it.
 struct MpiMeasurement {
-  Measurement row;                // statistics of the timed runs; time_s is their median
+  Summary summary;                // of the timed runs; the point's time is their median
+  bool ci_met = false;            // the stop rule's target was met (StopRule::met), not --max-runs
+  std::string data;               // "ok", or the first wrong byte (measuring stopped at that call)
   std::vector<double> samples_s;  // every timed run, in order
   int late_runs = 0;              // timed runs in which a rank reached the start date late
   double max_late_s = 0;          // the latest such arrival; it inflated that run's time
@@ -37,15 +39,14 @@ struct MpiMeasurement {
   double clock_rtt_s = 0;         // worst round trip of the kept clock-sync samples
 };
 
-// Collective over `comm`: measures `call` and fills row's statistics, runs and data ("ok" or
-// the first wrong byte; measuring stops at the first call with a wrong byte). Every rank returns
-// the same result. Throws InputError on inconsistent options, EngineError when a call fails.
+// Collective over `comm`: measures `call`. Every rank returns the same result. Throws InputError on inconsistent
+// options, EngineError when a call fails.
 MpiMeasurement measure(MPI_Comm comm, CollectiveCall& call, const MeasureOptions& options);
 
 inline constexpr const char* kEngineMpi = "mpi";
 inline constexpr const char* kEngineMpiNative = "mpi-native";
 
-// measure() for one of our algorithms, with the row's identity filled in (engine "mpi").
+// measure() for one of our algorithms (engine "mpi").
 MpiMeasurement measure_algorithm(MPI_Comm comm, const RunSpec& spec, const MeasureOptions& options);
 // measure() for Open MPI's own collective forced to spec's algorithm and knobs (engine
 // "mpi-native"). Throws InputError when Open MPI cannot be forced to it (native_support()).
@@ -53,7 +54,7 @@ MpiMeasurement measure_native(MPI_Comm comm, const RunSpec& spec, const MeasureO
 // The call an engine times: AlgorithmCall ("mpi") or NativeCall ("mpi-native"), over its own
 // duplicate of `comm`; InputError for any other engine name or a spec the engine cannot run.
 std::unique_ptr<CollectiveCall> make_call(MPI_Comm comm, std::string_view engine, const RunSpec& spec);
-// measure() of make_call(), the row's identity filled in.
+// measure() of make_call().
 MpiMeasurement measure_engine(MPI_Comm comm, std::string_view engine, const RunSpec& spec,
                               const MeasureOptions& options);
 

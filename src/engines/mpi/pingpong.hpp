@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "engines/mpi/statistics.hpp"
+#include "support/statistics.hpp"
 
 namespace collsim {
 

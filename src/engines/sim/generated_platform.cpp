@@ -9,11 +9,11 @@
 #include <optional>
 #include <sstream>
 
-#include "algorithms/input_error.hpp"
 #include "engines/sim/platform_file.hpp"
 #include "engines/sim/protocol.hpp"
 #include "engines/sim/simulation.hpp"
-#include "experiment/units.hpp"
+#include "support/input_error.hpp"
+#include "support/units.hpp"
 
 namespace collsim {
 

@@ -3,7 +3,7 @@
 #include <optional>
 
 #include "engines/run.hpp"
-#include "experiment/units.hpp"
+#include "support/units.hpp"
 
 namespace collsim {
 

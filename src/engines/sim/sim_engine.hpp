@@ -76,9 +76,9 @@
 //
 // Scale: every actor (rank, tcp/shm connection end, helper) has a 16 KiB stack unless sim.cfg
 // sets contexts/stack-size, with a guard page while the run's actors fit the kernel's map limit
-// (an overflow then ends the run with EngineError naming contexts/stack-size). A binomial bcast
-// on 2^18 ranks (ideal protocol) takes about 45 s and 6 GB, 24.6 KB per rank, most of it the
-// stack (tools/bench/README.md, "Scale: sim engine").
+// (an overflow then ends the run with EngineError naming contexts/stack-size). The stack is most
+// of a rank's memory at scale (seconds and bytes per rank at 2^18 ranks: tools/bench/README.md,
+// "Scale: sim engine").
 //
 // Timing follows engines/run.hpp: all ranks of a measurement start at one simulated date; a
 // rank's finish is when its call returns; time_s is the last finish.

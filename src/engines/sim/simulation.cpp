@@ -21,7 +21,7 @@
 #include "engines/sim/route.hpp"
 #include "engines/sim/sim_comm.hpp"
 #include "engines/sim/sim_trace.hpp"
-#include "experiment/units.hpp"
+#include "support/units.hpp"
 
 // SimGrid prints its own deadlock banner from this category before calling our deadlock hook;
 // our report says more, so the category is silenced (see silence_deadlock_banner).

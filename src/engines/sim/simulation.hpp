@@ -111,7 +111,7 @@ class Simulation {
 bool natural_less(std::string_view a, std::string_view b);
 
 // Bytes per second from a bandwidth ("6GBps", "10Gbps", "25GbE", "1.5e9"), as parse_rate reads it
-// (experiment/units.hpp); negative when the text is not a positive finite rate.
+// (support/units.hpp); negative when the text is not a positive finite rate.
 double parse_bandwidth(std::string_view text);
 
 // "ranks 1-3, 5" style list of ranks (sorted).

@@ -8,8 +8,8 @@
 #include <string>
 
 #include "algorithms/params.hpp"
-#include "algorithms/registry.hpp"
 #include "algorithms/topology/tree_graph.hpp"
+#include "registry/registry.hpp"
 
 namespace collsim {
 

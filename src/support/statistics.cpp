@@ -1,4 +1,4 @@
-#include "engines/mpi/statistics.hpp"
+#include "support/statistics.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,4 +1,4 @@
-#include "algorithms/algorithm_tree.hpp"
+#include "registry/algorithm_tree.hpp"
 
 #include <stdexcept>
 #include <string>

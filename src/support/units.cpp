@@ -1,4 +1,4 @@
-#include "experiment/units.hpp"
+#include "support/units.hpp"
 
 #include <charconv>
 #include <cmath>

@@ -37,13 +37,17 @@ struct KnobInfo {
 std::span<const KnobInfo> all_knobs();
 const KnobInfo& knob_info(Knob knob);
 
+// Written with designated initialisers (registry.cpp): a member left out keeps the default here.
 struct AlgorithmInfo {
   std::string_view name;  // "bcast/binomial"
-  Operation op;
-  int ompi_id;               // Open MPI's coll_tuned_<op>_algorithm number
-  unsigned knobs;            // the Knob bits the algorithm honours
+  Operation op = Operation::bcast;
+  int ompi_id = 0;           // Open MPI's coll_tuned_<op>_algorithm number
+  unsigned knobs = 0;        // the Knob bits the algorithm honours
   std::string_view summary;  // one line for --help and listings
-  AlgorithmFn run;
+  AlgorithmFn run = nullptr;
+  // The most processes Open MPI runs it on; 0: any. Its two_proc algorithms fail on more than 2
+  // (MPI_ERR_UNSUPPORTED_OPERATION; ours throw InputError).
+  int max_procs = 0;
   TreeFn tree = nullptr;               // nullptr for test algorithms
   models::Formula textbook = nullptr;  // nullptr: the literature has no formula for it
   models::Formula derived = nullptr;
@@ -57,15 +61,22 @@ struct AlgorithmInfo {
 };
 
 std::span<const AlgorithmInfo> all_algorithms();
-// Whether Open MPI runs `algorithm` on `procs` processes: its two_proc algorithms fail on more
-// than 2 (MPI_ERR_UNSUPPORTED_OPERATION; ours throw InputError), and a single process is served
-// by coll/self whatever is forced. Every other algorithm runs on any count.
+// Whether Open MPI runs `algorithm` on `procs` processes: not above its max_procs, and a single
+// process is served by coll/self whatever is forced.
 bool runs_on(const AlgorithmInfo& algorithm, int procs);
 // nullptr when no algorithm has that name. Also accepts the short names bcast/binary,
 // bcast/split_binary, bcast/linear and gather/linear.
 const AlgorithmInfo* find_algorithm(std::string_view name);
+// nullptr when `op` has no algorithm `name` ("pipeline" for bcast/pipeline).
+const AlgorithmInfo* find_algorithm(Operation op, std::string_view name);
 // nullptr when Open MPI has no algorithm `ompi_id` for `op` (or collsim does not have it).
 const AlgorithmInfo* find_algorithm(Operation op, int ompi_id);
+// The entry Open MPI 4.1's fixed decision runs for a collective an algorithm calls on its
+// communicator (nested_collective.hpp): `op` of `bytes` on `procs` processes (reduce: for whether
+// the operator commutes), its knobs and `root` stored in `params`. InputError when collsim does
+// not have that algorithm.
+const AlgorithmInfo& fixed_choice(Operation op, int procs, std::size_t bytes, bool commutative, int root,
+                                  AlgorithmParams& params);
 // "bcast/binomial, gather/basic_linear, ...", for error messages.
 std::string algorithm_names();
 
