@@ -71,7 +71,7 @@ const char* const kUsage =
 std::vector<OptionDef> measure_options() {
   std::vector<OptionDef> defs = {
       {"engine", "sim|model|formula",
-       "engine to run on (required); formula: the closed-form prediction (models/formulas.hpp)"}};
+       "engine to run on (required); formula: the closed-form prediction of each algorithm's registry entry"}};
   for (auto& d : call_options(true)) defs.push_back(d);
   defs.push_back(payload_option());
   for (auto& d : engine_options()) defs.push_back(d);

@@ -13,7 +13,6 @@
 
 #include "experiment/mpi_launcher.hpp"
 #include "experiment/runner.hpp"
-#include "models/formulas.hpp"
 
 namespace collsim {
 
@@ -64,7 +63,7 @@ double model_time(const RunSpec& spec, const models::Gamma& gamma, bool serial_r
   if (spec.then_gather > 0) {
     models::FormulaInput g{spec.procs, spec.then_gather, {}, in.costs};
     g.params.root = spec.params.root;
-    t += models::derived_gather_basic_linear(g);
+    t += find_algorithm("gather/basic_linear")->derived(g);
   }
   return t;
 }

@@ -120,7 +120,7 @@ std::string engine_legend(const std::vector<Measurement>& rows) {
   static const std::map<std::string, std::string> kWhat = {
       {"formula-textbook", "the textbook Hockney formula, one (alpha, beta) for all algorithms"},
       {"formula-derived",
-       "the formula derived from the implementation (models/formulas.hpp), alpha and beta estimated per "
+       "the formula derived from the implementation (src/registry/<operation>.cpp), alpha and beta estimated per "
        "algorithm"},
       {"model", "the analytic engine running every message under the point-to-point model"},
       {"sim", "SimGrid's flow-level simulation of the platform with Open MPI's protocols"},

@@ -1,8 +1,8 @@
 // What a closed-form prediction of a collective is given, and gamma(p).
 //
-// A formula (models/formulas.hpp) predicts the time of one call from the call (process count,
-// bytes, knobs) and the costs: one Hockney (alpha, beta), gamma(p) for the non-blocking sends of
-// one message to several ranks, and whether a rank takes incoming messages one at a time.
+// A formula (a registry entry's, src/registry/<operation>.cpp) predicts the time of one call from the call (process
+// count, bytes, knobs) and the costs: one Hockney (alpha, beta), gamma(p) for the non-blocking sends of one message to
+// several ranks, and whether a rank takes incoming messages one at a time.
 #pragma once
 
 #include <cstddef>

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "algorithms/segmentation.hpp"
-#include "models/formulas.hpp"
+#include "models/textbook_formulas.hpp"
 
 namespace collsim::models {
 

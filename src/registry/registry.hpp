@@ -4,8 +4,9 @@
 // for the command line, scenarios and `collsim tree`), the function that runs it, the virtual
 // tree it runs on (the same function the algorithm calls), and its closed-form predictions: the
 // textbook Hockney formula where the literature has one, and the formula derived from our (= Open
-// MPI's) implementation (models/formulas.hpp). Engines, the CLI, scenarios, the formula engine and
-// selection all read entries from here; adding an algorithm is one entry.
+// MPI's) implementation (src/registry/<operation>.cpp, one file per operation). Engines, the CLI, scenarios, the
+// formula engine and selection all read entries from here; adding an algorithm is its function and one entry with its
+// derived formula (registry/entries.hpp).
 #pragma once
 
 #include <span>
@@ -56,6 +57,11 @@ struct AlgorithmInfo {
   // when its first message arrives (and checks that it only receives then): a run holds the ranks
   // a message has reached and not yet finished, not all of them.
   bool receives_first = false;
+  // A reduction that applies the operator in rank order ((x0 op x1) op x2 ...), so a
+  // non-commutative operator gives MPI's result; rabenseifner counts as its fallback for one, and
+  // the nested ones as Open MPI 4.1's fixed decision for one (linear or in-order_binary). Open MPI
+  // runs the other reductions on such an operator anyway and gets another order; so do we.
+  bool keeps_rank_order = false;
 
   bool takes(Knob knob) const { return (knobs & static_cast<unsigned>(knob)) != 0; }
 };

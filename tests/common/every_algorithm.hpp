@@ -17,21 +17,6 @@
 
 namespace collsim::testing {
 
-// Open MPI's reducing algorithms that keep rank order, so are right for a non-commutative operator
-// too: reduce's linear, in-order_binary, and rabenseifner, which falls back to linear for one;
-// allreduce's basic_linear, recursive_doubling, rabenseifner, which falls back to basic_linear, and
-// nonoverlapping, whose reduce (Open MPI 4.1's fixed decision) is linear or in-order_binary for one.
-// Open MPI runs the other trees and allreduce's rings on such an operator anyway and gets another
-// order; so do we.
-inline bool keeps_rank_order(const AlgorithmInfo& a) {
-  return a.name == "reduce/linear" || a.name == "reduce/in-order_binary" || a.name == "reduce/rabenseifner" ||
-         a.name == "allreduce/basic_linear" || a.name == "allreduce/nonoverlapping" ||
-         a.name == "allreduce/recursive_doubling" || a.name == "allreduce/rabenseifner" ||
-         // reduce_scatter: butterfly is order preserving, non-overlapping's reduce is linear or
-         // in-order_binary for a non-commutative operator; recursive_halving and ring are not.
-         a.name == "reduce_scatter/butterfly" || a.name == "reduce_scatter/non-overlapping";
-}
-
 // The reductions the suites run a reducing algorithm with, in turn: int32 sum (checked exactly),
 // double sum (within the descriptor's floating-point bound), float max and int32 lor (exact; an
 // operator mixed up with another fails, mpi-native included) and, where the algorithm keeps rank
@@ -43,7 +28,7 @@ inline std::vector<Reduction> test_reductions(const AlgorithmInfo& a) {
                              {Datatype::float64, ReduceOp::sum},
                              {Datatype::float32, ReduceOp::max},
                              {Datatype::int32, ReduceOp::lor}};
-  if (keeps_rank_order(a)) out.push_back({Datatype::int64, ReduceOp::affine});
+  if (a.keeps_rank_order) out.push_back({Datatype::int64, ReduceOp::affine});
   return out;
 }
 

@@ -34,7 +34,7 @@
 #include "common/every_algorithm.hpp"
 #include "engines/formula/formula_engine.hpp"
 #include "engines/model/model_engine.hpp"
-#include "models/formulas.hpp"
+#include "models/textbook_formulas.hpp"
 
 namespace collsim {
 namespace {
@@ -113,7 +113,7 @@ ModelConfig model_for(const AlgorithmInfo& a, ModelConfig model) {
 
 // The reduce trees whose ranks have several children, under one port beyond 4 processes: their
 // formula takes two transfers posted at one time in the children's order, the engine in its
-// event order, and the difference goes either way (derived_reduce.cpp). Measured here: from 10.3%
+// event order, and the difference goes either way (src/registry/reduce.cpp). Measured here: from 10.3%
 // below the engine (in-order_binary; binary 6.5%, chain 4.5%, binomial 0.1%) to 4.6% above (the
 // knob test's middle roots and leaf isends); checked to within 12%. 0 for the others.
 double approximate_within(const RunSpec& s) {
@@ -227,7 +227,7 @@ TEST(FormulaAgreementKnobs, ScatterLinearNbWithMaxRequests) {
 // alltoall/linear_sync with max_requests below P-1 (at or above it, and by default, it is linear,
 // which FormulaAgreement covers): exact without contention; under one port the formula is the
 // send port's (P-1) transfers, exact for max_requests 1 and a lower bound above
-// (derived_alltoall.cpp says why the engine is slower).
+// (src/registry/alltoall.cpp says why the engine is slower).
 TEST(FormulaAgreementKnobs, AlltoallLinearSyncWithMaxRequests) {
   const AlgorithmInfo& a = *find_algorithm("alltoall/linear_sync");
   for (bool one_port : {false, true}) {

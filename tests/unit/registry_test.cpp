@@ -93,7 +93,7 @@ TEST(Registry, EveryEntryHasATreeAndADerivedFormula) {
     EXPECT_EQ(find_algorithm(a.op, a.name.substr(a.name.find('/') + 1)), &a);
     if (a.textbook) textbook.insert(std::string(a.name));
   }
-  // The literature's formulas (models/formulas.hpp); the others have none.
+  // The literature's formulas (models/textbook_formulas.hpp); the others have none.
   EXPECT_EQ(textbook, (std::set<std::string>{"bcast/basic_linear",
                                              "bcast/pipeline",
                                              "bcast/binary_tree",

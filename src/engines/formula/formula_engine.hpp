@@ -1,5 +1,5 @@
-// The formula engine: the closed-form predictions of the registry (models/formulas.hpp), run
-// like an engine, one RunSpec in, one time out (no messages, no data).
+// The formula engine: the closed-form predictions of the registry (src/registry/<operation>.cpp,
+// models/textbook_formulas.hpp), run like an engine, one RunSpec in, one time out (no messages, no data).
 //
 // Its costs come from one of three places: the parameters a calibration wrote (per-algorithm
 // alpha and beta, gamma(p); experiment/calibration), a point-to-point model given directly

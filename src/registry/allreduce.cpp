@@ -15,16 +15,18 @@
 #include <utility>
 #include <vector>
 
+#include "algorithms/allreduce.hpp"
 #include "algorithms/ompi41_decision.hpp"
 #include "algorithms/rank_math.hpp"
 #include "algorithms/reduce.hpp"
 #include "algorithms/segmentation.hpp"
-#include "models/formulas.hpp"
 #include "models/ring_paths.hpp"
+#include "registry/entries.hpp"
 #include "support/input_error.hpp"
 
-namespace collsim::models {
+namespace collsim {
 
+namespace models {
 namespace {
 
 std::size_t type_size(const FormulaInput& in) { return size_of(in.params.reduction.type); }
@@ -104,8 +106,6 @@ double ring(const FormulaInput& in, std::size_t phases) {
   return time;
 }
 
-}  // namespace
-
 // basic_linear: a reduce to rank 0, then a broadcast from it: reduce/linear, then
 // bcast/basic_linear (the root isends to all: gamma(P)*t(m)). Every rank is done with the reduce
 // by the time rank 0 is (its last message has arrived there; the reduce's time is rank 0's), and
@@ -116,7 +116,7 @@ double derived_allreduce_basic_linear(const FormulaInput& in) {
   if (in.procs <= 1 || in.bytes == 0) return 0;
   FormulaInput at_zero = in;
   at_zero.params.root = 0;
-  return derived_reduce_linear(at_zero) + derived_bcast_basic_linear(at_zero);
+  return derived_formula("reduce/linear", at_zero) + derived_formula("bcast/basic_linear", at_zero);
 }
 
 // recursive_doubling, with T = t(m) and G = g*m: every exchange is a sendrecv of the whole vector
@@ -221,4 +221,71 @@ double derived_allreduce_rabenseifner(const FormulaInput& in) {
   return end;
 }
 
-}  // namespace collsim::models
+// nonoverlapping: a reduce to rank 0, then a broadcast from it (as allreduce/basic_linear,
+// registry/allreduce.cpp, which says why the two times add up), with the communicator's reduce and
+// bcast: Open MPI 4.1's fixed decisions for m bytes.
+double derived_allreduce_nonoverlapping(const FormulaInput& in) {
+  if (in.procs <= 1 || in.bytes == 0) return 0;
+  return derived_fixed_choice(Operation::reduce, in, in.bytes, 0) +
+         derived_fixed_choice(Operation::bcast, in, in.bytes, 0);
+}
+
+}  // namespace
+}  // namespace models
+
+std::span<const AlgorithmInfo> allreduce_entries() {
+  using namespace models;
+  static const std::array entries{
+      // allreduce (buffers as reduce's, every rank's result filled): no tree. basic_linear,
+      // nonoverlapping and rabenseifner (whose fallback is basic_linear) compose reduce's derived
+      // formulas, as reduce_scatter/non-overlapping does.
+      AlgorithmInfo{.name = "allreduce/basic_linear",
+                    .op = Operation::allreduce,
+                    .ompi_id = 1,
+                    .summary = "linear reduce to rank 0, then linear bcast from it (rank order kept)",
+                    .run = &as_reduce<allreduce_basic_linear>,
+                    .derived = derived_allreduce_basic_linear,
+                    .keeps_rank_order = true},
+      AlgorithmInfo{.name = "allreduce/nonoverlapping",
+                    .op = Operation::allreduce,
+                    .ompi_id = 2,
+                    .summary = "the communicator's reduce to rank 0, then its bcast (Open MPI 4.1's fixed decisions)",
+                    .run = &as_reduce<allreduce_nonoverlapping>,
+                    .derived = derived_allreduce_nonoverlapping,
+                    .keeps_rank_order = true},
+      AlgorithmInfo{.name = "allreduce/recursive_doubling",
+                    .op = Operation::allreduce,
+                    .ompi_id = 3,
+                    .summary = "whole vectors exchanged with rank XOR 1, 2, 4, ... (rank order kept)",
+                    .run = &as_reduce<allreduce_recursive_doubling>,
+                    .textbook = textbook_allreduce_recursive_doubling,
+                    .derived = derived_allreduce_recursive_doubling,
+                    .keeps_rank_order = true},
+      AlgorithmInfo{
+          .name = "allreduce/ring",
+          .op = Operation::allreduce,
+          .ompi_id = 4,
+          .summary = "ring reduce-scatter of p blocks, then ring allgather (recursive_doubling below p elements)",
+          .run = &as_reduce<allreduce_ring>,
+          .textbook = textbook_allreduce_ring,
+          .derived = derived_allreduce_ring},
+      AlgorithmInfo{.name = "allreduce/segmented_ring",
+                    .op = Operation::allreduce,
+                    .ompi_id = 5,
+                    .knobs = kSegment,
+                    .summary = "ring reduce-scatter in phases of segment-sized pieces, then ring allgather",
+                    .run = &as_reduce<allreduce_segmented_ring>,
+                    .derived = derived_allreduce_segmented_ring},
+      AlgorithmInfo{.name = "allreduce/rabenseifner",
+                    .op = Operation::allreduce,
+                    .ompi_id = 6,
+                    .summary = "recursive-halving reduce-scatter, then recursive-doubling allgather (commutative ops)",
+                    .run = &as_reduce<allreduce_rabenseifner>,
+                    .textbook = textbook_allreduce_rabenseifner,
+                    .derived = derived_allreduce_rabenseifner,
+                    .keeps_rank_order = true},
+  };
+  return entries;
+}
+
+}  // namespace collsim

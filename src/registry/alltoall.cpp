@@ -13,17 +13,17 @@
 #include <cstddef>
 #include <vector>
 
+#include "algorithms/alltoall.hpp"
 #include "algorithms/two_proc.hpp"
-#include "models/formulas.hpp"
+#include "registry/entries.hpp"
 
-namespace collsim::models {
+namespace collsim {
 
+namespace models {
 namespace {
 
 bool trivial(const FormulaInput& in) { return in.procs <= 1 || in.bytes == 0; }
 double blocks(const FormulaInput& in, int n) { return in.t(static_cast<double>(n) * static_cast<double>(in.bytes)); }
-
-}  // namespace
 
 // linear: every rank posts its P-1 receives, then its P-1 isends (to rank-1, rank-2, ...) at
 // once, and waits for all. Contention-free: the P-1 isends cost gamma(P)/gamma(2) transfers, and
@@ -100,4 +100,50 @@ double derived_alltoall_two_proc(const FormulaInput& in) {
   return trivial(in) ? 0 : blocks(in, 1);
 }
 
-}  // namespace collsim::models
+}  // namespace
+}  // namespace models
+
+std::span<const AlgorithmInfo> alltoall_entries() {
+  using namespace models;
+  static const std::array entries{
+      AlgorithmInfo{.name = "alltoall/linear",
+                    .op = Operation::alltoall,
+                    .ompi_id = 1,
+                    .summary = "every receive, then every send posted at once; wait for all",
+                    .run = &as_gather<alltoall_linear>,
+                    .derived = derived_alltoall_linear},
+      AlgorithmInfo{.name = "alltoall/pairwise",
+                    .op = Operation::alltoall,
+                    .ompi_id = 2,
+                    .summary = "p steps: sendrecv with rank + k and rank - k",
+                    .run = &as_gather<alltoall_pairwise>,
+                    .textbook = textbook_alltoall_pairwise,
+                    .derived = derived_alltoall_pairwise},
+      AlgorithmInfo{
+          .name = "alltoall/modified_bruck",
+          .op = Operation::alltoall,
+          .ompi_id = 3,
+          .summary = "log p steps sending the blocks whose index has bit k set to rank + 2^k; local rotations",
+          .run = &as_gather<alltoall_modified_bruck>,
+          .textbook = textbook_alltoall_modified_bruck,
+          .derived = derived_alltoall_modified_bruck},
+      AlgorithmInfo{
+          .name = "alltoall/linear_sync",
+          .op = Operation::alltoall,
+          .ompi_id = 4,
+          .knobs = kMaxRequests,
+          .summary = "linear with at most max_requests receives and sends in flight, refilled as they complete",
+          .run = &as_gather<alltoall_linear_sync>,
+          .derived = derived_alltoall_linear_sync},
+      AlgorithmInfo{.name = "alltoall/two_proc",
+                    .op = Operation::alltoall,
+                    .ompi_id = 5,
+                    .summary = "one exchange between the two processes (2 processes only)",
+                    .run = &as_gather<alltoall_two_proc>,
+                    .max_procs = 2,
+                    .derived = derived_alltoall_two_proc},
+  };
+  return entries;
+}
+
+}  // namespace collsim

@@ -7,13 +7,15 @@
 #include <cstdint>
 #include <vector>
 
+#include "algorithms/bcast.hpp"
 #include "algorithms/segmentation.hpp"
 #include "algorithms/virtual_trees.hpp"
-#include "models/formulas.hpp"
 #include "models/ring_paths.hpp"
+#include "registry/entries.hpp"
 
-namespace collsim::models {
+namespace collsim {
 
+namespace models {
 namespace {
 
 bool trivial(const FormulaInput& in) { return in.procs <= 1 || in.bytes == 0; }
@@ -140,8 +142,6 @@ double tree_bcast(const FormulaInput& in, TreeFn tree) {
   return finish;
 }
 
-}  // namespace
-
 // The root isends the whole message to the P-1 others at once and waits: gamma(P) * t(m).
 double derived_bcast_basic_linear(const FormulaInput& in) {
   return trivial(in) ? 0 : c(in, static_cast<std::size_t>(in.procs - 1)) * in.t(static_cast<double>(in.bytes));
@@ -234,8 +234,6 @@ double derived_bcast_split_binary_tree(const FormulaInput& in) {
   return finish;
 }
 
-namespace {
-
 // scatter_allgather(_ring)'s blocks: ceil(m/P) bytes each, the last ones short or empty.
 struct Blocks {
   std::uint64_t m, block;
@@ -281,8 +279,6 @@ std::vector<double> scatter_ends(const FormulaInput& in, const Blocks& b) {
 double swap_done(const FormulaInput& in, double Ta, std::uint64_t x, double Tb, std::uint64_t y) {
   return std::max(Ta + in.t(static_cast<double>(x)), Tb + in.t(static_cast<double>(y)));
 }
-
-}  // namespace
 
 // scatter_allgather: the scatter above, then recursive doubling step by step: for mask = 1, 2, 4,
 // ... each pair (v, v^mask) swaps what it holds (swap_done); where P is not a power of two the
@@ -349,4 +345,96 @@ double derived_bcast_scatter_allgather_ring(const FormulaInput& in) {
   return ring_longest_path(scatter_ends(in, b), cost, static_cast<std::size_t>(P - 1));
 }
 
-}  // namespace collsim::models
+}  // namespace
+}  // namespace models
+
+std::span<const AlgorithmInfo> bcast_entries() {
+  using namespace models;
+  static const std::array entries{
+      AlgorithmInfo{.name = "bcast/basic_linear",
+                    .op = Operation::bcast,
+                    .ompi_id = 1,
+                    .summary = "the root isends the whole message to every rank at once",
+                    .run = &as_bcast<bcast_basic_linear>,
+                    .tree = linear_node,
+                    .textbook = textbook_bcast_basic_linear,
+                    .derived = derived_bcast_basic_linear,
+                    .receives_first = true},
+      AlgorithmInfo{.name = "bcast/chain",
+                    .op = Operation::bcast,
+                    .ompi_id = 2,
+                    .knobs = kSegment | kFanout,
+                    .summary = "fanout chains off the root, segments pipelined along them (generic tree bcast)",
+                    .run = &as_bcast<bcast_chain>,
+                    .tree = chain_node,
+                    .derived = derived_bcast_chain,
+                    .receives_first = true},
+      AlgorithmInfo{.name = "bcast/pipeline",
+                    .op = Operation::bcast,
+                    .ompi_id = 3,
+                    .knobs = kSegment,
+                    .summary = "one chain through all ranks, segments pipelined (generic tree bcast)",
+                    .run = &as_bcast<bcast_pipeline>,
+                    .tree = pipeline_node,
+                    .textbook = textbook_bcast_pipeline,
+                    .derived = derived_bcast_pipeline,
+                    .receives_first = true},
+      AlgorithmInfo{.name = "bcast/split_binary_tree",
+                    .op = Operation::bcast,
+                    .ompi_id = 4,
+                    .knobs = kSegment,
+                    .summary = "halves down the two subtrees of a binary tree, then swapped between pairs",
+                    .run = &as_bcast<bcast_split_binary_tree>,
+                    .tree = binary_node,
+                    .derived = derived_bcast_split_binary_tree,
+                    .receives_first = true},
+      AlgorithmInfo{.name = "bcast/binary_tree",
+                    .op = Operation::bcast,
+                    .ompi_id = 5,
+                    .knobs = kSegment,
+                    .summary = "breadth-first binary tree, segments pipelined (generic tree bcast)",
+                    .run = &as_bcast<bcast_binary_tree>,
+                    .tree = binary_node,
+                    .textbook = textbook_bcast_binary_tree,
+                    .derived = derived_bcast_binary_tree,
+                    .receives_first = true},
+      AlgorithmInfo{.name = "bcast/binomial",
+                    .op = Operation::bcast,
+                    .ompi_id = 6,
+                    .knobs = kSegment,
+                    .summary = "binomial tree, segmented pipeline through it (generic tree bcast)",
+                    .run = &as_bcast<bcast_binomial>,
+                    .tree = binomial_node,
+                    .textbook = textbook_bcast_binomial,
+                    .derived = derived_bcast_binomial,
+                    .receives_first = true},
+      AlgorithmInfo{.name = "bcast/knomial",
+                    .op = Operation::bcast,
+                    .ompi_id = 7,
+                    .knobs = kSegment | kRadix,
+                    .summary = "k-nomial tree of the given radix, segments pipelined (generic tree bcast)",
+                    .run = &as_bcast<bcast_knomial>,
+                    .tree = knomial_node,
+                    .derived = derived_bcast_knomial,
+                    .receives_first = true},
+      AlgorithmInfo{.name = "bcast/scatter_allgather",
+                    .op = Operation::bcast,
+                    .ompi_id = 8,
+                    .summary = "binomial scatter of p blocks, then recursive-doubling allgather",
+                    .run = &as_bcast<bcast_scatter_allgather>,
+                    .tree = scatter_node,
+                    .textbook = textbook_bcast_scatter_allgather,
+                    .derived = derived_bcast_scatter_allgather},
+      AlgorithmInfo{.name = "bcast/scatter_allgather_ring",
+                    .op = Operation::bcast,
+                    .ompi_id = 9,
+                    .summary = "binomial scatter of p blocks, then ring allgather",
+                    .run = &as_bcast<bcast_scatter_allgather_ring>,
+                    .tree = scatter_node,
+                    .textbook = textbook_bcast_scatter_allgather_ring,
+                    .derived = derived_bcast_scatter_allgather_ring},
+  };
+  return entries;
+}
+
+}  // namespace collsim

@@ -8,16 +8,16 @@
 #include <cstdint>
 #include <vector>
 
+#include "algorithms/gather.hpp"
 #include "algorithms/segmentation.hpp"
-#include "models/formulas.hpp"
+#include "registry/entries.hpp"
 
-namespace collsim::models {
+namespace collsim {
 
+namespace models {
 namespace {
 
 bool trivial(const FormulaInput& in) { return in.procs <= 1 || in.bytes == 0; }
-
-}  // namespace
 
 // basic_linear: the P-1 blocking sends start together. Taken one at a time they end (P-1)*t(m)
 // later, in rank order, the order the root receives in; side by side they all arrive at t(m).
@@ -74,4 +74,38 @@ double derived_gather_linear_sync(const FormulaInput& in) {
   return first_turn + (in.procs - 2) * turn + in.t(r);
 }
 
-}  // namespace collsim::models
+}  // namespace
+}  // namespace models
+
+std::span<const AlgorithmInfo> gather_entries() {
+  using namespace models;
+  static const std::array entries{
+      AlgorithmInfo{.name = "gather/basic_linear",
+                    .op = Operation::gather,
+                    .ompi_id = 1,
+                    .summary = "non-roots send; the root receives in rank order",
+                    .run = &as_gather<gather_basic_linear>,
+                    .tree = linear_node,
+                    .textbook = textbook_gather_basic_linear,
+                    .derived = derived_gather_basic_linear},
+      AlgorithmInfo{.name = "gather/binomial",
+                    .op = Operation::gather,
+                    .ompi_id = 2,
+                    .summary = "in-order binomial tree; inner ranks forward their whole subtree",
+                    .run = &as_gather<gather_binomial>,
+                    .tree = in_order_node,
+                    .textbook = textbook_gather_binomial,
+                    .derived = derived_gather_binomial},
+      AlgorithmInfo{.name = "gather/linear_sync",
+                    .op = Operation::gather,
+                    .ompi_id = 3,
+                    .knobs = kSegment,
+                    .summary = "the root asks each rank in turn (zero-byte sync); first segment, then the rest",
+                    .run = &as_gather<gather_linear_sync>,
+                    .tree = linear_node,
+                    .derived = derived_gather_linear_sync},
+  };
+  return entries;
+}
+
+}  // namespace collsim

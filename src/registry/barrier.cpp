@@ -12,17 +12,17 @@
 #include <utility>
 #include <vector>
 
+#include "algorithms/barrier.hpp"
 #include "algorithms/rank_math.hpp"
 #include "algorithms/two_proc.hpp"
-#include "models/formulas.hpp"
+#include "registry/entries.hpp"
 
-namespace collsim::models {
+namespace collsim {
 
+namespace models {
 namespace {
 
 double a(const FormulaInput& in) { return in.t(0); }
-
-}  // namespace
 
 // linear: the P-1 others' blocking sends to rank 0 start together and arrive side by side at a,
 // or one at a time by (P-1)*a; rank 0 then releases them with P-1 blocking sends in rank order,
@@ -125,4 +125,55 @@ double derived_barrier_tree(const FormulaInput& in) {
   return finish;
 }
 
-}  // namespace collsim::models
+}  // namespace
+}  // namespace models
+
+std::span<const AlgorithmInfo> barrier_entries() {
+  using namespace models;
+  static const std::array entries{
+      // Barrier: zero-byte messages only. two_proc runs on 2 processes only, as in Open MPI.
+      AlgorithmInfo{.name = "barrier/linear",
+                    .op = Operation::barrier,
+                    .ompi_id = 1,
+                    .summary = "everyone reports to rank 0, which then releases each",
+                    .run = &as_barrier<barrier_linear>,
+                    .derived = derived_barrier_linear},
+      AlgorithmInfo{.name = "barrier/double_ring",
+                    .op = Operation::barrier,
+                    .ompi_id = 2,
+                    .summary = "a token twice around the ring from rank 0",
+                    .run = &as_barrier<barrier_double_ring>,
+                    .derived = derived_barrier_double_ring},
+      AlgorithmInfo{
+          .name = "barrier/recursive_doubling",
+          .op = Operation::barrier,
+          .ompi_id = 3,
+          .summary = "pairwise exchanges at distances 1, 2, 4, ...; ranks beyond a power of two fold in and out",
+          .run = &as_barrier<barrier_recursive_doubling>,
+          .textbook = textbook_barrier_recursive_doubling,
+          .derived = derived_barrier_recursive_doubling},
+      AlgorithmInfo{.name = "barrier/bruck",
+                    .op = Operation::barrier,
+                    .ompi_id = 4,
+                    .summary = "log2(p) rounds: send to rank + 2^k, receive from rank - 2^k",
+                    .run = &as_barrier<barrier_bruck>,
+                    .textbook = textbook_barrier_bruck,
+                    .derived = derived_barrier_bruck},
+      AlgorithmInfo{.name = "barrier/two_proc",
+                    .op = Operation::barrier,
+                    .ompi_id = 5,
+                    .summary = "one exchange between the two ranks (2 processes only)",
+                    .run = &as_barrier<barrier_two_proc>,
+                    .max_procs = 2,
+                    .derived = derived_barrier_two_proc},
+      AlgorithmInfo{.name = "barrier/tree",
+                    .op = Operation::barrier,
+                    .ompi_id = 6,
+                    .summary = "up a binomial-like tree of pairs to rank 0 and back down",
+                    .run = &as_barrier<barrier_tree>,
+                    .derived = derived_barrier_tree},
+  };
+  return entries;
+}
+
+}  // namespace collsim

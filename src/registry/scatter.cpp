@@ -7,10 +7,12 @@
 #include <cstdint>
 #include <vector>
 
-#include "models/formulas.hpp"
+#include "algorithms/scatter.hpp"
+#include "registry/entries.hpp"
 
-namespace collsim::models {
+namespace collsim {
 
+namespace models {
 namespace {
 
 bool trivial(const FormulaInput& in) { return in.procs <= 1 || in.bytes == 0; }
@@ -38,8 +40,6 @@ double linear_scatter(const FormulaInput& in, Blocking blocking) {
   if (batch > 0) end = std::max(end, clock + in.costs.gamma.sends(batch) * t);
   return end;
 }
-
-}  // namespace
 
 // basic_linear: P-1 blocking sends one after the other, (P-1)*t(m).
 double derived_scatter_basic_linear(const FormulaInput& in) {
@@ -80,4 +80,42 @@ double derived_scatter_binomial(const FormulaInput& in) {
   return end;
 }
 
-}  // namespace collsim::models
+}  // namespace
+}  // namespace models
+
+std::span<const AlgorithmInfo> scatter_entries() {
+  using namespace models;
+  static const std::array entries{
+      // Scatter: the root's `data` holds the blocks, every rank's `result` gets its own.
+      AlgorithmInfo{.name = "scatter/basic_linear",
+                    .op = Operation::scatter,
+                    .ompi_id = 1,
+                    .summary = "the root sends each rank its block in rank order (blocking sends)",
+                    .run = &as_scatter<scatter_basic_linear>,
+                    .tree = linear_node,
+                    .textbook = textbook_scatter_basic_linear,
+                    .derived = derived_scatter_basic_linear,
+                    .receives_first = true},
+      AlgorithmInfo{.name = "scatter/binomial",
+                    .op = Operation::scatter,
+                    .ompi_id = 2,
+                    .summary = "in-order binomial tree; inner ranks receive their subtree's blocks and pass them on",
+                    .run = &as_scatter<scatter_binomial>,
+                    .tree = in_order_node,
+                    .textbook = textbook_scatter_binomial,
+                    .derived = derived_scatter_binomial,
+                    .receives_first = true},
+      AlgorithmInfo{.name = "scatter/linear_nb",
+                    .op = Operation::scatter,
+                    .ompi_id = 3,
+                    .knobs = kMaxRequests,
+                    .summary = "the root isends each rank its block, a blocking send every max-requests ranks",
+                    .run = &as_scatter<scatter_linear_nb>,
+                    .tree = linear_node,
+                    .derived = derived_scatter_linear_nb,
+                    .receives_first = true},
+  };
+  return entries;
+}
+
+}  // namespace collsim

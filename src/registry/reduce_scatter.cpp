@@ -13,10 +13,12 @@
 #include <cstddef>
 #include <vector>
 
-#include "models/formulas.hpp"
+#include "algorithms/reduce_scatter.hpp"
+#include "registry/entries.hpp"
 
-namespace collsim::models {
+namespace collsim {
 
+namespace models {
 namespace {
 
 std::size_t type_size(const FormulaInput& in) { return size_of(in.params.reduction.type); }
@@ -68,8 +70,6 @@ void halve(const FormulaInput& in, const Folded& f, std::vector<double>& c, std:
   c = std::move(next);
   lo = std::move(next_lo);
 }
-
-}  // namespace
 
 // recursive_halving: after the fold, P' ranks halve the window of merged blocks by distance
 // P'/2, P'/4, ..., 1; partners see the same window, each sends the half the other keeps and
@@ -142,4 +142,55 @@ double derived_reduce_scatter_butterfly(const FormulaInput& in) {
   return end;
 }
 
-}  // namespace collsim::models
+// non-overlapping: the communicator's reduce of the vector (M bytes) to rank 0, then a linear
+// scatterv from it: the P-1 blocking sends of scatter/basic_linear. As for allreduce's
+// nonoverlapping (above) every rank has finished the reduce when rank 0 has, so
+// the two times add up: exact under both port models wherever the reduce's formula is.
+double derived_reduce_scatter_non_overlapping(const FormulaInput& in) {
+  if (in.procs <= 1 || in.bytes == 0) return 0;
+  FormulaInput scatter = in;
+  scatter.params.root = 0;
+  return derived_fixed_choice(Operation::reduce, in, static_cast<std::size_t>(in.procs) * in.bytes, 0) +
+         derived_formula("scatter/basic_linear", scatter);
+}
+
+}  // namespace
+}  // namespace models
+
+std::span<const AlgorithmInfo> reduce_scatter_entries() {
+  using namespace models;
+  static const std::array entries{
+      // reduce_scatter.
+      AlgorithmInfo{.name = "reduce_scatter/non-overlapping",
+                    .op = Operation::reduce_scatter,
+                    .ompi_id = 1,
+                    .summary = "the communicator's reduce to rank 0, then a linear scatterv of the blocks",
+                    .run = &as_reduce<reduce_scatter_non_overlapping>,
+                    .derived = derived_reduce_scatter_non_overlapping,
+                    .keeps_rank_order = true},
+      AlgorithmInfo{.name = "reduce_scatter/recursive_halving",
+                    .op = Operation::reduce_scatter,
+                    .ompi_id = 2,
+                    .summary = "fold to a power of two, then halve the window of blocks by distance halving",
+                    .run = &as_reduce<reduce_scatter_recursive_halving>,
+                    .textbook = textbook_reduce_scatter_recursive_halving,
+                    .derived = derived_reduce_scatter_recursive_halving},
+      AlgorithmInfo{.name = "reduce_scatter/ring",
+                    .op = Operation::reduce_scatter,
+                    .ompi_id = 3,
+                    .summary = "each block goes once round the ring, reduced at every rank",
+                    .run = &as_reduce<reduce_scatter_ring>,
+                    .textbook = textbook_reduce_scatter_ring,
+                    .derived = derived_reduce_scatter_ring},
+      AlgorithmInfo{.name = "reduce_scatter/butterfly",
+                    .op = Operation::reduce_scatter,
+                    .ompi_id = 4,
+                    .summary = "fold to a power of two, then halves exchanged by distance doubling (order preserving)",
+                    .run = &as_reduce<reduce_scatter_butterfly>,
+                    .derived = derived_reduce_scatter_butterfly,
+                    .keeps_rank_order = true},
+  };
+  return entries;
+}
+
+}  // namespace collsim

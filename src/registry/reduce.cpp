@@ -16,10 +16,11 @@
 #include "algorithms/reduce.hpp"
 #include "algorithms/segmentation.hpp"
 #include "algorithms/virtual_trees.hpp"
-#include "models/formulas.hpp"
+#include "registry/entries.hpp"
 
-namespace collsim::models {
+namespace collsim {
 
+namespace models {
 namespace {
 
 bool trivial(const FormulaInput& in) { return in.procs <= 1 || in.bytes == 0; }
@@ -156,8 +157,6 @@ double tree_reduce_time(const FormulaInput& in, TreeFn tree) {
   return *std::max_element(finish.begin(), finish.end());
 }
 
-}  // namespace
-
 // linear: every non-root blocking-sends its vector at 0, arriving at a(r) = t(m) side by side, or
 // one at a time in rank order (the order the sends are posted) at j*t(m) for the j-th non-root.
 // The root starts from p-1's vector (its arrival, or at 0 if it is p-1), then for i = p-2 down to
@@ -281,4 +280,73 @@ double derived_reduce_rabenseifner(const FormulaInput& in) {
   return *std::max_element(finish.begin(), finish.end());
 }
 
-}  // namespace collsim::models
+}  // namespace
+}  // namespace models
+
+std::span<const AlgorithmInfo> reduce_entries() {
+  using namespace models;
+  static const std::array entries{
+      // reduce: in-order_binary's tree is rooted at p-1 and rabenseifner's is no tree, so they have
+      // none (tree nullptr).
+      AlgorithmInfo{.name = "reduce/linear",
+                    .op = Operation::reduce,
+                    .ompi_id = 1,
+                    .summary = "non-roots send; the root receives from p-1 down to 0, reducing in rank order",
+                    .run = &as_reduce<reduce_linear>,
+                    .tree = linear_node,
+                    .derived = derived_reduce_linear,
+                    .keeps_rank_order = true},
+      AlgorithmInfo{.name = "reduce/chain",
+                    .op = Operation::reduce,
+                    .ompi_id = 2,
+                    .knobs = kSegment | kFanout | kMaxRequests,
+                    .summary = "fanout chains into the root, segments pipelined (generic tree reduce)",
+                    .run = &as_reduce<reduce_chain>,
+                    .tree = chain_node,
+                    .derived = derived_reduce_chain},
+      AlgorithmInfo{.name = "reduce/pipeline",
+                    .op = Operation::reduce,
+                    .ompi_id = 3,
+                    .knobs = kSegment | kMaxRequests,
+                    .summary = "one chain through all ranks, segments pipelined (generic tree reduce)",
+                    .run = &as_reduce<reduce_pipeline>,
+                    .tree = pipeline_node,
+                    .derived = derived_reduce_pipeline},
+      AlgorithmInfo{.name = "reduce/binary",
+                    .op = Operation::reduce,
+                    .ompi_id = 4,
+                    .knobs = kSegment | kMaxRequests,
+                    .summary = "breadth-first binary tree, segments pipelined (generic tree reduce)",
+                    .run = &as_reduce<reduce_binary>,
+                    .tree = binary_node,
+                    .derived = derived_reduce_binary},
+      AlgorithmInfo{.name = "reduce/binomial",
+                    .op = Operation::reduce,
+                    .ompi_id = 5,
+                    .knobs = kSegment | kMaxRequests,
+                    .summary = "in-order binomial tree, segments pipelined (generic tree reduce)",
+                    .run = &as_reduce<reduce_binomial>,
+                    .tree = in_order_node,
+                    .textbook = textbook_reduce_binomial,
+                    .derived = derived_reduce_binomial},
+      AlgorithmInfo{.name = "reduce/in-order_binary",
+                    .op = Operation::reduce,
+                    .ompi_id = 6,
+                    .knobs = kSegment | kMaxRequests,
+                    .summary = "in-order binary tree into rank p-1 (rank order kept), then to the root",
+                    .run = &as_reduce<reduce_in_order_binary>,
+                    .derived = derived_reduce_in_order_binary,
+                    .keeps_rank_order = true},
+      AlgorithmInfo{.name = "reduce/rabenseifner",
+                    .op = Operation::reduce,
+                    .ompi_id = 7,
+                    .summary = "recursive-halving reduce-scatter, then binomial gather to the root (commutative ops)",
+                    .run = &as_reduce<reduce_rabenseifner>,
+                    .textbook = textbook_reduce_rabenseifner,
+                    .derived = derived_reduce_rabenseifner,
+                    .keeps_rank_order = true},
+  };
+  return entries;
+}
+
+}  // namespace collsim
