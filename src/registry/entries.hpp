@@ -55,6 +55,10 @@ Task<> as_barrier(Comm& comm, RankBuffers, const AlgorithmParams& p) {
   return F(comm, p);
 }
 
+// An entry states every field (designated initialisers, in AlgorithmInfo's order), so that a
+// missing property is a choice made in the table, not a default taken silently.
+constexpr unsigned kNoKnobs = 0;
+constexpr int kAnyProcs = 0;
 constexpr unsigned kSegment = static_cast<unsigned>(Knob::segment);
 constexpr unsigned kFanout = static_cast<unsigned>(Knob::fanout);
 constexpr unsigned kRadix = static_cast<unsigned>(Knob::radix);

@@ -74,38 +74,48 @@ double derived_gather_linear_sync(const FormulaInput& in) {
   return first_turn + (in.procs - 2) * turn + in.t(r);
 }
 
+constexpr std::array kEntries{
+    AlgorithmInfo{.name = "gather/basic_linear",
+                  .op = Operation::gather,
+                  .ompi_id = 1,
+                  .knobs = kNoKnobs,
+                  .summary = "non-roots send; the root receives in rank order",
+                  .run = &as_gather<gather_basic_linear>,
+                  .max_procs = kAnyProcs,
+                  .tree = linear_node,
+                  .textbook = textbook_gather_basic_linear,
+                  .derived = derived_gather_basic_linear,
+                  .receives_first = false,
+                  .keeps_rank_order = false},
+    AlgorithmInfo{.name = "gather/binomial",
+                  .op = Operation::gather,
+                  .ompi_id = 2,
+                  .knobs = kNoKnobs,
+                  .summary = "in-order binomial tree; inner ranks forward their whole subtree",
+                  .run = &as_gather<gather_binomial>,
+                  .max_procs = kAnyProcs,
+                  .tree = in_order_node,
+                  .textbook = textbook_gather_binomial,
+                  .derived = derived_gather_binomial,
+                  .receives_first = false,
+                  .keeps_rank_order = false},
+    AlgorithmInfo{.name = "gather/linear_sync",
+                  .op = Operation::gather,
+                  .ompi_id = 3,
+                  .knobs = kSegment,
+                  .summary = "the root asks each rank in turn (zero-byte sync); first segment, then the rest",
+                  .run = &as_gather<gather_linear_sync>,
+                  .max_procs = kAnyProcs,
+                  .tree = linear_node,
+                  .textbook = nullptr,
+                  .derived = derived_gather_linear_sync,
+                  .receives_first = false,
+                  .keeps_rank_order = false},
+};
+
 }  // namespace
 }  // namespace models
 
-std::span<const AlgorithmInfo> gather_entries() {
-  using namespace models;
-  static const std::array entries{
-      AlgorithmInfo{.name = "gather/basic_linear",
-                    .op = Operation::gather,
-                    .ompi_id = 1,
-                    .summary = "non-roots send; the root receives in rank order",
-                    .run = &as_gather<gather_basic_linear>,
-                    .tree = linear_node,
-                    .textbook = textbook_gather_basic_linear,
-                    .derived = derived_gather_basic_linear},
-      AlgorithmInfo{.name = "gather/binomial",
-                    .op = Operation::gather,
-                    .ompi_id = 2,
-                    .summary = "in-order binomial tree; inner ranks forward their whole subtree",
-                    .run = &as_gather<gather_binomial>,
-                    .tree = in_order_node,
-                    .textbook = textbook_gather_binomial,
-                    .derived = derived_gather_binomial},
-      AlgorithmInfo{.name = "gather/linear_sync",
-                    .op = Operation::gather,
-                    .ompi_id = 3,
-                    .knobs = kSegment,
-                    .summary = "the root asks each rank in turn (zero-byte sync); first segment, then the rest",
-                    .run = &as_gather<gather_linear_sync>,
-                    .tree = linear_node,
-                    .derived = derived_gather_linear_sync},
-  };
-  return entries;
-}
+std::span<const AlgorithmInfo> gather_entries() { return models::kEntries; }
 
 }  // namespace collsim

@@ -154,43 +154,61 @@ double derived_reduce_scatter_non_overlapping(const FormulaInput& in) {
          derived_formula("scatter/basic_linear", scatter);
 }
 
+constexpr std::array kEntries{
+    // reduce_scatter.
+    AlgorithmInfo{.name = "reduce_scatter/non-overlapping",
+                  .op = Operation::reduce_scatter,
+                  .ompi_id = 1,
+                  .knobs = kNoKnobs,
+                  .summary = "the communicator's reduce to rank 0, then a linear scatterv of the blocks",
+                  .run = &as_reduce<reduce_scatter_non_overlapping>,
+                  .max_procs = kAnyProcs,
+                  .tree = nullptr,
+                  .textbook = nullptr,
+                  .derived = derived_reduce_scatter_non_overlapping,
+                  .receives_first = false,
+                  .keeps_rank_order = true},
+    AlgorithmInfo{.name = "reduce_scatter/recursive_halving",
+                  .op = Operation::reduce_scatter,
+                  .ompi_id = 2,
+                  .knobs = kNoKnobs,
+                  .summary = "fold to a power of two, then halve the window of blocks by distance halving",
+                  .run = &as_reduce<reduce_scatter_recursive_halving>,
+                  .max_procs = kAnyProcs,
+                  .tree = nullptr,
+                  .textbook = textbook_reduce_scatter_recursive_halving,
+                  .derived = derived_reduce_scatter_recursive_halving,
+                  .receives_first = false,
+                  .keeps_rank_order = false},
+    AlgorithmInfo{.name = "reduce_scatter/ring",
+                  .op = Operation::reduce_scatter,
+                  .ompi_id = 3,
+                  .knobs = kNoKnobs,
+                  .summary = "each block goes once round the ring, reduced at every rank",
+                  .run = &as_reduce<reduce_scatter_ring>,
+                  .max_procs = kAnyProcs,
+                  .tree = nullptr,
+                  .textbook = textbook_reduce_scatter_ring,
+                  .derived = derived_reduce_scatter_ring,
+                  .receives_first = false,
+                  .keeps_rank_order = false},
+    AlgorithmInfo{.name = "reduce_scatter/butterfly",
+                  .op = Operation::reduce_scatter,
+                  .ompi_id = 4,
+                  .knobs = kNoKnobs,
+                  .summary = "fold to a power of two, then halves exchanged by distance doubling (order preserving)",
+                  .run = &as_reduce<reduce_scatter_butterfly>,
+                  .max_procs = kAnyProcs,
+                  .tree = nullptr,
+                  .textbook = nullptr,
+                  .derived = derived_reduce_scatter_butterfly,
+                  .receives_first = false,
+                  .keeps_rank_order = true},
+};
+
 }  // namespace
 }  // namespace models
 
-std::span<const AlgorithmInfo> reduce_scatter_entries() {
-  using namespace models;
-  static const std::array entries{
-      // reduce_scatter.
-      AlgorithmInfo{.name = "reduce_scatter/non-overlapping",
-                    .op = Operation::reduce_scatter,
-                    .ompi_id = 1,
-                    .summary = "the communicator's reduce to rank 0, then a linear scatterv of the blocks",
-                    .run = &as_reduce<reduce_scatter_non_overlapping>,
-                    .derived = derived_reduce_scatter_non_overlapping,
-                    .keeps_rank_order = true},
-      AlgorithmInfo{.name = "reduce_scatter/recursive_halving",
-                    .op = Operation::reduce_scatter,
-                    .ompi_id = 2,
-                    .summary = "fold to a power of two, then halve the window of blocks by distance halving",
-                    .run = &as_reduce<reduce_scatter_recursive_halving>,
-                    .textbook = textbook_reduce_scatter_recursive_halving,
-                    .derived = derived_reduce_scatter_recursive_halving},
-      AlgorithmInfo{.name = "reduce_scatter/ring",
-                    .op = Operation::reduce_scatter,
-                    .ompi_id = 3,
-                    .summary = "each block goes once round the ring, reduced at every rank",
-                    .run = &as_reduce<reduce_scatter_ring>,
-                    .textbook = textbook_reduce_scatter_ring,
-                    .derived = derived_reduce_scatter_ring},
-      AlgorithmInfo{.name = "reduce_scatter/butterfly",
-                    .op = Operation::reduce_scatter,
-                    .ompi_id = 4,
-                    .summary = "fold to a power of two, then halves exchanged by distance doubling (order preserving)",
-                    .run = &as_reduce<reduce_scatter_butterfly>,
-                    .derived = derived_reduce_scatter_butterfly,
-                    .keeps_rank_order = true},
-  };
-  return entries;
-}
+std::span<const AlgorithmInfo> reduce_scatter_entries() { return models::kEntries; }
 
 }  // namespace collsim

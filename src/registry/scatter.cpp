@@ -80,42 +80,49 @@ double derived_scatter_binomial(const FormulaInput& in) {
   return end;
 }
 
+constexpr std::array kEntries{
+    // Scatter: the root's `data` holds the blocks, every rank's `result` gets its own.
+    AlgorithmInfo{.name = "scatter/basic_linear",
+                  .op = Operation::scatter,
+                  .ompi_id = 1,
+                  .knobs = kNoKnobs,
+                  .summary = "the root sends each rank its block in rank order (blocking sends)",
+                  .run = &as_scatter<scatter_basic_linear>,
+                  .max_procs = kAnyProcs,
+                  .tree = linear_node,
+                  .textbook = textbook_scatter_basic_linear,
+                  .derived = derived_scatter_basic_linear,
+                  .receives_first = true,
+                  .keeps_rank_order = false},
+    AlgorithmInfo{.name = "scatter/binomial",
+                  .op = Operation::scatter,
+                  .ompi_id = 2,
+                  .knobs = kNoKnobs,
+                  .summary = "in-order binomial tree; inner ranks receive their subtree's blocks and pass them on",
+                  .run = &as_scatter<scatter_binomial>,
+                  .max_procs = kAnyProcs,
+                  .tree = in_order_node,
+                  .textbook = textbook_scatter_binomial,
+                  .derived = derived_scatter_binomial,
+                  .receives_first = true,
+                  .keeps_rank_order = false},
+    AlgorithmInfo{.name = "scatter/linear_nb",
+                  .op = Operation::scatter,
+                  .ompi_id = 3,
+                  .knobs = kMaxRequests,
+                  .summary = "the root isends each rank its block, a blocking send every max-requests ranks",
+                  .run = &as_scatter<scatter_linear_nb>,
+                  .max_procs = kAnyProcs,
+                  .tree = linear_node,
+                  .textbook = nullptr,
+                  .derived = derived_scatter_linear_nb,
+                  .receives_first = true,
+                  .keeps_rank_order = false},
+};
+
 }  // namespace
 }  // namespace models
 
-std::span<const AlgorithmInfo> scatter_entries() {
-  using namespace models;
-  static const std::array entries{
-      // Scatter: the root's `data` holds the blocks, every rank's `result` gets its own.
-      AlgorithmInfo{.name = "scatter/basic_linear",
-                    .op = Operation::scatter,
-                    .ompi_id = 1,
-                    .summary = "the root sends each rank its block in rank order (blocking sends)",
-                    .run = &as_scatter<scatter_basic_linear>,
-                    .tree = linear_node,
-                    .textbook = textbook_scatter_basic_linear,
-                    .derived = derived_scatter_basic_linear,
-                    .receives_first = true},
-      AlgorithmInfo{.name = "scatter/binomial",
-                    .op = Operation::scatter,
-                    .ompi_id = 2,
-                    .summary = "in-order binomial tree; inner ranks receive their subtree's blocks and pass them on",
-                    .run = &as_scatter<scatter_binomial>,
-                    .tree = in_order_node,
-                    .textbook = textbook_scatter_binomial,
-                    .derived = derived_scatter_binomial,
-                    .receives_first = true},
-      AlgorithmInfo{.name = "scatter/linear_nb",
-                    .op = Operation::scatter,
-                    .ompi_id = 3,
-                    .knobs = kMaxRequests,
-                    .summary = "the root isends each rank its block, a blocking send every max-requests ranks",
-                    .run = &as_scatter<scatter_linear_nb>,
-                    .tree = linear_node,
-                    .derived = derived_scatter_linear_nb,
-                    .receives_first = true},
-  };
-  return entries;
-}
+std::span<const AlgorithmInfo> scatter_entries() { return models::kEntries; }
 
 }  // namespace collsim

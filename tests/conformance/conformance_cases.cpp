@@ -9,6 +9,7 @@
 
 #include "comm/buffer.hpp"
 #include "comm/comm.hpp"
+#include "common/test_algorithm.hpp"
 
 namespace collsim::conformance {
 namespace {
@@ -294,42 +295,42 @@ Task<> windows_of_different_sizes(Comm& comm, RankBuffers, const AlgorithmParams
   co_await comm.win_free(w);
 }
 
-AlgorithmInfo named(std::string_view name, AlgorithmFn fn) {
-  return AlgorithmInfo{name, Operation::bcast, 0, 0, "", fn};
-}
-
 const std::vector<Case>& all() {
   static const std::vector<Case> list{
-      {named("conformance/order_within_a_tag", &order_within_a_tag), 1, 4, ""},
-      {named("conformance/self_zero_and_sendrecv", &self_zero_and_sendrecv), 1, 4, ""},
-      {named("conformance/wait_any_yields_each_once", &wait_any_yields_each_once), 1, 4, ""},
-      {named("conformance/clock_is_monotonic", &clock_is_monotonic), 1, 4, ""},
-      {named("conformance/put_around_a_ring", &put_around_a_ring), 1, 4, ""},
-      {named("conformance/nonblocking_puts_to_everyone", &nonblocking_puts_to_everyone), 1, 4, ""},
-      {named("conformance/flush_then_message", &flush_then_message), 2, 4, ""},
-      {named("conformance/get_from_the_next", &get_from_the_next), 1, 4, ""},
-      {named("conformance/sync_images_in_pairs", &sync_images_in_pairs), 1, 4, ""},
-      {named("conformance/two_windows_one_virtual", &two_windows_one_virtual), 1, 4, ""},
-      {named("conformance/isend_to_nobody", &isend_to_nobody), 1, 3,
+      {testing::test_algorithm("conformance/order_within_a_tag", &order_within_a_tag), 1, 4, ""},
+      {testing::test_algorithm("conformance/self_zero_and_sendrecv", &self_zero_and_sendrecv), 1, 4, ""},
+      {testing::test_algorithm("conformance/wait_any_yields_each_once", &wait_any_yields_each_once), 1, 4, ""},
+      {testing::test_algorithm("conformance/clock_is_monotonic", &clock_is_monotonic), 1, 4, ""},
+      {testing::test_algorithm("conformance/put_around_a_ring", &put_around_a_ring), 1, 4, ""},
+      {testing::test_algorithm("conformance/nonblocking_puts_to_everyone", &nonblocking_puts_to_everyone), 1, 4, ""},
+      {testing::test_algorithm("conformance/flush_then_message", &flush_then_message), 2, 4, ""},
+      {testing::test_algorithm("conformance/get_from_the_next", &get_from_the_next), 1, 4, ""},
+      {testing::test_algorithm("conformance/sync_images_in_pairs", &sync_images_in_pairs), 1, 4, ""},
+      {testing::test_algorithm("conformance/two_windows_one_virtual", &two_windows_one_virtual), 1, 4, ""},
+      {testing::test_algorithm("conformance/isend_to_nobody", &isend_to_nobody), 1, 3,
        "rank 0: isend to rank {P}, which does not exist ({P} ranks)"},
-      {named("conformance/irecv_from_minus_one", &irecv_from_minus_one), 1, 3,
+      {testing::test_algorithm("conformance/irecv_from_minus_one", &irecv_from_minus_one), 1, 3,
        "rank 0: irecv from rank -1, which does not exist ({P} ranks)"},
-      {named("conformance/negative_tag", &negative_tag), 1, 2, "rank 0: isend with tag -3 (tags are 0 or more)"},
-      {named("conformance/wait_twice", &wait_twice), 1, 2,
+      {testing::test_algorithm("conformance/negative_tag", &negative_tag), 1, 2,
+       "rank 0: isend with tag -3 (tags are 0 or more)"},
+      {testing::test_algorithm("conformance/wait_twice", &wait_twice), 1, 2,
        "rank 0: wait_all on request 0, which is not an outstanding request of this rank"},
-      {named("conformance/made_and_not_awaited", &made_and_not_awaited), 1, 2,
+      {testing::test_algorithm("conformance/made_and_not_awaited", &made_and_not_awaited), 1, 2,
        "rank 0: irecv was made and not co_awaited before the next operation"},
-      {named("conformance/wait_any_on_nulls", &wait_any_on_nulls), 1, 2,
+      {testing::test_algorithm("conformance/wait_any_on_nulls", &wait_any_on_nulls), 1, 2,
        "rank 0: wait_any on 2 requests, none of them outstanding"},
-      {named("conformance/copy_of_other_size", &copy_of_other_size), 1, 2,
+      {testing::test_algorithm("conformance/copy_of_other_size", &copy_of_other_size), 1, 2,
        "rank 0: copy of 4 bytes into a buffer of 8 bytes"},
-      {named("conformance/put_past_the_window", &put_past_the_window), 1, 2,
+      {testing::test_algorithm("conformance/put_past_the_window", &put_past_the_window), 1, 2,
        ": put of 16 bytes at offset 8 of rank 0's window 0, which has 16 bytes"},
-      {named("conformance/get_from_nobody", &get_from_nobody), 1, 3,
+      {testing::test_algorithm("conformance/get_from_nobody", &get_from_nobody), 1, 3,
        ": get from rank {P}, which does not exist ({P} ranks)"},
-      {named("conformance/put_on_no_window", &put_on_no_window), 1, 2, "rank 0: window 5 is not allocated"},
-      {named("conformance/use_after_free", &use_after_free), 1, 2, "rank 0: window 0 is not allocated"},
-      {named("conformance/windows_of_different_sizes", &windows_of_different_sizes), 2, 3, "win_allocate of"},
+      {testing::test_algorithm("conformance/put_on_no_window", &put_on_no_window), 1, 2,
+       "rank 0: window 5 is not allocated"},
+      {testing::test_algorithm("conformance/use_after_free", &use_after_free), 1, 2,
+       "rank 0: window 0 is not allocated"},
+      {testing::test_algorithm("conformance/windows_of_different_sizes", &windows_of_different_sizes), 2, 3,
+       "win_allocate of"},
   };
   return list;
 }

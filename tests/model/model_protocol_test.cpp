@@ -18,11 +18,14 @@
 #include <vector>
 
 #include "comm/buffer.hpp"
+#include "common/test_algorithm.hpp"
 #include "engines/model/model_engine.hpp"
 #include "registry/registry.hpp"
 
 namespace collsim {
 namespace {
+
+using testing::test_algorithm;
 
 constexpr double kUs = 1e-6;
 
@@ -40,10 +43,6 @@ void mark(const Comm& comm) { seen.marks[comm.rank()].push_back(comm.now()); }
 RunResult run(const ModelConfig& config, const RunSpec& spec) {
   seen = Observed{};
   return run_model(config, spec);
-}
-
-AlgorithmInfo test_algorithm(std::string_view name, AlgorithmFn fn) {
-  return AlgorithmInfo{name, Operation::bcast, 0, false, "", fn};
 }
 
 // Sizes only: these algorithms move no data worth checking, and a virtual buffer costs the same.

@@ -13,11 +13,14 @@
 
 #include "algorithms/params.hpp"
 #include "comm/buffer.hpp"
+#include "common/test_algorithm.hpp"
 #include "engines/sim/platform_file.hpp"
 #include "sim_test_util.hpp"
 
 namespace collsim {
 namespace {
+
+using testing::test_algorithm;
 
 using test::exact;
 using test::platform;
@@ -44,10 +47,6 @@ RunSpec spec_for(const AlgorithmInfo& a, int procs, std::size_t bytes, bool real
   s.real_bytes = real;
   s.params.root = root;
   return s;
-}
-
-AlgorithmInfo test_algorithm(std::string_view name, Operation op, AlgorithmFn fn) {
-  return AlgorithmInfo{name, op, 0, false, "test", fn};
 }
 
 // ---- test algorithms --------------------------------------------------------------------
@@ -192,7 +191,7 @@ Task<> copy_then_barrier(Comm& comm, RankBuffers, const AlgorithmParams&) {
 // ---- (a) hand calculations ------------------------------------------------------------
 
 TEST(HandCalculation, BlockingBinomialBcastOn16Hosts) {
-  const auto alg = test_algorithm("test/textbook_bcast", Operation::bcast, &textbook_bcast);
+  const auto alg = test_algorithm("test/textbook_bcast", &textbook_bcast);
   const std::size_t m = 1048592;
   const RunResult r = run_one(exact("test/star16.xml"), spec_for(alg, 16, m));
   const double want = 4 * (20e-6 + 1048592 / 1.25e9);  // 3435.4944 us
@@ -209,7 +208,7 @@ TEST(HandCalculation, BlockingBinomialBcastOn16Hosts) {
 }
 
 TEST(HandCalculation, BlockingChainIsTheSumOfItsHops) {
-  const auto alg = test_algorithm("test/chain", Operation::bcast, &chain);
+  const auto alg = test_algorithm("test/chain", &chain);
   const int P = static_cast<int>(kChain.size()) + 1;
   const RunResult r = run_one(exact("test/star16.xml"), spec_for(alg, P, 0, false));
   // Rank i returns when its send of hop i ends; the last rank when it has received.
@@ -260,13 +259,13 @@ TEST(HandCalculation, LibraryBinomialBcastSharesEachSendersLink) {
 }
 
 TEST(HandCalculation, CopyCostsBytesOverMemcpyRate) {
-  const auto alg = test_algorithm("test/copy_then_barrier", Operation::bcast, &copy_then_barrier);
+  const auto alg = test_algorithm("test/copy_then_barrier", &copy_then_barrier);
   const RunResult r = run_one(exact("test/star16.xml"), spec_for(alg, 4, 0, false));
   for (double f : r.finish_s) expect_close(f, kDelayBytes / kCopy, "barrier release");
 }
 
 TEST(HandCalculation, GrisouLoopbackAndNetwork) {
-  const auto alg = test_algorithm("test/late_receiver", Operation::bcast, &late_receiver);
+  const auto alg = test_algorithm("test/late_receiver", &late_receiver);
   RunSpec s = spec_for(alg, 2, 0, false);
   s.params.segment = 1000000;
   // Rank 1 copies 1 MB at 5 GB/s (0.2 ms) before receiving a rendezvous message.
@@ -285,7 +284,7 @@ TEST(HandCalculation, Grisou51HostsAndStar16) {
 // ---- (c) eager and rendezvous ---------------------------------------------------------
 
 TEST(Protocols, EagerTransferStartsBeforeTheReceiveIsPosted) {
-  const auto alg = test_algorithm("test/late_receiver", Operation::bcast, &late_receiver);
+  const auto alg = test_algorithm("test/late_receiver", &late_receiver);
   RunSpec s = spec_for(alg, 2, 0, false);
   s.params.segment = kEager - 1;
   const RunResult r = run_one(exact("test/star16.xml"), s);
@@ -294,7 +293,7 @@ TEST(Protocols, EagerTransferStartsBeforeTheReceiveIsPosted) {
 }
 
 TEST(Protocols, RendezvousTransferWaitsForTheReceive) {
-  const auto alg = test_algorithm("test/late_receiver", Operation::bcast, &late_receiver);
+  const auto alg = test_algorithm("test/late_receiver", &late_receiver);
   RunSpec s = spec_for(alg, 2, 0, false);
   s.params.segment = kEager;
   const RunResult r = run_one(exact("test/star16.xml"), s);
@@ -304,7 +303,7 @@ TEST(Protocols, RendezvousTransferWaitsForTheReceive) {
 }
 
 TEST(Protocols, EagerLimitIsConfigurable) {
-  const auto alg = test_algorithm("test/late_receiver", Operation::bcast, &late_receiver);
+  const auto alg = test_algorithm("test/late_receiver", &late_receiver);
   RunSpec s = spec_for(alg, 2, 0, false);
   s.params.segment = 1000;
   SimConfig c = exact("test/star16.xml");
@@ -315,7 +314,7 @@ TEST(Protocols, EagerLimitIsConfigurable) {
 }
 
 TEST(Protocols, HeadToHeadBlockingSendsCompleteOnlyWhenEager) {
-  const auto alg = test_algorithm("test/head_to_head_sends", Operation::bcast, &head_to_head_sends);
+  const auto alg = test_algorithm("test/head_to_head_sends", &head_to_head_sends);
   RunSpec s = spec_for(alg, 2, 0, false);
   s.params.segment = kEager - 1;
   const RunResult r = run_one(exact("test/star16.xml"), s);
@@ -333,7 +332,7 @@ TEST(Protocols, HeadToHeadBlockingSendsCompleteOnlyWhenEager) {
 }
 
 TEST(Protocols, MessagesOfOneChannelArriveInOrderAcrossProtocols) {
-  const auto alg = test_algorithm("test/fifo_pieces", Operation::bcast, &fifo_pieces);
+  const auto alg = test_algorithm("test/fifo_pieces", &fifo_pieces);
   for (int late : {0, 1}) {
     RunSpec s = spec_for(alg, 2, 100 + 70000 + 50, true, 0);
     s.params.fanout = late;
@@ -343,21 +342,21 @@ TEST(Protocols, MessagesOfOneChannelArriveInOrderAcrossProtocols) {
 }
 
 TEST(Protocols, WaitAnyReturnsTheFirstCompleted) {
-  const auto alg = test_algorithm("test/first_come", Operation::bcast, &first_come);
+  const auto alg = test_algorithm("test/first_come", &first_come);
   const RunResult r = run_one(exact("test/star16.xml"), spec_for(alg, 3, 0, false));
   expect_close(r.finish_s[1], kDelayBytes / kCopy + transfer(5000), "rank 1 after the late message");
 }
 
 TEST(Protocols, RanksBeyondTheHostCountShareHosts) {
   // 33 ranks on 16 hosts with 3 ranks per node; a textbook bcast still checks its data.
-  const auto alg = test_algorithm("test/textbook_bcast", Operation::bcast, &textbook_bcast);
+  const auto alg = test_algorithm("test/textbook_bcast", &textbook_bcast);
   const RunResult r = run_one(exact("test/star16.xml", 3), spec_for(alg, 33, 4097, true, 5));
   EXPECT_TRUE(r.data_error.empty()) << r.data_error;
   EXPECT_EQ(r.finish_s.size(), 33u);
 }
 
 TEST(Protocols, ResultsStreamInOrderFromOneSimulation) {
-  const auto alg = test_algorithm("test/textbook_bcast", Operation::bcast, &textbook_bcast);
+  const auto alg = test_algorithm("test/textbook_bcast", &textbook_bcast);
   std::vector<RunSpec> specs;
   for (std::size_t m : {std::size_t{1000}, std::size_t{100000}, std::size_t{1048592}})
     specs.push_back(spec_for(alg, 16, m));
@@ -387,7 +386,7 @@ std::string write_temp(const std::string& name, const std::string& text) {
 }
 
 TEST(Protocols, RanksMapOntoHostsInNaturalOrderOfNames) {
-  const auto alg = test_algorithm("test/copy_only", Operation::bcast, &copy_only);
+  const auto alg = test_algorithm("test/copy_only", &copy_only);
   SimConfig c;
   c.platform_file = write_temp("collsim_three_hosts.xml",
                                "<?xml version='1.0'?>\n"
@@ -415,7 +414,7 @@ TEST(Protocols, RanksMapOntoHostsInNaturalOrderOfNames) {
 // ---- (d) deadlocks and misuse -----------------------------------------------------------
 
 TEST(Errors, DeadlockNamesTheRanksAndWhatTheyWaitFor) {
-  const auto alg = test_algorithm("test/head_to_head_recvs", Operation::bcast, &head_to_head_recvs);
+  const auto alg = test_algorithm("test/head_to_head_recvs", &head_to_head_recvs);
   try {
     run_one(exact("test/star16.xml"), spec_for(alg, 2, 10));
     FAIL() << "expected a deadlock";
@@ -428,8 +427,8 @@ TEST(Errors, DeadlockNamesTheRanksAndWhatTheyWaitFor) {
 }
 
 TEST(Errors, DeadlockGroupsRanksAndKeepsEarlierResults) {
-  const auto good = test_algorithm("test/textbook_bcast", Operation::bcast, &textbook_bcast);
-  const auto bad = test_algorithm("test/forgotten_ranks", Operation::bcast, &forgotten_ranks);
+  const auto good = test_algorithm("test/textbook_bcast", &textbook_bcast);
+  const auto bad = test_algorithm("test/forgotten_ranks", &forgotten_ranks);
   std::vector<RunSpec> specs{spec_for(good, 6, 100), spec_for(bad, 6, 100), spec_for(good, 6, 100)};
   std::vector<std::size_t> got;
   try {
@@ -444,7 +443,7 @@ TEST(Errors, DeadlockGroupsRanksAndKeepsEarlierResults) {
 }
 
 TEST(Errors, SizeMismatchNamesRanksAndSizes) {
-  const auto alg = test_algorithm("test/size_mismatch", Operation::bcast, &size_mismatch);
+  const auto alg = test_algorithm("test/size_mismatch", &size_mismatch);
   for (int receive_first : {0, 1}) {
     for (std::size_t big : {std::size_t{200}, std::size_t{100000}}) {
       RunSpec s = spec_for(alg, 2, 0, false);
@@ -466,7 +465,7 @@ TEST(Errors, SizeMismatchNamesRanksAndSizes) {
 }
 
 TEST(Errors, RequestsNeverWaitedAreAnError) {
-  const auto alg = test_algorithm("test/never_waits", Operation::bcast, &never_waits);
+  const auto alg = test_algorithm("test/never_waits", &never_waits);
   try {
     run_one(exact("test/star16.xml"), spec_for(alg, 2, 10));
     FAIL() << "expected an error";
@@ -478,7 +477,7 @@ TEST(Errors, RequestsNeverWaitedAreAnError) {
 }
 
 TEST(Errors, AlgorithmExceptionsBecomeEngineErrors) {
-  const auto alg = test_algorithm("test/first_come", Operation::bcast, &first_come);
+  const auto alg = test_algorithm("test/first_come", &first_come);
   // With only two ranks rank 1's receive from rank 2 is a bad rank.
   try {
     run_one(exact("test/star16.xml"), spec_for(alg, 2, 0, false));
@@ -499,7 +498,7 @@ TEST(Errors, StackOverflowFailsLoudlyAndNamesTheStackSize) {
   SimConfig c = exact("test/star16.xml");
   c.cfg.push_back("contexts/stack-size:4");
   c.cfg.push_back("contexts/guard-size:1");
-  const auto alg = test_algorithm("test/textbook_bcast", Operation::bcast, &textbook_bcast);
+  const auto alg = test_algorithm("test/textbook_bcast", &textbook_bcast);
   try {
     run_one(c, spec_for(alg, 4, 1000));
     FAIL() << "expected the overflow to end the simulation";
@@ -524,7 +523,7 @@ void expect_input_error(const SimConfig& c, const RunSpec& s, const std::string&
 }
 
 TEST(Errors, MissingPlatformFile) {
-  const auto alg = test_algorithm("test/textbook_bcast", Operation::bcast, &textbook_bcast);
+  const auto alg = test_algorithm("test/textbook_bcast", &textbook_bcast);
   SimConfig c;
   c.platform_file = "/nonexistent/cluster.xml";
   expect_input_error(c, spec_for(alg, 2, 10), "/nonexistent/cluster.xml: ");
@@ -559,7 +558,7 @@ std::string three_hosts(const std::string& name, const std::string& routing, con
 }
 
 TEST(Errors, MalformedPlatformFile) {
-  const auto alg = test_algorithm("test/textbook_bcast", Operation::bcast, &textbook_bcast);
+  const auto alg = test_algorithm("test/textbook_bcast", &textbook_bcast);
   SimConfig c;
   c.platform_file = write_temp("collsim_malformed.xml",
                                "<?xml version='1.0'?>\n"
@@ -590,7 +589,7 @@ TEST(Errors, MalformedPlatformFile) {
 // Floyd zone throws, a Dijkstra zone crashes (the attempt recorded before the lookup reports it).
 // Each is found before anything runs, for the hosts the ranks are placed on.
 TEST(Errors, HostsWithoutARouteBetweenThem) {
-  const auto alg = test_algorithm("test/textbook_bcast", Operation::bcast, &textbook_bcast);
+  const auto alg = test_algorithm("test/textbook_bcast", &textbook_bcast);
   for (const char* routing : {"Full", "Floyd", "Dijkstra"}) {
     SCOPED_TRACE(routing);
     SimConfig c;
@@ -609,7 +608,7 @@ TEST(Errors, HostsWithoutARouteBetweenThem) {
 // The platform's <config> options are set before SimGrid reads the file, so a bad one is refused
 // at its place, SimGrid's aborting on a bad model name included; a bad option of sim.cfg names it.
 TEST(Errors, BadConfigOptions) {
-  const auto alg = test_algorithm("test/textbook_bcast", Operation::bcast, &textbook_bcast);
+  const auto alg = test_algorithm("test/textbook_bcast", &textbook_bcast);
   const auto with = [](const std::string& name, const std::string& key, const std::string& value) {
     return three_hosts(name, "Full",
                        "  <config>\n    <prop id=\"" + key + "\" value=\"" + value + "\"/>\n  </config>\n");
@@ -637,7 +636,7 @@ TEST(Errors, BadConfigOptions) {
 // element and without the parser's state; hosts that disagree on a protocol property are placed
 // at the second one.
 TEST(Errors, SimGridsOwnRefusalsArePlaced) {
-  const auto alg = test_algorithm("test/textbook_bcast", Operation::bcast, &textbook_bcast);
+  const auto alg = test_algorithm("test/textbook_bcast", &textbook_bcast);
   SimConfig c;
   c.platform_file = write_temp("collsim_order.xml",
                                "<?xml version='1.0'?>\n"
@@ -667,7 +666,7 @@ TEST(Errors, SimGridsOwnRefusalsArePlaced) {
 }
 
 TEST(Errors, MoreRanksThanSlots) {
-  const auto alg = test_algorithm("test/textbook_bcast", Operation::bcast, &textbook_bcast);
+  const auto alg = test_algorithm("test/textbook_bcast", &textbook_bcast);
   expect_input_error(
       exact("test/star16.xml"), spec_for(alg, 17, 10),
       "platform " + platform("test/star16.xml") +
@@ -679,7 +678,7 @@ TEST(Errors, MoreRanksThanSlots) {
 }
 
 TEST(Errors, BadSimGridOption) {
-  const auto alg = test_algorithm("test/textbook_bcast", Operation::bcast, &textbook_bcast);
+  const auto alg = test_algorithm("test/textbook_bcast", &textbook_bcast);
   SimConfig c = exact("test/star16.xml");
   c.cfg.push_back("network/no-such-option:3");
   EXPECT_THROW(run_one(c, spec_for(alg, 2, 10)), InputError);

@@ -21,10 +21,13 @@
 
 #include "algorithms/params.hpp"
 #include "comm/buffer.hpp"
+#include "common/test_algorithm.hpp"
 #include "sim_test_util.hpp"
 
 namespace collsim {
 namespace {
+
+using testing::test_algorithm;
 
 using test::exact;
 using test::run_one;
@@ -69,10 +72,6 @@ RunSpec spec_for(const AlgorithmInfo& a, int procs, std::size_t m, int variant =
   s.params.segment = m;
   s.params.fanout = variant;
   return s;
-}
-
-AlgorithmInfo test_algorithm(std::string_view name, AlgorithmFn fn) {
-  return AlgorithmInfo{name, Operation::bcast, 0, false, "test", fn};
 }
 
 // ---- test algorithms (m = params.segment; params.fanout picks a variant) --------------------

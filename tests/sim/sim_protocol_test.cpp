@@ -15,10 +15,13 @@
 
 #include "algorithms/params.hpp"
 #include "comm/buffer.hpp"
+#include "common/test_algorithm.hpp"
 #include "sim_test_util.hpp"
 
 namespace collsim {
 namespace {
+
+using testing::test_algorithm;
 
 using test::exact;
 using test::run_one;
@@ -30,10 +33,6 @@ double t(double wire_bytes) { return kLat + wire_bytes / kBw; }
 
 void expect_time(double got, double want, const std::string& what) {
   EXPECT_NEAR(got, want, want * 1e-9 + 2e-9) << what;
-}
-
-AlgorithmInfo test_algorithm(std::string_view name, AlgorithmFn fn) {
-  return AlgorithmInfo{name, Operation::bcast, 0, false, "test", fn};
 }
 
 // The knobs of these test algorithms: params.segment is a message size, params.fanout a delay
