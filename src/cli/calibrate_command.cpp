@@ -43,7 +43,6 @@ std::vector<OptionDef> calibrate_options() {
                        "); a note counts the experiments that stop here with the 95% CI above " +
                        format_real(100 * kDefaultCiTarget) + "% of the mean"},
                   {"quiet", "", "no progress line"},
-                  {"help", "", "this text"},
               });
   return defs;
 }
@@ -63,20 +62,13 @@ std::vector<T> read_list(const ParsedOptions& o, const std::string& name, const 
   return out;
 }
 
-}  // namespace
+const char* const kAbout =
+    "Runs the seed's experiments (gamma(p); per algorithm: the broadcast then a linear gather of\n"
+    "one segment timed on the root, any other collective alone; the ping-pong; a local reduction\n"
+    "when a reducing algorithm is calibrated) and fits alpha and beta per algorithm, with float sum\n"
+    "for the reductions. Read the result with: collsim measure --engine formula --params FILE.";
 
-int calibrate_command(std::span<char* const> args) {
-  const auto defs = calibrate_options();
-  const ParsedOptions o = parse_options(args, defs);
-  if (o.has("help")) {
-    std::cout << "usage: collsim calibrate --engine sim|model|mpi|mpi-native [options]\n\n"
-              << format_options(defs)
-              << "\nRuns the seed's experiments (gamma(p); per algorithm: the broadcast then a linear gather of\n"
-                 "one segment timed on the root, any other collective alone; the ping-pong; a local reduction\n"
-                 "when a reducing algorithm is calibrated) and fits alpha and beta per algorithm, with float sum\n"
-                 "for the reductions. Read the result with: collsim measure --engine formula --params FILE.\n";
-    return 0;
-  }
+int calibrate(const ParsedOptions& o) {
   if (!o.positional.empty()) throw UsageError("unexpected argument '" + o.positional[0] + "'");
   if (!o.has("engine")) throw UsageError("missing --engine (sim, model, mpi or mpi-native)");
   CalibrationSetup s;
@@ -166,6 +158,17 @@ int calibrate_command(std::span<char* const> args) {
               << "% of the mean; the fits rest on less certain times\n";
   std::cout << "\nparameters: " << out << "\n";
   return 0;
+}
+
+}  // namespace
+
+Command calibrate_command() {
+  return {"calibrate",
+          "collsim calibrate --engine sim|model|mpi|mpi-native [options]",
+          "estimate alpha and beta per algorithm, and gamma(p): a parameters file",
+          kAbout,
+          calibrate_options(),
+          calibrate};
 }
 
 }  // namespace collsim::cli

@@ -28,23 +28,10 @@ std::vector<OptionDef> coarray_options() {
   defs.insert(defs.end(), more.begin(), more.end());
   // Images are ranks; a coarray program computes nothing, and its sim runs take no protocol tuning.
   for (auto& d : engine_options({"reduce-gamma", "protocol-option", "eager-limit"})) defs.push_back(d);
-  defs.push_back({"help", "", "this text"});
   return defs;
 }
 
-}  // namespace
-
-int coarray_command(std::span<char* const> args) {
-  const auto defs = coarray_options();
-  const ParsedOptions o = parse_options(args, defs);
-  if (o.has("help")) {
-    std::cout << "usage: collsim coarray --engine sim|model [--put|--get] --local SECTION --local-shape DIMS\n"
-                 "                       --remote SECTION --remote-shape DIMS [--elem BYTES] [--buffer B]\n"
-                 "                       [--registered] [--nonblocking N_PUTS_PER_SEGMENT] [--csv] [options]\n\n"
-              << format_options(defs) << "\n"
-              << kCoarraySectionsHelp;
-    return 0;
-  }
+int coarray(const ParsedOptions& o) {
   if (!o.positional.empty()) throw UsageError("unexpected argument '" + o.positional[0] + "'");
   if (!o.has("engine")) throw UsageError("missing --engine (sim or model)");
   const std::string engine = o.text("engine");
@@ -87,6 +74,19 @@ int coarray_command(std::span<char* const> args) {
                                  prediction.empty() ? std::string() : "cost model " + prediction + "\n");
   }
   return row.data == "ok" || row.data == "unchecked" ? 0 : 1;
+}
+
+}  // namespace
+
+Command coarray_command() {
+  return {"coarray",
+          "collsim coarray --engine sim|model [--put|--get] --local SECTION --local-shape DIMS\n"
+          "                       --remote SECTION --remote-shape DIMS [--elem BYTES] [--buffer B]\n"
+          "                       [--registered] [--nonblocking N_PUTS_PER_SEGMENT] [--csv] [options]",
+          "coarray PUT/GET: Table 1's case, transfers and time",
+          kCoarraySectionsHelp,
+          coarray_options(),
+          coarray};
 }
 
 }  // namespace collsim::cli

@@ -37,37 +37,6 @@
 namespace collsim::cli {
 namespace {
 
-const char* const kUsage =
-    "collsim: MPI collective algorithms on modelled clusters (SimGrid, analytic and formula engines)\n"
-    "\n"
-    "usage:\n"
-    "  collsim run SCENARIO.yaml [--out DIR]   run a scenario, print a table, write CSV + JSON\n"
-    "        [--jobs N] [--shard K/N] [--resume]  in parallel, a part of it, or the rest of it\n"
-    "        [--report]                        and its HTML page (as collsim report)\n"
-    "  collsim report RESULTS_DIR [-o FILE]    one self-contained HTML page of a results folder\n"
-    "  collsim merge OUT DIR...                join the results folders of a scenario's shards\n"
-    "  collsim measure --engine sim|model|formula --op NAME --procs P --bytes M [options]\n"
-    "                                          one measurement (see collsim measure --help)\n"
-    "  collsim timeline --op NAME --procs P --bytes M [--engine model,sim] --svg FILE|--png FILE\n"
-    "                                          space-time diagram of one call, or of a --from-trace FILE.csv\n"
-    "  collsim explain OP --procs P --bytes M [--segment S] [--engine model|sim] [options]\n"
-    "                                          a small run step by step, and its critical path\n"
-    "  collsim calibrate --engine sim|model|mpi|mpi-native [options]\n"
-    "                                          estimate alpha, beta per algorithm and gamma(p)\n"
-    "  collsim compare RESULTS.csv [...]       predictions vs simulation vs measurements, selectors\n"
-    "  collsim select --op OP --procs LIST     model-based selection, Open MPI rules file\n"
-    "  collsim coarray --engine sim|model --local S --local-shape D --remote S --remote-shape D [...]\n"
-    "                                          coarray PUT/GET: Table 1's case, transfers and time\n"
-    "  collsim platform --topology crossbar|fat_tree|torus|dragonfly --nodes N [...] -o FILE\n"
-    "                                          a SimGrid platform from a few parameters\n"
-    "  collsim tree NAME --procs P [--root R] [--dot]\n"
-    "                                          the virtual tree an algorithm uses\n"
-    "  collsim algorithms                      list the algorithms with Open MPI's IDs\n"
-    "  collsim --help                          this text\n"
-    "\n"
-    "Real MPI runs use collsim-mpi under mpirun (collsim-mpi --help).\n"
-    "Scenario format: scenarios/README.md. Exit status: 0 ok, 1 a run failed, 2 bad input.\n";
-
 std::vector<OptionDef> measure_options() {
   std::vector<OptionDef> defs = {
       {"engine", "sim|model|formula",
@@ -89,20 +58,12 @@ std::vector<OptionDef> measure_options() {
            " bytes per event (about 4 events per message, 2 per operation)"},
       {"trace-limit", "SIZE",
        "refuse a trace estimated larger than SIZE (default " + format_bytes(kDefaultTraceLimit) + ")"},
-      {"help", "", "this text"},
   };
   defs.insert(defs.end(), more.begin(), more.end());
   return defs;
 }
 
-int measure(std::span<char* const> args) {
-  const auto defs = measure_options();
-  const ParsedOptions o = parse_options(args, defs);
-  if (o.has("help")) {
-    std::cout << "usage: collsim measure --engine sim|model|formula --op NAME --procs P --bytes M [options]\n\n"
-              << format_options(defs);
-    return 0;
-  }
+int measure(const ParsedOptions& o) {
   if (!o.positional.empty()) throw UsageError("unexpected argument '" + o.positional[0] + "'");
   if (!o.has("engine")) throw UsageError("missing --engine (sim, model or formula)");
   const std::string engine = o.text("engine");
@@ -200,25 +161,19 @@ SweepOptions sweep_options(const ParsedOptions& o) {
   return so;
 }
 
-int run(std::span<char* const> args) {
-  const std::vector<OptionDef> defs = {
-      {"out", "DIR", "output folder (default: the scenario's output.dir, else results/NAME)"},
-      {"protocol", "NAME",
-       "sim: point-to-point protocols instead of the scenario's sim.protocol (" + protocol_names() + ")"},
-      {"jobs", "N", "points run in N worker processes at once (default: the usable cores); mpi engines run alone"},
-      {"shard", "K/N", "run only the K-th of N disjoint parts of the plan (join the parts with collsim merge)"},
-      {"resume", "", "continue the run in the output folder: run only the points it has no row for"},
-      {"force", "", "start over in an output folder that holds an unfinished run"},
-      {"quiet", "", "print only the final table (no progress line)"},
-      {"report", "", "then write the results folder's HTML page, DIR/report.html (collsim report --help)"},
-      {"help", "", "this text"}};
-  const ParsedOptions o = parse_options(args, defs);
-  if (o.has("help")) {
-    std::cout << "usage: collsim run SCENARIO.yaml [--out DIR] [--protocol NAME] [--jobs N] [--shard K/N] "
-                 "[--resume | --force] [--report]\n\n"
-              << format_options(defs) << "\nThe scenario format is documented in scenarios/README.md.\n";
-    return 0;
-  }
+std::vector<OptionDef> run_options() {
+  return {{"out", "DIR", "output folder (default: the scenario's output.dir, else results/NAME)"},
+          {"protocol", "NAME",
+           "sim: point-to-point protocols instead of the scenario's sim.protocol (" + protocol_names() + ")"},
+          {"jobs", "N", "points run in N worker processes at once (default: the usable cores); mpi engines run alone"},
+          {"shard", "K/N", "run only the K-th of N disjoint parts of the plan (join the parts with collsim merge)"},
+          {"resume", "", "continue the run in the output folder: run only the points it has no row for"},
+          {"force", "", "start over in an output folder that holds an unfinished run"},
+          {"quiet", "", "print only the final table (no progress line)"},
+          {"report", "", "then write the results folder's HTML page, DIR/report.html (collsim report --help)"}};
+}
+
+int run(const ParsedOptions& o) {
   if (o.positional.size() != 1) throw UsageError("run takes one scenario file (collsim run SCENARIO.yaml)");
   const SweepOptions so = sweep_options(o);
   const bool coarray = is_coarray_scenario(o.positional[0]);
@@ -276,18 +231,7 @@ int run(std::span<char* const> args) {
   return wrong_bytes(rows) ? 1 : report_status;
 }
 
-int merge(std::span<char* const> args) {
-  const std::vector<OptionDef> defs = {
-      {"partial", "", "merge even when points of the plan are in no part (run.json's status says partial)"},
-      {"help", "", "this text"}};
-  const ParsedOptions o = parse_options(args, defs);
-  if (o.has("help")) {
-    std::cout << "usage: collsim merge OUT DIR... [--partial]\n\n"
-              << format_options(defs)
-              << "\nJoins the results folders of one scenario's shards (collsim run --shard K/N) into OUT,\n"
-                 "rows in plan order; refuses folders of other scenarios, conflicting rows and missing points.\n";
-    return 0;
-  }
+int merge(const ParsedOptions& o) {
   if (o.positional.size() < 2)
     throw UsageError("merge takes an output folder and the folders to merge (collsim merge OUT DIR...)");
   const std::vector<std::string> parts(o.positional.begin() + 1, o.positional.end());
@@ -295,20 +239,14 @@ int merge(std::span<char* const> args) {
   return 0;
 }
 
-int tree(std::span<char* const> args) {
-  std::vector<OptionDef> defs = {
-      {"procs", "P", "number of processes"},
-      {"root", "R", "root rank (default 0)"},
-      {"dot", "", "print Graphviz DOT (pipe into `dot -Tpng`) instead of one line per parent"},
-      {"help", "", "this text"}};
-  for (auto& d : knob_options({Knob::fanout, Knob::radix})) defs.insert(defs.end() - 2, d);
-  const ParsedOptions o = parse_options(args, defs);
-  if (o.has("help")) {
-    std::cout << "usage: collsim tree NAME --procs P [--root R] [--dot]\n\n"
-              << format_options(defs)
-              << "\nPrints the virtual topology the algorithm NAME uses, as Open MPI builds it.\n";
-    return 0;
-  }
+std::vector<OptionDef> tree_options() {
+  std::vector<OptionDef> defs = {{"procs", "P", "number of processes"}, {"root", "R", "root rank (default 0)"}};
+  for (auto& d : knob_options({Knob::fanout, Knob::radix})) defs.push_back(d);
+  defs.push_back({"dot", "", "print Graphviz DOT (pipe into `dot -Tpng`) instead of one line per parent"});
+  return defs;
+}
+
+int tree(const ParsedOptions& o) {
   if (o.positional.size() != 1)
     throw UsageError("tree takes one algorithm name (collsim tree bcast/binomial --procs 8)");
   const AlgorithmInfo* algorithm = find_algorithm(o.positional[0]);
@@ -327,16 +265,7 @@ int tree(std::span<char* const> args) {
   return 0;
 }
 
-int algorithms(std::span<char* const> args) {
-  const std::vector<OptionDef> defs = {{"help", "", "this text"}};
-  const ParsedOptions o = parse_options(args, defs);
-  if (o.has("help")) {
-    std::cout << "usage: collsim algorithms\n\n"
-              << format_options(defs)
-              << "\nLists the algorithms with Open MPI's IDs and their knobs, and what --bytes means per "
-                 "operation.\n";
-    return 0;
-  }
+int algorithms(const ParsedOptions& o) {
   if (!o.positional.empty())
     throw UsageError("algorithms takes no arguments (unexpected '" + o.positional[0] + "'; collsim algorithms)");
   // Columns as wide as their longest entry; knobs by their option names.
@@ -375,57 +304,50 @@ int algorithms(std::span<char* const> args) {
   return 0;
 }
 
-int main_(int argc, char** argv) {
-  if (argc < 2) {
-    std::cerr << kUsage;
-    return 2;
-  }
-  const std::string command = argv[1];
-  const std::span<char* const> rest(argv + 2, static_cast<std::size_t>(argc - 2));
-  if (command == "--help" || command == "-h" || command == "help") {
-    std::cout << kUsage;
-    return 0;
-  }
-  if (command == "run") return run(rest);
-  if (command == "merge") return merge(rest);
-  if (command == "measure") return measure(rest);
-  if (command == "algorithms") return algorithms(rest);
-  if (command == "tree") return tree(rest);
-  if (command == "calibrate") return calibrate_command(rest);
-  if (command == "compare") return compare_command(rest);
-  if (command == "report") return report_command(rest);
-  if (command == "select") return select_command(rest);
-  if (command == "coarray") return coarray_command(rest);
-  if (command == "platform") return platform_command(rest);
-  if (command == "timeline") return timeline_command(rest);
-  if (command == "explain") return explain_command(rest);
-  throw UsageError("unknown command '" + command +
-                   "' (run, merge, measure, explain, timeline, calibrate, compare, report, select, coarray, platform, "
-                   "tree, algorithms; "
-                   "see collsim --help)");
+Program collsim_program() {
+  return {"collsim",
+          "collsim: MPI collective algorithms on modelled clusters (SimGrid, analytic and formula engines)",
+          {
+              {"run",
+               "collsim run SCENARIO.yaml [--out DIR] [--protocol NAME] [--jobs N] [--shard K/N] [--resume | --force] "
+               "[--report]",
+               "run a scenario (in parallel, a part of it, or the rest of it): a table, CSV + JSON, an HTML page",
+               "The scenario format is documented in scenarios/README.md.", run_options(), run},
+              report_command(),
+              {"merge",
+               "collsim merge OUT DIR... [--partial]",
+               "join the results folders of a scenario's shards",
+               "Joins the results folders of one scenario's shards (collsim run --shard K/N) into OUT,\n"
+               "rows in plan order; refuses folders of other scenarios, conflicting rows and missing points.",
+               {{"partial", "", "merge even when points of the plan are in no part (run.json's status says partial)"}},
+               merge},
+              {"measure", "collsim measure --engine sim|model|formula --op NAME --procs P --bytes M [options]",
+               "one measurement", "", measure_options(), measure},
+              timeline_command(),
+              explain_command(),
+              calibrate_command(),
+              compare_command(),
+              select_command(),
+              coarray_command(),
+              platform_command(),
+              {"tree", "collsim tree NAME --procs P [--root R] [--dot]", "the virtual tree an algorithm uses",
+               "Prints the virtual topology the algorithm NAME uses, as Open MPI builds it.", tree_options(), tree},
+              {"algorithms",
+               "collsim algorithms",
+               "list the algorithms with Open MPI's IDs",
+               "Lists the algorithms with Open MPI's IDs and their knobs, and what --bytes means per operation.",
+               {},
+               algorithms},
+          },
+          "Real MPI runs use collsim-mpi under mpirun (collsim-mpi --help).\n"
+          "Scenario format: scenarios/README.md. Exit status: 0 ok, 1 a run failed, 2 bad input.\n"};
 }
 
 }  // namespace
 }  // namespace collsim::cli
 
 int main(int argc, char** argv) {
-  using namespace collsim;
-  try {
-    return cli::main_(argc, argv);
-  } catch (const cli::UsageError& e) {
-    std::cerr << "collsim: " << e.what() << "\n";
-    return 2;
-  } catch (const ScenarioError& e) {
-    std::cerr << "collsim: " << e.what() << "\n";
-    return 2;
-  } catch (const InputError& e) {
-    std::cerr << "collsim: " << e.what() << "\n";
-    return 2;
-  } catch (const EngineError& e) {
-    std::cerr << "collsim: " << e.what() << "\n";
-    return 1;
-  } catch (const std::exception& e) {
-    std::cerr << "collsim: " << e.what() << "\n";
-    return 1;
-  }
+  using namespace collsim::cli;
+  const std::span<char* const> args(argv + 1, static_cast<std::size_t>(argc > 1 ? argc - 1 : 0));
+  return guarded_main("collsim", std::cerr, [&] { return run_program(collsim_program(), args, std::cout); });
 }

@@ -18,22 +18,18 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::vector<OptionDef>& compare_options() {
-  static const std::vector<OptionDef> defs = {
+std::vector<OptionDef> compare_options() {
+  return {
       {"reference", "ENGINE",
        "engine the others are judged against: sim, mpi, mpi-native or model (default: mpi-native if "
        "measured, else mpi, else sim)"},
       {"out", "DIR", "write DIR/comparison.csv (per point) and DIR/selection.csv (per selector and call)"},
       {"plots", "DIR", "PNG plots in DIR (python3 with matplotlib); the CSV files go there too unless --out is given"},
       {"csv", "", "print the per-point CSV instead of the table"},
-      {"help", "", "this text"},
   };
-  return defs;
 }
 
-const char* const kHelp =
-    "usage: collsim compare RESULTS.csv [MORE.csv ...] [--reference ENGINE] [--out DIR] [--plots DIR] [--csv]\n"
-    "\n"
+const char* const kAbout =
     "Joins result rows (collsim run's results.csv, collsim measure --csv, collsim-mpi measure --csv) by point\n"
     "(op, procs, bytes, segment, root): the textbook and derived predictions (engines formula-textbook,\n"
     "formula-derived), the model engine, the simulation and the measurements side by side, each with its\n"
@@ -41,17 +37,9 @@ const char* const kHelp =
     "bytes) over the (algorithm, segment) candidates that have a reference time: textbook, derived, model\n"
     "and sim pick the smallest prediction, ompi-4.1 and ompi-3.1 are Open MPI's fixed decisions. A pick's\n"
     "degradation is its reference time over the best one (1.00 = optimal). Fanout and radix are not in\n"
-    "result files: candidates are matched by algorithm and segment.\n"
-    "\n";
+    "result files: candidates are matched by algorithm and segment.";
 
-}  // namespace
-
-int compare_command(std::span<char* const> args) {
-  const ParsedOptions o = parse_options(args, compare_options());
-  if (o.has("help")) {
-    std::cout << kHelp << format_options(compare_options());
-    return 0;
-  }
+int compare(const ParsedOptions& o) {
   if (o.positional.empty()) throw UsageError("compare needs at least one results file (collsim compare RESULTS.csv)");
   std::optional<ComparedEngine> reference;
   if (o.has("reference")) {
@@ -96,6 +84,17 @@ int compare_command(std::span<char* const> args) {
   return run_plotting_tool(*python, "plot_compare",
                            {"--points", points_csv, "--selection", selection_csv, "--out", o.text("plots")},
                            o.has("csv"));
+}
+
+}  // namespace
+
+Command compare_command() {
+  return {"compare",
+          "collsim compare RESULTS.csv [MORE.csv ...] [--reference ENGINE] [--out DIR] [--plots DIR] [--csv]",
+          "predictions vs simulation vs measurements, and the selectors' picks",
+          kAbout,
+          compare_options(),
+          compare};
 }
 
 }  // namespace collsim::cli

@@ -30,7 +30,6 @@ std::vector<OptionDef> explain_options() {
     if (d.name != "csv" && d.name != "op") defs.push_back(d);
   defs.push_back(payload_option());
   for (auto& d : engine_options()) defs.push_back(d);
-  defs.push_back({"help", "", "this text"});
   return defs;
 }
 
@@ -79,23 +78,17 @@ int explain_trace_file(const ParsedOptions& o) {
   return 0;
 }
 
-}  // namespace
+std::string about() {
+  return "Runs the call traced (up to " + std::to_string(kMaxRanks) +
+         " ranks) and tells it step by step: who sends which segment to whom, who waits\n"
+         "for what, which protocol a message took and why; then the critical path, the chain of\n"
+         "events that decided the finish time, with its shares: latency, transfer, waiting, copying.\n"
+         "A send is done (its request complete, its buffer free) once its data is handed over: under\n"
+         "the sim engine's tcp when the socket buffer has taken it, often before the data has left;\n"
+         "explain says so where a rank waited for such a send.";
+}
 
-int explain_command(std::span<char* const> args) {
-  const auto defs = explain_options();
-  const ParsedOptions o = parse_options(args, defs);
-  if (o.has("help")) {
-    std::cout << "usage: collsim explain OP --procs P --bytes M [--segment S] [--engine model|sim] [options]\n"
-                 "       collsim explain --from-trace FILE.csv\n\n"
-              << format_options(defs) << "\nRuns the call traced (up to " << kMaxRanks
-              << " ranks) and tells it step by step: who sends which segment to whom, who waits\n"
-                 "for what, which protocol a message took and why; then the critical path, the chain of\n"
-                 "events that decided the finish time, with its shares: latency, transfer, waiting, copying.\n"
-                 "A send is done (its request complete, its buffer free) once its data is handed over: under\n"
-                 "the sim engine's tcp when the socket buffer has taken it, often before the data has left;\n"
-                 "explain says so where a rank waited for such a send.\n";
-    return 0;
-  }
+int explain(const ParsedOptions& o) {
   if (o.has("from-trace")) return explain_trace_file(o);
   if (o.positional.size() != 1)
     throw UsageError("explain takes one algorithm (collsim explain bcast/binomial --procs 8 --bytes 64KiB)");
@@ -151,6 +144,18 @@ int explain_command(std::span<char* const> args) {
             << explain_narrative(events, context) << "\n"
             << critical_path_table(critical_path(events), events);
   return result.data_error.empty() ? 0 : 1;
+}
+
+}  // namespace
+
+Command explain_command() {
+  return {"explain",
+          "collsim explain OP --procs P --bytes M [--segment S] [--engine model|sim] [options]\n"
+          "       collsim explain --from-trace FILE.csv",
+          "a small run step by step, and its critical path",
+          about(),
+          explain_options(),
+          explain};
 }
 
 }  // namespace collsim::cli

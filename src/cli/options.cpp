@@ -16,6 +16,7 @@ const OptionDef* find(std::span<const OptionDef> defs, const std::string& name) 
 
 ParsedOptions parse_options(std::span<char* const> args, std::span<const OptionDef> defs) {
   ParsedOptions out;
+  out.arguments.assign(args.begin(), args.end());
   for (std::size_t i = 0; i < args.size(); ++i) {
     std::string arg = args[i];
     // -o FILE is --output FILE wherever a command writes one file.

@@ -44,6 +44,7 @@ class ParsedOptions {
   double seconds_per_byte(const std::string& name, double fallback) const;
 
   std::vector<std::string> positional;
+  std::vector<std::string> arguments;  // all of them, as given (for a command that records its command line)
 
  private:
   friend ParsedOptions parse_options(std::span<char* const>, std::span<const OptionDef>);

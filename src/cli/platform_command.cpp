@@ -29,13 +29,10 @@ std::vector<OptionDef> platform_options() {
   }
   defs.push_back({"output", "FILE", "write the platform to FILE (also -o FILE); without it, to standard output"});
   defs.push_back({"describe", "", "print a summary of the cluster instead of the XML (unless --output is given)"});
-  defs.push_back({"help", "", "this text"});
   return defs;
 }
 
-const char* const kHelp =
-    "usage: collsim platform [--topology crossbar|fat_tree|torus|dragonfly] [--nodes N] [PARAMETERS] [-o FILE]\n"
-    "\n"
+const char* const kAbout =
     "Writes a SimGrid platform (one <cluster>) from a few parameters; the file states them all, as a\n"
     "comment and as collsim/NAME host properties. A summary goes to standard error (with --describe,\n"
     "to standard output). A scenario's inline platform takes the same names as keys (with '_').\n"
@@ -46,18 +43,9 @@ const char* const kHelp =
     "  collsim platform --nodes 51 --bandwidth 25GbE --latency 5us -o grisou-25g.xml\n"
     "  collsim platform --topology fat_tree --nodes 1024 --taper 4:1 -o fat-tree-1024-4to1.xml\n"
     "  collsim platform --topology torus --dims 8,8,8 --describe\n"
-    "  collsim platform --topology dragonfly --groups 8 --chassis 4 --routers 8 --nodes-per-router 16 -o df.xml\n"
-    "\n";
+    "  collsim platform --topology dragonfly --groups 8 --chassis 4 --routers 8 --nodes-per-router 16 -o df.xml";
 
-}  // namespace
-
-int platform_command(std::span<char* const> args) {
-  const auto defs = platform_options();
-  ParsedOptions o = parse_options(args, defs);
-  if (o.has("help")) {
-    std::cout << kHelp << format_options(defs);
-    return 0;
-  }
+int platform(const ParsedOptions& o) {
   if (!o.positional.empty()) throw UsageError("unexpected argument '" + o.positional[0] + "'");
   const std::string output = o.text("output");
 
@@ -74,8 +62,7 @@ int platform_command(std::span<char* const> args) {
   check(spec);  // InputError: names the parameters in conflict
 
   std::string command = "collsim platform";
-  for (char* const a : args) {
-    const std::string arg = a;
+  for (const std::string& arg : o.arguments) {
     const bool plain = arg.find_first_of(" \t'\"\\$;&|<>") == std::string::npos && !arg.empty();
     command += " " + (plain ? arg : "'" + arg + "'");
   }
@@ -96,6 +83,17 @@ int platform_command(std::span<char* const> args) {
   }
   (o.has("describe") ? std::cout : std::cerr) << summary << "\n";
   return 0;
+}
+
+}  // namespace
+
+Command platform_command() {
+  return {"platform",
+          "collsim platform [--topology crossbar|fat_tree|torus|dragonfly] [--nodes N] [PARAMETERS] [-o FILE]",
+          "a SimGrid platform from a few parameters",
+          kAbout,
+          platform_options(),
+          platform};
 }
 
 }  // namespace collsim::cli

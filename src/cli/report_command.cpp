@@ -18,17 +18,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::vector<OptionDef>& report_options() {
-  static const std::vector<OptionDef> defs = {
-      {"output", "FILE", "write the page to FILE (also -o FILE; default RESULTS_DIR/report.html)"},
-      {"help", "", "this text"},
-  };
-  return defs;
-}
-
-const char* const kHelp =
-    "usage: collsim report RESULTS_DIR [-o FILE]\n"
-    "\n"
+const char* const kAbout =
     "Writes one self-contained HTML page of a results folder of collsim run (results.csv, run.json):\n"
     "the scenario's settings, the results table, time against message size per process count and\n"
     "against process count per size (log-log, a colour per algorithm, a line style per engine), the\n"
@@ -36,8 +26,7 @@ const char* const kHelp =
     "traced in RESULTS_DIR/traces/*.csv. The page loads nothing (inline SVG and CSS, no script), so\n"
     "it opens offline. results.csv is checked first, as compare reads it: a bad row (a time missing,\n"
     "not a number, NaN or negative) is refused with its line. Needs python3 with matplotlib\n"
-    "(tools/report draws it). collsim run --report writes it after the run.\n"
-    "\n";
+    "(tools/report draws it). collsim run --report writes it after the run.";
 
 }  // namespace
 
@@ -64,15 +53,17 @@ int write_report(const std::string& results_dir, const std::string& output, bool
   return run_plotting_tool(*python, "report", args, output_to_stderr);
 }
 
-int report_command(std::span<char* const> args) {
-  const ParsedOptions o = parse_options(args, report_options());
-  if (o.has("help")) {
-    std::cout << kHelp << format_options(report_options());
-    return 0;
-  }
-  const std::vector<std::string>& dirs = o.positional;
-  if (dirs.size() != 1) throw UsageError("report takes one results folder (collsim report RESULTS_DIR)");
-  return write_report(dirs[0], o.text("output"), false);
+Command report_command() {
+  return {"report",
+          "collsim report RESULTS_DIR [-o FILE]",
+          "one self-contained HTML page of a results folder",
+          kAbout,
+          {{"output", "FILE", "write the page to FILE (also -o FILE; default RESULTS_DIR/report.html)"}},
+          [](const ParsedOptions& o) {
+            if (o.positional.size() != 1)
+              throw UsageError("report takes one results folder (collsim report RESULTS_DIR)");
+            return write_report(o.positional[0], o.text("output"), false);
+          }};
 }
 
 }  // namespace collsim::cli

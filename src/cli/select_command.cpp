@@ -28,33 +28,25 @@ namespace {
 constexpr std::size_t kGammaSegment = 8192;
 constexpr std::size_t kDefaultMaxBytes = std::size_t{4} << 20;
 
-const std::vector<OptionDef>& select_options() {
-  static const std::vector<OptionDef> defs = [] {
-    std::vector<OptionDef> d = {
-        {"op", "OPS", "operation(s) to select for, e.g. bcast,allreduce, or all (required; list: collsim algorithms)"},
-        {"procs", "LIST", "communicator sizes, one table row each, e.g. 4,8,16 (required)"},
-        {"params", "FILE", "parameters from collsim calibrate: per-algorithm alpha, beta, gamma(p), reduce_gamma"},
-        {"alpha", "TIME", "instead of --params: Hockney latency for every algorithm, e.g. 10us"},
-        {"beta", "TIME_PER_BYTE", "instead of --params: Hockney time per byte, e.g. 0.8ns, or a rate, 1.25GBps"},
-        {"one-port", "", "with --alpha/--beta: a rank receives one message at a time (serial receives)"},
-        {"reduce-gamma", "TIME_PER_BYTE", "with --alpha/--beta: time per byte of a local reduction (default 0)"},
-        {"formula", "derived|textbook", "the formulas that predict (default derived)"},
-        {"segments", "LIST", "segment sizes tried for segmented algorithms (default 0,1KiB,8KiB,16KiB,64KiB,128KiB)"},
-        {"max-bytes", "SIZE", "largest size sampled, as each operation means its size (default 4MiB)"},
-        {"rules-out", "FILE", "write the tables as an Open MPI coll/tuned dynamic rules file"},
-    };
-    for (auto& r : reduction_options(kDefaultReduction)) d.push_back(r);
-    d.push_back({"help", "", "this text"});
-    return d;
-  }();
-  return defs;
+std::vector<OptionDef> select_options() {
+  std::vector<OptionDef> d = {
+      {"op", "OPS", "operation(s) to select for, e.g. bcast,allreduce, or all (required; list: collsim algorithms)"},
+      {"procs", "LIST", "communicator sizes, one table row each, e.g. 4,8,16 (required)"},
+      {"params", "FILE", "parameters from collsim calibrate: per-algorithm alpha, beta, gamma(p), reduce_gamma"},
+      {"alpha", "TIME", "instead of --params: Hockney latency for every algorithm, e.g. 10us"},
+      {"beta", "TIME_PER_BYTE", "instead of --params: Hockney time per byte, e.g. 0.8ns, or a rate, 1.25GBps"},
+      {"one-port", "", "with --alpha/--beta: a rank receives one message at a time (serial receives)"},
+      {"reduce-gamma", "TIME_PER_BYTE", "with --alpha/--beta: time per byte of a local reduction (default 0)"},
+      {"formula", "derived|textbook", "the formulas that predict (default derived)"},
+      {"segments", "LIST", "segment sizes tried for segmented algorithms (default 0,1KiB,8KiB,16KiB,64KiB,128KiB)"},
+      {"max-bytes", "SIZE", "largest size sampled, as each operation means its size (default 4MiB)"},
+      {"rules-out", "FILE", "write the tables as an Open MPI coll/tuned dynamic rules file"},
+  };
+  for (auto& r : reduction_options(kDefaultReduction)) d.push_back(r);
+  return d;
 }
 
-const char* const kHelp =
-    "usage: collsim select --op OPS --procs LIST (--params FILE | --alpha S --beta S [--one-port] [--reduce-gamma S])\n"
-    "                      [--formula derived|textbook] [--segments LIST] [--max-bytes SIZE] [--rules-out FILE]\n"
-    "                      [--datatype TYPE] [--reduce-op OP]\n"
-    "\n"
+const char* const kAbout =
     "For each operation and communicator size, predicts every algorithm (with each segment size if it\n"
     "takes one) at sizes 1, 2, 3, 4, 6, 8, 12, ... up to --max-bytes with the formula engine, and keeps\n"
     "the fastest: a decision table, printed with each choice from its size up to the next. Sizes are as\n"
@@ -64,8 +56,7 @@ const char* const kHelp =
     "With --params, every other candidate needs its fit in the file (textbook formulas take the\n"
     "ping-pong's alpha and beta when the file has them), or select refuses to guess its costs.\n"
     "--rules-out writes the tables for Open MPI:\n"
-    "  mpirun --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_dynamic_rules_filename FILE ...\n"
-    "\n";
+    "  mpirun --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_dynamic_rules_filename FILE ...";
 
 std::vector<Operation> read_ops(const ParsedOptions& o) {
   if (!o.has("op")) throw UsageError("missing --op (one or more of " + operation_names() + ", or all)");
@@ -189,14 +180,7 @@ std::string format_table(const selection::DecisionTable& table) {
   return out;
 }
 
-}  // namespace
-
-int select_command(std::span<char* const> args) {
-  const ParsedOptions o = parse_options(args, select_options());
-  if (o.has("help")) {
-    std::cout << kHelp << format_options(select_options());
-    return 0;
-  }
+int select(const ParsedOptions& o) {
   if (!o.positional.empty()) throw UsageError("unexpected argument '" + o.positional[0] + "'");
   const std::vector<Operation> ops = read_ops(o);
   const std::vector<int> procs = read_procs(o);
@@ -257,6 +241,19 @@ int select_command(std::span<char* const> args) {
               << ")\n";
   }
   return 0;
+}
+
+}  // namespace
+
+Command select_command() {
+  return {"select",
+          "collsim select --op OPS --procs LIST (--params FILE | --alpha S --beta S [--one-port] [--reduce-gamma S])\n"
+          "                      [--formula derived|textbook] [--segments LIST] [--max-bytes SIZE] [--rules-out FILE]\n"
+          "                      [--datatype TYPE] [--reduce-op OP]",
+          "model-based selection: decision tables, and an Open MPI rules file",
+          kAbout,
+          select_options(),
+          select};
 }
 
 }  // namespace collsim::cli

@@ -46,15 +46,10 @@ std::vector<OptionDef> timeline_options() {
                       "; the events drawn are held in memory)"});
   defs.push_back(payload_option());
   for (auto& d : engine_options()) defs.push_back(d);
-  defs.push_back({"help", "", "this text"});
   return defs;
 }
 
-const char* const kHelp =
-    "usage: collsim timeline --op NAME --procs P --bytes M [--segment S ...] [--engine model[,sim]]\n"
-    "                        (--png FILE | --svg FILE) [--trace FILE] [model and sim options]\n"
-    "       collsim timeline --from-trace FILE.csv [--from-trace MORE.csv ...] (--png FILE | --svg FILE)\n"
-    "\n"
+const char* const kAbout =
     "A space-time diagram of one collective call: ranks down, time across, each rank's operations as\n"
     "bars from post to completion (waits shaded, copies apart), each message as an arrow from the start\n"
     "of its transfer at the sender to its arrival at the receiver, coloured by segment number (the\n"
@@ -62,8 +57,7 @@ const char* const kHelp =
     "done before its data left (the sim engine's tcp completes a send once the socket buffer has taken\n"
     "its data) is an open circle on the sender's row, dotted to its arrow. Each engine named gets a\n"
     "panel, one above the other on the same time scale. Drawn by tools/timeline (python3 with\n"
-    "matplotlib), for up to 64 ranks. A trace file that breaks the trace contract is refused.\n"
-    "\n";
+    "matplotlib), for up to 64 ranks. A trace file that breaks the trace contract is refused.";
 
 std::vector<std::string> engines_named(const ParsedOptions& o) {
   std::vector<std::string> engines;
@@ -117,22 +111,14 @@ std::vector<TracedRun> traced_point(const ParsedOptions& o) {
   return runs;
 }
 
-}  // namespace
-
-int timeline_command(std::span<char* const> args) {
-  const auto defs = timeline_options();
-  const ParsedOptions o = parse_options(args, defs);
-  if (o.has("help")) {
-    std::cout << kHelp << format_options(defs);
-    return 0;
-  }
+int timeline(const ParsedOptions& o) {
   if (!o.positional.empty()) throw UsageError("unexpected argument '" + o.positional[0] + "'");
   if (o.has("png") == o.has("svg")) throw UsageError("give one picture: --png FILE or --svg FILE");
   const std::string out = o.has("png") ? o.text("png") : o.text("svg");
   const std::string ext = o.has("png") ? ".png" : ".svg";
   if (!out.ends_with(ext)) throw UsageError("--" + ext.substr(1) + " " + out + ": the file name must end in " + ext);
   if (o.has("from-trace")) {
-    for (const auto& d : defs)
+    for (const auto& d : timeline_options())
       if (o.has(d.name) && d.name != "from-trace" && d.name != "png" && d.name != "svg" && d.name != "title")
         throw UsageError("--" + d.name + " does not apply to --from-trace (the trace says what ran)");
   } else if (!o.has("op")) {
@@ -175,6 +161,19 @@ int timeline_command(std::span<char* const> args) {
   std::cout << "wrote " << out << " (" << runs.size() << (runs.size() == 1 ? " run" : " runs") << ")"
             << (keep ? ", trace " + o.text("trace") : "") << "\n";
   return 0;
+}
+
+}  // namespace
+
+Command timeline_command() {
+  return {"timeline",
+          "collsim timeline --op NAME --procs P --bytes M [--segment S ...] [--engine model[,sim]]\n"
+          "                        (--png FILE | --svg FILE) [--trace FILE] [model and sim options]\n"
+          "       collsim timeline --from-trace FILE.csv [--from-trace MORE.csv ...] (--png FILE | --svg FILE)",
+          "space-time diagram of one call, or of a trace file",
+          kAbout,
+          timeline_options(),
+          timeline};
 }
 
 }  // namespace collsim::cli
