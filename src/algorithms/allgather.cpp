@@ -1,4 +1,4 @@
-#include "algorithms/allgather.hpp"
+#include "algorithms/collectives.hpp"
 
 #include <string>
 

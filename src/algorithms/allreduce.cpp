@@ -1,14 +1,13 @@
-#include "algorithms/allreduce.hpp"
+#include "algorithms/collectives.hpp"
+#include "algorithms/rabenseifner.hpp"
 
 #include <array>
 #include <cstddef>
 #include <utility>
 #include <vector>
 
-#include "algorithms/bcast.hpp"
 #include "algorithms/nested_collective.hpp"
 #include "algorithms/rank_math.hpp"
-#include "algorithms/reduce.hpp"
 #include "algorithms/segmentation.hpp"
 
 namespace collsim {

@@ -1,4 +1,4 @@
-#include "algorithms/alltoall.hpp"
+#include "algorithms/collectives.hpp"
 
 #include <algorithm>
 #include <string>

@@ -1,4 +1,4 @@
-#include "algorithms/barrier.hpp"
+#include "algorithms/collectives.hpp"
 
 #include <string>
 #include <vector>

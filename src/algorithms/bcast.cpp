@@ -1,4 +1,4 @@
-#include "algorithms/bcast.hpp"
+#include "algorithms/collectives.hpp"
 
 #include <vector>
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "algorithms/bcast.hpp"
+#include "algorithms/collectives.hpp"
 
 namespace collsim {
 

@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <array>
 
-#include "algorithms/bcast.hpp"
+#include "algorithms/collectives.hpp"
 #include "algorithms/segmentation.hpp"
 #include "algorithms/virtual_trees.hpp"
 

@@ -1,4 +1,4 @@
-#include "algorithms/gather.hpp"
+#include "algorithms/collectives.hpp"
 
 #include <algorithm>
 #include <cstdint>

@@ -1,4 +1,5 @@
-#include "algorithms/reduce.hpp"
+#include "algorithms/collectives.hpp"
+#include "algorithms/rabenseifner.hpp"
 
 #include <cstddef>
 #include <vector>

@@ -1,4 +1,4 @@
-#include "algorithms/reduce_scatter.hpp"
+#include "algorithms/collectives.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -8,7 +8,6 @@
 
 #include "algorithms/nested_collective.hpp"
 #include "algorithms/rank_math.hpp"
-#include "algorithms/scatter.hpp"
 
 namespace collsim {
 

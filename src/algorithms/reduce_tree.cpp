@@ -3,7 +3,7 @@
 #include <array>
 #include <vector>
 
-#include "algorithms/reduce.hpp"
+#include "algorithms/collectives.hpp"
 #include "algorithms/segmentation.hpp"
 
 namespace collsim {

@@ -1,4 +1,4 @@
-#include "algorithms/scatter.hpp"
+#include "algorithms/collectives.hpp"
 
 #include <algorithm>
 #include <cstdint>

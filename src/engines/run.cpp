@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "algorithms/gather.hpp"
+#include "algorithms/collectives.hpp"
 
 namespace collsim {
 

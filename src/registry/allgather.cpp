@@ -1,7 +1,7 @@
-// Allgather formulas derived from our implementation (= Open MPI's call sequence; the algorithms
-// are described in algorithms/allgather.hpp). Notation: P processes, m bytes per process (one
-// block), t(x) = alpha + beta*x. Every formula is 0 for no bytes, where MPI_Allgather returns at
-// once, and for one process (local copies are free).
+// The registry's allgather entries, and their formulas derived from our implementation (= Open MPI's call sequence; the
+// algorithms are described in algorithms/collectives.hpp). Notation: P processes, m bytes per process (one block), t(x)
+// = alpha + beta*x. Every formula is 0 for no bytes, where MPI_Allgather returns at once, and for one process (local
+// copies are free).
 //
 // bruck, recursive_doubling, ring, neighbor and two_proc are rounds of sendrecv in which every
 // rank sends and receives the same number of blocks: all ranks start each round together, each
@@ -9,7 +9,7 @@
 // there (no port is ever busy when asked for), so each formula holds under both assumptions.
 #include <cstddef>
 
-#include "algorithms/allgather.hpp"
+#include "algorithms/collectives.hpp"
 #include "algorithms/two_proc.hpp"
 #include "registry/entries.hpp"
 

@@ -1,9 +1,9 @@
-// Allreduce formulas derived from our implementation (= Open MPI's call sequence; the algorithms
-// are described in algorithms/allreduce.hpp). Notation: P processes, m bytes of the vector
-// (count = m / element size elements; the ring's blocks are counted in elements, recursive
-// doubling moves the m bytes as they are), P' the largest power of two <= P, r = P - P',
-// t(x) = alpha + beta*x, g = reduce_gamma: a local reduction of x bytes costs g*x. Every formula is
-// 0 for no elements, where MPI_Allreduce returns at once, and for one process (a copy, free).
+// The registry's allreduce entries, and their formulas derived from our implementation (= Open MPI's call sequence; the
+// algorithms are described in algorithms/collectives.hpp). Notation: P processes, m bytes of the vector (count = m /
+// element size elements; the ring's blocks are counted in elements, recursive doubling moves the m bytes as they are),
+// P' the largest power of two <= P, r = P - P', t(x) = alpha + beta*x, g = reduce_gamma: a local reduction of x bytes
+// costs g*x. Every formula is 0 for no elements, where MPI_Allreduce returns at once, and for one process (a copy,
+// free).
 //
 // Every message here is a blocking send (alone, or in a sendrecv: irecv, blocking send, wait), so
 // a sender's port is free whenever it posts; where no receiver takes two messages at once the
@@ -15,10 +15,10 @@
 #include <utility>
 #include <vector>
 
-#include "algorithms/allreduce.hpp"
+#include "algorithms/collectives.hpp"
 #include "algorithms/ompi41_decision.hpp"
+#include "algorithms/rabenseifner.hpp"
 #include "algorithms/rank_math.hpp"
-#include "algorithms/reduce.hpp"
 #include "algorithms/segmentation.hpp"
 #include "models/ring_paths.hpp"
 #include "registry/entries.hpp"

@@ -1,9 +1,8 @@
-// Alltoall formulas derived from our implementation (= Open MPI's call sequence; the algorithms
-// are described in algorithms/alltoall.hpp). Notation: P processes, m bytes per pair of
-// processes (one block), t(x) = alpha + beta*x. Every formula is 0 for no bytes, where
-// MPI_Alltoall returns at once, and for one process (local copies, packing included, are free).
-// FormulaCosts::serial_receive is the model engine's one port: a transfer holds the sender's
-// send port and the receiver's receive port, both granted in the order sends are posted.
+// The registry's alltoall entries, and their formulas derived from our implementation (= Open MPI's call sequence; the
+// algorithms are described in algorithms/collectives.hpp). Notation: P processes, m bytes per pair of processes (one
+// block), t(x) = alpha + beta*x. Every formula is 0 for no bytes, where MPI_Alltoall returns at once, and for one
+// process (local copies, packing included, are free). FormulaCosts::serial_receive is the model engine's one port: a
+// transfer holds the sender's send port and the receiver's receive port, both granted in the order sends are posted.
 //
 // pairwise, modified_bruck and two_proc are rounds of sendrecv in which every rank sends and
 // receives the same bytes: all ranks start each round together, each receives exactly one
@@ -13,7 +12,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "algorithms/alltoall.hpp"
+#include "algorithms/collectives.hpp"
 #include "algorithms/two_proc.hpp"
 #include "registry/entries.hpp"
 

@@ -1,5 +1,5 @@
-// Barrier formulas derived from our implementation (= Open MPI's call sequence; the algorithms are
-// described in algorithms/barrier.hpp). Notation: P processes, a = t(0) = alpha: every message is
+// The registry's barrier entries, and their formulas derived from our implementation (= Open MPI's call sequence; the
+// algorithms are described in algorithms/collectives.hpp). Notation: P processes, a = t(0) = alpha: every message is
 // empty and still costs its latency. Every formula is 0 for one process (coll/self). A blocking
 // send completes when its message arrives, a receive when its message has arrived (posting it
 // is free). FormulaCosts::serial_receive is the model engine's one port: a transfer holds the
@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "algorithms/barrier.hpp"
+#include "algorithms/collectives.hpp"
 #include "algorithms/rank_math.hpp"
 #include "algorithms/two_proc.hpp"
 #include "registry/entries.hpp"

@@ -1,13 +1,13 @@
-// Broadcast formulas derived from our implementation (= Open MPI's call sequence; the algorithms
-// are described in algorithms/bcast.hpp). Notation: P processes, m bytes, t(x) = alpha + beta*x,
-// c(k) = gamma(k+1)/gamma(2) (models/formula.hpp), c(0) = 0. Every formula is 0 for one process
-// or no bytes, where MPI_Bcast returns at once.
+// The registry's broadcast entries, and their formulas derived from our implementation (= Open MPI's call sequence; the
+// algorithms are described in algorithms/collectives.hpp). Notation: P processes, m bytes, t(x) = alpha + beta*x, c(k)
+// = gamma(k+1)/gamma(2) (models/formula.hpp), c(0) = 0. Every formula is 0 for one process or no bytes, where MPI_Bcast
+// returns at once.
 #include <algorithm>
 #include <array>
 #include <cstdint>
 #include <vector>
 
-#include "algorithms/bcast.hpp"
+#include "algorithms/collectives.hpp"
 #include "algorithms/segmentation.hpp"
 #include "algorithms/virtual_trees.hpp"
 #include "models/ring_paths.hpp"

@@ -1,14 +1,13 @@
-// Gather formulas derived from our implementation (= Open MPI's call sequence; the algorithms are
-// described in algorithms/gather.hpp). Notation: P processes, m bytes per process,
-// t(x) = alpha + beta*x. Every formula is 0 for no bytes, where MPI_Gather returns at once, and
-// for one process (the root's copy of its own block is free, as every local copy here).
-// FormulaCosts::serial_receive says whether the root takes its messages one at a time (one port,
-// the seed's assumption) or side by side (contention-free).
+// The registry's gather entries, and their formulas derived from our implementation (= Open MPI's call sequence; the
+// algorithms are described in algorithms/collectives.hpp). Notation: P processes, m bytes per process, t(x) = alpha +
+// beta*x. Every formula is 0 for no bytes, where MPI_Gather returns at once, and for one process (the root's copy of
+// its own block is free, as every local copy here). FormulaCosts::serial_receive says whether the root takes its
+// messages one at a time (one port, the seed's assumption) or side by side (contention-free).
 #include <algorithm>
 #include <cstdint>
 #include <vector>
 
-#include "algorithms/gather.hpp"
+#include "algorithms/collectives.hpp"
 #include "algorithms/segmentation.hpp"
 #include "registry/entries.hpp"
 

@@ -1,10 +1,9 @@
-// Reduce formulas derived from our implementation (= Open MPI's call sequence; the algorithms are
-// described in algorithms/reduce.hpp). Notation: P processes, m bytes per vector, t(x) =
-// alpha + beta*x, g = FormulaCosts::reduce_gamma seconds per byte reduced (a local reduction of x
-// bytes holds its rank x*g; copies are free). Every formula is 0 for no bytes, where MPI_Reduce
-// returns at once, and for one process (coll/self's copy). Sends are eager: a transfer starts when
-// its send is posted, whether or not its receive is, and a blocking send completes when the data
-// has arrived; a receive completes when its data has arrived (posting one costs nothing).
+// The registry's reduce entries, and their formulas derived from our implementation (= Open MPI's call sequence; the
+// algorithms are described in algorithms/collectives.hpp). Notation: P processes, m bytes per vector, t(x) = alpha +
+// beta*x, g = FormulaCosts::reduce_gamma seconds per byte reduced (a local reduction of x bytes holds its rank x*g;
+// copies are free). Every formula is 0 for no bytes, where MPI_Reduce returns at once, and for one process (coll/self's
+// copy). Sends are eager: a transfer starts when its send is posted, whether or not its receive is, and a blocking send
+// completes when the data has arrived; a receive completes when its data has arrived (posting one costs nothing).
 // FormulaCosts::serial_receive (one port): a rank takes one incoming transfer at a time, in the
 // order the sends were posted; a rank that sends one message at a time never waits for its own
 // send port.
@@ -13,7 +12,8 @@
 #include <cstddef>
 #include <vector>
 
-#include "algorithms/reduce.hpp"
+#include "algorithms/collectives.hpp"
+#include "algorithms/rabenseifner.hpp"
 #include "algorithms/segmentation.hpp"
 #include "algorithms/virtual_trees.hpp"
 #include "registry/entries.hpp"

@@ -1,10 +1,9 @@
-// Reduce_scatter formulas derived from our implementation (= Open MPI's call sequence; the
-// algorithms are described in algorithms/reduce_scatter.hpp). Notation: P processes, m bytes per
-// process: every rank's block holds c = m / element size elements, b = c * element size bytes,
-// and the vector M = P*m bytes (the folds move it as it is); P' the largest power of two <= P,
-// r = P - P', t(x) = alpha + beta*x, g = reduce_gamma: a local reduction of x bytes costs g*x.
-// Every formula is 0 for empty blocks, where MPI_Reduce_scatter returns at once, and for one
-// process (a copy, free).
+// The registry's reduce_scatter entries, and their formulas derived from our implementation (= Open MPI's call
+// sequence; the algorithms are described in algorithms/collectives.hpp). Notation: P processes, m bytes per process:
+// every rank's block holds c = m / element size elements, b = c * element size bytes, and the vector M = P*m bytes (the
+// folds move it as it is); P' the largest power of two <= P, r = P - P', t(x) = alpha + beta*x, g = reduce_gamma: a
+// local reduction of x bytes costs g*x. Every formula is 0 for empty blocks, where MPI_Reduce_scatter returns at once,
+// and for one process (a copy, free).
 //
 // Every message is a blocking send (alone or in a sendrecv), so a sender's port is free when it
 // posts; where no receiver takes two messages at once the formulas are exact under one port too.
@@ -13,7 +12,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "algorithms/reduce_scatter.hpp"
+#include "algorithms/collectives.hpp"
 #include "registry/entries.hpp"
 
 namespace collsim {

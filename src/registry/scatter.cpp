@@ -1,13 +1,13 @@
-// Scatter formulas derived from our implementation (= Open MPI's call sequence; the algorithms are
-// described in algorithms/scatter.hpp). Notation: P processes, m bytes per process,
-// t(x) = alpha + beta*x. Every formula is 0 for no bytes, where MPI_Scatter returns at once, and
-// for one process (the root's copy of its own block is free, as every local copy here). A
-// blocking send takes one transfer; non-blocking sends posted together read gamma (formulas.hpp).
+// The registry's scatter entries, and their formulas derived from our implementation (= Open MPI's call sequence; the
+// algorithms are described in algorithms/collectives.hpp). Notation: P processes, m bytes per process, t(x) = alpha +
+// beta*x. Every formula is 0 for no bytes, where MPI_Scatter returns at once, and for one process (the root's copy of
+// its own block is free, as every local copy here). A blocking send takes one transfer; non-blocking sends posted
+// together read gamma (formulas.hpp).
 #include <algorithm>
 #include <cstdint>
 #include <vector>
 
-#include "algorithms/scatter.hpp"
+#include "algorithms/collectives.hpp"
 #include "registry/entries.hpp"
 
 namespace collsim {
