@@ -6,15 +6,13 @@
 #include <array>
 #include <new>
 
+#include "support/sanitizers.hpp"
+
 namespace collsim::frame_pool {
 
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kPooled = false;
-#else
-constexpr bool kPooled = true;
-#endif
+constexpr bool kPooled = !kAddressSanitizer;
 
 constexpr std::size_t kGrain = 16;      // size classes are multiples of this
 constexpr std::size_t kLargest = 4096;  // larger frames go to operator new

@@ -10,11 +10,12 @@
 
 namespace collsim {
 
-// Reads exactly n bytes; false at end of file or on an error.
-inline bool read_exact(int fd, void* to, std::size_t n) {
-  char* p = static_cast<char*>(to);
+// Moves all n bytes through `io` (::read or ::write), resuming after a signal or a partial
+// transfer; false at end of file or on an error.
+template <class Byte, class Io>
+bool all_bytes(int fd, Byte* p, std::size_t n, Io io) {
   while (n > 0) {
-    const ssize_t k = ::read(fd, p, n);
+    const ssize_t k = io(fd, p, n);
     if (k < 0 && errno == EINTR) continue;
     if (k <= 0) return false;
     p += k;
@@ -23,18 +24,10 @@ inline bool read_exact(int fd, void* to, std::size_t n) {
   return true;
 }
 
+// Reads exactly n bytes; false at end of file or on an error.
+inline bool read_exact(int fd, void* to, std::size_t n) { return all_bytes(fd, static_cast<char*>(to), n, ::read); }
+
 // Writes all of data; false on an error (the reader is gone).
-inline bool write_all(int fd, std::string_view data) {
-  const char* p = data.data();
-  std::size_t left = data.size();
-  while (left > 0) {
-    const ssize_t n = ::write(fd, p, left);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    p += n;
-    left -= static_cast<std::size_t>(n);
-  }
-  return true;
-}
+inline bool write_all(int fd, std::string_view data) { return all_bytes(fd, data.data(), data.size(), ::write); }
 
 }  // namespace collsim

@@ -10,6 +10,7 @@
 #include "comm/reduction.hpp"
 #include "engines/run.hpp"
 #include "selection/decision.hpp"
+#include "support/text_table.hpp"
 #include "support/units.hpp"
 
 namespace collsim {
@@ -44,25 +45,6 @@ Candidate candidate_of(const selection::Choice& c) {
 }
 
 std::string optional_real(const std::optional<double>& x) { return x ? format_real(*x) : ""; }
-
-// Left-aligned columns separated by two spaces.
-std::string aligned(const std::vector<std::vector<std::string>>& table) {
-  std::vector<std::size_t> width;
-  for (const auto& row : table)
-    for (std::size_t i = 0; i < row.size(); ++i) {
-      if (width.size() <= i) width.push_back(0);
-      width[i] = std::max(width[i], row[i].size());
-    }
-  std::string out;
-  for (const auto& row : table) {
-    std::string line;
-    for (std::size_t i = 0; i < row.size(); ++i)
-      line += row[i] + (i + 1 < row.size() ? std::string(width[i] - row[i].size() + 2, ' ') : "");
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    out += line + "\n";
-  }
-  return out;
-}
 
 std::string fixed(double x, int digits) {
   char buf[64];
@@ -375,7 +357,7 @@ std::string format_comparison(const Comparison& c) {
     for (const auto& s : c.error_summaries)
       t.push_back({std::string(engine_name(s.engine)), std::string(to_string(s.op)), std::to_string(s.points),
                    percent(s.mean_abs), percent(s.max_abs)});
-    out += aligned(t) + "\n";
+    out += format_text_table(t) + "\n";
   }
 
   out += "Selectors: degradation = " + ref + " time of the pick / best " + ref +
@@ -392,7 +374,7 @@ std::string format_comparison(const Comparison& c) {
                  any ? "P=" + std::to_string(s.worst_procs) + " m=" + format_bytes(s.worst_bytes) : "-",
                  any ? std::to_string(s.hits) + " (" + fixed(100.0 * s.hits / s.picked, 0) + "%)" : "-", coverage});
   }
-  out += aligned(t);
+  out += format_text_table(t);
 
   bool several_roots = false;
   for (const auto& g : c.groups) several_roots = several_roots || g.root != c.groups.front().root;
@@ -432,7 +414,7 @@ std::string format_comparison(const Comparison& c) {
     if (picks.size() == 1) continue;
     out += "\nPicks, " + std::string(to_string(op)) +
            " (name[:segment] degradation; (name): Open MPI's choice, not in the results; -: no prediction):\n" +
-           aligned(picks);
+           format_text_table(picks);
   }
   return out;
 }

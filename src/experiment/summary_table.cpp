@@ -5,6 +5,7 @@
 #include <map>
 #include <tuple>
 
+#include "support/text_table.hpp"
 #include "support/units.hpp"
 
 namespace collsim {
@@ -15,32 +16,11 @@ namespace {
 using Key = std::tuple<std::string, std::string, int, std::size_t, std::size_t, int>;
 
 // `text[c]`: column c holds words (algorithm names, data checks), left-aligned; the others hold
-// numbers, right-aligned so their digits line up. Headers are left-aligned.
+// numbers, right-aligned so their digits line up. The first row names the columns.
 std::string render(const std::vector<std::vector<std::string>>& cells, const std::vector<bool>& text) {
-  std::vector<std::size_t> width;
-  for (const auto& row : cells)
-    for (std::size_t c = 0; c < row.size(); ++c) {
-      if (width.size() <= c) width.push_back(0);
-      width[c] = std::max(width[c], row[c].size());
-    }
-  std::string out;
-  for (std::size_t r = 0; r < cells.size(); ++r) {
-    std::string line;
-    for (std::size_t c = 0; c < cells[r].size(); ++c) {
-      const std::string& v = cells[r][c];
-      const bool left = r == 0 || (c < text.size() && text[c]);
-      const std::string pad(width[c] - v.size(), ' ');
-      line += (c ? "  " : "") + (left ? v + pad : pad + v);
-    }
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    out += line + "\n";
-    if (r == 0) {
-      std::size_t total = 0;
-      for (std::size_t w : width) total += w + 2;
-      out += std::string(total - 2, '-') + "\n";
-    }
-  }
-  return out;
+  std::vector<bool> right(text.size());
+  for (std::size_t c = 0; c < text.size(); ++c) right[c] = !text[c];
+  return format_text_table(cells, right, true);
 }
 
 // A reducing operation's row names its reduction: " (int32 sum)"; empty for the others.

@@ -5,15 +5,13 @@
 #include <cstdint>
 #include <new>
 
+#include "support/sanitizers.hpp"
+
 namespace collsim::huge_pages {
 
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kMapped = false;
-#else
-constexpr bool kMapped = true;
-#endif
+constexpr bool kMapped = !kAddressSanitizer;
 
 constexpr std::size_t kHuge = std::size_t{2} << 20;
 

@@ -21,6 +21,7 @@
 #include "engines/sim/route.hpp"
 #include "engines/sim/sim_comm.hpp"
 #include "engines/sim/sim_trace.hpp"
+#include "support/sanitizers.hpp"
 #include "support/units.hpp"
 
 // SimGrid prints its own deadlock banner from this category before calling our deadlock hook;
@@ -31,25 +32,13 @@ namespace collsim::sim {
 
 namespace s4u = simgrid::s4u;
 
-#if defined(__SANITIZE_ADDRESS__)
-#define COLLSIM_SIM_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define COLLSIM_SIM_ASAN 1
-#endif
-#endif
-
 namespace {
 
 // Actor contexts. Raw contexts are SimGrid's fastest. AddressSanitizer cannot follow raw
 // context switches (SimGrid from Debian is not built to tell it), so sanitized builds use one
 // thread per actor, with the threads' default stacks.
 std::vector<std::string> context_options() {
-#if defined(COLLSIM_SIM_ASAN)
-  return {"--cfg=contexts/factory:thread"};
-#else
-  return {"--cfg=contexts/factory:raw"};
-#endif
+  return {kAddressSanitizer ? "--cfg=contexts/factory:thread" : "--cfg=contexts/factory:raw"};
 }
 
 // Stack of every actor (ranks, transport connections, helpers), unless the platform's <config>
@@ -300,11 +289,11 @@ Simulation::Simulation(const SimConfig& config, const CheckedPlatform& platform,
   } catch (const std::exception& e) {
     throw PlatformError(platform_problem(file, e.what()));
   }
-#if !defined(COLLSIM_SIM_ASAN)
   // After the platform, whose <config> may set them too (it does not override sim.cfg).
-  if (simgrid::config::is_default("contexts/stack-size")) s4u::Engine::set_config("contexts/stack-size", kStackKiB);
-  impl_->choose_guard = simgrid::config::is_default("contexts/guard-size");
-#endif
+  if (!kAddressSanitizer) {
+    if (simgrid::config::is_default("contexts/stack-size")) s4u::Engine::set_config("contexts/stack-size", kStackKiB);
+    impl_->choose_guard = simgrid::config::is_default("contexts/guard-size");
+  }
   impl_->hosts = impl_->engine->get_all_hosts();
   if (impl_->hosts.empty()) throw PlatformError(file + ": the platform has no hosts");
   std::sort(impl_->hosts.begin(), impl_->hosts.end(),
