@@ -326,7 +326,7 @@ Task<> reduce_linear(Comm& comm, Buffer vector, Buffer result, const AlgorithmPa
 //    accumulator first and each child is combined on its left (c0 (+) own). A segment is finished
 //    with the last child's data, then blocking-sent to the parent, right after the next segment's
 //    receive from child 0 is posted.
-Task<> reduce_tree(Comm& comm, Buffer vector, Buffer result, const TreeNode& node, const AlgorithmParams& params);
+Task<> reduce_tree(Comm& comm, Buffer vector, Buffer result, TreeNode node, const AlgorithmParams& params);
 
 // ID 2 (ompi_coll_base_reduce_intra_chain): params.fanout chains off the root (chain_tree).
 // Open MPI's fixed decision passes fanout 0, built as 1, i.e. the pipeline.

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "algorithms/binomial_blocks.hpp"
 #include "algorithms/segmentation.hpp"
 #include "algorithms/virtual_trees.hpp"
 
@@ -33,26 +34,16 @@ Task<> gather_binomial(Comm& comm, Buffer block, Buffer gathered, const Algorith
   const std::int64_t vrank = (rank - root + p) % p;
   const TreeNode node = in_order_node(rank, p, params);
 
-  // `acc` collects this rank's subtree in vrank order, its own block first.
-  Storage temp;
-  Buffer acc = block;  // odd vranks send their block as it is
-  if (rank == root && root == 0) {
-    acc = gathered;
-  } else if (rank == root) {
-    temp = Storage(static_cast<std::size_t>(p) * m, !gathered.is_virtual());
-    acc = temp.view();
-  } else if (vrank % 2 == 0) {
-    const std::int64_t lowest_bit = vrank & -vrank;
-    const auto subtree = static_cast<std::size_t>(std::min<std::int64_t>(lowest_bit, p - vrank));
-    temp = Storage(subtree * m, !block.is_virtual());
-    acc = temp.view();
-  }
+  // `acc` collects this rank's subtree in vrank order, its own block first (odd vranks send their
+  // block as it is).
+  SubtreeBuffer subtree = subtree_buffer(rank, p, root, gathered, block);
+  const Buffer acc = subtree.blocks;
   if (rank == root || vrank % 2 == 0) co_await comm.copy(acc.slice(0, m), block);
 
   std::size_t held = m;
   for (int child : node.children) {
     const std::int64_t vchild = (child - root + p) % p;
-    const auto n = static_cast<std::size_t>(std::min(vchild - vrank, p - vchild)) * m;
+    const std::size_t n = subtree_blocks(vchild, p) * m;
     co_await comm.recv(acc.slice(held, n), child, tags::gather);
     held += n;
   }

@@ -37,5 +37,4 @@ inline int rabenseifner_real_rank(int u, int extra) { return u < extra ? 2 * u :
 // rank that dropped out.
 Task<int> rabenseifner_reduce_scatter(Comm& comm, Buffer w, Buffer t, Reduction reduction, int tag);
 
-
 }  // namespace collsim

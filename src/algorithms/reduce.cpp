@@ -33,23 +33,19 @@ Task<> reduce_linear(Comm& comm, Buffer vector, Buffer result, const AlgorithmPa
 }
 
 Task<> reduce_chain(Comm& comm, Buffer vector, Buffer result, const AlgorithmParams& params) {
-  const TreeNode node = chain_node(comm.rank(), comm.size(), params);
-  co_await reduce_tree(comm, vector, result, node, params);
+  return reduce_tree(comm, vector, result, chain_node(comm.rank(), comm.size(), params), params);
 }
 
 Task<> reduce_pipeline(Comm& comm, Buffer vector, Buffer result, const AlgorithmParams& params) {
-  const TreeNode node = pipeline_node(comm.rank(), comm.size(), params);
-  co_await reduce_tree(comm, vector, result, node, params);
+  return reduce_tree(comm, vector, result, pipeline_node(comm.rank(), comm.size(), params), params);
 }
 
 Task<> reduce_binary(Comm& comm, Buffer vector, Buffer result, const AlgorithmParams& params) {
-  const TreeNode node = binary_node(comm.rank(), comm.size(), params);
-  co_await reduce_tree(comm, vector, result, node, params);
+  return reduce_tree(comm, vector, result, binary_node(comm.rank(), comm.size(), params), params);
 }
 
 Task<> reduce_binomial(Comm& comm, Buffer vector, Buffer result, const AlgorithmParams& params) {
-  const TreeNode node = in_order_node(comm.rank(), comm.size(), params);
-  co_await reduce_tree(comm, vector, result, node, params);
+  return reduce_tree(comm, vector, result, in_order_node(comm.rank(), comm.size(), params), params);
 }
 
 Task<> reduce_in_order_binary(Comm& comm, Buffer vector, Buffer result, const AlgorithmParams& params) {

@@ -86,17 +86,22 @@ int mirror(int v, int bits) {
   return out;
 }
 
+// No elements: nothing to do (MPI_Reduce_scatter returns at once when all counts are 0); one
+// process: its block is its whole vector. True when one of them ended the call.
+Task<bool> ended_early(Comm& comm, Buffer vector, Buffer block, const Blocks& blocks) {
+  if (blocks.total() == 0) co_return true;
+  if (comm.size() > 1) co_return false;
+  co_await comm.copy(block, vector);
+  co_return true;
+}
+
 }  // namespace
 
 Task<> reduce_scatter_non_overlapping(Comm& comm, Buffer vector, Buffer block, const AlgorithmParams& params) {
   const Reduction red = params.reduction;
   const int p = comm.size();
   const Blocks blocks = equal_blocks(p, block, red);
-  if (blocks.total() == 0) co_return;
-  if (p == 1) {
-    co_await comm.copy(block, vector);
-    co_return;
-  }
+  if (co_await ended_early(comm, vector, block, blocks)) co_return;
   Storage reduced(comm.rank() == 0 ? vector.size() : 0, !vector.is_virtual());
   co_await communicator_reduce(comm, vector, reduced.view(), 0, red);
   co_await scatterv_basic_linear(comm, reduced.view(), block, 0);
@@ -106,11 +111,7 @@ Task<> reduce_scatter_recursive_halving(Comm& comm, Buffer vector, Buffer block,
   const Reduction red = params.reduction;
   const int p = comm.size(), rank = comm.rank();
   const Blocks blocks = equal_blocks(p, block, red);
-  if (blocks.total() == 0) co_return;  // MPI_Reduce_scatter returns at once when all counts are 0
-  if (p == 1) {
-    co_await comm.copy(block, vector);
-    co_return;
-  }
+  if (co_await ended_early(comm, vector, block, blocks)) co_return;
   const Folded f(p, blocks);
   const bool real = !vector.is_virtual();
   Storage r_store(vector.size(), real), t_store(vector.size(), real);
@@ -149,11 +150,7 @@ Task<> reduce_scatter_ring(Comm& comm, Buffer vector, Buffer block, const Algori
   const Reduction red = params.reduction;
   const int p = comm.size(), rank = comm.rank();
   const Blocks blocks = equal_blocks(p, block, red);
-  if (blocks.total() == 0) co_return;
-  if (p == 1) {
-    co_await comm.copy(block, vector);
-    co_return;
-  }
+  if (co_await ended_early(comm, vector, block, blocks)) co_return;
   const int left = (rank + p - 1) % p, right = (rank + 1) % p;
   auto nth_block = [&](int k) { return (rank - k + p) % p; };  // the block at step k
   std::size_t largest = 0;
@@ -190,11 +187,7 @@ Task<> reduce_scatter_butterfly(Comm& comm, Buffer vector, Buffer block, const A
   const Reduction red = params.reduction;
   const int p = comm.size(), rank = comm.rank();
   const Blocks blocks = equal_blocks(p, block, red);
-  if (blocks.total() == 0) co_return;
-  if (p == 1) {
-    co_await comm.copy(block, vector);
-    co_return;
-  }
+  if (co_await ended_early(comm, vector, block, blocks)) co_return;
   const Folded f(p, blocks);
   const bool real = !vector.is_virtual();
   Storage s_store(vector.size(), real), v_store(vector.size(), real);

@@ -29,7 +29,7 @@ Task<> reduce_leaf(Comm& comm, Buffer vector, int parent, const Segmentation& se
 
 }  // namespace
 
-Task<> reduce_tree(Comm& comm, Buffer vector, Buffer result, const TreeNode& node, const AlgorithmParams& params) {
+Task<> reduce_tree(Comm& comm, Buffer vector, Buffer result, TreeNode node, const AlgorithmParams& params) {
   const std::size_t m = vector.size();
   if (m == 0) co_return;
   const Reduction red = params.reduction;

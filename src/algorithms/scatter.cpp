@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "algorithms/binomial_blocks.hpp"
 #include "algorithms/virtual_trees.hpp"
 
 namespace collsim {
@@ -45,23 +46,15 @@ Task<> scatter_binomial(Comm& comm, Buffer blocks, Buffer block, const Algorithm
   const std::int64_t vrank = (rank - root + p) % p;
   const TreeNode node = in_order_node(rank, p, params);
 
-  // `held` is this rank's subtree in vrank order, its own block first.
-  Storage temp;
-  Buffer held = block;  // odd vranks receive their one block in place
-  if (rank == root && root == 0) {
-    held = blocks;
-  } else if (rank == root) {
+  // `held` is this rank's subtree in vrank order, its own block first (odd vranks receive their
+  // one block in place).
+  SubtreeBuffer subtree = subtree_buffer(rank, p, root, blocks, block);
+  const Buffer held = subtree.blocks;
+  if (rank == root && root != 0) {
     // Ranks root..p-1 are vranks 0..p-root-1, then ranks 0..root-1.
-    temp = Storage(static_cast<std::size_t>(p) * m, !blocks.is_virtual());
-    held = temp.view();
     const std::size_t upper = static_cast<std::size_t>(p - root) * m;
     co_await comm.copy(held.slice(0, upper), blocks.slice(static_cast<std::size_t>(root) * m, upper));
     co_await comm.copy(held.slice(upper, held.size() - upper), blocks.slice(0, static_cast<std::size_t>(root) * m));
-  } else if (vrank % 2 == 0) {
-    const std::int64_t lowest_bit = vrank & -vrank;  // vrank - parent's vrank
-    const auto subtree = static_cast<std::size_t>(std::min<std::int64_t>(lowest_bit, p - vrank));
-    temp = Storage(subtree * m, !block.is_virtual());
-    held = temp.view();
   }
   if (rank != root) co_await comm.recv(held, node.parent, tags::scatter);
   if (rank == root || vrank % 2 == 0) co_await comm.copy(block, held.slice(0, m));
@@ -69,7 +62,7 @@ Task<> scatter_binomial(Comm& comm, Buffer blocks, Buffer block, const Algorithm
   for (auto child = node.children.rbegin(); child != node.children.rend(); ++child) {
     const std::int64_t vchild = (*child - root + p) % p;
     const auto offset = static_cast<std::size_t>(vchild - vrank) * m;
-    const auto n = static_cast<std::size_t>(std::min(vchild - vrank, p - vchild)) * m;
+    const std::size_t n = subtree_blocks(vchild, p) * m;
     co_await comm.send(held.slice(offset, n), *child, tags::scatter);
   }
 }

@@ -53,8 +53,9 @@ const char* const kAbout =
     "each operation means them (collsim algorithms): a reducing operation samples whole numbers of\n"
     "--datatype elements, and a barrier the size 0 only. Algorithms Open MPI does not run on a\n"
     "communicator size (two_proc beyond 2 processes) and those without the formula are passed over.\n"
-    "With --params, every other candidate needs its fit in the file (textbook formulas take the\n"
-    "ping-pong's alpha and beta when the file has them), or select refuses to guess its costs.\n"
+    "With --params, the candidates the file has no fit for are passed over, with a note (textbook\n"
+    "formulas take the ping-pong's alpha and beta when the file has them); select refuses to guess\n"
+    "their costs. With --rules-out only Open MPI's algorithms are candidates.\n"
     "--rules-out writes the tables for Open MPI:\n"
     "  mpirun --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_dynamic_rules_filename FILE ...";
 
@@ -102,11 +103,12 @@ std::vector<std::size_t> read_segments(const ParsedOptions& o) {
 
 struct Prediction {
   selection::Predictor predict;
-  std::string description;  // "derived formulas, parameters FILE"
+  std::string description;         // "derived formulas, parameters FILE"
+  std::vector<std::string> notes;  // candidates passed over, and why
 };
 
-// The predictions for the candidates of `ops` on the `communicators` sizes; with --params,
-// each candidate needs its fit in the file (has_fit), or none is made.
+// The predictions for the candidates of `ops` on the `communicators` sizes; with --params, those
+// of the candidates the file has a fit for (has_fit).
 Prediction read_prediction(const ParsedOptions& o, const std::vector<Operation>& ops,
                            const std::vector<int>& communicators) {
   const std::string kind_text = o.text("formula", "derived");
@@ -122,16 +124,27 @@ Prediction read_prediction(const ParsedOptions& o, const std::vector<Operation>&
     const Parameters params = read_parameters(path);
     const FormulaConfig config =
         formula_config(params, derived ? FormulaConfig::Kind::derived : FormulaConfig::Kind::textbook);
-    std::vector<std::string> missing;
-    for (const AlgorithmInfo& a : all_algorithms()) {
-      const bool candidate =
-          std::find(ops.begin(), ops.end(), a.op) != ops.end() && (derived ? a.derived : a.textbook) &&
-          std::any_of(communicators.begin(), communicators.end(), [&](int p) { return runs_on(a, p); });
-      if (candidate && !has_fit(config, a)) missing.emplace_back(a.name);
+    // Candidates without a fit are passed over (a file calibrated with --ops, or before an
+    // algorithm was added), and said so; an operation left with none is refused.
+    for (Operation op : ops) {
+      std::vector<std::string> missing;
+      bool any_fit = false;
+      for (const AlgorithmInfo& a : all_algorithms()) {
+        const bool candidate =
+            a.op == op && (derived ? a.derived : a.textbook) &&
+            std::any_of(communicators.begin(), communicators.end(), [&](int p) { return runs_on(a, p); });
+        if (!candidate) continue;
+        if (has_fit(config, a))
+          any_fit = true;
+        else
+          missing.emplace_back(a.name);
+      }
+      if (!any_fit && !missing.empty()) throw InputError(missing_fits(path, missing));
+      if (!missing.empty()) out.notes.push_back("passed over: " + missing_fits(path, missing));
     }
-    if (!missing.empty()) throw InputError(missing_fits(path, missing));
     out.predict = [config, derived](const AlgorithmInfo& a, const AlgorithmParams& p, int procs, std::size_t bytes) {
-      if ((derived ? a.derived : a.textbook) == nullptr) return std::numeric_limits<double>::quiet_NaN();
+      if ((derived ? a.derived : a.textbook) == nullptr || !has_fit(config, a))
+        return std::numeric_limits<double>::quiet_NaN();
       RunSpec spec;
       spec.algorithm = &a;
       spec.params = p;
@@ -194,6 +207,7 @@ int select(const ParsedOptions& o) {
                        " applies to reducing operations (reduce, allreduce, reduce_scatter)");
   const Reduction reduction = read_reduction(o, kDefaultReduction);
   const Prediction prediction = read_prediction(o, ops, procs);
+  for (const std::string& note : prediction.notes) std::cerr << "collsim: note: " << note << "\n";
   if (o.has("rules-out")) check_output_file(o.text("rules-out"), "rules file");  // before the tables are printed
 
   // The sizes a call of each operation can have: a barrier has none, a reduction whole elements.
@@ -220,7 +234,10 @@ int select(const ParsedOptions& o) {
   for (std::size_t k = 0; k < ops.size(); ++k) {
     const Operation op = ops[k];
     const OperationInfo& info = operation_info(op);
-    const auto candidates = selection::default_candidates(op, segments, reduction);
+    auto candidates = selection::default_candidates(op, segments, reduction);
+    // A rules file names Open MPI's algorithms by their numbers: collsim's own cannot be in one.
+    if (o.has("rules-out"))
+      std::erase_if(candidates, [](const selection::Candidate& c) { return !c.algorithm->in_open_mpi(); });
     tables.push_back(selection::DecisionTable::build(op, procs, sizes_of[k], [&](int p, std::size_t bytes) {
       const selection::Choice c = selection::select_by_model(op, p, bytes, prediction.predict, candidates);
       progress.update(++chosen, calls);

@@ -42,7 +42,9 @@ const KnobInfo& knob_info(Knob knob);
 struct AlgorithmInfo {
   std::string_view name;  // "bcast/binomial"
   Operation op = Operation::bcast;
-  int ompi_id = 0;           // Open MPI's coll_tuned_<op>_algorithm number
+  // Open MPI's coll_tuned_<op>_algorithm number; 0 for an algorithm of collsim's own, which Open
+  // MPI does not have: it has no mpi-native twin and no place in a rules file.
+  int ompi_id = 0;
   unsigned knobs = 0;        // the Knob bits the algorithm honours
   std::string_view summary;  // one line for --help and listings
   AlgorithmFn run = nullptr;
@@ -64,6 +66,7 @@ struct AlgorithmInfo {
   bool keeps_rank_order = false;
 
   bool takes(Knob knob) const { return (knobs & static_cast<unsigned>(knob)) != 0; }
+  bool in_open_mpi() const { return ompi_id > 0; }
 };
 
 std::span<const AlgorithmInfo> all_algorithms();

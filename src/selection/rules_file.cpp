@@ -38,6 +38,8 @@ std::string rule_line(const MessageRule& rule, const std::string& where) {
     throw InputError(where + std::string(a.name) + " with max_requests " + std::to_string(c.params.max_requests) +
                      ": the rules file's format (version 1) cannot give it; Open MPI then takes "
                      "coll_tuned_alltoall_max_requests (default 0) for every rule");
+  if (!a.in_open_mpi())
+    throw InputError(where + std::string(a.name) + " is collsim's own algorithm: a rules file names Open MPI's only");
   const std::size_t segment = a.takes(Knob::segment) ? c.params.segment : 0;
   if (segment > static_cast<std::size_t>(INT_MAX))
     throw InputError(where + std::string(a.name) + " segment " + std::to_string(segment) +

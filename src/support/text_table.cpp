@@ -4,8 +4,8 @@
 
 namespace collsim {
 
-std::string format_text_table(const std::vector<std::vector<std::string>>& rows,
-                              const std::vector<bool>& right_aligned, bool header) {
+std::string format_text_table(const std::vector<std::vector<std::string>>& rows, const std::vector<bool>& right_aligned,
+                              bool header) {
   std::vector<std::size_t> width;
   for (const auto& row : rows)
     for (std::size_t c = 0; c < row.size(); ++c) {

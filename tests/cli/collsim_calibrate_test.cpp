@@ -75,13 +75,26 @@ TEST(CliCalibrate, FormulaRefusesAnAlgorithmItsParametersHaveNoFitFor) {
   // Textbook formulas take the ping-pong's costs, as the file's reader says, so they need no fit.
   EXPECT_DOUBLE_EQ(time_of(collsim("measure --engine formula --formula textbook --csv --op bcast/pipeline" + call)),
                    3 * (2e-5 + 8192e-9));
-  expect_refused("select --op bcast --procs 4,8 --params " + params,
+  // select passes over the candidates without a fit, names them in a note, and picks among the
+  // rest (here bcast/binomial alone); an operation left with no candidate is refused.
+  const Outcome picked = collsim("select --op bcast --procs 4,8 --params " + params);
+  EXPECT_EQ(picked.status, 0) << picked.err;
+  const std::string note =
+      "collsim: note: passed over: " + params + " has no fit for bcast/basic_linear, bcast/chain, ";
+  EXPECT_NE(picked.err.find(note), std::string::npos) << picked.err;
+  EXPECT_EQ(picked.err.find("bcast/binomial"), std::string::npos) << picked.err;
+  std::istringstream table(picked.out);
+  int choices = 0;
+  for (std::string line; std::getline(table, line);)
+    if (line.starts_with("    from ")) {  // a choice: "from SIZE  ALGORITHM segment S"
+      EXPECT_NE(line.find("bcast/binomial"), std::string::npos) << line;
+      ++choices;
+    }
+  EXPECT_GT(choices, 0) << picked.out;
+  expect_refused("select --op gather --procs 4 --params " + params,
                  "collsim: " + params +
-                     " has no fit for bcast/basic_linear, bcast/chain, bcast/pipeline, bcast/split_binary_tree, "
-                     "bcast/binary_tree, bcast/knomial, bcast/scatter_allgather, bcast/scatter_allgather_ring "
-                     "(collsim calibrate --ops bcast/basic_linear,bcast/chain,bcast/pipeline,"
-                     "bcast/split_binary_tree,bcast/binary_tree,bcast/knomial,bcast/scatter_allgather,"
-                     "bcast/scatter_allgather_ring ... writes them)");
+                     " has no fit for gather/basic_linear, gather/binomial, gather/linear_sync (collsim calibrate "
+                     "--ops gather/basic_linear,gather/binomial,gather/linear_sync ... writes them)");
   const std::string scenario = (dir / "scenario.yaml").string();
   std::ofstream(scenario) << "engines: [formula]\n"
                              "formula: {kinds: [textbook, derived], params: binomial-only.yaml}\n"

@@ -11,23 +11,24 @@
 #include <vector>
 
 #include "cli_test_util.hpp"
+#include "registry/registry.hpp"
 
 namespace {
 
 using namespace collsim_test;
 
 TEST(Cli, HelpAndAlgorithms) {
-  Outcome o = collsim("--help");
+  Outcome o = collsim_test::collsim("--help");
   EXPECT_EQ(o.status, 0);
   EXPECT_NE(o.out.find("collsim run SCENARIO.yaml"), std::string::npos);
   for (const char* command : {"collsim calibrate", "collsim compare", "collsim select"})
     EXPECT_NE(o.out.find(command), std::string::npos) << command;
   for (const char* command : {"calibrate", "compare", "select"})
-    EXPECT_EQ(collsim(std::string(command) + " --help").status, 0) << command;
-  o = collsim("measure --help");
+    EXPECT_EQ(collsim_test::collsim(std::string(command) + " --help").status, 0) << command;
+  o = collsim_test::collsim("measure --help");
   EXPECT_EQ(o.status, 0);
   EXPECT_NE(o.out.find("--ranks-per-node"), std::string::npos);
-  o = collsim("algorithms");
+  o = collsim_test::collsim("algorithms");
   EXPECT_EQ(o.status, 0);
   EXPECT_NE(o.out.find("bcast/binomial"), std::string::npos);
   // Every entry with its ID and knobs in aligned columns, the longest name included: the ID's
@@ -43,7 +44,7 @@ TEST(Cli, HelpAndAlgorithms) {
     EXPECT_NE(line[knobs], ' ') << line;
     EXPECT_EQ(line[knobs - 1], ' ') << line;
   }
-  EXPECT_EQ(entries, 49);  // 9 + 3 + 3 + 7 + 6 + 4 + 6 + 5 + 6 algorithms of the nine operations
+  EXPECT_EQ(entries, static_cast<int>(collsim::all_algorithms().size()));
   const auto line_of = [&](const std::string& name) {
     const auto at = o.out.find("\n" + name + " ");
     return at == std::string::npos ? std::string() : o.out.substr(at + 1, o.out.find('\n', at + 1) - at - 1);
@@ -53,7 +54,7 @@ TEST(Cli, HelpAndAlgorithms) {
 
 // Model engine: an unsegmented binomial bcast on 1000 ranks under Hockney is 9 (alpha + beta m).
 TEST(Cli, ModelMeasureMatchesClosedForm) {
-  const Outcome o = collsim(
+  const Outcome o = collsim_test::collsim(
       "measure --engine model --op bcast/binomial --procs 1000 --bytes 1MiB --alpha 2e-5 --beta 1e-9 --csv "
       "--payload virtual");
   ASSERT_EQ(o.status, 0) << o.err;
@@ -67,7 +68,7 @@ TEST(Cli, ModelMeasureMatchesClosedForm) {
 // The textbook reduce formula charges --reduce-gamma per byte combined: ceil(log2 8) = 3 steps of
 // alpha + beta*m + gamma*m.
 TEST(Cli, TextbookFormulaChargesTheReduction) {
-  const Outcome o = collsim(
+  const Outcome o = collsim_test::collsim(
       "measure --engine formula --formula textbook --op reduce/binomial --procs 8 --bytes 8000 --datatype double "
       "--alpha 2e-5 --beta 1e-9 --reduce-gamma 5e-10 --csv");
   ASSERT_EQ(o.status, 0) << o.err;
@@ -80,10 +81,10 @@ TEST(Cli, ModelTwoLevelHockney) {
   const std::string base =
       "measure --engine model --op bcast/basic_linear --procs 3 --bytes 1000 --alpha 2e-5 --beta 1e-9 "
       "--intra 1e-6,1e-10 --csv --ranks-per-node ";
-  Outcome o = collsim(base + "2");
+  Outcome o = collsim_test::collsim(base + "2");
   ASSERT_EQ(o.status, 0) << o.err;
   EXPECT_NEAR(std::stod(csv_field(o.out, "time_s")), 2e-5 + 1e-9 * 1000, 1e-15);
-  o = collsim(base + "3");
+  o = collsim_test::collsim(base + "3");
   ASSERT_EQ(o.status, 0) << o.err;
   EXPECT_NEAR(std::stod(csv_field(o.out, "time_s")), 1e-6 + 1e-10 * 1000, 1e-15);
   expect_bad_input("measure --engine model --op bcast/binomial --procs 4 --bytes 8 --intra 1e-6",
@@ -102,14 +103,14 @@ TEST(Cli, ModelParametersFromThePlatform) {
   const auto near = [](const Outcome& out, double want) {
     EXPECT_NEAR(std::stod(csv_field(out.out, "time_s")), want, 1e-15 * want) << out.out;
   };
-  Outcome o = collsim(base + " --ranks-per-node 2");
+  Outcome o = collsim_test::collsim(base + " --ranks-per-node 2");
   ASSERT_EQ(o.status, 0) << o.err;
   near(o, 20e-6 + 1000 / 1.25e9);
-  o = collsim(base + " --ranks-per-node 3");
+  o = collsim_test::collsim(base + " --ranks-per-node 3");
   ASSERT_EQ(o.status, 0) << o.err;
   near(o, 5e-6 + 1000 / 3e9);
   // The network model's factors apply: LV08 multiplies latencies by 13.01, bandwidths by 0.97.
-  o = collsim(base + " --ranks-per-node 2 --cfg network/model:LV08");
+  o = collsim_test::collsim(base + " --ranks-per-node 2 --cfg network/model:LV08");
   ASSERT_EQ(o.status, 0) << o.err;
   near(o, 13.01 * 20e-6 + 1000 / (0.97 * 1.25e9));
   expect_bad_input(base + " --alpha 1e-6", "--platform gives the model its parameters: --alpha cannot be given too");
@@ -122,7 +123,8 @@ TEST(Cli, ModelParametersFromThePlatform) {
 // blocks one after the other: 15 * (20 us + 1 MiB / 1.25 GB/s), after copying its own block at the platform's
 // memcpy_bw of 1 GB/s.
 TEST(Cli, SimMeasureMatchesHandCalculation) {
-  const Outcome o = collsim("measure --engine sim --op gather/basic_linear --procs 16 --bytes 1MiB --csv --platform " +
+  const Outcome o =
+      collsim_test::collsim("measure --engine sim --op gather/basic_linear --procs 16 --bytes 1MiB --csv --platform " +
                             src("platforms/test/star16.xml") +
                             " --cfg network/model:CM02 --cfg network/crosstraffic:0 --cfg network/TCP-gamma:1e12"
                             " --protocol ideal");
@@ -172,14 +174,14 @@ TEST(Cli, OptionsThatDoNotApplyAreRefused) {
   expect_refused("explain bcast/binomial --procs 2 --bytes 8 --engine sim --protocol tcp+shm --eager-limit 4KiB",
                  "collsim: --eager-limit applies to the ideal protocol only, not tcp+shm (whose limits are the "
                  "protocol options tcp/eager_limit:SIZE and shm/eager_limit:SIZE)");
-  EXPECT_EQ(collsim("measure --engine sim --protocol ideal --eager-limit 4KiB" + call).status, 0);
+  EXPECT_EQ(collsim_test::collsim("measure --engine sim --protocol ideal --eager-limit 4KiB" + call).status, 0);
   expect_refused("measure --engine sim --platform " + src("platforms/grisou.xml") + " --eager-limit 4KiB" + call,
                  "collsim: the eager limit (--eager-limit, sim.eager_limit) is the ideal protocol's; this platform's "
                  "protocol (collsim/protocol) is tcp, whose limits are the protocol options tcp/eager_limit:SIZE and "
                  "shm/eager_limit:SIZE");
   expect_refused("algorithms foo --bogus", "collsim: unknown option --bogus (see --help)");
   expect_refused("algorithms foo", "collsim: algorithms takes no arguments (unexpected 'foo'; collsim algorithms)");
-  EXPECT_EQ(collsim("algorithms --help").status, 0);
+  EXPECT_EQ(collsim_test::collsim("algorithms --help").status, 0);
 }
 
 // A folder where a file is expected, as input or output, is one line and exit status 2 (a C++
@@ -229,8 +231,8 @@ TEST(Cli, RunProtocolOverridesTheScenario) {
                           << "\nprocs: 2\nbytes: 1000\noperations: [bcast/binomial]\nsim: {protocol: tcp}\n";
   const fs::path out = scratch() / "protocol-override";
   for (const std::string protocol : {"tcp", "ideal"}) {
-    const Outcome o = collsim("run " + scenario.string() + " --quiet --out " + out.string() +
-                              (protocol == "tcp" ? "" : " --protocol " + protocol));
+    const Outcome o = collsim_test::collsim("run " + scenario.string() + " --quiet --out " + out.string() +
+                                            (protocol == "tcp" ? "" : " --protocol " + protocol));
     ASSERT_EQ(o.status, 0) << o.err;
     const std::string csv = slurp(out / "results.csv");
     EXPECT_EQ(csv_field(csv, "protocol"), protocol) << csv;
@@ -314,7 +316,7 @@ TEST(Cli, BadScenarioFilesNameFileAndLine) {
 TEST(Cli, RunCountsThePointsASkippedRootLeavesOut) {
   const fs::path f = scratch() / "someroots.yaml";
   std::ofstream(f) << "engines: [model]\nprocs: [2, 4]\nbytes: [1, 2]\nroot: [0, 3]\noperations: [bcast/binomial]\n";
-  const Outcome o = collsim("run " + f.string() + " --out " + (scratch() / "someroots").string());
+  const Outcome o = collsim_test::collsim("run " + f.string() + " --out " + (scratch() / "someroots").string());
   ASSERT_EQ(o.status, 0) << o.err;
   EXPECT_NE(o.err.find("collsim: someroots: 6 measurements on 1 engine(s)"), std::string::npos) << o.err;
   EXPECT_NE(o.err.find("\ncollsim: 2 points skipped: their root is not a rank of their process count\n"),
@@ -324,7 +326,7 @@ TEST(Cli, RunCountsThePointsASkippedRootLeavesOut) {
 
 TEST(Cli, QuickstartWritesCsvAndJson) {
   const fs::path out = scratch() / "quickstart";
-  const Outcome o = collsim("run " + src("scenarios/quickstart.yaml") + " --out " + out.string());
+  const Outcome o = collsim_test::collsim("run " + src("scenarios/quickstart.yaml") + " --out " + out.string());
   ASSERT_EQ(o.status, 0) << o.err;
   EXPECT_NE(o.out.find("bcast/binomial"), std::string::npos) << o.out;
   // The derived prediction, the model engine and the simulation side by side.
@@ -351,13 +353,13 @@ namespace {
 using namespace collsim_test;
 
 TEST(Cli, TreePrintsOpenMpiShapes) {
-  Outcome o = collsim("tree bcast/binary_tree --procs 7");
+  Outcome o = collsim_test::collsim("tree bcast/binary_tree --procs 7");
   ASSERT_EQ(o.status, 0) << o.err;
   EXPECT_EQ(o.out, "0 -> 1 2\n1 -> 3 5\n2 -> 4 6\n");
-  o = collsim("tree bcast/binomial --procs 8");
+  o = collsim_test::collsim("tree bcast/binomial --procs 8");
   ASSERT_EQ(o.status, 0) << o.err;
   EXPECT_EQ(o.out, "0 -> 1 2 4\n1 -> 3 5\n2 -> 6\n3 -> 7\n");
-  o = collsim("tree gather/binomial --procs 8 --dot");
+  o = collsim_test::collsim("tree gather/binomial --procs 8 --dot");
   ASSERT_EQ(o.status, 0) << o.err;
   EXPECT_EQ(o.out.rfind("digraph", 0), 0u) << o.out;
   expect_bad_input("tree bcast/binomial --procs 8 --root 8", "--root 8 is not a rank of 8 processes");
@@ -378,7 +380,7 @@ TEST(Cli, ScenarioRunsOursAndOpenMpisSideBySide) {
   std::ofstream(dir / "side.yaml") << "name: side\nengines: [mpi, mpi-native]\nprocs: [2]\nbytes: [10000]\n"
                                       "segment: 1KiB\nmpi: {min_runs: 3, max_runs: 5, ci_target: 100, timeout: 100}\n"
                                       "operations: [bcast/chain, bcast/knomial, gather/linear_sync]\n";
-  const Outcome o = collsim("run " + (dir / "side.yaml").string() + " --out " + (dir / "side").string());
+  const Outcome o = collsim_test::collsim("run " + (dir / "side.yaml").string() + " --out " + (dir / "side").string());
   ASSERT_EQ(o.status, 0) << o.err << o.out;
   const std::string csv = slurp(dir / "side" / "results.csv");
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 7) << csv;  // header + 3 ops x 2 engines
@@ -396,7 +398,8 @@ TEST(Cli, ScenarioSaysWhichMpiPointsMissedTheCiTarget) {
   std::ofstream(dir / "loose.yaml") << "name: loose\nengines: [mpi]\nprocs: [2]\nbytes: [10000]\n"
                                        "mpi: {min_runs: 3, max_runs: 3, ci_target: 1e-9, timeout: 100}\n"
                                        "operations: [bcast/binomial]\n";
-  const Outcome o = collsim("run " + (dir / "loose.yaml").string() + " --out " + (dir / "loose").string());
+  const Outcome o =
+      collsim_test::collsim("run " + (dir / "loose.yaml").string() + " --out " + (dir / "loose").string());
   ASSERT_EQ(o.status, 0) << o.err << o.out;
   const std::string csv = slurp(dir / "loose" / "results.csv");
   EXPECT_EQ(csv_column(csv, "runs"), std::vector<std::string>{"3"}) << csv;

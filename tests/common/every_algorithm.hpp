@@ -111,6 +111,14 @@ inline std::vector<int> every_root(const AlgorithmInfo& a, int p) {
 }
 
 // The same by name, for suites whose parameter is the algorithm's name.
+// The names of the algorithms Open MPI has too (the mpi-native suites compare with them).
+inline std::vector<std::string> open_mpi_algorithm_names() {
+  std::vector<std::string> out;
+  for (const auto& a : all_algorithms())
+    if (a.in_open_mpi()) out.emplace_back(a.name);
+  return out;
+}
+
 inline std::vector<std::string> every_algorithm_name() {
   std::vector<std::string> out;
   for (const auto& a : all_algorithms()) out.emplace_back(a.name);

@@ -38,7 +38,7 @@ const std::map<std::string_view, std::string_view> kOtherOrder = {};
 std::vector<std::string> reducing_algorithms() {
   std::vector<std::string> names;
   for (const auto& a : all_algorithms())
-    if (operation_info(a.op).reduces) names.emplace_back(a.name);
+    if (operation_info(a.op).reduces && a.in_open_mpi()) names.emplace_back(a.name);  // compared with Open MPI's
   return names;
 }
 

@@ -86,7 +86,7 @@ std::vector<const AlgorithmInfo*> fidelity_algorithms(MPI_Comm comm, const Fidel
   std::vector<const AlgorithmInfo*> algorithms = options.algorithms;
   if (algorithms.empty())
     for (const auto& a : all_algorithms())
-      if (runs_on(a, procs)) algorithms.push_back(&a);
+      if (runs_on(a, procs) && a.in_open_mpi()) algorithms.push_back(&a);
   if (options.sizes.empty()) throw InputError("fidelity: no sizes to measure");
 
   // Refuse up front rather than after an hour of measuring.

@@ -159,6 +159,8 @@ int call_native(Operation op, RankBuffers b, std::size_t bytes, const AlgorithmP
 void enable_native_forcing() { setenv("OMPI_MCA_coll_tuned_use_dynamic_rules", "1", /*overwrite=*/0); }
 
 std::string native_support(const AlgorithmInfo& algorithm, const AlgorithmParams& params, std::size_t bytes) {
+  if (!algorithm.in_open_mpi())
+    return std::string(algorithm.name) + " is collsim's own: Open MPI has no such algorithm to force";
   if (bytes > static_cast<std::size_t>(INT_MAX))
     return std::to_string(bytes) + " bytes do not fit the int count of " +
            std::string(operation_info(algorithm.op).mpi_name);
