@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/algorithms_table.hpp"
 #include "cli/commands.hpp"
 #include "cli/engine_options.hpp"
 #include "cli/measure_options.hpp"
@@ -268,39 +269,7 @@ int tree(const ParsedOptions& o) {
 int algorithms(const ParsedOptions& o) {
   if (!o.positional.empty())
     throw UsageError("algorithms takes no arguments (unexpected '" + o.positional[0] + "'; collsim algorithms)");
-  // Columns as wide as their longest entry; knobs by their option names.
-  std::size_t name_width = std::string_view("algorithm").size(), knob_width = std::string_view("knobs").size();
-  const auto knobs_of = [](const AlgorithmInfo& a) {
-    std::string out;
-    for (const KnobInfo& k : all_knobs())
-      if (a.takes(k.knob)) {
-        // Appended piecewise: GCC 12 warns (-Wrestrict, falsely) about "," + a temporary string.
-        if (!out.empty()) out += ',';
-        out += k.name;
-      }
-    return out.empty() ? std::string("-") : out;
-  };
-  for (const auto& a : all_algorithms()) {
-    name_width = std::max(name_width, a.name.size());
-    knob_width = std::max(knob_width, knobs_of(a).size());
-  }
-  const auto row = [&](std::string_view name, std::string_view id, std::string_view knobs, std::string_view what) {
-    std::string line(name);
-    line.resize(name_width + 2, ' ');
-    line += std::string(7 - std::min<std::size_t>(7, id.size()), ' ') + std::string(id) + "  ";
-    line += knobs;
-    line.resize(line.size() + knob_width - knobs.size() + 2, ' ');
-    std::cout << line << what << "\n";
-  };
-  row("algorithm", "ompi id", "knobs", "description");
-  for (const auto& a : all_algorithms()) row(a.name, std::to_string(a.ompi_id), knobs_of(a), a.summary);
-  std::cout << "\nWhat --bytes means per operation:\n";
-  for (const OperationInfo& op : all_operations()) {
-    char line[256];
-    std::snprintf(line, sizeof line, "  %-15s %s%s\n", std::string(op.name).c_str(), std::string(op.bytes_mean).c_str(),
-                  op.reduces ? " (a whole number of --datatype elements)" : "");
-    std::cout << line;
-  }
+  std::cout << algorithms_table();
   return 0;
 }
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "cli/coarray_options.hpp"
+#include "cli/command.hpp"
 #include "cli/mpi_measure_options.hpp"
 #include "cli/options.hpp"
 #include "engines/caf/caf_call.hpp"
@@ -29,15 +30,13 @@ namespace {
 
 constexpr int kExitOk = 0;
 constexpr int kExitFailed = 1;
-constexpr int kExitUsage = 2;
 
 // The options of `collsim coarray` that describe the runtime rather than the statement: OpenCoarrays
 // has no such buffer, registration or GET variant, and its PUT is always blocking.
 constexpr const char* kNotForCaf[] = {"buffer", "registered", "nonblocking", "get-behaviour"};
 
-// `with_refused`: also the options of kNotForCaf, so that parsing them gives the line that says why
-// instead of "unknown option"; --help leaves them out.
-std::vector<cli::OptionDef> option_defs(bool with_refused = true) {
+// The options collsim-caf offers: those of `collsim coarray` but kNotForCaf, and the stop rule.
+std::vector<cli::OptionDef> option_defs() {
   std::vector<cli::OptionDef> defs;
   for (auto& d : cli::coarray_point_options()) {
     bool applies = true;
@@ -49,47 +48,36 @@ std::vector<cli::OptionDef> option_defs(bool with_refused = true) {
   }
   for (auto& d : cli::stop_rule_options()) defs.push_back(d);
   defs.push_back({"csv", "", "print a CSV header and row (collsim coarray's columns) instead of the summary"});
-  defs.push_back({"help", "", "print this help"});
-  if (!with_refused) return defs;
-  for (auto& d : cli::coarray_point_options())
-    for (const char* name : kNotForCaf)
-      if (d.name == name) defs.push_back(d);
   return defs;
 }
 
-std::string usage() {
-  return "usage: mpirun -np 2 collsim-caf [--put|--get] --local SECTION --local-shape DIMS --remote SECTION\n"
-         "                               --remote-shape DIMS [--elem BYTES] [--statements N] [--csv] [options]\n"
-         "\n"
-         "Engine caf-native: a real Fortran coarray assignment, compiled by gfortran -fcoarray=lib and\n"
-         "run by OpenCoarrays' MPI library, timed with the protocol of the mpi engines (common start\n"
-         "date on synchronised clocks, warm-up, repetition until the 95% CI is tight, median). The\n"
-         "statement is given as to `collsim coarray` and `collsim-mpi coarray`, and the origin image\n"
-         "runs, per segment, N statements then `sync memory`:\n"
-         "  PUT  remote(REMOTE, i)[target] = local(LOCAL, i)    i = 1..N (--statements N)\n"
-         "  GET  local(LOCAL, i) = remote(REMOTE, i)[target]\n"
-         "and the call's time is its finish. Untimed around each call: both sides filled with known\n"
-         "patterns, then `sync all` and a check of every element of the assigned side against the\n"
-         "same assignment done by plain Fortran. Other images stay idle.\n"
-         "\n"
-         "--buffer, --registered, --nonblocking and --get-behaviour describe Omni's runtime, not\n"
-         "OpenCoarrays: they do not apply to caf-native (exit status 2).\n"
-         "\n"
-         "--csv prints collsim coarray's header and row. Its Table 1 columns (case, nl_bytes,\n"
-         "nr_bytes, buffer, unit_bytes, transfers, copies) are what Table 1 would do for this\n"
-         "statement with Omni's default buffer, for comparison, not what OpenCoarrays did; time_s\n"
-         "(the median), runs, min_s, ci95_s and data are this engine's measurement.\n"
-         "\n"
-         "collsim-caf-counted (same options) also counts, with a PMPI interposer, the MPI calls the\n"
-         "origin issued per segment and prints them in the summary (not in the CSV row); the\n"
-         "counting costs a little time per call.\n"
-         "Under mpirun write a lone ':' section as --local=: (mpirun takes a lone ':' for its MPMD\n"
-         "separator); ':,5' and the like need nothing.\n"
-         "Exit status 0 when the data was right, 1 when wrong or the run failed, 2 on bad input.\n"
-         "\n"
-         "options:\n" +
-         cli::format_options(option_defs(false)) + "\n" + cli::kCoarraySectionsHelp;
-}
+// Followed by kCoarraySectionsHelp.
+const char* const kAbout =
+    "Engine caf-native: a real Fortran coarray assignment, compiled by gfortran -fcoarray=lib and\n"
+    "run by OpenCoarrays' MPI library, timed with the protocol of the mpi engines (common start\n"
+    "date on synchronised clocks, warm-up, repetition until the 95% CI is tight, median). The\n"
+    "statement is given as to `collsim coarray` and `collsim-mpi coarray`, and the origin image\n"
+    "runs, per segment, N statements then `sync memory`:\n"
+    "  PUT  remote(REMOTE, i)[target] = local(LOCAL, i)    i = 1..N (--statements N)\n"
+    "  GET  local(LOCAL, i) = remote(REMOTE, i)[target]\n"
+    "and the call's time is its finish. Untimed around each call: both sides filled with known\n"
+    "patterns, then `sync all` and a check of every element of the assigned side against the\n"
+    "same assignment done by plain Fortran. Other images stay idle.\n"
+    "\n"
+    "--buffer, --registered, --nonblocking and --get-behaviour describe Omni's runtime, not\n"
+    "OpenCoarrays: they do not apply to caf-native (exit status 2).\n"
+    "\n"
+    "--csv prints collsim coarray's header and row. Its Table 1 columns (case, nl_bytes,\n"
+    "nr_bytes, buffer, unit_bytes, transfers, copies) are what Table 1 would do for this\n"
+    "statement with Omni's default buffer, for comparison, not what OpenCoarrays did; time_s\n"
+    "(the median), runs, min_s, ci95_s and data are this engine's measurement.\n"
+    "\n"
+    "collsim-caf-counted (same options) also counts, with a PMPI interposer, the MPI calls the\n"
+    "origin issued per segment and prints them in the summary (not in the CSV row); the\n"
+    "counting costs a little time per call.\n"
+    "Under mpirun write a lone ':' section as --local=: (mpirun takes a lone ':' for its MPMD\n"
+    "separator); ':,5' and the like need nothing.\n"
+    "Exit status 0 when the data was right, 1 when wrong or the run failed, 2 on bad input.\n";
 
 // One side of the point in the engine's terms: declared bounds 1..extent, the subscripts as written.
 std::vector<CafDim> caf_dims(const coarray::Section& section) {
@@ -119,14 +107,6 @@ CafAssignment caf_assignment(const CoarrayPoint& p, int images) {
   a.target_image = p.target + 1;
   if (std::string problem = assignment_problem(a, images); !problem.empty()) throw cli::UsageError(problem);
   return a;
-}
-
-CoarrayPoint read_point(const cli::ParsedOptions& options) {
-  for (const char* name : kNotForCaf)
-    if (options.has(name))
-      throw cli::UsageError(std::string("--") + name +
-                            " does not apply to caf-native (OpenCoarrays has no Omni runtime options; see --help)");
-  return cli::read_coarray_point(options);
 }
 
 // The point's row: what moved (op, images, bytes of a segment, origin rank) and its statistics.
@@ -169,17 +149,11 @@ void print_summary(const CafAssignment& a, const CoarrayPoint& point, const CafM
   }
 }
 
-int run(int argc, char** argv, int rank, int size) {
-  const auto defs = option_defs();
-  const cli::ParsedOptions options = cli::parse_options(std::span<char* const>(argv + 1, argv + argc), defs);
-  if (options.has("help")) {
-    if (rank == 0) std::cout << usage();
-    return kExitOk;
-  }
+int run(const cli::ParsedOptions& options, int argc, char** argv, int rank, int size) {
   if (!options.positional.empty())
     throw cli::UsageError("unexpected argument '" + options.positional.front() + "' (see --help)");
   if (size < 2) throw cli::UsageError("needs at least 2 images (mpirun -np 2 collsim-caf ...)");
-  const CoarrayPoint point = read_point(options);
+  const CoarrayPoint point = cli::read_coarray_point(options);
   const CafAssignment a = caf_assignment(point, size);
   const MeasureOptions measure_options = cli::read_measure_options(options);
 
@@ -213,26 +187,52 @@ int run(int argc, char** argv, int rank, int size) {
   return result.measured.data == "ok" ? kExitOk : kExitFailed;
 }
 
+cli::Command caf_command(int argc, char** argv, int rank, int size) {
+  return {"collsim-caf",
+          "mpirun -np 2 collsim-caf [--put|--get] --local SECTION --local-shape DIMS --remote SECTION\n"
+          "                               --remote-shape DIMS [--elem BYTES] [--statements N] [--csv] [options]",
+          "a Fortran coarray section assignment run by OpenCoarrays, timed",
+          std::string(kAbout) + "\n" + cli::kCoarraySectionsHelp,
+          option_defs(),
+          [=](const cli::ParsedOptions& options) { return run(options, argc, argv, rank, size); }};
+}
+
+// Runs the command on main's arguments. The options of kNotForCaf are not among its options, so
+// parsing stops at one as unknown: the error says why instead.
+int run_caf(int argc, char** argv, int rank, int size, std::ostream& out) {
+  const std::span<char* const> args(argv + 1, static_cast<std::size_t>(argc > 1 ? argc - 1 : 0));
+  try {
+    return cli::run_single(caf_command(argc, argv, rank, size), args, out);
+  } catch (const cli::UsageError&) {
+    for (const std::string arg : args)
+      for (const std::string name : kNotForCaf)
+        if (arg == "--" + name || arg.starts_with("--" + name + "="))
+          throw cli::UsageError("--" + name +
+                                " does not apply to caf-native (OpenCoarrays has no Omni runtime options; see --help)");
+    throw;
+  }
+}
+
 }  // namespace
 }  // namespace collsim::caf
 
 int main(int argc, char** argv) {
+  using namespace collsim;
   MPI_Init(&argc, &argv);
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  int status = 0;
+  int status = caf::kExitOk;
+  std::ostream discard(nullptr);  // --help from rank 0 only
   try {
-    status = collsim::caf::run(argc, argv, rank, size);
-  } catch (const collsim::cli::UsageError& e) {
-    if (rank == 0) std::fprintf(stderr, "collsim-caf: %s\n", e.what());
-    status = collsim::caf::kExitUsage;
-  } catch (const collsim::InputError& e) {
-    if (rank == 0) std::fprintf(stderr, "collsim-caf: %s\n", e.what());
-    status = collsim::caf::kExitUsage;
+    status = caf::run_caf(argc, argv, rank, size, rank == 0 ? std::cout : discard);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "collsim-caf: rank %d: %s\n", rank, e.what());
-    status = collsim::caf::kExitFailed;
+    // Bad input is seen alike by every rank, and rank 0 says it; anything else, the rank it hit.
+    if (!cli::is_input_error(e))
+      std::fprintf(stderr, "collsim-caf: rank %d: %s\n", rank, e.what());
+    else if (rank == 0)
+      std::fprintf(stderr, "collsim-caf: %s\n", e.what());
+    status = cli::exit_status(e);
   }
   MPI_Finalize();
   return status;

@@ -20,9 +20,9 @@ namespace collsim::cli {
 
 struct Command {
   std::string name;
-  std::string synopsis;  // the usage line after "usage: ", program name included
-  std::string summary;   // one line in the program's overview
-  std::string about;     // --help's paragraphs between the usage line and the options; may be empty
+  std::string synopsis;            // the usage line after "usage: ", program name included
+  std::string summary;             // one line in the program's overview
+  std::string about;               // --help's paragraphs between the usage line and the options; may be empty
   std::vector<OptionDef> options;  // without --help, which every command has
   // The command's work, given its parsed options; returns the exit status.
   std::function<int(const ParsedOptions&)> run;

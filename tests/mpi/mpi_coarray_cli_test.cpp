@@ -123,7 +123,7 @@ TEST(MpiCoarrayCli, Help) {
     EXPECT_NE(o.out.find(text), std::string::npos) << text << " missing from\n" << o.out;
   const Outcome top = collsim_test::run_command(std::string(COLLSIM_MPI_BIN) + " --help");
   EXPECT_NE(top.out.find("collsim-mpi coarray"), std::string::npos) << top.out;
-  EXPECT_NE(top.out.find("  coarray "), std::string::npos) << top.out;
+  EXPECT_NE(top.out.find("time a segment of coarray PUT/GET statements"), std::string::npos) << top.out;
 }
 
 // One line on stderr, from rank 0 only, nothing on stdout, exit status 2 from every rank.

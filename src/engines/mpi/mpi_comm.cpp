@@ -152,6 +152,17 @@ void MpiComm::start_win_free(const Op& op) {
   check_rc(freed, "win_free of window " + std::to_string(op.window.id) + ": MPI_Win_free");
 }
 
+MpiComm::Slot& MpiComm::new_slot(std::int64_t id, RequestKind kind, int peer, std::size_t bytes) {
+  if (slots_.size() <= static_cast<std::size_t>(id)) slots_.resize(static_cast<std::size_t>(id) + 1);
+  Slot& s = slots_[static_cast<std::size_t>(id)];
+  s = Slot{};
+  s.active = true;
+  s.kind = kind;
+  s.peer = peer;
+  s.bytes = bytes;
+  return s;
+}
+
 void MpiComm::post_rma(const Op& op) {
   const bool get = op.kind == OpKind::get;
   const std::size_t bytes = op.buffer.size();
@@ -160,14 +171,8 @@ void MpiComm::post_rma(const Op& op) {
                     "; the mpi engine moves at most INT_MAX bytes per put or get");
 
   const std::int64_t id = op.request.id;
-  if (slots_.size() <= static_cast<std::size_t>(id)) slots_.resize(static_cast<std::size_t>(id) + 1);
-  Slot& s = slots_[static_cast<std::size_t>(id)];
-  s = Slot{};
-  s.active = true;
-  s.kind = get ? RequestKind::get : RequestKind::put;
-  s.peer = op.peer;
+  Slot& s = new_slot(id, get ? RequestKind::get : RequestKind::put, op.peer, bytes);
   s.window = op.window.id;
-  s.bytes = bytes;
   void* data = op.buffer.data();
   if (op.buffer.is_virtual() && bytes > 0) {
     s.scratch.assign(bytes, std::byte{0});
@@ -212,14 +217,8 @@ void MpiComm::post(const Op& op) {
   if (op.peer == rank_) match_self(receive, op.tag, bytes);
 
   const std::int64_t id = op.request.id;
-  if (slots_.size() <= static_cast<std::size_t>(id)) slots_.resize(static_cast<std::size_t>(id) + 1);
-  Slot& s = slots_[static_cast<std::size_t>(id)];
-  s = Slot{};
-  s.active = true;
-  s.kind = receive ? RequestKind::recv : RequestKind::send;
-  s.peer = op.peer;
+  Slot& s = new_slot(id, receive ? RequestKind::recv : RequestKind::send, op.peer, bytes);
   s.tag = op.tag;
-  s.bytes = bytes;
   void* data = op.buffer.data();
   if (op.buffer.is_virtual() && bytes > 0) {
     s.scratch.assign(bytes, std::byte{0});

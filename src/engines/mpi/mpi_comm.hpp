@@ -108,6 +108,8 @@ class MpiComm final : public Comm {
     std::vector<std::byte> scratch;
   };
 
+  // The slot of request `id`, fresh and active, for a transfer of `bytes` with `peer`.
+  Slot& new_slot(std::int64_t id, RequestKind kind, int peer, std::size_t bytes);
   void post(const Op& op);
   void post_rma(const Op& op);
   void start_win_allocate(Op& op);
