@@ -69,7 +69,6 @@ const char* const kAbout =
     "for the reductions. Read the result with: collsim measure --engine formula --params FILE.";
 
 int calibrate(const ParsedOptions& o) {
-  if (!o.positional.empty()) throw UsageError("unexpected argument '" + o.positional[0] + "'");
   if (!o.has("engine")) throw UsageError("missing --engine (sim, model, mpi or mpi-native)");
   CalibrationSetup s;
   s.engine = o.text("engine");

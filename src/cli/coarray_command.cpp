@@ -32,7 +32,6 @@ std::vector<OptionDef> coarray_options() {
 }
 
 int coarray(const ParsedOptions& o) {
-  if (!o.positional.empty()) throw UsageError("unexpected argument '" + o.positional[0] + "'");
   if (!o.has("engine")) throw UsageError("missing --engine (sim or model)");
   const std::string engine = o.text("engine");
   if (engine != "sim" && engine != "model")

@@ -65,7 +65,6 @@ std::vector<OptionDef> measure_options() {
 }
 
 int measure(const ParsedOptions& o) {
-  if (!o.positional.empty()) throw UsageError("unexpected argument '" + o.positional[0] + "'");
   if (!o.has("engine")) throw UsageError("missing --engine (sim, model or formula)");
   const std::string engine = o.text("engine");
   if (engine != "sim" && engine != "model" && engine != "formula")
@@ -266,50 +265,50 @@ int tree(const ParsedOptions& o) {
   return 0;
 }
 
-int algorithms(const ParsedOptions& o) {
-  if (!o.positional.empty())
-    throw UsageError("algorithms takes no arguments (unexpected '" + o.positional[0] + "'; collsim algorithms)");
+int algorithms(const ParsedOptions&) {
   std::cout << algorithms_table();
   return 0;
 }
 
 Program collsim_program() {
-  return {"collsim",
-          "collsim: MPI collective algorithms on modelled clusters (SimGrid, analytic and formula engines)",
-          {
-              {"run",
-               "collsim run SCENARIO.yaml [--out DIR] [--protocol NAME] [--jobs N] [--shard K/N] [--resume | --force] "
-               "[--report]",
-               "run a scenario (in parallel, a part of it, or the rest of it): a table, CSV + JSON, an HTML page",
-               "The scenario format is documented in scenarios/README.md.", run_options(), run},
-              report_command(),
-              {"merge",
-               "collsim merge OUT DIR... [--partial]",
-               "join the results folders of a scenario's shards",
-               "Joins the results folders of one scenario's shards (collsim run --shard K/N) into OUT,\n"
-               "rows in plan order; refuses folders of other scenarios, conflicting rows and missing points.",
-               {{"partial", "", "merge even when points of the plan are in no part (run.json's status says partial)"}},
-               merge},
-              {"measure", "collsim measure --engine sim|model|formula --op NAME --procs P --bytes M [options]",
-               "one measurement", "", measure_options(), measure},
-              timeline_command(),
-              explain_command(),
-              calibrate_command(),
-              compare_command(),
-              select_command(),
-              coarray_command(),
-              platform_command(),
-              {"tree", "collsim tree NAME --procs P [--root R] [--dot]", "the virtual tree an algorithm uses",
-               "Prints the virtual topology the algorithm NAME uses, as Open MPI builds it.", tree_options(), tree},
-              {"algorithms",
-               "collsim algorithms",
-               "list the algorithms with Open MPI's IDs",
-               "Lists the algorithms with Open MPI's IDs and their knobs, and what --bytes means per operation.",
-               {},
-               algorithms},
-          },
-          "Real MPI runs use collsim-mpi under mpirun (collsim-mpi --help).\n"
-          "Scenario format: scenarios/README.md. Exit status: 0 ok, 1 a run failed, 2 bad input.\n"};
+  return {
+      "collsim",
+      "collsim: MPI collective algorithms on modelled clusters (SimGrid, analytic and formula engines)",
+      {
+          {"run",
+           "collsim run SCENARIO.yaml [--out DIR] [--protocol NAME] [--jobs N] [--shard K/N] [--resume | --force] "
+           "[--report]",
+           "run a scenario (in parallel, a part of it, or the rest of it): a table, CSV + JSON, an HTML page",
+           "The scenario format is documented in scenarios/README.md.", run_options(), run, true},
+          report_command(),
+          {"merge",
+           "collsim merge OUT DIR... [--partial]",
+           "join the results folders of a scenario's shards",
+           "Joins the results folders of one scenario's shards (collsim run --shard K/N) into OUT,\n"
+           "rows in plan order; refuses folders of other scenarios, conflicting rows and missing points.",
+           {{"partial", "", "merge even when points of the plan are in no part (run.json's status says partial)"}},
+           merge,
+           true},
+          {"measure", "collsim measure --engine sim|model|formula --op NAME --procs P --bytes M [options]",
+           "one measurement", "", measure_options(), measure},
+          timeline_command(),
+          explain_command(),
+          calibrate_command(),
+          compare_command(),
+          select_command(),
+          coarray_command(),
+          platform_command(),
+          {"tree", "collsim tree NAME --procs P [--root R] [--dot]", "the virtual tree an algorithm uses",
+           "Prints the virtual topology the algorithm NAME uses, as Open MPI builds it.", tree_options(), tree, true},
+          {"algorithms",
+           "collsim algorithms",
+           "list the algorithms with Open MPI's IDs",
+           "Lists the algorithms with Open MPI's IDs and their knobs, and what --bytes means per operation.",
+           {},
+           algorithms},
+      },
+      "Real MPI runs use collsim-mpi under mpirun (collsim-mpi --help).\n"
+      "Scenario format: scenarios/README.md. Exit status: 0 ok, 1 a run failed, 2 bad input.\n"};
 }
 
 }  // namespace

@@ -150,8 +150,6 @@ void print_summary(const CafAssignment& a, const CoarrayPoint& point, const CafM
 }
 
 int run(const cli::ParsedOptions& options, int argc, char** argv, int rank, int size) {
-  if (!options.positional.empty())
-    throw cli::UsageError("unexpected argument '" + options.positional.front() + "' (see --help)");
   if (size < 2) throw cli::UsageError("needs at least 2 images (mpirun -np 2 collsim-caf ...)");
   const CoarrayPoint point = cli::read_coarray_point(options);
   const CafAssignment a = caf_assignment(point, size);

@@ -58,7 +58,10 @@ int run_single(const Command& command, std::span<char* const> args, std::ostream
     return 0;
   }
   const std::vector<OptionDef> defs = with_help(command);
-  return command.run(parse_options(args, defs));
+  const ParsedOptions options = parse_options(args, defs);
+  if (!command.takes_arguments && !options.positional.empty())
+    throw UsageError("unexpected argument '" + options.positional.front() + "' (see --help)");
+  return command.run(options);
 }
 
 int run_program(const Program& program, std::span<char* const> args, std::ostream& out) {

@@ -26,6 +26,9 @@ struct Command {
   std::vector<OptionDef> options;  // without --help, which every command has
   // The command's work, given its parsed options; returns the exit status.
   std::function<int(const ParsedOptions&)> run;
+  // Whether it takes arguments besides its options (a scenario, files, an algorithm), which it
+  // checks itself; a command that takes none refuses any.
+  bool takes_arguments = false;
 };
 
 struct Program {

@@ -94,7 +94,8 @@ Command compare_command() {
           "predictions vs simulation vs measurements, and the selectors' picks",
           kAbout,
           compare_options(),
-          compare};
+          compare,
+          true};
 }
 
 }  // namespace collsim::cli

@@ -155,7 +155,8 @@ Command explain_command() {
           "a small run step by step, and its critical path",
           about(),
           explain_options(),
-          explain};
+          explain,
+          true};
 }
 
 }  // namespace collsim::cli

@@ -23,16 +23,9 @@ std::size_t read_size(const std::string& option, const std::string& text) {
 
 cli::Command mpi_command(std::string name, std::string synopsis, std::string summary, std::string about,
                          std::vector<cli::OptionDef> options, MpiWork work, int rank, int size) {
-  return {std::move(name),
-          std::move(synopsis),
-          std::move(summary),
-          std::move(about),
-          std::move(options),
-          [work, rank, size](const cli::ParsedOptions& o) {
-            if (!o.positional.empty())
-              throw cli::UsageError("unexpected argument '" + o.positional.front() + "' (see --help)");
-            return work(rank, size, o);
-          }};
+  return {std::move(name),    std::move(synopsis),
+          std::move(summary), std::move(about),
+          std::move(options), [work, rank, size](const cli::ParsedOptions& o) { return work(rank, size, o); }};
 }
 
 std::string read_engine(const cli::ParsedOptions& options) {

@@ -1,6 +1,7 @@
 #include "cli/options.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "support/units.hpp"
 
@@ -12,6 +13,14 @@ const OptionDef* find(std::span<const OptionDef> defs, const std::string& name) 
     if (d.name == name) return &d;
   return nullptr;
 }
+// The quantity `value` of option `name` read as `x`: refused when it did not parse (`hint` says
+// what it should look like) or is negative.
+double at_least_zero(const std::string& name, const std::string& value, std::optional<double> x, const char* hint) {
+  if (!x) throw UsageError("--" + name + ": '" + value + "' is not " + hint);
+  if (*x < 0) throw UsageError("--" + name + ": " + value + " must be at least 0");
+  return *x;
+}
+
 }  // namespace
 
 ParsedOptions parse_options(std::span<char* const> args, std::span<const OptionDef> defs) {
@@ -90,12 +99,7 @@ double ParsedOptions::real(const std::string& name, double fallback, double min)
 }
 
 double ParsedOptions::seconds(const std::string& name, double fallback) const {
-  if (!has(name)) return fallback;
-  const std::string v = text(name);
-  const auto x = parse_seconds(v);
-  if (!x) throw UsageError("--" + name + ": '" + v + "' is not " + kSecondsHint);
-  if (*x < 0) throw UsageError("--" + name + ": " + v + " must be at least 0");
-  return *x;
+  return has(name) ? at_least_zero(name, text(name), parse_seconds(text(name)), kSecondsHint) : fallback;
 }
 
 double ParsedOptions::rate(const std::string& name, double fallback, bool zero_allowed) const {
@@ -108,12 +112,8 @@ double ParsedOptions::rate(const std::string& name, double fallback, bool zero_a
 }
 
 double ParsedOptions::seconds_per_byte(const std::string& name, double fallback) const {
-  if (!has(name)) return fallback;
-  const std::string v = text(name);
-  const auto x = parse_seconds_per_byte(v);
-  if (!x) throw UsageError("--" + name + ": '" + v + "' is not " + kSecondsPerByteHint);
-  if (*x < 0) throw UsageError("--" + name + ": " + v + " must be at least 0");
-  return *x;
+  return has(name) ? at_least_zero(name, text(name), parse_seconds_per_byte(text(name)), kSecondsPerByteHint)
+                   : fallback;
 }
 
 std::vector<std::string> split_commas(const std::string& text) {

@@ -46,7 +46,6 @@ const char* const kAbout =
     "  collsim platform --topology dragonfly --groups 8 --chassis 4 --routers 8 --nodes-per-router 16 -o df.xml";
 
 int platform(const ParsedOptions& o) {
-  if (!o.positional.empty()) throw UsageError("unexpected argument '" + o.positional[0] + "'");
   const std::string output = o.text("output");
 
   ClusterSpec spec;

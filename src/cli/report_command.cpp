@@ -63,7 +63,8 @@ Command report_command() {
             if (o.positional.size() != 1)
               throw UsageError("report takes one results folder (collsim report RESULTS_DIR)");
             return write_report(o.positional[0], o.text("output"), false);
-          }};
+          },
+          true};
 }
 
 }  // namespace collsim::cli

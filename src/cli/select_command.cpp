@@ -194,7 +194,6 @@ std::string format_table(const selection::DecisionTable& table) {
 }
 
 int select(const ParsedOptions& o) {
-  if (!o.positional.empty()) throw UsageError("unexpected argument '" + o.positional[0] + "'");
   const std::vector<Operation> ops = read_ops(o);
   const std::vector<int> procs = read_procs(o);
   const std::vector<std::size_t> segments = read_segments(o);

@@ -112,7 +112,6 @@ std::vector<TracedRun> traced_point(const ParsedOptions& o) {
 }
 
 int timeline(const ParsedOptions& o) {
-  if (!o.positional.empty()) throw UsageError("unexpected argument '" + o.positional[0] + "'");
   if (o.has("png") == o.has("svg")) throw UsageError("give one picture: --png FILE or --svg FILE");
   const std::string out = o.has("png") ? o.text("png") : o.text("svg");
   const std::string ext = o.has("png") ? ".png" : ".svg";

@@ -180,7 +180,9 @@ TEST(Cli, OptionsThatDoNotApplyAreRefused) {
                  "protocol (collsim/protocol) is tcp, whose limits are the protocol options tcp/eager_limit:SIZE and "
                  "shm/eager_limit:SIZE");
   expect_refused("algorithms foo --bogus", "collsim: unknown option --bogus (see --help)");
-  expect_refused("algorithms foo", "collsim: algorithms takes no arguments (unexpected 'foo'; collsim algorithms)");
+  expect_refused("algorithms foo", "collsim: unexpected argument 'foo' (see --help)");
+  expect_refused("select --op bcast --procs 4 --alpha 1us --beta 1ns extra",
+                 "collsim: unexpected argument 'extra' (see --help)");
   EXPECT_EQ(collsim_test::collsim("algorithms --help").status, 0);
 }
 
