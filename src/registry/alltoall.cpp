@@ -154,7 +154,7 @@ constexpr std::array kEntries{
                   .knobs = kNoKnobs,
                   .summary = "one exchange between the two processes (2 processes only)",
                   .run = &as_gather<alltoall_two_proc>,
-                  .max_procs = 2,
+                  .max_procs = kTwoProcesses,
                   .tree = nullptr,
                   .textbook = nullptr,
                   .derived = derived_alltoall_two_proc,

@@ -181,7 +181,7 @@ constexpr std::array kEntries{
                   .knobs = kNoKnobs,
                   .summary = "one exchange between the two ranks (2 processes only)",
                   .run = &as_barrier<barrier_two_proc>,
-                  .max_procs = 2,
+                  .max_procs = kTwoProcesses,
                   .tree = nullptr,
                   .textbook = nullptr,
                   .derived = derived_barrier_two_proc,

@@ -59,6 +59,7 @@ Task<> as_barrier(Comm& comm, RankBuffers, const AlgorithmParams& p) {
 // missing property is a choice made in the table, not a default taken silently.
 constexpr unsigned kNoKnobs = 0;
 constexpr int kAnyProcs = 0;
+constexpr int kTwoProcesses = 2;  // the two_proc algorithms
 constexpr unsigned kSegment = static_cast<unsigned>(Knob::segment);
 constexpr unsigned kFanout = static_cast<unsigned>(Knob::fanout);
 constexpr unsigned kRadix = static_cast<unsigned>(Knob::radix);

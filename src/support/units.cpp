@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <initializer_list>
 #include <limits>
+#include <optional>
 #include <string>
 
 namespace collsim {
@@ -171,25 +172,53 @@ std::string format_seconds(double seconds) {
   return out;
 }
 
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char b[8];
-          std::snprintf(b, sizeof b, "\\u%04x", c);
-          out += b;
-        } else {
-          out += c;
-        }
-    }
+namespace {
+
+// `text` with each character `replace` gives a replacement for (nullopt: kept) replaced.
+template <class Replace>
+std::string escaped(const std::string& text, Replace replace) {
+  std::string out;
+  for (const char c : text) {
+    if (const std::optional<std::string> r = replace(c))
+      out += *r;
+    else
+      out += c;
   }
-  return out + "\"";
+  return out;
+}
+
+}  // namespace
+
+std::string json_string(const std::string& s) {
+  // Appended piecewise: GCC 12 warns (-Wrestrict, falsely) about "\"" + a temporary string.
+  std::string out = "\"";
+  out += escaped(s, [](char c) -> std::optional<std::string> {
+    switch (c) {
+      case '"': return "\\\"";
+      case '\\': return "\\\\";
+      case '\n': return "\\n";
+      case '\t': return "\\t";
+      default: break;
+    }
+    if (static_cast<unsigned char>(c) >= 0x20) return std::nullopt;
+    char b[8];
+    std::snprintf(b, sizeof b, "\\u%04x", c);
+    return b;
+  });
+  out += '"';
+  return out;
+}
+
+std::string xml_escaped(const std::string& text) {
+  return escaped(text, [](char c) -> std::optional<std::string> {
+    switch (c) {
+      case '&': return "&amp;";
+      case '<': return "&lt;";
+      case '>': return "&gt;";
+      case '"': return "&quot;";
+      default: return std::nullopt;
+    }
+  });
 }
 
 }  // namespace collsim

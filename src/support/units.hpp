@@ -42,5 +42,7 @@ std::string format_real(double value);
 std::string format_seconds(double seconds);
 // A JSON string literal of `text`, escaped.
 std::string json_string(const std::string& text);
+// `text` for an XML attribute value or text: & < > " as entities.
+std::string xml_escaped(const std::string& text);
 
 }  // namespace collsim

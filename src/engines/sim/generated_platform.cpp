@@ -691,19 +691,6 @@ std::string describe_platform(const ClusterSpec& spec) {
 }
 
 namespace {
-std::string xml_attr(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
 
 // Text for an XML comment, which may not hold "--".
 std::string xml_comment(std::string text) {
@@ -788,9 +775,9 @@ std::string platform_xml(const ClusterSpec& spec, const std::string& command) {
   x << "    <prop id=\"memcpy_bw\" value=\"" << bw_text(s.memcpy) << "\"/>\n";
   for (const auto& [n, v] : stated) {
     if (n == "memcpy") continue;  // memcpy_bw above
-    x << "    <prop id=\"collsim/" << n << "\" value=\"" << xml_attr(v) << "\"/>\n";
+    x << "    <prop id=\"collsim/" << n << "\" value=\"" << xml_escaped(v) << "\"/>\n";
   }
-  if (!command.empty()) x << "    <prop id=\"collsim/command\" value=\"" << xml_attr(command) << "\"/>\n";
+  if (!command.empty()) x << "    <prop id=\"collsim/command\" value=\"" << xml_escaped(command) << "\"/>\n";
   x << "  </cluster>\n</platform>\n";
   // Held to what any platform file is held to before SimGrid reads it.
   std::string xml = x.str();
