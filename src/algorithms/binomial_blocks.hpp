@@ -6,6 +6,9 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "algorithms/params.hpp"
+#include "algorithms/topology/tree.hpp"
+#include "algorithms/virtual_trees.hpp"
 #include "comm/buffer.hpp"
 
 namespace collsim {
@@ -16,19 +19,25 @@ inline std::size_t subtree_blocks(std::int64_t vrank, int p) {
   return static_cast<std::size_t>(std::min<std::int64_t>(vrank & -vrank, p - vrank));
 }
 
-// Where a rank holds its subtree's blocks of m bytes: the root, when it is rank 0, in `whole` (its
-// receive or send buffer of p blocks, already in vrank order); another root in a temporary of p
-// blocks; an inner rank (even vrank) in a temporary of its subtree's; a leaf (odd vrank) in `own`,
-// its single block. Temporaries hold real bytes unless the buffer they stand for is virtual.
-struct SubtreeBuffer {
+// A rank's place in the tree (its vrank and node) and where it holds its subtree's blocks of m
+// bytes: the root, when it is rank 0, in `whole` (its receive or send buffer of p blocks, already
+// in vrank order); another root in a temporary of p blocks; an inner rank (even vrank) in a
+// temporary of its subtree's; a leaf (odd vrank) in `own`, its single block. Temporaries hold real
+// bytes unless the buffer they stand for is virtual.
+struct Subtree {
   Storage storage;
   Buffer blocks;
+  std::int64_t vrank = 0;
+  TreeNode node;
 };
 
-inline SubtreeBuffer subtree_buffer(int rank, int p, int root, Buffer whole, Buffer own) {
+inline Subtree binomial_subtree(int rank, int p, const AlgorithmParams& params, Buffer whole, Buffer own) {
+  const int root = params.root;
   const std::size_t m = own.size();
   const std::int64_t vrank = (rank - root + p) % p;
-  SubtreeBuffer s;
+  Subtree s;
+  s.vrank = vrank;
+  s.node = in_order_node(rank, p, params);
   if (rank == root && root == 0) {
     s.blocks = whole;
   } else if (rank == root) {

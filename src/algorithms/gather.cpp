@@ -31,13 +31,9 @@ Task<> gather_binomial(Comm& comm, Buffer block, Buffer gathered, const Algorith
   const std::size_t m = block.size();
   if (m == 0) co_return;
   const int p = comm.size(), rank = comm.rank(), root = params.root;
-  const std::int64_t vrank = (rank - root + p) % p;
-  const TreeNode node = in_order_node(rank, p, params);
-
   // `acc` collects this rank's subtree in vrank order, its own block first (odd vranks send their
   // block as it is).
-  SubtreeBuffer subtree = subtree_buffer(rank, p, root, gathered, block);
-  const Buffer acc = subtree.blocks;
+  const auto [temp, acc, vrank, node] = binomial_subtree(rank, p, params, gathered, block);
   if (rank == root || vrank % 2 == 0) co_await comm.copy(acc.slice(0, m), block);
 
   std::size_t held = m;

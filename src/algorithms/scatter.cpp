@@ -43,13 +43,9 @@ Task<> scatter_binomial(Comm& comm, Buffer blocks, Buffer block, const Algorithm
   const std::size_t m = block.size();
   if (m == 0) co_return;
   const int p = comm.size(), rank = comm.rank(), root = params.root;
-  const std::int64_t vrank = (rank - root + p) % p;
-  const TreeNode node = in_order_node(rank, p, params);
-
   // `held` is this rank's subtree in vrank order, its own block first (odd vranks receive their
   // one block in place).
-  SubtreeBuffer subtree = subtree_buffer(rank, p, root, blocks, block);
-  const Buffer held = subtree.blocks;
+  const auto [temp, held, vrank, node] = binomial_subtree(rank, p, params, blocks, block);
   if (rank == root && root != 0) {
     // Ranks root..p-1 are vranks 0..p-root-1, then ranks 0..root-1.
     const std::size_t upper = static_cast<std::size_t>(p - root) * m;

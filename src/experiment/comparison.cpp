@@ -10,6 +10,7 @@
 #include "comm/reduction.hpp"
 #include "engines/run.hpp"
 #include "selection/decision.hpp"
+#include "support/csv.hpp"
 #include "support/text_table.hpp"
 #include "support/units.hpp"
 
@@ -43,8 +44,6 @@ std::string where(const PointKey& k) {
 Candidate candidate_of(const selection::Choice& c) {
   return {c.algorithm, c.algorithm->takes(Knob::segment) ? c.params.segment : 0};
 }
-
-std::string optional_real(const std::optional<double>& x) { return x ? format_real(*x) : ""; }
 
 std::string fixed(double x, int digits) {
   char buf[64];
@@ -287,22 +286,12 @@ std::string comparison_points_csv(const Comparison& c) {
   out += ",datatype,reduce_op\n";
   for (const auto& p : c.points) {
     const PointKey& k = p.point;
-    out += k.op + "," + std::to_string(k.procs) + "," + std::to_string(k.bytes) + "," + std::to_string(k.segment) +
-           "," + std::to_string(k.root) + "," + std::string(engine_name(c.reference)) + "," +
-           optional_real(p.time[index(c.reference)]);
-    for (const auto& t : p.time) {
-      out += ',';
-      out += optional_real(t);
-    }
-    for (const auto& r : p.rel_error) {
-      out += ',';
-      out += optional_real(r);
-    }
-    out += ',';
-    out += k.datatype;
-    out += ',';
-    out += k.reduce_op;
-    out += "\n";
+    CsvLine line;
+    line.text(k.op).number(k.procs).number(k.bytes).number(k.segment).number(k.root);
+    line.text(std::string(engine_name(c.reference))).number(p.time[index(c.reference)]);
+    for (const auto& time : p.time) line.number(time);
+    for (const auto& r : p.rel_error) line.number(r);
+    out += line.text(k.datatype).text(k.reduce_op).str() + "\n";
   }
   return out;
 }
@@ -312,28 +301,20 @@ std::string comparison_selection_csv(const Comparison& c) {
       "operation,procs,bytes,root,candidates,best,best_segment,best_s,selector,pick,pick_segment,pick_s,degradation,"
       "status,datatype,reduce_op\n";
   for (const auto& g : c.groups) {
-    const std::string head = std::string(to_string(g.op)) + "," + std::to_string(g.procs) + "," +
-                             std::to_string(g.bytes) + "," + std::to_string(g.root) + "," +
-                             std::to_string(g.candidates) + "," + std::string(g.best.algorithm->name) + "," +
-                             std::to_string(g.best.segment) + "," + format_real(g.best_s) + ",";
     for (std::size_t i = 0; i < g.picks.size(); ++i) {
       const SelectorPick& p = g.picks[i];
-      out += head + c.selectors[i] + ",";
+      CsvLine line;
+      line.text(std::string(to_string(g.op))).number(g.procs).number(g.bytes).number(g.root).number(g.candidates);
+      line.text(std::string(g.best.algorithm->name)).number(g.best.segment).number(g.best_s).text(c.selectors[i]);
       if (p.status == SelectorPick::Status::no_prediction)
-        out += ",,";
+        line.text("").text("");
       else
-        out += std::string(p.pick.algorithm->name) + "," + std::to_string(p.pick.segment) + ",";
+        line.text(std::string(p.pick.algorithm->name)).number(p.pick.segment);
       if (p.status == SelectorPick::Status::ok)
-        out += format_real(p.pick_s) + "," + format_real(p.degradation);
+        line.number(p.pick_s).number(p.degradation);
       else
-        out += ",";
-      out += ',';
-      out += to_string(p.status);
-      out += ',';
-      out += g.datatype;
-      out += ',';
-      out += g.reduce_op;
-      out += '\n';
+        line.text("").text("");
+      out += line.text(std::string(to_string(p.status))).text(g.datatype).text(g.reduce_op).str() + "\n";
     }
   }
   return out;

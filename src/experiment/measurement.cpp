@@ -141,48 +141,27 @@ void set_call(Measurement& m, const RunSpec& spec) {
   }
 }
 
-std::string csv_quoted(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
-
 std::string csv_row(const Measurement& m) {
-  return csv_quoted(m.engine) + "," + csv_quoted(m.op) + "," + std::to_string(m.procs) + "," + std::to_string(m.bytes) +
-         "," + std::to_string(m.segment) + "," + std::to_string(m.root) + "," + format_real(m.time_s) + "," +
-         std::to_string(m.runs) + "," + format_real(m.mean_s) + "," + format_real(m.median_s) + "," +
-         format_real(m.min_s) + "," + format_real(m.max_s) + "," + format_real(m.ci95_s) + "," + ci_met_cell(m.ci_met) +
-         "," + csv_quoted(m.data) + "," + csv_quoted(m.protocol) + "," + csv_quoted(m.datatype) + "," +
-         csv_quoted(m.reduce_op);
-}
-
-std::vector<std::string> split_csv(const std::string& line) {
-  std::vector<std::string> cells(1);
-  bool quoted_field = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted_field) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-        cells.back() += '"';
-        ++i;
-      } else if (c == '"') {
-        quoted_field = false;
-      } else {
-        cells.back() += c;
-      }
-    } else if (c == '"') {
-      quoted_field = true;
-    } else if (c == ',') {
-      cells.emplace_back();
-    } else if (c != '\r') {
-      cells.back() += c;
-    }
-  }
-  return cells;
+  return CsvLine()
+      .text(m.engine)
+      .text(m.op)
+      .number(m.procs)
+      .number(m.bytes)
+      .number(m.segment)
+      .number(m.root)
+      .number(m.time_s)
+      .number(m.runs)
+      .number(m.mean_s)
+      .number(m.median_s)
+      .number(m.min_s)
+      .number(m.max_s)
+      .number(m.ci95_s)
+      .text(ci_met_cell(m.ci_met))
+      .text(m.data)
+      .text(m.protocol)
+      .text(m.datatype)
+      .text(m.reduce_op)
+      .str();
 }
 
 std::string results_row_problem(const std::vector<std::string>& header, const std::vector<std::string>& cells) {

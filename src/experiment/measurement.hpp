@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "experiment/critical_path.hpp"
+#include "support/csv.hpp"
 
 namespace collsim {
 
@@ -58,11 +59,6 @@ struct Summary;
 void set_statistics(Measurement& m, const Summary& s, bool ci_met, std::string data);
 // A measured point's row: `engine`, the call of `spec` (set_call) and set_statistics.
 Measurement measured_row(std::string engine, const RunSpec& spec, const Summary& s, bool ci_met, std::string data);
-
-// One CSV field, quoted (RFC 4180) when it holds a comma, a quote or a newline; one line split
-// into its fields, honouring quotes.
-std::string csv_quoted(const std::string& field);
-std::vector<std::string> split_csv(const std::string& line);
 
 // What is wrong with one row of a results file (collective or coarray; `cells` split under
 // `header`), or "" when nothing is: one cell per column, and every measured time (time_s, mean_s,
