@@ -107,6 +107,7 @@ const AlgorithmInfo* find_algorithm(Operation op, std::string_view name) {
 }
 
 const AlgorithmInfo* find_algorithm(Operation op, int ompi_id) {
+  if (ompi_id <= 0) return nullptr;  // 0 is no number: collsim's own algorithms have it
   for (const auto& a : all_algorithms())
     if (a.op == op && a.ompi_id == ompi_id) return &a;
   return nullptr;

@@ -78,7 +78,8 @@ bool runs_on(const AlgorithmInfo& algorithm, int procs);
 const AlgorithmInfo* find_algorithm(std::string_view name);
 // nullptr when `op` has no algorithm `name` ("pipeline" for bcast/pipeline).
 const AlgorithmInfo* find_algorithm(Operation op, std::string_view name);
-// nullptr when Open MPI has no algorithm `ompi_id` for `op` (or collsim does not have it).
+// nullptr when Open MPI has no algorithm `ompi_id` for `op` (or collsim does not have it); never
+// one of collsim's own (ID 0).
 const AlgorithmInfo* find_algorithm(Operation op, int ompi_id);
 // The entry Open MPI 4.1's fixed decision runs for a collective an algorithm calls on its
 // communicator (nested_collective.hpp): `op` of `bytes` on `procs` processes (reduce: for whether
