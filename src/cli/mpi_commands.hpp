@@ -27,8 +27,8 @@ cli::Command mpi_coarray_command(int rank, int size);
 // The work of a collsim-mpi command on MPI_COMM_WORLD's `rank` of `size`, given its options;
 // returns the exit status.
 using MpiWork = int (*)(int rank, int size, const cli::ParsedOptions& options);
-// A command of collsim-mpi: its run refuses positional arguments (no command takes one) and then
-// does `work`.
+// A command of collsim-mpi: its run does `work` on this rank (none takes arguments besides its
+// options; the framework refuses them).
 cli::Command mpi_command(std::string name, std::string synopsis, std::string summary, std::string about,
                          std::vector<cli::OptionDef> options, MpiWork work, int rank, int size);
 // A command's exit status: 0 when the data was right, 1 when a byte was wrong or the run failed
