@@ -76,12 +76,6 @@ void print_measure_notes(const MpiMeasurement& result, int runs, const std::stri
                  result.late_runs, runs, format_seconds(result.max_late_s).c_str());
 }
 
-std::string fixed(double value, int decimals) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.*f", decimals, value);
-  return text;
-}
-
 std::string padded(std::string text, std::size_t width, bool right) {
   if (text.size() >= width) return text + " ";
   const std::string pad(width - text.size(), ' ');

@@ -47,8 +47,6 @@ std::ofstream open_csv(const cli::ParsedOptions& options, int rank);
 // says it itself), and the runs in which a rank reached the start date late.
 void print_measure_notes(const MpiMeasurement& result, int runs, const std::string& missed, bool csv);
 
-// `value` with `decimals` decimals ("%.*f").
-std::string fixed(double value, int decimals);
 // `text` padded to `width` (aligned right if `right`), then one space; too long: text and a space.
 std::string padded(std::string text, std::size_t width, bool right = false);
 

@@ -45,12 +45,6 @@ Candidate candidate_of(const selection::Choice& c) {
   return {c.algorithm, c.algorithm->takes(Knob::segment) ? c.params.segment : 0};
 }
 
-std::string fixed(double x, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, x);
-  return buf;
-}
-
 std::string percent(double x) { return fixed(100 * x, 1) + "%"; }
 
 // "pipeline:8KiB", "binomial:0", "basic_linear": a candidate in a narrow table column.

@@ -189,6 +189,12 @@ std::string escaped(const std::string& text, Replace replace) {
 
 }  // namespace
 
+std::string fixed(double value, int decimals) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*f", decimals, value);
+  return text;
+}
+
 std::string json_string(const std::string& s) {
   // Appended piecewise: GCC 12 warns (-Wrestrict, falsely) about "\"" + a temporary string.
   std::string out = "\"";

@@ -38,6 +38,8 @@ std::optional<double> parse_real(std::string_view text);
 std::string format_bytes(std::size_t bytes);
 // A number for CSV and JSON: the shortest text that reads back as the same double.
 std::string format_real(double value);
+// `value` with `decimals` decimals ("%.*f"), for tables.
+std::string fixed(double value, int decimals);
 // 0.0001234 -> "123.4 us": a readable duration with 4 significant digits.
 std::string format_seconds(double seconds);
 // A JSON string literal of `text`, escaped.
