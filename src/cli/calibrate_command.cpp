@@ -34,16 +34,8 @@ std::vector<OptionDef> calibrate_options() {
       {"output", "FILE", "the parameters file to write (also -o FILE; default parameters.yaml)"},
   };
   for (auto& d : engine_options()) defs.push_back(d);
-  defs.insert(defs.end(),
-              {
-                  {"min-runs", "N",
-                   "mpi engines: timed runs per experiment at least (default " + std::to_string(kDefaultMinRuns) + ")"},
-                  {"max-runs", "N",
-                   "mpi engines: at most (default " + std::to_string(kDefaultMaxRuns) +
-                       "); a note counts the experiments that stop here with the 95% CI above " +
-                       format_real(100 * kDefaultCiTarget) + "% of the mean"},
-                  {"quiet", "", "no progress line"},
-              });
+  for (auto& d : mpi_run_options()) defs.push_back(d);
+  defs.push_back({"quiet", "", "no progress line"});
   return defs;
 }
 
@@ -75,11 +67,7 @@ int calibrate(const ParsedOptions& o) {
   const bool mpi = s.engine == "mpi" || s.engine == "mpi-native";
   if (s.engine != "sim" && s.engine != "model" && !mpi)
     throw UsageError("unknown engine '" + s.engine + "' (sim, model, mpi or mpi-native)");
-  if (s.engine != "sim") reject_foreign(o, s.engine, {"protocol", "protocol-option", "eager-limit"});
-  if (s.engine != "model")
-    reject_foreign(o, s.engine, {"alpha", "beta", "intra", "loggp", "one-port", "copy-bandwidth", "reduce-gamma"});
-  if (!mpi) reject_foreign(o, s.engine, {"min-runs", "max-runs"});
-  if (mpi) reject_foreign(o, s.engine, {"platform", "ranks-per-node", "map-by", "cfg"});
+  check_engine_options(o, mpi ? kOnMpi : s.engine == "sim" ? kOnSim : kOnModel, s.engine);
 
   s.procs = read_list<int>(o, "procs", mpi ? "2,3,4" : "2,4,8,16", [](const std::string& x) {
     const auto v = parse_integer(x);
@@ -107,9 +95,7 @@ int calibrate(const ParsedOptions& o) {
   } else if (s.engine == "sim") {
     s.env.sim = read_sim(o);
   } else {
-    s.env.mpi.min_runs = static_cast<int>(o.integer("min-runs", kDefaultMinRuns, 1, 1000000));
-    s.env.mpi.max_runs = static_cast<int>(o.integer("max-runs", kDefaultMaxRuns, 1, 1000000));
-    if (s.env.mpi.max_runs < s.env.mpi.min_runs) throw UsageError("--max-runs is below --min-runs");
+    s.env.mpi = read_mpi_runs(o);
   }
   const std::string out = o.text("output", "parameters.yaml");
   check_output_file(out, "parameters file");  // before the experiments, which may be long

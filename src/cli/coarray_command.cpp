@@ -26,8 +26,7 @@ std::vector<OptionDef> coarray_options() {
       {"csv", "", "print a CSV header and row instead of the text"},
   };
   defs.insert(defs.end(), more.begin(), more.end());
-  // Images are ranks; a coarray program computes nothing, and its sim runs take no protocol tuning.
-  for (auto& d : engine_options({"reduce-gamma", "protocol-option", "eager-limit"})) defs.push_back(d);
+  for (auto& d : engine_options(Runs::coarrays)) defs.push_back(d);
   return defs;
 }
 
@@ -46,7 +45,7 @@ int coarray(const ParsedOptions& o) {
   RunResult result;
   std::string prediction;
   if (engine == "model") {
-    reject_foreign(o, engine, {"protocol", "cfg"});
+    check_model_options(o, engine);
     const ModelConfig model = read_model(o);
     result = run_model(model, spec);
     if (!model.one_port && model.kind != ModelConfig::Kind::loggp) {
@@ -57,7 +56,7 @@ int coarray(const ParsedOptions& o) {
       prediction = format_seconds(t) + "  (" + format_real(t) + " s, models/coarray_cost.hpp)";
     }
   } else {
-    reject_foreign(o, engine, {"alpha", "beta", "intra", "loggp", "one-port", "copy-bandwidth"});
+    check_sim_options(o, engine);
     const SimConfig sim = read_sim(o);
     run_sim(sim, std::span<const RunSpec>(&spec, 1), [&](std::size_t, const RunResult& r) { result = r; });
   }

@@ -89,15 +89,13 @@ int measure(const ParsedOptions& o) {
   std::string engine_name = engine;
   if (engine == "model" || engine == "formula") {
     if (engine == "model") reject_foreign(o, engine, {"formula", "params"});
-    if (o.has("params")) {
-      for (const char* n : {"alpha", "beta", "intra", "loggp", "one-port", "platform", "copy-bandwidth", "reduce-gamma",
-                            "ranks-per-node", "map-by"})
-        if (o.has(n))
-          throw UsageError("--params gives the formula its parameters: --" + std::string(n) + " cannot be given too");
-    }
     check_model_options(o, engine);
-    if (engine == "formula" && o.has("copy-bandwidth"))
-      throw UsageError("--copy-bandwidth does not apply to --engine formula (its formulas charge no local copies)");
+    if (o.has("params"))
+      for (const Setting& s : engine_setting_table())
+        if (s.group == SettingGroup::placement || s.group == SettingGroup::model)
+          if (!s.option.empty() && o.has(std::string(s.option)))
+            throw UsageError("--params gives the formula its parameters: --" + std::string(s.option) +
+                             " cannot be given too");
     const ModelConfig model = read_model(o);
     if (engine == "model") {
       result = run_model(model, spec);

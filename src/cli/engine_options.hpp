@@ -1,6 +1,6 @@
-// Reading the engines' settings from options, shared by `collsim measure`, `collsim calibrate`
-// and `collsim select`: the model engine's cost model (--alpha, --beta, --intra, --loggp,
-// --one-port, --copy-bandwidth) and the sim engine's platform and protocols.
+// The engines' settings on the command line, shared by `collsim measure`, `timeline`, `explain`,
+// `calibrate` and `coarray`: the options, their help and their checks all come from the one
+// settings table (experiment/engine_settings.hpp), which scenario files read too.
 #pragma once
 
 #include <initializer_list>
@@ -8,36 +8,41 @@
 #include <vector>
 
 #include "cli/options.hpp"
-#include "engines/model/model_engine.hpp"
-#include "engines/sim/sim_engine.hpp"
+#include "experiment/engine_settings.hpp"
 
 namespace collsim::cli {
 
-// The options of the model and sim engines (--platform ... --reduce-gamma), each defined once here
-// for every command that runs points on them (measure, timeline, explain, calibrate, coarray),
-// but those in `except` (options that mean nothing to the command); read by read_model and read_sim.
-std::vector<OptionDef> engine_options(std::initializer_list<const char*> except = {});
+// Which runs a command makes: coarray programs take the options marked so in the table.
+enum class Runs { collectives, coarrays };
 
-// Options of one engine given to a run on the other, refused with one line naming them:
-// check_model_options when running on the model engine under the name `engine` (model, formula):
-// the sim's protocol options, and --ranks-per-node, --map-by and --cfg without the --intra or
-// --platform that give them a meaning; check_sim_options: the model's cost options.
+// The placement, sim and model options (--platform ... --reduce-gamma), in the table's order.
+std::vector<OptionDef> engine_options(Runs runs = Runs::collectives);
+// The mpi engines' run counts (--min-runs, --max-runs).
+std::vector<OptionDef> mpi_run_options();
+
+// Refuses the first option given that means nothing to any engine of `engines` (EngineSet bits):
+// "--NAME does not apply to --engine ENGINE".
+void check_engine_options(const ParsedOptions& o, unsigned engines, const std::string& engine);
+// check_engine_options for the model (or formula) engine, and the options that mean something to
+// it only with another: --ranks-per-node and --map-by with --intra or --platform, --cfg with
+// --platform.
 void check_model_options(const ParsedOptions& o, const std::string& engine);
 void check_sim_options(const ParsedOptions& o, const std::string& engine);
+// UsageError when any of `names` (options outside the table) was given: "--NAME does not apply to
+// --engine ENGINE".
+void reject_foreign(const ParsedOptions& o, const std::string& engine, std::initializer_list<const char*> names);
 
 // The platform used when none is given: Grisou (platforms/grisou.xml in the source tree).
 std::string default_platform();
 
-// The model engine: --alpha/--beta, --intra (two-level, placed by --map-by ppr:K:node or
-// --ranks-per-node), --loggp, --one-port, --copy-bandwidth; or --platform, whose two-level
-// Hockney (and placement, read_sim's) it takes instead of --alpha/--beta/--intra/--loggp.
+// The model engine's settings; with --platform, the platform's two-level Hockney (placed as
+// read_sim places the ranks).
 ModelConfig read_model(const ParsedOptions& o);
+// The sim engine's: --platform (default_platform()), the placement, the protocols, --cfg.
+SimConfig read_sim(const ParsedOptions& o);
 // --ranks-per-node N (ppr:N:node) or --map-by POLICY; default ppr:1:node.
 models::MapBy read_map_by(const ParsedOptions& o);
-// The sim engine: --platform (default_platform()), --ranks-per-node / --map-by, --eager-limit,
-// --cfg, --protocol, --protocol-option.
-SimConfig read_sim(const ParsedOptions& o);
-// UsageError when any of `names` was given: "--NAME does not apply to --engine ENGINE".
-void reject_foreign(const ParsedOptions& o, const std::string& engine, std::initializer_list<const char*> names);
+// --min-runs and --max-runs over the defaults of `launch`.
+MpiLaunch read_mpi_runs(const ParsedOptions& o);
 
 }  // namespace collsim::cli

@@ -13,14 +13,6 @@ const OptionDef* find(std::span<const OptionDef> defs, const std::string& name) 
     if (d.name == name) return &d;
   return nullptr;
 }
-// The quantity `value` of option `name` read as `x`: refused when it did not parse (`hint` says
-// what it should look like) or is negative.
-double at_least_zero(const std::string& name, const std::string& value, std::optional<double> x, const char* hint) {
-  if (!x) throw UsageError("--" + name + ": '" + value + "' is not " + hint);
-  if (*x < 0) throw UsageError("--" + name + ": " + value + " must be at least 0");
-  return *x;
-}
-
 }  // namespace
 
 ParsedOptions parse_options(std::span<char* const> args, std::span<const OptionDef> defs) {
@@ -72,21 +64,16 @@ const std::vector<std::string>& ParsedOptions::all(const std::string& name) cons
 
 std::size_t ParsedOptions::bytes(const std::string& name, std::size_t fallback) const {
   if (!has(name)) return fallback;
-  const std::string v = text(name);
-  auto b = parse_bytes(v);
-  if (!b) throw UsageError("--" + name + ": '" + v + "' is not a size in bytes (e.g. 0, 1000, 8KiB, 4MiB)");
-  return *b;
+  const SizeRead b = read_size(text(name));
+  if (!b.problem.empty()) throw UsageError("--" + name + ": " + b.problem);
+  return b.value;
 }
 
 long long ParsedOptions::integer(const std::string& name, long long fallback, long long min, long long max) const {
   if (!has(name)) return fallback;
-  const std::string v = text(name);
-  auto n = parse_integer(v);
-  if (!n) throw UsageError("--" + name + ": '" + v + "' is not a whole number");
-  if (*n < min || *n > max)
-    throw UsageError("--" + name + ": " + v + " is out of range [" + std::to_string(min) + ", " + std::to_string(max) +
-                     "]");
-  return *n;
+  const IntegerRead n = read_integer(text(name), min, max);
+  if (!n.problem.empty()) throw UsageError("--" + name + ": " + n.problem);
+  return n.value;
 }
 
 double ParsedOptions::real(const std::string& name, double fallback, double min) const {
@@ -99,21 +86,21 @@ double ParsedOptions::real(const std::string& name, double fallback, double min)
 }
 
 double ParsedOptions::seconds(const std::string& name, double fallback) const {
-  return has(name) ? at_least_zero(name, text(name), parse_seconds(text(name)), kSecondsHint) : fallback;
+  return has(name) ? quantity(name, Quantity::seconds) : fallback;
 }
 
 double ParsedOptions::rate(const std::string& name, double fallback, bool zero_allowed) const {
-  if (!has(name)) return fallback;
-  const std::string v = text(name);
-  if (zero_allowed && parse_real(v) == 0.0) return 0;
-  const auto x = parse_rate(v);
-  if (!x) throw UsageError("--" + name + ": '" + v + "' is not " + kRateHint);
-  return *x;
+  return has(name) ? quantity(name, zero_allowed ? Quantity::rate_or_zero : Quantity::rate) : fallback;
 }
 
 double ParsedOptions::seconds_per_byte(const std::string& name, double fallback) const {
-  return has(name) ? at_least_zero(name, text(name), parse_seconds_per_byte(text(name)), kSecondsPerByteHint)
-                   : fallback;
+  return has(name) ? quantity(name, Quantity::seconds_per_byte) : fallback;
+}
+
+double ParsedOptions::quantity(const std::string& name, Quantity kind) const {
+  const QuantityRead q = read_quantity(kind, text(name));
+  if (!q.problem.empty()) throw UsageError("--" + name + ": " + q.problem);
+  return q.value;
 }
 
 std::vector<std::string> split_commas(const std::string& text) {

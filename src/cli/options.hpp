@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "support/units.hpp"
+
 namespace collsim::cli {
 
 class UsageError : public std::runtime_error {
@@ -42,6 +44,8 @@ class ParsedOptions {
   double seconds(const std::string& name, double fallback) const;
   double rate(const std::string& name, double fallback, bool zero_allowed = false) const;
   double seconds_per_byte(const std::string& name, double fallback) const;
+  // Option `name`, given, read as `kind` (support/units.hpp).
+  double quantity(const std::string& name, Quantity kind) const;
 
   std::vector<std::string> positional;
   std::vector<std::string> arguments;  // all of them, as given (for a command that records its command line)

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "engines/sim/generated_platform.hpp"
+#include "experiment/engine_settings.hpp"
 #include "experiment/plan_keys.hpp"
 #include "experiment/scenario.hpp"
 #include "experiment/yaml_reader.hpp"
@@ -110,11 +111,13 @@ void file_platform(const Reader& in, const YAML::Node& n, const std::string& sce
 std::vector<models::MapBy> placements(const Reader& in, const YAML::Node& root) {
   if (root["ranks_per_node"] && root["map_by"])
     in.fail(root["map_by"], "give ranks_per_node or map_by, not both (ranks_per_node: N is map_by: ppr:N:node)");
+  // Each item is the setting of the table (engine_settings.hpp); a list sweeps them.
   std::vector<models::MapBy> out;
   if (root["ranks_per_node"]) {
     const YAML::Node n = root["ranks_per_node"];
+    const Setting& rpn = engine_setting("ranks_per_node");
     for (long long k : in.distinct(n, "ranks_per_node", in.list(n, "ranks_per_node", [&](const YAML::Node& x) {
-           return in.integer(x, "ranks_per_node", 1, 1 << 20);
+           return in.integer(x, "ranks_per_node", rpn.min, rpn.max);
          })))
       out.push_back({models::MapBy::Policy::ppr_node, static_cast<int>(k)});
   } else if (root["map_by"]) {
@@ -124,9 +127,9 @@ std::vector<models::MapBy> placements(const Reader& in, const YAML::Node& root) 
     if (items.empty()) in.fail(n, "map_by: an empty list");
     for (const auto& x : items) {
       const std::string text = in.text(x, "map_by");
-      const auto m = models::parse_map_by(text);
-      if (!m) in.fail(x, "map_by: '" + text + "' is not one of " + models::map_by_forms);
-      out.push_back(*m);
+      if (const std::string problem = engine_setting("map_by").check(text); !problem.empty())
+        in.fail(x, "map_by: " + problem);
+      out.push_back(*models::parse_map_by(text));
     }
   } else {
     out.push_back({});

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "experiment/scenario.hpp"
+#include "experiment/scenario_settings.hpp"
 #include "experiment/yaml_reader.hpp"
 
 namespace collsim {
@@ -131,16 +132,18 @@ CoarrayScenario load_coarray_scenario(const std::string& path) {
     // --platform` does, so the two simulated engines describe one cluster.
     in.fail(root["engines"], "the model and sim engines need a 'platform' (a SimGrid platform file)");
   }
-  sc.sim.map_by = read_map_by(in, root);
-  if (root["model"]) {
-    // The platform file has no accessor for its hosts' memcpy_bw on the model's side, so the copy
-    // rate is given here (grisou.xml's is 5 GBps).
-    in.only_keys(root["model"], "model", {"copy_bandwidth"});
-    if (root["model"]["copy_bandwidth"])
-      sc.model.copy_bandwidth = in.rate(root["model"]["copy_bandwidth"], "model.copy_bandwidth", true);
-  }
-  if (root["sim"]) read_sim_settings(in, root["sim"], sc.sim);
-  if (root["mpi"]) read_mpi_settings(in, root["mpi"], sc.mpi);
+  // The model is the platform's two-level Hockney, so that the two simulated engines describe one
+  // cluster; of its settings only the copy rate is given here, as the platform file has no
+  // accessor for its hosts' memcpy_bw on the model's side (grisou.xml's is 5 GBps).
+  const ScenarioSettings settings(
+      in, root, [](const Setting& s) { return s.group != SettingGroup::model || s.key == "model.copy_bandwidth"; });
+  EngineSettings engine_settings;
+  engine_settings.sim.platform_file = sc.sim.platform_file;
+  for (SettingGroup g : {SettingGroup::placement, SettingGroup::model, SettingGroup::sim, SettingGroup::mpi})
+    read_settings(settings, g, engine_settings);
+  sc.sim = engine_settings.sim;
+  sc.model = engine_settings.model;
+  sc.mpi = engine_settings.mpi;
   if (root["output"]) {
     in.only_keys(root["output"], "output", {"dir"});
     if (root["output"]["dir"]) sc.out_dir = in.text(root["output"]["dir"], "output.dir");

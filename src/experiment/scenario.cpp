@@ -13,6 +13,7 @@
 #include <set>
 
 #include "experiment/parameters.hpp"
+#include "experiment/scenario_settings.hpp"
 #include "experiment/yaml_reader.hpp"
 #include "support/units.hpp"
 
@@ -21,65 +22,6 @@ namespace collsim {
 namespace fs = std::filesystem;
 
 namespace {
-
-void read_model(const Reader& in, const YAML::Node& n, ModelConfig& m, bool& from_platform) {
-  in.only_keys(n, "model",
-               {"kind", "alpha", "beta", "intra", "from_platform", "L", "o", "g", "G", "one_port", "copy_bandwidth",
-                "reduce_gamma"});
-  if (n["kind"]) {
-    const std::string k = in.text(n["kind"], "model.kind");
-    if (k == "hockney")
-      m.kind = ModelConfig::Kind::hockney;
-    else if (k == "two_level")
-      m.kind = ModelConfig::Kind::two_level;
-    else if (k == "loggp")
-      m.kind = ModelConfig::Kind::loggp;
-    else
-      in.fail(n["kind"], "model.kind: '" + k + "' is not hockney, two_level or loggp");
-  }
-  // A key of another kind would be read and never used: refused, as the command line refuses
-  // --loggp with --alpha.
-  const bool loggp = m.kind == ModelConfig::Kind::loggp;
-  for (const char* key : {"alpha", "beta"})
-    if (n[key] && loggp)
-      in.fail(n[key], std::string("model.") + key + " applies to kind: hockney or two_level, not loggp (L, o, g, G)");
-  for (const char* key : {"L", "o", "g", "G"})
-    if (n[key] && !loggp)
-      in.fail(n[key], std::string("model.") + key + " applies to kind: loggp only, not " + to_string(m.kind));
-  if (n["alpha"]) m.hockney.alpha = in.seconds(n["alpha"], "model.alpha");
-  if (n["beta"]) m.hockney.beta = in.seconds_per_byte(n["beta"], "model.beta");
-  if (n["L"]) m.loggp.L = in.seconds(n["L"], "model.L");
-  if (n["o"]) m.loggp.o = in.seconds(n["o"], "model.o");
-  if (n["g"]) m.loggp.g = in.seconds(n["g"], "model.g");
-  if (n["G"]) m.loggp.G = in.seconds_per_byte(n["G"], "model.G");
-  // Two-level: alpha and beta are between nodes, intra's between ranks of one node; the scenario's
-  // placement (ranks_per_node or map_by) places the ranks (set by the caller).
-  if (n["intra"] && m.kind != ModelConfig::Kind::two_level)
-    in.fail(n["intra"], "model.intra applies to kind: two_level only");
-  if (n["from_platform"] && in.boolean(n["from_platform"], "model.from_platform")) {
-    // The platform's two-level Hockney model, derived once the platform is known (load_scenario).
-    if (m.kind != ModelConfig::Kind::two_level)
-      in.fail(n["from_platform"], "model.from_platform applies to kind: two_level only");
-    for (const char* key : {"alpha", "beta", "intra"})
-      if (n[key]) in.fail(n[key], std::string("model.") + key + " cannot be given with from_platform: true");
-    from_platform = true;
-  } else if (m.kind == ModelConfig::Kind::two_level) {
-    if (!n["intra"]) in.fail(n, "model: kind two_level needs intra: {alpha: TIME, beta: TIME_PER_BYTE}");
-    const YAML::Node intra = n["intra"];
-    in.only_keys(intra, "model.intra", {"alpha", "beta"});
-    if (!intra["alpha"] || !intra["beta"]) in.fail(intra, "model.intra needs alpha and beta");
-    m.two_level.intra = {in.seconds(intra["alpha"], "model.intra.alpha"),
-                         in.seconds_per_byte(intra["beta"], "model.intra.beta")};
-    m.two_level.inter = m.hockney;
-  }
-  if (n["one_port"]) {
-    m.one_port = in.boolean(n["one_port"], "model.one_port");
-    if (m.one_port && m.kind == ModelConfig::Kind::loggp)
-      in.fail(n["one_port"], "model.one_port applies to Hockney only (LogGP's g and G already serialise sends)");
-  }
-  if (n["copy_bandwidth"]) m.copy_bandwidth = in.rate(n["copy_bandwidth"], "model.copy_bandwidth", true);
-  if (n["reduce_gamma"]) m.reduce_gamma = in.seconds_per_byte(n["reduce_gamma"], "model.reduce_gamma");
-}
 
 // Whether two operations measure the same points.
 bool same_grid(const OperationSweep& a, const OperationSweep& b) {
@@ -102,19 +44,6 @@ std::string read_scenario_name(const Reader& in, const YAML::Node& root, const s
                         "; give it a name: key");
   }
   return name;
-}
-
-models::MapBy read_map_by(const Reader& in, const YAML::Node& root) {
-  if (root["ranks_per_node"] && root["map_by"])
-    in.fail(root["map_by"], "give ranks_per_node or map_by, not both (ranks_per_node: N is map_by: ppr:N:node)");
-  if (root["ranks_per_node"])
-    return {models::MapBy::Policy::ppr_node,
-            static_cast<int>(in.integer(root["ranks_per_node"], "ranks_per_node", 1, 1 << 20))};
-  if (!root["map_by"]) return {};
-  const std::string text = in.text(root["map_by"], "map_by");
-  const auto m = models::parse_map_by(text);
-  if (!m) in.fail(root["map_by"], "map_by: '" + text + "' is not one of " + models::map_by_forms);
-  return *m;
 }
 
 void place_model(const Reader& in, const YAML::Node& root, const SimConfig& sim, bool from_platform,
@@ -150,55 +79,6 @@ PlatformSize platform_size_or_fail(const std::string& scenario_file, const SimCo
   }
 }
 
-void read_sim_settings(const Reader& in, const YAML::Node& n, SimConfig& s) {
-  in.only_keys(n, "sim", {"protocol", "protocol_options", "eager_limit", "cfg"});
-  if (n["protocol"]) {
-    s.protocol = in.text(n["protocol"], "sim.protocol");
-    if (!is_protocol_name(s.protocol))
-      in.fail(n["protocol"], "sim.protocol: '" + s.protocol + "' is not a protocol (" + protocol_names() + ")");
-  }
-  if (n["protocol_options"])
-    s.protocol_options = in.list(n["protocol_options"], "sim.protocol_options", [&](const YAML::Node& x) {
-      std::string v = in.text(x, "sim.protocol_options");
-      const std::string problem = check_protocol_option(v);
-      if (!problem.empty()) in.fail(x, "sim.protocol_options: " + problem);
-      return v;
-    });
-  if (n["eager_limit"]) {
-    s.eager_limit = in.bytes(n["eager_limit"], "sim.eager_limit");
-    if (const std::string problem = eager_limit_problem(s.protocol); !problem.empty())
-      in.fail(n["eager_limit"], "sim.eager_limit " + problem);
-  }
-  if (n["cfg"])
-    s.cfg = in.list(n["cfg"], "sim.cfg", [&](const YAML::Node& x) {
-      std::string v = in.text(x, "sim.cfg");
-      if (v.find(':') == std::string::npos) in.fail(x, "sim.cfg: '" + v + "' is not KEY:VALUE");
-      return v;
-    });
-}
-
-void read_mpi_settings(const Reader& in, const YAML::Node& n, MpiLaunch& m) {
-  in.only_keys(n, "mpi", {"launcher", "program", "min_runs", "max_runs", "ci_target", "timeout"});
-  if (n["launcher"])
-    m.launcher =
-        in.list(n["launcher"], "mpi.launcher", [&](const YAML::Node& x) { return in.text(x, "mpi.launcher"); });
-  if (n["program"]) m.program = in.text(n["program"], "mpi.program");
-  if (n["min_runs"]) m.min_runs = static_cast<int>(in.integer(n["min_runs"], "mpi.min_runs", 1, 1000000));
-  if (n["max_runs"]) m.max_runs = static_cast<int>(in.integer(n["max_runs"], "mpi.max_runs", 1, 1000000));
-  if (m.max_runs < m.min_runs) in.fail(n, "mpi.max_runs is smaller than mpi.min_runs");
-  if (n["ci_target"]) {
-    const auto f = parse_fraction(in.text(n["ci_target"], "mpi.ci_target"));
-    if (!f || *f <= 0)
-      in.fail(n["ci_target"],
-              "mpi.ci_target: '" + n["ci_target"].Scalar() + "' is not a positive fraction (e.g. 0.025 or 2.5%)");
-    m.ci_target = *f;
-  }
-  if (n["timeout"]) {
-    m.timeout_s = in.seconds(n["timeout"], "mpi.timeout");
-    if (m.timeout_s < 1) in.fail(n["timeout"], "mpi.timeout: '" + n["timeout"].Scalar() + "' is under a second");
-  }
-}
-
 Scenario load_scenario(const std::string& path) {
   Scenario sc;
   sc.file = path;
@@ -230,10 +110,13 @@ Scenario load_scenario(const std::string& path) {
   if (!root["platform"] && uses_sim)
     throw ScenarioError(path + ": the sim engine needs a 'platform' (a SimGrid platform file or a generated cluster)");
   std::optional<Parameters> params;  // formula.params, read once here
-  bool model_from_platform = false;
-  if (root["model"]) read_model(in, root["model"], sc.model, model_from_platform);
+  const ScenarioSettings settings(in, root);
+  EngineSettings engine_settings;
+  read_settings(settings, SettingGroup::model, engine_settings);
+  sc.model = engine_settings.model;
+  const bool model_from_platform = engine_settings.model_from_platform;
   if (model_from_platform && !root["platform"])
-    in.fail(root["model"]["from_platform"], "model.from_platform needs the scenario's platform");
+    settings.fail(engine_setting("model.from_platform"), "model.from_platform needs the scenario's platform");
   if (root["formula"]) {
     const YAML::Node f = root["formula"];
     in.only_keys(f, "formula", {"kinds", "params"});
@@ -260,8 +143,10 @@ Scenario load_scenario(const std::string& path) {
     if (std::count(sc.engines.begin(), sc.engines.end(), "formula") == 0)
       in.fail(f, "formula settings, but 'formula' is not among the engines");
   }
-  if (root["sim"]) read_sim_settings(in, root["sim"], sc.sim);
-  if (root["mpi"]) read_mpi_settings(in, root["mpi"], sc.mpi);
+  read_settings(settings, SettingGroup::sim, engine_settings);
+  read_settings(settings, SettingGroup::mpi, engine_settings);
+  sc.sim = engine_settings.sim;
+  sc.mpi = engine_settings.mpi;
   sc.clusters = read_clusters(in, root, path, sc.sim, sc.model);
   // The first cluster stands for all where one platform is reported (run.json's settings).
   sc.sim.platform_file = sc.clusters.front().sim.platform_file;

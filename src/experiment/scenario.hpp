@@ -77,13 +77,6 @@ class Reader;
 // results folder results/NAME: a plain name (not empty, not . or .., no /), so that the folder is
 // inside results/.
 std::string read_scenario_name(const Reader& in, const YAML::Node& root, const std::string& path);
-// The `sim:` and `mpi:` blocks of a scenario, shared with coarray scenarios (coarray_scenario.hpp)
-// so both kinds of study accept the same settings with the same messages.
-void read_sim_settings(const Reader& in, const YAML::Node& n, SimConfig& s);
-void read_mpi_settings(const Reader& in, const YAML::Node& n, MpiLaunch& m);
-// The placement: `ranks_per_node: N` (ppr:N:node) or `map_by: POLICY` (models/placement.hpp);
-// default ppr:1:node.
-models::MapBy read_map_by(const Reader& in, const YAML::Node& root);
 // Sets the model's two-level placement (and with from_platform its costs) from the platform and
 // sim.map_by; a problem fails at the scenario's platform (or its map_by), a bad platform file
 // with its PlatformError (which names the place in that file).

@@ -105,12 +105,15 @@ class Reader {
 
   // Rejects keys outside `allowed`, so a typo never silently falls back to a default.
   void only_keys(const YAML::Node& map, const std::string& where, std::initializer_list<const char*> allowed) const {
+    only_keys(map, where, std::vector<std::string>(allowed.begin(), allowed.end()));
+  }
+  void only_keys(const YAML::Node& map, const std::string& where, const std::vector<std::string>& allowed) const {
     if (!map.IsMap()) fail(map, where + " must be a mapping of key: value");
     for (const auto& kv : map) {
       const auto key = kv.first.as<std::string>();
-      if (std::none_of(allowed.begin(), allowed.end(), [&](const char* a) { return key == a; })) {
+      if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
         std::string list;
-        for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+        for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
         fail(kv.first, "unknown key '" + key + "' in " + where + " (expected one of: " + list + ")");
       }
     }
@@ -122,11 +125,9 @@ class Reader {
   }
 
   long long integer(const YAML::Node& n, const std::string& what, long long min, long long max) const {
-    auto v = parse_integer(text(n, what));
-    if (!v) fail(n, what + ": '" + n.Scalar() + "' is not a whole number");
-    if (*v < min || *v > max)
-      fail(n, what + ": " + n.Scalar() + " is out of range [" + std::to_string(min) + ", " + std::to_string(max) + "]");
-    return *v;
+    const IntegerRead v = read_integer(text(n, what), min, max);
+    if (!v.problem.empty()) fail(n, what + ": " + v.problem);
+    return v.value;
   }
 
   double real(const YAML::Node& n, const std::string& what, double min) const {
@@ -136,32 +137,24 @@ class Reader {
     return *v;
   }
 
-  // Quantities with units, as the command line reads them (units.hpp), none negative.
-  double seconds(const YAML::Node& n, const std::string& what) const {
-    const auto v = parse_seconds(text(n, what));
-    if (!v) fail(n, what + ": '" + n.Scalar() + "' is not " + kSecondsHint);
-    if (*v < 0) fail(n, what + ": " + n.Scalar() + " must be at least 0");
-    return *v;
+  // Quantities with units, as the command line reads them (units.hpp).
+  double quantity(const YAML::Node& n, const std::string& what, Quantity kind) const {
+    const QuantityRead v = read_quantity(kind, text(n, what));
+    if (!v.problem.empty()) fail(n, what + ": " + v.problem);
+    return v.value;
   }
+  double seconds(const YAML::Node& n, const std::string& what) const { return quantity(n, what, Quantity::seconds); }
   double seconds_per_byte(const YAML::Node& n, const std::string& what) const {
-    const auto v = parse_seconds_per_byte(text(n, what));
-    if (!v) fail(n, what + ": '" + n.Scalar() + "' is not " + kSecondsPerByteHint);
-    if (*v < 0) fail(n, what + ": " + n.Scalar() + " must be at least 0");
-    return *v;
+    return quantity(n, what, Quantity::seconds_per_byte);
   }
-  // `zero_allowed`: 0 is accepted too, where it means "none" (a free copy).
   double rate(const YAML::Node& n, const std::string& what, bool zero_allowed = false) const {
-    const std::string t = text(n, what);
-    if (zero_allowed && parse_real(t) == 0.0) return 0;
-    const auto v = parse_rate(t);
-    if (!v) fail(n, what + ": '" + n.Scalar() + "' is not " + kRateHint);
-    return *v;
+    return quantity(n, what, zero_allowed ? Quantity::rate_or_zero : Quantity::rate);
   }
 
   std::size_t bytes(const YAML::Node& n, const std::string& what) const {
-    auto v = parse_bytes(text(n, what));
-    if (!v) fail(n, what + ": '" + n.Scalar() + "' is not a size in bytes (e.g. 0, 1000, 8KiB, 4MiB)");
-    return *v;
+    const SizeRead v = read_size(text(n, what));
+    if (!v.problem.empty()) fail(n, what + ": " + v.problem);
+    return v.value;
   }
 
   bool boolean(const YAML::Node& n, const std::string& what) const {

@@ -62,6 +62,35 @@ const char* const kRateHint = "a rate in bytes per second (e.g. 1.25GBps, 10Gbps
 const char* const kSecondsPerByteHint =
     "a time per byte (e.g. 0.8ns, 8e-10; or a rate, its inverse: 1.25GBps; a bare number is seconds)";
 
+QuantityRead read_quantity(Quantity kind, const std::string& text) {
+  const auto quoted = "'" + text + "' is not ";
+  if (kind == Quantity::rate || kind == Quantity::rate_or_zero) {
+    if (kind == Quantity::rate_or_zero && parse_real(text) == 0.0) return {0, {}};
+    const auto r = parse_rate(text);
+    if (!r) return {0, quoted + kRateHint};
+    return {*r, {}};
+  }
+  const bool per_byte = kind == Quantity::seconds_per_byte;
+  const auto x = per_byte ? parse_seconds_per_byte(text) : parse_seconds(text);
+  if (!x) return {0, quoted + (per_byte ? kSecondsPerByteHint : kSecondsHint)};
+  if (*x < 0) return {0, text + " must be at least 0"};
+  return {*x, {}};
+}
+
+SizeRead read_size(const std::string& text) {
+  const auto b = parse_bytes(text);
+  if (!b) return {0, "'" + text + "' is not a size in bytes (e.g. 0, 1000, 8KiB, 4MiB)"};
+  return {*b, {}};
+}
+
+IntegerRead read_integer(const std::string& text, long long min, long long max) {
+  const auto n = parse_integer(text);
+  if (!n) return {0, "'" + text + "' is not a whole number"};
+  if (*n < min || *n > max)
+    return {0, text + " is out of range [" + std::to_string(min) + ", " + std::to_string(max) + "]"};
+  return {*n, {}};
+}
+
 std::optional<double> parse_seconds(std::string_view text) {
   return with_unit(text, {{"", 1}, {"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}});
 }

@@ -34,6 +34,32 @@ std::optional<long long> parse_integer(std::string_view text);
 // Finite floating-point number; nullopt on anything else.
 std::optional<double> parse_real(std::string_view text);
 
+// The quantities of options and scenario keys, each read by one function with one wording of its
+// problems, so that the command line and the files refuse the same text with the same words.
+enum class Quantity {
+  seconds,           // at least 0
+  seconds_per_byte,  // at least 0
+  rate,              // above 0
+  rate_or_zero,      // above 0, or 0 where it means "none" (a free copy)
+};
+struct QuantityRead {
+  double value = 0;
+  std::string problem;  // empty when `value` holds: "'x' is not a time (e.g. ...)", "-1us must be at least 0"
+};
+QuantityRead read_quantity(Quantity kind, const std::string& text);
+// A whole number in [min, max], or the problem ("'x' is not a whole number", "9 is out of range [1, 8]").
+struct IntegerRead {
+  long long value = 0;
+  std::string problem;
+};
+IntegerRead read_integer(const std::string& text, long long min, long long max);
+// A size in bytes, or the problem ("'x' is not a size in bytes (e.g. ...)").
+struct SizeRead {
+  std::size_t value = 0;
+  std::string problem;
+};
+SizeRead read_size(const std::string& text);
+
 // 8192 -> "8KiB", 1000 -> "1000" (exact binary multiples only, so the text parses back).
 std::string format_bytes(std::size_t bytes);
 // A number for CSV and JSON: the shortest text that reads back as the same double.

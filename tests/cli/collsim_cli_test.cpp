@@ -90,7 +90,7 @@ TEST(Cli, ModelTwoLevelHockney) {
   expect_bad_input("measure --engine model --op bcast/binomial --procs 4 --bytes 8 --intra 1e-6",
                    "--intra: '1e-6' is not two costs ALPHA,BETA (e.g. 5us,0.3ns)");
   expect_bad_input("measure --engine model --op bcast/binomial --procs 4 --bytes 8 --intra 1,2 --loggp 1,1,1,1",
-                   "--loggp replaces Hockney's --alpha/--beta/--intra");
+                   "--intra applies to Hockney (kind hockney or two_level), not LogGP");
 }
 
 // Model engine with --platform: two-level Hockney from Grisou's routes (CM02, no factors):
@@ -113,7 +113,7 @@ TEST(Cli, ModelParametersFromThePlatform) {
   o = collsim_test::collsim(base + " --ranks-per-node 2 --cfg network/model:LV08");
   ASSERT_EQ(o.status, 0) << o.err;
   near(o, 13.01 * 20e-6 + 1000 / (0.97 * 1.25e9));
-  expect_bad_input(base + " --alpha 1e-6", "--platform gives the model its parameters: --alpha cannot be given too");
+  expect_bad_input(base + " --alpha 1e-6", "--alpha cannot be given with --platform, which gives the model");
   expect_bad_input("measure --engine model --op bcast/binomial --procs 4 --bytes 8 --cfg network/model:LV08",
                    "--cfg applies to --engine model only with --platform");
 }

@@ -67,9 +67,11 @@ TEST(MeasureModel, CopyBandwidthChargesLocalCopies) {
 
 TEST(MeasureModel, RejectsBadModelOptions) {
   const std::string bcast = "measure --engine model --op bcast/binomial --procs 2 --bytes 8";
-  const std::string loggp_hockney = "collsim: --loggp replaces Hockney's --alpha/--beta/--intra: give one or the other";
-  expect_refused(bcast + kLogGp + " --alpha 2e-5", loggp_hockney);
-  expect_refused(bcast + kLogGp + " --beta 1e-9", loggp_hockney);
+  const std::string loggp_hockney =
+      " applies to Hockney (kind hockney or two_level), not LogGP (L, o, g, G): give one or "
+      "the other";
+  expect_refused(bcast + kLogGp + " --alpha 2e-5", "collsim: --alpha" + loggp_hockney);
+  expect_refused(bcast + kLogGp + " --beta 1e-9", "collsim: --beta" + loggp_hockney);
   const std::string four = "' is not four costs L,o,g,G (e.g. 5us,1us,2us,0.1ns)";
   expect_refused(bcast + " --loggp 1e-5,1e-6,2e-6", "collsim: --loggp: '1e-5,1e-6,2e-6" + four);
   expect_refused(bcast + " --loggp 1,2,3,4,5", "collsim: --loggp: '1,2,3,4,5" + four);

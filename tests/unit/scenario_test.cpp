@@ -376,18 +376,23 @@ TEST(Scenario, FieldsThatDoNotApplyAreRefused) {
   expect_refused(dir / "kind.yaml", head + "  - bcast/binomial\nmodel: {kind: logp}\n",
                  "6:15: model.kind: 'logp' is not hockney, two_level or loggp");
   expect_refused(dir / "intra.yaml", head + "  - bcast/binomial\nmodel: {intra: {alpha: 1, beta: 1}}\n",
-                 "6:16: model.intra applies to kind: two_level only");
+                 "6:24: model.intra.alpha applies to kind: two_level only");
   expect_refused(dir / "twolevel.yaml", head + "  - bcast/binomial\nmodel: {kind: two_level}\n",
-                 "6:8: model: kind two_level needs intra: {alpha: TIME, beta: TIME_PER_BYTE}");
+                 "6:15: model.kind two_level needs model.intra.alpha and model.intra.beta (the costs inside a node)");
   expect_refused(dir / "fromplat.yaml", head + "  - bcast/binomial\nmodel: {kind: two_level, from_platform: true}\n",
                  "6:41: model.from_platform needs the scenario's platform");
-  expect_refused(dir / "fromplatkind.yaml", head + "  - bcast/binomial\nmodel: {from_platform: true}\n",
-                 "6:24: model.from_platform applies to kind: two_level only");
-  expect_refused(dir / "fromplatalpha.yaml",
-                 head + "  - bcast/binomial\nmodel: {kind: two_level, from_platform: true, alpha: 1}\n",
-                 "6:54: model.alpha cannot be given with from_platform: true");
+  // from_platform is two-level Hockney (as --platform on the command line), but not with another kind.
+  expect_refused(dir / "fromplatonly.yaml", head + "  - bcast/binomial\nmodel: {from_platform: true}\n",
+                 "6:24: model.from_platform needs the scenario's platform");
+  expect_refused(dir / "fromplatkind.yaml", head + "  - bcast/binomial\nmodel: {kind: hockney, from_platform: true}\n",
+                 "6:39: model.from_platform applies to kind: two_level only");
+  expect_refused(
+      dir / "fromplatalpha.yaml",
+      head + "  - bcast/binomial\nmodel: {kind: two_level, from_platform: true, alpha: 1}\n",
+      "6:54: model.alpha cannot be given with model.from_platform, which gives the model the platform's two-level "
+      "Hockney");
   expect_refused(dir / "intrabeta.yaml", head + "  - bcast/binomial\nmodel: {kind: two_level, intra: {alpha: 1}}\n",
-                 "6:33: model.intra needs alpha and beta");
+                 "6:15: model.kind two_level needs model.intra.alpha and model.intra.beta (the costs inside a node)");
   expect_refused(dir / "protocol.yaml", head + "  - bcast/binomial\nsim: {protocol: udp}\n",
                  "6:17: sim.protocol: 'udp' is not a protocol (ideal, tcp, tcp+shm)");
   expect_refused(dir / "protoopt.yaml", head + "  - bcast/binomial\nsim: {protocol_options: [tcp/bufer:1MiB]}\n",
@@ -415,8 +420,10 @@ TEST(Scenario, FieldsThatDoNotApplyAreRefused) {
   expect_refused(dir / "twolevelo.yaml",
                  head + "  - bcast/binomial\nmodel: {kind: two_level, intra: {alpha: 1, beta: 1}, o: 1e-6}\n",
                  "6:57: model.o applies to kind: loggp only, not two_level");
-  expect_refused(dir / "loggpbeta.yaml", head + "  - bcast/binomial\nmodel: {kind: loggp, beta: 1e-9}\n",
-                 "6:28: model.beta applies to kind: hockney or two_level, not loggp (L, o, g, G)");
+  expect_refused(
+      dir / "loggpbeta.yaml", head + "  - bcast/binomial\nmodel: {kind: loggp, beta: 1e-9}\n",
+      "6:28: model.beta applies to Hockney (kind hockney or two_level), not LogGP (L, o, g, G): give one or the "
+      "other");
   expect_refused(dir / "eager.yaml", head + "  - bcast/binomial\nsim: {protocol: tcp, eager_limit: 4KiB}\n",
                  "6:35: sim.eager_limit applies to the ideal protocol only, not tcp (whose limits are the "
                  "protocol options tcp/eager_limit:SIZE and shm/eager_limit:SIZE)");
