@@ -296,6 +296,7 @@ Program collsim_program() {
           select_command(),
           coarray_command(),
           platform_command(),
+          settings_command(),
           {"tree", "collsim tree NAME --procs P [--root R] [--dot]", "the virtual tree an algorithm uses",
            "Prints the virtual topology the algorithm NAME uses, as Open MPI builds it.", tree_options(), tree, true},
           {"algorithms",

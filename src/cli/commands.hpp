@@ -28,6 +28,8 @@ Command report_command();
 int write_report(const std::string& results_dir, const std::string& output, bool output_to_stderr);
 // collsim select: model-based selection, printed or written as an Open MPI dynamic rules file.
 Command select_command();
+// collsim settings: the engines' settings table (options, scenario keys, engines, help).
+Command settings_command();
 // collsim timeline: a point traced on the model and sim engines, or a trace file, as a space-time
 // diagram (tools/timeline).
 Command timeline_command();

@@ -34,7 +34,7 @@ class OptionSettings final : public SettingSource {
 std::vector<OptionDef> options_of(SettingGroup first, SettingGroup last, Runs runs) {
   std::vector<OptionDef> defs;
   for (const Setting& s : engine_setting_table()) {
-    if (s.option.empty() || s.help.empty() || s.group < first || s.group > last) continue;
+    if (!owns_option(s) || s.group < first || s.group > last) continue;
     if (runs == Runs::coarrays && !s.coarray) continue;
     defs.push_back({std::string(s.option), std::string(s.value_name), s.help, s.type == SettingType::list});
   }
@@ -63,8 +63,7 @@ void reject_foreign(const ParsedOptions& o, const std::string& engine, std::init
 
 void check_engine_options(const ParsedOptions& o, unsigned engines, const std::string& engine) {
   for (const Setting& s : engine_setting_table())
-    if (!s.option.empty() && !s.help.empty() && !(s.engines & engines))
-      reject_foreign(o, engine, {std::string(s.option).c_str()});
+    if (owns_option(s) && !(s.engines & engines)) reject_foreign(o, engine, {std::string(s.option).c_str()});
 }
 
 void check_model_options(const ParsedOptions& o, const std::string& engine) {

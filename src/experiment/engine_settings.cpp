@@ -157,6 +157,7 @@ std::vector<Setting> make_table() {
        .type = T::text,
        .engines = kModels,
        .coarray = true,
+       .help = "hockney (default), two_level (intra inside a node, alpha and beta between nodes) or loggp",
        .check = kind_problem,
        .store = [](EngineSettings& s, const SettingValue& v) { s.model.kind = kind_named(text_of(v)); },
        .show = [](const EngineSettings& s) { return json_string(to_string(s.model.kind)); }},
@@ -199,6 +200,7 @@ std::vector<Setting> make_table() {
        .type = T::time,
        .engines = kModels,
        .coarray = true,
+       .help = "two_level: latency between ranks of one node",
        .store = [](EngineSettings& s, const SettingValue& v) { s.model.two_level.intra.alpha = real_of(v); },
        .show = [](const EngineSettings& s) { return format_real(s.model.two_level.intra.alpha); }},
       {.group = G::model,
@@ -207,6 +209,7 @@ std::vector<Setting> make_table() {
        .type = T::time_per_byte,
        .engines = kModels,
        .coarray = true,
+       .help = "two_level: time per byte between ranks of one node",
        .store = [](EngineSettings& s, const SettingValue& v) { s.model.two_level.intra.beta = real_of(v); },
        .show = [](const EngineSettings& s) { return format_real(s.model.two_level.intra.beta); }},
       // On the command line, --platform gives the model engine the platform's model.
@@ -216,6 +219,7 @@ std::vector<Setting> make_table() {
        .type = T::flag,
        .engines = kModels,
        .coarray = true,
+       .help = "true: the platform's two-level Hockney (on the command line, --platform with the model)",
        .store = [](EngineSettings& s, const SettingValue& v) { s.model_from_platform = std::get<bool>(v); }},
       {.group = G::model,
        .option = "loggp",
@@ -233,6 +237,7 @@ std::vector<Setting> make_table() {
        .type = T::time,
        .engines = kModels,
        .coarray = true,
+       .help = "loggp: latency",
        .store = [](EngineSettings& s, const SettingValue& v) { s.model.loggp.L = real_of(v); },
        .show = [](const EngineSettings& s) { return format_real(s.model.loggp.L); }},
       {.group = G::model,
@@ -241,6 +246,7 @@ std::vector<Setting> make_table() {
        .type = T::time,
        .engines = kModels,
        .coarray = true,
+       .help = "loggp: overhead of a send or a receive",
        .store = [](EngineSettings& s, const SettingValue& v) { s.model.loggp.o = real_of(v); },
        .show = [](const EngineSettings& s) { return format_real(s.model.loggp.o); }},
       {.group = G::model,
@@ -249,6 +255,7 @@ std::vector<Setting> make_table() {
        .type = T::time,
        .engines = kModels,
        .coarray = true,
+       .help = "loggp: gap between two messages",
        .store = [](EngineSettings& s, const SettingValue& v) { s.model.loggp.g = real_of(v); },
        .show = [](const EngineSettings& s) { return format_real(s.model.loggp.g); }},
       {.group = G::model,
@@ -257,6 +264,7 @@ std::vector<Setting> make_table() {
        .type = T::time_per_byte,
        .engines = kModels,
        .coarray = true,
+       .help = "loggp: gap per byte",
        .store = [](EngineSettings& s, const SettingValue& v) { s.model.loggp.G = real_of(v); },
        .show = [](const EngineSettings& s) { return format_real(s.model.loggp.G); }},
       {.group = G::model,
@@ -300,6 +308,8 @@ std::vector<Setting> make_table() {
        .type = T::list,
        .engines = kOnMpi,
        .coarray = true,
+       .help = "the launcher and its options, before -np P (default mpirun --oversubscribe, and --allow-run-as-root as "
+               "root)",
        .store = [](EngineSettings& s,
                    const SettingValue& v) { s.mpi.launcher = std::get<std::vector<std::string>>(v); },
        .show = [](const EngineSettings& s) { return json_list(launcher_command(s.mpi)); }},
@@ -309,6 +319,7 @@ std::vector<Setting> make_table() {
        .type = T::text,
        .engines = kOnMpi,
        .coarray = true,
+       .help = "the collsim-mpi to launch (default: the one beside collsim)",
        .store = [](EngineSettings& s, const SettingValue& v) { s.mpi.program = text_of(v); },
        .show = [](const EngineSettings& s) { return json_string(mpi_program(s.mpi)); }},
       {.group = G::mpi,
@@ -347,6 +358,7 @@ std::vector<Setting> make_table() {
        .type = T::text,
        .engines = kOnMpi,
        .coarray = true,
+       .help = "stop once the 95% CI half-width is under this share of the mean (default 2.5%)",
        .check = fraction_problem,
        .store = [](EngineSettings& s, const SettingValue& v) { s.mpi.ci_target = *parse_fraction(text_of(v)); },
        .show = [](const EngineSettings& s) { return format_real(s.mpi.ci_target); }},
@@ -356,6 +368,7 @@ std::vector<Setting> make_table() {
        .type = T::time,
        .engines = kOnMpi,
        .coarray = true,
+       .help = "per point, at least 1s (default 300s)",
        .check = timeout_problem,
        .store = [](EngineSettings& s, const SettingValue& v) { s.mpi.timeout_s = real_of(v); },
        .show = [](const EngineSettings& s) { return format_real(s.mpi.timeout_s); }},
@@ -451,6 +464,13 @@ const Setting& engine_setting(std::string_view name) {
   for (const Setting& s : engine_setting_table())
     if (s.option == name) return s;
   throw std::logic_error("engine_settings: no setting " + std::string(name));
+}
+
+bool owns_option(const Setting& s) {
+  if (s.option.empty()) return false;
+  for (const Setting& t : engine_setting_table())
+    if (t.option == s.option) return &t == &s;
+  return false;
 }
 
 std::string engines_text(unsigned engines) {

@@ -47,9 +47,11 @@ using SettingValue = std::variant<double, long long, bool, std::string, std::vec
 
 struct Setting {
   SettingGroup group = SettingGroup::model;
-  std::string_view option = {};  // --OPTION; empty: scenario files only
-  std::string_view key = {};     // scenario key, "model.alpha"; empty: command line only
-  std::string_view json = {};    // run.json member, "model.intra_alpha"; empty: not recorded
+  // --OPTION; empty: scenario files only. Two settings may share one (--platform is the sim's
+  // platform and, for the model, model.from_platform): the first one lists it in --help.
+  std::string_view option = {};
+  std::string_view key = {};   // scenario key, "model.alpha"; empty: command line only
+  std::string_view json = {};  // run.json member, "model.intra_alpha"; empty: not recorded
   SettingType type = SettingType::text;
   std::string_view value_name = {};          // for --help: "TIME"
   unsigned engines = 0;                      // EngineSet bits
@@ -71,8 +73,10 @@ std::span<const Setting> engine_setting_table();
 // The setting of scenario key or option `name` ("model.alpha", "alpha"); std::logic_error when
 // there is none (a typo in collsim's own code).
 const Setting& engine_setting(std::string_view name);
-// "model", "model and formula", ... for --help and errors.
+// "model, formula, sim": the engines of `engines`, for `collsim settings`.
 std::string engines_text(unsigned engines);
+// Whether `s` is the first setting of the table with its option (the one --help lists).
+bool owns_option(const Setting& s);
 
 // Where settings come from: the command line or a scenario file. Each source names a setting as
 // its user wrote it ("--alpha", "model.alpha") and says where a problem is (the file's line).

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -408,6 +409,26 @@ TEST(Cli, ScenarioSaysWhichMpiPointsMissedTheCiTarget) {
   EXPECT_EQ(csv_column(csv, "ci_target_met"), std::vector<std::string>{"0"}) << csv;
   EXPECT_NE(o.out.find(" *  ok\n"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("\n* stopped at max_runs with the 95% CI above ci_target"), std::string::npos) << o.out;
+}
+
+TEST(Cli, SettingsListsEveryOptionAndScenarioKey) {
+  const Outcome o = collsim_test::collsim("settings");
+  ASSERT_EQ(o.status, 0) << o.err;
+  // One row per setting: its option (or -), its scenario key (or -), its engines.
+  for (const std::string row :
+       {"--alpha TIME  model.alpha  model, formula", "--loggp L,o,g,G  -  model, formula",
+        "-  model.intra.alpha  model, formula", "-  model.from_platform  model, formula",
+        "--protocol-option PROFILE/KEY:VALUE  sim.protocol_options  sim", "--min-runs N  mpi.min_runs  mpi",
+        "-  mpi.timeout  mpi", "--reduce-gamma TIME_PER_BYTE  model.reduce_gamma  model, formula (not coarray)",
+        "--copy-bandwidth RATE  model.copy_bandwidth  model  "}) {
+    bool found = false;
+    for (const std::string& line : lines(o.out)) {
+      // The columns two spaces apart, as in `row`.
+      const std::string squeezed = std::regex_replace(line, std::regex("   +"), "  ") + "  ";
+      if (squeezed.rfind(row, 0) == 0) found = true;
+    }
+    EXPECT_TRUE(found) << row << "\n" << o.out;
+  }
 }
 
 }  // namespace
