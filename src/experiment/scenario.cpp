@@ -79,6 +79,149 @@ PlatformSize platform_size_or_fail(const std::string& scenario_file, const SimCo
   }
 }
 
+namespace {
+
+// The top level's procs, bytes, segment, root, datatype and reduce_op: every operation's unless
+// it gives its own.
+struct OperationDefaults {
+  std::vector<int> procs;
+  std::vector<std::size_t> bytes, segments{0};
+  std::vector<int> roots{0};
+  std::vector<Datatype> datatypes{kDefaultReduction.type};
+  std::vector<ReduceOp> reduce_ops{kDefaultReduction.op};
+};
+
+std::vector<int> read_roots(const Reader& in, const YAML::Node& n) {
+  return in.distinct(n, "root", in.list(n, "root", [&](const YAML::Node& x) {
+    return static_cast<int>(in.integer(x, "root", 0, INT_MAX));
+  }));
+}
+
+// A name or list of names of `key`, each parsed by `parse`, else one line with the choices.
+template <class Parse>
+auto read_named(const Reader& in, const YAML::Node& n, const std::string& key, Parse parse,
+                const std::string& choices) {
+  return in.distinct(n, key, in.list(n, key, [&](const YAML::Node& x) {
+    const std::string v = in.text(x, key);
+    const auto parsed = parse(v);
+    if (!parsed) in.fail(x, key + ": '" + v + "' is not one of " + choices);
+    return *parsed;
+  }));
+}
+std::vector<Datatype> read_datatypes(const Reader& in, const YAML::Node& n) {
+  return read_named(in, n, "datatype", parse_datatype, datatype_names());
+}
+std::vector<ReduceOp> read_reduce_ops(const Reader& in, const YAML::Node& n) {
+  return read_named(in, n, "reduce_op", parse_reduce_op, reduce_op_names());
+}
+
+OperationDefaults read_operation_defaults(const Reader& in, const YAML::Node& root) {
+  OperationDefaults d;
+  if (root["procs"]) d.procs = in.procs(root["procs"]);
+  if (root["bytes"]) d.bytes = in.sizes(root["bytes"], "bytes");
+  if (root["segment"]) d.segments = in.sizes(root["segment"], "segment");
+  if (root["root"]) d.roots = read_roots(in, root["root"]);
+  if (root["datatype"]) d.datatypes = read_datatypes(in, root["datatype"]);
+  if (root["reduce_op"]) d.reduce_ops = read_reduce_ops(in, root["reduce_op"]);
+  return d;
+}
+
+// One item of `operations:`: a name, or a mapping with op and its own sizes, roots, knobs and
+// reductions, checked against what its algorithm takes and its operation means.
+OperationSweep read_operation(const Reader& in, const YAML::Node& item, const YAML::Node& root,
+                              const OperationDefaults& d) {
+  OperationSweep sweep;
+  if (!item.IsScalar()) {
+    in.only_keys(
+        item, "an operation",
+        {"op", "procs", "bytes", "segment", "root", "fanout", "radix", "max_requests", "datatype", "reduce_op"});
+    if (!item["op"]) in.fail(item, "an operation needs 'op: <algorithm>'");
+  }
+  const YAML::Node name_node = item.IsScalar() ? item : item["op"];
+  const std::string name = in.text(name_node, "op");
+  sweep.algorithm = find_algorithm(name);
+  if (!sweep.algorithm) in.fail(name_node, "unknown algorithm '" + name + "' (one of: " + algorithm_names() + ")");
+  auto own = [&](const char* key) { return item.IsMap() && item[key]; };
+  sweep.procs = own("procs") ? in.procs(item["procs"]) : d.procs;
+  sweep.bytes = own("bytes") ? in.sizes(item["bytes"], "bytes") : d.bytes;
+  sweep.segments = own("segment") ? in.sizes(item["segment"], "segment") : d.segments;
+  sweep.roots = own("root") ? read_roots(in, item["root"]) : d.roots;
+  for (Knob k : {Knob::fanout, Knob::radix, Knob::max_requests}) {
+    const std::string key(knob_info(k).key);
+    if (!own(key.c_str())) continue;
+    const long long value = in.integer(item[key], key, LLONG_MIN, LLONG_MAX);
+    const std::string problem = knob_error(*sweep.algorithm, k, value);
+    if (!problem.empty()) in.fail(item[key], problem);
+    (k == Knob::fanout ? sweep.fanout : k == Knob::radix ? sweep.radix : sweep.max_requests) = static_cast<int>(value);
+  }
+  if (sweep.procs.empty()) in.fail(name_node, "no 'procs' for " + name + " (give them at the top or in the operation)");
+  if (sweep.bytes.empty()) in.fail(name_node, "no 'bytes' for " + name + " (give them at the top or in the operation)");
+  if (own("segment"))
+    for (std::size_t segment : sweep.segments) {
+      const std::string problem = knob_error(*sweep.algorithm, Knob::segment, static_cast<long long>(segment));
+      if (!problem.empty()) in.fail(item["segment"], problem);
+    }
+  if (!sweep.algorithm->takes(Knob::segment)) sweep.segments = {0};
+  // What the operation's descriptor says about sizes, roots and reductions: the defaults at the
+  // top apply where they make sense, the operation's own keys must.
+  const OperationInfo& info = operation_info(sweep.algorithm->op);
+  if (!info.rooted) {
+    if (own("root")) in.fail(item["root"], "root: " + std::string(info.name) + " has no root");
+    sweep.roots = {0};
+  } else if (own("root") || root["root"]) {
+    // A root is skipped for the process counts it is not a rank of; one that fits none would
+    // leave nothing to measure, a slip rather than a choice.
+    const int most = *std::max_element(sweep.procs.begin(), sweep.procs.end());
+    const YAML::Node given = own("root") ? item["root"] : root["root"];
+    for (std::size_t i = 0; i < sweep.roots.size(); ++i)
+      if (sweep.roots[i] >= most)
+        in.fail(given.IsSequence() ? given[i] : given,
+                "root: " + std::to_string(sweep.roots[i]) + " is not a rank of any process count of " + name +
+                    " (at most " + std::to_string(most) + " processes, ranks 0 to " + std::to_string(most - 1) + ")");
+  }
+  for (const char* key : {"datatype", "reduce_op"})
+    if (own(key) && !info.reduces)
+      in.fail(item[key], std::string(key) +
+                             " applies to reducing operations (reduce, allreduce, reduce_scatter), not " +
+                             std::string(info.name));
+  if (info.reduces) {
+    sweep.datatypes = own("datatype") ? read_datatypes(in, item["datatype"]) : d.datatypes;
+    sweep.reduce_ops = own("reduce_op") ? read_reduce_ops(in, item["reduce_op"]) : d.reduce_ops;
+  }
+  if (!info.moves_data) {
+    if (own("bytes"))
+      for (std::size_t m : sweep.bytes)
+        if (m != 0) in.fail(item["bytes"], "bytes: " + std::string(info.name) + " moves no data: its size must be 0");
+    sweep.bytes = {0};
+  }
+  for (Datatype t : sweep.datatypes)
+    for (ReduceOp o : sweep.reduce_ops)
+      for (std::size_t m : sweep.bytes)
+        if (std::string why = call_error(info, m, {t, o}); !why.empty())
+          in.fail(own("bytes") || !own("datatype") ? name_node : item["datatype"],
+                  std::string(sweep.algorithm->name) + " with " + std::to_string(m) + " bytes: " + why);
+  return sweep;
+}
+
+// Each cluster's model placed on it, and, for the sim, each process count checked to fit it.
+void place_clusters(const Reader& in, const YAML::Node& root, const std::string& path, bool model_from_platform,
+                    bool uses_sim, Scenario& sc) {
+  for (ClusterVariant& cluster : sc.clusters) {
+    place_model(in, root, cluster.sim, model_from_platform, cluster.model);
+    if (!uses_sim) continue;
+    const PlatformSize size = platform_size_or_fail(path, cluster.sim);
+    for (const auto& op : sc.operations)
+      for (int p : op.procs)
+        if (static_cast<std::size_t>(p) > size.capacity)
+          throw ScenarioError(path + ": " + std::string(op.algorithm->name) + " asks for " + std::to_string(p) +
+                              " processes, but platform " + cluster.sim.platform_file + " has " +
+                              std::to_string(size.hosts) + " hosts, room for " + std::to_string(size.capacity) +
+                              " ranks placed --map-by " + models::to_string(cluster.sim.map_by));
+  }
+}
+
+}  // namespace
+
 Scenario load_scenario(const std::string& path) {
   Scenario sc;
   sc.file = path;
@@ -175,116 +318,12 @@ Scenario load_scenario(const std::string& path) {
     if (root["output"]["dir"]) sc.out_dir = in.text(root["output"]["dir"], "output.dir");
   }
 
-  // Defaults for every operation, each overridable inside the operation.
-  std::vector<int> procs;
-  std::vector<std::size_t> bytes, segments{0};
-  std::vector<int> roots{0};
-  if (root["procs"]) procs = in.procs(root["procs"]);
-  if (root["bytes"]) bytes = in.sizes(root["bytes"], "bytes");
-  if (root["segment"]) segments = in.sizes(root["segment"], "segment");
-  auto read_roots = [&](const YAML::Node& n) {
-    return in.distinct(n, "root", in.list(n, "root", [&](const YAML::Node& x) {
-      return static_cast<int>(in.integer(x, "root", 0, INT_MAX));
-    }));
-  };
-  if (root["root"]) roots = read_roots(root["root"]);
-  // A name or list of names of `key`, each parsed by `parse`, else one line with the choices.
-  auto read_named = [&](const YAML::Node& n, const std::string& key, auto parse, const std::string& choices) {
-    return in.distinct(n, key, in.list(n, key, [&](const YAML::Node& x) {
-      const std::string v = in.text(x, key);
-      const auto parsed = parse(v);
-      if (!parsed) in.fail(x, key + ": '" + v + "' is not one of " + choices);
-      return *parsed;
-    }));
-  };
-  auto read_datatypes = [&](const YAML::Node& n) {
-    return read_named(n, "datatype", parse_datatype, datatype_names());
-  };
-  auto read_reduce_ops = [&](const YAML::Node& n) {
-    return read_named(n, "reduce_op", parse_reduce_op, reduce_op_names());
-  };
-  std::vector<Datatype> datatypes{kDefaultReduction.type};
-  std::vector<ReduceOp> reduce_ops{kDefaultReduction.op};
-  if (root["datatype"]) datatypes = read_datatypes(root["datatype"]);
-  if (root["reduce_op"]) reduce_ops = read_reduce_ops(root["reduce_op"]);
-
+  const OperationDefaults defaults = read_operation_defaults(in, root);
   const YAML::Node ops = required("operations");
   if (!ops.IsSequence() || ops.size() == 0) in.fail(ops, "operations must be a non-empty list");
   for (const auto& item : ops) {
-    OperationSweep sweep;
-    if (!item.IsScalar()) {
-      in.only_keys(
-          item, "an operation",
-          {"op", "procs", "bytes", "segment", "root", "fanout", "radix", "max_requests", "datatype", "reduce_op"});
-      if (!item["op"]) in.fail(item, "an operation needs 'op: <algorithm>'");
-    }
+    OperationSweep sweep = read_operation(in, item, root, defaults);
     const YAML::Node name_node = item.IsScalar() ? item : item["op"];
-    const std::string name = in.text(name_node, "op");
-    sweep.algorithm = find_algorithm(name);
-    if (!sweep.algorithm) in.fail(name_node, "unknown algorithm '" + name + "' (one of: " + algorithm_names() + ")");
-    sweep.procs = item.IsMap() && item["procs"] ? in.procs(item["procs"]) : procs;
-    sweep.bytes = item.IsMap() && item["bytes"] ? in.sizes(item["bytes"], "bytes") : bytes;
-    sweep.segments = item.IsMap() && item["segment"] ? in.sizes(item["segment"], "segment") : segments;
-    sweep.roots = item.IsMap() && item["root"] ? read_roots(item["root"]) : roots;
-    for (Knob k : {Knob::fanout, Knob::radix, Knob::max_requests}) {
-      const std::string key(knob_info(k).key);
-      if (!item.IsMap() || !item[key]) continue;
-      const long long value = in.integer(item[key], key, LLONG_MIN, LLONG_MAX);
-      const std::string problem = knob_error(*sweep.algorithm, k, value);
-      if (!problem.empty()) in.fail(item[key], problem);
-      (k == Knob::fanout  ? sweep.fanout
-       : k == Knob::radix ? sweep.radix
-                          : sweep.max_requests) = static_cast<int>(value);
-    }
-    if (sweep.procs.empty())
-      in.fail(name_node, "no 'procs' for " + name + " (give them at the top or in the operation)");
-    if (sweep.bytes.empty())
-      in.fail(name_node, "no 'bytes' for " + name + " (give them at the top or in the operation)");
-    if (item.IsMap() && item["segment"])
-      for (std::size_t segment : sweep.segments) {
-        const std::string problem = knob_error(*sweep.algorithm, Knob::segment, static_cast<long long>(segment));
-        if (!problem.empty()) in.fail(item["segment"], problem);
-      }
-    if (!sweep.algorithm->takes(Knob::segment)) sweep.segments = {0};
-    // What the operation's descriptor says about sizes, roots and reductions: the defaults at
-    // the top apply where they make sense, the operation's own keys must.
-    const OperationInfo& info = operation_info(sweep.algorithm->op);
-    auto own = [&](const char* key) { return item.IsMap() && item[key]; };
-    if (!info.rooted) {
-      if (own("root")) in.fail(item["root"], "root: " + std::string(info.name) + " has no root");
-      sweep.roots = {0};
-    } else if (own("root") || root["root"]) {
-      // A root is skipped for the process counts it is not a rank of; one that fits none would
-      // leave nothing to measure, a slip rather than a choice.
-      const int most = *std::max_element(sweep.procs.begin(), sweep.procs.end());
-      const YAML::Node given = own("root") ? item["root"] : root["root"];
-      for (std::size_t i = 0; i < sweep.roots.size(); ++i)
-        if (sweep.roots[i] >= most)
-          in.fail(given.IsSequence() ? given[i] : given,
-                  "root: " + std::to_string(sweep.roots[i]) + " is not a rank of any process count of " + name +
-                      " (at most " + std::to_string(most) + " processes, ranks 0 to " + std::to_string(most - 1) + ")");
-    }
-    for (const char* key : {"datatype", "reduce_op"})
-      if (own(key) && !info.reduces)
-        in.fail(item[key], std::string(key) +
-                               " applies to reducing operations (reduce, allreduce, reduce_scatter), not " +
-                               std::string(info.name));
-    if (info.reduces) {
-      sweep.datatypes = own("datatype") ? read_datatypes(item["datatype"]) : datatypes;
-      sweep.reduce_ops = own("reduce_op") ? read_reduce_ops(item["reduce_op"]) : reduce_ops;
-    }
-    if (!info.moves_data) {
-      if (own("bytes"))
-        for (std::size_t m : sweep.bytes)
-          if (m != 0) in.fail(item["bytes"], "bytes: " + std::string(info.name) + " moves no data: its size must be 0");
-      sweep.bytes = {0};
-    }
-    for (Datatype t : sweep.datatypes)
-      for (ReduceOp o : sweep.reduce_ops)
-        for (std::size_t m : sweep.bytes)
-          if (std::string why = call_error(info, m, {t, o}); !why.empty())
-            in.fail(own("bytes") || !own("datatype") ? name_node : item["datatype"],
-                    std::string(sweep.algorithm->name) + " with " + std::to_string(m) + " bytes: " + why);
     // The formula engine predicts only what the parameters file has costs for.
     for (const std::string& kind : params ? sc.formulas : std::vector<std::string>{}) {
       const bool textbook = kind == "textbook";
@@ -296,23 +335,13 @@ Scenario load_scenario(const std::string& path) {
     }
     for (std::size_t k = 0; k < sc.operations.size(); ++k)
       if (same_grid(sc.operations[k], sweep))
-        in.fail(item, "this operation repeats operation " + std::to_string(k + 1) + " (" + name +
+        in.fail(item, "this operation repeats operation " + std::to_string(k + 1) + " (" +
+                          std::string(sweep.algorithm->name) +
                           " with the same settings): each of its points would run twice");
     sc.operations.push_back(std::move(sweep));
   }
 
-  for (ClusterVariant& cluster : sc.clusters) {
-    place_model(in, root, cluster.sim, model_from_platform, cluster.model);
-    if (!uses_sim) continue;
-    const PlatformSize size = platform_size_or_fail(path, cluster.sim);
-    for (const auto& op : sc.operations)
-      for (int p : op.procs)
-        if (static_cast<std::size_t>(p) > size.capacity)
-          throw ScenarioError(path + ": " + std::string(op.algorithm->name) + " asks for " + std::to_string(p) +
-                              " processes, but platform " + cluster.sim.platform_file + " has " +
-                              std::to_string(size.hosts) + " hosts, room for " + std::to_string(size.capacity) +
-                              " ranks placed --map-by " + models::to_string(cluster.sim.map_by));
-  }
+  place_clusters(in, root, path, model_from_platform, uses_sim, sc);
   sc.model = sc.clusters.front().model;
   return sc;
 }
