@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "support/csv.hpp"
 #include "support/units.hpp"
 
 namespace collsim::cli {
@@ -103,16 +104,7 @@ double ParsedOptions::quantity(const std::string& name, Quantity kind) const {
   return q.value;
 }
 
-std::vector<std::string> split_commas(const std::string& text) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t comma = text.find(',', start);
-    out.push_back(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-    if (comma == std::string::npos) return out;
-    start = comma + 1;
-  }
-}
+std::vector<std::string> split_commas(const std::string& text) { return split_at(text, ','); }
 
 std::string format_options(std::span<const OptionDef> defs) {
   std::size_t width = 0;

@@ -2,21 +2,11 @@
 
 #include <algorithm>
 
+#include "support/csv.hpp"
+
 namespace collsim {
 
 namespace {
-
-// "model.intra.alpha" -> {"model", "intra", "alpha"}.
-std::vector<std::string> path_of(std::string_view key) {
-  std::vector<std::string> parts;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t dot = key.find('.', start);
-    parts.emplace_back(key.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
-    if (dot == std::string_view::npos) return parts;
-    start = dot + 1;
-  }
-}
 
 // The node at `path` under `root`; an undefined node when a step is missing or not a mapping. (A
 // YAML::Node is a reference: assigning one would overwrite the tree, so each step resets it.)
@@ -42,7 +32,7 @@ ScenarioSettings::ScenarioSettings(const Reader& in, const YAML::Node& root,
   std::vector<std::pair<std::string, std::vector<std::string>>> sections;
   for (const Setting& s : engine_setting_table()) {
     if (s.key.empty() || !offered_(s)) continue;
-    const std::vector<std::string> path = path_of(s.key);
+    const std::vector<std::string> path = split_at(s.key, '.');
     std::string section;
     for (std::size_t i = 0; i + 1 < path.size(); ++i) {
       section += (i ? "." : "") + path[i];
@@ -53,14 +43,14 @@ ScenarioSettings::ScenarioSettings(const Reader& in, const YAML::Node& root,
     }
   }
   for (const auto& [section, keys] : sections) {
-    const YAML::Node n = at_path(root_, path_of(section));
+    const YAML::Node n = at_path(root_, split_at(section, '.'));
     if (n.IsDefined()) in_.only_keys(n, section, keys);
   }
 }
 
 YAML::Node ScenarioSettings::node(const Setting& s) const {
   if (s.key.empty() || !offered_(s)) return YAML::Node(YAML::NodeType::Undefined);
-  return at_path(root_, path_of(s.key));
+  return at_path(root_, split_at(s.key, '.'));
 }
 
 bool ScenarioSettings::has(const Setting& s) const { return node(s).IsDefined(); }

@@ -14,6 +14,17 @@ std::string csv_quoted(const std::string& s) {
   return out + "\"";
 }
 
+std::vector<std::string> split_at(std::string_view text, char separator) {
+  std::vector<std::string> items(1);
+  for (char c : text) {
+    if (c == separator)
+      items.emplace_back();
+    else
+      items.back().push_back(c);
+  }
+  return items;
+}
+
 std::vector<std::string> split_csv(const std::string& line) {
   std::vector<std::string> cells(1);
   bool quoted_field = false;

@@ -13,6 +13,9 @@ namespace collsim {
 std::string csv_quoted(const std::string& field);
 // One line split into its fields, honouring quotes.
 std::vector<std::string> split_csv(const std::string& line);
+// "a,b,,c" -> {"a", "b", "", "c"}: the items between the separators, as written (no quoting),
+// for option values ("5us,1us") and dotted keys ("model.intra.alpha").
+std::vector<std::string> split_at(std::string_view text, char separator);
 
 // One line of cells, comma-separated, built left to right: text quoted where needed, numbers at
 // full precision (format_real), an absent value as an empty cell. str() has no line break.
