@@ -7,6 +7,7 @@
 #include "cli/commands.hpp"
 #include "cli/engine_options.hpp"
 #include "cli/progress_line.hpp"
+#include "engines/engine.hpp"
 #include "experiment/calibration.hpp"
 #include "experiment/named_files.hpp"
 #include "support/statistics.hpp"
@@ -63,11 +64,12 @@ const char* const kAbout =
 int calibrate(const ParsedOptions& o) {
   if (!o.has("engine")) throw UsageError("missing --engine (sim, model, mpi or mpi-native)");
   CalibrationSetup s;
-  s.engine = o.text("engine");
-  const bool mpi = s.engine == "mpi" || s.engine == "mpi-native";
-  if (s.engine != "sim" && s.engine != "model" && !mpi)
-    throw UsageError("unknown engine '" + s.engine + "' (sim, model, mpi or mpi-native)");
-  check_engine_options(o, mpi ? kOnMpi : s.engine == "sim" ? kOnSim : kOnModel, s.engine);
+  const std::string engine = o.text("engine");
+  const auto parsed = parse_engine(engine, kCalibrationEngines);
+  if (!parsed) throw UsageError("--engine: " + not_an_engine(engine, kCalibrationEngines));
+  s.engine = *parsed;
+  const bool mpi = is_measured(s.engine);
+  check_engine_options(o, mpi ? kOnMpi : s.engine == Engine::sim ? kOnSim : kOnModel, engine);
 
   s.procs = read_list<int>(o, "procs", mpi ? "2,3,4" : "2,4,8,16", [](const std::string& x) {
     const auto v = parse_integer(x);
@@ -89,10 +91,10 @@ int calibrate(const ParsedOptions& o) {
   if (fit != "huber" && fit != "least-squares") throw UsageError("--fit: '" + fit + "' is not huber or least-squares");
   s.method = fit == "huber" ? FitMethod::huber : FitMethod::least_squares;
 
-  if (s.engine == "model") {
+  if (s.engine == Engine::model) {
     s.env.model = read_model(o);
     if (o.has("platform")) s.env.sim = read_sim(o);  // recorded in the parameters file
-  } else if (s.engine == "sim") {
+  } else if (s.engine == Engine::sim) {
     s.env.sim = read_sim(o);
   } else {
     s.env.mpi = read_mpi_runs(o);

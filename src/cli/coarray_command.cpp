@@ -9,6 +9,7 @@
 #include "cli/commands.hpp"
 #include "cli/engine_options.hpp"
 #include "cli/measure_options.hpp"
+#include "engines/engine.hpp"
 #include "engines/run_memory.hpp"
 #include "experiment/coarray_point.hpp"
 #include "models/coarray_cost.hpp"
@@ -33,18 +34,20 @@ std::vector<OptionDef> coarray_options() {
 int coarray(const ParsedOptions& o) {
   if (!o.has("engine")) throw UsageError("missing --engine (sim or model)");
   const std::string engine = o.text("engine");
-  if (engine != "sim" && engine != "model")
-    throw UsageError("unknown engine '" + engine + "' (sim or model; real MPI: collsim-mpi coarray)");
+  const auto simulated = parse_engine(engine, {Engine::sim, Engine::model});
+  if (!simulated)
+    throw UsageError("--engine: " + not_an_engine(engine, {Engine::sim, Engine::model}) +
+                     " (real MPI: collsim-mpi coarray)");
   CoarrayPoint point = read_coarray_point(o);
   point.real_bytes = read_payload(o);
   const int images = static_cast<int>(o.integer("images", 2, 2, 1 << 20));
   const CoarrayProgram program(point);
   const RunSpec spec = coarray_spec(program, images);
-  check_run_memory(engine, spec);
+  check_run_memory(*simulated, spec);
 
   RunResult result;
   std::string prediction;
-  if (engine == "model") {
+  if (*simulated == Engine::model) {
     check_model_options(o, engine);
     const ModelConfig model = read_model(o);
     result = run_model(model, spec);

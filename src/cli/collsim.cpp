@@ -4,6 +4,7 @@
 // Exit status: 0 success; 1 a run failed (wrong bytes, deadlock, engine failure); 2 bad input
 // (options, scenario or platform files), always with one line on stderr naming the problem.
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <cstdio>
 #include <filesystem>
@@ -18,6 +19,7 @@
 #include "cli/options.hpp"
 #include "cli/plotting.hpp"
 #include "cli/progress_line.hpp"
+#include "engines/engine.hpp"
 #include "engines/formula/formula_engine.hpp"
 #include "engines/model/model_engine.hpp"
 #include "engines/run_memory.hpp"
@@ -66,14 +68,20 @@ std::vector<OptionDef> measure_options() {
 
 int measure(const ParsedOptions& o) {
   if (!o.has("engine")) throw UsageError("missing --engine (sim, model or formula)");
+  // The engines `--engine` chooses from: "formula" is both formulas, --formula says which.
+  static constexpr std::array<Engine, 4> kMeasured = {Engine::sim, Engine::model, Engine::formula_textbook,
+                                                      Engine::formula_derived};
   const std::string engine = o.text("engine");
-  if (engine != "sim" && engine != "model" && engine != "formula")
-    throw UsageError("unknown engine '" + engine + "' (sim, model or formula; real MPI: collsim-mpi)");
+  if (!is_engine_choice(engine, kMeasured))
+    throw UsageError("--engine: " + not_an_engine(engine, kMeasured) + " (real MPI: collsim-mpi)");
+  const bool formula = chooses(engine, Engine::formula_derived);
+  // The engine of the row; a formula's kind is read with its other options below.
+  Engine chosen = formula ? Engine::formula_derived : *parse_engine(engine);
   RunSpec spec = read_call(o);
-  spec.real_bytes = read_payload(o) && engine != "formula";  // a formula moves no bytes
+  spec.real_bytes = read_payload(o) && !formula;  // a formula moves no bytes
 
   // A bad trace name fails before anything runs.
-  if (o.has("trace") && engine == "formula")
+  if (o.has("trace") && formula)
     throw UsageError("--trace: the formula engine has no events to trace (use --engine model or sim)");
   if (o.has("trace-limit") && !o.has("trace")) throw UsageError("--trace-limit applies only with --trace FILE");
   if (o.has("trace")) {
@@ -83,12 +91,11 @@ int measure(const ParsedOptions& o) {
   const std::uint64_t trace_limit = o.bytes("trace-limit", kDefaultTraceLimit);
   TraceBuffer trace(o.has("trace") ? trace_event_limit(trace_extension(o.text("trace")), trace_limit) : 0);
   if (o.has("trace")) spec.trace = &trace;
-  check_run_memory(engine, spec);
+  check_run_memory(chosen, spec);
 
   RunResult result;
-  std::string engine_name = engine;
-  if (engine == "model" || engine == "formula") {
-    if (engine == "model") reject_foreign(o, engine, {"formula", "params"});
+  if (chosen != Engine::sim) {
+    if (chosen == Engine::model) reject_foreign(o, engine, {"formula", "params"});
     check_model_options(o, engine);
     if (o.has("params"))
       for (const Setting& s : engine_setting_table())
@@ -97,13 +104,14 @@ int measure(const ParsedOptions& o) {
             throw UsageError("--params gives the formula its parameters: --" + std::string(s.option) +
                              " cannot be given too");
     const ModelConfig model = read_model(o);
-    if (engine == "model") {
+    if (chosen == Engine::model) {
       result = run_model(model, spec);
     } else {
       const std::string kind = o.text("formula", "derived");
       if (kind != "textbook" && kind != "derived")
         throw UsageError("--formula: '" + kind + "' is not textbook or derived");
       const auto k = kind == "textbook" ? FormulaConfig::Kind::textbook : FormulaConfig::Kind::derived;
+      chosen = formula_engine(k);
       FormulaConfig f;
       if (o.has("params")) {
         f = formula_config(read_parameters(o.text("params")), k);
@@ -113,7 +121,6 @@ int measure(const ParsedOptions& o) {
         f = formula_for_model(model, k, spec.procs, spec.params.segment ? spec.params.segment : 8192, {spec.algorithm},
                               [&](std::size_t done, std::size_t all) { progress.update(done, all); });
       }
-      engine_name = formula_engine_name(k);
       result = run_formula(f, spec);
     }
   } else {
@@ -126,13 +133,14 @@ int measure(const ParsedOptions& o) {
     check_trace_kept(trace, o.text("trace"), trace_extension(o.text("trace")), trace_limit);
     if (trace.events().empty())
       throw EngineError("--trace: the " + engine + " engine recorded no events (it does not trace in this build)");
-    write_trace(o.text("trace"), {{engine_name, describe(spec), spec.procs, trace.take()}}, trace_limit);
+    write_trace(o.text("trace"), {{std::string(engine_name(chosen)), describe(spec), spec.procs, trace.take()}},
+                trace_limit);
   }
-  const Measurement m = to_measurement(engine_name, spec, result);
+  const Measurement m = to_measurement(chosen, spec, result);
   if (o.has("csv")) {
     std::cout << csv_header() << "\n" << csv_row(m) << "\n";
   } else {
-    std::cout << describe(spec) << " on engine " << engine_name << "\n"
+    std::cout << describe(spec) << " on engine " << engine_name(chosen) << "\n"
               << "time  " << format_seconds(m.time_s) << "  (" << format_real(m.time_s) << " s";
     if (!result.finish_s.empty()) {
       std::size_t last = 0;
@@ -141,7 +149,7 @@ int measure(const ParsedOptions& o) {
       std::cout << (spec.timed_on_root ? "; timed on the root" : "; last to finish: rank " + std::to_string(last));
     }
     std::cout << ")\n";
-    if (engine != "formula") std::cout << "data  " << m.data << "\n";
+    if (!formula) std::cout << "data  " << m.data << "\n";
     if (!m.protocol.empty()) std::cout << "protocol  " << m.protocol << "\n";
   }
   return m.data == "ok" || m.data == "unchecked" ? 0 : 1;

@@ -20,6 +20,7 @@
 #include "cli/mpi_measure_options.hpp"
 #include "cli/options.hpp"
 #include "engines/caf/caf_call.hpp"
+#include "engines/engine.hpp"
 #include "engines/run.hpp"
 #include "experiment/coarray_point.hpp"
 #include "experiment/measurement.hpp"
@@ -112,7 +113,7 @@ CafAssignment caf_assignment(const CoarrayPoint& p, int images) {
 // The point's row: what moved (op, images, bytes of a segment, origin rank) and its statistics.
 Measurement caf_row(const CafAssignment& a, const CafMeasurement& result) {
   Measurement m;
-  m.engine = kEngineCafNative;
+  m.engine = engine_name(Engine::caf_native);
   m.op = a.get ? "get" : "put";
   MPI_Comm_size(MPI_COMM_WORLD, &m.procs);
   m.bytes = static_cast<std::size_t>(section_elements(a.local) * a.element_bytes * a.copies);
@@ -166,7 +167,7 @@ int run(const cli::ParsedOptions& options, int argc, char** argv, int rank, int 
   stop_runtime();
   if (rank == 0) {
     const Measurement m = caf_row(a, result);
-    const CoarrayRow row = measured_coarray_row(kEngineCafNative, point, m);
+    const CoarrayRow row = measured_coarray_row(std::string(engine_name(Engine::caf_native)), point, m);
     const std::string missed = cli::ci_missed(m, measure_options.stop);
     if (options.has("csv"))
       std::cout << coarray_csv_header() << "\n" << coarray_csv_row(row) << "\n";

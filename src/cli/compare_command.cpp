@@ -1,5 +1,6 @@
 // collsim compare: options, output files and plots; the comparison itself is
 // experiment/comparison.hpp.
+#include <array>
 #include <filesystem>
 #include <iostream>
 #include <optional>
@@ -9,6 +10,7 @@
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "cli/plotting.hpp"
+#include "engines/engine.hpp"
 #include "engines/run.hpp"
 #include "experiment/comparison.hpp"
 #include "experiment/named_files.hpp"
@@ -41,12 +43,14 @@ const char* const kAbout =
 
 int compare(const ParsedOptions& o) {
   if (o.positional.empty()) throw UsageError("compare needs at least one results file (collsim compare RESULTS.csv)");
-  std::optional<ComparedEngine> reference;
+  std::optional<Engine> reference;
   if (o.has("reference")) {
+    // The engines that give a time to judge the others by: the simulation and the measurements,
+    // or the model engine.
+    static constexpr std::array<Engine, 4> references = {Engine::sim, Engine::mpi, Engine::mpi_native, Engine::model};
     const std::string r = o.text("reference");
-    reference = compared_engine(r);
-    if (r != "sim" && r != "mpi" && r != "mpi-native" && r != "model")
-      throw UsageError("--reference: '" + r + "' is not an engine to compare with (sim, mpi, mpi-native or model)");
+    reference = parse_engine(r, references);
+    if (!reference) throw UsageError("--reference: " + not_an_engine(r, references, "an engine to compare with"));
   }
   // Checked before any work, so a missing plotting stack costs nothing.
   std::optional<std::string> python;

@@ -6,6 +6,7 @@
 #include "cli/commands.hpp"
 #include "cli/engine_options.hpp"
 #include "cli/measure_options.hpp"
+#include "engines/engine.hpp"
 #include "engines/model/model_engine.hpp"
 #include "engines/run_memory.hpp"
 #include "engines/sim/protocol.hpp"
@@ -66,7 +67,7 @@ int explain_trace_file(const ParsedOptions& o) {
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const TracedRun& run = runs[i];
     ExplainContext context;
-    if (run.engine != "model")
+    if (parse_engine(run.engine) != Engine::model)
       context.no_protocol = "the " + run.engine +
                             " trace does not say which protocol a message took (real MPI keeps it inside; "
                             "messages are shown from the send's post to the receive's completion)";
@@ -93,8 +94,9 @@ int explain(const ParsedOptions& o) {
   if (o.positional.size() != 1)
     throw UsageError("explain takes one algorithm (collsim explain bcast/binomial --procs 8 --bytes 64KiB)");
   const std::string engine = o.text("engine", "model");
-  if (engine != "model" && engine != "sim")
-    throw UsageError("--engine: '" + engine + "' is not model or sim (explain needs an engine that traces)");
+  const auto traced = parse_engine(engine, {Engine::model, Engine::sim});
+  if (!traced)
+    throw UsageError("--engine: " + not_an_engine(engine, {Engine::model, Engine::sim}, "an engine that traces"));
   RunSpec spec = read_call(o, 0, o.positional[0]);
   if (spec.procs > kMaxRanks)
     throw UsageError("--procs " + std::to_string(spec.procs) + ": explain tells runs of at most " +
@@ -104,10 +106,10 @@ int explain(const ParsedOptions& o) {
   // the default trace limit.
   TraceBuffer trace(trace_event_limit(".csv", kDefaultTraceLimit));
   spec.trace = &trace;
-  check_run_memory(engine, spec);
+  check_run_memory(*traced, spec);
   RunResult result;
   ExplainContext context;
-  if (engine == "model") {
+  if (*traced == Engine::model) {
     check_model_options(o, engine);
     const ModelConfig model = read_model(o);
     result = run_model(model, spec);

@@ -7,6 +7,7 @@
 #include "cli/coarray_options.hpp"
 #include "cli/mpi_commands.hpp"
 #include "cli/mpi_measure_options.hpp"
+#include "engines/engine.hpp"
 #include "engines/mpi/algorithm_call.hpp"
 #include "experiment/coarray_point.hpp"
 #include "experiment/measurement.hpp"
@@ -49,7 +50,7 @@ int measure_coarray(int rank, int size, const cli::ParsedOptions& options) {
   const MpiMeasurement result = measure(MPI_COMM_WORLD, call, measure_opts);
   Measurement m;
   set_statistics(m, result.summary, result.ci_met, result.data);
-  const CoarrayRow row = measured_coarray_row(kEngineMpi, point, m);
+  const CoarrayRow row = measured_coarray_row(std::string(engine_name(Engine::mpi)), point, m);
   if (rank == 0) {
     const std::string missed = cli::ci_missed(m, measure_opts.stop);
     if (options.has("csv"))

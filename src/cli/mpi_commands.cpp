@@ -28,11 +28,12 @@ cli::Command mpi_command(std::string name, std::string synopsis, std::string sum
           std::move(options), [work, rank, size](const cli::ParsedOptions& o) { return work(rank, size, o); }};
 }
 
-std::string read_engine(const cli::ParsedOptions& options) {
-  const std::string engine = options.text("engine", kEngineMpi);
-  if (engine != kEngineMpi && engine != kEngineMpiNative)
-    throw cli::UsageError("--engine: '" + engine + "' is not available (one of: mpi, mpi-native)");
-  return engine;
+Engine read_engine(const cli::ParsedOptions& options) {
+  const std::string name = options.text("engine", std::string(engine_name(Engine::mpi)));
+  const auto engine = parse_engine(name, {Engine::mpi, Engine::mpi_native});
+  if (!engine)
+    throw cli::UsageError("--engine: " + not_an_engine(name, {Engine::mpi, Engine::mpi_native}, "available"));
+  return *engine;
 }
 
 std::vector<std::size_t> read_sizes(const cli::ParsedOptions& options, const std::string& fallback) {

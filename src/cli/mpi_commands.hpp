@@ -9,6 +9,7 @@
 
 #include "cli/command.hpp"
 #include "cli/options.hpp"
+#include "engines/engine.hpp"
 #include "engines/mpi/measure.hpp"
 
 namespace collsim {
@@ -36,7 +37,7 @@ cli::Command mpi_command(std::string name, std::string synopsis, std::string sum
 inline int data_status(bool data_right) { return data_right ? 0 : 1; }
 
 // --engine: mpi (default) or mpi-native; UsageError for anything else.
-std::string read_engine(const cli::ParsedOptions& options);
+Engine read_engine(const cli::ParsedOptions& options);
 // --sizes: "A..B", doubling from A up to B at most, or a list "A,B,C"; `fallback` without it.
 std::vector<std::size_t> read_sizes(const cli::ParsedOptions& options, const std::string& fallback = "8KiB..4MiB");
 // The --output file (CSV), opened by rank 0 (the only writer); every rank learns whether it could,

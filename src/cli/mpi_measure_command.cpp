@@ -83,11 +83,11 @@ void check_trace_file(const std::string& path, int rank) {
 }
 
 int measure_one(int rank, int size, const cli::ParsedOptions& options) {
-  const std::string engine = read_engine(options);
+  const Engine engine = read_engine(options);
   const RunSpec spec = cli::read_call(options, size);
   MeasureOptions measure_opts = cli::read_measure_options(options);
   const bool tracing = options.has("trace");
-  if (tracing && engine == kEngineMpiNative)
+  if (tracing && engine == Engine::mpi_native)
     throw cli::UsageError(
         "--trace: engine mpi-native (Open MPI's own collective) cannot be traced, its messages "
         "are inside MPI; trace --engine mpi");
@@ -96,9 +96,11 @@ int measure_one(int rank, int size, const cli::ParsedOptions& options) {
   if (tracing) measure_opts.trace = &trace;
 
   const MpiMeasurement result = measure_engine(MPI_COMM_WORLD, engine, spec, measure_opts);
-  const Measurement row = measured_row(engine, spec, result.summary, result.ci_met, result.data);
+  const Measurement row =
+      measured_row(std::string(engine_name(engine)), spec, result.summary, result.ci_met, result.data);
   if (tracing) {
-    TracedRun run{kEngineMpi, describe(spec), size, gather_trace(MPI_COMM_WORLD, trace.events())};
+    TracedRun run{std::string(engine_name(Engine::mpi)), describe(spec), size,
+                  gather_trace(MPI_COMM_WORLD, trace.events())};
     if (rank == 0) {
       write_trace(options.text("trace"), {run});
       const std::string when = result.samples_s.empty()

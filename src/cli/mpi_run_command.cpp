@@ -34,7 +34,7 @@ std::vector<cli::OptionDef> run_options() {
 }
 
 int run_once(int rank, int size, const cli::ParsedOptions& options) {
-  const std::string engine = read_engine(options);
+  const Engine engine = read_engine(options);
   const RunSpec spec = cli::read_call(options, size);
   const auto call = make_call(MPI_COMM_WORLD, engine, spec);
 
@@ -51,7 +51,7 @@ int run_once(int rank, int size, const cli::ParsedOptions& options) {
   int failed = 0;
   MPI_Allreduce(&mine, &failed, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   if (!problem.empty()) std::fprintf(stderr, "collsim-mpi: %s\n", problem.c_str());
-  if (rank == 0 && failed == 0) std::cout << engine << " " << describe(spec) << ": data ok\n";
+  if (rank == 0 && failed == 0) std::cout << engine_name(engine) << " " << describe(spec) << ": data ok\n";
   return data_status(failed == 0);
 }
 

@@ -15,6 +15,7 @@
 #include "cli/options.hpp"
 #include "cli/plotting.hpp"
 #include "comm/trace.hpp"
+#include "engines/engine.hpp"
 #include "engines/model/model_engine.hpp"
 #include "engines/run_memory.hpp"
 #include "engines/sim/sim_engine.hpp"
@@ -59,31 +60,31 @@ const char* const kAbout =
     "panel, one above the other on the same time scale. Drawn by tools/timeline (python3 with\n"
     "matplotlib), for up to 64 ranks. A trace file that breaks the trace contract is refused.";
 
-std::vector<std::string> engines_named(const ParsedOptions& o) {
-  std::vector<std::string> engines;
+std::vector<Engine> engines_named(const ParsedOptions& o) {
+  std::vector<Engine> engines;
   for (const std::string& e : split_commas(o.text("engine", "model"))) {
-    if (e != "model" && e != "sim")
-      throw UsageError(
-          "--engine: '" + e +
-          "' is not model or sim (real MPI: collsim-mpi measure --trace FILE.csv, then --from-trace FILE.csv)");
-    for (const std::string& seen : engines)
-      if (seen == e) throw UsageError("--engine: " + e + " is named twice");
-    engines.push_back(e);
+    const auto engine = parse_engine(e, {Engine::model, Engine::sim});
+    if (!engine)
+      throw UsageError("--engine: " + not_an_engine(e, {Engine::model, Engine::sim}, "an engine that traces") +
+                       " (real MPI: collsim-mpi measure --trace FILE.csv, then --from-trace FILE.csv)");
+    if (std::find(engines.begin(), engines.end(), *engine) != engines.end())
+      throw UsageError("--engine: " + e + " is named twice");
+    engines.push_back(*engine);
   }
   return engines;
 }
 
 // The point run on each engine, traced.
 std::vector<TracedRun> traced_point(const ParsedOptions& o) {
-  const std::vector<std::string> engines = engines_named(o);
-  const bool model = std::find(engines.begin(), engines.end(), "model") != engines.end();
-  const bool sim = std::find(engines.begin(), engines.end(), "sim") != engines.end();
+  const std::vector<Engine> engines = engines_named(o);
+  const bool model = std::find(engines.begin(), engines.end(), Engine::model) != engines.end();
+  const bool sim = std::find(engines.begin(), engines.end(), Engine::sim) != engines.end();
   if (!sim) check_model_options(o, "model");
   if (!model) check_sim_options(o, "sim");
   RunSpec spec = read_call(o);
   spec.real_bytes = read_payload(o);
 
-  for (const std::string& engine : engines) {
+  for (const Engine engine : engines) {
     RunSpec traced = spec;
     TraceBuffer none;
     traced.trace = &none;
@@ -94,19 +95,20 @@ std::vector<TracedRun> traced_point(const ParsedOptions& o) {
   const std::string format = o.has("trace") ? trace_extension(o.text("trace")) : ".csv";
   const std::uint64_t limit = o.bytes("trace-limit", kDefaultTraceLimit);
   std::vector<TracedRun> runs;
-  for (const std::string& engine : engines) {
+  for (const Engine engine : engines) {
+    const std::string name(engine_name(engine));
     TraceBuffer buffer(trace_event_limit(format, limit));
     RunSpec traced = spec;
     traced.trace = &buffer;
     RunResult result;
-    if (engine == "model")
+    if (engine == Engine::model)
       result = run_model(read_model(o), traced);
     else
       run_sim(read_sim(o), std::span<const RunSpec>(&traced, 1), [&](std::size_t, const RunResult& r) { result = r; });
     check_trace_kept(buffer, file, format, limit);
     if (buffer.events().empty())
-      throw EngineError("engine " + engine + " recorded no trace events (its trace is not in this build)");
-    runs.push_back({engine, describe(spec), spec.procs, buffer.take()});
+      throw EngineError("engine " + name + " recorded no trace events (its trace is not in this build)");
+    runs.push_back({name, describe(spec), spec.procs, buffer.take()});
   }
   return runs;
 }

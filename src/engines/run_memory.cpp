@@ -37,9 +37,9 @@ double buffers_of(const RunSpec& spec) {
 
 }  // namespace
 
-RunMemory estimate_run_memory(std::string_view engine, const RunSpec& spec) {
+RunMemory estimate_run_memory(Engine engine, const RunSpec& spec) {
   RunMemory m;
-  if (engine == "formula") return m;
+  if (is_formula(engine)) return m;
   if (spec.program) {
     m.payload = spec.program->memory_bytes(spec.procs);
   } else if (spec.real_bytes) {
@@ -47,7 +47,7 @@ RunMemory estimate_run_memory(std::string_view engine, const RunSpec& spec) {
     if (spec.then_gather) m.payload += kPayloadOverhead * static_cast<double>(spec.then_gather) * spec.procs;
   }
   const bool late = spec.algorithm && spec.algorithm->receives_first && !spec.trace;
-  const double per_rank = engine == "sim" ? kSimPerRank : late ? kModelPerLateRank : kModelPerRank;
+  const double per_rank = engine == Engine::sim ? kSimPerRank : late ? kModelPerLateRank : kModelPerRank;
   m.engine = per_rank * spec.procs;
   return m;
 }
@@ -83,7 +83,7 @@ std::string limit_text(std::uint64_t limit) {
 }
 }  // namespace
 
-void check_memory(const RunMemory& need, const std::string& what, std::string_view engine, int jobs,
+void check_memory(const RunMemory& need, const std::string& what, Engine engine, int jobs,
                   const std::string& virtual_hint) {
   const std::uint64_t limit = memory_limit();
   const double total = need.total() * std::max(jobs, 1);
@@ -91,8 +91,8 @@ void check_memory(const RunMemory& need, const std::string& what, std::string_vi
   std::string parts;
   if (need.payload > 0) parts = readable_bytes(need.payload) + " of real payload";
   if (need.engine > 0)
-    parts += (parts.empty() ? "" : ", ") + readable_bytes(need.engine) + " for the " + std::string(engine) +
-             " engine's ranks";
+    parts += (parts.empty() ? "" : ", ") + readable_bytes(need.engine) + " for the " +
+             std::string(engine_name(engine)) + " engine's ranks";
   std::string remedy;
   if (jobs > 1 && need.total() <= static_cast<double>(limit))
     remedy = "run fewer points at once (--jobs " +
@@ -106,11 +106,11 @@ void check_memory(const RunMemory& need, const std::string& what, std::string_vi
                    limit_text(limit) + ": " + remedy);
 }
 
-void check_run_memory(std::string_view engine, const RunSpec& spec, int jobs) {
+void check_run_memory(Engine engine, const RunSpec& spec, int jobs) {
   const std::string what =
       (spec.program ? spec.program->describe(spec.procs)
                     : std::string(spec.algorithm->name) + " on " + std::to_string(spec.procs) + " processes") +
-      " on engine " + std::string(engine);
+      " on engine " + std::string(engine_name(engine));
   check_memory(estimate_run_memory(engine, spec), what, engine, jobs);
 }
 

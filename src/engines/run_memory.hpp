@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 
+#include "engines/engine.hpp"
 #include "engines/run.hpp"
 
 namespace collsim {
@@ -24,8 +25,8 @@ struct RunMemory {
   double total() const { return payload + engine; }
 };
 
-// The engine is "model", "sim" or "formula" (which holds nothing per rank).
-RunMemory estimate_run_memory(std::string_view engine, const RunSpec& spec);
+// A formula engine holds nothing per rank; a measured engine's ranks are counted as the model's.
+RunMemory estimate_run_memory(Engine engine, const RunSpec& spec);
 
 // The memory runs may take: COLLSIM_MEMORY_LIMIT (a size: 512MiB, 16GiB) when set, else this
 // machine's physical memory. InputError when the variable is not a size.
@@ -34,10 +35,10 @@ std::uint64_t memory_limit();
 // InputError, one line, when `jobs` runs of this estimate at once would not fit memory_limit():
 // "bcast/binomial on 1000000000 processes on engine model needs about 240GiB of memory (...),
 // more than this machine's 23.4GiB: ...".
-void check_run_memory(std::string_view engine, const RunSpec& spec, int jobs = 1);
+void check_run_memory(Engine engine, const RunSpec& spec, int jobs = 1);
 // The same for an estimate already made, of the run `what`; `virtual_hint` says how the caller's
 // input asks for virtual payloads.
-void check_memory(const RunMemory& need, const std::string& what, std::string_view engine, int jobs = 1,
+void check_memory(const RunMemory& need, const std::string& what, Engine engine, int jobs = 1,
                   const std::string& virtual_hint = "--payload virtual");
 
 // This process's resident memory now, in bytes (0 where /proc does not tell).

@@ -175,10 +175,11 @@ std::vector<const AlgorithmInfo*> default_calibration_algorithms(const std::vect
 
 Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std::size_t, std::size_t)>& progress,
                      const std::function<void(const Measurement&)>& measured) {
-  const std::string& engine = setup.engine;
-  const bool mpi = engine == "mpi" || engine == "mpi-native";
-  if (engine != "model" && engine != "sim" && !mpi)
-    throw InputError("calibrate: unknown engine '" + engine + "' (model, sim, mpi or mpi-native)");
+  const Engine engine = setup.engine;
+  const bool mpi = is_measured(engine);
+  if (std::find(kCalibrationEngines.begin(), kCalibrationEngines.end(), engine) == kCalibrationEngines.end())
+    throw InputError("calibrate: " +
+                     not_an_engine(engine_name(engine), kCalibrationEngines, "an engine to calibrate on"));
   if (setup.procs.empty() || setup.bytes.empty()) throw InputError("calibrate: no process counts or sizes");
   const std::vector<const AlgorithmInfo*> algorithms =
       setup.algorithms.empty() ? default_calibration_algorithms(setup.procs) : setup.algorithms;
@@ -248,7 +249,7 @@ Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std
   int rpn = 1;
   if (!mpi) {
     const models::Placement placement =
-        engine == "model" ? setup.env.model.two_level.placement : platform_hockney(setup.env.sim).placement;
+        engine == Engine::model ? setup.env.model.two_level.placement : platform_hockney(setup.env.sim).placement;
     rpn = placement.round_robin > 0 ? 1 : placement.block;
   }
   if (!mpi)
@@ -270,7 +271,7 @@ Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std
   // node, which with two ranks per node it would be); the mpi engines run where mpirun placed them.
   Scenario gamma_env = setup.env;
   gamma_env.model.two_level.placement = models::block_placement(1);
-  if (engine == "sim" && platform_host_count(setup.env.sim.platform_file) >= static_cast<std::size_t>(gamma_max))
+  if (engine == Engine::sim && platform_host_count(setup.env.sim.platform_file) >= static_cast<std::size_t>(gamma_max))
     gamma_env.sim.map_by = models::MapBy{};
   const Scenario& gamma_run = mpi ? setup.env : gamma_env;
   std::vector<PlanPoint> gamma_plan(plan.begin(), plan.begin() + static_cast<std::ptrdiff_t>(gamma_points));
@@ -278,12 +279,12 @@ Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std
   // The runner takes each point's engine settings.
   for (PlanPoint& pt : gamma_plan) std::tie(pt.sim, pt.model) = std::tie(gamma_run.sim, gamma_run.model);
   for (PlanPoint& pt : rest) std::tie(pt.sim, pt.model) = std::tie(setup.env.sim, setup.env.model);
-  if (engine == "model") {
+  if (engine == Engine::model) {
     const std::vector<double> t = gamma_in_one_run(gamma_run.model, gamma_plan.back().spec);
     for (std::size_t i = 0; i < t.size(); ++i) {
       RunResult r;
       r.time_s = t[i];
-      record(to_measurement("model", gamma_plan[i].spec, r));
+      record(to_measurement(Engine::model, gamma_plan[i].spec, r));
     }
   } else {
     run_plan(gamma_run, gamma_plan, record);
@@ -291,9 +292,9 @@ Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std
   run_plan(setup.env, rest, record);
 
   Parameters out;
-  out.engine = engine;
+  out.engine = engine_name(engine);
   out.platform = setup.env.sim.platform_file;
-  out.protocol = engine == "sim" ? setup.env.sim.protocol : "";
+  out.protocol = engine == Engine::sim ? setup.env.sim.protocol : "";
   out.ranks_per_node = rpn;
   out.segment = setup.segment;
   out.method = to_string(setup.method);
@@ -301,7 +302,7 @@ Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std
   // The model engine says how its ports behave; a network is taken to receive one message at a
   // time, as the seed's models do.
   out.serial_receive =
-      engine != "model" || setup.env.model.one_port || setup.env.model.kind == ModelConfig::Kind::loggp;
+      engine != Engine::model || setup.env.model.one_port || setup.env.model.kind == ModelConfig::Kind::loggp;
   out.bytes = setup.bytes;
 
   std::vector<double> ps, gs;
@@ -393,7 +394,7 @@ Parameters calibrate_in_model(const ModelConfig& model, int max_procs, std::size
                               std::vector<const AlgorithmInfo*> algorithms,
                               const std::function<void(std::size_t, std::size_t)>& progress) {
   CalibrationSetup s;
-  s.engine = "model";
+  s.engine = Engine::model;
   s.env.model = model;
   s.algorithms = std::move(algorithms);
   if (s.algorithms.empty()) throw InputError("calibrate: no algorithm to calibrate");

@@ -29,6 +29,7 @@
 // own estimate (the model's slopes there) and refitted until they settle.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <functional>
 #include <string>
@@ -40,8 +41,12 @@
 
 namespace collsim {
 
+// The engines calibrate() runs its experiments on.
+inline constexpr std::array<Engine, 4> kCalibrationEngines = {Engine::model, Engine::sim, Engine::mpi,
+                                                              Engine::mpi_native};
+
 struct CalibrationSetup {
-  std::string engine = "sim";  // model, sim, mpi, mpi-native
+  Engine engine = Engine::sim;  // one of kCalibrationEngines
   // How to run the engine: its model, sim and mpi settings (engines and operations are ignored).
   Scenario env;
   std::vector<const AlgorithmInfo*> algorithms;  // empty: default_calibration_algorithms(procs)

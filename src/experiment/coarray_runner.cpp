@@ -69,20 +69,19 @@ std::vector<std::string> coarray_point_arguments(const CoarrayPoint& p, bool run
   return a;
 }
 
-std::string coarray_engine_program(const CoarrayScenario& sc, const std::string& engine) {
-  if (engine == "mpi") return mpi_program(sc.mpi);
+std::string coarray_engine_program(const CoarrayScenario& sc, Engine engine) {
+  if (engine == Engine::mpi) return mpi_program(sc.mpi);
   return sc.caf_program.empty() ? beside_self("collsim-caf") : sc.caf_program;
 }
 
-std::vector<std::string> coarray_mpi_command(const CoarrayScenario& sc, const std::string& engine,
-                                             const CoarrayPoint& p) {
+std::vector<std::string> coarray_mpi_command(const CoarrayScenario& sc, Engine engine, const CoarrayPoint& p) {
   std::vector<std::string> argv = launcher_command(sc.mpi);
   argv.push_back("-np");
   argv.push_back(std::to_string(sc.images));
   argv.push_back(coarray_engine_program(sc, engine));
-  if (engine == "mpi") argv.push_back("coarray");
+  if (engine == Engine::mpi) argv.push_back("coarray");
   // OpenCoarrays has none of Omni's runtime options: caf-native runs the statement as written.
-  for (auto& a : coarray_point_arguments(p, engine == "mpi")) argv.push_back(std::move(a));
+  for (auto& a : coarray_point_arguments(p, engine == Engine::mpi)) argv.push_back(std::move(a));
   const std::vector<std::string> runs = {
       "--min-runs",  std::to_string(sc.mpi.min_runs), "--max-runs", std::to_string(sc.mpi.max_runs),
       "--ci-target", format_real(sc.mpi.ci_target),   "--csv"};
@@ -90,25 +89,26 @@ std::vector<std::string> coarray_mpi_command(const CoarrayScenario& sc, const st
   return argv;
 }
 
-std::string coarray_engine_unavailable(const CoarrayScenario& sc, const std::string& engine) {
-  if (engine == "model" || engine == "sim") return "";
+std::string coarray_engine_unavailable(const CoarrayScenario& sc, Engine engine) {
+  if (!is_measured(engine)) return "";
   const std::string program = coarray_engine_program(sc, engine);
   if (program.find('/') != std::string::npos && !fs::exists(program)) return program + " is not built";
   // Asked for help, without mpirun: a program from before the coarray-mpi branch has no
   // `coarray` command (collsim-mpi) or does not take the shared point options (collsim-caf).
   const Captured c =
-      engine == "mpi" ? run_captured({program, "coarray", "--help"}, 30) : run_captured({program, "--help"}, 30);
+      engine == Engine::mpi ? run_captured({program, "coarray", "--help"}, 30) : run_captured({program, "--help"}, 30);
   if (c.status == 127) return "cannot start " + program;
-  if (engine == "mpi" && c.status != 0) return program + " has no `coarray` command (from the coarray-mpi branch)";
-  if (engine == "caf-native" && (c.status != 0 || c.out.find("--remote-shape") == std::string::npos))
+  if (engine == Engine::mpi && c.status != 0)
+    return program + " has no `coarray` command (from the coarray-mpi branch)";
+  if (engine == Engine::caf_native && (c.status != 0 || c.out.find("--remote-shape") == std::string::npos))
     return program + " does not take the coarray point options (--local, --remote-shape, ...)";
   return "";
 }
 
-CoarrayRow run_coarray_mpi_point(const CoarrayScenario& sc, const std::string& engine, const CoarrayPoint& p) {
+CoarrayRow run_coarray_mpi_point(const CoarrayScenario& sc, Engine engine, const CoarrayPoint& p) {
   const std::vector<std::string> argv = coarray_mpi_command(sc, engine, p);
   const Captured c = run_captured(argv, sc.mpi.timeout_s);
-  const std::string what = engine + " " + p.describe();
+  const std::string what = std::string(engine_name(engine)) + " " + p.describe();
   if (c.timed_out)
     throw EngineError(what + ": timed out: no answer from " + argv[0] + " after " + format_real(sc.mpi.timeout_s) +
                       " s (mpi.timeout)");
@@ -126,7 +126,7 @@ CoarrayRow run_coarray_mpi_point(const CoarrayScenario& sc, const std::string& e
   // The point is ours (the same one, rebuilt from the row's columns); the engine's name is the
   // scenario's, whatever the program calls itself.
   CoarrayRow row = rows.front();
-  row.engine = engine;
+  row.engine = engine_name(engine);
   row.point = p;
   return row;
 }
@@ -140,22 +140,22 @@ std::vector<SweepUnit> coarray_units(const CoarrayScenario& sc, const std::vecto
   std::vector<SweepUnit> units;
   std::map<std::vector<std::string>, std::size_t> caf_unit;
   for (std::size_t i = 0; i < plan.size(); ++i) {
-    const std::string& engine = plan[i].engine;
-    if (engine == "caf-native") {
+    const Engine engine = plan[i].engine;
+    if (engine == Engine::caf_native) {
       const auto [it, fresh] = caf_unit.emplace(coarray_mpi_command(sc, engine, plan[i].point), units.size());
       if (!fresh) {
         units[it->second].points.push_back(i);
         continue;
       }
     }
-    units.push_back({{i}, engine == "mpi" || engine == "caf-native"});
+    units.push_back({{i}, is_measured(engine)});
   }
   return units;
 }
 
-CoarrayRow simulated_row(const std::string& engine, const CoarrayPoint& p, const RunResult& r) {
+CoarrayRow simulated_row(Engine engine, const CoarrayPoint& p, const RunResult& r) {
   CoarrayRow row;
-  row.engine = engine;
+  row.engine = engine_name(engine);
   row.point = p;
   row.time_s = row.min_s = r.time_s;
   row.data = data_of(p, r);
@@ -166,8 +166,8 @@ CoarrayRow simulated_row(const std::string& engine, const CoarrayPoint& p, const
 // that would have run before it in a shared one.
 void run_coarray_unit(const CoarrayScenario& sc, const std::vector<CoarrayPlanPoint>& plan, const SweepUnit& unit,
                       const std::function<void(std::size_t, const CoarrayRow&)>& on_row) {
-  const std::string& engine = plan[unit.points.front()].engine;
-  if (engine == "caf-native") {
+  const Engine engine = plan[unit.points.front()].engine;
+  if (engine == Engine::caf_native) {
     CoarrayRow measured = run_coarray_mpi_point(sc, engine, plan[unit.points.front()].point);
     for (std::size_t i : unit.points) {
       measured.point = plan[i].point;
@@ -179,12 +179,12 @@ void run_coarray_unit(const CoarrayScenario& sc, const std::vector<CoarrayPlanPo
     const CoarrayPlanPoint& at = plan[i];
     // The program must outlive the run (RunSpec::program does not own it).
     const CoarrayProgram program(at.point);
-    if (engine == "sim") {
+    if (engine == Engine::sim) {
       const RunSpec spec = coarray_spec(program, sc.images);
       run_sim(sc.sim, std::span<const RunSpec>(&spec, 1),
-              [&](std::size_t, const RunResult& r) { on_row(i, simulated_row("sim", at.point, r)); });
-    } else if (engine == "model") {
-      on_row(i, simulated_row("model", at.point, run_model(sc.model, coarray_spec(program, sc.images))));
+              [&](std::size_t, const RunResult& r) { on_row(i, simulated_row(Engine::sim, at.point, r)); });
+    } else if (engine == Engine::model) {
+      on_row(i, simulated_row(Engine::model, at.point, run_model(sc.model, coarray_spec(program, sc.images))));
     } else {
       on_row(i, run_coarray_mpi_point(sc, engine, at.point));
     }
@@ -197,15 +197,15 @@ void run_coarray_plan(const CoarrayScenario& sc, const std::vector<CoarrayPlanPo
                       const std::function<void(const CoarrayPlanPoint&, const CoarrayRow&)>& on_row,
                       const std::function<void(const std::string&, const std::string&)>& on_skip) {
   std::map<std::string, std::string> unavailable;
-  for (const auto& engine : sc.engines) {
+  for (const Engine engine : sc.engines) {
     const std::string why = coarray_engine_unavailable(sc, engine);
     if (!why.empty()) {
-      unavailable[engine] = why;
-      on_skip(engine, why);
+      unavailable[std::string(engine_name(engine))] = why;
+      on_skip(std::string(engine_name(engine)), why);
     }
   }
   for (const SweepUnit& unit : coarray_units(sc, plan))
-    if (!unavailable.count(plan[unit.points.front()].engine))
+    if (!unavailable.count(std::string(engine_name(plan[unit.points.front()].engine))))
       run_coarray_unit(sc, plan, unit, [&](std::size_t i, const CoarrayRow& row) { on_row(plan[i], row); });
 }
 
@@ -220,7 +220,8 @@ Sweep coarray_sweep(const CoarrayScenario& sc, const std::vector<CoarrayPlanPoin
   sw.keys = keys_of(texts);
   sw.fingerprint = coarray_fingerprint(sc, plan);
   sw.units = coarray_units(sc, plan);
-  for (const SweepUnit& u : sw.units) sw.skipped.push_back(unavailable.count(plan[u.points.front()].engine) > 0);
+  for (const SweepUnit& u : sw.units)
+    sw.skipped.push_back(unavailable.count(std::string(engine_name(plan[u.points.front()].engine))) > 0);
   sw.json_head = run_json_head("coarray", sc.file, sc.name, sc.description);
   std::string skipped = "  \"engines_skipped\": {";
   for (const auto& [engine, why] : unavailable)
@@ -241,10 +242,10 @@ std::string coarray_results_row(const CoarrayPlanPoint& at, const CoarrayRow& ro
 
 std::string format_coarray_summary(const CoarrayScenario& sc, const std::vector<CoarrayPlanPoint>& plan,
                                    const std::vector<std::pair<CoarrayPlanPoint, CoarrayRow>>& rows) {
-  std::vector<std::string> engines;
+  std::vector<Engine> engines;
   for (const auto& [at, row] : rows)
     if (std::find(engines.begin(), engines.end(), at.engine) == engines.end()) engines.push_back(at.engine);
-  std::map<std::pair<std::size_t, std::string>, const CoarrayRow*> by_point;
+  std::map<std::pair<std::size_t, Engine>, const CoarrayRow*> by_point;
   for (const auto& [at, row] : rows) by_point[{at.index, at.engine}] = &row;
   std::string out;
   char line[512];
@@ -252,7 +253,7 @@ std::string format_coarray_summary(const CoarrayScenario& sc, const std::vector<
                 "stmts", "reg");
   out += line;
   for (const auto& e : engines) {
-    std::snprintf(line, sizeof line, " %12s", e.c_str());
+    std::snprintf(line, sizeof line, " %12s", std::string(engine_name(e)).c_str());
     out += line;
   }
   out += "\n";
@@ -294,12 +295,13 @@ int run_coarray_scenario(const std::string& path, const std::string& out_dir, co
   const auto plan = expand_coarray_plan(sc);
   // The largest program the simulated engines would run (its arrays and windows): refused first.
   for (const CoarrayPlanPoint& p : plan) {
-    if (p.engine != "model" && p.engine != "sim") continue;
+    if (!records_traces(p.engine)) continue;  // the engines that hold every image here (model, sim)
     const CoarrayProgram program(p.point);
     const RunSpec spec = coarray_spec(program, sc.images);
-    check_memory(estimate_run_memory(p.engine, spec),
-                 path + ": the point " + program.describe(sc.images) + " on engine " + p.engine, p.engine,
-                 options.jobs > 0 ? options.jobs : usable_cores(), "coarray.payload: virtual");
+    check_memory(
+        estimate_run_memory(p.engine, spec),
+        path + ": the point " + program.describe(sc.images) + " on engine " + std::string(engine_name(p.engine)),
+        p.engine, options.jobs > 0 ? options.jobs : usable_cores(), "coarray.payload: virtual");
   }
   const std::string dir = !out_dir.empty() ? out_dir : !sc.out_dir.empty() ? sc.out_dir : "results/" + sc.name;
   const std::string csv_path = (fs::path(dir) / "results.csv").string(),
@@ -308,11 +310,12 @@ int run_coarray_scenario(const std::string& path, const std::string& out_dir, co
                                : "collsim: " + sc.name + ": " + std::to_string(plan.size()) + " coarray points on " +
                                      std::to_string(sc.engines.size()) + " engine(s), writing " + csv_path + "\n";
   std::map<std::string, std::string> unavailable;
-  for (const auto& engine : sc.engines) {
+  for (const Engine engine : sc.engines) {
     const std::string why = coarray_engine_unavailable(sc, engine);
     if (why.empty()) continue;
-    unavailable[engine] = why;
-    announce += "collsim: " + engine + ": skipped: " + why + "\n";
+    const std::string name(engine_name(engine));
+    unavailable[name] = why;
+    announce += "collsim: " + name + ": skipped: " + why + "\n";
   }
   const Sweep sweep = coarray_sweep(sc, plan, unavailable);
   // The folder's rows (in plan order) with the plan points they belong to, for the summary.

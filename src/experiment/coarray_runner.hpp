@@ -24,20 +24,19 @@ std::vector<std::string> coarray_point_arguments(const CoarrayPoint& p, bool run
 
 // The program an mpi engine runs: collsim-mpi (mpi.program, else beside the running collsim) or
 // collsim-caf (coarray.caf_program, else beside the running collsim).
-std::string coarray_engine_program(const CoarrayScenario& sc, const std::string& engine);
+std::string coarray_engine_program(const CoarrayScenario& sc, Engine engine);
 
-// The whole command line of one point on engine "mpi" or "caf-native": the launcher, -np images,
+// The whole command line of one point on engine mpi or caf-native: the launcher, -np images,
 // the program (with `coarray` for collsim-mpi), the point, the runs settings and --csv.
-std::vector<std::string> coarray_mpi_command(const CoarrayScenario& sc, const std::string& engine,
-                                             const CoarrayPoint& p);
+std::vector<std::string> coarray_mpi_command(const CoarrayScenario& sc, Engine engine, const CoarrayPoint& p);
 
 // Empty when `engine` can run here; else one line saying why not (program absent, or too old to
 // take coarray points). model and sim are always available.
-std::string coarray_engine_unavailable(const CoarrayScenario& sc, const std::string& engine);
+std::string coarray_engine_unavailable(const CoarrayScenario& sc, Engine engine);
 
 // Runs one point under mpirun and reads its row back (parse_coarray_csv). Throws InputError when
 // the program rejects the point (exit 2), EngineError when it fails, times out or prints no row.
-CoarrayRow run_coarray_mpi_point(const CoarrayScenario& sc, const std::string& engine, const CoarrayPoint& p);
+CoarrayRow run_coarray_mpi_point(const CoarrayScenario& sc, Engine engine, const CoarrayPoint& p);
 
 // Runs the plan in order, skipping the points of unavailable engines (on_skip gets the engine and
 // the reason once). Rows come out in plan order, except that caf-native points sharing one
@@ -47,8 +46,8 @@ void run_coarray_plan(const CoarrayScenario& sc, const std::vector<CoarrayPlanPo
                       const std::function<void(const CoarrayPlanPoint&, const CoarrayRow&)>& on_row,
                       const std::function<void(const std::string& engine, const std::string& why)>& on_skip);
 
-// The scenario's plan as a sweep (sweep.hpp): the units of the engines in `unavailable` (engine ->
-// why) are skipped. Refers to `scenario` and `plan`, which must outlive it.
+// The scenario's plan as a sweep (sweep.hpp): the units of the engines in `unavailable` (engine
+// name -> why) are skipped. Refers to `scenario` and `plan`, which must outlive it.
 Sweep coarray_sweep(const CoarrayScenario& scenario, const std::vector<CoarrayPlanPoint>& plan,
                     const std::map<std::string, std::string>& unavailable);
 

@@ -113,12 +113,15 @@ CoarrayScenario load_coarray_scenario(const std::string& path) {
   if (root["description"]) sc.description = in.text(root["description"], "description");
   if (!root["engines"]) throw ScenarioError(path + ": missing required key 'engines'");
   sc.engines = in.distinct(root["engines"], "engines", in.list(root["engines"], "engines", [&](const YAML::Node& x) {
-    std::string e = in.text(x, "engines");
-    if (e != "model" && e != "sim" && e != "mpi" && e != "caf-native")
-      in.fail(x, "unknown coarray engine '" + e + "' (expected model, sim, mpi or caf-native)");
-    return e;
+    const std::string e = in.text(x, "engines");
+    const auto engine = parse_engine(e, kCoarrayEngines);
+    if (!engine) in.fail(x, not_an_engine(e, kCoarrayEngines, "a coarray engine"));
+    return *engine;
   }));
-  auto uses = [&](const char* e) { return std::count(sc.engines.begin(), sc.engines.end(), e) > 0; };
+  // Whether the scenario runs the engine of that name.
+  auto uses = [&](std::string_view name) {
+    return std::count(sc.engines.begin(), sc.engines.end(), parse_engine(name)) > 0;
+  };
 
   if (root["platform"]) {
     const std::string given = in.text(root["platform"], "platform");

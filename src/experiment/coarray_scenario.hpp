@@ -5,10 +5,12 @@
 // problem is a ScenarioError "FILE:LINE:COLUMN: problem" (sections too).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <string>
 #include <vector>
 
+#include "engines/engine.hpp"
 #include "engines/model/model_engine.hpp"
 #include "engines/sim/sim_engine.hpp"
 #include "experiment/coarray_point.hpp"
@@ -29,9 +31,12 @@ struct CoarrayGroup {
   coarray::GetBehaviour get_behaviour = coarray::GetBehaviour::table1;
 };
 
+// The engines of coarray studies.
+inline constexpr std::array<Engine, 4> kCoarrayEngines = {Engine::model, Engine::sim, Engine::mpi, Engine::caf_native};
+
 struct CoarrayScenario {
   std::string file, name, description;
-  std::vector<std::string> engines;  // "model", "sim", "mpi", "caf-native", run in this order
+  std::vector<Engine> engines;  // of kCoarrayEngines, run in this order
   int images = 2;
   bool real_bytes = true;  // model and sim: move and check bytes; false: "unchecked" rows
   ModelConfig model;       // two-level Hockney from the platform, plus copy_bandwidth
@@ -48,7 +53,7 @@ bool is_coarray_scenario(const std::string& path);
 CoarrayScenario load_coarray_scenario(const std::string& path);
 
 struct CoarrayPlanPoint {
-  std::string engine;
+  Engine engine = Engine::model;
   std::string group;  // the group's label
   std::size_t index;  // of the point within one engine's list (the same point on every engine)
   CoarrayPoint point;

@@ -18,17 +18,13 @@ namespace collsim {
 
 namespace {
 
-constexpr std::array<ComparedEngine, kComparedEngines> kAllEngines = {
-    ComparedEngine::textbook, ComparedEngine::derived, ComparedEngine::model,
-    ComparedEngine::sim,      ComparedEngine::mpi,     ComparedEngine::mpi_native};
+std::size_t index(Engine e) { return static_cast<std::size_t>(e); }
 
-std::size_t index(ComparedEngine e) { return static_cast<std::size_t>(e); }
+// The engine of a row's engine name, when a comparison knows it.
+std::optional<Engine> compared_engine(std::string_view name) { return parse_engine(name, kCollectiveEngines); }
 
-// The engines whose argmin is a selector, by selector name.
-constexpr std::pair<const char*, ComparedEngine> kArgminSelectors[] = {{"textbook", ComparedEngine::textbook},
-                                                                       {"derived", ComparedEngine::derived},
-                                                                       {"model", ComparedEngine::model},
-                                                                       {"sim", ComparedEngine::sim}};
+// The prediction engines, whose argmin is a selector named by the engine's column stem.
+constexpr Engine kArgminSelectors[] = {Engine::formula_textbook, Engine::formula_derived, Engine::model, Engine::sim};
 constexpr std::pair<const char*, selection::OmpiVersion> kOmpiSelectors[] = {
     {"ompi-4.1", selection::OmpiVersion::v4_1}, {"ompi-3.1", selection::OmpiVersion::v3_1}};
 
@@ -61,22 +57,6 @@ std::string short_name(const Candidate& c) {
 
 }  // namespace
 
-std::string_view engine_name(ComparedEngine e) {
-  constexpr std::string_view names[] = {"formula-textbook", "formula-derived", "model", "sim", "mpi", "mpi-native"};
-  return names[index(e)];
-}
-
-std::string_view engine_column(ComparedEngine e) {
-  constexpr std::string_view names[] = {"textbook", "derived", "model", "sim", "mpi", "mpi_native"};
-  return names[index(e)];
-}
-
-std::optional<ComparedEngine> compared_engine(std::string_view name) {
-  for (ComparedEngine e : kAllEngines)
-    if (engine_name(e) == name) return e;
-  return std::nullopt;
-}
-
 std::string to_string(const Candidate& c) {
   std::string out(c.algorithm->name);
   if (c.algorithm->takes(Knob::segment)) out += " segment " + format_bytes(c.segment);
@@ -92,17 +72,17 @@ std::string_view to_string(SelectorPick::Status s) {
   return "";
 }
 
-std::optional<ComparedEngine> default_reference(std::span<const ResultsFile> files) {
+std::optional<Engine> default_reference(std::span<const ResultsFile> files) {
   std::array<bool, kComparedEngines> present{};
   for (const auto& f : files)
     for (const auto& m : f.rows)
       if (auto e = compared_engine(m.engine)) present[index(*e)] = true;
-  for (ComparedEngine e : {ComparedEngine::mpi_native, ComparedEngine::mpi, ComparedEngine::sim})
+  for (Engine e : {Engine::mpi_native, Engine::mpi, Engine::sim})
     if (present[index(e)]) return e;
   return std::nullopt;
 }
 
-Comparison compare_results(std::span<const ResultsFile> files, std::optional<ComparedEngine> reference) {
+Comparison compare_results(std::span<const ResultsFile> files, std::optional<Engine> reference) {
   Comparison c;
   if (!reference) reference = default_reference(files);
   std::string names;
@@ -155,8 +135,8 @@ Comparison compare_results(std::span<const ResultsFile> files, std::optional<Com
     throw InputError(names + ": no common points: no (op, procs, bytes, segment, root) has both a " +
                      std::string(engine_name(*reference)) + " time and another engine's");
 
-  for (const auto& [name, e] : kArgminSelectors)
-    if (e != *reference && c.rows[index(e)] > 0) c.selectors.push_back(name);
+  for (Engine e : kArgminSelectors)
+    if (e != *reference && c.rows[index(e)] > 0) c.selectors.emplace_back(engine_column(e));
   for (const auto& [name, v] : kOmpiSelectors) c.selectors.push_back(name);
 
   // Selection groups: the candidates of one call, in (algorithm name, segment) order.
@@ -194,8 +174,8 @@ Comparison compare_results(std::span<const ResultsFile> files, std::optional<Com
     };
     for (const std::string& name : c.selectors) {
       SelectorPick s;
-      for (const auto& [sname, e] : kArgminSelectors)
-        if (name == sname) {
+      for (Engine e : kArgminSelectors)
+        if (name == engine_column(e)) {
           const PointComparison* pick = nullptr;
           for (const auto* p : members)
             if (p->time[index(e)] && (!pick || *p->time[index(e)] < *pick->time[index(e)])) pick = p;
@@ -247,7 +227,7 @@ Comparison compare_results(std::span<const ResultsFile> files, std::optional<Com
       if (s.picked > 0) s.mean_degradation = sum / s.picked;
       c.selector_summaries.push_back(s);
     }
-    for (ComparedEngine e : kAllEngines) {
+    for (Engine e : kCollectiveEngines) {
       if (e == *reference) continue;
       ErrorSummary s;
       s.engine = e;
@@ -272,7 +252,7 @@ std::string comparison_points_csv(const Comparison& c) {
   std::string out = "op,procs,bytes,segment,root,reference,reference_s";
   // Appended piecewise: GCC 12 warns (-Wrestrict, falsely) about "," + a temporary string.
   for (const char* suffix : {"_s", "_rel_err"})
-    for (ComparedEngine e : kAllEngines) {
+    for (Engine e : kCollectiveEngines) {
       out += ',';
       out += engine_column(e);
       out += suffix;
@@ -318,7 +298,7 @@ std::string format_comparison(const Comparison& c) {
   const std::string ref(engine_name(c.reference));
   std::string out = "reference: " + ref + " (" + std::to_string(c.rows[index(c.reference)]) + " rows)";
   std::string others;
-  for (ComparedEngine e : kAllEngines)
+  for (Engine e : kCollectiveEngines)
     if (e != c.reference && c.rows[index(e)] > 0)
       others += (others.empty() ? "" : ", ") + std::string(engine_name(e)) + " " + std::to_string(c.rows[index(e)]);
   out += "; compared: " + (others.empty() ? std::string("none") : others) + "; " + std::to_string(c.points.size()) +

@@ -22,20 +22,15 @@
 #include <string_view>
 #include <vector>
 
+#include "engines/engine.hpp"
 #include "experiment/measurement.hpp"
 #include "registry/registry.hpp"
 
 namespace collsim {
 
-// The engines of result rows a comparison knows, in the order of its columns.
-enum class ComparedEngine { textbook, derived, model, sim, mpi, mpi_native };
-inline constexpr std::size_t kComparedEngines = 6;
-// "formula-textbook", "formula-derived", "model", "sim", "mpi", "mpi-native" (as in result rows).
-std::string_view engine_name(ComparedEngine e);
-// Column stem: "textbook", "derived", "model", "sim", "mpi", "mpi_native".
-std::string_view engine_column(ComparedEngine e);
-// The engine of a row's engine name; nullopt for any other name.
-std::optional<ComparedEngine> compared_engine(std::string_view name);
+// The engines of result rows a comparison knows (kCollectiveEngines, engines/engine.hpp), in the
+// order of its columns; the arrays below are indexed by static_cast<std::size_t>(engine).
+inline constexpr std::size_t kComparedEngines = kCollectiveEngines.size();
 
 // Result rows from one file, with the file's name for messages.
 struct ResultsFile {
@@ -107,17 +102,17 @@ struct SelectorSummary {
 
 // One engine's prediction errors over one operation's points.
 struct ErrorSummary {
-  ComparedEngine engine = ComparedEngine::model;
+  Engine engine = Engine::model;
   Operation op = Operation::bcast;
   int points = 0;
   double mean_abs = 0, max_abs = 0;  // of rel_error
 };
 
 struct Comparison {
-  ComparedEngine reference = ComparedEngine::sim;
+  Engine reference = Engine::sim;
   std::vector<std::string> files;
   std::array<int, kComparedEngines> rows{};  // rows per engine
-  int ignored_rows = 0;                      // rows of engines not in ComparedEngine
+  int ignored_rows = 0;                      // rows of engines not in kCollectiveEngines
   // "textbook", "derived", "model", "sim" for the prediction engines that have rows (not the
   // reference), then "ompi-4.1", "ompi-3.1".
   std::vector<std::string> selectors;
@@ -130,12 +125,12 @@ struct Comparison {
 // The engine compared with when none is named: Open MPI's own collectives (mpi-native) if the
 // files measured them, else our algorithms on MPI (mpi), else the simulation (sim); nullopt if
 // none has rows. mpi-native first: it is what Open MPI's decision, and a rules file, would run.
-std::optional<ComparedEngine> default_reference(std::span<const ResultsFile> files);
+std::optional<Engine> default_reference(std::span<const ResultsFile> files);
 
 // The comparison of every row of `files` against `reference` (nullopt: default_reference).
 // Throws InputError for an unknown algorithm in a row, two rows of one engine at one point, no
 // row of the reference engine, or no point where the reference and another engine both have a time.
-Comparison compare_results(std::span<const ResultsFile> files, std::optional<ComparedEngine> reference);
+Comparison compare_results(std::span<const ResultsFile> files, std::optional<Engine> reference);
 
 // Per point: op,procs,bytes,segment,root,reference,reference_s, then <engine>_s and
 // <engine>_rel_err for every engine (empty when absent), then datatype,reduce_op (empty for

@@ -109,14 +109,14 @@ std::vector<std::string> launcher_command(const MpiLaunch& launch) {
   return cmd;
 }
 
-Measurement run_mpi_point(const MpiLaunch& launch, const std::string& engine, const RunSpec& spec) {
+Measurement run_mpi_point(const MpiLaunch& launch, Engine engine, const RunSpec& spec) {
   std::vector<std::string> argv = launcher_command(launch);
   const std::vector<std::string> rest = {"-np",
                                          std::to_string(spec.procs),
                                          mpi_program(launch),
                                          "measure",
                                          "--engine",
-                                         engine,
+                                         std::string(engine_name(engine)),
                                          "--op",
                                          std::string(spec.algorithm->name),
                                          "--bytes",
@@ -144,7 +144,7 @@ Measurement run_mpi_point(const MpiLaunch& launch, const std::string& engine, co
   knob(spec.then_gather > 0, "--then-gather", static_cast<long long>(spec.then_gather));
   if (spec.timed_on_root) argv.push_back("--timed-on-root");
   const Captured c = run_captured(argv, launch.timeout_s);
-  const std::string what = engine + " " + describe(spec);
+  const std::string what = std::string(engine_name(engine)) + " " + describe(spec);
   if (c.timed_out)
     throw EngineError(what + ": timed out: no answer from " + argv[0] + " after " + format_real(launch.timeout_s) +
                       " s (mpi.timeout)");

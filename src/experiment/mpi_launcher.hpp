@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "engines/engine.hpp"
 #include "engines/run.hpp"
 #include "experiment/measurement.hpp"
 #include "support/statistics.hpp"
@@ -41,10 +42,10 @@ std::vector<std::string> launcher_command(const MpiLaunch& launch);
 // The collsim-mpi actually run: launch.program, else the one beside the running program.
 std::string mpi_program(const MpiLaunch& launch);
 
-// engine: "mpi" (our algorithm over MPI point-to-point) or "mpi-native" (Open MPI's own
+// engine: mpi (our algorithm over MPI point-to-point) or mpi-native (Open MPI's own
 // collective forced to the same algorithm). Throws InputError when collsim-mpi rejects the
 // point (exit 2) and EngineError when the run fails, times out or prints no row; a row whose
 // bytes were wrong is returned with the error in its data field.
-Measurement run_mpi_point(const MpiLaunch& launch, const std::string& engine, const RunSpec& spec);
+Measurement run_mpi_point(const MpiLaunch& launch, Engine engine, const RunSpec& spec);
 
 }  // namespace collsim

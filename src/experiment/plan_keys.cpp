@@ -92,8 +92,8 @@ std::vector<std::string> keys_of(const std::vector<std::string>& texts) {
 
 std::string collective_point_text(const PlanPoint& p) {
   const RunSpec& s = p.spec;
-  std::string t = "engine=" + p.engine + ";op=" + std::string(s.algorithm->name) + ";procs=" + std::to_string(s.procs) +
-                  ";bytes=" + std::to_string(s.bytes) +
+  std::string t = "engine=" + std::string(engine_name(p.engine)) + ";op=" + std::string(s.algorithm->name) +
+                  ";procs=" + std::to_string(s.procs) + ";bytes=" + std::to_string(s.bytes) +
                   ";segment=" + std::to_string(s.algorithm->takes(Knob::segment) ? s.params.segment : 0) +
                   ";root=" + std::to_string(s.params.root);
   if (s.algorithm->takes(Knob::fanout)) t += ";fanout=" + std::to_string(s.params.fanout);
@@ -114,8 +114,8 @@ std::string collective_fingerprint(const Scenario& sc, const std::vector<PlanPoi
     all += collective_point_text(p);
     // Only the settings the point's engine reads: a model sweep does not depend on the platform.
     all += '|';
-    if (p.engine == "sim") all += sim_text(p.sim);
-    if (p.engine == "model" || p.engine.rfind("formula-", 0) == 0) all += model_settings_text(p.model);
+    if (p.engine == Engine::sim) all += sim_text(p.sim);
+    if (p.engine == Engine::model || is_formula(p.engine)) all += model_settings_text(p.model);
     all += '\n';
   }
   return hash_hex(all);
@@ -123,8 +123,8 @@ std::string collective_fingerprint(const Scenario& sc, const std::vector<PlanPoi
 
 std::string coarray_point_text(const CoarrayScenario& sc, const CoarrayPlanPoint& at) {
   const CoarrayPoint& p = at.point;
-  return "engine=" + at.engine + ";sweep=" + at.group + ";op=" + p.op() + ";local=" + p.local.str() +
-         ";local_shape=" + p.local.shape().str() + ";remote=" + p.remote.str() +
+  return "engine=" + std::string(engine_name(at.engine)) + ";sweep=" + at.group + ";op=" + p.op() +
+         ";local=" + p.local.str() + ";local_shape=" + p.local.shape().str() + ";remote=" + p.remote.str() +
          ";remote_shape=" + p.remote.shape().str() + ";elem=" + std::to_string(p.local.shape().element_bytes) +
          ";statements=" + std::to_string(p.statements) + ";buffer=" + std::to_string(p.options.buffer_bytes) +
          ";registered=" + (p.options.registered ? "1" : "0") +

@@ -37,12 +37,13 @@ std::optional<PathShares> shares_of(const TraceBuffer& trace) {
 void check_plan_memory(const std::vector<PlanPoint>& plan, int jobs, const std::string& scenario_file) {
   std::vector<std::pair<RunMemory, std::size_t>> needs;  // (estimate, plan index)
   for (std::size_t i = 0; i < plan.size(); ++i)
-    if (plan[i].engine == "model" || plan[i].engine == "sim")
+    if (records_traces(plan[i].engine))  // the engines that hold every rank here (model, sim)
       needs.push_back({estimate_run_memory(plan[i].engine, plan[i].spec), i});
   if (needs.empty()) return;
   std::sort(needs.begin(), needs.end(), [](const auto& a, const auto& b) { return a.first.total() > b.first.total(); });
   const PlanPoint& largest = plan[needs.front().second];
-  const std::string what = scenario_file + ": the point " + describe(largest.spec) + " on engine " + largest.engine;
+  const std::string what = scenario_file + ": the point " + describe(largest.spec) + " on engine " +
+                           std::string(engine_name(largest.engine));
   check_memory(needs.front().first, what, largest.engine, 1, "real_bytes: false");
   // The largest points side by side, as `jobs` workers may run them: their mean, `jobs` times.
   const std::size_t together = std::min(static_cast<std::size_t>(std::max(jobs, 1)), needs.size());
@@ -55,19 +56,19 @@ void check_plan_memory(const std::vector<PlanPoint>& plan, int jobs, const std::
   check_memory(mean, what, largest.engine, static_cast<int>(together), "real_bytes: false");
 }
 
-Measurement to_measurement(const std::string& engine, const RunSpec& spec, const RunResult& result) {
+Measurement to_measurement(Engine engine, const RunSpec& spec, const RunResult& result) {
   std::string data = !spec.real_bytes ? "unchecked" : result.data_error.empty() ? "ok" : result.data_error;
-  Measurement m = simulated_measurement(engine, spec, result.time_s, std::move(data));
+  Measurement m = simulated_measurement(std::string(engine_name(engine)), spec, result.time_s, std::move(data));
   m.protocol = result.protocol;
   return m;
 }
 
 const FormulaConfig& PlanRunner::formula(const PlanPoint& point) {
   // Per engine and model: a sweep may give its points other models, hence other costs.
-  const std::string id = point.engine + "|" + model_settings_text(point.model);
+  const std::string id = std::string(engine_name(point.engine)) + "|" + model_settings_text(point.model);
   auto it = formulas_.find(id);
   if (it != formulas_.end()) return it->second;
-  const auto kind = point.engine == "formula-textbook" ? FormulaConfig::Kind::textbook : FormulaConfig::Kind::derived;
+  const auto kind = formula_kind(point.engine);
   FormulaConfig f;
   if (!scenario_.params_file.empty()) {
     f = formula_config(read_parameters(scenario_.params_file), kind);
@@ -91,15 +92,16 @@ std::string PlanRunner::trace_path(std::size_t index) const {
   return (std::filesystem::path(trace_dir_) / (trace_keys_[index] + "." + scenario_.trace)).string();
 }
 
-void PlanRunner::write_point_trace(std::size_t index, const std::string& engine, const RunSpec& spec,
+void PlanRunner::write_point_trace(std::size_t index, Engine engine, const RunSpec& spec,
                                    std::vector<TraceEvent> events) const {
   if (events.empty())
-    throw EngineError("trace: the " + engine + " engine recorded no events for point " + trace_keys_[index] +
-                      " (it does not trace in this build)");
+    throw EngineError("trace: the " + std::string(engine_name(engine)) + " engine recorded no events for point " +
+                      trace_keys_[index] + " (it does not trace in this build)");
   std::error_code ignored;  // several workers may create the folder at once
   std::filesystem::create_directories(trace_dir_, ignored);
   const std::string path = trace_path(index);
-  write_trace(path, {{engine, describe(spec), spec.procs, std::move(events)}}, scenario_.trace_limit);
+  write_trace(path, {{std::string(engine_name(engine)), describe(spec), spec.procs, std::move(events)}},
+              scenario_.trace_limit);
 }
 
 void PlanRunner::run(std::span<const std::size_t> indices,
@@ -110,8 +112,7 @@ void PlanRunner::run(std::span<const std::size_t> indices,
   std::vector<RunSpec> sim_specs;
   std::deque<TraceBuffer> sim_traces;  // one per sim spec when recorded, at stable addresses
   // A point's row, with its critical path, and its trace file.
-  auto finish = [&](std::size_t index, const std::string& engine, const RunSpec& spec, const RunResult& r,
-                    TraceBuffer* trace) {
+  auto finish = [&](std::size_t index, Engine engine, const RunSpec& spec, const RunResult& r, TraceBuffer* trace) {
     Measurement m = to_measurement(engine, spec, r);
     if (trace && scenario_.critical_path) m.critical_path = shares_of(*trace);
     if (trace && traced) {
@@ -123,7 +124,7 @@ void PlanRunner::run(std::span<const std::size_t> indices,
   auto flush_sim = [&] {
     if (sim_specs.empty()) return;
     run_sim(plan_[sim_points.front()].sim, sim_specs, [&](std::size_t i, const RunResult& r) {
-      finish(sim_points[i], "sim", sim_specs[i], r, recorded ? &sim_traces[i] : nullptr);
+      finish(sim_points[i], Engine::sim, sim_specs[i], r, recorded ? &sim_traces[i] : nullptr);
     });
     sim_points.clear();
     sim_specs.clear();
@@ -134,7 +135,7 @@ void PlanRunner::run(std::span<const std::size_t> indices,
       traced ? trace_event_limit("." + scenario_.trace, scenario_.trace_limit) : kMaxPointEvents;
   for (std::size_t index : indices) {
     const PlanPoint& point = plan_[index];
-    if (point.engine == "sim") {
+    if (point.engine == Engine::sim) {
       if (!sim_points.empty() && !(plan_[sim_points.front()].sim == point.sim)) flush_sim();
       sim_points.push_back(index);
       sim_specs.push_back(point.spec);
@@ -142,12 +143,12 @@ void PlanRunner::run(std::span<const std::size_t> indices,
       continue;
     }
     flush_sim();  // keep the rows in order
-    if (point.engine == "model") {
+    if (point.engine == Engine::model) {
       TraceBuffer trace(max_events);
       RunSpec spec = point.spec;
       if (recorded) spec.trace = &trace;
-      finish(index, "model", spec, run_model(point.model, spec), recorded ? &trace : nullptr);
-    } else if (point.engine.rfind("formula-", 0) == 0) {
+      finish(index, Engine::model, spec, run_model(point.model, spec), recorded ? &trace : nullptr);
+    } else if (is_formula(point.engine)) {
       RunSpec spec = point.spec;
       spec.real_bytes = false;  // a formula moves no bytes
       on_row(index, to_measurement(point.engine, spec, run_formula(formula(point), spec)));
@@ -186,8 +187,7 @@ Sweep collective_sweep(const Scenario& sc, const std::vector<PlanPoint>& plan, c
   for (const PlanPoint& p : plan) texts.push_back(collective_point_text(p));
   sw.keys = keys_of(texts);
   sw.fingerprint = collective_fingerprint(sc, plan);
-  for (std::size_t i = 0; i < plan.size(); ++i)
-    sw.units.push_back({{i}, plan[i].engine == "mpi" || plan[i].engine == "mpi-native"});
+  for (std::size_t i = 0; i < plan.size(); ++i) sw.units.push_back({{i}, is_measured(plan[i].engine)});
   sw.json_head = run_json_head("collective", sc.file, sc.name, sc.description);
   sw.json_settings = run_json_settings(sc);
   auto runner = std::make_shared<PlanRunner>(sc, plan);

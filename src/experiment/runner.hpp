@@ -41,8 +41,7 @@ class PlanRunner {
  private:
   // Where point `index`'s trace file goes: TRACE_DIR/KEY.EXT.
   std::string trace_path(std::size_t index) const;
-  void write_point_trace(std::size_t index, const std::string& engine, const RunSpec& spec,
-                         std::vector<TraceEvent> events) const;
+  void write_point_trace(std::size_t index, Engine engine, const RunSpec& spec, std::vector<TraceEvent> events) const;
 
   const FormulaConfig& formula(const PlanPoint& point);
 
@@ -58,7 +57,7 @@ void run_plan(const Scenario& scenario, const std::vector<PlanPoint>& plan,
               const std::function<void(const Measurement&)>& on_row);
 
 // The row for one engine result.
-Measurement to_measurement(const std::string& engine, const RunSpec& spec, const RunResult& result);
+Measurement to_measurement(Engine engine, const RunSpec& spec, const RunResult& result);
 
 // The scenario's plan as a sweep: one unit per point (each sim point in its own simulation, so its
 // row does not depend on which points ran before it in the same simulation), the mpi engines'

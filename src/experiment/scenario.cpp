@@ -244,11 +244,11 @@ Scenario load_scenario(const std::string& path) {
   const YAML::Node engines = required("engines");
   sc.engines = in.distinct(engines, "engines", in.list(engines, "engines", [&](const YAML::Node& x) {
     std::string e = in.text(x, "engines");
-    if (e != "formula" && e != "model" && e != "sim" && e != "mpi" && e != "mpi-native")
-      in.fail(x, "unknown engine '" + e + "' (expected formula, model, sim, mpi or mpi-native)");
+    if (!is_engine_choice(e, kCollectiveEngines)) in.fail(x, not_an_engine(e, kCollectiveEngines));
     return e;
   }));
-  const bool uses_sim = std::count(sc.engines.begin(), sc.engines.end(), "sim") > 0;
+  const bool uses_sim =
+      std::any_of(sc.engines.begin(), sc.engines.end(), [](const std::string& e) { return chooses(e, Engine::sim); });
 
   if (!root["platform"] && uses_sim)
     throw ScenarioError(path + ": the sim engine needs a 'platform' (a SimGrid platform file or a generated cluster)");
@@ -348,12 +348,14 @@ Scenario load_scenario(const std::string& path) {
 
 std::vector<PlanPoint> expand_plan(const Scenario& sc, std::size_t* skipped_roots) {
   std::vector<PlanPoint> plan;
-  std::vector<std::string> engines;
-  for (const auto& engine : sc.engines)
-    if (engine == "formula")
-      for (const auto& kind : sc.formulas) engines.push_back("formula-" + kind);
+  // The engines each choice names, in order: "formula", those of the formula kinds asked for.
+  std::vector<Engine> engines;
+  for (const auto& choice : sc.engines)
+    if (chooses(choice, Engine::formula_derived))
+      for (const auto& kind : sc.formulas)
+        engines.push_back(kind == "textbook" ? Engine::formula_textbook : Engine::formula_derived);
     else
-      engines.push_back(engine);
+      engines.push_back(*parse_engine(choice));
   for (const auto& engine : engines)
     for (const ClusterVariant& cluster : sc.clusters)
       for (const auto& op : sc.operations)
@@ -363,8 +365,8 @@ std::vector<PlanPoint> expand_plan(const Scenario& sc, std::size_t* skipped_root
               for (int root : op.roots)
                 for (Datatype type : op.datatypes)
                   for (ReduceOp reduce_op : op.reduce_ops) {
-                    if (engine == "formula-textbook" && !op.algorithm->textbook) continue;
-                    if (engine == "formula-derived" && !op.algorithm->derived) continue;
+                    if (engine == Engine::formula_textbook && !op.algorithm->textbook) continue;
+                    if (engine == Engine::formula_derived && !op.algorithm->derived) continue;
                     if (root >= p) {
                       if (skipped_roots) ++*skipped_roots;
                       continue;

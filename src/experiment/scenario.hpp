@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "engines/engine.hpp"
 #include "engines/model/model_engine.hpp"
 #include "engines/run.hpp"
 #include "engines/sim/sim_engine.hpp"
@@ -87,7 +88,7 @@ PlatformSize platform_size_or_fail(const std::string& scenario_file, const SimCo
 
 // One measurement of the plan.
 struct PlanPoint {
-  std::string engine;
+  Engine engine = Engine::model;
   RunSpec spec;
   // Extra columns of the point (name, value), written after results.csv's usual columns in this
   // order and part of the point's key (plan_keys.hpp); empty unless a scenario sweeps more axes.

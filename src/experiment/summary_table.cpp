@@ -5,6 +5,7 @@
 #include <map>
 #include <tuple>
 
+#include "engines/engine.hpp"
 #include "support/text_table.hpp"
 #include "support/units.hpp"
 
@@ -97,24 +98,14 @@ std::string format_results_table(const std::vector<Measurement>& rows) {
 }
 
 std::string engine_legend(const std::vector<Measurement>& rows) {
-  static const std::map<std::string, std::string> kWhat = {
-      {"formula-textbook", "the textbook Hockney formula, one (alpha, beta) for all algorithms"},
-      {"formula-derived",
-       "the formula derived from the implementation (src/registry/<operation>.cpp), alpha and beta estimated per "
-       "algorithm"},
-      {"model", "the analytic engine running every message under the point-to-point model"},
-      {"sim", "SimGrid's flow-level simulation of the platform with Open MPI's protocols"},
-      {"mpi", "our algorithm measured over real MPI"},
-      {"mpi-native", "Open MPI's own collective, measured"},
-  };
   std::vector<std::string> seen;
   for (const auto& m : rows)
     if (std::find(seen.begin(), seen.end(), m.engine) == seen.end()) seen.push_back(m.engine);
   std::string out;
   for (const auto& e : seen) {
-    auto it = kWhat.find(e);
-    if (it == kWhat.end()) continue;
-    out += (out.empty() ? "Columns: " : "; ") + e + " = " + it->second;
+    const auto engine = parse_engine(e, kCollectiveEngines);
+    if (!engine) continue;
+    out += (out.empty() ? "Columns: " : "; ") + e + " = " + std::string(engine_info(*engine).description);
   }
   return out.empty() ? out : out + ".\n";
 }

@@ -53,7 +53,7 @@ TEST(CliCalibrate, FormulaEngineOptions) {
   expect_bad_input("calibrate --engine model " + kModel + " --bytes 8KiB,16KiB --ops bcast/binomial --output " +
                        (scratch() / "p.yaml").string(),
                    "calibrate bcast/binomial: the experiments cannot tell alpha from beta");
-  expect_bad_input("calibrate --engine warp", "unknown engine 'warp'");
+  expect_bad_input("calibrate --engine warp", "--engine: 'warp' is not an engine: model, sim, mpi, mpi-native");
 }
 
 // A parameters file has fits for some algorithms: the formula engine predicts those, and refuses

@@ -141,7 +141,8 @@ TEST(Cli, SimMeasureMatchesHandCalculation) {
 TEST(Cli, BadCommandLinesExitTwoWithOneLine) {
   expect_bad_input("frobnicate", "unknown command 'frobnicate'");
   expect_bad_input("measure --engine model --op bcast/nope --procs 4 --bytes 1", "unknown algorithm 'bcast/nope'");
-  expect_bad_input("measure --engine warp --op bcast/binomial --procs 4 --bytes 1", "unknown engine 'warp'");
+  expect_bad_input("measure --engine warp --op bcast/binomial --procs 4 --bytes 1",
+                   "--engine: 'warp' is not an engine: sim, model, formula");
   expect_bad_input("measure --engine model --op bcast/binomial --procs 0 --bytes 1", "--procs: 0 is out of range");
   expect_bad_input("measure --engine model --op bcast/binomial --procs 4 --bytes -8", "--bytes: '-8' is not a size");
   expect_bad_input("measure --engine model --op bcast/binomial --procs 4 --bytes 8 --platform x.xml",
@@ -269,7 +270,7 @@ TEST(Cli, BadScenarioFilesNameFileAndLine) {
   f = scenario("size.yaml", "engines: [model]\nprocs: [2]\nbytes: [1, -4KiB]\noperations: [bcast/binomial]\n");
   expect_bad_input("run " + f, f + ":3:12: bytes: '-4KiB' is not a size");
   f = scenario("engine.yaml", "engines: [model, warp]\nprocs: [2]\nbytes: [1]\noperations: [bcast/binomial]\n");
-  expect_bad_input("run " + f, f + ":1:18: unknown engine 'warp'");
+  expect_bad_input("run " + f, f + ":1:18: 'warp' is not an engine: formula, model, sim, mpi, mpi-native");
   f = scenario("big.yaml",
                "engines: [sim]\nplatform: " + platform + "\nprocs: [1000]\nbytes: [1]\noperations: [bcast/binomial]\n");
   expect_bad_input("run " + f, "1000 processes");

@@ -74,7 +74,7 @@ TEST(CollsimCoarray, BadSectionsAreOneLineAndExitTwo) {
       "does not conform");
   expect_bad_input("coarray --engine model --remote 1:1000:2 --remote-shape 1000,100 --local 1:500 --local-shape 500",
                    "");
-  expect_bad_input("coarray --engine formula" + kStrided, "unknown engine 'formula'");
+  expect_bad_input("coarray --engine formula" + kStrided, "--engine: 'formula' is not an engine: sim, model");
   expect_bad_input("coarray --engine model --get --nonblocking 2" + kStrided, "--nonblocking applies to PUT only");
 }
 

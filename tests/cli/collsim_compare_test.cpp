@@ -90,7 +90,7 @@ TEST(Compare, BadInput) {
                                "formula-derived,bcast/binomial,4,16,0,0,1\n");
   expect_bad_input("compare " + apart.string(), "no common points");
   expect_refused("compare " + csv.string() + " --reference formula",
-                 "collsim: --reference: 'formula' is not an engine to compare with (sim, mpi, mpi-native or model)");
+                 "collsim: --reference: 'formula' is not an engine to compare with: sim, mpi, mpi-native, model");
   expect_bad_input("compare " + csv.string() + " --reference mpi", "no rows of the reference engine mpi");
   expect_bad_input("compare " + csv.string() + " " + csv.string(), "is also in");
 }

@@ -49,7 +49,8 @@ TEST(CollsimExplain, RefusesBadInputInOneLine) {
   expect_bad_input("explain bcast/binomial --procs 33 --bytes 1KiB", "explain tells runs of at most 32 ranks");
   expect_bad_input("explain --procs 8 --bytes 1KiB", "explain takes one algorithm");
   expect_bad_input("explain bcast/nope --procs 8 --bytes 1KiB", "unknown algorithm 'bcast/nope'");
-  expect_bad_input("explain bcast/binomial --procs 8 --bytes 1KiB --engine formula", "is not model or sim");
+  expect_bad_input("explain bcast/binomial --procs 8 --bytes 1KiB --engine formula",
+                   "'formula' is not an engine that traces: model, sim");
   expect_bad_input("explain bcast/binomial --procs 8", "missing --bytes");
   expect_bad_input("explain bcast/binomial --procs 8 --bytes 1KiB --protocol tcp",
                    "--protocol does not apply to --engine model");

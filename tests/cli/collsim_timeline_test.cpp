@@ -177,7 +177,8 @@ TEST(Timeline, BadInput) {
   expect_bad_input(kPipeline, "give one picture: --png FILE or --svg FILE");
   expect_bad_input(kPipeline + " --svg a.svg --png a.png", "give one picture");
   expect_bad_input(kPipeline + " --svg a.png", "--svg a.png: the file name must end in .svg");
-  expect_bad_input(kPipeline + " --engine mpi --svg " + svg, "--engine: 'mpi' is not model or sim");
+  expect_bad_input(kPipeline + " --engine mpi --svg " + svg,
+                   "--engine: 'mpi' is not an engine that traces: model, sim");
   expect_bad_input(kPipeline + " --engine model,model --svg " + svg, "--engine: model is named twice");
   expect_bad_input(kPipeline + " --protocol ideal --svg " + svg, "--protocol does not apply to --engine model");
   expect_bad_input("timeline --op bcast/pipeline --procs 8 --svg " + svg, "missing --bytes");

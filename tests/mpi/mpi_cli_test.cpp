@@ -301,7 +301,7 @@ TEST(MpiCli, BadInputIsOneLineAndStatus2) {
 
 TEST(MpiCli, NativeAndFidelityBadInputIsOneLineAndStatus2) {
   expect_usage_error(2, "measure --engine sim --op bcast/binomial --bytes 10",
-                     "collsim-mpi: --engine: 'sim' is not available (one of: mpi, mpi-native)");
+                     "collsim-mpi: --engine: 'sim' is not available: mpi, mpi-native");
   expect_usage_error(2, "measure --engine mpi-native --op bcast/binomial --bytes 3GiB",
                      "collsim-mpi: mpi-native bcast/binomial on 2 processes (root 0, 3221225472 "
                      "bytes): 3221225472 bytes do not fit the int count of MPI_Bcast");

@@ -134,8 +134,8 @@ TEST(MeasureNative, MeasuresWithTheDataRight) {
   EXPECT_EQ(m.summary.runs, 3u);
   EXPECT_EQ(m.data, "ok");
   EXPECT_GT(m.summary.median, 0.0);
-  EXPECT_EQ(measure_engine(MPI_COMM_WORLD, "mpi-native", spec, options).data, "ok");
-  EXPECT_THROW((void)measure_engine(MPI_COMM_WORLD, "mpi-fast", spec, options), InputError);
+  EXPECT_EQ(measure_engine(MPI_COMM_WORLD, Engine::mpi_native, spec, options).data, "ok");
+  EXPECT_THROW((void)measure_engine(MPI_COMM_WORLD, Engine::model, spec, options), InputError);
 }
 
 // "" when the two ranks' buffers hold the same bytes, else the first difference.

@@ -22,7 +22,7 @@ constexpr double kAlpha = 12e-6, kBeta = 0.7e-9;
 
 CalibrationSetup model_setup(bool one_port) {
   CalibrationSetup s;
-  s.engine = "model";
+  s.engine = Engine::model;
   s.env.model.hockney = {kAlpha, kBeta};
   s.env.model.one_port = one_port;
   s.procs = {2, 3, 5, 8, 13};

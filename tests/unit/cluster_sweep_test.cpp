@@ -69,10 +69,10 @@ TEST(ClusterSweep, EveryCombinationIsAClusterWithItsAxes) {
   // The plan: engines, then clusters, then the operations; each point carries its cluster.
   const auto plan = expand_plan(sc);
   ASSERT_EQ(plan.size(), 16u);
-  EXPECT_EQ(plan[3].engine, "model");
+  EXPECT_EQ(plan[3].engine, Engine::model);
   EXPECT_EQ(axes(plan[3].axes), "taper=1 latency=2us map_by=ppr:2:node");
   EXPECT_EQ(plan[3].sim.platform_file, sc.clusters[3].sim.platform_file);
-  EXPECT_EQ(plan[8].engine, "sim");
+  EXPECT_EQ(plan[8].engine, Engine::sim);
   EXPECT_EQ(axes(plan[8].axes), axes(sc.clusters[0].axes));
 }
 

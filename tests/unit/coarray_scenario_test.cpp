@@ -77,7 +77,7 @@ TEST(CoarrayScenario, GoodFileLoads) {
                "[model, sim, mpi, caf-native]", "model: {copy_bandwidth: 5.0e+9}\nmpi: {min_runs: 3, max_runs: 7}\n"));
   EXPECT_TRUE(is_coarray_scenario(p.string()));
   const CoarrayScenario sc = load_coarray_scenario(p.string());
-  EXPECT_EQ(sc.engines, (std::vector<std::string>{"model", "sim", "mpi", "caf-native"}));
+  EXPECT_EQ(sc.engines, (std::vector<Engine>{Engine::model, Engine::sim, Engine::mpi, Engine::caf_native}));
   EXPECT_EQ(sc.model.copy_bandwidth, 5e9);
   EXPECT_EQ(sc.model.kind, ModelConfig::Kind::two_level);  // from the platform
   EXPECT_GT(sc.model.two_level.inter.alpha, 0);
@@ -138,7 +138,7 @@ TEST(CoarrayScenario, ErrorsNameTheirPosition) {
   EXPECT_EQ(load_error(scenario(kGroup + "      op: get\n      mode: nonblocking\n")),
             ":12:13: mode: nonblocking applies to op: put only (GET always blocks)");
   EXPECT_EQ(load_error(scenario(kGroup, "[model, gpu]")),
-            ":3:18: unknown coarray engine 'gpu' (expected model, sim, mpi or caf-native)");
+            ":3:18: 'gpu' is not a coarray engine: model, sim, mpi, caf-native");
   // Sections: the algorithms' message, at the text that is wrong.
   std::string e = load_error(
       scenario("    - {local: \"1:200,:\", local_shape: \"100,4\", remote: \"1:100,:\", remote_shape: \"200,4\"}\n"));
@@ -175,12 +175,12 @@ TEST(CoarrayScenario, SweepsMultiply) {
   const auto plan = expand_coarray_plan(load_coarray_scenario(p.string()));
   ASSERT_EQ(plan.size(), 2u * (2 * 2 * 3 * 5 + 1));
   // Engines outermost, statements innermost, then buffer, registered, mode.
-  EXPECT_EQ(plan[0].engine, "model");
+  EXPECT_EQ(plan[0].engine, Engine::model);
   EXPECT_EQ(plan[1].point.statements, 2u);
   EXPECT_EQ(plan[5].point.options.buffer_bytes, 4000u);
   EXPECT_TRUE(plan[15].point.options.registered);
   EXPECT_EQ(plan[30].point.mode, coarray::PutMode::nonblocking);
-  EXPECT_EQ(plan[61].engine, "sim");
+  EXPECT_EQ(plan[61].engine, Engine::sim);
   EXPECT_EQ(plan[61].index, 0u);
   EXPECT_EQ(plan[60].index, 60u);
 }
@@ -202,16 +202,16 @@ TEST(CoarrayScenario, MpiCommandLines) {
     for (const auto& a : v) s += (s.empty() ? "" : " ") + a;
     return s;
   };
-  EXPECT_EQ(joined(coarray_mpi_command(sc, "mpi", plan[0].point)),
+  EXPECT_EQ(joined(coarray_mpi_command(sc, Engine::mpi, plan[0].point)),
             "mpirun -x A -np 2 /opt/collsim-mpi coarray --put --local 1:100,1:4 --local-shape 100,4 --remote "
             "1:100,1:4 --remote-shape 200,4 --elem 8 --nonblocking 4 --buffer 400000 --registered --origin 1 "
             "--target 2 --min-runs 3 --max-runs 9 --ci-target 0.05 --csv");
-  EXPECT_EQ(joined(coarray_mpi_command(sc, "caf-native", plan[3].point)),
+  EXPECT_EQ(joined(coarray_mpi_command(sc, Engine::caf_native, plan[3].point)),
             "mpirun -x A -np 2 /opt/collsim-caf --get --local 1:10 --local-shape 10 --remote 1:20:2 --remote-shape 20 "
             "--elem 8 --statements 1 --origin 1 --target 2 --min-runs 3 --max-runs 9 --ci-target 0.05 --csv");
   // Absent programs: one line each, and the plan runs without them.
-  EXPECT_EQ(coarray_engine_unavailable(sc, "mpi"), "/opt/collsim-mpi is not built");
-  EXPECT_EQ(coarray_engine_unavailable(sc, "caf-native"), "/opt/collsim-caf is not built");
+  EXPECT_EQ(coarray_engine_unavailable(sc, Engine::mpi), "/opt/collsim-mpi is not built");
+  EXPECT_EQ(coarray_engine_unavailable(sc, Engine::caf_native), "/opt/collsim-caf is not built");
   std::vector<std::string> skipped;
   std::size_t rows = 0;
   run_coarray_plan(

@@ -73,7 +73,7 @@ const SelectorSummary& summary(const Comparison& c, const std::string& selector,
 TEST(Comparison, PicksAndDegradations) {
   const auto f = files();
   const Comparison c = compare_results(f, std::nullopt);
-  EXPECT_EQ(c.reference, ComparedEngine::sim);  // no measurement: the simulation
+  EXPECT_EQ(c.reference, Engine::sim);  // no measurement: the simulation
   EXPECT_EQ(c.ignored_rows, 1);
   const std::vector<std::string> selectors = {"textbook", "derived", "model", "ompi-4.1", "ompi-3.1"};
   EXPECT_EQ(c.selectors, selectors);
@@ -148,11 +148,11 @@ TEST(Comparison, PointsAndRelativeErrors) {
   EXPECT_EQ(c.points.size(), 10u);
   const auto& p = c.points.front();  // bcast/basic_linear 1000
   EXPECT_EQ(p.point.op, "bcast/basic_linear");
-  const auto derived = static_cast<std::size_t>(ComparedEngine::derived);
-  const auto sim = static_cast<std::size_t>(ComparedEngine::sim);
+  const auto derived = static_cast<std::size_t>(Engine::formula_derived);
+  const auto sim = static_cast<std::size_t>(Engine::sim);
   EXPECT_EQ(p.rel_error[derived], (7.0 - 12) / 12);
   EXPECT_FALSE(p.rel_error[sim].has_value());  // the reference itself
-  EXPECT_FALSE(p.time[static_cast<std::size_t>(ComparedEngine::mpi)].has_value());
+  EXPECT_FALSE(p.time[static_cast<std::size_t>(Engine::mpi)].has_value());
 
   const std::string points = comparison_points_csv(c);
   EXPECT_EQ(
@@ -225,10 +225,10 @@ TEST(Comparison, ReferenceEngines) {
   auto f = files();
   // A measurement makes itself the default reference; mpi-native before mpi.
   f[0].rows.push_back(row("mpi", "bcast/binomial", 1000, 0, 20));
-  EXPECT_EQ(default_reference(f), ComparedEngine::mpi);
+  EXPECT_EQ(default_reference(f), Engine::mpi);
   f[0].rows.push_back(row("mpi-native", "bcast/binomial", 1000, 0, 20));
-  EXPECT_EQ(default_reference(f), ComparedEngine::mpi_native);
-  const Comparison c = compare_results(f, ComparedEngine::mpi);
+  EXPECT_EQ(default_reference(f), Engine::mpi_native);
+  const Comparison c = compare_results(f, Engine::mpi);
   ASSERT_EQ(c.groups.size(), 1u);  // only the point the reference measured
   EXPECT_EQ(c.groups[0].candidates, 1);
   EXPECT_EQ(pick(c, c.groups[0], "sim").degradation, 1);  // the simulation is a selector now
@@ -236,8 +236,7 @@ TEST(Comparison, ReferenceEngines) {
 
 TEST(Comparison, BadInput) {
   auto f = files();
-  const auto fails = [](std::span<const ResultsFile> files, std::optional<ComparedEngine> ref,
-                        const std::string& fragment) {
+  const auto fails = [](std::span<const ResultsFile> files, std::optional<Engine> ref, const std::string& fragment) {
     try {
       compare_results(files, ref);
       ADD_FAILURE() << "no error, expected " << fragment;
@@ -245,7 +244,7 @@ TEST(Comparison, BadInput) {
       EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
     }
   };
-  fails(f, ComparedEngine::mpi, "a.csv, b.csv: no rows of the reference engine mpi");
+  fails(f, Engine::mpi, "a.csv, b.csv: no rows of the reference engine mpi");
   // Predictions only: nothing to compare with.
   fails(std::span(f).subspan(1), std::nullopt, "b.csv: no measured or simulated rows");
   // Engines that never meet at one point.

@@ -55,9 +55,9 @@ std::string readme_example() {
 std::string plan_text(const std::vector<PlanPoint>& plan) {
   std::string out;
   for (const auto& p : plan)
-    out += p.engine + " " + std::string(p.spec.algorithm->name) + " P=" + std::to_string(p.spec.procs) +
-           " m=" + std::to_string(p.spec.bytes) + " seg=" + std::to_string(p.spec.params.segment) +
-           " root=" + std::to_string(p.spec.params.root) + "\n";
+    out += std::string(engine_name(p.engine)) + " " + std::string(p.spec.algorithm->name) +
+           " P=" + std::to_string(p.spec.procs) + " m=" + std::to_string(p.spec.bytes) +
+           " seg=" + std::to_string(p.spec.params.segment) + " root=" + std::to_string(p.spec.params.root) + "\n";
   return out;
 }
 
@@ -554,7 +554,8 @@ TEST(Scenario, FormulaSettings) {
   EXPECT_EQ(sc.formulas, (std::vector<std::string>{"textbook", "derived"}));
   // formula-textbook (binomial only: chain has no textbook formula), formula-derived, model.
   std::vector<std::string> engines;
-  for (const PlanPoint& p : expand_plan(sc)) engines.push_back(p.engine + " " + std::string(p.spec.algorithm->name));
+  for (const PlanPoint& p : expand_plan(sc))
+    engines.push_back(std::string(engine_name(p.engine)) + " " + std::string(p.spec.algorithm->name));
   EXPECT_EQ(engines,
             (std::vector<std::string>{
                 "formula-textbook bcast/binomial", "formula-textbook bcast/binomial", "formula-derived bcast/binomial",

@@ -138,8 +138,6 @@ struct CafMeasurement {
   std::optional<RmaCounts> counts;  // the origin's MPI calls per segment, when counted
 };
 
-inline constexpr const char* kEngineCafNative = "caf-native";
-
 // Collective over MPI_COMM_WORLD (OpenCoarrays' images): measure() of a CafCall. Every rank returns
 // the same result.
 CafMeasurement measure_caf(const CafAssignment& a, const MeasureOptions& options);

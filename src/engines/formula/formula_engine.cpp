@@ -8,7 +8,13 @@ const char* to_string(FormulaConfig::Kind kind) {
   return kind == FormulaConfig::Kind::textbook ? "textbook" : "derived";
 }
 
-std::string formula_engine_name(FormulaConfig::Kind kind) { return std::string("formula-") + to_string(kind); }
+Engine formula_engine(FormulaConfig::Kind kind) {
+  return kind == FormulaConfig::Kind::textbook ? Engine::formula_textbook : Engine::formula_derived;
+}
+
+FormulaConfig::Kind formula_kind(Engine formula) {
+  return formula == Engine::formula_textbook ? FormulaConfig::Kind::textbook : FormulaConfig::Kind::derived;
+}
 
 bool has_fit(const FormulaConfig& config, const AlgorithmInfo& algorithm) {
   return config.fits_from.empty() || config.per_algorithm.count(algorithm.name) > 0;

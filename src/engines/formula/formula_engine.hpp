@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "engines/engine.hpp"
 #include "engines/model/model_engine.hpp"
 #include "engines/run.hpp"
 #include "models/formula.hpp"
@@ -35,9 +36,11 @@ bool has_fit(const FormulaConfig& config, const AlgorithmInfo& algorithm);
 // command that calibrates them. One line.
 std::string missing_fits(const std::string& source, const std::vector<std::string>& names);
 
-// "textbook" or "derived"; the engine's name in result rows is "formula-" + that.
+// "textbook" or "derived".
 const char* to_string(FormulaConfig::Kind kind);
-std::string formula_engine_name(FormulaConfig::Kind kind);
+// The engine of a kind of formula (formula-textbook, formula-derived), and back.
+Engine formula_engine(FormulaConfig::Kind kind);
+FormulaConfig::Kind formula_kind(Engine formula);
 
 // The prediction for one call. Throws InputError when the algorithm has no formula of that kind
 // (textbook formulas exist only where the literature has one) or no fit (has_fit).

@@ -61,14 +61,15 @@ MpiMeasurement measure_native(MPI_Comm comm, const RunSpec& spec, const MeasureO
   return measure(comm, call, options);
 }
 
-std::unique_ptr<CollectiveCall> make_call(MPI_Comm comm, std::string_view engine, const RunSpec& spec) {
-  if (engine == kEngineMpi) return std::make_unique<AlgorithmCall>(comm, spec);
-  if (engine == kEngineMpiNative) return std::make_unique<NativeCall>(comm, spec);
-  throw InputError("unknown engine '" + std::string(engine) + "' (one of: mpi, mpi-native)");
+std::unique_ptr<CollectiveCall> make_call(MPI_Comm comm, Engine engine, const RunSpec& spec) {
+  switch (engine) {
+    case Engine::mpi: return std::make_unique<AlgorithmCall>(comm, spec);
+    case Engine::mpi_native: return std::make_unique<NativeCall>(comm, spec);
+    default: throw InputError(not_an_engine(engine_name(engine), {Engine::mpi, Engine::mpi_native}, "an MPI engine"));
+  }
 }
 
-MpiMeasurement measure_engine(MPI_Comm comm, std::string_view engine, const RunSpec& spec,
-                              const MeasureOptions& options) {
+MpiMeasurement measure_engine(MPI_Comm comm, Engine engine, const RunSpec& spec, const MeasureOptions& options) {
   validate(options);
   const auto call = make_call(comm, engine, spec);
   return measure(comm, *call, options);

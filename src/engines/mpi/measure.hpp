@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engines/engine.hpp"
 #include "engines/mpi/call_timer.hpp"
 #include "engines/run.hpp"
 #include "support/statistics.hpp"
@@ -43,20 +44,16 @@ struct MpiMeasurement {
 // options, EngineError when a call fails.
 MpiMeasurement measure(MPI_Comm comm, CollectiveCall& call, const MeasureOptions& options);
 
-inline constexpr const char* kEngineMpi = "mpi";
-inline constexpr const char* kEngineMpiNative = "mpi-native";
-
 // measure() for one of our algorithms (engine "mpi").
 MpiMeasurement measure_algorithm(MPI_Comm comm, const RunSpec& spec, const MeasureOptions& options);
 // measure() for Open MPI's own collective forced to spec's algorithm and knobs (engine
 // "mpi-native"). Throws InputError when Open MPI cannot be forced to it (native_support()).
 MpiMeasurement measure_native(MPI_Comm comm, const RunSpec& spec, const MeasureOptions& options);
 // The call an engine times: AlgorithmCall ("mpi") or NativeCall ("mpi-native"), over its own
-// duplicate of `comm`; InputError for any other engine name or a spec the engine cannot run.
-std::unique_ptr<CollectiveCall> make_call(MPI_Comm comm, std::string_view engine, const RunSpec& spec);
+// duplicate of `comm`; InputError for any other engine or a spec the engine cannot run.
+std::unique_ptr<CollectiveCall> make_call(MPI_Comm comm, Engine engine, const RunSpec& spec);
 // measure() of make_call().
-MpiMeasurement measure_engine(MPI_Comm comm, std::string_view engine, const RunSpec& spec,
-                              const MeasureOptions& options);
+MpiMeasurement measure_engine(MPI_Comm comm, Engine engine, const RunSpec& spec, const MeasureOptions& options);
 
 // Collective: one call of spec's algorithm under the timing protocol, with its data checked.
 // Every rank returns the same result; spec.trace, when set, gets this rank's events of the call.
