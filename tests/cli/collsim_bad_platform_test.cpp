@@ -8,7 +8,7 @@
 #include <fstream>
 #include <string>
 
-#include "cli/cli_test_util.hpp"
+#include "common/cli_test_util.hpp"
 
 namespace collsim_test {
 namespace {

@@ -1,6 +1,6 @@
 // collsim compare and collsim select as a user runs them: the files and tables they write, their
 // plots, and the one-line errors of bad input. The numbers themselves are checked in
-// tests/unit/comparison_test.cpp and tests/selection.
+// tests/experiment/comparison_test.cpp and tests/selection.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "cli_test_util.hpp"
+#include "common/cli_test_util.hpp"
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include <sstream>
 #include <string>
 
-#include "cli/cli_test_util.hpp"
+#include "common/cli_test_util.hpp"
 
 namespace collsim_test {
 namespace {

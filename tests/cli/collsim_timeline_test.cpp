@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "cli_test_util.hpp"
 #include "comm/comm.hpp"
+#include "common/cli_test_util.hpp"
 #include "experiment/trace_files.hpp"
 
 namespace collsim_test {

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "algorithms/coarray/coarray_transfer.hpp"
-#include "coarray/random_sections.hpp"
-#include "coarray/statements.hpp"
+#include "common/random_sections.hpp"
+#include "common/statements.hpp"
 #include "engines/model/model_engine.hpp"
 #include "models/coarray_cost.hpp"
 

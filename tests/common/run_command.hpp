@@ -1,5 +1,5 @@
 // Runs a shell command as a user would and captures what it leaves: exit status, stdout, stderr.
-// Shared by the suites that test the command-line programs (tests/cli, tests/mpi).
+// Shared by the suites that test the command-line programs (tests/cli, tests/engines/mpi).
 #pragma once
 
 #include <sys/wait.h>
