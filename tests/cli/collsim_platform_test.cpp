@@ -11,13 +11,6 @@
 namespace collsim_test {
 namespace {
 
-std::string slurp(const fs::path& file) {
-  std::ifstream in(file);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 TEST(CollsimPlatform, WritesAFileTheEnginesRun) {
   const fs::path file = scratch() / "ft.xml";
   Outcome o = collsim("platform --topology fat_tree --nodes 16 --taper 2:1 --latency 1us -o " + file.string());

@@ -17,7 +17,7 @@
 namespace collsim::coarray {
 namespace {
 
-using namespace test_sections;
+using namespace collsim_test;
 
 // What the one run does, and what it saw. An AlgorithmFn takes no context, so the test hands it
 // the job here.

@@ -21,7 +21,7 @@
 namespace collsim::coarray {
 namespace {
 
-using namespace test_sections;
+using namespace collsim_test;
 
 constexpr int kPoints = 300;
 

@@ -20,10 +20,11 @@ namespace fs = std::filesystem;
 
 // A folder for the files one test process writes (scenarios, result folders); per process, since
 // ctest runs the tests of this suite as separate processes, possibly at once.
-inline fs::path scratch() {
-  const fs::path dir = fs::temp_directory_path() / ("collsim-cli-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  return dir;
+inline fs::path scratch() { return scratch_dir("cli"); }
+
+// scratch() / name holding `text`.
+inline fs::path scratch_file(const std::string& name, const std::string& text) {
+  return write_file(scratch() / name, text);
 }
 
 inline Outcome collsim(const std::string& args) { return run_command(std::string(COLLSIM_BIN) + " " + args); }
@@ -34,13 +35,6 @@ inline Outcome collsim_in(const fs::path& dir, const std::string& args) {
 }
 
 inline std::string src(const std::string& rel) { return std::string(COLLSIM_SOURCE_DIR) + "/" + rel; }
-
-inline std::vector<std::string> lines(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) out.push_back(line);
-  return out;
-}
 
 // The cells of one CSV line, split at every comma (for rows that quote no cell).
 inline std::vector<std::string> cells(const std::string& line) {

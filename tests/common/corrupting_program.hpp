@@ -9,9 +9,12 @@
 #include <string>
 
 #include "algorithms/coarray/section.hpp"
+#include "common/collsim_test.hpp"
 #include "experiment/coarray_point.hpp"
 
-namespace collsim::coarray::test_sections {
+namespace collsim_test {
+
+using namespace collsim::coarray;
 
 // Runs a point, with one byte of the checked memory flipped as a wrong engine would leave it:
 // PUT flips a byte of the target's coarray `coarray` after the segment, GET one of the target's
@@ -85,4 +88,4 @@ inline CoarrayPoint hand_point(bool get, int table_case) {
   return p;
 }
 
-}  // namespace collsim::coarray::test_sections
+}  // namespace collsim_test

@@ -6,8 +6,9 @@
 #include <mpi.h>
 
 #include "comm/task.hpp"
+#include "common/collsim_test.hpp"
 
-namespace collsim::test {
+namespace collsim_test {
 
 inline int world_rank() {
   int r = 0;
@@ -36,4 +37,4 @@ inline bool all_ranks(bool ok) {
   return all == 1;
 }
 
-}  // namespace collsim::test
+}  // namespace collsim_test

@@ -13,9 +13,12 @@
 #include <vector>
 
 #include "comm/comm.hpp"
+#include "common/collsim_test.hpp"
 #include "models/coarray_cost.hpp"
 
-namespace collsim::coarray::test_sections {
+namespace collsim_test {
+
+using namespace collsim::coarray;
 
 class OneSidedFake final : public Comm {
  public:
@@ -114,4 +117,4 @@ class OneSidedFake final : public Comm {
   std::map<int, double> unflushed_;            // target -> latest arrival of its unflushed puts
 };
 
-}  // namespace collsim::coarray::test_sections
+}  // namespace collsim_test

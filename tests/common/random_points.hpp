@@ -23,10 +23,13 @@
 #include <vector>
 
 #include "algorithms/coarray/scheme.hpp"
+#include "common/collsim_test.hpp"
 #include "common/random_sections.hpp"
 #include "experiment/coarray_point.hpp"
 
-namespace collsim::coarray::test_sections {
+namespace collsim_test {
+
+using namespace collsim::coarray;
 
 struct PointLimits {
   std::size_t max_array_bytes = 1 << 14;  // each coarray or local array
@@ -212,4 +215,4 @@ struct Coverage {
   }
 };
 
-}  // namespace collsim::coarray::test_sections
+}  // namespace collsim_test

@@ -11,8 +11,11 @@
 #include <vector>
 
 #include "algorithms/coarray/section.hpp"
+#include "common/collsim_test.hpp"
 
-namespace collsim::coarray::test_sections {
+namespace collsim_test {
+
+using namespace collsim::coarray;
 
 using Rng = std::mt19937_64;
 
@@ -110,4 +113,4 @@ inline Pair random_pair(Rng& rng) {
   return {random_section(rng, counts, element_bytes), random_section(rng, counts, element_bytes)};
 }
 
-}  // namespace collsim::coarray::test_sections
+}  // namespace collsim_test

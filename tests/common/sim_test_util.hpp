@@ -5,10 +5,11 @@
 #include <string>
 #include <vector>
 
+#include "common/collsim_test.hpp"
 #include "engines/run.hpp"
 #include "engines/sim/sim_engine.hpp"
 
-namespace collsim::test {
+namespace collsim_test {
 
 inline std::string platform(const std::string& relative) {
   return std::string(COLLSIM_SOURCE_DIR) + "/platforms/" + relative;
@@ -41,4 +42,4 @@ inline std::vector<RunResult> run_all(const SimConfig& config, const std::vector
 
 inline RunResult run_one(const SimConfig& config, const RunSpec& spec) { return run_all(config, {spec}).front(); }
 
-}  // namespace collsim::test
+}  // namespace collsim_test

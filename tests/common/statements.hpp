@@ -9,10 +9,13 @@
 #include <vector>
 
 #include "algorithms/coarray/coarray_transfer.hpp"
+#include "common/collsim_test.hpp"
 #include "common/random_sections.hpp"
 #include "models/coarray_cost.hpp"
 
-namespace collsim::coarray::test_sections {
+namespace collsim_test {
+
+using namespace collsim::coarray;
 
 inline const models::CoarrayCosts kCosts{{1e-6, 1e-9}, 2e9};
 
@@ -90,4 +93,4 @@ inline std::vector<HandExample> hand_examples() {
   };
 }
 
-}  // namespace collsim::coarray::test_sections
+}  // namespace collsim_test

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <string>
 
+#include "common/files.hpp"
 #include "experiment/calibration.hpp"
 
 namespace collsim {
@@ -159,11 +160,7 @@ TEST(Regression, HuberResistsAnOutlierThatLeastSquaresFollows) {
   EXPECT_THROW(fit_through_origin({{1, 1, 1}}, FitMethod::huber), std::invalid_argument);
 }
 
-fs::path scratch(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("collsim-calibration-test-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  return dir / name;
-}
+fs::path scratch(const std::string& name) { return collsim_test::scratch_dir("calibration-test") / name; }
 
 TEST(ParametersFile, RoundTripsAtFullPrecision) {
   const Parameters p = calibrate(model_setup(true));

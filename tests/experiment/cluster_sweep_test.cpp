@@ -2,6 +2,7 @@
 // placements expand into one cluster per combination, with the swept parameters as axes, each
 // cluster's own platform file, placement and model; mistakes are refused at their position.
 #include "experiment/cluster_sweep.hpp"
+#include "common/files.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -19,11 +20,7 @@ namespace {
 namespace fs = std::filesystem;
 
 fs::path scenario_file(const std::string& name, const std::string& text) {
-  const fs::path dir = fs::temp_directory_path() / ("collsim-cluster-test-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  const fs::path p = dir / (name + ".yaml");
-  std::ofstream(p) << text;
-  return p;
+  return collsim_test::write_file(collsim_test::scratch_dir("cluster-test") / (name + ".yaml"), text);
 }
 
 std::string axes(const std::vector<std::pair<std::string, std::string>>& a) {
@@ -32,12 +29,7 @@ std::string axes(const std::vector<std::pair<std::string, std::string>>& a) {
   return out;
 }
 
-std::string read(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using collsim_test::slurp;
 
 const std::string kOps = "procs: [4]\nbytes: [1KiB]\noperations: [bcast/binomial]\n";
 
@@ -58,7 +50,7 @@ TEST(ClusterSweep, EveryCombinationIsAClusterWithItsAxes) {
   // Each cluster's platform is the generated file of its parameters, loaded by SimGrid.
   EXPECT_NE(sc.clusters[0].sim.platform_file, sc.clusters[2].sim.platform_file);
   EXPECT_EQ(sc.clusters[0].sim.platform_file, sc.clusters[1].sim.platform_file);  // same cluster, two placements
-  EXPECT_EQ(read(sc.clusters[2].sim.platform_file), sc.clusters[2].generated_xml);
+  EXPECT_EQ(slurp(sc.clusters[2].sim.platform_file), sc.clusters[2].generated_xml);
   EXPECT_NE(sc.clusters[2].generated_xml.find("<prop id=\"collsim/latency\" value=\"2us\"/>"), std::string::npos);
   EXPECT_EQ(platform_host_count(sc.clusters[0].sim.platform_file), 16u);
   // The model follows each cluster: its placement and its latency (2-level fat-tree routes cross 2
@@ -105,7 +97,7 @@ TEST(ClusterSweep, GeneratedFilesAreSharedByContent) {
   const std::string xml = platform_xml(spec);
   const std::string a = cached_platform_file(xml);
   EXPECT_EQ(cached_platform_file(xml), a);
-  EXPECT_EQ(read(a), xml);
+  EXPECT_EQ(slurp(a), xml);
   EXPECT_EQ(fs::path(a).parent_path(), fs::path(platform_cache_dir()));
 }
 

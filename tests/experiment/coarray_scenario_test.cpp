@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "common/files.hpp"
 #include "experiment/coarray_runner.hpp"
 #include "experiment/coarray_scenario.hpp"
 #include "experiment/scenario_error.hpp"
@@ -22,24 +23,10 @@ namespace fs = std::filesystem;
 
 const fs::path kSource = COLLSIM_SOURCE_DIR;
 
-fs::path fresh_dir(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("collsim-coarray-scenario-" + std::to_string(::getpid())) / name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
+using collsim_test::slurp;
+using collsim_test::write_file;
 
-fs::path write(const fs::path& p, const std::string& text) {
-  std::ofstream(p) << text;
-  return p;
-}
-
-std::string read(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+fs::path fresh_dir(const std::string& name) { return collsim_test::fresh_dir("coarray-scenario", name); }
 
 // A scenario head naming the platform by absolute path, then `points` (YAML text, indented by 4).
 std::string scenario(const std::string& points, const std::string& engines = "[model]", const std::string& extra = "") {
@@ -56,7 +43,7 @@ const std::string kGroup =
 
 // The message of load_coarray_scenario on `text`, or "" when it loads.
 std::string load_error(const std::string& text) {
-  const fs::path p = write(fresh_dir("error") / "s.yaml", text);
+  const fs::path p = write_file(fresh_dir("error") / "s.yaml", text);
   try {
     load_coarray_scenario(p.string());
   } catch (const ScenarioError& e) {
@@ -66,7 +53,7 @@ std::string load_error(const std::string& text) {
 }
 
 TEST(CoarrayScenario, GoodFileLoads) {
-  const fs::path p = write(
+  const fs::path p = write_file(
       fresh_dir("good") / "s.yaml",
       scenario(kGroup + "      mode: [blocking, nonblocking]\n"
                         "      buffer: [4000, 400KB]\n"
@@ -105,14 +92,14 @@ TEST(CoarrayScenario, CollectiveScenarioIsNotCoarray) {
 
 // The README's example loads, so the documentation cannot drift from the loader.
 TEST(CoarrayScenario, ReadmeExampleLoads) {
-  const std::string doc = read(kSource / "scenarios/README.md");
+  const std::string doc = slurp(kSource / "scenarios/README.md");
   const auto section = doc.find("## Coarray scenarios");
   ASSERT_NE(section, std::string::npos);
   const auto start = doc.find("```yaml\n", section) + 8;
   std::string text = doc.substr(start, doc.find("```", start) - start);
   const std::string relative = "../platforms/grisou.xml";
   text.replace(text.find(relative), relative.size(), (kSource / "platforms/grisou.xml").string());
-  const fs::path p = write(fresh_dir("readme") / "s.yaml", text);
+  const fs::path p = write_file(fresh_dir("readme") / "s.yaml", text);
   const CoarrayScenario sc = load_coarray_scenario(p.string());
   ASSERT_EQ(sc.groups.size(), 2u);
   EXPECT_EQ(sc.groups[0].label, "strided");
@@ -165,13 +152,13 @@ TEST(CoarrayScenario, ErrorsNameTheirPosition) {
 }
 
 TEST(CoarrayScenario, SweepsMultiply) {
-  const fs::path p = write(fresh_dir("plan") / "s.yaml", scenario(kGroup +
-                                                                      "      mode: [blocking, nonblocking]\n"
-                                                                      "      buffer: [400, 4000, 40000]\n"
-                                                                      "      statements: [1, 2, 4, 8, 16]\n"
-                                                                      "      registered: [false, true]\n" +
-                                                                      kGroup,
-                                                                  "[model, sim]"));
+  const fs::path p = write_file(fresh_dir("plan") / "s.yaml", scenario(kGroup +
+                                                                           "      mode: [blocking, nonblocking]\n"
+                                                                           "      buffer: [400, 4000, 40000]\n"
+                                                                           "      statements: [1, 2, 4, 8, 16]\n"
+                                                                           "      registered: [false, true]\n" +
+                                                                           kGroup,
+                                                                       "[model, sim]"));
   const auto plan = expand_coarray_plan(load_coarray_scenario(p.string()));
   ASSERT_EQ(plan.size(), 2u * (2 * 2 * 3 * 5 + 1));
   // Engines outermost, statements innermost, then buffer, registered, mode.
@@ -186,13 +173,14 @@ TEST(CoarrayScenario, SweepsMultiply) {
 }
 
 TEST(CoarrayScenario, MpiCommandLines) {
-  const fs::path q = write(fresh_dir("mpi2") / "s.yaml",
-                           scenario(kGroup + "      mode: nonblocking\n      statements: 4\n      registered: true\n" +
-                                        "    - {op: get, local: \":\", local_shape: \"10\", remote: \"1:20:2\", "
-                                        "remote_shape: \"20\"}\n",
-                                    "[mpi, caf-native]",
-                                    "mpi: {launcher: [mpirun, -x, A], program: /opt/collsim-mpi, min_runs: 3, "
-                                    "max_runs: 9, ci_target: 0.05}\n"));
+  const fs::path q =
+      write_file(fresh_dir("mpi2") / "s.yaml",
+                 scenario(kGroup + "      mode: nonblocking\n      statements: 4\n      registered: true\n" +
+                              "    - {op: get, local: \":\", local_shape: \"10\", remote: \"1:20:2\", "
+                              "remote_shape: \"20\"}\n",
+                          "[mpi, caf-native]",
+                          "mpi: {launcher: [mpirun, -x, A], program: /opt/collsim-mpi, min_runs: 3, "
+                          "max_runs: 9, ci_target: 0.05}\n"));
   CoarrayScenario sc = load_coarray_scenario(q.string());
   sc.caf_program = "/opt/collsim-caf";
   const auto plan = expand_coarray_plan(sc);
@@ -223,11 +211,12 @@ TEST(CoarrayScenario, MpiCommandLines) {
 
 TEST(CoarrayScenario, TinyRunOnModel) {
   const fs::path dir = fresh_dir("run");
-  const fs::path p = write(dir / "s.yaml", scenario(kGroup + "      buffer: [400, 400000]\n      statements: [1, 2]\n",
-                                                    "[model]", "model: {copy_bandwidth: 5.0e+9}\n"));
+  const fs::path p =
+      write_file(dir / "s.yaml", scenario(kGroup + "      buffer: [400, 400000]\n      statements: [1, 2]\n", "[model]",
+                                          "model: {copy_bandwidth: 5.0e+9}\n"));
   std::ostringstream out, err;
   ASSERT_EQ(run_coarray_scenario(p.string(), (dir / "out").string(), "", false, out, err), 0) << err.str();
-  const std::string csv = read(dir / "out/results.csv");
+  const std::string csv = slurp(dir / "out/results.csv");
   std::istringstream lines(csv);
   std::vector<std::string> rows;
   for (std::string l; std::getline(lines, l);) rows.push_back(l);
@@ -243,7 +232,7 @@ TEST(CoarrayScenario, TinyRunOnModel) {
   EXPECT_GT(parsed[2].time_s, 0);
   EXPECT_EQ(parsed[3].point.statements, 2u);
   EXPECT_NE(out.str().find("sweep"), std::string::npos);
-  EXPECT_NE(read(dir / "out/run.json").find("\"status\": \"complete\""), std::string::npos);
+  EXPECT_NE(slurp(dir / "out/run.json").find("\"status\": \"complete\""), std::string::npos);
 }
 
 }  // namespace

@@ -20,7 +20,7 @@ RunSpec spec(const char* name, int procs, std::size_t bytes, std::size_t segment
   RunSpec s;
   s.algorithm = find_algorithm(name);
   s.procs = procs;
-  s.bytes = testing::test_bytes(*s.algorithm, bytes, s.params.reduction);  // elements, for a reduction
+  s.bytes = collsim_test::test_bytes(*s.algorithm, bytes, s.params.reduction);  // elements, for a reduction
   s.params.segment = segment;
   return s;
 }
@@ -119,24 +119,24 @@ TEST_P(CriticalPathOfEveryAlgorithm, TilesTheFinishTime) {
   int config = 0;
   for (const ModelConfig& c : {hockney, port, loggp}) {
     ++config;
-    for (int p : testing::procs_for(a, {2, 3, 8, 13}))
+    for (int p : collsim_test::procs_for(a, {2, 3, 8, 13}))
       for (auto [bytes, segment] : {std::pair<std::size_t, std::size_t>{1001, 0}, {10007, 1024}, {0, 0}}) {
         // A barrier's only size is 0; the others' empty calls send nothing.
-        if (!testing::takes_size(a, bytes) || (bytes == 0 && operation_info(a.op).moves_data)) continue;
+        if (!collsim_test::takes_size(a, bytes) || (bytes == 0 && operation_info(a.op).moves_data)) continue;
         RunSpec s = spec(std::string(a.name).c_str(), p, bytes, a.takes(Knob::segment) ? segment : 0);
         const Traced t = traced(c, s);
         const CriticalPath path = critical_path(t.events);
         const std::string what = std::string(a.name) + " config " + std::to_string(config) + " P=" + std::to_string(p) +
                                  " m=" + std::to_string(bytes);
         EXPECT_EQ(path.finish, t.result.time_s) << what;
-        testing::expect_tiled(path, what, c.kind == ModelConfig::Kind::loggp);
+        collsim_test::expect_tiled(path, what, c.kind == ModelConfig::Kind::loggp);
         EXPECT_GT(transfers(path), 0) << what;
       }
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Model, CriticalPathOfEveryAlgorithm, ::testing::ValuesIn(testing::every_algorithm()),
-                         testing::algorithm_test_name);
+INSTANTIATE_TEST_SUITE_P(Model, CriticalPathOfEveryAlgorithm, ::testing::ValuesIn(collsim_test::every_algorithm()),
+                         collsim_test::algorithm_test_name);
 
 // A tcp-like trace built by hand (times in us). Rank 0 sends rendezvous messages to ranks 1 and 2
 // (m0, m1) and waits for both sends; rank 2 posts its receive at 10. m0's answer is back at 20 and

@@ -3,6 +3,7 @@
 // cannot drift from the loader: a key the loader does not know fails the load (unknown keys are
 // refused), and a value read differently fails the comparisons below.
 #include "experiment/scenario.hpp"
+#include "common/files.hpp"
 
 #include "experiment/coarray_scenario.hpp"
 
@@ -21,31 +22,16 @@ namespace {
 namespace fs = std::filesystem;
 
 // A fresh folder per test, so the scenarios' relative paths resolve only to what the test made.
-fs::path fresh_dir(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("collsim-scenario-test-" + std::to_string(::getpid())) / name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
+using collsim_test::slurp;
+using collsim_test::write_file;
 
-fs::path write(const fs::path& p, const std::string& text) {
-  fs::create_directories(p.parent_path());
-  std::ofstream(p) << text;
-  return p;
-}
-
-std::string read(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+fs::path fresh_dir(const std::string& name) { return collsim_test::fresh_dir("scenario-test", name); }
 
 const fs::path kSource = COLLSIM_SOURCE_DIR;
 
 // The text between "```yaml" and the next "```" in scenarios/README.md.
 std::string readme_example() {
-  const std::string doc = read(kSource / "scenarios/README.md");
+  const std::string doc = slurp(kSource / "scenarios/README.md");
   const auto open = doc.find("```yaml\n");
   if (open == std::string::npos) return {};
   const auto start = open + 8;
@@ -62,7 +48,7 @@ std::string plan_text(const std::vector<PlanPoint>& plan) {
 }
 
 void expect_refused(const fs::path& file, const std::string& text, const std::string& message) {
-  write(file, text);
+  write_file(file, text);
   try {
     load_scenario(file.string());
     ADD_FAILURE() << "accepted:\n" << text;
@@ -78,7 +64,7 @@ TEST(Scenario, ReadmeExampleLoadsAsDocumented) {
   ASSERT_NE(example.find("name: my-study"), std::string::npos) << "no ```yaml block in scenarios/README.md";
   const fs::path dir = fresh_dir("readme");
   fs::create_directory_symlink(kSource / "platforms", dir / "platforms");
-  const fs::path file = write(dir / "scenarios" / "example.yaml", example);
+  const fs::path file = write_file(dir / "scenarios" / "example.yaml", example);
   const Scenario sc = load_scenario(file.string());
 
   EXPECT_EQ(sc.file, file.string());
@@ -152,7 +138,7 @@ TEST(Scenario, EveryFieldIsRead) {
   const fs::path dir = fresh_dir("every");
   fs::create_directories(dir / "plat");
   fs::copy_file(kSource / "platforms/test/star16.xml", dir / "plat" / "star.xml");
-  const fs::path file = write(dir / "study" / "every.yaml", R"(name: every-field
+  const fs::path file = write_file(dir / "study" / "every.yaml", R"(name: every-field
 description: "non-default values: a field read into the wrong place shows"
 platform: ../plat/star.xml
 ranks_per_node: 3
@@ -212,18 +198,18 @@ output:
   EXPECT_EQ(sc.model.loggp.G, 5.0e-10);
   EXPECT_EQ(sc.model.copy_bandwidth, 6e9);
   // alpha, beta and one_port belong to Hockney (refused with loggp, see below).
-  write(dir / "study" / "oneport.yaml",
-        "engines: [model]\nprocs: 2\nbytes: 1\noperations: [bcast/binomial]\n"
-        "model: {one_port: true, alpha: 3.0e-5, beta: 4.0e-10}\n");
+  write_file(dir / "study" / "oneport.yaml",
+             "engines: [model]\nprocs: 2\nbytes: 1\noperations: [bcast/binomial]\n"
+             "model: {one_port: true, alpha: 3.0e-5, beta: 4.0e-10}\n");
   const ModelConfig hockney = load_scenario((dir / "study" / "oneport.yaml").string()).model;
   EXPECT_TRUE(hockney.one_port);
   EXPECT_EQ(hockney.hockney.alpha, 3.0e-5);
   EXPECT_EQ(hockney.hockney.beta, 4.0e-10);
   // Two-level Hockney: alpha and beta between nodes, intra's inside one, the scenario's
   // ranks_per_node to place ranks.
-  write(dir / "study" / "twolevel.yaml",
-        "engines: [model]\nranks_per_node: 4\nprocs: 2\nbytes: 1\noperations: [bcast/binomial]\n"
-        "model: {kind: two_level, alpha: 2.0e-5, beta: 8.0e-10, intra: {alpha: 1.0e-6, beta: 2.0e-10}}\n");
+  write_file(dir / "study" / "twolevel.yaml",
+             "engines: [model]\nranks_per_node: 4\nprocs: 2\nbytes: 1\noperations: [bcast/binomial]\n"
+             "model: {kind: two_level, alpha: 2.0e-5, beta: 8.0e-10, intra: {alpha: 1.0e-6, beta: 2.0e-10}}\n");
   const ModelConfig two = load_scenario((dir / "study" / "twolevel.yaml").string()).model;
   EXPECT_EQ(two.kind, ModelConfig::Kind::two_level);
   EXPECT_EQ(two.two_level.inter.alpha, 2.0e-5);
@@ -232,11 +218,11 @@ output:
   EXPECT_EQ(two.two_level.intra.beta, 2.0e-10);
   EXPECT_EQ(two.two_level.placement, models::block_placement(4));
   // Times, costs per byte and rates take the command line's units (units.hpp): the same doubles.
-  write(dir / "study" / "units.yaml",
-        "engines: [model]\nranks_per_node: 4\nprocs: 2\nbytes: 1\noperations: [bcast/binomial]\n"
-        "model: {kind: two_level, alpha: 20us, beta: 1.25GBps, intra: {alpha: 1us, beta: 0.2ns/B},\n"
-        "        copy_bandwidth: 6GBps, reduce_gamma: 0.5ns}\n"
-        "mpi: {ci_target: 2.5%, timeout: 90s}\n");
+  write_file(dir / "study" / "units.yaml",
+             "engines: [model]\nranks_per_node: 4\nprocs: 2\nbytes: 1\noperations: [bcast/binomial]\n"
+             "model: {kind: two_level, alpha: 20us, beta: 1.25GBps, intra: {alpha: 1us, beta: 0.2ns/B},\n"
+             "        copy_bandwidth: 6GBps, reduce_gamma: 0.5ns}\n"
+             "mpi: {ci_target: 2.5%, timeout: 90s}\n");
   const Scenario units = load_scenario((dir / "study" / "units.yaml").string());
   EXPECT_EQ(units.model.two_level.inter.alpha, 2.0e-5);
   EXPECT_EQ(units.model.two_level.inter.beta, 1 / 1.25e9);
@@ -249,10 +235,10 @@ output:
   // from_platform: the two levels from the platform's routes (star16: two 10 us links at
   // 1.25 GB/s between hosts; no loopback declared, so SimGrid's default loopback inside one),
   // under the scenario's SimGrid options.
-  write(dir / "study" / "fromplat.yaml",
-        "engines: [model]\nplatform: " + (kSource / "platforms/test/star16.xml").string() +
-            "\nranks_per_node: 2\nprocs: 2\nbytes: 1\noperations: [bcast/binomial]\n"
-            "model: {kind: two_level, from_platform: true}\nsim: {cfg: [network/model:CM02]}\n");
+  write_file(dir / "study" / "fromplat.yaml",
+             "engines: [model]\nplatform: " + (kSource / "platforms/test/star16.xml").string() +
+                 "\nranks_per_node: 2\nprocs: 2\nbytes: 1\noperations: [bcast/binomial]\n"
+                 "model: {kind: two_level, from_platform: true}\nsim: {cfg: [network/model:CM02]}\n");
   const ModelConfig derived = load_scenario((dir / "study" / "fromplat.yaml").string()).model;
   EXPECT_EQ(derived.kind, ModelConfig::Kind::two_level);
   EXPECT_DOUBLE_EQ(derived.two_level.inter.alpha, 20e-6);
@@ -308,9 +294,9 @@ output:
   }
 
   // 16 hosts x 3 ranks per node = room for 48 ranks: 49 processes do not fit.
-  const fs::path big = write(dir / "study" / "big.yaml",
-                             "engines: [sim]\nplatform: ../plat/star.xml\nranks_per_node: 3\nprocs: [48, 49]\n"
-                             "bytes: 1\noperations: [bcast/binomial]\n");
+  const fs::path big = write_file(dir / "study" / "big.yaml",
+                                  "engines: [sim]\nplatform: ../plat/star.xml\nranks_per_node: 3\nprocs: [48, 49]\n"
+                                  "bytes: 1\noperations: [bcast/binomial]\n");
   try {
     load_scenario(big.string());
     ADD_FAILURE() << "49 processes accepted on 48 slots";
@@ -326,7 +312,7 @@ output:
 TEST(Scenario, DocumentedDefaults) {
   const fs::path dir = fresh_dir("defaults");
   const fs::path file =
-      write(dir / "bare-study.yaml", "engines: [model]\nprocs: 2\nbytes: 1\noperations: [bcast/binomial]\n");
+      write_file(dir / "bare-study.yaml", "engines: [model]\nprocs: 2\nbytes: 1\noperations: [bcast/binomial]\n");
   const Scenario sc = load_scenario(file.string());
   EXPECT_EQ(sc.name, "bare-study");  // the file name without .yaml
   EXPECT_EQ(sc.description, "");
@@ -365,7 +351,7 @@ TEST(Scenario, FieldsThatDoNotApplyAreRefused) {
   // is accepted.
   expect_refused(dir / "seg.yaml", head + "  - op: gather/basic_linear\n    segment: 8KiB\n",
                  "6:14: segment does not apply to gather/basic_linear (it takes no segment)");
-  write(dir / "seg0.yaml", head + "  - op: gather/basic_linear\n    segment: 0\n");
+  write_file(dir / "seg0.yaml", head + "  - op: gather/basic_linear\n    segment: 0\n");
   EXPECT_EQ(load_scenario((dir / "seg0.yaml").string()).operations.at(0).segments, (std::vector<std::size_t>{0}));
   expect_refused(dir / "fanout.yaml", head + "  - op: bcast/binomial\n    fanout: 2\n",
                  "6:13: fanout does not apply to bcast/binomial (only to bcast/chain, reduce/chain)");
@@ -420,7 +406,7 @@ TEST(Scenario, FieldsThatDoNotApplyAreRefused) {
   expect_refused(dir / "eager.yaml", head + "  - bcast/binomial\nsim: {protocol: tcp, eager_limit: 4KiB}\n",
                  "6:35: sim.eager_limit applies to the ideal protocol only, not tcp (whose limits are the "
                  "protocol options tcp/eager_limit:SIZE and shm/eager_limit:SIZE)");
-  write(dir / "eagerideal.yaml", head + "  - bcast/binomial\nsim: {protocol: ideal, eager_limit: 4KiB}\n");
+  write_file(dir / "eagerideal.yaml", head + "  - bcast/binomial\nsim: {protocol: ideal, eager_limit: 4KiB}\n");
   EXPECT_EQ(load_scenario((dir / "eagerideal.yaml").string()).sim.eager_limit, 4096u);
 }
 
@@ -440,9 +426,9 @@ TEST(Scenario, SlipsAreRefused) {
       "engines: [model]\nprocs: 2\nbytes: 1\noperations:\n  - op: bcast/chain\n    fanout: 2\n    fanout: 3\n",
       "7:5: duplicate key 'fanout' (first at line 6)");
   // One key in two mappings is no repeat, nor is a value used twice through an alias.
-  write(dir / "twomaps.yaml",
-        "engines: [model]\nprocs: &p [2, 4]\nbytes: 1\noperations:\n  - {op: bcast/chain, procs: *p}\n"
-        "  - {op: bcast/binomial, procs: *p}\n");
+  write_file(dir / "twomaps.yaml",
+             "engines: [model]\nprocs: &p [2, 4]\nbytes: 1\noperations:\n  - {op: bcast/chain, procs: *p}\n"
+             "  - {op: bcast/binomial, procs: *p}\n");
   EXPECT_EQ(load_scenario((dir / "twomaps.yaml").string()).operations.size(), 2u);
 
   expect_refused(dir / "engines.yaml", "engines: [model, model]\nprocs: 2\nbytes: 1\n" + ops,
@@ -457,9 +443,9 @@ TEST(Scenario, SlipsAreRefused) {
                  "6:5: this operation repeats operation 1 (bcast/binomial with the same settings): each of its points "
                  "would run twice");
   // Overlapping grids of one algorithm are two operations (their shared points run once each).
-  write(dir / "overlap.yaml",
-        "engines: [model]\nprocs: [2, 4]\nbytes: 1\noperations:\n  - bcast/binomial\n  - {op: bcast/binomial, "
-        "procs: 4}\n");
+  write_file(dir / "overlap.yaml",
+             "engines: [model]\nprocs: [2, 4]\nbytes: 1\noperations:\n  - bcast/binomial\n  - {op: bcast/binomial, "
+             "procs: 4}\n");
   EXPECT_EQ(expand_plan(load_scenario((dir / "overlap.yaml").string())).size(), 3u);
 
   // A root that is a rank of no process count of its operation; one that is a rank of some is
@@ -471,7 +457,7 @@ TEST(Scenario, SlipsAreRefused) {
                  "engines: [model]\nprocs: 2\nbytes: 1\noperations:\n  - {op: bcast/binomial, root: [1, 2]}\n",
                  "5:36: root: 2 is not a rank of any process count of bcast/binomial (at most 2 processes, ranks 0 "
                  "to 1)");
-  write(dir / "someroots.yaml", "engines: [model]\nprocs: [2, 4]\nbytes: [1, 2]\nroot: [0, 3]\n" + ops);
+  write_file(dir / "someroots.yaml", "engines: [model]\nprocs: [2, 4]\nbytes: [1, 2]\nroot: [0, 3]\n" + ops);
   std::size_t skipped = 0;
   EXPECT_EQ(expand_plan(load_scenario((dir / "someroots.yaml").string()), &skipped).size(), 6u);
   EXPECT_EQ(skipped, 2u);  // root 3 of P = 2, at 1 and 2 bytes
@@ -489,7 +475,7 @@ TEST(Scenario, SlipsAreRefused) {
   expect_refused(dir / "..yaml", "engines: [model]\nprocs: 2\nbytes: 1\n" + ops,
                  " the file's name gives the scenario the name '.', which is not a plain name (it names the results "
                  "folder results/NAME: not empty, not . or .., no /); give it a name: key");
-  write(dir / "plain.yaml", "name: my-study.v2\nengines: [model]\nprocs: 2\nbytes: 1\n" + ops);
+  write_file(dir / "plain.yaml", "name: my-study.v2\nengines: [model]\nprocs: 2\nbytes: 1\n" + ops);
   EXPECT_EQ(load_scenario((dir / "plain.yaml").string()).name, "my-study.v2");
 
   // A folder given for the file.
@@ -505,7 +491,7 @@ TEST(Scenario, SlipsAreRefused) {
 // order written (not sorted); a root that is not a rank of P is skipped for that P only.
 TEST(Scenario, PlanOrderAndRootSkipping) {
   const fs::path dir = fresh_dir("plan");
-  const fs::path file = write(dir / "plan.yaml", R"(engines: [model, mpi]
+  const fs::path file = write_file(dir / "plan.yaml", R"(engines: [model, mpi]
 procs: [4, 2]
 bytes: [2KiB, 1KiB]
 segment: [1KiB, 0]
@@ -542,7 +528,7 @@ namespace {
 TEST(Scenario, FormulaSettings) {
   const fs::path dir = fresh_dir("formula");
   const std::string ops = "procs: [2, 4]\nbytes: 1KiB\noperations: [bcast/binomial, bcast/chain]\n";
-  write(dir / "ok.yaml", "engines: [formula, model]\nformula: {kinds: [textbook, derived]}\n" + ops);
+  write_file(dir / "ok.yaml", "engines: [formula, model]\nformula: {kinds: [textbook, derived]}\n" + ops);
   const Scenario sc = load_scenario((dir / "ok.yaml").string());
   EXPECT_EQ(sc.formulas, (std::vector<std::string>{"textbook", "derived"}));
   // formula-textbook (binomial only: chain has no textbook formula), formula-derived, model.
@@ -560,7 +546,7 @@ TEST(Scenario, FormulaSettings) {
                  "2:10: formula settings, but 'formula' is not among the engines");
   expect_refused(dir / "params.yaml", "engines: [formula]\nformula: {params: none.yaml}\n" + ops,
                  "2:19: parameters file 'none.yaml' not found (looked for " + (dir / "none.yaml").string() + ")");
-  write(dir / "notparams.yaml", "engine: sim\n");
+  write_file(dir / "notparams.yaml", "engine: sim\n");
   expect_refused(
       dir / "badparams.yaml", "engines: [formula]\nformula: {params: notparams.yaml}\n" + ops,
       "2:19: " + (dir / "notparams.yaml").string() +

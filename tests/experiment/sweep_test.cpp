@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "common/files.hpp"
 #include "experiment/sweep.hpp"
 
 namespace collsim {
@@ -25,12 +26,7 @@ fs::path scratch(const std::string& name) {
   return dir;
 }
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using collsim_test::slurp;
 
 // Six points in three units: {0, 1, 2}, {3}, {4, 5}. A point's row is "v<point>".
 Sweep plan() {

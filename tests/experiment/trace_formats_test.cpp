@@ -13,7 +13,9 @@
 #include <sstream>
 #include <string>
 
+#include "common/model_configs.hpp"
 #include "common/run_command.hpp"
+#include "common/run_specs.hpp"
 #include "engines/model/model_engine.hpp"
 #include "experiment/trace_files.hpp"
 #include "registry/registry.hpp"
@@ -23,12 +25,7 @@ namespace collsim {
 namespace {
 
 RunSpec spec(const char* algorithm, int procs, std::size_t bytes, std::size_t segment) {
-  RunSpec s;
-  s.algorithm = find_algorithm(algorithm);
-  s.procs = procs;
-  s.bytes = bytes;
-  s.params.segment = segment;
-  return s;
+  return collsim_test::named_spec(algorithm, procs, bytes, segment);
 }
 
 TracedRun traced(const ModelConfig& c, RunSpec s, double* time = nullptr) {
@@ -44,12 +41,7 @@ std::size_t messages(const TracedRun& run) {
                                                 [](const TraceEvent& e) { return e.kind == TraceKind::send_start; }));
 }
 
-ModelConfig loggp() {
-  ModelConfig c;
-  c.kind = ModelConfig::Kind::loggp;
-  c.loggp = {3e-6, 0.7e-6, 1.5e-6, 0.6e-9};
-  return c;
-}
+using collsim_test::loggp;
 
 // Two runs (their message ids overlap: the file must keep their flows apart).
 std::vector<TracedRun> two_runs(double* first_time = nullptr) {

@@ -82,11 +82,11 @@ std::vector<Point> points(const AlgorithmInfo& a) {
     if (large) sizes.insert(sizes.end(), {std::size_t{1} << 20, (std::size_t{4} << 20) - 3, std::size_t{4} << 20});
     if (!runs_on(a, p)) continue;
     for (std::size_t size : sizes) {
-      const std::size_t m = testing::case_bytes(a, size, kReduction, 1024);
-      if (!testing::takes_size(a, m)) continue;
+      const std::size_t m = collsim_test::case_bytes(a, size, kReduction, 1024);
+      if (!collsim_test::takes_size(a, m)) continue;
       for (std::size_t s : segments)
         for (int root : {0, p - 1, p / 3})
-          if ((root == 0 || root != p / 3 || p % 5 == 0) && testing::takes_root(a, root))
+          if ((root == 0 || root != p / 3 || p % 5 == 0) && collsim_test::takes_root(a, root))
             out.push_back({p, m, s, root});
     }
   }
@@ -317,7 +317,7 @@ TEST(TextbookAgreement, ExactWhereOpenMpisAlgorithmIsTheTextbookOne) {
     for (int p = 1; p <= 40; ++p) {
       if (e.powers_of_two_only && (p & (p - 1)) != 0) continue;
       for (std::size_t m : {std::size_t{0}, std::size_t{8}, std::size_t{1000}, std::size_t{65536}}) {
-        if (!testing::takes_size(a, m)) continue;
+        if (!collsim_test::takes_size(a, m)) continue;
         RunSpec s = spec_for(a, {p, m, 0, 0});
         s.params.reduction = {Datatype::float64, ReduceOp::sum};
         const double engine = run_model(model, s).time_s, formula = run_formula(f, s).time_s;
@@ -415,16 +415,16 @@ TEST(TextbookAgreement, ReducingOperationsTextbookValues) {
 // Only algorithms with a derived formula.
 std::vector<const AlgorithmInfo*> with_derived_formula() {
   std::vector<const AlgorithmInfo*> out;
-  for (const AlgorithmInfo* a : testing::every_algorithm())
+  for (const AlgorithmInfo* a : collsim_test::every_algorithm())
     if (a->derived) out.push_back(a);
   return out;
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryAlgorithm, FormulaAgreement, ::testing::ValuesIn(with_derived_formula()),
-                         testing::algorithm_test_name);
+                         collsim_test::algorithm_test_name);
 
 // Allreduce's and reduce_scatter's derived formulas with the other reductions of
-// testing::test_reductions: int32 sums (4-byte elements, other block splits) and, where the
+// collsim_test::test_reductions: int32 sums (4-byte elements, other block splits) and, where the
 // algorithm keeps rank order, the non-commutative int64 affine (rabenseifner falls back to
 // basic_linear, Open MPI 4.1 decides the nested reduces differently). The same points and element
 // counts as above, judged as FormulaAgreement judges them.
@@ -435,11 +435,11 @@ void expect_reducing_agreement(const AlgorithmInfo& a, const ModelConfig& port_m
   ASSERT_EQ(f.costs.reduce_gamma, model.reduce_gamma);
   int checked = 0, failures = 0;
   for (const Point& pt : points(a)) {
-    if (!testing::takes_root(a, pt.root)) continue;
+    if (!collsim_test::takes_root(a, pt.root)) continue;
     // Timing depends on the element size and on whether the operator commutes: one reduction of
     // each kind, FormulaAgreement's (double sum) left out.
     std::vector<std::pair<std::size_t, bool>> kinds{{size_of(kReduction.type), is_commutative(kReduction.op)}};
-    for (const Reduction r : testing::test_reductions(a)) {
+    for (const Reduction r : collsim_test::test_reductions(a)) {
       const std::pair<std::size_t, bool> kind{size_of(r.type), is_commutative(r.op)};
       if (std::find(kinds.begin(), kinds.end(), kind) != kinds.end()) continue;
       kinds.push_back(kind);
@@ -475,7 +475,7 @@ std::vector<const AlgorithmInfo*> allreduce_and_reduce_scatter() {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllreduceAndReduceScatter, ReducingFormulaAgreement,
-                         ::testing::ValuesIn(allreduce_and_reduce_scatter()), testing::algorithm_test_name);
+                         ::testing::ValuesIn(allreduce_and_reduce_scatter()), collsim_test::algorithm_test_name);
 
 }  // namespace
 }  // namespace collsim

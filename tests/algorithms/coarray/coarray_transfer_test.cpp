@@ -17,7 +17,7 @@
 namespace collsim::coarray {
 namespace {
 
-using namespace test_sections;
+using namespace collsim_test;
 
 Task<> run_put(OneSidedFake& comm, const Statement& s, std::vector<std::byte>& local, std::size_t nputs, PutMode mode,
                Window& window) {

@@ -14,7 +14,7 @@
 namespace collsim::coarray {
 namespace {
 
-using namespace test_sections;
+using namespace collsim_test;
 
 constexpr int kTrials = 3000;
 

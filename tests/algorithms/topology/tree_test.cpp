@@ -241,7 +241,7 @@ struct NamedTree {
 };
 
 std::vector<NamedTree> every_tree() {
-  using namespace collsim::testing;
+  using namespace collsim_test;
   const auto one_level = [](int p) { return p > 1 ? 1 : 0; };
   std::vector<NamedTree> trees{
       {"linear", linear_tree, one_level, one_level},

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "common/csv_row.hpp"
-#include "common/run_command.hpp"
+#include "common/mpirun.hpp"
 #include "experiment/coarray_point.hpp"
 
 namespace {
@@ -23,10 +23,8 @@ using collsim_test::Outcome;
 // Few runs: these tests are about data and counts, not precise times.
 const char* const kQuick = " --warmup 1 --min-runs 2 --max-runs 3";
 
-// -q keeps mpirun's own notice about non-zero exit codes out of stderr, leaving ours.
 Outcome caf(const std::string& args, const char* bin = COLLSIM_CAF_BIN, int images = 2) {
-  return collsim_test::run_command(std::string(MPIEXEC) + " -q --allow-run-as-root --oversubscribe -np " +
-                                   std::to_string(images) + " " + bin + " " + args);
+  return collsim_test::mpirun(images, std::string(bin) + " " + args);
 }
 
 // Column -> value of the one row after the header; the row must also parse back as a point.

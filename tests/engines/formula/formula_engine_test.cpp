@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "common/run_specs.hpp"
 #include "engines/formula/formula_engine.hpp"
 #include "models/ring_paths.hpp"
 
@@ -18,11 +19,7 @@ namespace {
 constexpr double kAlpha = 10e-6, kBeta = 1e-9;
 
 RunSpec spec(const char* name, int procs, std::size_t bytes, std::size_t segment = 0) {
-  RunSpec s;
-  s.algorithm = find_algorithm(name);
-  s.procs = procs;
-  s.bytes = bytes;
-  s.params.segment = segment;
+  RunSpec s = collsim_test::named_spec(name, procs, bytes, segment);
   s.real_bytes = false;
   return s;
 }

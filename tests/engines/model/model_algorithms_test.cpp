@@ -22,6 +22,7 @@
 #include "comm/trace.hpp"
 #include "common/every_algorithm.hpp"
 #include "common/late_barrier.hpp"
+#include "common/model_configs.hpp"
 #include "engines/model/model_engine.hpp"
 #include "registry/registry.hpp"
 #include "support/input_error.hpp"
@@ -43,7 +44,7 @@ RunSpec spec_for(const AlgorithmInfo& a, int procs, Case c, int root, Reduction 
   s.procs = procs;
   const std::size_t units =
       c.bytes < 65536 || !operation_info(a.op).reduces ? c.bytes : c.bytes / size_of(reduction.type);
-  s.bytes = testing::test_bytes(a, units, reduction);
+  s.bytes = collsim_test::test_bytes(a, units, reduction);
   s.params.root = root;
   s.params.segment = c.segment;
   s.params.reduction = reduction;
@@ -51,20 +52,11 @@ RunSpec spec_for(const AlgorithmInfo& a, int procs, Case c, int root, Reduction 
 }
 
 RunSpec spec_for(const AlgorithmInfo& a, int procs, Case c, int root) {
-  return spec_for(a, procs, c, root, testing::test_reductions(a).front());
+  return spec_for(a, procs, c, root, collsim_test::test_reductions(a).front());
 }
 
 // The cost models besides the default Hockney (no contention).
-ModelConfig loggp() {
-  ModelConfig c;
-  c.kind = ModelConfig::Kind::loggp;
-  // g above o, and (m-1)G above g from 2.5 KB on: both of LogGP's injection regimes occur.
-  c.loggp.L = 3e-6;
-  c.loggp.o = 0.7e-6;
-  c.loggp.g = 1.5e-6;
-  c.loggp.G = 0.6e-9;
-  return c;
-}
+using collsim_test::loggp;
 
 ModelConfig one_port() {
   ModelConfig c;
@@ -126,10 +118,10 @@ void expect_right(const RunSpec& s, const ModelConfig& config = ModelConfig{}) {
 // Cases that do not apply to the algorithm are left out: sizes other than 0 for a barrier, roots
 // other than 0 for operations without one, process counts a two_proc algorithm refuses (tested
 // on their own below). A reducing algorithm runs the case once per reduction of
-// testing::test_reductions.
+// collsim_test::test_reductions.
 void run_case(const AlgorithmInfo& a, int procs, Case c, int root, const ModelConfig& config = ModelConfig{}) {
-  if (!runs_on(a, procs) || !testing::takes_size(a, c.bytes) || !testing::takes_root(a, root)) return;
-  for (Reduction r : testing::test_reductions(a)) expect_right(spec_for(a, procs, c, root, r), config);
+  if (!runs_on(a, procs) || !collsim_test::takes_size(a, c.bytes) || !collsim_test::takes_root(a, root)) return;
+  for (Reduction r : collsim_test::test_reductions(a)) expect_right(spec_for(a, procs, c, root, r), config);
 }
 
 // Sizes worth trying on p processes, all small enough to run from every root: empty, tiny,
@@ -163,8 +155,8 @@ class EveryAlgorithm : public ::testing::TestWithParam<std::tuple<const Algorith
   // process count and root without multiplying the cases.
   void run(int procs, Case c, int root) {
     const AlgorithmInfo& a = algorithm();
-    if (!runs_on(a, procs) || !testing::takes_size(a, c.bytes) || !testing::takes_root(a, root)) return;
-    const std::vector<Reduction> reductions = testing::test_reductions(algorithm());
+    if (!runs_on(a, procs) || !collsim_test::takes_size(a, c.bytes) || !collsim_test::takes_root(a, root)) return;
+    const std::vector<Reduction> reductions = collsim_test::test_reductions(algorithm());
     const Reduction r = reductions[turn_++ % reductions.size()];
     expect_right(spec_for(algorithm(), procs, c, root, r), model().config);
   }
@@ -177,7 +169,7 @@ TEST_P(EveryAlgorithm, MovesTheRightBytesForEveryRoot) {
   const int max_procs = model().every_case ? 17 : 9;
   for (int p = 1; p <= max_procs; ++p) {
     if (!runs_on(algorithm(), p)) continue;  // RefusesWhereOpenMpiFails
-    for (int root : testing::every_root(algorithm(), p))
+    for (int root : collsim_test::every_root(algorithm(), p))
       for (Case c : small_cases(p)) run(p, c, root);
   }
 }
@@ -192,12 +184,12 @@ TEST_P(EveryAlgorithm, MovesTheRightBytesAtLargerScale) {
   const int elements = op == Operation::reduce_scatter ? 3 : 0;
   const std::size_t mid = p_blocks_each ? std::size_t{1235} >> elements : 12345;
   const int shift = p_blocks_each ? 17 : 20;
-  auto root = [&](int p, int wanted) { return testing::roots_for(algorithm(), p, {wanted}).front(); };
+  auto root = [&](int p, int wanted) { return collsim_test::roots_for(algorithm(), p, {wanted}).front(); };
   if (model().every_case) {
     for (int p : {31, 32, 33, 64, 100}) {
       if (!runs_on(algorithm(), p)) continue;
       const auto n = static_cast<std::size_t>(p);
-      for (int r : testing::roots_for(algorithm(), p, {0, p / 2, p - 1}))
+      for (int r : collsim_test::roots_for(algorithm(), p, {0, p / 2, p - 1}))
         for (Case c : {Case{1}, Case{n - 1}, Case{n + 1}, Case{3 * n + 1}, Case{mid, 4096}}) run(p, c, r);
     }
     if (runs_on(algorithm(), 33)) {
@@ -213,7 +205,7 @@ TEST_P(EveryAlgorithm, MovesTheRightBytesAtLargerScale) {
   for (int p : {16, 33, 100}) {
     if (!runs_on(algorithm(), p)) continue;
     const auto n = static_cast<std::size_t>(p);
-    for (int r : testing::roots_for(algorithm(), p, {0, p - 1}))
+    for (int r : collsim_test::roots_for(algorithm(), p, {0, p - 1}))
       for (Case c : {Case{1}, Case{n + 1}, Case{3 * n + 1}, Case{mid, 4096}}) run(p, c, r);
   }
   if (runs_on(algorithm(), 8)) run(8, {(std::size_t{1} << shift) + 1, 8192}, root(8, 5));
@@ -225,7 +217,7 @@ TEST_P(EveryAlgorithm, RefusesWhereOpenMpiFails) {
   const AlgorithmInfo& a = algorithm();
   for (int p : {3, 4, 7, 33}) {
     if (runs_on(a, p)) continue;
-    const Case c{testing::takes_size(a, 16) ? 16u : 0u};
+    const Case c{collsim_test::takes_size(a, 16) ? 16u : 0u};
     try {
       run_model(model().config, spec_for(a, p, c, 0));
       ADD_FAILURE() << a.name << " ran on " << p;
@@ -242,11 +234,12 @@ TEST_P(EveryAlgorithm, VirtualBytesTakeTheSameTimeAsRealOnes) {
   const AlgorithmInfo& a = algorithm();
   const bool p_blocks_each =
       a.op == Operation::allgather || a.op == Operation::alltoall || a.op == Operation::reduce_scatter;
-  for (int p : testing::procs_for(a, {2, 7, 33}))
+  for (int p : collsim_test::procs_for(a, {2, 7, 33}))
     for (Case c : {Case{p_blocks_each ? 7001u >> (a.op == Operation::reduce_scatter ? 3 : 0) : 70001u, 8192}, Case{40},
                    Case{0}}) {
-      if (!testing::takes_size(a, c.bytes)) continue;
-      RunSpec s = spec_for(a, p, c, testing::takes_root(a, p / 3) ? p / 3 : 0, testing::test_reductions(a).back());
+      if (!collsim_test::takes_size(a, c.bytes)) continue;
+      RunSpec s =
+          spec_for(a, p, c, collsim_test::takes_root(a, p / 3) ? p / 3 : 0, collsim_test::test_reductions(a).back());
       const RunResult real = run_model(model().config, s);
       s.real_bytes = false;
       const RunResult fake = run_model(model().config, s);
@@ -276,7 +269,7 @@ TEST(ModelAlgorithms, ReduceLeavesWithFewRequests) {
     for (int max_requests : {1, 2, 3, 7, 250, 251})
       for (int p : {2, 5, 8, 13})
         for (int root : {0, p - 1})
-          for (Reduction r : testing::test_reductions(a)) {
+          for (Reduction r : collsim_test::test_reductions(a)) {
             // 1001 elements in segments of 4 (the last short): 251 segments.
             RunSpec s = spec_for(a, p, {1001, 4 * size_of(r.type)}, root, r);
             s.params.max_requests = max_requests;
@@ -386,9 +379,9 @@ TEST(ModelAlgorithms, NoRankLeavesABarrierBeforeTheLastEnters) {
   const double entered = static_cast<double>(work) * c.reduce_gamma;
   for (const auto& a : all_algorithms()) {
     if (a.op != Operation::barrier) continue;
-    for (int p : testing::procs_for(a, {2, 3, 4, 5, 7, 8, 9, 16, 17, 31, 32, 33}))
+    for (int p : collsim_test::procs_for(a, {2, 3, 4, 5, 7, 8, 9, 16, 17, 31, 32, 33}))
       for (int late = 0; late < p; ++late) {
-        const testing::LateBarrier program(a, late, work);
+        const collsim_test::LateBarrier program(a, late, work);
         RunSpec s;
         s.program = &program;
         s.procs = p;
@@ -607,11 +600,11 @@ TEST(ModelAlgorithms, ReduceScatterSendsOpenMpisMessages) {
 
 // "bcast_binomial_LogGP".
 std::string test_name(const ::testing::TestParamInfo<EveryAlgorithm::ParamType>& info) {
-  return testing::algorithm_test_name({std::get<0>(info.param), info.index}) + "_" + std::get<1>(info.param).name;
+  return collsim_test::algorithm_test_name({std::get<0>(info.param), info.index}) + "_" + std::get<1>(info.param).name;
 }
 
 INSTANTIATE_TEST_SUITE_P(Model, EveryAlgorithm,
-                         ::testing::Combine(::testing::ValuesIn(testing::every_algorithm()),
+                         ::testing::Combine(::testing::ValuesIn(collsim_test::every_algorithm()),
                                             ::testing::ValuesIn(kModels)),
                          test_name);
 

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/run_specs.hpp"
 #include "common/tree_heights.hpp"
 #include "engines/model/model_engine.hpp"
 #include "registry/registry.hpp"
@@ -28,12 +29,7 @@ ModelConfig hockney() {
 double t(std::size_t bytes) { return kAlpha + kBeta * static_cast<double>(bytes); }
 
 RunSpec spec(const char* name, int procs, std::size_t bytes, std::size_t segment = 0, int root = 0) {
-  RunSpec s;
-  s.algorithm = find_algorithm(name);
-  s.procs = procs;
-  s.bytes = bytes;
-  s.params.segment = segment;
-  s.params.root = root;
+  RunSpec s = collsim_test::named_spec(name, procs, bytes, segment, root);
   s.real_bytes = false;  // timing only; the data is checked in model_algorithms_test
   return s;
 }
@@ -55,7 +51,7 @@ std::size_t segment_size(std::size_t m, std::size_t segment) { return segment >=
 
 // The height of the tree each generic tree broadcast uses, from the trees' definitions.
 int expected_height(const std::string& name, int p, int fanout, int radix) {
-  using namespace collsim::testing;
+  using namespace collsim_test;
   if (name == "bcast/pipeline") return p - 1;
   if (name == "bcast/chain") return chain_height(p, fanout);
   if (name == "bcast/binary_tree") return floor_log2(p);

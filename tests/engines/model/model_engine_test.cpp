@@ -9,21 +9,14 @@
 #include <vector>
 
 #include "comm/trace.hpp"
+#include "common/run_specs.hpp"
 #include "engines/model/model_engine.hpp"
 #include "registry/registry.hpp"
 
 namespace collsim {
 namespace {
 
-RunSpec spec(const char* op, int procs, std::size_t bytes, std::size_t segment = 0, int root = 0) {
-  RunSpec s;
-  s.algorithm = find_algorithm(op);
-  s.procs = procs;
-  s.bytes = bytes;
-  s.params.segment = segment;
-  s.params.root = root;
-  return s;
-}
+using collsim_test::named_spec;
 
 ModelConfig hockney(double alpha, double beta) {
   ModelConfig c;
@@ -41,7 +34,7 @@ TEST(ModelEngine, TwoLevelHockneyChoosesByNode) {
   c.kind = ModelConfig::Kind::two_level;
   c.two_level = {{1e-6, 0.1e-9}, {20e-6, 1e-9}, 2};
   const double m = 100000, intra = 1e-6 + 0.1e-9 * m, inter = 20e-6 + 1e-9 * m;
-  RunSpec s = spec("bcast/basic_linear", 6, 100000);
+  RunSpec s = named_spec("bcast/basic_linear", 6, 100000);
   RunResult r = run_model(c, s);
   ASSERT_TRUE(r.data_error.empty()) << r.data_error;
   EXPECT_NEAR(r.finish_s[1], intra, 1e-15);
@@ -71,7 +64,7 @@ TEST(ModelEngine, UnsegmentedBinomialBcastIsHeightTimesHockney) {
   const double alpha = 25e-6, beta = 1.0 / 1.17e9;
   for (int p : {2, 3, 5, 8, 13, 16, 33, 100, 1000}) {
     for (std::size_t m : {std::size_t{1}, std::size_t{8192}, std::size_t{1} << 20}) {
-      RunSpec s = spec("bcast/binomial", p, m);
+      RunSpec s = named_spec("bcast/binomial", p, m);
       s.real_bytes = false;
       const RunResult r = run_model(hockney(alpha, beta), s);
       const int height = bit_length(static_cast<unsigned>(p)) - 1;
@@ -85,7 +78,7 @@ TEST(ModelEngine, UnsegmentedBinomialBcastIsHeightTimesHockney) {
 // sum of their Hockney times; the short last segment costs less.
 TEST(ModelEngine, SegmentedTwoRanksStreamsSegments) {
   const double alpha = 10e-6, beta = 1e-9;
-  RunSpec s = spec("bcast/binomial", 2, 10000, 1024);  // 9 full segments and one of 784
+  RunSpec s = named_spec("bcast/binomial", 2, 10000, 1024);  // 9 full segments and one of 784
   const RunResult r = run_model(hockney(alpha, beta), s);
   const double expected = 9 * (alpha + beta * 1024) + (alpha + beta * 784);
   EXPECT_NEAR(r.time_s, expected, 1e-15);
@@ -100,7 +93,7 @@ TEST(ModelEngine, SegmentedTwoRanksStreamsSegments) {
 TEST(ModelEngine, FinishTimesFollowTreeDepth) {
   const double t = 10e-6 + 1e-9 * 4096;
   const int steps_by_vrank[8] = {1, 2, 2, 3, 1, 2, 2, 3};
-  RunSpec s = spec("bcast/binomial", 8, 4096, 0, 3);
+  RunSpec s = named_spec("bcast/binomial", 8, 4096, 0, 3);
   const RunResult r = run_model(hockney(10e-6, 1e-9), s);
   ASSERT_EQ(r.finish_s.size(), 8u);
   for (int rank = 0; rank < 8; ++rank) {
@@ -118,7 +111,7 @@ TEST(ModelEngine, FinishTimesFollowTreeDepth) {
 TEST(ModelEngine, LargeRunsBuiltOnTwoThreadsKeepTheirResults) {
   const double t = 10e-6 + 1e-9 * 4096;
   const int p = (1 << 16) + 5;
-  RunSpec s = spec("bcast/binomial", p, 4096);
+  RunSpec s = named_spec("bcast/binomial", p, 4096);
   s.real_bytes = false;
   const RunResult r = run_model(hockney(10e-6, 1e-9), s);
   ASSERT_EQ(r.finish_s.size(), static_cast<std::size_t>(p));
@@ -127,7 +120,7 @@ TEST(ModelEngine, LargeRunsBuiltOnTwoThreadsKeepTheirResults) {
     const int steps = std::popcount(static_cast<unsigned>(v)) + (v + (1 << b) < p ? 1 : 0);
     ASSERT_NEAR(r.finish_s[static_cast<std::size_t>(v)], steps * t, 1e-12) << "rank " << v;
   }
-  RunSpec segmented = spec("bcast/binomial", 1 << 15, 100, 16, 7);
+  RunSpec segmented = named_spec("bcast/binomial", 1 << 15, 100, 16, 7);
   const RunResult real = run_model(hockney(10e-6, 1e-9), segmented);
   EXPECT_TRUE(real.data_error.empty()) << real.data_error;
   segmented.real_bytes = false;
@@ -139,7 +132,7 @@ TEST(ModelEngine, LargeRunsBuiltOnTwoThreadsKeepTheirResults) {
 // its send and of its receive, and a segmented one two per segment.
 TEST(ModelEngine, ReportsItsEventsAndPhases) {
   for (int p : {1, 2, 7, 64}) {
-    RunSpec s = spec("bcast/binomial", p, 1000);
+    RunSpec s = named_spec("bcast/binomial", p, 1000);
     RunResult r = run_model(hockney(10e-6, 1e-9), s);
     EXPECT_EQ(r.events, 2 * (p - 1)) << "p=" << p;
     EXPECT_GT(r.setup_wall_s, 0) << "p=" << p;
@@ -165,7 +158,7 @@ TEST(ModelEngine, UnsegmentedBinomialBcastUnderOnePortIsCeilLog2Steps) {
     for (int root : {0, p / 3, p - 1})
       for (std::size_t m : {std::size_t{1}, std::size_t{4000}, std::size_t{1} << 20}) {
         SCOPED_TRACE("p=" + std::to_string(p) + " root=" + std::to_string(root) + " m=" + std::to_string(m));
-        RunSpec s = spec("bcast/binomial", p, m, 0, root);
+        RunSpec s = named_spec("bcast/binomial", p, m, 0, root);
         s.real_bytes = false;
         const RunResult r = run_model(c, s);
         const double t = 7e-6 + 1e-9 * static_cast<double>(m);
@@ -186,7 +179,7 @@ TEST(ModelEngine, UnsegmentedBinomialBcastUnderOnePortIsCeilLog2Steps) {
 // root receives P-1 messages back to back.
 TEST(ModelEngine, OnePortSerialisesTheRootOfLinearGather) {
   ModelConfig c = hockney(5e-6, 2e-9);
-  RunSpec s = spec("gather/basic_linear", 9, 1000);
+  RunSpec s = named_spec("gather/basic_linear", 9, 1000);
   EXPECT_NEAR(run_model(c, s).time_s, 5e-6 + 2e-9 * 1000, 1e-15);  // all in parallel
   c.one_port = true;
   EXPECT_NEAR(run_model(c, s).time_s, 8 * (5e-6 + 2e-9 * 1000), 1e-15);
@@ -195,7 +188,7 @@ TEST(ModelEngine, OnePortSerialisesTheRootOfLinearGather) {
 TEST(ModelEngine, CopiesAreChargedAtTheCopyRate) {
   ModelConfig c = hockney(5e-6, 2e-9);
   c.copy_bandwidth = 1e9;
-  RunSpec s = spec("gather/basic_linear", 1, 1 << 20);
+  RunSpec s = named_spec("gather/basic_linear", 1, 1 << 20);
   EXPECT_NEAR(run_model(c, s).time_s, (1 << 20) / 1e9, 1e-15);
 }
 
@@ -203,7 +196,7 @@ TEST(ModelEngine, LogGPBinomialOnTwoRanks) {
   ModelConfig c;
   c.kind = ModelConfig::Kind::loggp;
   c.loggp.L = 5e-6, c.loggp.o = 1e-6, c.loggp.g = 2e-6, c.loggp.G = 1e-9;
-  RunSpec s = spec("bcast/binomial", 2, 1001);
+  RunSpec s = named_spec("bcast/binomial", 2, 1001);
   // One message of m = 1001 bytes, (m-1)G = 1 us: the root's send starts at 0 and holds its CPU
   // o = 1 us, after which the root returns (an eager send is complete when it starts). The first
   // byte reaches rank 1 at o + L = 6 us; rank 1, idle, handles it at once, its CPU busy
@@ -216,14 +209,14 @@ TEST(ModelEngine, LogGPBinomialOnTwoRanks) {
 }
 
 TEST(ModelEngine, IsDeterministic) {
-  RunSpec s = spec("bcast/binomial", 37, 100000, 4096, 5);
+  RunSpec s = named_spec("bcast/binomial", 37, 100000, 4096, 5);
   const RunResult a = run_model(hockney(7e-6, 1e-9), s);
   const RunResult b = run_model(hockney(7e-6, 1e-9), s);
   EXPECT_EQ(a.finish_s, b.finish_s);
 }
 
 TEST(ModelEngine, VirtualAndRealBytesTakeTheSameTime) {
-  RunSpec s = spec("bcast/binomial", 13, 70000, 8192, 4);
+  RunSpec s = named_spec("bcast/binomial", 13, 70000, 8192, 4);
   const RunResult real = run_model(hockney(7e-6, 1e-9), s);
   s.real_bytes = false;
   const RunResult fake = run_model(hockney(7e-6, 1e-9), s);
@@ -240,7 +233,7 @@ Task<> head_to_head(Comm& comm, RankBuffers b, const AlgorithmParams&) {
 
 TEST(ModelEngine, DeadlockNamesTheWaitingRanks) {
   AlgorithmInfo bad{"test/head_to_head", Operation::bcast, 0, false, "", &head_to_head};
-  RunSpec s = spec("bcast/binomial", 2, 16);
+  RunSpec s = named_spec("bcast/binomial", 2, 16);
   s.algorithm = &bad;
   try {
     run_model(hockney(1e-6, 1e-9), s);
@@ -262,7 +255,7 @@ Task<> wrong_size(Comm& comm, RankBuffers b, const AlgorithmParams&) {
 
 TEST(ModelEngine, SizeMismatchIsAnError) {
   AlgorithmInfo bad{"test/wrong_size", Operation::bcast, 0, false, "", &wrong_size};
-  RunSpec s = spec("bcast/binomial", 2, 16);
+  RunSpec s = named_spec("bcast/binomial", 2, 16);
   s.algorithm = &bad;
   EXPECT_THROW(run_model(hockney(1e-6, 1e-9), s), EngineError);
 }
@@ -295,7 +288,7 @@ TEST(ModelEngine, RanksThatReceiveFirstStartLateWithTheSameResults) {
       for (int p : {1, 2, 3, 5, 8, 13, 17, 33})
         for (int root : {0, p / 2, p - 1})
           for (auto [bytes, segment] : {std::pair<std::size_t, std::size_t>{1000, 0}, {1000, 300}, {7, 3}, {0, 0}}) {
-            RunSpec s = spec(std::string(a.name).c_str(), p, bytes, segment, root);
+            RunSpec s = named_spec(std::string(a.name).c_str(), p, bytes, segment, root);
             const RunResult late = run_model(c, s);
             s.trace = &sink;
             const RunResult on_time = run_model(c, s);
@@ -340,7 +333,7 @@ TEST(ModelEngine, AnAlgorithmThatClaimsToReceiveFirstAndDoesNotIsRefused) {
   c.copy_bandwidth = 1e9;
   for (const auto& [algorithm, began] :
        {std::pair{&sends, "began with isend"}, std::pair{&copies, "began with copy"}}) {
-    RunSpec s = spec("bcast/binomial", 4, 16);
+    RunSpec s = named_spec("bcast/binomial", 4, 16);
     s.algorithm = algorithm;
     try {
       run_model(c, s);
@@ -366,7 +359,7 @@ Task<> forgets_rank_two(Comm& comm, RankBuffers b, const AlgorithmParams&) {
 TEST(ModelEngine, ARankThatReceivesFirstAndIsNeverSentToIsReportedWaiting) {
   AlgorithmInfo forgets{"test/forgets_rank_two", Operation::bcast, 0, false, "", &forgets_rank_two};
   forgets.receives_first = true;
-  RunSpec s = spec("bcast/binomial", 3, 16);
+  RunSpec s = named_spec("bcast/binomial", 3, 16);
   s.algorithm = &forgets;
   std::string late, on_time;
   try {
@@ -393,7 +386,7 @@ Task<> never_waits(Comm& comm, RankBuffers b, const AlgorithmParams&) {
 
 TEST(ModelEngine, RequestsNeverWaitedAreAnError) {
   AlgorithmInfo leaky{"test/never_waits", Operation::bcast, 0, false, "", &never_waits};
-  RunSpec s = spec("bcast/binomial", 3, 16);
+  RunSpec s = named_spec("bcast/binomial", 3, 16);
   s.algorithm = &leaky;
   try {
     run_model(hockney(1e-6, 1e-9), s);
@@ -424,7 +417,7 @@ TEST(ModelEngine, RanksThatFinishGiveTheirRecordsToRanksStillToStart) {
   NullSink sink;
   for (int p : {2, 3, 7, 64})
     for (int root : {0, p / 2, p - 1}) {
-      RunSpec s = spec("bcast/binomial", p, 100, 0, root);
+      RunSpec s = named_spec("bcast/binomial", p, 100, 0, root);
       s.algorithm = &ring;
       const RunResult late = run_model(hockney(1e-6, 1e-9), s);
       s.trace = &sink;
@@ -477,7 +470,7 @@ TEST(ModelEngine, MessagesHeldForARankNotStartedPairInTheOrderSent) {
   const double alpha = 1e-6, beta = 1e-9;
   for (int p : {1, 2, 3, 8})
     for (int root : {0, p - 1}) {
-      RunSpec s = spec("bcast/binomial", p, 1000, 0, root);
+      RunSpec s = named_spec("bcast/binomial", p, 1000, 0, root);
       s.algorithm = &held;
       const RunResult late = run_model(hockney(alpha, beta), s);
       s.trace = &sink;

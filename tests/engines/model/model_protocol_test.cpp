@@ -25,7 +25,7 @@
 namespace collsim {
 namespace {
 
-using testing::test_algorithm;
+using collsim_test::test_algorithm;
 
 constexpr double kUs = 1e-6;
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "common/every_algorithm.hpp"
+#include "common/model_configs.hpp"
 #include "common/trace_contract.hpp"
 #include "engines/model/model_engine.hpp"
 #include "experiment/trace_files.hpp"
@@ -19,21 +20,13 @@ RunSpec spec(const AlgorithmInfo& a, int procs, std::size_t bytes, std::size_t s
   RunSpec s;
   s.algorithm = &a;
   s.procs = procs;
-  s.bytes = testing::test_bytes(a, bytes, s.params.reduction);  // elements, for a reduction
+  s.bytes = collsim_test::test_bytes(a, bytes, s.params.reduction);  // elements, for a reduction
   s.params.segment = segment;
   s.params.root = root;
   return s;
 }
 
-ModelConfig loggp() {
-  ModelConfig c;
-  c.kind = ModelConfig::Kind::loggp;
-  c.loggp.L = 3e-6;
-  c.loggp.o = 0.7e-6;
-  c.loggp.g = 1.5e-6;
-  c.loggp.G = 0.6e-9;
-  return c;
-}
+using collsim_test::loggp;
 
 ModelConfig one_port() {
   ModelConfig c;
@@ -55,17 +48,18 @@ class TraceOfEveryAlgorithm : public ::testing::TestWithParam<const AlgorithmInf
 TEST_P(TraceOfEveryAlgorithm, KeepsTheContractAndLeavesTheResultAlone) {
   const AlgorithmInfo& a = *GetParam();
   for (const ModelConfig& c : {ModelConfig{}, loggp(), one_port()})
-    for (int p : testing::procs_for(a, {1, 2, 3, 5, 8, 13}))
+    for (int p : collsim_test::procs_for(a, {1, 2, 3, 5, 8, 13}))
       for (int root : {0, p - 1})
         for (auto [bytes, segment] : {std::pair<std::size_t, std::size_t>{0, 0}, {1001, 0}, {10007, 1024}}) {
-          if (!testing::takes_root(a, root) || !testing::takes_size(a, bytes)) continue;
+          if (!collsim_test::takes_root(a, root) || !collsim_test::takes_size(a, bytes)) continue;
           const RunSpec s = spec(a, p, bytes, segment, root);
           RunResult with;
           const std::vector<TraceEvent> events = traced(c, s, &with);
           const RunResult without = run_model(c, s);
           EXPECT_EQ(with.finish_s, without.finish_s) << describe(s);
           EXPECT_TRUE(with.data_error.empty()) << describe(s) << ": " << with.data_error;
-          EXPECT_EQ(testing::trace_contract(events, {p, true, 0}), "") << describe(s) << " under " << to_string(c.kind);
+          EXPECT_EQ(collsim_test::trace_contract(events, {p, true, 0}), "")
+              << describe(s) << " under " << to_string(c.kind);
           // Each rank's last completion is its finish.
           for (int r = 0; r < p; ++r) {
             double last = 0;
@@ -76,8 +70,8 @@ TEST_P(TraceOfEveryAlgorithm, KeepsTheContractAndLeavesTheResultAlone) {
         }
 }
 
-INSTANTIATE_TEST_SUITE_P(Model, TraceOfEveryAlgorithm, ::testing::ValuesIn(testing::every_algorithm()),
-                         testing::algorithm_test_name);
+INSTANTIATE_TEST_SUITE_P(Model, TraceOfEveryAlgorithm, ::testing::ValuesIn(collsim_test::every_algorithm()),
+                         collsim_test::algorithm_test_name);
 
 // A binomial broadcast of m bytes on 8 ranks under Hockney: 7 messages, each arriving
 // alpha + beta*m after it starts, starting when its sender has the data (the root at 0), and
@@ -132,23 +126,23 @@ TEST(ModelTrace, LogGpMessageTimes) {
 // The contract checker itself rejects broken traces, so the tests above can fail.
 TEST(ModelTrace, ContractCheckerCatchesBreaches) {
   std::vector<TraceEvent> events = traced(ModelConfig{}, spec(*find_algorithm("bcast/binomial"), 4, 100, 0, 0));
-  ASSERT_EQ(testing::trace_contract(events, {4, true, 0}), "");
+  ASSERT_EQ(collsim_test::trace_contract(events, {4, true, 0}), "");
   auto broken = events;
   broken.erase(
       std::find_if(broken.begin(), broken.end(), [](const TraceEvent& e) { return e.kind == TraceKind::arrive; }));
-  EXPECT_NE(testing::trace_contract(broken, {4, true, 0}), "");
+  EXPECT_NE(collsim_test::trace_contract(broken, {4, true, 0}), "");
   broken = events;
   broken.erase(
       std::find_if(broken.begin(), broken.end(), [](const TraceEvent& e) { return e.kind == TraceKind::complete; }));
-  EXPECT_NE(testing::trace_contract(broken, {4, true, 0}), "");
+  EXPECT_NE(collsim_test::trace_contract(broken, {4, true, 0}), "");
   broken = events;
   for (TraceEvent& e : broken)
     if (e.kind == TraceKind::request_done && e.op == OpKind::irecv) {
       e.time = -1;
       break;
     }
-  EXPECT_NE(testing::trace_contract(broken, {4, true, 0}), "");
-  EXPECT_NE(testing::trace_contract(events, {4, false, 0}), "");  // messages from an engine that has none
+  EXPECT_NE(collsim_test::trace_contract(broken, {4, true, 0}), "");
+  EXPECT_NE(collsim_test::trace_contract(events, {4, false, 0}), "");  // messages from an engine that has none
 }
 
 // A trace written as CSV reads back event for event, bit for bit.

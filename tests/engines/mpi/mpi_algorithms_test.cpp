@@ -15,14 +15,14 @@
 namespace collsim {
 namespace {
 
-using test::world_size;
+using collsim_test::world_size;
 
 std::vector<int> roots(const AlgorithmInfo& a, int p) {
-  if (p <= 5) return testing::every_root(a, p);
-  return testing::roots_for(a, p, {0, p / 2, p - 1});
+  if (p <= 5) return collsim_test::every_root(a, p);
+  return collsim_test::roots_for(a, p, {0, p / 2, p - 1});
 }
 
-int takes_root_or_0(const AlgorithmInfo& a, int root) { return testing::takes_root(a, root) ? root : 0; }
+int takes_root_or_0(const AlgorithmInfo& a, int root) { return collsim_test::takes_root(a, root) ? root : 0; }
 
 struct Size {
   std::size_t bytes;
@@ -43,17 +43,17 @@ void expect_right(CallTimer& timer, MpiComm& comm, const RunSpec& spec) {
   }
 }
 
-// A reducing algorithm takes its reductions (testing::test_reductions) in turn, one per call;
+// A reducing algorithm takes its reductions (collsim_test::test_reductions) in turn, one per call;
 // sizes below 64 KiB count its elements, larger ones are about that many bytes.
 RunSpec spec_for(const AlgorithmInfo& algo, int root, Size size) {
   static std::size_t turn = 0;
-  const std::vector<Reduction> reductions = testing::test_reductions(algo);
+  const std::vector<Reduction> reductions = collsim_test::test_reductions(algo);
   RunSpec spec;
   spec.algorithm = &algo;
   spec.procs = world_size();
   spec.params.reduction = reductions[turn++ % reductions.size()];
-  spec.bytes = size.bytes < 65536 ? testing::test_bytes(algo, size.bytes, spec.params.reduction)
-                                  : testing::about_bytes(algo, size.bytes, spec.params.reduction);
+  spec.bytes = size.bytes < 65536 ? collsim_test::test_bytes(algo, size.bytes, spec.params.reduction)
+                                  : collsim_test::about_bytes(algo, size.bytes, spec.params.reduction);
   spec.params.root = root;
   spec.params.segment = size.segment;
   return spec;
@@ -90,7 +90,7 @@ TEST_P(MpiAlgorithm, SmallAndOddSizesFromEveryRoot) {
   const std::vector<Size> sizes{{0, 0}, {1, 0}, {1001, 0}, {1001, 1024}, {10000, 1024}, {65539, 8192}, {3, 1}};
   for (int root : roots(a, world_size()))
     for (Size s : sizes)
-      if (testing::takes_size(a, s.bytes)) expect_right(spec_for(a, root, s));
+      if (collsim_test::takes_size(a, s.bytes)) expect_right(spec_for(a, root, s));
 }
 
 TEST_P(MpiAlgorithm, LargeMessages) {
@@ -100,7 +100,7 @@ TEST_P(MpiAlgorithm, LargeMessages) {
   if (!operation_info(a.op).moves_data) GTEST_SKIP() << a.name << " moves no data";
   // Sizes of the largest buffer: a block of an operation whose buffers hold p of them is its
   // p-th part, so every buffer stays within 4 MiB however many ranks run.
-  const std::size_t per = testing::blocks_in_largest_buffer(a, p);
+  const std::size_t per = collsim_test::blocks_in_largest_buffer(a, p);
   // One root each: filling and checking megabytes dominates the sanitizer build's run time.
   expect_right(spec_for(a, 0, {(4u << 20) / per, 0}));
   expect_right(spec_for(a, takes_root_or_0(a, p - 1), {(4u << 20) / per, 256u << 10}));
@@ -128,8 +128,8 @@ TEST_P(MpiAlgorithm, OtherFanoutsRadicesAndMaxRequests) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Registry, MpiAlgorithm, ::testing::ValuesIn(testing::every_algorithm_name()),
-                         testing::name_test_name);
+INSTANTIATE_TEST_SUITE_P(Registry, MpiAlgorithm, ::testing::ValuesIn(collsim_test::every_algorithm_name()),
+                         collsim_test::name_test_name);
 
 }  // namespace
 }  // namespace collsim

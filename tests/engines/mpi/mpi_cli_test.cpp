@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "common/csv_row.hpp"
-#include "common/run_command.hpp"
+#include "common/mpirun.hpp"
 #include "experiment/measurement.hpp"
 
 namespace {
@@ -23,10 +23,8 @@ using collsim_test::slurp;
 
 Outcome shell(const std::string& command) { return collsim_test::run_command(command); }
 
-// -q keeps mpirun's own notice about non-zero exit codes out of stderr, leaving ours.
 Outcome mpirun(int procs, const std::string& args) {
-  return shell(std::string(MPIEXEC) + " -q --allow-run-as-root --oversubscribe -np " + std::to_string(procs) + " " +
-               COLLSIM_MPI_BIN + " " + args);
+  return collsim_test::mpirun(procs, std::string(COLLSIM_MPI_BIN) + " " + args);
 }
 
 Outcome alone(const std::string& args) { return shell(std::string(COLLSIM_MPI_BIN) + " " + args); }

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "common/csv_row.hpp"
-#include "common/run_command.hpp"
+#include "common/mpirun.hpp"
 #include "experiment/coarray_point.hpp"
 
 namespace {
@@ -18,10 +18,8 @@ namespace {
 using collsim_test::lines;
 using collsim_test::Outcome;
 
-// -q keeps mpirun's own notice about non-zero exit codes out of stderr, leaving ours.
 Outcome mpirun(int procs, const std::string& args) {
-  return collsim_test::run_command(std::string(MPIEXEC) + " -q --allow-run-as-root --oversubscribe -np " +
-                                   std::to_string(procs) + " " + COLLSIM_MPI_BIN + " coarray " + args);
+  return collsim_test::mpirun(procs, std::string(COLLSIM_MPI_BIN) + " coarray " + args);
 }
 
 // Few runs: these tests are about data and columns, not precise times.

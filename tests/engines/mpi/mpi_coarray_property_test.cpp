@@ -17,12 +17,12 @@
 namespace collsim {
 namespace {
 
-using namespace coarray::test_sections;
+using namespace collsim_test;
 
 constexpr int kPoints = 80;
 
 TEST(MpiCoarrayProperty, RandomPointsLeaveFortranAssignment) {
-  const int images = test::world_size();
+  const int images = collsim_test::world_size();
   if (images < 2) GTEST_SKIP() << "a coarray point needs two images";
   Rng rng(61);
   Coverage coverage;
@@ -38,7 +38,7 @@ TEST(MpiCoarrayProperty, RandomPointsLeaveFortranAssignment) {
                                 << p.local.shape().str() << ", " << p.remote.str() << " of " << p.remote.shape().str()
                                 << ", case " << p.scheme().table_case << ")";
   }
-  if (test::world_rank() == 0) std::printf("%s\n", coverage.str().c_str());
+  if (collsim_test::world_rank() == 0) std::printf("%s\n", coverage.str().c_str());
   // 80 points: every case and boundary a few times, rank-7 arrays and every element size.
   EXPECT_EQ(coverage.missing(3), "") << coverage.str();
 }
@@ -46,7 +46,7 @@ TEST(MpiCoarrayProperty, RandomPointsLeaveFortranAssignment) {
 // The mpi engine's data check can fail (common/corrupting_program.hpp): a flipped byte of the
 // target's coarrays in MPI window memory is caught and named, on every rank.
 TEST(MpiCoarrayProperty, CorruptedBytesAreCaught) {
-  const int images = test::world_size();
+  const int images = collsim_test::world_size();
   if (images < 2) GTEST_SKIP() << "a coarray point needs two images";
   for (const bool get : {false, true}) {
     const CoarrayProgram program(hand_point(get, 3));

@@ -10,9 +10,9 @@
 namespace collsim {
 namespace {
 
-using test::run_now;
-using test::world_rank;
-using test::world_size;
+using collsim_test::run_now;
+using collsim_test::world_rank;
+using collsim_test::world_size;
 
 std::vector<std::byte> filled(std::size_t n, int seed) {
   std::vector<std::byte> v(n);

@@ -26,19 +26,19 @@
 namespace collsim {
 namespace {
 
-using test::world_size;
+using collsim_test::world_size;
 
-// A reducing algorithm takes its reductions (testing::test_reductions) in turn, one per call;
+// A reducing algorithm takes its reductions (collsim_test::test_reductions) in turn, one per call;
 // sizes below 64 KiB count its elements, larger ones are about that many bytes.
 RunSpec spec_for(const AlgorithmInfo& algo, int root, std::size_t bytes, std::size_t segment) {
   static std::size_t turn = 0;
-  const std::vector<Reduction> reductions = testing::test_reductions(algo);
+  const std::vector<Reduction> reductions = collsim_test::test_reductions(algo);
   RunSpec spec;
   spec.algorithm = &algo;
   spec.procs = world_size();
   spec.params.reduction = reductions[turn++ % reductions.size()];
-  spec.bytes = bytes < 65536 ? testing::test_bytes(algo, bytes, spec.params.reduction)
-                             : testing::about_bytes(algo, bytes, spec.params.reduction);
+  spec.bytes = bytes < 65536 ? collsim_test::test_bytes(algo, bytes, spec.params.reduction)
+                             : collsim_test::about_bytes(algo, bytes, spec.params.reduction);
   spec.params.root = root;
   spec.params.segment = algo.takes(Knob::segment) ? segment : 0;
   return spec;
@@ -205,8 +205,8 @@ class NativeEquivalence : public ::testing::TestWithParam<std::string> {
 };
 
 std::vector<int> some_roots(const AlgorithmInfo& a, int p) {
-  if (p <= 3) return testing::every_root(a, p);
-  return testing::roots_for(a, p, {0, p / 2, p - 1});
+  if (p <= 3) return collsim_test::every_root(a, p);
+  return collsim_test::roots_for(a, p, {0, p / 2, p - 1});
 }
 
 TEST_P(NativeEquivalence, SameBytesAsOpenMpiForRootsAndSizes) {
@@ -216,7 +216,7 @@ TEST_P(NativeEquivalence, SameBytesAsOpenMpiForRootsAndSizes) {
   if (!runs_on(a, p)) GTEST_SKIP() << "Open MPI's fails on " << p;
   // Empty, one byte, odd, not a multiple of the segment, exactly a segment, and 1 MiB in the
   // largest buffer (a block of a p-block operation is its p-th part). A barrier's only size is 0.
-  const std::size_t per = testing::blocks_in_largest_buffer(a, p);
+  const std::size_t per = collsim_test::blocks_in_largest_buffer(a, p);
   struct Size {
     std::size_t bytes, segment;
   };
@@ -224,7 +224,7 @@ TEST_P(NativeEquivalence, SameBytesAsOpenMpiForRootsAndSizes) {
                                 {10000, 1024}, {8192, 8192}, {65539, 8192}, {(1u << 20) / per, 8192}};
   for (int root : some_roots(a, p))
     for (Size s : sizes)
-      if (testing::takes_size(a, s.bytes)) expect_same(spec_for(a, root, s.bytes, s.segment));
+      if (collsim_test::takes_size(a, s.bytes)) expect_same(spec_for(a, root, s.bytes, s.segment));
 }
 
 // The algorithms with a fanout, a radix or max_requests, at other values than the default.
@@ -239,7 +239,7 @@ std::vector<std::string> knob_algorithms() {
 }
 
 TEST_P(NativeKnobs, SameBytesAsOpenMpiForOtherKnobValues) {
-  const int root = testing::roots_for(algorithm(), world_size(), {world_size() - 1}).front();
+  const int root = collsim_test::roots_for(algorithm(), world_size(), {world_size() - 1}).front();
   for (int k : {1, 2, 3, 5}) {
     RunSpec spec = spec_for(algorithm(), root, 10001, 1024);
     if (algorithm().takes(Knob::fanout)) spec.params.fanout = k;
@@ -252,9 +252,9 @@ TEST_P(NativeKnobs, SameBytesAsOpenMpiForOtherKnobValues) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Registry, NativeEquivalence, ::testing::ValuesIn(testing::open_mpi_algorithm_names()),
-                         testing::name_test_name);
-INSTANTIATE_TEST_SUITE_P(Registry, NativeKnobs, ::testing::ValuesIn(knob_algorithms()), testing::name_test_name);
+INSTANTIATE_TEST_SUITE_P(Registry, NativeEquivalence, ::testing::ValuesIn(collsim_test::open_mpi_algorithm_names()),
+                         collsim_test::name_test_name);
+INSTANTIATE_TEST_SUITE_P(Registry, NativeKnobs, ::testing::ValuesIn(knob_algorithms()), collsim_test::name_test_name);
 
 }  // namespace
 }  // namespace collsim

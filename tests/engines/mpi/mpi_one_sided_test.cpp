@@ -15,8 +15,8 @@
 namespace collsim {
 namespace {
 
-using test::all_ranks;
-using test::run_now;
+using collsim_test::all_ranks;
+using collsim_test::run_now;
 
 // Bytes a rank writes in round `round`: distinct per rank and round, so a wrong source or a stale
 // value shows.
@@ -103,7 +103,7 @@ TEST(MpiOneSided, TracedPutIsDoneAtItsWait) {
   comm.set_trace(nullptr);
   run_now(free_window(comm, w));
   const auto& events = trace.events();
-  EXPECT_EQ(testing::trace_contract(events, {p, false, 0}), "");
+  EXPECT_EQ(collsim_test::trace_contract(events, {p, false, 0}), "");
   const auto done =
       std::find_if(events.begin(), events.end(), [](const TraceEvent& e) { return e.kind == TraceKind::request_done; });
   ASSERT_NE(done, events.end());
@@ -311,7 +311,7 @@ TEST(MpiOneSided, VirtualWindowsAndBuffersStillMoveBytes) {
 }
 
 TEST(MpiOneSided, WindowSizeMismatchIsAnErrorOnEveryRank) {
-  if (test::world_size() < 2) GTEST_SKIP() << "needs two ranks";
+  if (collsim_test::world_size() < 2) GTEST_SKIP() << "needs two ranks";
   MpiComm comm(MPI_COMM_WORLD);
   const int r = comm.rank();
   const std::size_t mine = r == 1 ? 96 : 64, other = r == 1 ? 64 : 96;

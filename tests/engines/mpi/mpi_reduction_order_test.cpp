@@ -27,7 +27,7 @@
 namespace collsim {
 namespace {
 
-using test::world_size;
+using collsim_test::world_size;
 
 constexpr Reduction kDoubleSum{Datatype::float64, ReduceOp::sum};
 
@@ -47,7 +47,7 @@ RunSpec double_sum(const AlgorithmInfo& a, int root, std::size_t elements, std::
   spec.algorithm = &a;
   spec.procs = world_size();
   spec.params.reduction = kDoubleSum;
-  spec.bytes = testing::test_bytes(a, elements, kDoubleSum);
+  spec.bytes = collsim_test::test_bytes(a, elements, kDoubleSum);
   spec.params.root = root;
   spec.params.segment = a.takes(Knob::segment) ? segment : 0;
   return spec;
@@ -102,7 +102,7 @@ TEST_P(ReductionOrder, DoubleSumIsBitForBitOpenMpis) {
   const std::vector<Size> sizes{{1, 0}, {7, 0}, {1001, 0}, {1001, 1024}, {10007, 1000}, {131075, 8192}};
   for (Size s : sizes) {
     const std::vector<int> roots =
-        s.elements > 65536 ? testing::roots_for(a, p, {0, p - 1}) : testing::every_root(a, p);
+        s.elements > 65536 ? collsim_test::roots_for(a, p, {0, p - 1}) : collsim_test::every_root(a, p);
     for (int root : roots) {
       const RunSpec spec = double_sum(a, root, s.elements, s.segment);
       try {
@@ -124,7 +124,8 @@ TEST_P(ReductionOrder, DoubleSumIsBitForBitOpenMpis) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Registry, ReductionOrder, ::testing::ValuesIn(reducing_algorithms()), testing::name_test_name);
+INSTANTIATE_TEST_SUITE_P(Registry, ReductionOrder, ::testing::ValuesIn(reducing_algorithms()),
+                         collsim_test::name_test_name);
 
 // The control: on 3 or more processes the inputs give other bits when grouped otherwise. Linear
 // reduces x0 + (x1 + (x2 + ...)), binomial (root 0) groups x0 with x1 first, so some element of
@@ -141,7 +142,7 @@ TEST(ReductionOrderControl, OtherGroupingsGiveOtherBits) {
   const auto b = result_of(ours_binomial);
   const auto c = result_of(native_linear);
   const auto d = result_of(native_binomial);
-  if (test::world_rank() != 0) return;  // the root holds the results
+  if (collsim_test::world_rank() != 0) return;  // the root holds the results
   EXPECT_NE(first_different_element(a, b), -1) << "ours: linear and binomial give the same bits";
   EXPECT_NE(first_different_element(c, d), -1) << "Open MPI's: linear and binomial give the same bits";
 }

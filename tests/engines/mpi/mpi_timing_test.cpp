@@ -20,8 +20,8 @@
 namespace collsim {
 namespace {
 
-using test::world_rank;
-using test::world_size;
+using collsim_test::world_rank;
+using collsim_test::world_size;
 
 double monotonic() {
   timespec ts;

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "common/csv_row.hpp"
-#include "common/run_command.hpp"
+#include "common/mpirun.hpp"
 #include "common/trace_contract.hpp"
 #include "experiment/measurement.hpp"
 #include "experiment/trace_files.hpp"
@@ -28,8 +28,7 @@ constexpr int kProcs = 4;
 constexpr double kSlack = 50e-6;
 
 Outcome mpirun(int procs, const std::string& args) {
-  return collsim_test::run_command(std::string(MPIEXEC) + " -q --allow-run-as-root --oversubscribe -np " +
-                                   std::to_string(procs) + " " + COLLSIM_MPI_BIN + " " + args);
+  return collsim_test::mpirun(procs, std::string(COLLSIM_MPI_BIN) + " " + args);
 }
 
 fs::path trace_path(const std::string& name) {
@@ -55,7 +54,7 @@ void check_traced_call(const std::string& call, const std::string& label, std::s
   EXPECT_EQ(run.engine, "mpi");
   EXPECT_EQ(run.label, label);
   EXPECT_EQ(run.procs, kProcs);
-  EXPECT_EQ(collsim::testing::trace_contract(run.events, {kProcs, false, kSlack}), "");
+  EXPECT_EQ(collsim_test::trace_contract(run.events, {kProcs, false, kSlack}), "");
 
   std::size_t posted = 0, done = 0;
   std::vector<double> last_complete(kProcs, -1);

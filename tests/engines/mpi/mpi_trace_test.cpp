@@ -16,8 +16,8 @@
 namespace collsim {
 namespace {
 
-using test::world_rank;
-using test::world_size;
+using collsim_test::world_rank;
+using collsim_test::world_size;
 
 constexpr double kSlack = 50e-6;  // clock disagreement left after the engine's offsets
 
@@ -51,7 +51,7 @@ TEST(MpiTrace, OneTracedCallMergedOnRankZeroKeepsTheContract) {
     EXPECT_TRUE(all.empty());
     return;
   }
-  EXPECT_EQ(testing::trace_contract(all, {world_size(), false, kSlack}), "");
+  EXPECT_EQ(collsim_test::trace_contract(all, {world_size(), false, kSlack}), "");
   const auto messages = static_cast<std::size_t>(world_size() - 1);
   EXPECT_EQ(count(all, TraceKind::post, OpKind::isend), messages);
   EXPECT_EQ(count(all, TraceKind::post, OpKind::irecv), messages);

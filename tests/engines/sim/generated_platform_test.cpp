@@ -44,7 +44,7 @@ std::string written(const ClusterSpec& spec, const std::string& name) {
 }
 
 SimConfig exact_on(const std::string& file, int ranks_per_node = 1) {
-  SimConfig c = test::exact("grisou.xml", ranks_per_node);
+  SimConfig c = collsim_test::exact("grisou.xml", ranks_per_node);
   c.platform_file = file;
   return c;
 }
@@ -80,7 +80,7 @@ TEST(GeneratedPlatformSim, EveryTopologyLoadsAndRunsRealBytes) {
     s.algorithm = bcast;
     s.procs = static_cast<int>(2 * c.nodes);
     s.bytes = 100000;
-    const RunResult r = test::run_one(config, s);
+    const RunResult r = collsim_test::run_one(config, s);
     EXPECT_EQ(r.data_error, "");
     EXPECT_EQ(r.protocol, "tcp");
     EXPECT_GT(r.time_s, 0);
@@ -100,9 +100,9 @@ TEST(GeneratedPlatformSim, DefaultsAreGrisou) {
   generated.platform_file = written(grisou, "grisou");
   generated.map_by = {models::MapBy::Policy::ppr_node, 2};
   SimConfig original = generated;
-  original.platform_file = test::platform("grisou.xml");
-  const RunResult a = test::run_one(generated, s);
-  const RunResult b = test::run_one(original, s);
+  original.platform_file = collsim_test::platform("grisou.xml");
+  const RunResult a = collsim_test::run_one(generated, s);
+  const RunResult b = collsim_test::run_one(original, s);
   EXPECT_EQ(a.data_error, "");
   EXPECT_EQ(a.protocol, b.protocol);
   EXPECT_EQ(a.time_s, b.time_s);
@@ -132,7 +132,7 @@ double simulated(const std::string& file, AlgorithmFn fn, int procs, int fanout 
   s.bytes = kBytes;
   s.real_bytes = false;
   s.params.fanout = fanout;
-  return test::run_one(exact_on(file), s).time_s;
+  return collsim_test::run_one(exact_on(file), s).time_s;
 }
 
 // Under CM02 with the ideal protocol a rendezvous of m bytes on an idle route takes

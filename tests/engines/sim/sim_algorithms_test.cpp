@@ -33,16 +33,16 @@ constexpr Case kSizes[] = {{0, 0}, {1, 0}, {1001, 0}, {10000, 1024}, {65535, 0},
 std::vector<RunSpec> cases(const AlgorithmInfo& a, const std::vector<int>& procs,
                            std::span<const Case> sizes = kSizes) {
   std::vector<RunSpec> specs;
-  const std::vector<Reduction> reductions = testing::test_reductions(a);
-  for (int p : testing::procs_for(a, procs)) {
-    for (int root : testing::roots_for(a, p, {0, p - 1, p / 2}))
+  const std::vector<Reduction> reductions = collsim_test::test_reductions(a);
+  for (int p : collsim_test::procs_for(a, procs)) {
+    for (int root : collsim_test::roots_for(a, p, {0, p - 1, p / 2}))
       for (const Case& c : sizes) {
-        if (!testing::takes_size(a, c.bytes)) continue;
+        if (!collsim_test::takes_size(a, c.bytes)) continue;
         // A reducing algorithm takes its reductions in turn. Small sizes count its elements (zero,
         // one, odd counts); from 4096 on they are about that many bytes, so that the eager limit's
         // edges are crossed at the same sizes and a case costs what the other operations' do.
         const Reduction reduction = reductions[specs.size() % reductions.size()];
-        const std::size_t bytes = testing::case_bytes(a, c.bytes, reduction, 4096);
+        const std::size_t bytes = collsim_test::case_bytes(a, c.bytes, reduction, 4096);
         // p^2 blocks above 32 MB would take long to fill and check; the eager limit's edges are
         // still crossed on up to 16 processes.
         if (p_blocks_each(a) && bytes * static_cast<std::size_t>(p * p) > (std::size_t{32} << 20)) continue;
@@ -88,7 +88,7 @@ struct LowerBound {
 };
 
 void check(const SimConfig& config, const std::vector<RunSpec>& specs, const LowerBound& bound) {
-  const auto results = test::run_all(config, specs);
+  const auto results = collsim_test::run_all(config, specs);
   for (std::size_t i = 0; i < specs.size(); ++i) {
     const RunSpec& s = specs[i];
     const RunResult& r = results[i];
@@ -106,7 +106,7 @@ LowerBound star16() { return {20e-6, 1.25e9, 1, true}; }
 class EveryAlgorithm : public ::testing::TestWithParam<const AlgorithmInfo*> {};
 
 TEST_P(EveryAlgorithm, OneRankPerHost) {
-  check(test::exact("test/star16.xml", 1), cases(*GetParam(), {1, 2, 3, 5, 8, 13, 16}), star16());
+  check(collsim_test::exact("test/star16.xml", 1), cases(*GetParam(), {1, 2, 3, 5, 8, 13, 16}), star16());
 }
 
 // Several ranks per host, for every algorithm: one of each operation (OnePerOperation, which the
@@ -115,7 +115,7 @@ TEST_P(EveryAlgorithm, OneRankPerHost) {
 class SeveralRanksPerHost : public ::testing::TestWithParam<const AlgorithmInfo*> {};
 
 TEST_P(SeveralRanksPerHost, Star16) {
-  check(test::exact("test/star16.xml", 3), cases(*GetParam(), {3, 13, 33}), star16());
+  check(collsim_test::exact("test/star16.xml", 3), cases(*GetParam(), {3, 13, 33}), star16());
 }
 
 bool one_per_operation(const AlgorithmInfo& a) {
@@ -128,7 +128,7 @@ bool one_per_operation(const AlgorithmInfo& a) {
 
 std::vector<const AlgorithmInfo*> algorithms_where(bool sampled) {
   std::vector<const AlgorithmInfo*> out;
-  for (const AlgorithmInfo* a : testing::every_algorithm())
+  for (const AlgorithmInfo* a : collsim_test::every_algorithm())
     if (one_per_operation(*a) == sampled) out.push_back(a);
   return out;
 }
@@ -142,9 +142,9 @@ TEST(SeveralRanksPerHostSample, IsOneAlgorithmOfEachOperation) {
 }
 
 INSTANTIATE_TEST_SUITE_P(OnePerOperation, SeveralRanksPerHost, ::testing::ValuesIn(algorithms_where(true)),
-                         testing::algorithm_test_name);
+                         collsim_test::algorithm_test_name);
 INSTANTIATE_TEST_SUITE_P(Others, SeveralRanksPerHost, ::testing::ValuesIn(algorithms_where(false)),
-                         testing::algorithm_test_name);
+                         collsim_test::algorithm_test_name);
 
 // The process counts the model engine's suite runs, 1 to 17, 31, 32, 33, 64 and 100 (up to 7 ranks
 // per host), at one element, an odd count and a count past a segment: non-powers of two and
@@ -154,14 +154,14 @@ TEST_P(EveryAlgorithm, EveryProcessCountToAHundred) {
   for (int p = 1; p <= 17; ++p) procs.push_back(p);
   for (int p : {31, 32, 33, 64, 100}) procs.push_back(p);
   const Case sizes[] = {{1, 0}, {1001, 0}, {10000, 1024}};
-  check(test::exact("test/star16.xml", 7), cases(*GetParam(), procs, sizes), star16());
+  check(collsim_test::exact("test/star16.xml", 7), cases(*GetParam(), procs, sizes), star16());
 }
 
 // The same cases under Open MPI's protocols (tcp between hosts, shm inside one): the
 // fragments, handshakes and in-order connections must still deliver every byte.
 TEST_P(EveryAlgorithm, UnderTcpAndShm) {
-  check(test::exact("test/star16.xml", 1, "tcp+shm"), cases(*GetParam(), {1, 2, 3, 5, 8, 13, 16}), star16());
-  check(test::exact("test/star16.xml", 3, "tcp+shm"), cases(*GetParam(), {3, 13, 33}), star16());
+  check(collsim_test::exact("test/star16.xml", 1, "tcp+shm"), cases(*GetParam(), {1, 2, 3, 5, 8, 13, 16}), star16());
+  check(collsim_test::exact("test/star16.xml", 3, "tcp+shm"), cases(*GetParam(), {3, 13, 33}), star16());
 }
 
 TEST_P(EveryAlgorithm, LargeMessagesOnGrisou) {
@@ -175,18 +175,18 @@ TEST_P(EveryAlgorithm, LargeMessagesOnGrisou) {
         std::tuple{33, 32, std::size_t{1} << 20 >> (2 * cut), std::size_t{65536}},
         std::tuple{2, 1, big, std::size_t{0}}}) {
     if (!runs_on(a, p)) continue;
-    if (!testing::takes_size(a, bytes)) bytes = 0;  // a barrier's only size
+    if (!collsim_test::takes_size(a, bytes)) bytes = 0;  // a barrier's only size
     RunSpec s;
     s.algorithm = &a;
     s.procs = p;
-    s.params.reduction = testing::test_reductions(a)[specs.size() % testing::test_reductions(a).size()];
-    s.bytes = testing::about_bytes(a, bytes, s.params.reduction);
-    s.params.root = testing::roots_for(a, p, {root}).front();
+    s.params.reduction = collsim_test::test_reductions(a)[specs.size() % collsim_test::test_reductions(a).size()];
+    s.bytes = collsim_test::about_bytes(a, bytes, s.params.reduction);
+    s.params.root = collsim_test::roots_for(a, p, {root}).front();
     s.params.segment = a.takes(Knob::segment) ? segment : 0;
     specs.push_back(s);
   }
   SimConfig c;  // SimGrid's default network model, two ranks per node as in the paper's runs
-  c.platform_file = test::platform("grisou.xml");
+  c.platform_file = collsim_test::platform("grisou.xml");
   c.map_by = {models::MapBy::Policy::ppr_node, 2};
   // Two ranks of a node share its loopback; the others' bytes cross the node's 1.25 GB/s NIC,
   // which no network model makes faster (LV08 takes 3% off). Latencies differ by model: 0.
@@ -198,30 +198,30 @@ TEST_P(EveryAlgorithm, VirtualBytesTimeLikeRealBytes) {
   const AlgorithmInfo& a = *GetParam();
   std::vector<RunSpec> specs;
   const std::size_t cut = p_blocks_each(a) ? 16 : 1;  // p^2 blocks
-  for (int p : testing::procs_for(a, {2, 5, 33}))
+  for (int p : collsim_test::procs_for(a, {2, 5, 33}))
     for (std::size_t m : {std::size_t{0}, std::size_t{1}, std::size_t{70001} / cut, (std::size_t{1} << 18) / cut})
       for (bool real : {true, false}) {
-        if (!testing::takes_size(a, m)) continue;
+        if (!collsim_test::takes_size(a, m)) continue;
         RunSpec s;
         s.algorithm = &a;
         s.procs = p;
-        s.params.reduction = testing::test_reductions(a).back();
-        s.bytes = testing::about_bytes(a, m, s.params.reduction);
+        s.params.reduction = collsim_test::test_reductions(a).back();
+        s.bytes = collsim_test::about_bytes(a, m, s.params.reduction);
         s.real_bytes = real;
-        s.params.root = testing::roots_for(a, p, {p / 2}).front();
+        s.params.root = collsim_test::roots_for(a, p, {p / 2}).front();
         s.params.segment = a.takes(Knob::segment) ? 8192 : 0;
         specs.push_back(s);
       }
   SimConfig lv08;
-  lv08.platform_file = test::platform("grisou.xml");
+  lv08.platform_file = collsim_test::platform("grisou.xml");
   lv08.map_by = {models::MapBy::Policy::ppr_node, 2};
-  for (const SimConfig& c : {test::exact("test/star16.xml", 3), lv08}) {
+  for (const SimConfig& c : {collsim_test::exact("test/star16.xml", 3), lv08}) {
     for (std::size_t i = 0; i < specs.size(); i += 2) {
       // Each in a simulation of its own, so that both start at date 0: in one simulation a later
       // start date rounds differently, and fragments queued at one instant can then leave a
       // host's interface in another order.
-      const RunResult real = test::run_one(c, specs[i]);
-      const RunResult virt = test::run_one(c, specs[i + 1]);
+      const RunResult real = collsim_test::run_one(c, specs[i]);
+      const RunResult virt = collsim_test::run_one(c, specs[i + 1]);
       EXPECT_TRUE(real.data_error.empty()) << describe(specs[i]) << ": " << real.data_error;
       EXPECT_EQ(virt.time_s, real.time_s) << describe(specs[i]);
       EXPECT_EQ(virt.finish_s, real.finish_s) << describe(specs[i]);
@@ -233,19 +233,19 @@ TEST_P(EveryAlgorithm, VirtualBytesTimeLikeRealBytes) {
 // `entered` (measured alone: a barrier of one process returns at once); every other rank leaves
 // at least one 20 us message after that.
 TEST(SimBarrier, NoRankLeavesBeforeTheLastEnters) {
-  const SimConfig config = test::exact("test/star16.xml", 1);
+  const SimConfig config = collsim_test::exact("test/star16.xml", 1);
   const std::size_t work = std::size_t{8} << 20;  // 1M double additions: about 1 ms at 1 Gf
   for (const auto& a : all_algorithms()) {
     if (a.op != Operation::barrier) continue;
-    const testing::LateBarrier alone(a, 0, work);
+    const collsim_test::LateBarrier alone(a, 0, work);
     RunSpec one;
     one.program = &alone;
-    const double entered = test::run_one(config, one).finish_s.at(0);
+    const double entered = collsim_test::run_one(config, one).finish_s.at(0);
     ASSERT_GT(entered, 500e-6) << a.name;
-    std::deque<testing::LateBarrier> programs;
+    std::deque<collsim_test::LateBarrier> programs;
     std::vector<RunSpec> specs;
     std::vector<int> lates;
-    for (int p : testing::procs_for(a, {2, 3, 5, 8, 13, 16}))
+    for (int p : collsim_test::procs_for(a, {2, 3, 5, 8, 13, 16}))
       for (int late : {0, p / 2, p - 1}) {
         programs.emplace_back(a, late, work);
         RunSpec s;
@@ -254,7 +254,7 @@ TEST(SimBarrier, NoRankLeavesBeforeTheLastEnters) {
         specs.push_back(s);
         lates.push_back(late);
       }
-    const auto results = test::run_all(config, specs);
+    const auto results = collsim_test::run_all(config, specs);
     for (std::size_t i = 0; i < specs.size(); ++i)
       for (int rank = 0; rank < specs[i].procs; ++rank)
         EXPECT_GE(results[i].finish_s.at(static_cast<std::size_t>(rank)),
@@ -263,8 +263,8 @@ TEST(SimBarrier, NoRankLeavesBeforeTheLastEnters) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Sim, EveryAlgorithm, ::testing::ValuesIn(testing::every_algorithm()),
-                         testing::algorithm_test_name);
+INSTANTIATE_TEST_SUITE_P(Sim, EveryAlgorithm, ::testing::ValuesIn(collsim_test::every_algorithm()),
+                         collsim_test::algorithm_test_name);
 
 }  // namespace
 }  // namespace collsim

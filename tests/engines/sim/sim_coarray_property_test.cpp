@@ -19,7 +19,7 @@
 namespace collsim {
 namespace {
 
-using namespace coarray::test_sections;
+using namespace collsim_test;
 
 constexpr int kPoints = 200;
 
@@ -39,7 +39,7 @@ void check_sim(const SimConfig& config, std::uint64_t seed) {
     coverage.add(programs.back().point());
     specs.push_back(coarray_spec(programs.back(), images.back()));
   }
-  const std::vector<RunResult> results = test::run_all(config, specs);
+  const std::vector<RunResult> results = collsim_test::run_all(config, specs);
   for (int i = 0; i < kPoints; ++i) {
     const CoarrayPoint& p = programs[static_cast<std::size_t>(i)].point();
     const RunResult& r = results[static_cast<std::size_t>(i)];
@@ -63,10 +63,10 @@ void check_sim(const SimConfig& config, std::uint64_t seed) {
   }
 }
 
-TEST(SimCoarrayProperty, Star16Ideal) { check_sim(test::exact("test/star16.xml"), 71); }
+TEST(SimCoarrayProperty, Star16Ideal) { check_sim(collsim_test::exact("test/star16.xml"), 71); }
 
 // Two images a node: shm between images of one node, tcp between nodes.
-TEST(SimCoarrayProperty, Star16TcpShm) { check_sim(test::exact("test/star16.xml", 2, "tcp+shm"), 72); }
+TEST(SimCoarrayProperty, Star16TcpShm) { check_sim(collsim_test::exact("test/star16.xml", 2, "tcp+shm"), 72); }
 
 // The sim engine's data check can fail (common/corrupting_program.hpp): a flipped byte of the
 // target's coarrays reaches the result, named, through the simulation process.
@@ -82,7 +82,7 @@ TEST(SimCoarrayProperty, CorruptedBytesAreCaught) {
       specs.back().program = &corrupted.back();
     }
   }
-  const std::vector<RunResult> r = test::run_all(test::exact("test/star16.xml", 1, "tcp+shm"), specs);
+  const std::vector<RunResult> r = collsim_test::run_all(collsim_test::exact("test/star16.xml", 1, "tcp+shm"), specs);
   EXPECT_EQ(r[0].data_error, "");
   EXPECT_EQ(r[1].data_error.rfind("byte 83 of image 2's coarray 2 is 0x", 0), 0u) << r[1].data_error;
   EXPECT_EQ(r[2].data_error, "");

@@ -42,25 +42,25 @@ TEST(SimCriticalPath, EveryAlgorithmUnderEveryProfileTilesTheFinishTime) {
                               {"tcp+shm", 2, {}, {H::handshake}},
                               {"tcp", 1, {"tcp/buffer:20KiB", "tcp/connect:first_use"}, {H::room, H::leaving}}};
   std::vector<RunSpec> specs;
-  for (const AlgorithmInfo* a : testing::every_algorithm())
-    for (int p : testing::procs_for(*a, {4, 8}))
+  for (const AlgorithmInfo* a : collsim_test::every_algorithm())
+    for (int p : collsim_test::procs_for(*a, {4, 8}))
       for (auto [bytes, segment] : sizes) {
-        if (!testing::takes_size(*a, bytes)) continue;
+        if (!collsim_test::takes_size(*a, bytes)) continue;
         RunSpec s;
         s.algorithm = a;
         s.procs = p;
         s.real_bytes = false;
-        s.bytes = testing::case_bytes(*a, bytes, s.params.reduction, 4096);
+        s.bytes = collsim_test::case_bytes(*a, bytes, s.params.reduction, 4096);
         s.params.segment = a->takes(Knob::segment) ? segment : 0;
         specs.push_back(s);
       }
   for (const Profile& profile : profiles) {
-    SimConfig config = test::exact("test/star16.xml", profile.per_host, profile.name);
+    SimConfig config = collsim_test::exact("test/star16.xml", profile.per_host, profile.name);
     config.protocol_options = profile.options;
     std::deque<TraceBuffer> buffers(specs.size());
     std::vector<RunSpec> traced = specs;
     for (std::size_t i = 0; i < traced.size(); ++i) traced[i].trace = &buffers[i];
-    const std::vector<RunResult> results = test::run_all(config, traced);
+    const std::vector<RunResult> results = collsim_test::run_all(config, traced);
     std::set<PathStep::Handover> waited;
     for (std::size_t i = 0; i < specs.size(); ++i) {
       std::string what = describe(specs[i]) + " under " + profile.name;
@@ -73,7 +73,7 @@ TEST(SimCriticalPath, EveryAlgorithmUnderEveryProfileTilesTheFinishTime) {
         continue;
       }
       EXPECT_EQ(path.finish, results[i].time_s) << what;
-      testing::expect_tiled(path, what, true);
+      collsim_test::expect_tiled(path, what, true);
       for (const PathStep& step : path.steps)
         if (step.kind == PathStep::Kind::handed_over && step.to > step.from) waited.insert(step.handover);
     }

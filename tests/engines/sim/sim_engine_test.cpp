@@ -20,12 +20,12 @@
 namespace collsim {
 namespace {
 
-using testing::test_algorithm;
+using collsim_test::test_algorithm;
 
-using test::exact;
-using test::platform;
-using test::run_all;
-using test::run_one;
+using collsim_test::exact;
+using collsim_test::platform;
+using collsim_test::run_all;
+using collsim_test::run_one;
 
 constexpr double kLat = 20e-6;  // one route of star16: two links of 10 us
 constexpr double kBw = 1.25e9;  // bytes/s

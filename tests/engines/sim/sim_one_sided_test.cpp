@@ -27,10 +27,10 @@
 namespace collsim {
 namespace {
 
-using testing::test_algorithm;
+using collsim_test::test_algorithm;
 
-using test::exact;
-using test::run_one;
+using collsim_test::exact;
+using collsim_test::run_one;
 
 constexpr double kLat = 20e-6;
 constexpr double kBw = 1.25e9;

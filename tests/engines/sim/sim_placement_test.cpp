@@ -11,7 +11,7 @@ namespace collsim {
 namespace {
 
 SimConfig grisou(const std::string& map_by) {
-  SimConfig c = test::exact("grisou.xml");
+  SimConfig c = collsim_test::exact("grisou.xml");
   c.map_by = *models::parse_map_by(map_by);
   return c;
 }
@@ -39,7 +39,7 @@ TEST(Placement, EachPolicyPutsTwoRanksWhereMpirunWould) {
                {"socket", kIntra},     {"ppr:1:socket", kIntra}, {"ppr:2:socket", kIntra}};
   for (const auto& c : cases) {
     const SimConfig config = grisou(c.map_by);
-    const RunResult sim = test::run_all(config, {bcast(2, 1 << 20)}).at(0);
+    const RunResult sim = collsim_test::run_all(config, {bcast(2, 1 << 20)}).at(0);
     EXPECT_EQ(sim.data_error, "") << c.map_by;
     EXPECT_NEAR(sim.time_s, c.want, c.want * 1e-9) << c.map_by;
     // The model engine on the platform's two-level Hockney, placed the same way.
@@ -70,20 +70,20 @@ TEST(Placement, PlatformPlacementIsResolvedWithTheClustersShape) {
 TEST(Placement, RoundRobinWrapsOntoTheFirstNodeAgain) {
   // 52 ranks by node on 51 nodes: ranks 0 and 51 share grisou-1's loopback; the linear bcast's
   // message to rank 51 goes through it, the others through the network.
-  const RunResult r = test::run_all(grisou("node"), {bcast(52, 8)}).at(0);
+  const RunResult r = collsim_test::run_all(grisou("node"), {bcast(52, 8)}).at(0);
   EXPECT_EQ(r.data_error, "");
   ASSERT_EQ(r.finish_s.size(), 52u);
   EXPECT_LT(r.finish_s[51], r.finish_s[1]);  // the loopback's 5 us beat the network's 20 us
 }
 
 TEST(Placement, APlatformWithoutSocketsRefusesASocketPlacement) {
-  SimConfig c = test::exact("test/star16.xml");
+  SimConfig c = collsim_test::exact("test/star16.xml");
   c.map_by = *models::parse_map_by("ppr:1:socket");
   try {
-    test::run_all(c, {bcast(2, 8)});
+    collsim_test::run_all(c, {bcast(2, 8)});
     FAIL() << "accepted";
   } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()), test::platform("test/star16.xml") +
+    EXPECT_EQ(std::string(e.what()), collsim_test::platform("test/star16.xml") +
                                          ": map-by ppr:1:socket needs the number of sockets per node (a platform "
                                          "host property collsim/sockets)");
   }

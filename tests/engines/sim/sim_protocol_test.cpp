@@ -21,10 +21,10 @@
 namespace collsim {
 namespace {
 
-using testing::test_algorithm;
+using collsim_test::test_algorithm;
 
-using test::exact;
-using test::run_one;
+using collsim_test::exact;
+using collsim_test::run_one;
 
 constexpr double kLat = 20e-6, kBw = 1.25e9;
 constexpr std::size_t kMs = 1000000;  // bytes a star16 host copies in 1 ms (memcpy_bw 1 GBps)

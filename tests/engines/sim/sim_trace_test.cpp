@@ -20,7 +20,7 @@
 namespace collsim {
 namespace {
 
-using test::exact;
+using collsim_test::exact;
 
 constexpr double kLat = 20e-6;  // star16: every route between two hosts is two links of 10 us
 
@@ -28,7 +28,7 @@ RunSpec spec(const AlgorithmInfo& a, int procs, std::size_t bytes, std::size_t s
   RunSpec s;
   s.algorithm = &a;
   s.procs = procs;
-  s.bytes = testing::case_bytes(a, bytes, s.params.reduction, 4096);  // small ones in elements, for a reduction
+  s.bytes = collsim_test::case_bytes(a, bytes, s.params.reduction, 4096);  // small ones in elements, for a reduction
   s.params.segment = segment;
   s.params.root = root;
   return s;
@@ -40,25 +40,25 @@ class SimTraceOfEveryAlgorithm : public ::testing::TestWithParam<const Algorithm
 TEST_P(SimTraceOfEveryAlgorithm, KeepsTheContractAndLeavesTheResultAlone) {
   const AlgorithmInfo& a = *GetParam();
   std::vector<RunSpec> specs;
-  for (int p : testing::procs_for(a, {1, 2, 3, 5, 8}))
-    for (int root : testing::roots_for(a, p, {0, p - 1}))
+  for (int p : collsim_test::procs_for(a, {1, 2, 3, 5, 8}))
+    for (int root : collsim_test::roots_for(a, p, {0, p - 1}))
       for (auto [bytes, segment] : {std::pair<std::size_t, std::size_t>{0, 0}, {1001, 0}, {300007, 100000}})
-        if (testing::takes_size(a, bytes)) specs.push_back(spec(a, p, bytes, segment, root));
+        if (collsim_test::takes_size(a, bytes)) specs.push_back(spec(a, p, bytes, segment, root));
   // tcp+shm with two ranks per host: shm between ranks 2k and 2k+1, tcp between hosts.
   for (const auto& [protocol, per_host] : {std::pair<const char*, int>{"ideal", 1}, {"tcp", 1}, {"tcp+shm", 2}}) {
     const SimConfig config = exact("test/star16.xml", per_host, protocol);
-    const std::vector<RunResult> without = test::run_all(config, specs);
+    const std::vector<RunResult> without = collsim_test::run_all(config, specs);
     std::deque<TraceBuffer> buffers(specs.size());
     std::vector<RunSpec> traced = specs;
     for (std::size_t i = 0; i < traced.size(); ++i) traced[i].trace = &buffers[i];
-    const std::vector<RunResult> with = test::run_all(config, traced);
+    const std::vector<RunResult> with = collsim_test::run_all(config, traced);
     for (std::size_t i = 0; i < specs.size(); ++i) {
       const RunSpec& s = specs[i];
       const std::string what = describe(s) + " under " + protocol;
       const std::vector<TraceEvent>& events = buffers[i].events();
       EXPECT_EQ(with[i].finish_s, without[i].finish_s) << what;
       EXPECT_TRUE(with[i].data_error.empty()) << what << ": " << with[i].data_error;
-      EXPECT_EQ(testing::trace_contract(events, {s.procs, true, 0}), "") << what;
+      EXPECT_EQ(collsim_test::trace_contract(events, {s.procs, true, 0}), "") << what;
       EXPECT_TRUE(std::is_sorted(events.begin(), events.end(), [](const TraceEvent& x, const TraceEvent& y) {
         return x.time < y.time;
       })) << what;
@@ -82,8 +82,8 @@ TEST_P(SimTraceOfEveryAlgorithm, KeepsTheContractAndLeavesTheResultAlone) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Sim, SimTraceOfEveryAlgorithm, ::testing::ValuesIn(testing::every_algorithm()),
-                         testing::algorithm_test_name);
+INSTANTIATE_TEST_SUITE_P(Sim, SimTraceOfEveryAlgorithm, ::testing::ValuesIn(collsim_test::every_algorithm()),
+                         collsim_test::algorithm_test_name);
 
 // In one simulation of several runs, each traced run's events reach its own sink, and an
 // untraced run between them changes nothing: the traced ones' events are those they have alone
@@ -95,7 +95,7 @@ TEST(SimTrace, EachRunOfABatchToItsOwnSink) {
     TraceBuffer b;
     RunSpec t = s;
     t.trace = &b;
-    test::run_one(config, t);
+    collsim_test::run_one(config, t);
     return b.take();
   };
   std::vector<RunSpec> specs = {spec(binomial, 5, 1001, 0, 0), spec(binomial, 8, 100000, 0, 3),
@@ -103,9 +103,9 @@ TEST(SimTrace, EachRunOfABatchToItsOwnSink) {
   TraceBuffer first, third;
   specs[0].trace = &first;
   specs[2].trace = &third;
-  test::run_all(config, specs);
-  EXPECT_EQ(testing::trace_contract(first.events(), {5, true, 0}), "");
-  EXPECT_EQ(testing::trace_contract(third.events(), {3, true, 0}), "");
+  collsim_test::run_all(config, specs);
+  EXPECT_EQ(collsim_test::trace_contract(first.events(), {5, true, 0}), "");
+  EXPECT_EQ(collsim_test::trace_contract(third.events(), {3, true, 0}), "");
   for (const auto& [events, s] : {std::pair{first.events(), specs[0]}, {third.events(), specs[2]}}) {
     const std::vector<TraceEvent> want = alone(s);
     ASSERT_EQ(events.size(), want.size()) << describe(s);
@@ -146,7 +146,7 @@ std::vector<TraceEvent> traced(const SimConfig& config, std::size_t message) {
   s.params.segment = message;
   TraceBuffer buffer;
   s.trace = &buffer;
-  test::run_one(config, s);
+  collsim_test::run_one(config, s);
   return buffer.take();
 }
 
@@ -166,7 +166,7 @@ TEST(SimTrace, TcpRendezvousWaitsForTheReceiveAndEagerDoesNot) {
   const SimConfig config = exact("test/star16.xml", 1, "tcp");
   {
     const std::vector<TraceEvent> events = traced(config, 100000);
-    ASSERT_EQ(testing::trace_contract(events, {2, true, 0}), "");
+    ASSERT_EQ(collsim_test::trace_contract(events, {2, true, 0}), "");
     const TraceEvent& start = only(events, TraceKind::send_start, OpKind::isend);
     const TraceEvent& recv = only(events, TraceKind::post, OpKind::irecv);
     EXPECT_EQ(start.protocol, TraceProtocol::rendezvous);
@@ -178,7 +178,7 @@ TEST(SimTrace, TcpRendezvousWaitsForTheReceiveAndEagerDoesNot) {
   }
   {
     const std::vector<TraceEvent> events = traced(config, 1000);
-    ASSERT_EQ(testing::trace_contract(events, {2, true, 0}), "");
+    ASSERT_EQ(collsim_test::trace_contract(events, {2, true, 0}), "");
     const TraceEvent& start = only(events, TraceKind::send_start, OpKind::isend);
     const TraceEvent& send = only(events, TraceKind::post, OpKind::isend);
     const TraceEvent& arrive = only(events, TraceKind::arrive, OpKind::isend);
@@ -193,7 +193,7 @@ TEST(SimTrace, TcpRendezvousWaitsForTheReceiveAndEagerDoesNot) {
 // takes latency + m / bandwidth on star16's idle route (10 Gb/s links).
 TEST(SimTrace, IdealRendezvousStartsAtTheReceive) {
   const std::vector<TraceEvent> events = traced(exact("test/star16.xml"), 100000);
-  ASSERT_EQ(testing::trace_contract(events, {2, true, 0}), "");
+  ASSERT_EQ(collsim_test::trace_contract(events, {2, true, 0}), "");
   const TraceEvent& start = only(events, TraceKind::send_start, OpKind::isend);
   const TraceEvent& arrive = only(events, TraceKind::arrive, OpKind::isend);
   EXPECT_EQ(start.protocol, TraceProtocol::rendezvous);
@@ -215,10 +215,10 @@ TEST(SimTrace, WaitingReceivesCompleteAsTheirDataArrives) {
       RunSpec s = spec(binomial, 8, bytes, 0, 0);
       TraceBuffer buffer;
       s.trace = &buffer;
-      test::run_one(exact("test/star16.xml", per_host, protocol), s);
+      collsim_test::run_one(exact("test/star16.xml", per_host, protocol), s);
       const std::vector<TraceEvent>& events = buffer.events();
       const std::string what = std::string(protocol) + " " + std::to_string(bytes) + " bytes";
-      ASSERT_EQ(testing::trace_contract(events, {8, true, 0}), "") << what;
+      ASSERT_EQ(collsim_test::trace_contract(events, {8, true, 0}), "") << what;
       const auto find = [&](TraceKind kind, std::int64_t message) {
         const auto it = std::find_if(events.begin(), events.end(), [&](const TraceEvent& e) {
           return e.kind == kind && e.message == message && (kind != TraceKind::request_done || e.op == OpKind::irecv);
@@ -270,9 +270,9 @@ TEST(SimTrace, OneSidedMessages) {
   s.params.segment = 5000;
   TraceBuffer buffer;
   s.trace = &buffer;
-  test::run_one(exact("test/star16.xml"), s);
+  collsim_test::run_one(exact("test/star16.xml"), s);
   const std::vector<TraceEvent>& events = buffer.events();
-  ASSERT_EQ(testing::trace_contract(events, {2, true, 0}), "");
+  ASSERT_EQ(collsim_test::trace_contract(events, {2, true, 0}), "");
   const TraceEvent& put = only(events, TraceKind::send_start, OpKind::put);
   const TraceEvent& put_posted = only(events, TraceKind::post, OpKind::put);
   const TraceEvent& get = only(events, TraceKind::send_start, OpKind::get);
