@@ -3,7 +3,7 @@
 // once the socket buffer has room, after the rendezvous handshake, while its data leaves), the
 // walk passes, its steps tile [0, finish] and the shares add up to it. One simulation per
 // profile runs every algorithm's points (a few seconds in all).
-// Platform: platforms/test/star16.xml under CM02 without cross traffic (sim_test_util.hpp).
+// Platform: platforms/test/star16.xml under CM02 without cross traffic (common/sim_test_util.hpp).
 #include <gtest/gtest.h>
 
 #include <deque>

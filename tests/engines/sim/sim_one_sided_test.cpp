@@ -1,7 +1,7 @@
 // The sim engine's one-sided operations (windows, put, get, flush) against hand calculations and
 // byte-for-byte checks.
 //
-// On platforms/test/star16.xml under the exact configuration (sim_test_util.hpp) an idle route
+// On platforms/test/star16.xml under the exact configuration (common/sim_test_util.hpp) an idle route
 // costs L + m / bw with L = 20 us and bw = 1.25 GB/s, and an empty flow costs L. The sim engine
 // models one-sided operations as RDMA: a put is a flow of m bytes to the target, complete on
 // arrival; a flush adds an empty acknowledgement back; a get is an empty request and m bytes back.

@@ -1,7 +1,7 @@
 // The sim engine's trace (comm/trace.hpp): the seam's contract on every algorithm under the ideal,
 // tcp and shm profiles, events shipped back from the simulation process, tracing leaving the results
 // alone, the protocols the tcp profile chose and when their data moved, and one-sided messages.
-// Platform: platforms/test/star16.xml under CM02 without cross traffic (sim_test_util.hpp).
+// Platform: platforms/test/star16.xml under CM02 without cross traffic (common/sim_test_util.hpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>
