@@ -147,7 +147,7 @@ std::vector<double> mpi_pingpong(const MpiLaunch& launch, const std::vector<std:
 // on the root's CPU and NIC), and each receiver takes one message, so receiver r is done at the
 // same time in every run with more than r processes. The root is done with its sends no later
 // than the last of them has arrived, so the run on p processes ends when the latest of receivers
-// 1..p-1 is done (tests/unit/calibration_test.cpp compares with a run per p): one run of P
+// 1..p-1 is done (tests/experiment/calibration_test.cpp compares with a run per p): one run of P
 // processes instead of P-1 runs of up to P.
 std::vector<double> gamma_in_one_run(const ModelConfig& model, const RunSpec& spec) {
   const RunResult r = run_model(model, spec);

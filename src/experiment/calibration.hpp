@@ -83,7 +83,7 @@ Parameters calibrate_in_model(const ModelConfig& model, int max_procs, std::size
 // The formula engine for a machine given as a model engine configuration, when no calibration
 // file is given. A one-level model (Hockney, LogGP) is what the formulas are written in: its own
 // costs, gamma(p) measured in it (costs_from_model; derived formulas then equal the model engine,
-// tests/model/formula_agreement_test.cpp). A two-level Hockney (a platform's) is not: its
+// tests/registry/formula_agreement_test.cpp). A two-level Hockney (a platform's) is not: its
 // parameters are estimated as the seed does, by calibrate_in_model, for `algorithms` (those the
 // caller will predict; the others are then refused), with `progress` as calibrate() calls it.
 FormulaConfig formula_for_model(const ModelConfig& model, FormulaConfig::Kind kind, int max_procs, std::size_t segment,

@@ -71,7 +71,7 @@ double derived_allgather_two_proc(const FormulaInput& in) {
 // 0 does. The sum is exact where both parts are: under one port the bcast's scatter_allgather
 // (16..31 processes, P*m >= 1 MiB) is a lower bound (registry/bcast.cpp), and so is this there:
 // the engine is up to about a quarter slower on 21..31 processes
-// (tests/model/formula_agreement_test.cpp).
+// (tests/registry/formula_agreement_test.cpp).
 double derived_allgather_linear(const FormulaInput& in) {
   if (in.procs <= 1 || in.bytes == 0) return 0;
   return derived_fixed_choice(Operation::gather, in, in.bytes, 0) +

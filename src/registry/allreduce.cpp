@@ -179,7 +179,7 @@ double derived_allreduce_segmented_ring(const FormulaInput& in) {
 // halves, and then delays the odd rank's second message; later, a rank ahead may take the port of
 // one whose partner is behind. Which message a port serves first depends on when each was posted,
 // which the formula does not follow: it lets them arrive side by side, a lower bound there (the
-// engine is up to about 20% slower on 3 processes; tests/model/formula_agreement_test.cpp).
+// engine is up to about 20% slower on 3 processes; tests/registry/formula_agreement_test.cpp).
 double derived_allreduce_rabenseifner(const FormulaInput& in) {
   const std::size_t ts = type_size(in), count = element_count(in);
   if (count == 0 || in.procs <= 1) return 0;

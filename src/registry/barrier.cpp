@@ -51,7 +51,7 @@ double derived_barrier_double_ring(const FormulaInput& in) { return in.procs <= 
 // are out of step, and a rank that has finished an exchange early can post its next one to a
 // rank that is still waiting for its current partner's message (ties at equal times go in the
 // order the engine queued the events, not by round): the port, granted in posting order, takes
-// the later message first and delays the current one, by a (tests/model/formula_agreement_test).
+// the later message first and delays the current one, by a (tests/registry/formula_agreement_test).
 double derived_barrier_recursive_doubling(const FormulaInput& in) {
   if (in.procs <= 1) return 0;
   const int pof2 = largest_power_of_two(in.procs), extra = in.procs - pof2;

@@ -169,7 +169,7 @@ double derived_bcast_knomial(const FormulaInput& in) { return tree_bcast(in, kno
 // pair's last segment (or, P even, the root sends the last vrank its right half before that rank's
 // parent has sent it its last left segment): the port, granted in the order sends are posted,
 // takes that message first and delays the segment. This happens from 4 processes on; the engine is
-// then up to 20% slower and the formula a lower bound (tests/model/formula_agreement_test.cpp).
+// then up to 20% slower and the formula a lower bound (tests/registry/formula_agreement_test.cpp).
 double derived_bcast_split_binary_tree(const FormulaInput& in) {
   if (trivial(in)) return 0;
   const std::size_t L = (in.bytes + 1) / 2, R = in.bytes / 2;

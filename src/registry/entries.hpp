@@ -11,7 +11,7 @@
 // gamma(i+1)/gamma(2); blocking sends to k ranks cost k transfers; a receive completes when its
 // message has arrived. Local copies are free. Under the model engine with the same Hockney
 // parameters and gamma measured in it, the derived formulas give its time exactly (relative
-// 1e-9), except where a formula's comment says otherwise (tests/model/formula_agreement_test).
+// 1e-9), except where a formula's comment says otherwise (tests/registry/formula_agreement_test).
 // A formula for an algorithm with segments, fanout or radix reads them from FormulaInput::params,
 // and applies the same fallbacks as the algorithm (split_binary_tree to the pipeline,
 // scatter_allgather to basic_linear below p bytes).

@@ -50,7 +50,7 @@ double reduced(const FormulaInput& in, double bytes) { return bytes * in.costs.r
 // whereas the engine takes them in the order of its events, which is the order in which their
 // causes were scheduled (a child that waited longer goes first): a child served one transfer
 // later then delays its own next segments. This happens from 5 processes on; the formula is then
-// an approximation off by either sign: in tests/model/formula_agreement_test.cpp up to 10.3%
+// an approximation off by either sign: in tests/registry/formula_agreement_test.cpp up to 10.3%
 // below the engine (in-order_binary, with roots 0 and p-1) and 4.6% above (middle roots, leaf
 // isends); it is checked to within 12%. Exact would need the engine's event order (the order in
 // which each post's chain of causes was scheduled), i.e. a simulation.
@@ -218,7 +218,7 @@ double derived_reduce_in_order_binary(const FormulaInput& in) {
 // while its partner's port is still busy with step 1) a transfer can wait for a port, and which
 // goes first is the engine's posting order; the formula (side by side, whatever serial_receive
 // says) is then a lower bound: every wait in the program is a max, so a transfer delayed by a
-// port can only delay what follows (tests/model/formula_agreement_test.cpp).
+// port can only delay what follows (tests/registry/formula_agreement_test.cpp).
 double derived_reduce_rabenseifner(const FormulaInput& in) {
   const Reduction red = in.params.reduction;
   const std::size_t ts = size_of(red.type), count = in.bytes / ts;

@@ -79,7 +79,7 @@ void halve(const FormulaInput& in, const Folded& f, std::vector<double>& c, std:
 // partner's port while ranks past 2r, which start at once, send it their first halving, which
 // waits for the port (and holds the sender's); later a rank ahead may take the port of one whose
 // partner is behind, so messages are served in the order they are posted, not step by step. The
-// formula lets them arrive side by side: a lower bound for those P (tests/model/formula_agreement_test.cpp).
+// formula lets them arrive side by side: a lower bound for those P (tests/registry/formula_agreement_test.cpp).
 double derived_reduce_scatter_recursive_halving(const FormulaInput& in) {
   if (trivial(in)) return 0;
   const Folded f(in);

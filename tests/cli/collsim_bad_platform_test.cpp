@@ -8,7 +8,7 @@
 #include <fstream>
 #include <string>
 
-#include "cli/cli_test_util.hpp"
+#include "common/cli_test_util.hpp"
 
 namespace collsim_test {
 namespace {
@@ -18,16 +18,10 @@ const std::string kHead =
     "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
     "<platform version=\"4.1\">\n";
 
-fs::path write(const std::string& name, const std::string& text) {
-  const fs::path file = scratch() / name;
-  std::ofstream(file) << text;
-  return file;
-}
-
 // A platform of four hosts in one cluster with these attributes (line 4, column 3).
 fs::path cluster(const std::string& name, const std::string& attributes) {
-  return write(name, kHead + "  <cluster id=\"c\" prefix=\"n-\" suffix=\"\" radical=\"0-3\" " + attributes +
-                         "/>\n</platform>\n");
+  return scratch_file(name, kHead + "  <cluster id=\"c\" prefix=\"n-\" suffix=\"\" radical=\"0-3\" " + attributes +
+                                "/>\n</platform>\n");
 }
 
 // `op` on `procs` ranks on `platform` is refused with `problem` (after "FILE:") by both engines
@@ -40,20 +34,20 @@ void expect_platform_refused(const fs::path& platform, const std::string& op, in
                        " --bytes 1KiB --platform " + platform.string(),
                    line);
   }
-  const fs::path scenario = write(platform.stem().string() + ".yaml",
-                                  "name: bad-platform\n"
-                                  "platform: " +
-                                      platform.filename().string() +
-                                      "\n"
-                                      "engines: [model, sim]\n"
-                                      "model: {kind: two_level, from_platform: true}\n"
-                                      "procs: [" +
-                                      std::to_string(procs) +
-                                      "]\n"
-                                      "bytes: [1KiB]\n"
-                                      "operations:\n"
-                                      "  - op: " +
-                                      op + "\n");
+  const fs::path scenario = scratch_file(platform.stem().string() + ".yaml",
+                                         "name: bad-platform\n"
+                                         "platform: " +
+                                             platform.filename().string() +
+                                             "\n"
+                                             "engines: [model, sim]\n"
+                                             "model: {kind: two_level, from_platform: true}\n"
+                                             "procs: [" +
+                                             std::to_string(procs) +
+                                             "]\n"
+                                             "bytes: [1KiB]\n"
+                                             "operations:\n"
+                                             "  - op: " +
+                                             op + "\n");
   SCOPED_TRACE("scenario");
   const Outcome o = collsim_in(scratch(), "run " + scenario.string());
   EXPECT_EQ(o.status, 2) << o.err;
@@ -79,25 +73,26 @@ TEST(BadPlatform, NegativeLatency) {
 }
 
 TEST(BadPlatform, HostsWithoutARoute) {
-  const fs::path platform = write("noroute.xml", kHead +
-                                                     "  <zone id=\"z\" routing=\"Full\">\n"
-                                                     "    <host id=\"a\" speed=\"1Gf\"/>\n"
-                                                     "    <host id=\"b\" speed=\"1Gf\"/>\n"
-                                                     "    <host id=\"c\" speed=\"1Gf\"/>\n"
-                                                     "    <link id=\"l\" bandwidth=\"1GBps\" latency=\"5us\"/>\n"
-                                                     "    <route src=\"a\" dst=\"b\"><link_ctn id=\"l\"/></route>\n"
-                                                     "  </zone>\n"
-                                                     "</platform>\n");
+  const fs::path platform =
+      scratch_file("noroute.xml", kHead +
+                                      "  <zone id=\"z\" routing=\"Full\">\n"
+                                      "    <host id=\"a\" speed=\"1Gf\"/>\n"
+                                      "    <host id=\"b\" speed=\"1Gf\"/>\n"
+                                      "    <host id=\"c\" speed=\"1Gf\"/>\n"
+                                      "    <link id=\"l\" bandwidth=\"1GBps\" latency=\"5us\"/>\n"
+                                      "    <route src=\"a\" dst=\"b\"><link_ctn id=\"l\"/></route>\n"
+                                      "  </zone>\n"
+                                      "</platform>\n");
   expect_platform_refused(platform, "bcast/binomial", 3, "5:5: no route from host a to host c");
 }
 
 // SimGrid's refusal took 8 lines.
 TEST(BadPlatform, VersionThree) {
   const fs::path platform =
-      write("v3.xml",
-            "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-            "<platform version=\"3\">\n  <cluster id=\"c\" prefix=\"n-\" suffix=\"\" radical=\"0-3\" "
-            "speed=\"1Gf\" bw=\"1GBps\" lat=\"5us\"/>\n</platform>\n");
+      scratch_file("v3.xml",
+                   "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+                   "<platform version=\"3\">\n  <cluster id=\"c\" prefix=\"n-\" suffix=\"\" radical=\"0-3\" "
+                   "speed=\"1Gf\" bw=\"1GBps\" lat=\"5us\"/>\n</platform>\n");
   expect_platform_refused(
       platform, "bcast/binomial", 4,
       "3:1: <platform> version '3' is too old: SimGrid 3.32 reads version 4.1 (simgrid_update_xml " +
@@ -106,11 +101,11 @@ TEST(BadPlatform, VersionThree) {
 
 // SimGrid gave the line only, and its parser's state.
 TEST(BadPlatform, MalformedXml) {
-  const fs::path platform = write("malformed.xml", kHead +
-                                                       "  <zone id=\"z\" routing=\"Full\">\n"
-                                                       "    <host id=\"a\" speed=\"1Gf\">\n"
-                                                       "  </zone>\n"
-                                                       "</platform>\n");
+  const fs::path platform = scratch_file("malformed.xml", kHead +
+                                                              "  <zone id=\"z\" routing=\"Full\">\n"
+                                                              "    <host id=\"a\" speed=\"1Gf\">\n"
+                                                              "  </zone>\n"
+                                                              "</platform>\n");
   expect_platform_refused(platform, "bcast/binomial", 1,
                           "6:5: malformed XML: mismatched tag (the <host> of line 5 is still open)");
 }

@@ -4,7 +4,7 @@
 // the formula engine's refusals.
 #include <cmath>
 
-#include "cli/cli_test_util.hpp"
+#include "common/cli_test_util.hpp"
 
 namespace collsim_test {
 namespace {

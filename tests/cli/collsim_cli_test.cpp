@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "cli_test_util.hpp"
+#include "common/cli_test_util.hpp"
 #include "registry/registry.hpp"
 
 namespace {
@@ -279,7 +279,7 @@ TEST(Cli, BadScenarioFilesNameFileAndLine) {
   expect_bad_input("run " + f, f + ":2:11: platform file 'nowhere.xml' not found");
   f = scenario("empty.yaml", "");
   expect_bad_input("run " + f, "the scenario is empty");
-  // Slips (tests/unit/scenario_test.cpp has each): refused before anything runs or is written.
+  // Slips (tests/experiment/scenario_test.cpp has each): refused before anything runs or is written.
   f = scenario("dupkey.yaml", "engines: [model]\nprocs: [2]\nbytes: [1]\nprocs: [4]\noperations: [bcast/binomial]\n");
   expect_refused("run " + f, "collsim: " + f + ":4:1: duplicate key 'procs' (first at line 2)");
   f = scenario("twice.yaml", "engines: [model, model]\nprocs: [2]\nbytes: [1]\noperations: [bcast/binomial]\n");

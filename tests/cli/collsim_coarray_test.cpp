@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "cli/cli_test_util.hpp"
+#include "common/cli_test_util.hpp"
 
 namespace collsim_test {
 namespace {

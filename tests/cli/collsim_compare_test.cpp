@@ -1,6 +1,6 @@
 // collsim compare and collsim select as a user runs them: the files and tables they write, their
 // plots, and the one-line errors of bad input. The numbers themselves are checked in
-// tests/unit/comparison_test.cpp and tests/selection.
+// tests/experiment/comparison_test.cpp and tests/selection.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "cli_test_util.hpp"
+#include "common/cli_test_util.hpp"
 
 namespace {
 
@@ -28,14 +28,8 @@ const char* const kRows =
     "formula-derived,bcast/basic_linear,4,1000,0,0,4\n"
     "formula-derived,bcast/binomial,4,2000,0,0,5\n";
 
-fs::path write(const std::string& name, const std::string& text) {
-  const fs::path p = scratch() / name;
-  std::ofstream(p) << text;
-  return p;
-}
-
 TEST(Compare, WritesTablesAndFiles) {
-  const fs::path csv = write("rows.csv", kRows);
+  const fs::path csv = scratch_file("rows.csv", kRows);
   const fs::path out = scratch() / "compare-out";
   const Outcome o = collsim("compare " + csv.string() + " --out " + out.string());
   ASSERT_EQ(o.status, 0) << o.err;
@@ -64,7 +58,7 @@ TEST(Compare, WritesTablesAndFiles) {
 }
 
 TEST(Compare, BadInput) {
-  const fs::path csv = write("rows.csv", kRows);
+  const fs::path csv = scratch_file("rows.csv", kRows);
   expect_bad_input("compare", "compare needs at least one results file");
   expect_refused("compare " + (scratch() / "missing.csv").string(),
                  "collsim: " + (scratch() / "missing.csv").string() +
@@ -77,17 +71,17 @@ TEST(Compare, BadInput) {
            {"formula-derived,bcast/binomial,4,1000,0", "5 cells, the header has 7"},
            {"formula-derived,bcast/binomial,4,1000,0,0,-5",
             "time_s is '-5', not a time (a non-negative number of seconds)"}}) {
-    const fs::path bad = write("bad-row.csv", head + row + "\n");
+    const fs::path bad = scratch_file("bad-row.csv", head + row + "\n");
     expect_refused("compare " + bad.string(), "collsim: " + bad.string() + ":3: not a results row (" + problem + ")");
   }
-  const fs::path fidelity = write("fidelity.csv", "op,procs,bytes,ours_median_s\nbcast/binomial,4,8,1\n");
+  const fs::path fidelity = scratch_file("fidelity.csv", "op,procs,bytes,ours_median_s\nbcast/binomial,4,8,1\n");
   expect_refused("compare " + fidelity.string(),
                  "collsim: " + fidelity.string() +
                      ":1: not a collsim results CSV (its header lacks engine,op,procs,bytes,segment,root,time_s)");
-  const fs::path apart = write("apart.csv",
-                               "engine,op,procs,bytes,segment,root,time_s\n"
-                               "sim,bcast/binomial,4,8,0,0,1\n"
-                               "formula-derived,bcast/binomial,4,16,0,0,1\n");
+  const fs::path apart = scratch_file("apart.csv",
+                                      "engine,op,procs,bytes,segment,root,time_s\n"
+                                      "sim,bcast/binomial,4,8,0,0,1\n"
+                                      "formula-derived,bcast/binomial,4,16,0,0,1\n");
   expect_bad_input("compare " + apart.string(), "no common points");
   expect_refused("compare " + csv.string() + " --reference formula",
                  "collsim: --reference: 'formula' is not an engine to compare with: sim, mpi, mpi-native, model");
@@ -96,7 +90,7 @@ TEST(Compare, BadInput) {
 }
 
 TEST(Compare, Plots) {
-  const fs::path csv = write("rows.csv", kRows);
+  const fs::path csv = scratch_file("rows.csv", kRows);
   const fs::path png = scratch() / "compare-png";
   // Without a Python that has matplotlib: one line, exit 2, nothing written.
   const Outcome none = run_command("COLLSIM_PYTHON=/nonexistent/python3 " + std::string(COLLSIM_BIN) + " compare " +
@@ -118,17 +112,17 @@ TEST(Compare, Plots) {
   // With textbook predictions at two sizes they are dashed lines; the model engine's, at one size,
   // markers. A barrier (no size: its candidates across, so markers) and points of 0 bytes and 0 s
   // (at the "0" ticks) draw too.
-  const fs::path more = write("more.csv", std::string(kRows) +
-                                              "formula-textbook,bcast/binomial,4,1000,0,0,6\n"
-                                              "formula-textbook,bcast/binomial,4,2000,0,0,7\n"
-                                              "formula-textbook,bcast/binary_tree,4,1000,0,0,7\n"
-                                              "model,bcast/binomial,4,1000,0,0,9\n"
-                                              "sim,bcast/binomial,4,0,0,0,0\n"
-                                              "formula-textbook,bcast/binomial,4,0,0,0,0\n"
-                                              "sim,barrier/linear,4,0,0,0,2e-05\n"
-                                              "sim,barrier/bruck,4,0,0,0,1.5e-05\n"
-                                              "formula-textbook,barrier/linear,4,0,0,0,2.2e-05\n"
-                                              "formula-textbook,barrier/bruck,4,0,0,0,1.4e-05\n");
+  const fs::path more = scratch_file("more.csv", std::string(kRows) +
+                                                     "formula-textbook,bcast/binomial,4,1000,0,0,6\n"
+                                                     "formula-textbook,bcast/binomial,4,2000,0,0,7\n"
+                                                     "formula-textbook,bcast/binary_tree,4,1000,0,0,7\n"
+                                                     "model,bcast/binomial,4,1000,0,0,9\n"
+                                                     "sim,bcast/binomial,4,0,0,0,0\n"
+                                                     "formula-textbook,bcast/binomial,4,0,0,0,0\n"
+                                                     "sim,barrier/linear,4,0,0,0,2e-05\n"
+                                                     "sim,barrier/bruck,4,0,0,0,1.5e-05\n"
+                                                     "formula-textbook,barrier/linear,4,0,0,0,2.2e-05\n"
+                                                     "formula-textbook,barrier/bruck,4,0,0,0,1.4e-05\n");
   const fs::path png2 = scratch() / "compare-png-textbook";
   const Outcome t = collsim("compare " + more.string() + " --plots " + png2.string());
   ASSERT_EQ(t.status, 0) << t.err;

@@ -10,7 +10,7 @@
 #include <set>
 #include <string>
 
-#include "cli_test_util.hpp"
+#include "common/cli_test_util.hpp"
 
 namespace {
 

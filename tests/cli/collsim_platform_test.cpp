@@ -6,17 +6,10 @@
 #include <sstream>
 #include <string>
 
-#include "cli/cli_test_util.hpp"
+#include "common/cli_test_util.hpp"
 
 namespace collsim_test {
 namespace {
-
-std::string slurp(const fs::path& file) {
-  std::ifstream in(file);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 TEST(CollsimPlatform, WritesAFileTheEnginesRun) {
   const fs::path file = scratch() / "ft.xml";

@@ -16,7 +16,7 @@
 #include <regex>
 #include <string>
 
-#include "cli_test_util.hpp"
+#include "common/cli_test_util.hpp"
 
 namespace {
 

@@ -10,17 +10,11 @@
 #include <utility>
 #include <vector>
 
-#include "cli_test_util.hpp"
+#include "common/cli_test_util.hpp"
 
 namespace {
 
 using namespace collsim_test;
-
-fs::path write_scenario(const std::string& file, const std::string& text) {
-  const fs::path p = scratch() / file;
-  std::ofstream(p) << text;
-  return p;
-}
 
 // The value of a string field of run.json ("status": "...").
 std::string json_string_field(const std::string& json, const std::string& key) {
@@ -45,7 +39,7 @@ struct Failed {
 };
 
 Failed run_until_failure(const std::string& name, const std::string& text) {
-  const fs::path scenario = write_scenario(name + ".yaml", text);
+  const fs::path scenario = scratch_file(name + ".yaml", text);
   const fs::path out = scratch() / name;
   Failed f{collsim("run " + scenario.string() + " --out " + out.string()), "", ""};
   f.csv = slurp(out / "results.csv");
@@ -106,9 +100,9 @@ TEST(RunFailure, MpiTimeoutExitsOneWithinTheTimeout) {
 // platform is loaded with the scenario's options): bad input, before anything runs.
 TEST(RunFailure, UnknownSimGridOptionInAScenarioIsRefusedBeforeRunning) {
   const fs::path scenario =
-      write_scenario("bad-cfg.yaml", "engines: [model, sim]\nplatform: " + src("platforms/grisou.xml") +
-                                         "\nprocs: 2\nbytes: 1000\noperations: [bcast/binomial]\n"
-                                         "sim: {cfg: [network/no-such-option:3]}\n");
+      scratch_file("bad-cfg.yaml", "engines: [model, sim]\nplatform: " + src("platforms/grisou.xml") +
+                                       "\nprocs: 2\nbytes: 1000\noperations: [bcast/binomial]\n"
+                                       "sim: {cfg: [network/no-such-option:3]}\n");
   expect_refused("run " + scenario.string(), "collsim: " + scenario.string() +
                                                  ": bad SimGrid option 'network/no-such-option:3': Bad config key: "
                                                  "network/no-such-option");
@@ -116,9 +110,9 @@ TEST(RunFailure, UnknownSimGridOptionInAScenarioIsRefusedBeforeRunning) {
 
 TEST(RunFailure, SimCfgWithoutColonIsRefusedWithItsPosition) {
   const fs::path scenario =
-      write_scenario("cfg-colon.yaml",
-                     "engines: [sim]\nplatform: " + src("platforms/grisou.xml") +
-                         "\nprocs: 2\nbytes: 1000\noperations: [bcast/binomial]\nsim:\n  cfg: [network/model=CM02]\n");
+      scratch_file("cfg-colon.yaml",
+                   "engines: [sim]\nplatform: " + src("platforms/grisou.xml") +
+                       "\nprocs: 2\nbytes: 1000\noperations: [bcast/binomial]\nsim:\n  cfg: [network/model=CM02]\n");
   expect_refused("run " + scenario.string(),
                  "collsim: " + scenario.string() + ":7:9: sim.cfg: 'network/model=CM02' is not KEY:VALUE");
 }
@@ -132,7 +126,7 @@ TEST(RunOutput, NameDescriptionAndOutputFolder) {
   fs::create_directories(cwd);
   const std::string body = "engines: [model]\nprocs: 2\nbytes: 1000\noperations: [bcast/binomial]\n";
   const fs::path named =
-      write_scenario("named.yaml", "name: my-study\ndescription: what it is for\noutput:\n  dir: here/there\n" + body);
+      scratch_file("named.yaml", "name: my-study\ndescription: what it is for\noutput:\n  dir: here/there\n" + body);
   Outcome o = collsim_in(cwd, "run " + named.string());
   ASSERT_EQ(o.status, 0) << o.err;
   EXPECT_EQ(lines(o.out).at(0), "my-study: what it is for") << o.out;
@@ -147,13 +141,13 @@ TEST(RunOutput, NameDescriptionAndOutputFolder) {
   EXPECT_EQ(o.err, "") << "--quiet";
   EXPECT_TRUE(fs::exists(cwd / "elsewhere/results.csv"));
 
-  const fs::path plain = write_scenario("plain.yaml", "name: given-name\n" + body);
+  const fs::path plain = scratch_file("plain.yaml", "name: given-name\n" + body);
   o = collsim_in(cwd, "run " + plain.string());
   ASSERT_EQ(o.status, 0) << o.err;
   EXPECT_EQ(lines(o.out).at(0), "given-name") << o.out;
   EXPECT_TRUE(fs::exists(cwd / "results/given-name/results.csv"));
 
-  const fs::path anonymous = write_scenario("anonymous.yaml", body);
+  const fs::path anonymous = scratch_file("anonymous.yaml", body);
   o = collsim_in(cwd, "run " + anonymous.string());
   ASSERT_EQ(o.status, 0) << o.err;
   EXPECT_TRUE(fs::exists(cwd / "results/anonymous/run.json"));
@@ -170,7 +164,7 @@ TEST(RunOutput, TheNameKeepsTheFolderInsideResults) {
       " is not a plain name (it names the results folder results/NAME: not empty, not . or .., no /)";
   for (const auto& [name, shown] : std::vector<std::pair<std::string, std::string>>{
            {"../../evil-out", "../../evil-out"}, {"\"\"", ""}, {"..", ".."}, {"a/b", "a/b"}}) {
-    const fs::path s = write_scenario("evil.yaml", "name: " + name + "\n" + body);
+    const fs::path s = scratch_file("evil.yaml", "name: " + name + "\n" + body);
     const Outcome o = collsim_in(cwd, "run " + s.string());
     EXPECT_EQ(o.status, 2) << o.err;
     EXPECT_EQ(o.err, "collsim: " + s.string() + ":1:7: name: '" + shown + "'" + why + "\n");
@@ -187,7 +181,7 @@ namespace {
 // A coarray scenario (a `coarray:` block) runs through the same `collsim run`: a bad section is
 // refused with its position and exit status 2; a good one writes its rows and the summary table.
 TEST(RunCoarray, BadSectionIsRefusedWithItsPosition) {
-  const fs::path scenario = write_scenario(
+  const fs::path scenario = scratch_file(
       "coarray-bad.yaml", "engines: [model]\nplatform: " + src("platforms/grisou.xml") +
                               "\ncoarray:\n  points:\n    - {local: \"1:11\", local_shape: \"10\", remote: \":\", "
                               "remote_shape: \"10\"}\n");
@@ -198,7 +192,7 @@ TEST(RunCoarray, BadSectionIsRefusedWithItsPosition) {
 }
 
 TEST(RunCoarray, ModelAndSimRowsAndSummary) {
-  const fs::path scenario = write_scenario(
+  const fs::path scenario = scratch_file(
       "coarray-good.yaml", "engines: [model, sim, mpi]\nplatform: " + src("platforms/grisou.xml") +
                                "\nmpi: {program: /nonexistent/collsim-mpi}\ncoarray:\n  points:\n"
                                "    - {sweep: s, local: \":\", local_shape: \"1000\", remote: \"1:2000:2\", "

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "cli_test_util.hpp"
+#include "common/cli_test_util.hpp"
 
 namespace {
 

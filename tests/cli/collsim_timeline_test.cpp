@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "cli_test_util.hpp"
 #include "comm/comm.hpp"
+#include "common/cli_test_util.hpp"
 #include "experiment/trace_files.hpp"
 
 namespace collsim_test {
@@ -23,12 +23,6 @@ std::size_t occurrences(const std::string& text, const std::string& what) {
   std::size_t n = 0;
   for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
   return n;
-}
-
-fs::path write(const std::string& name, const std::string& text) {
-  const fs::path p = scratch() / name;
-  std::ofstream(p) << text;
-  return p;
 }
 
 // The SVG group of element `id`, up to its first closing tag.
@@ -106,7 +100,7 @@ const char* const kHandWritten =
 
 TEST(Timeline, HandWrittenTraceWithoutMessageEvents) {
   SKIP_WITHOUT_MATPLOTLIB();
-  const fs::path csv = write("hand.csv", kHandWritten), svg = scratch() / "hand.svg";
+  const fs::path csv = scratch_file("hand.csv", kHandWritten), svg = scratch() / "hand.svg";
   const Outcome o = collsim("timeline --from-trace " + csv.string() + " --svg " + svg.string());
   ASSERT_EQ(o.status, 0) << o.err;
   const std::string picture = slurp(svg);
@@ -152,7 +146,7 @@ TEST(Timeline, MarksSendsDoneBeforeTheirDataLeft) {
 TEST(Timeline, RefusesATraceThatBreaksItsContract) {
   SKIP_WITHOUT_MATPLOTLIB();
   const std::string head = "0,mpi,\"one send, by hand\",2,";
-  const fs::path csv = write(
+  const fs::path csv = scratch_file(
       "broken.csv",
       "run,engine,label,procs,kind,op,time,rank,peer,tag,bytes,message,request,"
       "protocol,latency\n" +
@@ -184,10 +178,10 @@ TEST(Timeline, BadInput) {
   expect_bad_input("timeline --op bcast/pipeline --procs 8 --svg " + svg, "missing --bytes");
   expect_bad_input("timeline --from-trace /nonexistent.csv --svg " + svg,
                    "/nonexistent.csv: cannot open the trace file (No such file or directory)");
-  const fs::path hand = write("hand2.csv", kHandWritten);
+  const fs::path hand = scratch_file("hand2.csv", kHandWritten);
   expect_bad_input("timeline --from-trace " + hand.string() + " --procs 4 --svg " + svg,
                    "--procs does not apply to --from-trace");
-  const fs::path bad = write("bad.csv", "run,engine\n0,model\n");
+  const fs::path bad = scratch_file("bad.csv", "run,engine\n0,model\n");
   expect_bad_input("timeline --from-trace " + bad.string() + " --svg " + svg, "bad.csv:1: not a collsim trace");
   // Above 64 ranks tools/timeline refuses, in one line.
   expect_bad_input("timeline --op bcast/binomial --procs 65 --bytes 1KiB --svg " + svg,

@@ -6,7 +6,7 @@
 #include <set>
 #include <string>
 
-#include "cli_test_util.hpp"
+#include "common/cli_test_util.hpp"
 
 namespace {
 
@@ -65,16 +65,10 @@ TEST(MeasureTrace, RefusalsAreOneLineWithStatusTwo) {
   EXPECT_FALSE(fs::exists(scratch() / "big.json"));
 }
 
-fs::path write_scenario(const std::string& file, const std::string& text) {
-  const fs::path p = scratch() / file;
-  std::ofstream(p) << text;
-  return p;
-}
-
 TEST(ScenarioTrace, OneFilePerModelPointNamedByItsKey) {
-  const fs::path scenario = write_scenario("traced.yaml",
-                                           "engines: [formula, model]\ntrace: paje\noperations:\n"
-                                           "  - op: bcast/binomial\n    procs: [2, 5]\n    bytes: [1000, 70000]\n");
+  const fs::path scenario = scratch_file("traced.yaml",
+                                         "engines: [formula, model]\ntrace: paje\noperations:\n"
+                                         "  - op: bcast/binomial\n    procs: [2, 5]\n    bytes: [1000, 70000]\n");
   const fs::path out = scratch() / "traced";
   fs::remove_all(out);
   const Outcome o = collsim("run " + scenario.string() + " --out " + out.string() + " --quiet --jobs 2");
@@ -93,9 +87,9 @@ TEST(ScenarioTrace, OneFilePerModelPointNamedByItsKey) {
 }
 
 TEST(ScenarioTrace, ShardsMergeWithTheirTraces) {
-  const fs::path scenario = write_scenario("traced-shards.yaml",
-                                           "engines: [model]\ntrace: json\noperations:\n"
-                                           "  - op: bcast/binomial\n    procs: [2, 3, 4]\n    bytes: [1000]\n");
+  const fs::path scenario = scratch_file("traced-shards.yaml",
+                                         "engines: [model]\ntrace: json\noperations:\n"
+                                         "  - op: bcast/binomial\n    procs: [2, 3, 4]\n    bytes: [1000]\n");
   const fs::path base = scratch() / "traced-shards";
   fs::remove_all(base);
   for (const char* k : {"1", "2"}) {
@@ -116,7 +110,7 @@ TEST(ScenarioTrace, ShardsMergeWithTheirTraces) {
 }
 
 TEST(ScenarioTrace, BadValueRefusedWithItsPosition) {
-  const fs::path scenario = write_scenario(
+  const fs::path scenario = scratch_file(
       "bad-trace.yaml",
       "engines: [model]\ntrace: svg\noperations:\n  - op: bcast/binomial\n    procs: [2]\n    bytes: [1]\n");
   const Outcome o = collsim("run " + scenario.string() + " --out " + (scratch() / "bad-trace").string());
@@ -129,12 +123,12 @@ TEST(ScenarioTrace, BadValueRefusedWithItsPosition) {
 TEST(ScenarioTrace, LimitWithoutTraceOrTooSmallIsRefused) {
   const std::string ops =
       "operations:\n  - op: bcast/binomial\n    procs: [4]\n    bytes: [100000]\n    segment: [1000]\n";
-  const fs::path lone = write_scenario("lone-limit.yaml", "engines: [model]\ntrace_limit: 1MiB\n" + ops);
+  const fs::path lone = scratch_file("lone-limit.yaml", "engines: [model]\ntrace_limit: 1MiB\n" + ops);
   Outcome o = collsim("run " + lone.string() + " --out " + (scratch() / "lone-limit").string());
   EXPECT_EQ(o.status, 2);
   EXPECT_EQ(o.err, "collsim: " + lone.string() + ":2:14: trace_limit applies only with trace: json|paje|csv\n");
   // 1 KiB is less than this point's trace: the run stops at it with the estimate.
-  const fs::path small = write_scenario("small-limit.yaml", "engines: [model]\ntrace: json\ntrace_limit: 1KiB\n" + ops);
+  const fs::path small = scratch_file("small-limit.yaml", "engines: [model]\ntrace: json\ntrace_limit: 1KiB\n" + ops);
   o = collsim("run " + small.string() + " --quiet --out " + (scratch() / "small-limit").string());
   EXPECT_EQ(o.status, 2) << o.err;
   // Its events are held up to the limit (1 KiB / 170 bytes per JSON event: 6), not all of them.

@@ -9,15 +9,15 @@
 #include <vector>
 
 #include "algorithms/coarray/coarray_transfer.hpp"
-#include "coarray/random_sections.hpp"
-#include "coarray/statements.hpp"
+#include "common/random_sections.hpp"
+#include "common/statements.hpp"
 #include "engines/model/model_engine.hpp"
 #include "models/coarray_cost.hpp"
 
 namespace collsim::coarray {
 namespace {
 
-using namespace test_sections;
+using namespace collsim_test;
 
 // What the one run does, and what it saw. An AlgorithmFn takes no context, so the test hands it
 // the job here.

@@ -1,5 +1,5 @@
 // The coarray property test on the model engine (issue 9 item 3): random points of
-// coarray/random_points.hpp, run as CoarrayProgram under each model the engine has (Hockney,
+// common/random_points.hpp, run as CoarrayProgram under each model the engine has (Hockney,
 // Hockney one-port, two-level with origin and target on one node and on two, LogGP), must leave
 // the bytes of Fortran's assignment (data_error ""). Each model gets every Table 1 case and every
 // boundary kind; the tally is printed so a run shows what it covered.
@@ -13,15 +13,15 @@
 #include <string>
 #include <vector>
 
-#include "coarray/corrupting_program.hpp"
-#include "coarray/random_points.hpp"
+#include "common/corrupting_program.hpp"
+#include "common/random_points.hpp"
 #include "engines/model/model_engine.hpp"
 #include "experiment/coarray_point.hpp"
 
 namespace collsim::coarray {
 namespace {
 
-using namespace test_sections;
+using namespace collsim_test;
 
 constexpr int kPoints = 300;
 

@@ -7,9 +7,10 @@
 
 #include <string>
 
+#include "common/collsim_test.hpp"
 #include "experiment/critical_path.hpp"
 
-namespace collsim::testing {
+namespace collsim_test {
 
 // `local_work`: the engine spends time outside messages and copies (LogGP's overheads o, the sim
 // engine's send overheads and hand-overs); without it, `other` is rounding only.
@@ -37,4 +38,4 @@ inline void expect_tiled(const CriticalPath& path, const std::string& what, bool
   EXPECT_GE(path.shares.other, -1e-12 * path.finish) << what;
 }
 
-}  // namespace collsim::testing
+}  // namespace collsim_test

@@ -10,16 +10,10 @@
 #include <string>
 #include <vector>
 
+#include "common/files.hpp"
 #include "experiment/measurement.hpp"
 
 namespace collsim_test {
-
-inline std::vector<std::string> lines(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) out.push_back(line);
-  return out;
-}
 
 // Column -> value of the one data row of `out`, whose first line must be `header`.
 inline std::map<std::string, std::string> csv_row(const std::string& out, const std::string& header) {

@@ -13,9 +13,10 @@
 #include <vector>
 
 #include "algorithms/operation.hpp"
+#include "common/collsim_test.hpp"
 #include "registry/registry.hpp"
 
-namespace collsim::testing {
+namespace collsim_test {
 
 // The reductions the suites run a reducing algorithm with, in turn: int32 sum (checked exactly),
 // double sum (within the descriptor's floating-point bound), float max and int32 lor (exact; an
@@ -125,6 +126,11 @@ inline std::vector<std::string> every_algorithm_name() {
   return out;
 }
 
+// bcast -> "bcast", for suites whose parameter is an operation.
+inline std::string operation_test_name(const ::testing::TestParamInfo<Operation>& info) {
+  return std::string(to_string(info.param));
+}
+
 inline std::string name_test_name(const ::testing::TestParamInfo<std::string>& info) {
   std::string n = info.param;
   for (char& ch : n)
@@ -132,7 +138,7 @@ inline std::string name_test_name(const ::testing::TestParamInfo<std::string>& i
   return n;
 }
 
-}  // namespace collsim::testing
+}  // namespace collsim_test
 
 namespace collsim {
 // GoogleTest prints a parameter with this (found by argument-dependent lookup) instead of the

@@ -5,10 +5,11 @@
 #include <memory>
 #include <string>
 
+#include "common/collsim_test.hpp"
 #include "engines/run.hpp"
 #include "registry/registry.hpp"
 
-namespace collsim::testing {
+namespace collsim_test {
 
 // A barrier in which rank `late` first works for a while (a local reduction of `work` bytes,
 // charged as the engine charges reductions) and only then enters the barrier.
@@ -45,4 +46,4 @@ class LateBarrier final : public RankProgram {
   std::size_t work_;
 };
 
-}  // namespace collsim::testing
+}  // namespace collsim_test

@@ -1,7 +1,7 @@
 // Open MPI's message monitoring (pml monitoring) around one `collsim-mpi run`: the messages and
 // bytes each rank sent to each other rank, counted by Open MPI itself and printed at
 // MPI_Finalize. Shared by the suites that identify an algorithm by the messages it sends
-// (tests/mpi/mpi_pattern_test.cpp, tests/selection/mpi_rules_test.cpp).
+// (tests/engines/mpi/mpi_pattern_test.cpp, tests/selection/mpi_rules_test.cpp).
 //
 // The including test target defines MPIEXEC (mpirun), OMPI_INFO (ompi_info beside it, or "") and
 // COLLSIM_MPI_BIN (the collsim-mpi program).

@@ -1,5 +1,5 @@
 // Runs a shell command as a user would and captures what it leaves: exit status, stdout, stderr.
-// Shared by the suites that test the command-line programs (tests/cli, tests/mpi).
+// Shared by the suites that test the command-line programs (tests/cli, tests/engines/mpi).
 #pragma once
 
 #include <sys/wait.h>
@@ -12,19 +12,14 @@
 #include <sstream>
 #include <string>
 
+#include "common/files.hpp"
+
 namespace collsim_test {
 
 struct Outcome {
   int status;  // exit status (the shell reports 128+N for a program killed by signal N)
   std::string out, err;
 };
-
-inline std::string slurp(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // `command` goes to /bin/sh as written (quote paths yourself), with stdin from /dev/null so a
 // program that waits for input fails instead of hanging the suite. The output goes through files

@@ -5,12 +5,13 @@
 
 #include <string_view>
 
+#include "common/collsim_test.hpp"
 #include "registry/registry.hpp"
 
-namespace collsim::testing {
+namespace collsim_test {
 
 inline AlgorithmInfo test_algorithm(std::string_view name, AlgorithmFn fn, Operation op = Operation::bcast) {
   return AlgorithmInfo{.name = name, .op = op, .summary = "test", .run = fn};
 }
 
-}  // namespace collsim::testing
+}  // namespace collsim_test

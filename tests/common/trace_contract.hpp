@@ -11,8 +11,9 @@
 
 #include "comm/comm.hpp"
 #include "comm/trace.hpp"
+#include "common/collsim_test.hpp"
 
-namespace collsim::testing {
+namespace collsim_test {
 
 struct TraceExpectations {
   int procs = 1;
@@ -95,4 +96,4 @@ inline std::string trace_contract(const std::vector<TraceEvent>& events, const T
   return "";
 }
 
-}  // namespace collsim::testing
+}  // namespace collsim_test

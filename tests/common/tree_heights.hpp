@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-namespace collsim::testing {
+namespace collsim_test {
 
 inline int ceil_div(int a, int b) { return (a + b - 1) / b; }
 
@@ -54,4 +54,4 @@ inline int knomial_height(int p, int radix) {
   return best;
 }
 
-}  // namespace collsim::testing
+}  // namespace collsim_test

@@ -5,6 +5,7 @@
 #include <limits>
 #include <vector>
 
+#include "common/choices.hpp"
 #include "engines/run.hpp"
 #include "selection/decision_table.hpp"
 #include "selection/model_selection.hpp"
@@ -12,11 +13,7 @@
 namespace collsim::selection {
 namespace {
 
-Choice pick(const char* name, std::size_t segment = 0) {
-  Choice c{find_algorithm(name), {}};
-  c.params.segment = segment;
-  return c;
-}
+using collsim_test::pick;
 
 TEST(SampleSizes, PowersOfTwoAndMidpoints) {
   EXPECT_EQ(sample_sizes(0), std::vector<std::size_t>{});

@@ -23,6 +23,8 @@
 #include <string>
 #include <vector>
 
+#include "common/choices.hpp"
+#include "common/every_algorithm.hpp"
 #include "common/pml_monitoring.hpp"
 #include "selection/rules_file.hpp"
 
@@ -36,11 +38,7 @@ using collsim_test::Report;
 
 constexpr int kProcs = 4;
 
-Choice pick(const char* name, std::size_t segment = 0) {
-  Choice c{find_algorithm(name), {}};
-  c.params.segment = segment;
-  return c;
-}
+using collsim_test::pick;
 
 // One call and our table for its operation.
 struct Case {
@@ -144,15 +142,14 @@ TEST_P(RulesFileInOpenMpi, RunsTheTableChoiceNotTheFixedDecision) {
   }
 }
 
-std::string op_name(const ::testing::TestParamInfo<Operation>& param) { return std::string(to_string(param.param)); }
-
 std::vector<Operation> every_operation() {
   std::vector<Operation> out;
   for (const OperationInfo& info : all_operations()) out.push_back(info.op);
   return out;
 }
 
-INSTANTIATE_TEST_SUITE_P(Ops, RulesFileInOpenMpi, ::testing::ValuesIn(every_operation()), op_name);
+INSTANTIATE_TEST_SUITE_P(Ops, RulesFileInOpenMpi, ::testing::ValuesIn(every_operation()),
+                         collsim_test::operation_test_name);
 
 }  // namespace
 }  // namespace collsim::selection

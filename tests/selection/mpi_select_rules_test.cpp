@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <string>
 
+#include "common/every_algorithm.hpp"
 #include "common/pml_monitoring.hpp"
 #include "common/run_command.hpp"
 #include "selection/decision.hpp"
@@ -73,9 +74,8 @@ TEST_P(SelectRulesInOpenMpi, RunsTheSelectedAlgorithmNotTheFixedDecision) {
   EXPECT_NE(joined(native.sent), joined(other.sent)) << "Open MPI ran its fixed decision, " << to_string(fixed);
 }
 
-std::string op_name(const ::testing::TestParamInfo<Operation>& param) { return std::string(to_string(param.param)); }
-
-INSTANTIATE_TEST_SUITE_P(Ops, SelectRulesInOpenMpi, ::testing::Values(Operation::bcast, Operation::gather), op_name);
+INSTANTIATE_TEST_SUITE_P(Ops, SelectRulesInOpenMpi, ::testing::Values(Operation::bcast, Operation::gather),
+                         collsim_test::operation_test_name);
 
 }  // namespace
 }  // namespace collsim::selection

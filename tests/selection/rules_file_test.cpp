@@ -14,17 +14,14 @@
 #include <string>
 #include <vector>
 
+#include "common/choices.hpp"
 #include "engines/run.hpp"
 #include "selection/rules_file.hpp"
 
 namespace collsim::selection {
 namespace {
 
-Choice pick(const char* name, std::size_t segment = 0) {
-  Choice c{find_algorithm(name), {}};
-  c.params.segment = segment;
-  return c;
-}
+using collsim_test::pick;
 
 std::vector<DecisionTable> example() {
   Choice chain = pick("bcast/chain", 16384);

@@ -21,7 +21,7 @@
 //    the timed part) and puts the previous value back when it goes.
 //  - gather/linear_sync's first-segment size is coll_tuned_gather_algorithm_segmentsize.
 // Forcing is checked message by message with Open MPI's pml monitoring
-// (tests/mpi/mpi_pattern_test.cpp, `collsim-mpi run`): for every algorithm, and for other roots,
+// (tests/engines/mpi/mpi_pattern_test.cpp, `collsim-mpi run`): for every algorithm, and for other roots,
 // process counts, segments, fanouts and radices, Open MPI's forced collective sends the same
 // number of messages, of the same sizes, between the same ranks as ours, and a different
 // segment, fanout or radix changes that. (Open MPI's own tracing of its algorithm choice,

@@ -5,7 +5,7 @@
 // is the one place that names, parses, documents and defaults them.
 //
 // The network is one SimGrid <cluster> (platform version 4.1); facts of SimGrid 3.32's cluster
-// topologies, checked by loading generated files (tests/sim/generated_platform_test.cpp):
+// topologies, checked by loading generated files (tests/engines/sim/generated_platform_test.cpp):
 //  - Every link of the network has the same bandwidth and latency (`bandwidth`, `latency`) and
 //    is split-duplex: each direction is its own link, shared max-min by the flows crossing it.
 //    A route crosses a number of links that depends on the topology and on the two nodes; its

@@ -1,0 +1,127 @@
+// The PUT and GET coroutines on a fake one-sided Comm (one_sided_fake.hpp): the bytes land where
+// Fortran puts them, for every Table 1 case, blocking and not, on hand examples and random
+// section pairs; they issue the plan's operations; the one-buffer caution holds; nothing stays
+// outstanding after a segment; and their time under the model engine's rules is the closed form.
+#include "algorithms/coarray/coarray_transfer.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "common/one_sided_fake.hpp"
+#include "common/random_sections.hpp"
+#include "common/statements.hpp"
+#include "models/coarray_cost.hpp"
+
+namespace collsim::coarray {
+namespace {
+
+using namespace collsim_test;
+
+Task<> run_put(OneSidedFake& comm, const Statement& s, std::vector<std::byte>& local, std::size_t nputs, PutMode mode,
+               Window& window) {
+  window = co_await comm.win_allocate(nputs * s.remote.shape().bytes());
+  CoarrayContext ctx(window, s.options, true);
+  co_await put_segment(comm, ctx, 1, Buffer(local.data(), local.size()), s.local, 0, s.remote, nputs, mode);
+}
+
+Task<> run_get(OneSidedFake& comm, const Statement& s, std::vector<std::byte>& local, std::size_t statements,
+               GetBehaviour behaviour, Window& window, const std::vector<std::byte>& remote) {
+  window = co_await comm.win_allocate(s.remote.shape().bytes());
+  comm.memory(window, 1) = remote;
+  CoarrayOptions options = s.options;
+  options.get = behaviour;
+  CoarrayContext ctx(window, options, true);
+  for (std::size_t i = 0; i < statements; ++i)
+    co_await get_section(comm, ctx, 1, Buffer(local.data(), local.size()), s.local, 0, s.remote);
+}
+
+void run(Task<> task) {
+  start(task);
+  ASSERT_TRUE(task.done());
+  rethrow_if_failed(task);
+}
+
+// Runs every way of moving s and checks bytes, operations, outstanding requests and time.
+void check_statement(const Statement& s, int expected_case = -1) {
+  const Scheme scheme = choose_scheme(s.local, s.remote, s.options.buffer_bytes, s.options.registered);
+  if (expected_case >= 0) {
+    ASSERT_EQ(scheme.table_case, expected_case);
+  }
+  const std::string what = s.local.str() + " / " + s.remote.str() + " B " + std::to_string(s.options.buffer_bytes) +
+                           " case " + std::to_string(scheme.table_case);
+  for (const std::size_t nputs : {1, 3})
+    for (const PutMode mode : {PutMode::blocking, PutMode::nonblocking}) {
+      OneSidedFake comm(kCosts);
+      std::vector<std::byte> local = pattern(s.local.shape().bytes());
+      Window w;
+      run(run_put(comm, s, local, nputs, mode, w));
+      const bool blocking = mode == PutMode::blocking;
+      ASSERT_EQ(comm.memory(w, 1), expected_put(s, local, nputs)) << what;
+      const Plan plan = plan_put(scheme, s.local.bytes(), nputs);
+      EXPECT_EQ(comm.puts, plan.transfers) << what;
+      EXPECT_EQ(comm.copies, plan.copies) << what;
+      EXPECT_LE(comm.largest_transfer, scheme.unit) << what;
+      EXPECT_EQ(comm.requests().live(), 0u) << what;
+      EXPECT_TRUE(same_time(comm.now(), models::coarray_put_time(plan, kCosts, blocking)))
+          << what << (blocking ? " blocking " : " non-blocking ") << nputs << ": " << comm.now() << " vs "
+          << models::coarray_put_time(plan, kCosts, blocking);
+    }
+  for (const GetBehaviour behaviour : {GetBehaviour::table1, GetBehaviour::omni}) {
+    OneSidedFake comm(kCosts);
+    std::vector<std::byte> local(s.local.shape().bytes());
+    const std::vector<std::byte> remote = pattern(s.remote.shape().bytes());
+    Window w;
+    run(run_get(comm, s, local, 2, behaviour, w, remote));
+    ASSERT_EQ(local, expected_get(s, remote)) << what;
+    const Plan plan = plan_get(scheme, s.local.bytes(), behaviour, 2);
+    EXPECT_EQ(comm.gets, plan.transfers) << what;
+    EXPECT_EQ(comm.copies, plan.copies) << what;
+    EXPECT_EQ(comm.requests().live(), 0u) << what;
+    EXPECT_TRUE(same_time(comm.now(), models::coarray_get_time(plan, kCosts)))
+        << what << ": " << comm.now() << " vs " << models::coarray_get_time(plan, kCosts);
+  }
+}
+
+TEST(CoarrayTransfer, EveryCaseOnHandExamples) {
+  for (const HandExample& h : hand_examples()) check_statement(h.statement, h.table_case);
+}
+
+TEST(CoarrayTransfer, RandomSectionsEveryCase) {
+  Rng rng(99);
+  for (int i = 0; i < 300; ++i) {
+    const Pair p = random_pair(rng);
+    const std::size_t b = uniform(rng, 1, 2 * std::max(p.local.contiguous_bytes(), p.remote.contiguous_bytes()) + 1);
+    check_statement({p.local, p.remote, CoarrayOptions{b, uniform(rng, 0, 5) == 0, GetBehaviour::table1}});
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+}
+
+TEST(CoarrayTransfer, SizeOnlyBuffersTakeTheSameTime) {
+  const Statement s = statement("1:20:2,:", "20,6", ":,2:7", "10,8", 130);  // case 3
+  const Plan plan = plan_put(choose_scheme(s.local, s.remote, 130, false), s.local.bytes(), 2);
+  OneSidedFake comm(kCosts);
+  auto segment = [&]() -> Task<> {
+    const Window w = co_await comm.win_allocate(2 * s.remote.shape().bytes(), false);
+    CoarrayContext ctx(w, s.options, false);
+    co_await put_segment(comm, ctx, 1, Buffer::virtual_of(s.local.shape().bytes()), s.local, 0, s.remote, 2,
+                         PutMode::nonblocking);
+  };
+  run(segment());
+  EXPECT_EQ(comm.puts, plan.transfers);
+  EXPECT_TRUE(same_time(comm.now(), models::coarray_put_time(plan, kCosts, false)));
+}
+
+TEST(CoarrayTransfer, ConformanceIsChecked) {
+  OneSidedFake comm(kCosts);
+  const Statement s = statement(":,:", "10,6", ":,1:5", "10,12", 100);
+  std::vector<std::byte> local(s.local.shape().bytes());
+  Window w;
+  Task<> t = run_put(comm, s, local, 1, PutMode::blocking, w);
+  start(t);
+  EXPECT_THROW(rethrow_if_failed(t), SectionError);
+}
+
+}  // namespace
+}  // namespace collsim::coarray

@@ -1,0 +1,239 @@
+// Coarray scenarios (experiment/coarray_scenario.hpp, coarray_runner.hpp): a good file loads with
+// the meaning scenarios/README.md gives each field, every problem names its FILE:LINE:COLUMN,
+// sweeps multiply in the documented order, the mpi engines' command lines carry the shared point
+// options, and a tiny study runs on the model engine, writing checked rows.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "common/files.hpp"
+#include "experiment/coarray_runner.hpp"
+#include "experiment/coarray_scenario.hpp"
+#include "experiment/scenario_error.hpp"
+
+namespace collsim {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kSource = COLLSIM_SOURCE_DIR;
+
+using collsim_test::slurp;
+using collsim_test::write_file;
+
+fs::path fresh_dir(const std::string& name) { return collsim_test::fresh_dir("coarray-scenario", name); }
+
+// A scenario head naming the platform by absolute path, then `points` (YAML text, indented by 4).
+std::string scenario(const std::string& points, const std::string& engines = "[model]", const std::string& extra = "") {
+  return "name: tiny\nplatform: " + (kSource / "platforms/grisou.xml").string() + "\nengines: " + engines + "\n" +
+         extra + "coarray:\n  points:\n" + points;
+}
+
+const std::string kGroup =
+    "    - sweep: s\n"
+    "      local: \":,:\"\n"
+    "      local_shape: 100,4\n"
+    "      remote: \"1:100,:\"\n"
+    "      remote_shape: 200,4\n";
+
+// The message of load_coarray_scenario on `text`, or "" when it loads.
+std::string load_error(const std::string& text) {
+  const fs::path p = write_file(fresh_dir("error") / "s.yaml", text);
+  try {
+    load_coarray_scenario(p.string());
+  } catch (const ScenarioError& e) {
+    return std::string(e.what()).substr(p.string().size());
+  }
+  return "";
+}
+
+TEST(CoarrayScenario, GoodFileLoads) {
+  const fs::path p = write_file(
+      fresh_dir("good") / "s.yaml",
+      scenario(kGroup + "      mode: [blocking, nonblocking]\n"
+                        "      buffer: [4000, 400KB]\n"
+                        "      statements: [1, 4]\n"
+                        "      registered: [false, true]\n"
+                        "    - {op: get, elem: 4, local: \":\", local_shape: \"10\", remote: \"1:20:2\", "
+                        "remote_shape: \"20\", get_behaviour: omni}\n",
+               "[model, sim, mpi, caf-native]", "model: {copy_bandwidth: 5.0e+9}\nmpi: {min_runs: 3, max_runs: 7}\n"));
+  EXPECT_TRUE(is_coarray_scenario(p.string()));
+  const CoarrayScenario sc = load_coarray_scenario(p.string());
+  EXPECT_EQ(sc.engines, (std::vector<Engine>{Engine::model, Engine::sim, Engine::mpi, Engine::caf_native}));
+  EXPECT_EQ(sc.model.copy_bandwidth, 5e9);
+  EXPECT_EQ(sc.model.kind, ModelConfig::Kind::two_level);  // from the platform
+  EXPECT_GT(sc.model.two_level.inter.alpha, 0);
+  EXPECT_EQ(sc.mpi.min_runs, 3);
+  EXPECT_TRUE(sc.real_bytes);
+  ASSERT_EQ(sc.groups.size(), 2u);
+  const CoarrayGroup& a = sc.groups[0];
+  EXPECT_EQ(a.label, "s");
+  EXPECT_EQ(a.local.contiguous_bytes(), 3200u);
+  EXPECT_EQ(a.remote.contiguous_bytes(), 800u);
+  EXPECT_EQ(a.buffers, (std::vector<std::size_t>{4000, 400000}));
+  EXPECT_EQ(a.registered, (std::vector<bool>{false, true}));
+  const CoarrayGroup& b = sc.groups[1];
+  EXPECT_TRUE(b.get);
+  EXPECT_EQ(b.label, "group 2");
+  EXPECT_EQ(b.local.shape().element_bytes, 4u);
+  EXPECT_EQ(b.get_behaviour, coarray::GetBehaviour::omni);
+}
+
+TEST(CoarrayScenario, CollectiveScenarioIsNotCoarray) {
+  EXPECT_FALSE(is_coarray_scenario((kSource / "scenarios/quickstart.yaml").string()));
+  EXPECT_TRUE(is_coarray_scenario((kSource / "scenarios/coarray-cases.yaml").string()));
+  EXPECT_NO_THROW(load_coarray_scenario((kSource / "scenarios/coarray-cases.yaml").string()));
+}
+
+// The README's example loads, so the documentation cannot drift from the loader.
+TEST(CoarrayScenario, ReadmeExampleLoads) {
+  const std::string doc = slurp(kSource / "scenarios/README.md");
+  const auto section = doc.find("## Coarray scenarios");
+  ASSERT_NE(section, std::string::npos);
+  const auto start = doc.find("```yaml\n", section) + 8;
+  std::string text = doc.substr(start, doc.find("```", start) - start);
+  const std::string relative = "../platforms/grisou.xml";
+  text.replace(text.find(relative), relative.size(), (kSource / "platforms/grisou.xml").string());
+  const fs::path p = write_file(fresh_dir("readme") / "s.yaml", text);
+  const CoarrayScenario sc = load_coarray_scenario(p.string());
+  ASSERT_EQ(sc.groups.size(), 2u);
+  EXPECT_EQ(sc.groups[0].label, "strided");
+  EXPECT_EQ(sc.groups[0].local.contiguous_bytes(), 8000u);
+  EXPECT_EQ(sc.groups[0].remote.contiguous_bytes(), 160000u);
+  EXPECT_EQ(sc.model.copy_bandwidth, 5e9);
+  EXPECT_EQ(sc.sim.protocol, "tcp+shm");
+  EXPECT_EQ(expand_coarray_plan(sc).size(), 4u * (2 * 2 * 2 * 2 + 1));
+}
+
+TEST(CoarrayScenario, ErrorsNameTheirPosition) {
+  EXPECT_EQ(load_error(scenario(kGroup + "      colour: red\n")),
+            ":11:7: unknown key 'colour' in a coarray point group (expected one of: sweep, op, mode, elem, local, "
+            "local_shape, remote, remote_shape, buffer, statements, registered, get_behaviour)");
+  EXPECT_EQ(load_error(scenario(kGroup + "      op: send\n")), ":11:11: op: 'send' is not put or get");
+  EXPECT_EQ(load_error(scenario(kGroup + "      buffer: [4000, 0]\n")), ":11:22: buffer must be at least 1 byte");
+  EXPECT_EQ(load_error(scenario(kGroup + "      statements: [1, x]\n")),
+            ":11:23: statements: 'x' is not a whole number");
+  EXPECT_EQ(load_error(scenario(kGroup + "      registered: maybe\n")),
+            ":11:19: registered: 'maybe' is not true or false");
+  EXPECT_EQ(load_error(scenario(kGroup + "      mode: [blocking, eager]\n")),
+            ":11:24: mode: 'eager' is not blocking or nonblocking");
+  EXPECT_EQ(load_error(scenario(kGroup + "      op: get\n      mode: nonblocking\n")),
+            ":12:13: mode: nonblocking applies to op: put only (GET always blocks)");
+  EXPECT_EQ(load_error(scenario(kGroup, "[model, gpu]")),
+            ":3:18: 'gpu' is not a coarray engine: model, sim, mpi, caf-native");
+  // Sections: the algorithms' message, at the text that is wrong.
+  std::string e = load_error(
+      scenario("    - {local: \"1:200,:\", local_shape: \"100,4\", remote: \"1:100,:\", remote_shape: \"200,4\"}\n"));
+  EXPECT_EQ(e.substr(0, 14), ":6:15: local: ") << e;
+  e = load_error(scenario("    - {local: \":\", local_shape: \"100,0\", remote: \":\", remote_shape: \"100\"}\n"));
+  EXPECT_EQ(e.substr(0, 20), ":6:33: local_shape: ") << e;
+  e = load_error(scenario("    - {local: \":\", local_shape: \"100\", remote: \":\", remote_shape: \"99\"}\n"));
+  EXPECT_EQ(e.substr(0, 7), ":6:48: ") << e;  // not conformable: at the remote section
+  EXPECT_EQ(load_error(scenario("    - {local: \":\", local_shape: \"100\"}\n")),
+            ":6:7: a coarray point group needs 'remote'");
+  EXPECT_EQ(load_error(scenario("    []\n")).substr(0, 7), ":6:5: c");
+  EXPECT_EQ(load_error("engines: [model]\ncoarray: {points: []}\n"),
+            ":1:10: the model and sim engines need a 'platform' (a SimGrid platform file)");
+  // Slips, refused as in collective scenarios (scenario_test.cpp): a repeated key or value, a
+  // name that is no plain name.
+  EXPECT_EQ(load_error(scenario(kGroup + "      local: \":,1\"\n")), ":11:7: duplicate key 'local' (first at line 7)");
+  EXPECT_EQ(load_error(scenario(kGroup, "[model, model]")),
+            ":3:18: engines: 'model' is listed twice (item 1 is the same)");
+  EXPECT_EQ(load_error(scenario(kGroup + "      buffer: [400, 4000, 400]\n")),
+            ":11:27: buffer: '400' is listed twice (item 1 is the same)");
+  EXPECT_EQ(load_error(std::string("name: a/b\n") + scenario(kGroup).substr(std::string("name: tiny\n").size())),
+            ":1:7: name: 'a/b' is not a plain name (it names the results folder results/NAME: not empty, not . or "
+            ".., no /)");
+}
+
+TEST(CoarrayScenario, SweepsMultiply) {
+  const fs::path p = write_file(fresh_dir("plan") / "s.yaml", scenario(kGroup +
+                                                                           "      mode: [blocking, nonblocking]\n"
+                                                                           "      buffer: [400, 4000, 40000]\n"
+                                                                           "      statements: [1, 2, 4, 8, 16]\n"
+                                                                           "      registered: [false, true]\n" +
+                                                                           kGroup,
+                                                                       "[model, sim]"));
+  const auto plan = expand_coarray_plan(load_coarray_scenario(p.string()));
+  ASSERT_EQ(plan.size(), 2u * (2 * 2 * 3 * 5 + 1));
+  // Engines outermost, statements innermost, then buffer, registered, mode.
+  EXPECT_EQ(plan[0].engine, Engine::model);
+  EXPECT_EQ(plan[1].point.statements, 2u);
+  EXPECT_EQ(plan[5].point.options.buffer_bytes, 4000u);
+  EXPECT_TRUE(plan[15].point.options.registered);
+  EXPECT_EQ(plan[30].point.mode, coarray::PutMode::nonblocking);
+  EXPECT_EQ(plan[61].engine, Engine::sim);
+  EXPECT_EQ(plan[61].index, 0u);
+  EXPECT_EQ(plan[60].index, 60u);
+}
+
+TEST(CoarrayScenario, MpiCommandLines) {
+  const fs::path q =
+      write_file(fresh_dir("mpi2") / "s.yaml",
+                 scenario(kGroup + "      mode: nonblocking\n      statements: 4\n      registered: true\n" +
+                              "    - {op: get, local: \":\", local_shape: \"10\", remote: \"1:20:2\", "
+                              "remote_shape: \"20\"}\n",
+                          "[mpi, caf-native]",
+                          "mpi: {launcher: [mpirun, -x, A], program: /opt/collsim-mpi, min_runs: 3, "
+                          "max_runs: 9, ci_target: 0.05}\n"));
+  CoarrayScenario sc = load_coarray_scenario(q.string());
+  sc.caf_program = "/opt/collsim-caf";
+  const auto plan = expand_coarray_plan(sc);
+  ASSERT_EQ(plan.size(), 4u);
+  auto joined = [](const std::vector<std::string>& v) {
+    std::string s;
+    for (const auto& a : v) s += (s.empty() ? "" : " ") + a;
+    return s;
+  };
+  EXPECT_EQ(joined(coarray_mpi_command(sc, Engine::mpi, plan[0].point)),
+            "mpirun -x A -np 2 /opt/collsim-mpi coarray --put --local 1:100,1:4 --local-shape 100,4 --remote "
+            "1:100,1:4 --remote-shape 200,4 --elem 8 --nonblocking 4 --buffer 400000 --registered --origin 1 "
+            "--target 2 --min-runs 3 --max-runs 9 --ci-target 0.05 --csv");
+  EXPECT_EQ(joined(coarray_mpi_command(sc, Engine::caf_native, plan[3].point)),
+            "mpirun -x A -np 2 /opt/collsim-caf --get --local 1:10 --local-shape 10 --remote 1:20:2 --remote-shape 20 "
+            "--elem 8 --statements 1 --origin 1 --target 2 --min-runs 3 --max-runs 9 --ci-target 0.05 --csv");
+  // Absent programs: one line each, and the plan runs without them.
+  EXPECT_EQ(coarray_engine_unavailable(sc, Engine::mpi), "/opt/collsim-mpi is not built");
+  EXPECT_EQ(coarray_engine_unavailable(sc, Engine::caf_native), "/opt/collsim-caf is not built");
+  std::vector<std::string> skipped;
+  std::size_t rows = 0;
+  run_coarray_plan(
+      sc, plan, [&](const CoarrayPlanPoint&, const CoarrayRow&) { ++rows; },
+      [&](const std::string& engine, const std::string&) { skipped.push_back(engine); });
+  EXPECT_EQ(rows, 0u);
+  EXPECT_EQ(skipped, (std::vector<std::string>{"mpi", "caf-native"}));
+}
+
+TEST(CoarrayScenario, TinyRunOnModel) {
+  const fs::path dir = fresh_dir("run");
+  const fs::path p =
+      write_file(dir / "s.yaml", scenario(kGroup + "      buffer: [400, 400000]\n      statements: [1, 2]\n", "[model]",
+                                          "model: {copy_bandwidth: 5.0e+9}\n"));
+  std::ostringstream out, err;
+  ASSERT_EQ(run_coarray_scenario(p.string(), (dir / "out").string(), "", false, out, err), 0) << err.str();
+  const std::string csv = slurp(dir / "out/results.csv");
+  std::istringstream lines(csv);
+  std::vector<std::string> rows;
+  for (std::string l; std::getline(lines, l);) rows.push_back(l);
+  ASSERT_EQ(rows.size(), 5u) << csv;
+  EXPECT_EQ(rows[0], coarray_results_header() + ",key");
+  // NL 3200 (the whole local array), NR 800 (half the coarray's first dimension): B = 400 is case
+  // 4, B = 400000 case 1; every row's bytes checked.
+  EXPECT_EQ(rows[1].substr(0, 33), "model,coarray/put,4,3200,800,400,");
+  EXPECT_EQ(rows[3].substr(0, 36), "model,coarray/put,1,3200,800,400000,");
+  for (std::size_t i = 1; i < rows.size(); ++i) EXPECT_NE(rows[i].find(",ok,s"), std::string::npos) << rows[i];
+  const auto parsed = parse_coarray_csv(csv);
+  ASSERT_EQ(parsed.size(), 4u);
+  EXPECT_GT(parsed[2].time_s, 0);
+  EXPECT_EQ(parsed[3].point.statements, 2u);
+  EXPECT_NE(out.str().find("sweep"), std::string::npos);
+  EXPECT_NE(slurp(dir / "out/run.json").find("\"status\": \"complete\""), std::string::npos);
+}
+
+}  // namespace
+}  // namespace collsim

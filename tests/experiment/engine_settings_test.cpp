@@ -1,0 +1,244 @@
+// The one settings table (experiment/engine_settings.hpp): the command line and a scenario file
+// give the same settings the same values and refuse the same values with the same words.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <set>
+
+#include "cli/engine_options.hpp"
+#include "common/files.hpp"
+#include "experiment/engine_settings.hpp"
+#include "experiment/scenario.hpp"
+#include "experiment/scenario_error.hpp"
+
+namespace collsim {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kGrisou = COLLSIM_SOURCE_DIR "/platforms/grisou.xml";
+
+cli::ParsedOptions command_line(std::vector<std::string> words) {
+  std::vector<char*> argv;
+  for (auto& w : words) argv.push_back(w.data());
+  static const std::vector<cli::OptionDef> defs = [] {
+    auto d = cli::engine_options();
+    for (auto& m : cli::mpi_run_options()) d.push_back(m);
+    return d;
+  }();
+  return cli::parse_options(argv, defs);
+}
+
+// A scenario of one model (or sim) point with `settings` added, loaded.
+Scenario scenario(const std::string& engine, const std::string& settings) {
+  const fs::path file = fs::temp_directory_path() / ("collsim-settings-test-" + std::to_string(::getpid()) + ".yaml");
+  std::ofstream(file) << "engines: [" << engine
+                      << "]\nprocs: 2\nbytes: 8\noperations: [bcast/binomial]\nplatform: " << kGrisou << "\n"
+                      << settings;
+  Scenario sc = load_scenario(file.string());
+  fs::remove(file);
+  return sc;
+}
+
+void expect_same_hockney(const models::Hockney& a, const models::Hockney& b) {
+  EXPECT_EQ(a.alpha, b.alpha);
+  EXPECT_EQ(a.beta, b.beta);
+}
+
+TEST(EngineSettings, HockneyReadsAlikeFromBothSources) {
+  const ModelConfig cli = cli::read_model(command_line(
+      {"--alpha", "2us", "--beta", "0.5ns", "--one-port", "--copy-bandwidth", "4GBps", "--reduce-gamma", "0.2ns"}));
+  const ModelConfig file =
+      scenario("model",
+               "model: {alpha: 2us, beta: 0.5ns, one_port: true, copy_bandwidth: 4GBps, reduce_gamma: 0.2ns}\n")
+          .model;
+  for (const ModelConfig* m : {&cli, &file}) {
+    EXPECT_EQ(m->kind, ModelConfig::Kind::hockney);
+    EXPECT_DOUBLE_EQ(m->hockney.alpha, 2e-6);
+    EXPECT_DOUBLE_EQ(m->hockney.beta, 0.5e-9);
+    EXPECT_TRUE(m->one_port);
+    EXPECT_DOUBLE_EQ(m->copy_bandwidth, 4e9);
+    EXPECT_DOUBLE_EQ(m->reduce_gamma, 0.2e-9);
+  }
+  expect_same_hockney(cli.hockney, file.hockney);
+}
+
+TEST(EngineSettings, LogGPReadsAlikeFromBothSources) {
+  const ModelConfig cli = cli::read_model(command_line({"--loggp", "5us,1us,2us,0.1ns"}));
+  const ModelConfig file = scenario("model", "model: {kind: loggp, L: 5us, o: 1us, g: 2us, G: 0.1ns}\n").model;
+  for (const ModelConfig* m : {&cli, &file}) {
+    EXPECT_EQ(m->kind, ModelConfig::Kind::loggp);
+    EXPECT_DOUBLE_EQ(m->loggp.L, 5e-6);
+    EXPECT_DOUBLE_EQ(m->loggp.o, 1e-6);
+    EXPECT_DOUBLE_EQ(m->loggp.g, 2e-6);
+    EXPECT_DOUBLE_EQ(m->loggp.G, 0.1e-9);
+  }
+}
+
+TEST(EngineSettings, TwoLevelReadsAlikeFromBothSources) {
+  const ModelConfig cli = cli::read_model(
+      command_line({"--intra", "1us,0.1ns", "--alpha", "3us", "--beta", "1ns", "--ranks-per-node", "4"}));
+  const ModelConfig file =
+      scenario("model",
+               "ranks_per_node: 4\nmodel: {kind: two_level, intra: {alpha: 1us, beta: 0.1ns}, alpha: 3us, "
+               "beta: 1ns}\n")
+          .model;
+  for (const ModelConfig* m : {&cli, &file}) {
+    EXPECT_EQ(m->kind, ModelConfig::Kind::two_level);
+    EXPECT_DOUBLE_EQ(m->two_level.intra.alpha, 1e-6);
+    EXPECT_DOUBLE_EQ(m->two_level.intra.beta, 0.1e-9);
+    EXPECT_DOUBLE_EQ(m->two_level.inter.alpha, 3e-6);
+    EXPECT_DOUBLE_EQ(m->two_level.inter.beta, 1e-9);
+    EXPECT_TRUE(m->two_level.same_node(0, 3));
+    EXPECT_FALSE(m->two_level.same_node(3, 4));
+  }
+}
+
+TEST(EngineSettings, SimReadsAlikeFromBothSources) {
+  const SimConfig cli =
+      cli::read_sim(command_line({"--platform", kGrisou, "--map-by", "ppr:2:node", "--protocol", "tcp",
+                                  "--protocol-option", "tcp/buffer:1MiB", "--cfg", "network/crosstraffic:0"}));
+  const SimConfig file = scenario("sim",
+                                  "map_by: ppr:2:node\nsim: {protocol: tcp, protocol_options: [tcp/buffer:1MiB], cfg: "
+                                  "[network/crosstraffic:0]}\n")
+                             .sim;
+  for (const SimConfig* s : {&cli, &file}) {
+    EXPECT_EQ(s->platform_file, kGrisou);
+    EXPECT_EQ(models::to_string(s->map_by), "ppr:2:node");
+    EXPECT_EQ(s->protocol, "tcp");
+    EXPECT_EQ(s->protocol_options, std::vector<std::string>{"tcp/buffer:1MiB"});
+    EXPECT_EQ(s->cfg, std::vector<std::string>{"network/crosstraffic:0"});
+  }
+}
+
+// The problem after the place: "--alpha: X" and "FILE:6:16: model.alpha: X" end alike.
+std::string cli_problem(std::vector<std::string> words, bool sim) {
+  try {
+    const auto o = command_line(std::move(words));
+    if (sim)
+      cli::read_sim(o);
+    else
+      cli::read_model(o);
+  } catch (const cli::UsageError& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+std::string file_problem(const std::string& engine, const std::string& settings) {
+  try {
+    scenario(engine, settings);
+  } catch (const ScenarioError& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
+TEST(EngineSettings, BothSourcesRefuseAValueWithTheSameWords) {
+  struct Case {
+    std::vector<std::string> words;
+    std::string yaml, problem;
+  };
+  const bool sim = true;
+  const std::vector<std::pair<Case, bool>> cases = {
+      {{{"--alpha", "10parsecs"}, "model: {alpha: 10parsecs}", "'10parsecs' is not a time"}, !sim},
+      {{{"--beta", "-1ns"}, "model: {beta: -1ns}", "-1ns must be at least 0"}, !sim},
+      {{{"--copy-bandwidth", "fast"}, "model: {copy_bandwidth: fast}", "'fast' is not a rate in bytes per second"},
+       !sim},
+      {{{"--protocol", "udp"}, "sim: {protocol: udp}", "'udp' is not a protocol (ideal, tcp, tcp+shm)"}, sim},
+      {{{"--map-by", "ppr:two:node"}, "map_by: ppr:two:node", "'ppr:two:node' is not one of"}, sim},
+      {{{"--cfg", "nocolon"}, "sim: {cfg: [nocolon]}", "'nocolon' is not KEY:VALUE"}, sim},
+      {{{"--eager-limit", "lots"}, "sim: {eager_limit: lots}", "'lots' is not a size in bytes"}, sim},
+      {{{"--protocol", "tcp", "--eager-limit", "4KiB"},
+        "sim: {protocol: tcp, eager_limit: 4KiB}",
+        "applies to the ideal protocol only, not tcp"},
+       sim},
+  };
+  for (const auto& [c, on_sim] : cases) {
+    const std::string from_cli = cli_problem(c.words, on_sim);
+    const std::string from_file = file_problem(on_sim ? "sim" : "model", c.yaml + "\n");
+    EXPECT_NE(from_cli.find(c.problem), std::string::npos) << from_cli;
+    EXPECT_NE(from_file.find(c.problem), std::string::npos) << from_file;
+    // Everything after the setting's name is the same text.
+    EXPECT_EQ(from_cli.substr(from_cli.find(c.problem)), from_file.substr(from_file.find(c.problem)));
+  }
+}
+
+TEST(EngineSettings, TheTableIsConsistent) {
+  std::set<std::string_view> options, keys, json;
+  for (const Setting& s : engine_setting_table()) {
+    EXPECT_FALSE(s.option.empty() && s.key.empty()) << "a setting nobody can give";
+    EXPECT_NE(s.engines, 0u) << s.option << s.key;
+    if (!s.key.empty()) {
+      EXPECT_TRUE(keys.insert(s.key).second) << "key twice: " << s.key;
+    }
+    if (!s.json.empty()) {
+      EXPECT_TRUE(json.insert(s.json).second) << "run.json member twice: " << s.json;
+    }
+    if (!s.json.empty()) {
+      EXPECT_NE(s.show, nullptr) << s.json;
+    }
+    EXPECT_FALSE(s.help.empty()) << s.option << s.key;
+    // An option belongs to its first setting; another may stand for it too (--platform).
+    if (owns_option(s)) {
+      EXPECT_TRUE(options.insert(s.option).second) << s.option;
+    }
+    for (std::string_view part : s.parts) {
+      const Setting& p = engine_setting(part);
+      EXPECT_TRUE(p.type == SettingType::time || p.type == SettingType::time_per_byte) << part;
+      EXPECT_NE(p.store, nullptr) << part;
+    }
+    if (s.type == SettingType::parts) {
+      EXPECT_FALSE(s.example.empty()) << s.option;
+    }
+  }
+  for (const Setting& s : engine_setting_table()) {
+    if (!s.option.empty()) {
+      EXPECT_TRUE(options.count(s.option)) << s.option;
+    }
+  }
+  EXPECT_THROW(engine_setting("model.nope"), std::logic_error);
+}
+
+TEST(EngineSettings, RunJsonRecordsEverySettingWithAMember) {
+  EngineSettings s;
+  s.model.hockney = {3e-6, 2e-9};
+  s.sim.protocol = "ideal";
+  s.mpi.min_runs = 7;
+  const std::vector<std::string> lines = settings_json(s);
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines[0].substr(0, 30), "  \"model\": {\"kind\": \"hockney\",");
+  EXPECT_NE(lines[0].find("\"alpha\": 3e-06, \"beta\": 2e-09"), std::string::npos) << lines[0];
+  EXPECT_NE(lines[1].find("\"protocol\": \"ideal\""), std::string::npos) << lines[1];
+  EXPECT_NE(lines[1].find("\"eager_limit\": 65536"), std::string::npos) << lines[1];
+  EXPECT_NE(lines[2].find("\"min_runs\": 7"), std::string::npos) << lines[2];
+  for (const Setting& t : engine_setting_table()) {
+    if (t.json.empty()) continue;
+    const std::string quoted = std::string("\"").append(t.json.substr(t.json.find('.') + 1)).append("\": ");
+    std::size_t found = 0;
+    for (const auto& line : lines)
+      for (auto at = line.find(quoted); at != std::string::npos; at = line.find(quoted, at + 1)) ++found;
+    EXPECT_GE(found, 1u) << quoted;
+  }
+}
+
+TEST(EngineSettings, AnOptionOfAnotherEngineIsRefusedByName) {
+  auto refusal = [](std::vector<std::string> words, unsigned engines, const std::string& engine) {
+    try {
+      cli::check_engine_options(command_line(std::move(words)), engines, engine);
+    } catch (const cli::UsageError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(refusal({"--alpha", "1us"}, kOnSim, "sim"), "--alpha does not apply to --engine sim");
+  EXPECT_EQ(refusal({"--protocol", "tcp"}, kOnModel, "model"), "--protocol does not apply to --engine model");
+  EXPECT_EQ(refusal({"--platform", kGrisou}, kOnMpi, "mpi"), "--platform does not apply to --engine mpi");
+  EXPECT_EQ(refusal({"--min-runs", "3"}, kOnSim, "sim"), "--min-runs does not apply to --engine sim");
+  EXPECT_EQ(refusal({"--copy-bandwidth", "1GBps"}, kOnFormula, "formula"),
+            "--copy-bandwidth does not apply to --engine formula");
+  EXPECT_EQ(refusal({"--reduce-gamma", "1ns"}, kOnFormula, "formula"), "accepted");
+  EXPECT_EQ(refusal({"--cfg", "a:b", "--ranks-per-node", "2"}, kOnSim, "sim"), "accepted");
+}
+
+}  // namespace
+}  // namespace collsim
