@@ -173,25 +173,48 @@ std::vector<const AlgorithmInfo*> default_calibration_algorithms(const std::vect
   return out;
 }
 
-Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std::size_t, std::size_t)>& progress,
-                     const std::function<void(const Measurement&)>& measured) {
+namespace {
+
+// The algorithms to calibrate and the largest P of gamma(p), once the setup is checked.
+struct Checked {
+  std::vector<const AlgorithmInfo*> algorithms;
+  int gamma_max = 0;
+};
+
+Checked check_setup(const CalibrationSetup& setup) {
+  if (std::find(kCalibrationEngines.begin(), kCalibrationEngines.end(), setup.engine) == kCalibrationEngines.end())
+    throw InputError("calibrate: " +
+                     not_an_engine(engine_name(setup.engine), kCalibrationEngines, "an engine to calibrate on"));
+  if (setup.procs.empty() || setup.bytes.empty()) throw InputError("calibrate: no process counts or sizes");
+  Checked c;
+  c.algorithms = setup.algorithms.empty() ? default_calibration_algorithms(setup.procs) : setup.algorithms;
+  for (const AlgorithmInfo* a : c.algorithms)
+    if (!a->derived) throw InputError("calibrate: " + std::string(a->name) + " has no derived formula to fit");
+  c.gamma_max =
+      setup.gamma_max_procs > 0 ? setup.gamma_max_procs : *std::max_element(setup.procs.begin(), setup.procs.end());
+  if (c.gamma_max < 2) throw InputError("calibrate: gamma(p) needs process counts of at least 2");
+  return c;
+}
+
+// The experiments, in the order they run: gamma(p) first (the fits need it), then every
+// algorithm's grid, then the ping-pong and the local reduction (the mpi engines run those two
+// apart: collsim-mpi pingpong, and the arithmetic timed in this process).
+struct Experiments {
+  std::vector<PlanPoint> plan;
+  std::size_t gamma_points = 0;           // plan[0, gamma_points): gamma(p) for p = 2..gamma_max
+  std::size_t pingpong_begin = 0;         // plan[pingpong_begin, reduce_begin): the ping-pong
+  std::size_t reduce_begin = 0;           // plan[reduce_begin, end): the local reduction
+  bool reduces = false;                   // a reducing algorithm is calibrated
+  std::vector<std::size_t> reduce_bytes;  // the local reduction's sizes, ascending
+  int ranks_per_node = 1;
+  std::size_t total = 0;  // progress steps: the plan's, and on the mpi engines the ping-pong and the reduction
+};
+
+Experiments plan_experiments(const CalibrationSetup& setup, const Checked& checked) {
   const Engine engine = setup.engine;
   const bool mpi = is_measured(engine);
-  if (std::find(kCalibrationEngines.begin(), kCalibrationEngines.end(), engine) == kCalibrationEngines.end())
-    throw InputError("calibrate: " +
-                     not_an_engine(engine_name(engine), kCalibrationEngines, "an engine to calibrate on"));
-  if (setup.procs.empty() || setup.bytes.empty()) throw InputError("calibrate: no process counts or sizes");
-  const std::vector<const AlgorithmInfo*> algorithms =
-      setup.algorithms.empty() ? default_calibration_algorithms(setup.procs) : setup.algorithms;
-  for (const AlgorithmInfo* a : algorithms)
-    if (!a->derived) throw InputError("calibrate: " + std::string(a->name) + " has no derived formula to fit");
-  const int gamma_max =
-      setup.gamma_max_procs > 0 ? setup.gamma_max_procs : *std::max_element(setup.procs.begin(), setup.procs.end());
-  if (gamma_max < 2) throw InputError("calibrate: gamma(p) needs process counts of at least 2");
-
-  // The plan: gamma first (the fits need it), then every algorithm's grid, then the ping-pong
-  // and the local reduction.
-  std::vector<PlanPoint> plan;
+  Experiments ex;
+  std::vector<PlanPoint>& plan = ex.plan;
   auto add = [&](const AlgorithmInfo* a, int p, std::size_t m, std::size_t segment, std::size_t then_gather) {
     PlanPoint pt;
     pt.engine = engine;
@@ -206,15 +229,15 @@ Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std
     plan.push_back(pt);
   };
   const AlgorithmInfo* linear = find_algorithm("bcast/basic_linear");
-  for (int p = 2; p <= gamma_max; ++p) {
+  for (int p = 2; p <= checked.gamma_max; ++p) {
     add(linear, p, setup.segment, 0, 0);
     // Until the last receiver has the segment: the seed separates its repetitions by barriers,
     // which wait for the receivers too. On the root alone, eager sends complete at hand-over, and
     // the time would say nothing about the network.
     plan.back().spec.timed_on_root = false;
   }
-  const std::size_t gamma_points = plan.size();
-  for (const AlgorithmInfo* a : algorithms) {
+  ex.gamma_points = plan.size();
+  for (const AlgorithmInfo* a : checked.algorithms) {
     const OperationInfo& op = operation_info(a->op);
     const std::size_t before = plan.size();
     for (int p : setup.procs) {
@@ -232,40 +255,40 @@ Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std
       throw InputError("calibrate: " + std::string(a->name) +
                        " has no experiment among these process counts and sizes");
   }
-  const bool reduces = std::any_of(algorithms.begin(), algorithms.end(),
-                                   [](const AlgorithmInfo* a) { return operation_info(a->op).reduces; });
+  ex.reduces = std::any_of(checked.algorithms.begin(), checked.algorithms.end(),
+                           [](const AlgorithmInfo* a) { return operation_info(a->op).reduces; });
   // The local reduction's sizes: the experiments' whole-element sizes.
-  std::vector<std::size_t> reduce_bytes;
-  if (reduces)
+  std::vector<std::size_t>& reduce_bytes = ex.reduce_bytes;
+  if (ex.reduces)
     for (std::size_t m : setup.bytes)
       if (m > 0 && call_error(operation_info(Operation::reduce), m, kDefaultReduction).empty())
         reduce_bytes.push_back(m);
   std::sort(reduce_bytes.begin(), reduce_bytes.end());
   reduce_bytes.erase(std::unique(reduce_bytes.begin(), reduce_bytes.end()), reduce_bytes.end());
-  if (reduces && reduce_bytes.size() < 2)
+  if (ex.reduces && reduce_bytes.size() < 2)
     throw InputError("calibrate: the local reduction needs two sizes of whole " +
                      std::string(to_string(kDefaultReduction.type)) + " elements among --bytes");
   // Ranks per node (the ping-pong between ranks 0 and rpn crosses the network).
-  int rpn = 1;
   if (!mpi) {
     const models::Placement placement =
         engine == Engine::model ? setup.env.model.two_level.placement : platform_hockney(setup.env.sim).placement;
-    rpn = placement.round_robin > 0 ? 1 : placement.block;
+    ex.ranks_per_node = placement.round_robin > 0 ? 1 : placement.block;
   }
+  ex.pingpong_begin = plan.size();
   if (!mpi)
-    for (std::size_t m : setup.pingpong_bytes) add(&kPingPong, std::max(rpn, 1) + 1, m, 0, 0);
-  const std::size_t reduce_begin = plan.size();
+    for (std::size_t m : setup.pingpong_bytes) add(&kPingPong, std::max(ex.ranks_per_node, 1) + 1, m, 0, 0);
+  ex.reduce_begin = plan.size();
   if (!mpi)
     for (std::size_t m : reduce_bytes) add(&kReduceLocal, 1, m, 0, 0);
+  ex.total = plan.size() + (mpi && !setup.pingpong_bytes.empty() ? 1 : 0) + (mpi && ex.reduces ? 1 : 0);
+  return ex;
+}
 
-  std::vector<double> times;
-  times.reserve(plan.size());
-  const std::size_t total = plan.size() + (mpi && !setup.pingpong_bytes.empty() ? 1 : 0) + (mpi && reduces ? 1 : 0);
-  auto record = [&](const Measurement& m) {
-    times.push_back(m.time_s);
-    if (measured) measured(m);
-    if (progress) progress(times.size(), total);
-  };
+// Every experiment's time, in plan order; `record` is given each row as it comes.
+std::vector<double> run_experiments(const CalibrationSetup& setup, const Experiments& ex, int gamma_max,
+                                    const std::function<void(const Measurement&)>& record) {
+  const Engine engine = setup.engine;
+  const bool mpi = is_measured(engine);
   // gamma(p) is the cost of the root's sends to p-1 ranks over a transfer between nodes: measured
   // one rank per node where the cluster has the nodes (so gamma(2) is not a transfer inside a
   // node, which with two ranks per node it would be); the mpi engines run where mpirun placed them.
@@ -274,28 +297,41 @@ Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std
   if (engine == Engine::sim && platform_host_count(setup.env.sim.platform_file) >= static_cast<std::size_t>(gamma_max))
     gamma_env.sim.map_by = models::MapBy{};
   const Scenario& gamma_run = mpi ? setup.env : gamma_env;
-  std::vector<PlanPoint> gamma_plan(plan.begin(), plan.begin() + static_cast<std::ptrdiff_t>(gamma_points));
-  std::vector<PlanPoint> rest(plan.begin() + static_cast<std::ptrdiff_t>(gamma_points), plan.end());
+  const auto gamma_end = ex.plan.begin() + static_cast<std::ptrdiff_t>(ex.gamma_points);
+  std::vector<PlanPoint> gamma_plan(ex.plan.begin(), gamma_end);
+  std::vector<PlanPoint> rest(gamma_end, ex.plan.end());
   // The runner takes each point's engine settings.
   for (PlanPoint& pt : gamma_plan) std::tie(pt.sim, pt.model) = std::tie(gamma_run.sim, gamma_run.model);
   for (PlanPoint& pt : rest) std::tie(pt.sim, pt.model) = std::tie(setup.env.sim, setup.env.model);
+  std::vector<double> times;
+  times.reserve(ex.plan.size());
+  const auto keep = [&](const Measurement& m) {
+    times.push_back(m.time_s);
+    record(m);
+  };
   if (engine == Engine::model) {
     const std::vector<double> t = gamma_in_one_run(gamma_run.model, gamma_plan.back().spec);
     for (std::size_t i = 0; i < t.size(); ++i) {
       RunResult r;
       r.time_s = t[i];
-      record(to_measurement(Engine::model, gamma_plan[i].spec, r));
+      keep(to_measurement(Engine::model, gamma_plan[i].spec, r));
     }
   } else {
-    run_plan(gamma_run, gamma_plan, record);
+    run_plan(gamma_run, gamma_plan, keep);
   }
-  run_plan(setup.env, rest, record);
+  run_plan(setup.env, rest, keep);
+  return times;
+}
 
+// What the parameters file says of the calibration itself: engine, platform, protocol, ranks
+// per node, segment, method, grid, and whether a network receives one message at a time.
+Parameters parameters_of(const CalibrationSetup& setup, const Experiments& ex) {
+  const Engine engine = setup.engine;
   Parameters out;
   out.engine = engine_name(engine);
   out.platform = setup.env.sim.platform_file;
   out.protocol = engine == Engine::sim ? setup.env.sim.protocol : "";
-  out.ranks_per_node = rpn;
+  out.ranks_per_node = ex.ranks_per_node;
   out.segment = setup.segment;
   out.method = to_string(setup.method);
   out.procs = setup.procs;
@@ -304,17 +340,21 @@ Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std
   out.serial_receive =
       engine != Engine::model || setup.env.model.one_port || setup.env.model.kind == ModelConfig::Kind::loggp;
   out.bytes = setup.bytes;
+  return out;
+}
 
+// gamma(p) = time(p) / time(2), and the line fitted to it for larger P.
+void fit_gamma(const Experiments& ex, const std::vector<double>& times, FitMethod method, Parameters& out) {
   std::vector<double> ps, gs;
-  for (std::size_t i = 0; i < gamma_points; ++i) {
+  for (std::size_t i = 0; i < ex.gamma_points; ++i) {
     out.gamma.push_back(times[i] / times[0]);
-    ps.push_back(plan[i].spec.procs);
+    ps.push_back(ex.plan[i].spec.procs);
     gs.push_back(out.gamma.back());
   }
   if (ps.size() >= 2) {
     LinearFit2 g;
     try {
-      g = fit_line(ps, gs, ps.size() > 3 ? setup.method : FitMethod::least_squares);
+      g = fit_line(ps, gs, ps.size() > 3 ? method : FitMethod::least_squares);
     } catch (const std::invalid_argument& e) {
       throw InputError(std::string("calibrate: gamma(p): ") + e.what());
     }
@@ -324,37 +364,40 @@ Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std
     out.gamma_intercept = 1;
     out.gamma_slope = 0;
   }
-  const models::Gamma gamma(out.gamma, out.gamma_intercept, out.gamma_slope);
+}
 
-  // The local reduction first: the algorithms' fits take its time out of theirs. Its slope is the
-  // seconds per byte (the intercept is a call's fixed cost, which the formulas do not have).
-  if (reduces) {
-    std::vector<double> x, y;
-    for (std::size_t k = 0; k < reduce_bytes.size(); ++k) {
-      x.push_back(static_cast<double>(reduce_bytes[k]));
-      y.push_back(mpi ? time_apply(kDefaultReduction, reduce_bytes[k]) : times[reduce_begin + k]);
-    }
-    if (mpi && progress) progress(total, total);
-    // The least-squares slope, computed here: free reductions (all times 0) are a valid answer.
-    double mx = 0, my = 0;
-    for (std::size_t k = 0; k < x.size(); ++k) mx += x[k], my += y[k];
-    mx /= static_cast<double>(x.size()), my /= static_cast<double>(x.size());
-    double sxy = 0, sxx = 0;
-    for (std::size_t k = 0; k < x.size(); ++k) sxy += (x[k] - mx) * (y[k] - my), sxx += (x[k] - mx) * (x[k] - mx);
-    out.reduce_gamma = std::max(0.0, sxy / sxx);  // sizes differ (two at least): sxx > 0
+// The local reduction's seconds per byte: the slope of its times (the intercept is a call's fixed
+// cost, which the formulas do not have). The mpi engines time the arithmetic in this process.
+double fit_reduce_gamma(const Experiments& ex, const std::vector<double>& times, bool mpi) {
+  std::vector<double> x, y;
+  for (std::size_t k = 0; k < ex.reduce_bytes.size(); ++k) {
+    x.push_back(static_cast<double>(ex.reduce_bytes[k]));
+    y.push_back(mpi ? time_apply(kDefaultReduction, ex.reduce_bytes[k]) : times[ex.reduce_begin + k]);
   }
+  // The least-squares slope, computed here: free reductions (all times 0) are a valid answer.
+  double mx = 0, my = 0;
+  for (std::size_t k = 0; k < x.size(); ++k) mx += x[k], my += y[k];
+  mx /= static_cast<double>(x.size()), my /= static_cast<double>(x.size());
+  double sxy = 0, sxx = 0;
+  for (std::size_t k = 0; k < x.size(); ++k) sxy += (x[k] - mx) * (y[k] - my), sxx += (x[k] - mx) * (x[k] - mx);
+  return std::max(0.0, sxy / sxx);  // sizes differ (two at least): sxx > 0
+}
 
-  std::size_t i = gamma_points;
+// Each algorithm's (alpha, beta) from its experiments, gamma(p) and the reduction's gamma known.
+void fit_algorithms(const Experiments& ex, const std::vector<const AlgorithmInfo*>& algorithms,
+                    const std::vector<double>& times, FitMethod method, Parameters& out) {
+  const models::Gamma gamma(out.gamma, out.gamma_intercept, out.gamma_slope);
+  std::size_t i = ex.gamma_points;
   for (const AlgorithmInfo* a : algorithms) {
     const std::size_t first = i;
-    while (i < plan.size() && plan[i].spec.algorithm == a) ++i;
+    while (i < ex.plan.size() && ex.plan[i].spec.algorithm == a) ++i;
     const double rg = operation_info(a->op).reduces ? out.reduce_gamma : 0;
     auto fit_at = [&](double alpha0, double beta0) {
       std::vector<Observation> obs;
       for (std::size_t k = first; k < i; ++k)
-        obs.push_back(equation(plan[k].spec, times[k], gamma, out.serial_receive, rg, alpha0, beta0));
+        obs.push_back(equation(ex.plan[k].spec, times[k], gamma, out.serial_receive, rg, alpha0, beta0));
       const bool alpha_only = std::all_of(obs.begin(), obs.end(), [](const Observation& o) { return o.x2 == 0; });
-      return to_fit(alpha_only ? fit_alpha(obs) : fit_through_origin(obs, setup.method), obs.size());
+      return to_fit(alpha_only ? fit_alpha(obs) : fit_through_origin(obs, method), obs.size());
     };
     try {
       HockneyFit fit = fit_at(0, 0);
@@ -372,21 +415,48 @@ Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std
       throw InputError("calibrate " + std::string(a->name) + ": " + e.what());
     }
   }
-  if (!setup.pingpong_bytes.empty()) {
-    std::vector<double> x, y;
-    if (mpi) {
-      y = mpi_pingpong(setup.env.mpi, setup.pingpong_bytes);
-      if (progress) progress(total, total);
-    } else {
-      for (; i < reduce_begin; ++i) y.push_back(times[i] / 2);
-    }
-    for (std::size_t s : setup.pingpong_bytes) x.push_back(static_cast<double>(s));
-    try {
-      out.pingpong = to_fit(fit_line(x, y, setup.method), x.size());
-    } catch (const std::invalid_argument& e) {
-      throw InputError(std::string("calibrate: ping-pong: ") + e.what());
-    }
+}
+
+// The textbook models' one (alpha, beta): the ping-pong's one-way times (the mpi engines run
+// collsim-mpi pingpong).
+HockneyFit fit_pingpong(const CalibrationSetup& setup, const Experiments& ex, const std::vector<double>& times,
+                        const std::function<void(std::size_t, std::size_t)>& progress) {
+  std::vector<double> x, y;
+  if (is_measured(setup.engine)) {
+    y = mpi_pingpong(setup.env.mpi, setup.pingpong_bytes);
+    if (progress) progress(ex.total, ex.total);
+  } else {
+    for (std::size_t i = ex.pingpong_begin; i < ex.reduce_begin; ++i) y.push_back(times[i] / 2);
   }
+  for (std::size_t s : setup.pingpong_bytes) x.push_back(static_cast<double>(s));
+  try {
+    return to_fit(fit_line(x, y, setup.method), x.size());
+  } catch (const std::invalid_argument& e) {
+    throw InputError(std::string("calibrate: ping-pong: ") + e.what());
+  }
+}
+
+}  // namespace
+
+Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std::size_t, std::size_t)>& progress,
+                     const std::function<void(const Measurement&)>& measured) {
+  const Checked checked = check_setup(setup);
+  const Experiments ex = plan_experiments(setup, checked);
+  std::size_t done = 0;
+  const std::vector<double> times = run_experiments(setup, ex, checked.gamma_max, [&](const Measurement& m) {
+    if (measured) measured(m);
+    if (progress) progress(++done, ex.total);
+  });
+
+  Parameters out = parameters_of(setup, ex);
+  fit_gamma(ex, times, setup.method, out);
+  // The local reduction first: the algorithms' fits take its time out of theirs.
+  if (ex.reduces) {
+    out.reduce_gamma = fit_reduce_gamma(ex, times, is_measured(setup.engine));
+    if (is_measured(setup.engine) && progress) progress(ex.total, ex.total);
+  }
+  fit_algorithms(ex, checked.algorithms, times, setup.method, out);
+  if (!setup.pingpong_bytes.empty()) out.pingpong = fit_pingpong(setup, ex, times, progress);
   return out;
 }
 

@@ -82,22 +82,11 @@ std::optional<Engine> default_reference(std::span<const ResultsFile> files) {
   return std::nullopt;
 }
 
-Comparison compare_results(std::span<const ResultsFile> files, std::optional<Engine> reference) {
-  Comparison c;
-  if (!reference) reference = default_reference(files);
-  std::string names;
-  for (const auto& f : files) {
-    c.files.push_back(f.path);
-    names += (names.empty() ? "" : ", ") + f.path;
-  }
-  if (!reference)
-    throw InputError(names +
-                     ": no measured or simulated rows (engine mpi-native, mpi or sim) to compare with; "
-                     "--reference model compares with the model engine");
-  c.reference = *reference;
-  const std::size_t ref = index(*reference);
+namespace {
 
-  // The join: one time per engine and point, remembering which file gave it.
+// The join: one time per engine and point, remembering which file gave it; counts each engine's
+// rows in c.rows and the others' in c.ignored_rows.
+std::map<PointKey, PointComparison> join_rows(std::span<const ResultsFile> files, Comparison& c) {
   std::map<PointKey, PointComparison> points;
   std::map<std::pair<PointKey, std::size_t>, const std::string*> origin;
   for (const auto& f : files)
@@ -119,9 +108,11 @@ Comparison compare_results(std::span<const ResultsFile> files, std::optional<Eng
       p.time[index(*e)] = m.time_s;
       ++c.rows[index(*e)];
     }
-  if (c.rows[ref] == 0)
-    throw InputError(names + ": no rows of the reference engine " + std::string(engine_name(*reference)));
+  return points;
+}
 
+// Each point's errors against the reference (engine index `ref`); whether any point has one.
+bool set_relative_errors(std::map<PointKey, PointComparison>& points, std::size_t ref) {
   bool common = false;
   for (auto& [key, p] : points) {
     if (!p.time[ref]) continue;
@@ -131,120 +122,170 @@ Comparison compare_results(std::span<const ResultsFile> files, std::optional<Eng
         common = true;
       }
   }
-  if (!common)
-    throw InputError(names + ": no common points: no (op, procs, bytes, segment, root) has both a " +
-                     std::string(engine_name(*reference)) + " time and another engine's");
+  return common;
+}
 
+// The selectors: the argmin of each prediction engine with rows (but the reference), then Open
+// MPI's decisions.
+std::vector<std::string> selectors_of(const Comparison& c) {
+  std::vector<std::string> out;
   for (Engine e : kArgminSelectors)
-    if (e != *reference && c.rows[index(e)] > 0) c.selectors.emplace_back(engine_column(e));
-  for (const auto& [name, v] : kOmpiSelectors) c.selectors.push_back(name);
+    if (e != c.reference && c.rows[index(e)] > 0) out.emplace_back(engine_column(e));
+  for (const auto& [name, v] : kOmpiSelectors) out.push_back(name);
+  return out;
+}
 
-  // Selection groups: the candidates of one call, in (algorithm name, segment) order.
-  for (auto& [key, p] : points) c.points.push_back(std::move(p));
-  std::map<std::tuple<Operation, int, std::size_t, int, std::string, std::string>, std::vector<const PointComparison*>>
-      groups;
-  for (const auto& p : c.points)
+using GroupKey = std::tuple<Operation, int, std::size_t, int, std::string, std::string>;
+
+// Selection groups: the candidates of one call, in (algorithm name, segment) order.
+std::map<GroupKey, std::vector<const PointComparison*>> selection_groups(const std::vector<PointComparison>& points,
+                                                                         std::size_t ref) {
+  std::map<GroupKey, std::vector<const PointComparison*>> groups;
+  for (const auto& p : points)
     if (p.time[ref])
       groups[{find_algorithm(p.point.op)->op, p.point.procs, p.point.bytes, p.point.root, p.point.datatype,
               p.point.reduce_op}]
           .push_back(&p);
+  return groups;
+}
 
-  for (const auto& [gkey, members] : groups) {
-    SelectionGroup g;
-    std::tie(g.op, g.procs, g.bytes, g.root, g.datatype, g.reduce_op) = gkey;
-    // Open MPI decides reductions with a non-commutative operator by other tables.
-    const auto reduce_op = parse_reduce_op(g.reduce_op);
-    const bool commutative = !reduce_op || is_commutative(*reduce_op);
-    g.candidates = static_cast<int>(members.size());
-    const auto candidate = [](const PointComparison* p) {
-      return Candidate{find_algorithm(p->point.op), p->point.segment};
-    };
-    const PointComparison* best = members.front();
-    for (const auto* p : members)
-      if (*p->time[ref] < *best->time[ref]) best = p;
-    g.best = candidate(best);
-    g.best_s = *best->time[ref];
-    const auto judged = [&](const PointComparison* p) {
-      SelectorPick s;
-      s.status = SelectorPick::Status::ok;
-      s.pick = candidate(p);
-      s.pick_s = *p->time[ref];
-      s.degradation = s.pick_s / g.best_s;
-      return s;
-    };
-    for (const std::string& name : c.selectors) {
-      SelectorPick s;
-      for (Engine e : kArgminSelectors)
-        if (name == engine_column(e)) {
-          const PointComparison* pick = nullptr;
-          for (const auto* p : members)
-            if (p->time[index(e)] && (!pick || *p->time[index(e)] < *pick->time[index(e)])) pick = p;
-          if (pick) s = judged(pick);
+// One group's best candidate and each selector's pick, judged by the reference times.
+SelectionGroup judged_group(const GroupKey& gkey, const std::vector<const PointComparison*>& members,
+                            const std::vector<std::string>& selectors, std::size_t ref) {
+  SelectionGroup g;
+  std::tie(g.op, g.procs, g.bytes, g.root, g.datatype, g.reduce_op) = gkey;
+  // Open MPI decides reductions with a non-commutative operator by other tables.
+  const auto reduce_op = parse_reduce_op(g.reduce_op);
+  const bool commutative = !reduce_op || is_commutative(*reduce_op);
+  g.candidates = static_cast<int>(members.size());
+  const auto candidate = [](const PointComparison* p) {
+    return Candidate{find_algorithm(p->point.op), p->point.segment};
+  };
+  const PointComparison* best = members.front();
+  for (const auto* p : members)
+    if (*p->time[ref] < *best->time[ref]) best = p;
+  g.best = candidate(best);
+  g.best_s = *best->time[ref];
+  const auto judged = [&](const PointComparison* p) {
+    SelectorPick s;
+    s.status = SelectorPick::Status::ok;
+    s.pick = candidate(p);
+    s.pick_s = *p->time[ref];
+    s.degradation = s.pick_s / g.best_s;
+    return s;
+  };
+  for (const std::string& name : selectors) {
+    SelectorPick s;
+    for (Engine e : kArgminSelectors)
+      if (name == engine_column(e)) {
+        const PointComparison* pick = nullptr;
+        for (const auto* p : members)
+          if (p->time[index(e)] && (!pick || *p->time[index(e)] < *pick->time[index(e)])) pick = p;
+        if (pick) s = judged(pick);
+      }
+    for (const auto& [sname, v] : kOmpiSelectors)
+      if (name == sname) {
+        // Open MPI 3.1's decisions are written here for bcast and gather only.
+        if (v == selection::OmpiVersion::v3_1 && g.op != Operation::bcast && g.op != Operation::gather) continue;
+        const Candidate choice = candidate_of(selection::ompi_fixed_decision(v, g.op, g.procs, g.bytes, commutative));
+        const auto it =
+            std::find_if(members.begin(), members.end(), [&](const auto* p) { return candidate(p) == choice; });
+        if (it != members.end()) {
+          s = judged(*it);
+        } else {
+          s.status = SelectorPick::Status::not_in_results;
+          s.pick = choice;
         }
-      for (const auto& [sname, v] : kOmpiSelectors)
-        if (name == sname) {
-          // Open MPI 3.1's decisions are written here for bcast and gather only.
-          if (v == selection::OmpiVersion::v3_1 && g.op != Operation::bcast && g.op != Operation::gather) continue;
-          const Candidate choice = candidate_of(selection::ompi_fixed_decision(v, g.op, g.procs, g.bytes, commutative));
-          const auto it =
-              std::find_if(members.begin(), members.end(), [&](const auto* p) { return candidate(p) == choice; });
-          if (it != members.end()) {
-            s = judged(*it);
-          } else {
-            s.status = SelectorPick::Status::not_in_results;
-            s.pick = choice;
-          }
-        }
-      g.picks.push_back(s);
-    }
-    c.groups.push_back(std::move(g));
+      }
+    g.picks.push_back(s);
   }
+  return g;
+}
 
+// Selector `i`'s picks over the groups of `op`; nullopt when `op` has no group.
+std::optional<SelectorSummary> selector_summary(const Comparison& c, Operation op, std::size_t i) {
+  SelectorSummary s;
+  s.selector = c.selectors[i];
+  s.op = op;
+  double sum = 0;
+  for (const auto& g : c.groups) {
+    if (g.op != op) continue;
+    ++s.groups;
+    const SelectorPick& p = g.picks[i];
+    if (p.status == SelectorPick::Status::not_in_results) ++s.not_in_results;
+    if (p.status == SelectorPick::Status::no_prediction) ++s.no_prediction;
+    if (p.status != SelectorPick::Status::ok) continue;
+    ++s.picked;
+    sum += p.degradation;
+    if (p.degradation == 1) ++s.hits;
+    if (p.degradation > s.worst_degradation) {
+      s.worst_degradation = p.degradation;
+      s.worst_procs = g.procs;
+      s.worst_bytes = g.bytes;
+    }
+  }
+  if (s.groups == 0) return std::nullopt;
+  if (s.picked > 0) s.mean_degradation = sum / s.picked;
+  return s;
+}
+
+// Engine e's errors over the points of `op`; nullopt when none has one.
+std::optional<ErrorSummary> error_summary(const Comparison& c, Operation op, Engine e) {
+  ErrorSummary s;
+  s.engine = e;
+  s.op = op;
+  double sum = 0;
+  for (const auto& p : c.points) {
+    const auto& err = p.rel_error[index(e)];
+    if (!err || find_algorithm(p.point.op)->op != op) continue;
+    ++s.points;
+    sum += std::abs(*err);
+    s.max_abs = std::max(s.max_abs, std::abs(*err));
+  }
+  if (s.points == 0) return std::nullopt;
+  s.mean_abs = sum / s.points;
+  return s;
+}
+
+// Per operation: each selector's summary, then each engine's errors (but the reference's).
+void summarize(Comparison& c) {
   for (const OperationInfo& info : all_operations()) {
-    const Operation op = info.op;
-    for (std::size_t i = 0; i < c.selectors.size(); ++i) {
-      SelectorSummary s;
-      s.selector = c.selectors[i];
-      s.op = op;
-      double sum = 0;
-      for (const auto& g : c.groups) {
-        if (g.op != op) continue;
-        ++s.groups;
-        const SelectorPick& p = g.picks[i];
-        if (p.status == SelectorPick::Status::not_in_results) ++s.not_in_results;
-        if (p.status == SelectorPick::Status::no_prediction) ++s.no_prediction;
-        if (p.status != SelectorPick::Status::ok) continue;
-        ++s.picked;
-        sum += p.degradation;
-        if (p.degradation == 1) ++s.hits;
-        if (p.degradation > s.worst_degradation) {
-          s.worst_degradation = p.degradation;
-          s.worst_procs = g.procs;
-          s.worst_bytes = g.bytes;
-        }
-      }
-      if (s.groups == 0) continue;
-      if (s.picked > 0) s.mean_degradation = sum / s.picked;
-      c.selector_summaries.push_back(s);
-    }
-    for (Engine e : kCollectiveEngines) {
-      if (e == *reference) continue;
-      ErrorSummary s;
-      s.engine = e;
-      s.op = op;
-      double sum = 0;
-      for (const auto& p : c.points) {
-        const auto& err = p.rel_error[index(e)];
-        if (!err || find_algorithm(p.point.op)->op != op) continue;
-        ++s.points;
-        sum += std::abs(*err);
-        s.max_abs = std::max(s.max_abs, std::abs(*err));
-      }
-      if (s.points == 0) continue;
-      s.mean_abs = sum / s.points;
-      c.error_summaries.push_back(s);
-    }
+    for (std::size_t i = 0; i < c.selectors.size(); ++i)
+      if (auto s = selector_summary(c, info.op, i)) c.selector_summaries.push_back(*s);
+    for (Engine e : kCollectiveEngines)
+      if (e != c.reference)
+        if (auto s = error_summary(c, info.op, e)) c.error_summaries.push_back(*s);
   }
+}
+
+}  // namespace
+
+Comparison compare_results(std::span<const ResultsFile> files, std::optional<Engine> reference) {
+  Comparison c;
+  if (!reference) reference = default_reference(files);
+  std::string names;
+  for (const auto& f : files) {
+    c.files.push_back(f.path);
+    names += (names.empty() ? "" : ", ") + f.path;
+  }
+  if (!reference)
+    throw InputError(names +
+                     ": no measured or simulated rows (engine mpi-native, mpi or sim) to compare with; "
+                     "--reference model compares with the model engine");
+  c.reference = *reference;
+  const std::size_t ref = index(*reference);
+
+  std::map<PointKey, PointComparison> points = join_rows(files, c);
+  if (c.rows[ref] == 0)
+    throw InputError(names + ": no rows of the reference engine " + std::string(engine_name(*reference)));
+  if (!set_relative_errors(points, ref))
+    throw InputError(names + ": no common points: no (op, procs, bytes, segment, root) has both a " +
+                     std::string(engine_name(*reference)) + " time and another engine's");
+  c.selectors = selectors_of(c);
+  for (auto& [key, p] : points) c.points.push_back(std::move(p));
+  for (const auto& [gkey, members] : selection_groups(c.points, ref))
+    c.groups.push_back(judged_group(gkey, members, c.selectors, ref));
+  summarize(c);
   return c;
 }
 

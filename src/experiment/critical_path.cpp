@@ -186,178 +186,176 @@ std::pair<std::size_t, PathStep::Handover> handed_over(const TraceIndex& idx, st
   return {post, left != kNone && e.time > idx[left].time ? PathStep::Handover::room : PathStep::Handover::at_post};
 }
 
-}  // namespace
+[[noreturn]] void broken(const std::string& what, std::size_t at) { throw TraceContractError(what, at); }
 
-CriticalPath critical_path(const std::vector<TraceEvent>& events) {
-  CriticalPath path;
-  const TraceIndex idx(events);
-  std::size_t cur = kNone;
+// The run's last complete: where its critical path ends (kNone without any).
+std::size_t last_complete(const std::vector<TraceEvent>& events) {
+  std::size_t last = kNone;
   for (std::size_t i = 0; i < events.size(); ++i) {
     const TraceEvent& e = events[i];
-    if (e.kind == TraceKind::complete && (cur == kNone || e.time > events[cur].time)) cur = i;
+    if (e.kind == TraceKind::complete && (last == kNone || e.time > events[last].time)) last = i;
   }
-  if (cur == kNone) return path;
-  path.finish = events[cur].time;
-  path.last_rank = events[cur].rank;
+  return last;
+}
 
-  std::vector<PathStep> back;  // from the finish backwards
-  // The current event's time on the chain: its own, or its effect's when it is later by rounding
-  // only, so that the steps follow each other without gaps or overlaps.
-  double now = path.finish;
-  std::vector<bool> visited(events.size(), false);
-  auto broken = [&](const std::string& what) { throw TraceContractError(what, cur); };
-  // Each step goes to an event no later than the current one; `visited` stops a malformed trace.
-  for (;;) {
-    const TraceEvent& e = events[cur];
-    if (visited[cur]) broken("its events cause each other in a cycle (rank " + std::to_string(e.rank) + ")");
-    visited[cur] = true;
-    std::size_t cause = kNone;
-    PathStep::Kind kind = PathStep::Kind::local;
-    PathStep::Handover handover = PathStep::Handover::none;
-    switch (e.kind) {
-      case TraceKind::complete: {
-        const std::size_t post = post_before(idx, cur);
-        if (post == kNone) broken("a complete of rank " + std::to_string(e.rank) + " without its post");
-        cause = post;
-        kind = e.op == OpKind::copy ? PathStep::Kind::copy : PathStep::Kind::local;
-        if (e.time > idx[post].time) {
-          if (is_wait(e.op)) {
-            const std::size_t holder = holder_of(idx, post, cur);
-            if (holder != kNone) {
-              cause = holder;
-              kind = PathStep::Kind::wait;
-            } else {
-              kind = PathStep::Kind::held;
-            }
-          } else if (e.op != OpKind::copy && e.op != OpKind::isend && e.op != OpKind::irecv) {
-            kind = PathStep::Kind::held;  // barrier, flush, window synchronisation
-          }
-        }
-        break;
+// What caused an event on the path: the event before it on the chain (kNone for the first post of
+// a rank, where the chain starts), the kind of step between, and for a send's local completion
+// what it waited for.
+struct Cause {
+  Cause(std::size_t e = kNone, PathStep::Kind k = PathStep::Kind::local,
+        PathStep::Handover h = PathStep::Handover::none)
+      : event(e), kind(k), handover(h) {}
+  std::size_t event;
+  PathStep::Kind kind;
+  PathStep::Handover handover;
+};
+
+// A complete: its post, or what released it (a wait's request, a barrier's peers).
+Cause cause_of_complete(const TraceIndex& idx, std::size_t cur) {
+  const TraceEvent& e = idx[cur];
+  const std::size_t post = post_before(idx, cur);
+  if (post == kNone) broken("a complete of rank " + std::to_string(e.rank) + " without its post", cur);
+  Cause c{post, e.op == OpKind::copy ? PathStep::Kind::copy : PathStep::Kind::local};
+  if (e.time > idx[post].time) {
+    if (is_wait(e.op)) {
+      const std::size_t holder = holder_of(idx, post, cur);
+      if (holder != kNone) {
+        c.event = holder;
+        c.kind = PathStep::Kind::wait;
+      } else {
+        c.kind = PathStep::Kind::held;
       }
-      case TraceKind::post: {
-        const std::size_t pos = idx.position(cur);
-        if (pos == 0) {
-          if (now > 0) back.push_back(step(PathStep::Kind::start, 0, now, e));
-          break;
-        }
-        cause = idx.ops(e.rank)[pos - 1];
-        kind = PathStep::Kind::local;
-        break;
-      }
-      case TraceKind::request_done: {
-        const MessageEvents m = idx.message(e.message);
-        if (!sending_end(e.op)) {  // irecv, get: the data is here
-          const std::size_t post = e.op == OpKind::irecv ? idx.receiver_post(m) : kNone;
-          if (m.arrive != kNone && (post == kNone || idx[m.arrive].time >= idx[post].time)) {
-            cause = m.arrive;
-            kind = PathStep::Kind::delivered;
-          } else if (m.arrive != kNone) {
-            cause = post;
-            kind = PathStep::Kind::delivered;
-          } else {  // mpi: the later of the two posts, and the transfer between
-            const std::size_t sent = idx.sender_post(m);
-            cause = sent == kNone || (post != kNone && idx[post].time > idx[sent].time) ? post : sent;
-            kind = PathStep::Kind::transfer;
-          }
-        } else if (m.arrive != kNone && idx[m.arrive].time <= e.time) {
-          cause = m.arrive;
-          kind = PathStep::Kind::delivered;
-        } else if (m.send_start == kNone && m.arrive == kNone) {  // mpi: the transfer from its post
-          cause = idx.sender_post(m);
-          kind = PathStep::Kind::transfer;
-        } else {  // done before its data arrived
-          std::tie(cause, handover) = handed_over(idx, cur, m);
-          kind = PathStep::Kind::handed_over;
-        }
-        if (cause == kNone) broken("request_done of message " + std::to_string(e.message) + " without its cause");
-        break;
-      }
-      case TraceKind::arrive: {
-        cause = idx.message(e.message).send_start;
-        if (cause == kNone) broken("arrive of message " + std::to_string(e.message) + " without its send_start");
-        kind = PathStep::Kind::transfer;
-        break;
-      }
-      case TraceKind::send_start: {
-        const MessageEvents m = idx.message(e.message);
-        cause = idx.sender_post(m);
-        if (cause == kNone) broken("send_start of message " + std::to_string(e.message) + " without its post");
-        kind = PathStep::Kind::queued;
-        if (e.op == OpKind::get) {
-          kind = PathStep::Kind::transfer;  // the request's way to the target: latency
-        } else if (idx.handed_over_before_start(m)) {
-          cause = m.done_send;  // handed over, then the port or link was busy
-        } else if (e.time > idx[cause].time && e.protocol == TraceProtocol::rendezvous) {
-          kind = PathStep::Kind::handshake;
-          cause = idx.handshake_from(m, cause);
-        }
-        break;
-      }
+    } else if (e.op != OpKind::copy && e.op != OpKind::isend && e.op != OpKind::irecv) {
+      c.kind = PathStep::Kind::held;  // barrier, flush, window synchronisation
     }
-    if (cause == kNone) break;
-    const TraceEvent& c = idx[cause];
-    if (c.time > now + slack(now))
-      broken("an event caused by a later one (" + std::string(to_string(e.kind)) + " of rank " +
-             std::to_string(e.rank) + " at " + format_real(e.time) + " s, after " + to_string(c.kind) + " of rank " +
-             std::to_string(c.rank) + " at " + format_real(c.time) + " s)");
-    const double then = std::abs(now - c.time) <= slack(now) ? now : c.time;
-    PathStep s = step(kind, then, now, e);
-    switch (e.kind) {
-      case TraceKind::arrive:  // the transfer: from the sender to this rank
+  }
+  return c;
+}
+
+// A request_done: a receive's data arriving, or a send's delivery or local completion.
+Cause cause_of_request_done(const TraceIndex& idx, std::size_t cur) {
+  const TraceEvent& e = idx[cur];
+  const MessageEvents m = idx.message(e.message);
+  Cause c;
+  if (!sending_end(e.op)) {  // irecv, get: the data is here
+    const std::size_t post = e.op == OpKind::irecv ? idx.receiver_post(m) : kNone;
+    if (m.arrive != kNone && (post == kNone || idx[m.arrive].time >= idx[post].time)) {
+      c = {m.arrive, PathStep::Kind::delivered};
+    } else if (m.arrive != kNone) {
+      c = {post, PathStep::Kind::delivered};
+    } else {  // mpi: the later of the two posts, and the transfer between
+      const std::size_t sent = idx.sender_post(m);
+      c = {sent == kNone || (post != kNone && idx[post].time > idx[sent].time) ? post : sent, PathStep::Kind::transfer};
+    }
+  } else if (m.arrive != kNone && idx[m.arrive].time <= e.time) {
+    c = {m.arrive, PathStep::Kind::delivered};
+  } else if (m.send_start == kNone && m.arrive == kNone) {  // mpi: the transfer from its post
+    c = {idx.sender_post(m), PathStep::Kind::transfer};
+  } else {  // done before its data arrived
+    std::tie(c.event, c.handover) = handed_over(idx, cur, m);
+    c.kind = PathStep::Kind::handed_over;
+  }
+  if (c.event == kNone) broken("request_done of message " + std::to_string(e.message) + " without its cause", cur);
+  return c;
+}
+
+// A send_start: its post, a busy port or link after a hand-over, or a rendezvous handshake.
+Cause cause_of_send_start(const TraceIndex& idx, std::size_t cur) {
+  const TraceEvent& e = idx[cur];
+  const MessageEvents m = idx.message(e.message);
+  Cause c{idx.sender_post(m), PathStep::Kind::queued};
+  if (c.event == kNone) broken("send_start of message " + std::to_string(e.message) + " without its post", cur);
+  if (e.op == OpKind::get) {
+    c.kind = PathStep::Kind::transfer;  // the request's way to the target: latency
+  } else if (idx.handed_over_before_start(m)) {
+    c.event = m.done_send;  // handed over, then the port or link was busy
+  } else if (e.time > idx[c.event].time && e.protocol == TraceProtocol::rendezvous) {
+    c.kind = PathStep::Kind::handshake;
+    c.event = idx.handshake_from(m, c.event);
+  }
+  return c;
+}
+
+Cause cause_of(const TraceIndex& idx, std::size_t cur) {
+  const TraceEvent& e = idx[cur];
+  switch (e.kind) {
+    case TraceKind::complete: return cause_of_complete(idx, cur);
+    case TraceKind::post: {
+      const std::size_t pos = idx.position(cur);
+      if (pos == 0) return {kNone, PathStep::Kind::start};
+      return {idx.ops(e.rank)[pos - 1], PathStep::Kind::local};
+    }
+    case TraceKind::request_done: return cause_of_request_done(idx, cur);
+    case TraceKind::arrive: {
+      const std::size_t start = idx.message(e.message).send_start;
+      if (start == kNone) broken("arrive of message " + std::to_string(e.message) + " without its send_start", cur);
+      return {start, PathStep::Kind::transfer};
+    }
+    case TraceKind::send_start: return cause_of_send_start(idx, cur);
+  }
+  return {};
+}
+
+// The step from `cause` at `then` to event `e` at `now`: who sent to whom, and its time split
+// into shares.
+PathStep chain_step(const TraceIndex& idx, const TraceEvent& e, const Cause& cause, double then, double now) {
+  const TraceEvent& c = idx[cause.event];
+  PathStep s = step(cause.kind, then, now, e);
+  switch (e.kind) {
+    case TraceKind::arrive:  // the transfer: from the sender to this rank
+      s.rank = e.peer;
+      s.peer = e.rank;
+      if (c.latency >= 0) {
+        s.shares.latency = std::min(c.latency, s.to - s.from);
+        s.shares.transfer = s.to - s.from - s.shares.latency;
+      }
+      s.protocol = c.protocol;
+      break;
+    case TraceKind::send_start:
+      s.peer = e.peer;
+      if (cause.kind == PathStep::Kind::transfer) {  // get: the request on its way
+        s.shares.latency = s.shares.transfer;
+        s.shares.transfer = 0;
+      }
+      break;
+    case TraceKind::request_done:
+      if (cause.kind == PathStep::Kind::transfer && !sending_end(e.op)) {  // mpi: from the sender to this rank
         s.rank = e.peer;
         s.peer = e.rank;
-        if (idx[cause].latency >= 0) {
-          s.shares.latency = std::min(idx[cause].latency, s.to - s.from);
-          s.shares.transfer = s.to - s.from - s.shares.latency;
-        }
-        s.protocol = idx[cause].protocol;
         break;
-      case TraceKind::send_start:
-        s.peer = e.peer;
-        if (kind == PathStep::Kind::transfer) {  // get: the request on its way
-          s.shares.latency = s.shares.transfer;
-          s.shares.transfer = 0;
+      }
+      s.peer = e.peer;
+      if (cause.kind == PathStep::Kind::handed_over) {
+        s.handover = cause.handover;
+        s.shares = {};
+        const double d = s.to - s.from;
+        if (cause.handover == PathStep::Handover::room || cause.handover == PathStep::Handover::handshake) {
+          s.shares.waiting = d;
+        } else if (cause.handover == PathStep::Handover::leaving && e.protocol != TraceProtocol::none) {
+          // Its first bytes on the wire (the model's protocol-less LogGP: the sender's overhead).
+          s.shares.latency = c.latency >= 0 ? std::min(c.latency, d) : 0;
+          s.shares.transfer = d - s.shares.latency;
+        } else {
+          s.shares.other = d;
         }
-        break;
-      case TraceKind::request_done:
-        if (kind == PathStep::Kind::transfer && !sending_end(e.op)) {  // mpi: from the sender to this rank
-          s.rank = e.peer;
-          s.peer = e.rank;
-          break;
-        }
-        s.peer = e.peer;
-        if (kind == PathStep::Kind::handed_over) {
-          s.handover = handover;
-          s.shares = {};
-          const double d = s.to - s.from;
-          if (handover == PathStep::Handover::room || handover == PathStep::Handover::handshake) {
-            s.shares.waiting = d;
-          } else if (handover == PathStep::Handover::leaving && e.protocol != TraceProtocol::none) {
-            // Its first bytes on the wire (the model's protocol-less LogGP: the sender's overhead).
-            s.shares.latency = c.latency >= 0 ? std::min(c.latency, d) : 0;
-            s.shares.transfer = d - s.shares.latency;
-          } else {
-            s.shares.other = d;
-          }
-        }
-        break;
-      case TraceKind::complete:
-        s.peer = c.kind == TraceKind::request_done ? c.peer : e.peer;
-        if (c.kind == TraceKind::request_done) {
-          s.message = c.message;
-          s.bytes = c.bytes;
-        }
-        break;
-      default: break;
-    }
-    back.push_back(s);
-    cur = cause;
-    now = then;
+      }
+      break;
+    case TraceKind::complete:
+      s.peer = c.kind == TraceKind::request_done ? c.peer : e.peer;
+      if (c.kind == TraceKind::request_done) {
+        s.message = c.message;
+        s.bytes = c.bytes;
+      }
+      break;
+    default: break;
   }
-  path.steps.assign(back.rbegin(), back.rend());
+  return s;
+}
+
+// The path's shares: its steps' sums, with `other` what they leave of [0, finish].
+PathShares tiled_shares(const std::vector<PathStep>& steps, double finish) {
   PathShares sum;
-  for (const PathStep& s : path.steps) {
+  for (const PathStep& s : steps) {
     sum.latency += s.shares.latency;
     sum.transfer += s.shares.transfer;
     sum.waiting += s.shares.waiting;
@@ -372,11 +370,51 @@ CriticalPath critical_path(const std::vector<TraceEvent>& events) {
   for (double* share : {&sum.transfer, &sum.waiting})
     if (*share > *largest) largest = share;
   for (int i = 0; i < 16; ++i) {
-    sum.other = path.finish - (sum.latency + sum.transfer + sum.waiting + sum.copying);
-    if (sum.total() == path.finish) break;
-    *largest = std::nextafter(*largest, sum.total() < path.finish ? HUGE_VAL : -HUGE_VAL);
+    sum.other = finish - (sum.latency + sum.transfer + sum.waiting + sum.copying);
+    if (sum.total() == finish) break;
+    *largest = std::nextafter(*largest, sum.total() < finish ? HUGE_VAL : -HUGE_VAL);
   }
-  path.shares = sum;
+  return sum;
+}
+
+}  // namespace
+
+CriticalPath critical_path(const std::vector<TraceEvent>& events) {
+  CriticalPath path;
+  const TraceIndex idx(events);
+  std::size_t cur = last_complete(events);
+  if (cur == kNone) return path;
+  path.finish = events[cur].time;
+  path.last_rank = events[cur].rank;
+
+  std::vector<PathStep> back;  // from the finish backwards
+  // The current event's time on the chain: its own, or its effect's when it is later by rounding
+  // only, so that the steps follow each other without gaps or overlaps.
+  double now = path.finish;
+  std::vector<bool> visited(events.size(), false);
+  // Each step goes to an event no later than the current one; `visited` stops a malformed trace.
+  for (;;) {
+    const TraceEvent& e = events[cur];
+    if (visited[cur]) broken("its events cause each other in a cycle (rank " + std::to_string(e.rank) + ")", cur);
+    visited[cur] = true;
+    const Cause cause = cause_of(idx, cur);
+    if (cause.event == kNone) {  // the rank's first post: the chain starts at 0
+      if (now > 0) back.push_back(step(PathStep::Kind::start, 0, now, e));
+      break;
+    }
+    const TraceEvent& c = idx[cause.event];
+    if (c.time > now + slack(now))
+      broken("an event caused by a later one (" + std::string(to_string(e.kind)) + " of rank " +
+                 std::to_string(e.rank) + " at " + format_real(e.time) + " s, after " + to_string(c.kind) +
+                 " of rank " + std::to_string(c.rank) + " at " + format_real(c.time) + " s)",
+             cur);
+    const double then = std::abs(now - c.time) <= slack(now) ? now : c.time;
+    back.push_back(chain_step(idx, e, cause, then, now));
+    cur = cause.event;
+    now = then;
+  }
+  path.steps.assign(back.rbegin(), back.rend());
+  path.shares = tiled_shares(path.steps, path.finish);
   return path;
 }
 
