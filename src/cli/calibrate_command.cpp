@@ -69,7 +69,7 @@ int calibrate(const ParsedOptions& o) {
   if (!parsed) throw UsageError("--engine: " + not_an_engine(engine, kCalibrationEngines));
   s.engine = *parsed;
   const bool mpi = is_measured(s.engine);
-  check_engine_options(o, mpi ? kOnMpi : s.engine == Engine::sim ? kOnSim : kOnModel, engine);
+  check_engine_options(o, s.engine);
 
   s.procs = read_list<int>(o, "procs", mpi ? "2,3,4" : "2,4,8,16", [](const std::string& x) {
     const auto v = parse_integer(x);

@@ -48,7 +48,7 @@ int coarray(const ParsedOptions& o) {
   RunResult result;
   std::string prediction;
   if (*simulated == Engine::model) {
-    check_model_options(o, engine);
+    check_model_options(o, *simulated);
     const ModelConfig model = read_model(o);
     result = run_model(model, spec);
     if (!model.one_port && model.kind != ModelConfig::Kind::loggp) {
@@ -59,7 +59,7 @@ int coarray(const ParsedOptions& o) {
       prediction = format_seconds(t) + "  (" + format_real(t) + " s, models/coarray_cost.hpp)";
     }
   } else {
-    check_sim_options(o, engine);
+    check_engine_options(o, Engine::sim);
     const SimConfig sim = read_sim(o);
     run_sim(sim, std::span<const RunSpec>(&spec, 1), [&](std::size_t, const RunResult& r) { result = r; });
   }

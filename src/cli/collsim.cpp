@@ -96,7 +96,7 @@ int measure(const ParsedOptions& o) {
   RunResult result;
   if (chosen != Engine::sim) {
     if (chosen == Engine::model) reject_foreign(o, engine, {"formula", "params"});
-    check_model_options(o, engine);
+    check_model_options(o, chosen);
     if (o.has("params"))
       for (const Setting& s : engine_setting_table())
         if (s.group == SettingGroup::placement || s.group == SettingGroup::model)
@@ -124,7 +124,7 @@ int measure(const ParsedOptions& o) {
       result = run_formula(f, spec);
     }
   } else {
-    check_sim_options(o, engine);
+    check_engine_options(o, Engine::sim);
     reject_foreign(o, engine, {"formula", "params"});
     const SimConfig sim = read_sim(o);
     run_sim(sim, std::span<const RunSpec>(&spec, 1), [&](std::size_t, const RunResult& r) { result = r; });

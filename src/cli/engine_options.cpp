@@ -61,22 +61,22 @@ void reject_foreign(const ParsedOptions& o, const std::string& engine, std::init
     if (o.has(n)) throw UsageError("--" + std::string(n) + " does not apply to --engine " + engine);
 }
 
-void check_engine_options(const ParsedOptions& o, unsigned engines, const std::string& engine) {
+void check_engine_options(const ParsedOptions& o, Engine engine) {
+  const std::string name(engine_info(engine).choice);
   for (const Setting& s : engine_setting_table())
-    if (owns_option(s) && !(s.engines & engines)) reject_foreign(o, engine, {std::string(s.option).c_str()});
+    if (owns_option(s) && !(s.engines & engine_set(engine))) reject_foreign(o, name, {std::string(s.option).c_str()});
 }
 
-void check_model_options(const ParsedOptions& o, const std::string& engine) {
-  check_engine_options(o, engine == "formula" ? kOnFormula : kOnModel, engine);
+void check_model_options(const ParsedOptions& o, Engine engine) {
+  check_engine_options(o, engine);
+  const std::string name(engine_info(engine).choice);
   for (const char* n : {"ranks-per-node", "map-by"})
     if (o.has(n) && !o.has("intra") && !o.has("platform"))
-      throw UsageError("--" + std::string(n) + " applies to --engine " + engine +
+      throw UsageError("--" + std::string(n) + " applies to --engine " + name +
                        " only with --intra or --platform (two-level Hockney)");
   if (o.has("cfg") && !o.has("platform"))
-    throw UsageError("--cfg applies to --engine " + engine + " only with --platform (its network model's factors)");
+    throw UsageError("--cfg applies to --engine " + name + " only with --platform (its network model's factors)");
 }
-
-void check_sim_options(const ParsedOptions& o, const std::string& engine) { check_engine_options(o, kOnSim, engine); }
 
 ModelConfig read_model(const ParsedOptions& o) {
   EngineSettings s = read_group(o, SettingGroup::model);

@@ -20,14 +20,13 @@ std::vector<OptionDef> engine_options(Runs runs = Runs::collectives);
 // The mpi engines' run counts (--min-runs, --max-runs).
 std::vector<OptionDef> mpi_run_options();
 
-// Refuses the first option given that means nothing to any engine of `engines` (EngineSet bits):
+// Refuses the first option given that means nothing to `engine` (the table's engines):
 // "--NAME does not apply to --engine ENGINE".
-void check_engine_options(const ParsedOptions& o, unsigned engines, const std::string& engine);
-// check_engine_options for the model (or formula) engine, and the options that mean something to
+void check_engine_options(const ParsedOptions& o, Engine engine);
+// check_engine_options for the model or a formula engine, and the options that mean something to
 // it only with another: --ranks-per-node and --map-by with --intra or --platform, --cfg with
 // --platform.
-void check_model_options(const ParsedOptions& o, const std::string& engine);
-void check_sim_options(const ParsedOptions& o, const std::string& engine);
+void check_model_options(const ParsedOptions& o, Engine engine);
 // UsageError when any of `names` (options outside the table) was given: "--NAME does not apply to
 // --engine ENGINE".
 void reject_foreign(const ParsedOptions& o, const std::string& engine, std::initializer_list<const char*> names);

@@ -110,13 +110,13 @@ int explain(const ParsedOptions& o) {
   RunResult result;
   ExplainContext context;
   if (*traced == Engine::model) {
-    check_model_options(o, engine);
+    check_model_options(o, Engine::model);
     const ModelConfig model = read_model(o);
     result = run_model(model, spec);
     if (model.kind == ModelConfig::Kind::loggp)
       context.send_done = "LogGP completes a send after the sender's overhead o, before its data arrives";
   } else {
-    check_sim_options(o, engine);
+    check_engine_options(o, Engine::sim);
     const SimConfig sim = read_sim(o);
     run_sim(sim, std::span<const RunSpec>(&spec, 1), [&](std::size_t, const RunResult& r) { result = r; });
     // The selection it ran under, resolved as the engine did (platform properties aside, which

@@ -79,8 +79,8 @@ std::vector<TracedRun> traced_point(const ParsedOptions& o) {
   const std::vector<Engine> engines = engines_named(o);
   const bool model = std::find(engines.begin(), engines.end(), Engine::model) != engines.end();
   const bool sim = std::find(engines.begin(), engines.end(), Engine::sim) != engines.end();
-  if (!sim) check_model_options(o, "model");
-  if (!model) check_sim_options(o, "sim");
+  if (!sim) check_model_options(o, Engine::model);
+  if (!model) check_engine_options(o, Engine::sim);
   RunSpec spec = read_call(o);
   spec.real_bytes = read_payload(o);
 

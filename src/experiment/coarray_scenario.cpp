@@ -118,10 +118,7 @@ CoarrayScenario load_coarray_scenario(const std::string& path) {
     if (!engine) in.fail(x, not_an_engine(e, kCoarrayEngines, "a coarray engine"));
     return *engine;
   }));
-  // Whether the scenario runs the engine of that name.
-  auto uses = [&](std::string_view name) {
-    return std::count(sc.engines.begin(), sc.engines.end(), parse_engine(name)) > 0;
-  };
+  auto uses = [&](Engine e) { return std::count(sc.engines.begin(), sc.engines.end(), e) > 0; };
 
   if (root["platform"]) {
     const std::string given = in.text(root["platform"], "platform");
@@ -130,7 +127,7 @@ CoarrayScenario load_coarray_scenario(const std::string& path) {
     if (!fs::exists(p))
       in.fail(root["platform"], "platform file '" + given + "' not found (looked for " + p.string() + ")");
     sc.sim.platform_file = p.lexically_normal().string();
-  } else if (uses("sim") || uses("model")) {
+  } else if (uses(Engine::sim) || uses(Engine::model)) {
     // The model takes the platform's two-level Hockney, as `collsim coarray --engine model
     // --platform` does, so the two simulated engines describe one cluster.
     in.fail(root["engines"], "the model and sim engines need a 'platform' (a SimGrid platform file)");
@@ -166,11 +163,11 @@ CoarrayScenario load_coarray_scenario(const std::string& path) {
   if (!points.IsSequence() || points.size() == 0) in.fail(points, "coarray.points must be a non-empty list");
   for (const auto& g : points) sc.groups.push_back(read_group(in, g, sc.groups.size() + 1));
 
-  if (uses("model")) {
+  if (uses(Engine::model)) {
     sc.model.kind = ModelConfig::Kind::two_level;
     place_model(in, root, sc.sim, true, sc.model);
   }
-  if (uses("sim")) {
+  if (uses(Engine::sim)) {
     const PlatformSize size = platform_size_or_fail(path, sc.sim);
     if (static_cast<std::size_t>(sc.images) > size.capacity)
       in.fail(c["images"], "coarray.images: " + std::to_string(sc.images) + " images do not fit platform " +

@@ -473,11 +473,13 @@ bool owns_option(const Setting& s) {
   return false;
 }
 
-std::string engines_text(unsigned engines) {
+std::string engines_text(EngineSet engines) {
   std::string out;
-  for (const auto& [bit, name] : {std::pair{kOnModel, "model"}, std::pair{kOnFormula, "formula"},
-                                  std::pair{kOnSim, "sim"}, std::pair{kOnMpi, "mpi"}})
-    if (engines & bit) out += (out.empty() ? "" : ", ") + std::string(name);
+  for (const EngineInfo& e : kEngines) {
+    const std::string choice(e.choice);
+    if ((engines & engine_set(e.engine)) && out.find(choice) == std::string::npos)
+      out += (out.empty() ? "" : ", ") + choice;
+  }
   return out;
 }
 

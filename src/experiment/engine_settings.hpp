@@ -12,6 +12,7 @@
 #include <variant>
 #include <vector>
 
+#include "engines/engine.hpp"
 #include "engines/model/model_engine.hpp"
 #include "engines/sim/sim_engine.hpp"
 #include "experiment/mpi_launcher.hpp"
@@ -26,8 +27,14 @@ struct EngineSettings {
   bool model_from_platform = false;  // the model takes the platform's two-level Hockney
 };
 
-// The engines a setting means something to, as a set of bits.
-enum EngineSet : unsigned { kOnModel = 1, kOnFormula = 2, kOnSim = 4, kOnMpi = 8 };
+// A set of engines (engines/engine.hpp), one bit each: those a setting means something to.
+using EngineSet = unsigned;
+constexpr EngineSet engine_set(Engine e) { return 1u << static_cast<unsigned>(e); }
+inline constexpr EngineSet kOnModel = engine_set(Engine::model);
+inline constexpr EngineSet kOnFormula = engine_set(Engine::formula_textbook) | engine_set(Engine::formula_derived);
+inline constexpr EngineSet kOnSim = engine_set(Engine::sim);
+inline constexpr EngineSet kOnMpi =
+    engine_set(Engine::mpi) | engine_set(Engine::mpi_native) | engine_set(Engine::caf_native);
 
 enum class SettingType {
   time,           // "10us", at least 0
@@ -73,8 +80,8 @@ std::span<const Setting> engine_setting_table();
 // The setting of scenario key or option `name` ("model.alpha", "alpha"); std::logic_error when
 // there is none (a typo in collsim's own code).
 const Setting& engine_setting(std::string_view name);
-// "model, formula, sim": the engines of `engines`, for `collsim settings`.
-std::string engines_text(unsigned engines);
+// "formula, model, sim": the names that choose the engines of `engines`, for `collsim settings`.
+std::string engines_text(EngineSet engines);
 // Whether `s` is the first setting of the table with its option (the one --help lists).
 bool owns_option(const Setting& s);
 

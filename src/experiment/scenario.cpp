@@ -247,8 +247,11 @@ Scenario load_scenario(const std::string& path) {
     if (!is_engine_choice(e, kCollectiveEngines)) in.fail(x, not_an_engine(e, kCollectiveEngines));
     return e;
   }));
-  const bool uses_sim =
-      std::any_of(sc.engines.begin(), sc.engines.end(), [](const std::string& e) { return chooses(e, Engine::sim); });
+  // Whether the scenario runs engine `e` (a formula engine: whether it runs the formulas).
+  auto runs = [&](Engine e) {
+    return std::any_of(sc.engines.begin(), sc.engines.end(), [&](const std::string& x) { return chooses(x, e); });
+  };
+  const bool uses_sim = runs(Engine::sim);
 
   if (!root["platform"] && uses_sim)
     throw ScenarioError(path + ": the sim engine needs a 'platform' (a SimGrid platform file or a generated cluster)");
@@ -283,8 +286,7 @@ Scenario load_scenario(const std::string& path) {
         in.fail(f["params"], e.what());
       }
     }
-    if (std::count(sc.engines.begin(), sc.engines.end(), "formula") == 0)
-      in.fail(f, "formula settings, but 'formula' is not among the engines");
+    if (!runs(Engine::formula_derived)) in.fail(f, "formula settings, but 'formula' is not among the engines");
   }
   read_settings(settings, SettingGroup::sim, engine_settings);
   read_settings(settings, SettingGroup::mpi, engine_settings);
@@ -301,9 +303,7 @@ Scenario load_scenario(const std::string& path) {
     sc.trace = in.text(root["trace"], "trace");
     if (sc.trace != "json" && sc.trace != "paje" && sc.trace != "csv")
       in.fail(root["trace"], "trace: '" + sc.trace + "' is not json, paje or csv");
-    if (std::count(sc.engines.begin(), sc.engines.end(), "model") +
-            std::count(sc.engines.begin(), sc.engines.end(), "sim") ==
-        0)
+    if (!runs(Engine::model) && !runs(Engine::sim))
       in.fail(root["trace"], "trace: only the model and sim engines record traces, and the scenario runs neither");
   }
   if (root["trace_limit"]) {

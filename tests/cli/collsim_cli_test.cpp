@@ -417,10 +417,11 @@ TEST(Cli, SettingsListsEveryOptionAndScenarioKey) {
   ASSERT_EQ(o.status, 0) << o.err;
   // One row per setting: its option (or -), its scenario key (or -), its engines.
   for (const std::string row :
-       {"--alpha TIME  model.alpha  model, formula", "--loggp L,o,g,G  -  model, formula",
-        "-  model.intra.alpha  model, formula", "-  model.from_platform  model, formula",
-        "--protocol-option PROFILE/KEY:VALUE  sim.protocol_options  sim", "--min-runs N  mpi.min_runs  mpi",
-        "-  mpi.timeout  mpi", "--reduce-gamma TIME_PER_BYTE  model.reduce_gamma  model, formula (not coarray)",
+       {"--alpha TIME  model.alpha  formula, model", "--loggp L,o,g,G  -  formula, model",
+        "-  model.intra.alpha  formula, model", "-  model.from_platform  formula, model",
+        "--protocol-option PROFILE/KEY:VALUE  sim.protocol_options  sim",
+        "--min-runs N  mpi.min_runs  mpi, mpi-native, caf-native", "-  mpi.timeout  mpi, mpi-native, caf-native",
+        "--reduce-gamma TIME_PER_BYTE  model.reduce_gamma  formula, model (not coarray)",
         "--copy-bandwidth RATE  model.copy_bandwidth  model  "}) {
     bool found = false;
     for (const std::string& line : lines(o.out)) {

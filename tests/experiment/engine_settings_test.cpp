@@ -222,22 +222,23 @@ TEST(EngineSettings, RunJsonRecordsEverySettingWithAMember) {
 }
 
 TEST(EngineSettings, AnOptionOfAnotherEngineIsRefusedByName) {
-  auto refusal = [](std::vector<std::string> words, unsigned engines, const std::string& engine) {
+  auto refusal = [](std::vector<std::string> words, Engine engine) {
     try {
-      cli::check_engine_options(command_line(std::move(words)), engines, engine);
+      cli::check_engine_options(command_line(std::move(words)), engine);
     } catch (const cli::UsageError& e) {
       return std::string(e.what());
     }
     return std::string("accepted");
   };
-  EXPECT_EQ(refusal({"--alpha", "1us"}, kOnSim, "sim"), "--alpha does not apply to --engine sim");
-  EXPECT_EQ(refusal({"--protocol", "tcp"}, kOnModel, "model"), "--protocol does not apply to --engine model");
-  EXPECT_EQ(refusal({"--platform", kGrisou}, kOnMpi, "mpi"), "--platform does not apply to --engine mpi");
-  EXPECT_EQ(refusal({"--min-runs", "3"}, kOnSim, "sim"), "--min-runs does not apply to --engine sim");
-  EXPECT_EQ(refusal({"--copy-bandwidth", "1GBps"}, kOnFormula, "formula"),
+  EXPECT_EQ(refusal({"--alpha", "1us"}, Engine::sim), "--alpha does not apply to --engine sim");
+  EXPECT_EQ(refusal({"--protocol", "tcp"}, Engine::model), "--protocol does not apply to --engine model");
+  EXPECT_EQ(refusal({"--platform", kGrisou}, Engine::mpi_native), "--platform does not apply to --engine mpi-native");
+  EXPECT_EQ(refusal({"--min-runs", "3"}, Engine::sim), "--min-runs does not apply to --engine sim");
+  EXPECT_EQ(refusal({"--copy-bandwidth", "1GBps"}, Engine::formula_textbook),
             "--copy-bandwidth does not apply to --engine formula");
-  EXPECT_EQ(refusal({"--reduce-gamma", "1ns"}, kOnFormula, "formula"), "accepted");
-  EXPECT_EQ(refusal({"--cfg", "a:b", "--ranks-per-node", "2"}, kOnSim, "sim"), "accepted");
+  EXPECT_EQ(refusal({"--reduce-gamma", "1ns"}, Engine::formula_derived), "accepted");
+  EXPECT_EQ(refusal({"--min-runs", "3"}, Engine::mpi), "accepted");
+  EXPECT_EQ(refusal({"--cfg", "a:b", "--ranks-per-node", "2"}, Engine::sim), "accepted");
 }
 
 }  // namespace
