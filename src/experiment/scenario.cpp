@@ -203,6 +203,49 @@ OperationSweep read_operation(const Reader& in, const YAML::Node& item, const YA
   return sweep;
 }
 
+// `formula:`: the kinds of formula run and the parameters file, read now (checked before
+// anything runs) and returned.
+std::optional<Parameters> read_formula_settings(const Reader& in, const YAML::Node& root, const std::string& path,
+                                                Scenario& sc) {
+  if (!root["formula"]) return std::nullopt;
+  const YAML::Node f = root["formula"];
+  in.only_keys(f, "formula", {"kinds", "params"});
+  if (f["kinds"])
+    sc.formulas =
+        in.distinct(f["kinds"], "formula.kinds", in.list(f["kinds"], "formula.kinds", [&](const YAML::Node& x) {
+          std::string k = in.text(x, "formula.kinds");
+          if (k != "derived" && k != "textbook") in.fail(x, "formula.kinds: '" + k + "' is not derived or textbook");
+          return k;
+        }));
+  if (!f["params"]) return std::nullopt;
+  fs::path p(in.text(f["params"], "formula.params"));
+  if (p.is_relative()) p = fs::path(path).parent_path() / p;
+  if (!fs::exists(p))
+    in.fail(f["params"], "parameters file '" + f["params"].Scalar() + "' not found (looked for " + p.string() + ")");
+  sc.params_file = p.lexically_normal().string();
+  try {
+    return read_parameters(sc.params_file);
+  } catch (const ScenarioError& e) {
+    in.fail(f["params"], e.what());
+  }
+}
+
+// `trace:` (json, paje or csv) and `trace_limit:`.
+void read_trace_settings(const Reader& in, const YAML::Node& root, Scenario& sc) {
+  if (root["trace"]) {
+    sc.trace = in.text(root["trace"], "trace");
+    if (sc.trace != "json" && sc.trace != "paje" && sc.trace != "csv")
+      in.fail(root["trace"], "trace: '" + sc.trace + "' is not json, paje or csv");
+  }
+  if (root["trace_limit"]) {
+    if (!root["trace"]) in.fail(root["trace_limit"], "trace_limit applies only with trace: json|paje|csv");
+    const std::string v = in.text(root["trace_limit"], "trace_limit");
+    const auto b = parse_bytes(v);
+    if (!b || *b == 0) in.fail(root["trace_limit"], "trace_limit: '" + v + "' is not a size in bytes (e.g. 64MiB)");
+    sc.trace_limit = *b;
+  }
+}
+
 // Each cluster's model placed on it, and, for the sim, each process count checked to fit it.
 void place_clusters(const Reader& in, const YAML::Node& root, const std::string& path, bool model_from_platform,
                     bool uses_sim, Scenario& sc) {
@@ -255,7 +298,6 @@ Scenario load_scenario(const std::string& path) {
 
   if (!root["platform"] && uses_sim)
     throw ScenarioError(path + ": the sim engine needs a 'platform' (a SimGrid platform file or a generated cluster)");
-  std::optional<Parameters> params;  // formula.params, read once here
   const ScenarioSettings settings(in, root);
   EngineSettings engine_settings;
   read_settings(settings, SettingGroup::model, engine_settings);
@@ -263,31 +305,9 @@ Scenario load_scenario(const std::string& path) {
   const bool model_from_platform = engine_settings.model_from_platform;
   if (model_from_platform && !root["platform"])
     settings.fail(engine_setting("model.from_platform"), "model.from_platform needs the scenario's platform");
-  if (root["formula"]) {
-    const YAML::Node f = root["formula"];
-    in.only_keys(f, "formula", {"kinds", "params"});
-    if (f["kinds"])
-      sc.formulas =
-          in.distinct(f["kinds"], "formula.kinds", in.list(f["kinds"], "formula.kinds", [&](const YAML::Node& x) {
-            std::string k = in.text(x, "formula.kinds");
-            if (k != "derived" && k != "textbook") in.fail(x, "formula.kinds: '" + k + "' is not derived or textbook");
-            return k;
-          }));
-    if (f["params"]) {
-      fs::path p(in.text(f["params"], "formula.params"));
-      if (p.is_relative()) p = fs::path(path).parent_path() / p;
-      if (!fs::exists(p))
-        in.fail(f["params"],
-                "parameters file '" + f["params"].Scalar() + "' not found (looked for " + p.string() + ")");
-      sc.params_file = p.lexically_normal().string();
-      try {
-        params = read_parameters(sc.params_file);  // checked now, before anything runs
-      } catch (const ScenarioError& e) {
-        in.fail(f["params"], e.what());
-      }
-    }
-    if (!runs(Engine::formula_derived)) in.fail(f, "formula settings, but 'formula' is not among the engines");
-  }
+  if (root["formula"] && !runs(Engine::formula_derived))
+    in.fail(root["formula"], "formula settings, but 'formula' is not among the engines");
+  const std::optional<Parameters> params = read_formula_settings(in, root, path, sc);
   read_settings(settings, SettingGroup::sim, engine_settings);
   read_settings(settings, SettingGroup::mpi, engine_settings);
   sc.sim = engine_settings.sim;
@@ -299,20 +319,9 @@ Scenario load_scenario(const std::string& path) {
   if (root["real_bytes"]) sc.real_bytes = in.boolean(root["real_bytes"], "real_bytes");
   if (root["critical_path"]) sc.critical_path = in.boolean(root["critical_path"], "critical_path");
 
-  if (root["trace"]) {
-    sc.trace = in.text(root["trace"], "trace");
-    if (sc.trace != "json" && sc.trace != "paje" && sc.trace != "csv")
-      in.fail(root["trace"], "trace: '" + sc.trace + "' is not json, paje or csv");
-    if (!runs(Engine::model) && !runs(Engine::sim))
-      in.fail(root["trace"], "trace: only the model and sim engines record traces, and the scenario runs neither");
-  }
-  if (root["trace_limit"]) {
-    if (!root["trace"]) in.fail(root["trace_limit"], "trace_limit applies only with trace: json|paje|csv");
-    const std::string v = in.text(root["trace_limit"], "trace_limit");
-    const auto b = parse_bytes(v);
-    if (!b || *b == 0) in.fail(root["trace_limit"], "trace_limit: '" + v + "' is not a size in bytes (e.g. 64MiB)");
-    sc.trace_limit = *b;
-  }
+  read_trace_settings(in, root, sc);
+  if (!sc.trace.empty() && !runs(Engine::model) && !runs(Engine::sim))
+    in.fail(root["trace"], "trace: only the model and sim engines record traces, and the scenario runs neither");
   if (root["output"]) {
     in.only_keys(root["output"], "output", {"dir"});
     if (root["output"]["dir"]) sc.out_dir = in.text(root["output"]["dir"], "output.dir");
