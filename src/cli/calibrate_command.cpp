@@ -1,5 +1,5 @@
 // collsim calibrate: runs the seed's estimation experiments on one engine and writes the
-// parameters file (experiment/calibration.hpp says what is measured and how it is fitted).
+// parameters file (experiment/analysis/calibration.hpp says what is measured and how it is fitted).
 #include <algorithm>
 #include <climits>
 #include <iostream>
@@ -8,8 +8,8 @@
 #include "cli/engine_options.hpp"
 #include "cli/progress_line.hpp"
 #include "engines/engine.hpp"
-#include "experiment/calibration.hpp"
-#include "experiment/named_files.hpp"
+#include "experiment/analysis/calibration.hpp"
+#include "experiment/scenario/named_files.hpp"
 #include "support/statistics.hpp"
 #include "support/units.hpp"
 

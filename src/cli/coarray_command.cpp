@@ -11,7 +11,7 @@
 #include "cli/measure_options.hpp"
 #include "engines/engine.hpp"
 #include "engines/run_memory.hpp"
-#include "experiment/coarray_point.hpp"
+#include "experiment/results/coarray_point.hpp"
 #include "models/coarray_cost.hpp"
 #include "support/units.hpp"
 

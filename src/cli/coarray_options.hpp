@@ -1,4 +1,4 @@
-// The options that describe a coarray point (experiment/coarray_point.hpp), shared by
+// The options that describe a coarray point (experiment/results/coarray_point.hpp), shared by
 // `collsim coarray`, `collsim-mpi coarray` and collsim-caf: the statement (--put/--get, the
 // sections and shapes as in Fortran, the element size), the runtime (--buffer, --registered,
 // --get-behaviour) and the segment (--nonblocking N, --statements N).
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "cli/options.hpp"
-#include "experiment/coarray_point.hpp"
+#include "experiment/results/coarray_point.hpp"
 
 namespace collsim::cli {
 

@@ -22,8 +22,8 @@
 #include "engines/caf/caf_call.hpp"
 #include "engines/engine.hpp"
 #include "engines/run.hpp"
-#include "experiment/coarray_point.hpp"
-#include "experiment/measurement.hpp"
+#include "experiment/results/coarray_point.hpp"
+#include "experiment/results/measurement.hpp"
 #include "support/units.hpp"
 
 namespace collsim::caf {

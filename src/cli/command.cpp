@@ -4,7 +4,7 @@
 #include <ostream>
 #include <string_view>
 
-#include "experiment/scenario_error.hpp"
+#include "experiment/scenario/scenario_error.hpp"
 #include "support/input_error.hpp"
 
 namespace collsim::cli {

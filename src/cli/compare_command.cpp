@@ -1,5 +1,5 @@
 // collsim compare: options, output files and plots; the comparison itself is
-// experiment/comparison.hpp.
+// experiment/analysis/comparison.hpp.
 #include <array>
 #include <filesystem>
 #include <iostream>
@@ -12,8 +12,8 @@
 #include "cli/plotting.hpp"
 #include "engines/engine.hpp"
 #include "engines/run.hpp"
-#include "experiment/comparison.hpp"
-#include "experiment/named_files.hpp"
+#include "experiment/analysis/comparison.hpp"
+#include "experiment/scenario/named_files.hpp"
 
 namespace collsim::cli {
 namespace {

@@ -1,6 +1,6 @@
 // The engines' settings on the command line, shared by `collsim measure`, `timeline`, `explain`,
 // `calibrate` and `coarray`: the options, their help and their checks all come from the one
-// settings table (experiment/engine_settings.hpp), which scenario files read too.
+// settings table (experiment/scenario/engine_settings.hpp), which scenario files read too.
 #pragma once
 
 #include <initializer_list>
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "cli/options.hpp"
-#include "experiment/engine_settings.hpp"
+#include "experiment/scenario/engine_settings.hpp"
 
 namespace collsim::cli {
 

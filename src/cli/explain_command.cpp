@@ -1,4 +1,4 @@
-// collsim explain: one small run told step by step, and its critical path (experiment/explanation.hpp).
+// collsim explain: one small run told step by step, and its critical path (experiment/trace/explanation.hpp).
 #include <iostream>
 #include <string>
 #include <vector>
@@ -11,8 +11,8 @@
 #include "engines/run_memory.hpp"
 #include "engines/sim/protocol.hpp"
 #include "engines/sim/sim_engine.hpp"
-#include "experiment/explanation.hpp"
-#include "experiment/trace_files.hpp"
+#include "experiment/trace/explanation.hpp"
+#include "experiment/trace/trace_files.hpp"
 #include "support/units.hpp"
 
 namespace collsim::cli {

@@ -9,8 +9,8 @@
 #include "cli/mpi_measure_options.hpp"
 #include "engines/engine.hpp"
 #include "engines/mpi/algorithm_call.hpp"
-#include "experiment/coarray_point.hpp"
-#include "experiment/measurement.hpp"
+#include "experiment/results/coarray_point.hpp"
+#include "experiment/results/measurement.hpp"
 
 namespace collsim {
 namespace {

@@ -13,7 +13,7 @@
 #include "cli/mpi_measure_options.hpp"
 #include "cli/time_left.hpp"
 #include "engines/mpi/fidelity.hpp"
-#include "experiment/measurement.hpp"
+#include "experiment/results/measurement.hpp"
 #include "support/units.hpp"
 
 namespace collsim {

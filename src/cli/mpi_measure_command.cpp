@@ -13,8 +13,8 @@
 #include "cli/mpi_measure_options.hpp"
 #include "engines/mpi/trace_gather.hpp"
 #include "engines/run.hpp"
-#include "experiment/measurement.hpp"
-#include "experiment/trace_files.hpp"
+#include "experiment/results/measurement.hpp"
+#include "experiment/trace/trace_files.hpp"
 #include "support/units.hpp"
 
 namespace collsim {

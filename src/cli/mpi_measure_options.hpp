@@ -9,7 +9,7 @@
 
 #include "cli/options.hpp"
 #include "engines/mpi/measure.hpp"
-#include "experiment/measurement.hpp"
+#include "experiment/results/measurement.hpp"
 
 namespace collsim::cli {
 

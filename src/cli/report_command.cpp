@@ -9,8 +9,8 @@
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "cli/plotting.hpp"
-#include "experiment/measurement.hpp"
-#include "experiment/named_files.hpp"
+#include "experiment/results/measurement.hpp"
+#include "experiment/scenario/named_files.hpp"
 #include "support/input_error.hpp"
 
 namespace collsim::cli {

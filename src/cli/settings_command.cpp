@@ -1,9 +1,9 @@
-// collsim settings: the one settings table (experiment/engine_settings.hpp) as a reference: each
+// collsim settings: the one settings table (experiment/scenario/engine_settings.hpp) as a reference: each
 // setting's option, its scenario key, the engines it applies to and its help.
 #include <iostream>
 
 #include "cli/commands.hpp"
-#include "experiment/engine_settings.hpp"
+#include "experiment/scenario/engine_settings.hpp"
 #include "support/text_table.hpp"
 
 namespace collsim::cli {

@@ -19,8 +19,8 @@
 #include "engines/model/model_engine.hpp"
 #include "engines/run_memory.hpp"
 #include "engines/sim/sim_engine.hpp"
-#include "experiment/named_files.hpp"
-#include "experiment/trace_files.hpp"
+#include "experiment/scenario/named_files.hpp"
+#include "experiment/trace/trace_files.hpp"
 #include "support/units.hpp"
 
 namespace collsim::cli {

@@ -24,7 +24,7 @@
 namespace collsim {
 
 // What the ranks run when a run is not a collective call: a program against Comm (the coarray
-// statements of experiment/coarray_point.hpp) in three phases, of which only run() is timed:
+// statements of experiment/results/coarray_point.hpp) in three phases, of which only run() is timed:
 // setup (allocate windows, fill inputs, synchronise), run, finish (synchronise, check results).
 // A rank's time is its run phase; the run's time is the longest of them.
 class ProgramRank {
@@ -58,7 +58,7 @@ struct RunSpec {
   int procs = 1;
   std::size_t bytes = 0;   // as the operation's descriptor says (OperationInfo::bytes_mean)
   bool real_bytes = true;  // false: size-only buffers, nothing allocated or checked
-  // The seed's calibration experiments (experiment/calibration.hpp): after the algorithm every
+  // The seed's calibration experiments (experiment/analysis/calibration.hpp): after the algorithm every
   // rank sends the root `then_gather` bytes by a linear gather (0: nothing after), and the call's
   // time is the root's finish instead of the last rank's.
   std::size_t then_gather = 0;

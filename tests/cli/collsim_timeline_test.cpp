@@ -9,7 +9,7 @@
 
 #include "comm/comm.hpp"
 #include "common/cli_test_util.hpp"
-#include "experiment/trace_files.hpp"
+#include "experiment/trace/trace_files.hpp"
 
 namespace collsim_test {
 namespace {

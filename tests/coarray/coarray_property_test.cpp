@@ -16,7 +16,7 @@
 #include "common/corrupting_program.hpp"
 #include "common/random_points.hpp"
 #include "engines/model/model_engine.hpp"
-#include "experiment/coarray_point.hpp"
+#include "experiment/results/coarray_point.hpp"
 
 namespace collsim::coarray {
 namespace {

@@ -10,7 +10,7 @@
 
 #include "algorithms/coarray/section.hpp"
 #include "common/collsim_test.hpp"
-#include "experiment/coarray_point.hpp"
+#include "experiment/results/coarray_point.hpp"
 
 namespace collsim_test {
 

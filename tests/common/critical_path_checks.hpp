@@ -1,4 +1,4 @@
-// What every critical path (experiment/critical_path.hpp) must be, whichever engine traced the run:
+// What every critical path (experiment/trace/critical_path.hpp) must be, whichever engine traced the run:
 // steps that follow each other from 0 to the finish, shares that add up to it, a copying share
 // that is the copy steps' time. The model and sim engines' tests run it on every algorithm.
 #pragma once
@@ -8,7 +8,7 @@
 #include <string>
 
 #include "common/collsim_test.hpp"
-#include "experiment/critical_path.hpp"
+#include "experiment/trace/critical_path.hpp"
 
 namespace collsim_test {
 

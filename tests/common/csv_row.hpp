@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "common/files.hpp"
-#include "experiment/measurement.hpp"
+#include "experiment/results/measurement.hpp"
 
 namespace collsim_test {
 

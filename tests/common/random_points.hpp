@@ -1,4 +1,4 @@
-// Random coarray points (experiment/coarray_point.hpp) for the property test that every engine
+// Random coarray points (experiment/results/coarray_point.hpp) for the property test that every engine
 // runs: shapes of rank 1 to 7, sections with negative strides and scalar subscripts, element
 // sizes 1, 2, 3, 4, 8 and 16, PUT and GET, blocking and not, 1 to 3 statements, both GET
 // behaviours, registered or not, and origin and target anywhere among the images.
@@ -25,7 +25,7 @@
 #include "algorithms/coarray/scheme.hpp"
 #include "common/collsim_test.hpp"
 #include "common/random_sections.hpp"
-#include "experiment/coarray_point.hpp"
+#include "experiment/results/coarray_point.hpp"
 
 namespace collsim_test {
 

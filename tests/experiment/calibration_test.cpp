@@ -12,7 +12,7 @@
 #include <string>
 
 #include "common/files.hpp"
-#include "experiment/calibration.hpp"
+#include "experiment/analysis/calibration.hpp"
 
 namespace collsim {
 namespace {

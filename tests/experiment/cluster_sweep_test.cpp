@@ -1,7 +1,7 @@
-// Clusters as a sweep axis (experiment/cluster_sweep.hpp): a scenario's generated platforms and
+// Clusters as a sweep axis (experiment/scenario/cluster_sweep.hpp): a scenario's generated platforms and
 // placements expand into one cluster per combination, with the swept parameters as axes, each
 // cluster's own platform file, placement and model; mistakes are refused at their position.
-#include "experiment/cluster_sweep.hpp"
+#include "experiment/scenario/cluster_sweep.hpp"
 #include "common/files.hpp"
 
 #include <gtest/gtest.h>
@@ -12,7 +12,7 @@
 #include <sstream>
 
 #include "engines/sim/generated_platform.hpp"
-#include "experiment/scenario.hpp"
+#include "experiment/scenario/scenario.hpp"
 
 namespace collsim {
 namespace {

@@ -1,4 +1,4 @@
-// Coarray scenarios (experiment/coarray_scenario.hpp, coarray_runner.hpp): a good file loads with
+// Coarray scenarios (experiment/scenario/coarray_scenario.hpp, coarray_runner.hpp): a good file loads with
 // the meaning scenarios/README.md gives each field, every problem names its FILE:LINE:COLUMN,
 // sweeps multiply in the documented order, the mpi engines' command lines carry the shared point
 // options, and a tiny study runs on the model engine, writing checked rows.
@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "common/files.hpp"
-#include "experiment/coarray_runner.hpp"
-#include "experiment/coarray_scenario.hpp"
-#include "experiment/scenario_error.hpp"
+#include "experiment/scenario/coarray_scenario.hpp"
+#include "experiment/scenario/scenario_error.hpp"
+#include "experiment/sweep/coarray_runner.hpp"
 
 namespace collsim {
 namespace {

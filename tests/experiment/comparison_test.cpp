@@ -1,6 +1,6 @@
 // collsim compare's logic on a hand-made set of rows whose best picks and degradations are known
-// (experiment/comparison.hpp), and the results-file reader it uses (experiment/measurement.hpp).
-#include "experiment/comparison.hpp"
+// (experiment/analysis/comparison.hpp), and the results-file reader it uses (experiment/results/measurement.hpp).
+#include "experiment/analysis/comparison.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

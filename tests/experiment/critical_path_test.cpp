@@ -1,6 +1,6 @@
-// The critical path (experiment/critical_path.hpp) of model engine traces: exact shares on cases
+// The critical path (experiment/trace/critical_path.hpp) of model engine traces: exact shares on cases
 // worked by hand, and on every algorithm a chain that tiles [0, finish] with shares adding up to it.
-#include "experiment/critical_path.hpp"
+#include "experiment/trace/critical_path.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// The one settings table (experiment/engine_settings.hpp): the command line and a scenario file
+// The one settings table (experiment/scenario/engine_settings.hpp): the command line and a scenario file
 // give the same settings the same values and refuse the same values with the same words.
 #include <gtest/gtest.h>
 
@@ -7,9 +7,9 @@
 
 #include "cli/engine_options.hpp"
 #include "common/files.hpp"
-#include "experiment/engine_settings.hpp"
-#include "experiment/scenario.hpp"
-#include "experiment/scenario_error.hpp"
+#include "experiment/scenario/engine_settings.hpp"
+#include "experiment/scenario/scenario.hpp"
+#include "experiment/scenario/scenario_error.hpp"
 
 namespace collsim {
 namespace {

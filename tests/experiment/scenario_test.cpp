@@ -2,10 +2,10 @@
 // documented plan order. The README's own example block is loaded too, so the documentation
 // cannot drift from the loader: a key the loader does not know fails the load (unknown keys are
 // refused), and a value read differently fails the comparisons below.
-#include "experiment/scenario.hpp"
+#include "experiment/scenario/scenario.hpp"
 #include "common/files.hpp"
 
-#include "experiment/coarray_scenario.hpp"
+#include "experiment/scenario/coarray_scenario.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -3,7 +3,7 @@
 // (P, m) with its runner-up, ties and missing engines. Column widths below are the widest cell
 // of each column (header included); cells are two spaces apart, trailing spaces dropped, text
 // columns left-aligned and number columns right-aligned.
-#include "experiment/summary_table.hpp"
+#include "experiment/results/summary_table.hpp"
 
 #include <gtest/gtest.h>
 

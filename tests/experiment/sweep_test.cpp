@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "common/files.hpp"
-#include "experiment/sweep.hpp"
+#include "experiment/sweep/sweep.hpp"
 
 namespace collsim {
 namespace {

@@ -1,4 +1,4 @@
-// The trace file formats (experiment/trace_files.hpp) on the model engine's traces: the Chrome
+// The trace file formats (experiment/trace/trace_files.hpp) on the model engine's traces: the Chrome
 // trace JSON parses (Python's json module) with a thread per rank, one flow start and one flow end
 // per message bound to a slice at the message's times; the Paje file defines every event it uses,
 // creates containers before using them, ends every link it starts and goes forward in time; and a
@@ -17,7 +17,7 @@
 #include "common/run_command.hpp"
 #include "common/run_specs.hpp"
 #include "engines/model/model_engine.hpp"
-#include "experiment/trace_files.hpp"
+#include "experiment/trace/trace_files.hpp"
 #include "registry/registry.hpp"
 #include "support/input_error.hpp"
 

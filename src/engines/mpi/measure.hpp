@@ -28,7 +28,7 @@ struct MeasureOptions {
   TraceSink* trace = nullptr;
 };
 
-// What measuring a point found; experiment/measurement.hpp makes a results row of it.
+// What measuring a point found; experiment/results/measurement.hpp makes a results row of it.
 struct MpiMeasurement {
   Summary summary;                // of the timed runs; the point's time is their median
   bool ci_met = false;            // the stop rule's target was met (StopRule::met), not --max-runs

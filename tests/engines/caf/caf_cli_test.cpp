@@ -13,7 +13,7 @@
 
 #include "common/csv_row.hpp"
 #include "common/mpirun.hpp"
-#include "experiment/coarray_point.hpp"
+#include "experiment/results/coarray_point.hpp"
 
 namespace {
 

@@ -10,7 +10,7 @@
 #include "common/model_configs.hpp"
 #include "common/trace_contract.hpp"
 #include "engines/model/model_engine.hpp"
-#include "experiment/trace_files.hpp"
+#include "experiment/trace/trace_files.hpp"
 #include "registry/registry.hpp"
 
 namespace collsim {

@@ -12,7 +12,7 @@
 
 #include "common/csv_row.hpp"
 #include "common/mpirun.hpp"
-#include "experiment/measurement.hpp"
+#include "experiment/results/measurement.hpp"
 
 namespace {
 

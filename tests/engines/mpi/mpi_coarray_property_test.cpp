@@ -12,7 +12,7 @@
 #include "common/mpi_test_util.hpp"
 #include "common/random_points.hpp"
 #include "engines/mpi/measure.hpp"
-#include "experiment/coarray_point.hpp"
+#include "experiment/results/coarray_point.hpp"
 
 namespace collsim {
 namespace {

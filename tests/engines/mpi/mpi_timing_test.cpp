@@ -13,7 +13,7 @@
 #include "engines/mpi/call_timer.hpp"
 #include "engines/mpi/clock_sync.hpp"
 #include "engines/mpi/measure.hpp"
-#include "experiment/measurement.hpp"
+#include "experiment/results/measurement.hpp"
 #include "registry/registry.hpp"
 #include "support/statistics.hpp"
 

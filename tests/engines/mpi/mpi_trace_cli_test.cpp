@@ -14,8 +14,8 @@
 #include "common/csv_row.hpp"
 #include "common/mpirun.hpp"
 #include "common/trace_contract.hpp"
-#include "experiment/measurement.hpp"
-#include "experiment/trace_files.hpp"
+#include "experiment/results/measurement.hpp"
+#include "experiment/trace/trace_files.hpp"
 
 namespace {
 

@@ -14,7 +14,7 @@
 #include "common/corrupting_program.hpp"
 #include "common/random_points.hpp"
 #include "common/sim_test_util.hpp"
-#include "experiment/coarray_point.hpp"
+#include "experiment/results/coarray_point.hpp"
 
 namespace collsim {
 namespace {

@@ -1,4 +1,4 @@
-// The critical path (experiment/critical_path.hpp) of sim engine traces, on every algorithm under
+// The critical path (experiment/trace/critical_path.hpp) of sim engine traces, on every algorithm under
 // each protocol profile: whatever order the profile completes a send in (on arrival, at its post,
 // once the socket buffer has room, after the rendezvous handshake, while its data leaves), the
 // walk passes, its steps tile [0, finish] and the shares add up to it. One simulation per
@@ -15,7 +15,7 @@
 #include "common/critical_path_checks.hpp"
 #include "common/every_algorithm.hpp"
 #include "common/sim_test_util.hpp"
-#include "experiment/critical_path.hpp"
+#include "experiment/trace/critical_path.hpp"
 #include "registry/registry.hpp"
 
 namespace collsim {

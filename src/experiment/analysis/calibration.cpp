@@ -1,0 +1,495 @@
+#include "experiment/analysis/calibration.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <tuple>
+
+#include <unistd.h>
+
+#include "experiment/sweep/mpi_launcher.hpp"
+#include "experiment/sweep/runner.hpp"
+
+namespace collsim {
+
+namespace {
+
+// Rank 0 sends its buffer to the last rank and gets it back; timed on rank 0, half is one way.
+Task<> pingpong(Comm& comm, RankBuffers b, const AlgorithmParams&) {
+  const int peer = comm.size() - 1;
+  if (comm.rank() == 0) {
+    co_await comm.send(b.data, peer, tags::bcast);
+    co_await comm.recv(b.data, peer, tags::bcast);
+  } else if (comm.rank() == peer) {
+    co_await comm.recv(b.data, 0, tags::bcast);
+    co_await comm.send(b.data, 0, tags::bcast);
+  }
+}
+
+const AlgorithmInfo kPingPong{
+    "calibrate/pingpong", Operation::bcast, 0, 0, "round trip between rank 0 and the last", &pingpong};
+
+// One rank combines its vector into its result: the time of a local reduction of that many bytes.
+Task<> reduce_local(Comm& comm, RankBuffers b, const AlgorithmParams& params) {
+  co_await comm.reduce_local(b.result, b.data, params.reduction);
+}
+
+const AlgorithmInfo kReduceLocal{"calibrate/reduce_local",          Operation::reduce, 0, 0,
+                                 "one local reduction on one rank", &reduce_local};
+
+// Median seconds of `apply` on real buffers of `bytes` in this process: what the mpi engines'
+// ranks run for comm.reduce_local (engines/mpi), on this machine.
+double time_apply(Reduction r, std::size_t bytes) {
+  std::vector<std::byte> in(bytes), inout(bytes);
+  std::vector<double> runs;
+  for (int i = 0; i < 21; ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    apply(r, Buffer(in.data(), in.size()), Buffer(inout.data(), inout.size()));
+    runs.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  std::nth_element(runs.begin(), runs.begin() + 10, runs.end());
+  return runs[10];
+}
+
+// The derived model of one experiment at (alpha, beta) and a reduction's `reduce_gamma`.
+double model_time(const RunSpec& spec, const models::Gamma& gamma, bool serial_receive, double alpha, double beta,
+                  double reduce_gamma) {
+  models::FormulaInput in{spec.procs, spec.bytes, spec.params, {{alpha, beta}, gamma, serial_receive, reduce_gamma}};
+  double t = spec.algorithm->derived(in);
+  if (spec.then_gather > 0) {
+    models::FormulaInput g{spec.procs, spec.then_gather, {}, in.costs};
+    g.params.root = spec.params.root;
+    t += find_algorithm("gather/basic_linear")->derived(g);
+  }
+  return t;
+}
+
+// One experiment as an equation alpha*x1 + beta*x2 = y. The derived models are sums and maxima of
+// terms alpha*a + beta*b + gamma_r*c: piecewise linear and, scaled together, proportional. With no
+// reduction to charge, x1 and x2 are the model at (1, 0) and (0, 1) (the seed's reading; exact
+// where the formula is one line, calibration.hpp). With one, the terms that win the maxima depend
+// on how (alpha, beta) compare with gamma_r, so the equation is taken where the fit is: at an
+// estimate (alpha0, beta0), x1 and x2 are the model's slopes there, and y is the time less the
+// reduction's part, model(alpha0, beta0) - alpha0*x1 - beta0*x2 (Euler's identity for a
+// proportional function). Refitted from the fit's own estimate, it gives back the true
+// parameters once the estimate is in their linear piece.
+Observation equation(const RunSpec& spec, double time, const models::Gamma& gamma, bool serial_receive,
+                     double reduce_gamma, double alpha0 = 0, double beta0 = 0) {
+  auto f = [&](double a, double b, double rg) { return model_time(spec, gamma, serial_receive, a, b, rg); };
+  if (reduce_gamma <= 0 || alpha0 <= 0 || beta0 <= 0)
+    return {f(1, 0, 0), f(0, 1, 0), time - (reduce_gamma > 0 ? f(0, 0, reduce_gamma) : 0)};
+  constexpr double h = 1e-7;
+  const double at = f(alpha0, beta0, reduce_gamma);
+  const double x1 = (f(alpha0 * (1 + h), beta0, reduce_gamma) - at) / (alpha0 * h);
+  const double x2 = (f(alpha0, beta0 * (1 + h), reduce_gamma) - at) / (beta0 * h);
+  return {x1, x2, time - (at - alpha0 * x1 - beta0 * x2)};
+}
+
+// An operation without data (barrier) costs alpha only: alpha = sum(x1*y) / sum(x1^2).
+LinearFit2 fit_alpha(const std::vector<Observation>& obs) {
+  double xy = 0, xx = 0;
+  for (const Observation& o : obs) xy += o.x1 * o.y, xx += o.x1 * o.x1;
+  if (obs.empty() || !(xx > 0)) throw std::invalid_argument("no experiment to fit alpha to");
+  LinearFit2 f{xy / xx, 0, 0, 0};
+  double sq = 0;
+  for (const Observation& o : obs) {
+    const double r = o.y - f.c1 * o.x1;
+    sq += r * r;
+    if (o.y > 0) f.max_rel_residual = std::max(f.max_rel_residual, std::abs(r) / o.y);
+  }
+  f.rms_residual = std::sqrt(sq / static_cast<double>(obs.size()));
+  return f;
+}
+
+HockneyFit to_fit(const LinearFit2& f, std::size_t points) {
+  return {f.c1, f.c2, static_cast<int>(points), f.rms_residual, f.max_rel_residual};
+}
+
+// One-way times of the ping-pong sizes under collsim-mpi pingpong (2 ranks).
+std::vector<double> mpi_pingpong(const MpiLaunch& launch, const std::vector<std::size_t>& sizes) {
+  const auto dir = std::filesystem::temp_directory_path() / ("collsim-pingpong-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string csv = (dir / "pingpong.csv").string();
+  std::string list;
+  for (std::size_t s : sizes) list += (list.empty() ? "" : ",") + std::to_string(s);
+  std::vector<std::string> argv = launcher_command(launch);
+  for (const char* a : {"-np", "2"}) argv.emplace_back(a);
+  argv.push_back(mpi_program(launch));
+  for (const std::string& a : {std::string("pingpong"), std::string("--sizes"), list, std::string("--output"), csv})
+    argv.push_back(a);
+  std::string cmd;
+  for (const auto& a : argv) cmd += "'" + a + "' ";
+  cmd += ">/dev/null 2>&1";
+  const int status = std::system(cmd.c_str());
+  std::ifstream in(csv);
+  std::vector<double> one_way;
+  std::string line;
+  std::getline(in, line);  // header: bytes,runs,min_rtt_s,median_rtt_s,mean_rtt_s,max_rtt_s,one_way_s,...
+  while (std::getline(in, line)) {
+    std::vector<std::string> cells;
+    std::stringstream ss(line);
+    for (std::string c; std::getline(ss, c, ',');) cells.push_back(c);
+    if (cells.size() >= 7) one_way.push_back(std::stod(cells[6]));
+  }
+  std::filesystem::remove_all(dir);
+  if (status != 0 || one_way.size() != sizes.size())
+    throw EngineError("collsim-mpi pingpong failed (exit status " + std::to_string(status) + "): " + cmd);
+  return one_way;
+}
+
+// The gamma experiment's times for p = 2..spec.procs in the model engine, from the one run on
+// spec.procs processes: the root posts its sends in rank order and a send is never held up by one
+// posted after it (Hockney's ports are granted in posting order; LogGP's sends follow one another
+// on the root's CPU and NIC), and each receiver takes one message, so receiver r is done at the
+// same time in every run with more than r processes. The root is done with its sends no later
+// than the last of them has arrived, so the run on p processes ends when the latest of receivers
+// 1..p-1 is done (tests/experiment/calibration_test.cpp compares with a run per p): one run of P
+// processes instead of P-1 runs of up to P.
+std::vector<double> gamma_in_one_run(const ModelConfig& model, const RunSpec& spec) {
+  const RunResult r = run_model(model, spec);
+  std::vector<double> times;
+  double latest = 0;
+  for (std::size_t rank = 1; rank < r.finish_s.size(); ++rank)
+    times.push_back(latest = std::max(latest, r.finish_s[rank]));
+  return times;
+}
+
+}  // namespace
+
+std::vector<const AlgorithmInfo*> default_calibration_algorithms(const std::vector<int>& procs,
+                                                                 std::vector<const AlgorithmInfo*>* left_out) {
+  std::vector<const AlgorithmInfo*> out;
+  for (const auto& a : all_algorithms()) {
+    if (!a.derived) continue;
+    if (std::any_of(procs.begin(), procs.end(), [&](int p) { return p >= 2 && runs_on(a, p); }))
+      out.push_back(&a);
+    else if (left_out)
+      left_out->push_back(&a);
+  }
+  return out;
+}
+
+namespace {
+
+// The algorithms to calibrate and the largest P of gamma(p), once the setup is checked.
+struct Checked {
+  std::vector<const AlgorithmInfo*> algorithms;
+  int gamma_max = 0;
+};
+
+Checked check_setup(const CalibrationSetup& setup) {
+  if (std::find(kCalibrationEngines.begin(), kCalibrationEngines.end(), setup.engine) == kCalibrationEngines.end())
+    throw InputError("calibrate: " +
+                     not_an_engine(engine_name(setup.engine), kCalibrationEngines, "an engine to calibrate on"));
+  if (setup.procs.empty() || setup.bytes.empty()) throw InputError("calibrate: no process counts or sizes");
+  Checked c;
+  c.algorithms = setup.algorithms.empty() ? default_calibration_algorithms(setup.procs) : setup.algorithms;
+  for (const AlgorithmInfo* a : c.algorithms)
+    if (!a->derived) throw InputError("calibrate: " + std::string(a->name) + " has no derived formula to fit");
+  c.gamma_max =
+      setup.gamma_max_procs > 0 ? setup.gamma_max_procs : *std::max_element(setup.procs.begin(), setup.procs.end());
+  if (c.gamma_max < 2) throw InputError("calibrate: gamma(p) needs process counts of at least 2");
+  return c;
+}
+
+// The experiments, in the order they run: gamma(p) first (the fits need it), then every
+// algorithm's grid, then the ping-pong and the local reduction (the mpi engines run those two
+// apart: collsim-mpi pingpong, and the arithmetic timed in this process).
+struct Experiments {
+  std::vector<PlanPoint> plan;
+  std::size_t gamma_points = 0;           // plan[0, gamma_points): gamma(p) for p = 2..gamma_max
+  std::size_t pingpong_begin = 0;         // plan[pingpong_begin, reduce_begin): the ping-pong
+  std::size_t reduce_begin = 0;           // plan[reduce_begin, end): the local reduction
+  bool reduces = false;                   // a reducing algorithm is calibrated
+  std::vector<std::size_t> reduce_bytes;  // the local reduction's sizes, ascending
+  int ranks_per_node = 1;
+  std::size_t total = 0;  // progress steps: the plan's, and on the mpi engines the ping-pong and the reduction
+};
+
+Experiments plan_experiments(const CalibrationSetup& setup, const Checked& checked) {
+  const Engine engine = setup.engine;
+  const bool mpi = is_measured(engine);
+  Experiments ex;
+  std::vector<PlanPoint>& plan = ex.plan;
+  auto add = [&](const AlgorithmInfo* a, int p, std::size_t m, std::size_t segment, std::size_t then_gather) {
+    PlanPoint pt;
+    pt.engine = engine;
+    pt.spec.algorithm = a;
+    pt.spec.procs = p;
+    pt.spec.bytes = m;
+    pt.spec.params.segment = a->takes(Knob::segment) ? segment : 0;
+    pt.spec.then_gather = then_gather;
+    // A rooted operation's experiment ends on the root; the others' on their last rank.
+    pt.spec.timed_on_root = operation_info(a->op).rooted;
+    pt.spec.real_bytes = mpi;  // the mpi engines always move real bytes
+    plan.push_back(pt);
+  };
+  const AlgorithmInfo* linear = find_algorithm("bcast/basic_linear");
+  for (int p = 2; p <= checked.gamma_max; ++p) {
+    add(linear, p, setup.segment, 0, 0);
+    // Until the last receiver has the segment: the seed separates its repetitions by barriers,
+    // which wait for the receivers too. On the root alone, eager sends complete at hand-over, and
+    // the time would say nothing about the network.
+    plan.back().spec.timed_on_root = false;
+  }
+  ex.gamma_points = plan.size();
+  for (const AlgorithmInfo* a : checked.algorithms) {
+    const OperationInfo& op = operation_info(a->op);
+    const std::size_t before = plan.size();
+    for (int p : setup.procs) {
+      if (p < 2 || !runs_on(*a, p)) continue;
+      if (!op.moves_data) {
+        add(a, p, 0, 0, 0);
+        continue;
+      }
+      // Sizes that are no whole number of the reduction's elements are not calls of `op`.
+      for (std::size_t m : setup.bytes)
+        if (m > 0 && call_error(op, m, kDefaultReduction).empty())
+          add(a, p, m, setup.segment, a->op == Operation::bcast ? setup.segment : 0);
+    }
+    if (plan.size() == before)
+      throw InputError("calibrate: " + std::string(a->name) +
+                       " has no experiment among these process counts and sizes");
+  }
+  ex.reduces = std::any_of(checked.algorithms.begin(), checked.algorithms.end(),
+                           [](const AlgorithmInfo* a) { return operation_info(a->op).reduces; });
+  // The local reduction's sizes: the experiments' whole-element sizes.
+  std::vector<std::size_t>& reduce_bytes = ex.reduce_bytes;
+  if (ex.reduces)
+    for (std::size_t m : setup.bytes)
+      if (m > 0 && call_error(operation_info(Operation::reduce), m, kDefaultReduction).empty())
+        reduce_bytes.push_back(m);
+  std::sort(reduce_bytes.begin(), reduce_bytes.end());
+  reduce_bytes.erase(std::unique(reduce_bytes.begin(), reduce_bytes.end()), reduce_bytes.end());
+  if (ex.reduces && reduce_bytes.size() < 2)
+    throw InputError("calibrate: the local reduction needs two sizes of whole " +
+                     std::string(to_string(kDefaultReduction.type)) + " elements among --bytes");
+  // Ranks per node (the ping-pong between ranks 0 and rpn crosses the network).
+  if (!mpi) {
+    const models::Placement placement =
+        engine == Engine::model ? setup.env.model.two_level.placement : platform_hockney(setup.env.sim).placement;
+    ex.ranks_per_node = placement.round_robin > 0 ? 1 : placement.block;
+  }
+  ex.pingpong_begin = plan.size();
+  if (!mpi)
+    for (std::size_t m : setup.pingpong_bytes) add(&kPingPong, std::max(ex.ranks_per_node, 1) + 1, m, 0, 0);
+  ex.reduce_begin = plan.size();
+  if (!mpi)
+    for (std::size_t m : reduce_bytes) add(&kReduceLocal, 1, m, 0, 0);
+  ex.total = plan.size() + (mpi && !setup.pingpong_bytes.empty() ? 1 : 0) + (mpi && ex.reduces ? 1 : 0);
+  return ex;
+}
+
+// Every experiment's time, in plan order; `record` is given each row as it comes.
+std::vector<double> run_experiments(const CalibrationSetup& setup, const Experiments& ex, int gamma_max,
+                                    const std::function<void(const Measurement&)>& record) {
+  const Engine engine = setup.engine;
+  const bool mpi = is_measured(engine);
+  // gamma(p) is the cost of the root's sends to p-1 ranks over a transfer between nodes: measured
+  // one rank per node where the cluster has the nodes (so gamma(2) is not a transfer inside a
+  // node, which with two ranks per node it would be); the mpi engines run where mpirun placed them.
+  Scenario gamma_env = setup.env;
+  gamma_env.model.two_level.placement = models::block_placement(1);
+  if (engine == Engine::sim && platform_host_count(setup.env.sim.platform_file) >= static_cast<std::size_t>(gamma_max))
+    gamma_env.sim.map_by = models::MapBy{};
+  const Scenario& gamma_run = mpi ? setup.env : gamma_env;
+  const auto gamma_end = ex.plan.begin() + static_cast<std::ptrdiff_t>(ex.gamma_points);
+  std::vector<PlanPoint> gamma_plan(ex.plan.begin(), gamma_end);
+  std::vector<PlanPoint> rest(gamma_end, ex.plan.end());
+  // The runner takes each point's engine settings.
+  for (PlanPoint& pt : gamma_plan) std::tie(pt.sim, pt.model) = std::tie(gamma_run.sim, gamma_run.model);
+  for (PlanPoint& pt : rest) std::tie(pt.sim, pt.model) = std::tie(setup.env.sim, setup.env.model);
+  std::vector<double> times;
+  times.reserve(ex.plan.size());
+  const auto keep = [&](const Measurement& m) {
+    times.push_back(m.time_s);
+    record(m);
+  };
+  if (engine == Engine::model) {
+    const std::vector<double> t = gamma_in_one_run(gamma_run.model, gamma_plan.back().spec);
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      RunResult r;
+      r.time_s = t[i];
+      keep(to_measurement(Engine::model, gamma_plan[i].spec, r));
+    }
+  } else {
+    run_plan(gamma_run, gamma_plan, keep);
+  }
+  run_plan(setup.env, rest, keep);
+  return times;
+}
+
+// What the parameters file says of the calibration itself: engine, platform, protocol, ranks
+// per node, segment, method, grid, and whether a network receives one message at a time.
+Parameters parameters_of(const CalibrationSetup& setup, const Experiments& ex) {
+  const Engine engine = setup.engine;
+  Parameters out;
+  out.engine = engine_name(engine);
+  out.platform = setup.env.sim.platform_file;
+  out.protocol = engine == Engine::sim ? setup.env.sim.protocol : "";
+  out.ranks_per_node = ex.ranks_per_node;
+  out.segment = setup.segment;
+  out.method = to_string(setup.method);
+  out.procs = setup.procs;
+  // The model engine says how its ports behave; a network is taken to receive one message at a
+  // time, as the seed's models do.
+  out.serial_receive =
+      engine != Engine::model || setup.env.model.one_port || setup.env.model.kind == ModelConfig::Kind::loggp;
+  out.bytes = setup.bytes;
+  return out;
+}
+
+// gamma(p) = time(p) / time(2), and the line fitted to it for larger P.
+void fit_gamma(const Experiments& ex, const std::vector<double>& times, FitMethod method, Parameters& out) {
+  std::vector<double> ps, gs;
+  for (std::size_t i = 0; i < ex.gamma_points; ++i) {
+    out.gamma.push_back(times[i] / times[0]);
+    ps.push_back(ex.plan[i].spec.procs);
+    gs.push_back(out.gamma.back());
+  }
+  if (ps.size() >= 2) {
+    LinearFit2 g;
+    try {
+      g = fit_line(ps, gs, ps.size() > 3 ? method : FitMethod::least_squares);
+    } catch (const std::invalid_argument& e) {
+      throw InputError(std::string("calibrate: gamma(p): ") + e.what());
+    }
+    out.gamma_intercept = g.c1;
+    out.gamma_slope = g.c2;
+  } else {
+    out.gamma_intercept = 1;
+    out.gamma_slope = 0;
+  }
+}
+
+// The local reduction's seconds per byte: the slope of its times (the intercept is a call's fixed
+// cost, which the formulas do not have). The mpi engines time the arithmetic in this process.
+double fit_reduce_gamma(const Experiments& ex, const std::vector<double>& times, bool mpi) {
+  std::vector<double> x, y;
+  for (std::size_t k = 0; k < ex.reduce_bytes.size(); ++k) {
+    x.push_back(static_cast<double>(ex.reduce_bytes[k]));
+    y.push_back(mpi ? time_apply(kDefaultReduction, ex.reduce_bytes[k]) : times[ex.reduce_begin + k]);
+  }
+  // The least-squares slope, computed here: free reductions (all times 0) are a valid answer.
+  double mx = 0, my = 0;
+  for (std::size_t k = 0; k < x.size(); ++k) mx += x[k], my += y[k];
+  mx /= static_cast<double>(x.size()), my /= static_cast<double>(x.size());
+  double sxy = 0, sxx = 0;
+  for (std::size_t k = 0; k < x.size(); ++k) sxy += (x[k] - mx) * (y[k] - my), sxx += (x[k] - mx) * (x[k] - mx);
+  return std::max(0.0, sxy / sxx);  // sizes differ (two at least): sxx > 0
+}
+
+// Each algorithm's (alpha, beta) from its experiments, gamma(p) and the reduction's gamma known.
+void fit_algorithms(const Experiments& ex, const std::vector<const AlgorithmInfo*>& algorithms,
+                    const std::vector<double>& times, FitMethod method, Parameters& out) {
+  const models::Gamma gamma(out.gamma, out.gamma_intercept, out.gamma_slope);
+  std::size_t i = ex.gamma_points;
+  for (const AlgorithmInfo* a : algorithms) {
+    const std::size_t first = i;
+    while (i < ex.plan.size() && ex.plan[i].spec.algorithm == a) ++i;
+    const double rg = operation_info(a->op).reduces ? out.reduce_gamma : 0;
+    auto fit_at = [&](double alpha0, double beta0) {
+      std::vector<Observation> obs;
+      for (std::size_t k = first; k < i; ++k)
+        obs.push_back(equation(ex.plan[k].spec, times[k], gamma, out.serial_receive, rg, alpha0, beta0));
+      const bool alpha_only = std::all_of(obs.begin(), obs.end(), [](const Observation& o) { return o.x2 == 0; });
+      return to_fit(alpha_only ? fit_alpha(obs) : fit_through_origin(obs, method), obs.size());
+    };
+    try {
+      HockneyFit fit = fit_at(0, 0);
+      // With a reduction, refit where the last fit is (equation()), from a positive start: the
+      // first, linear, fit can miss by more than its own size when the reduction decides which
+      // terms win (reduce/chain's beta came out negative). Five rounds reach the linear piece of
+      // every experiment in the tests.
+      if (rg > 0) {
+        fit.alpha = std::max(fit.alpha, 1e-7);
+        fit.beta = std::max(fit.beta, rg);
+        for (int round = 0; round < 5 && fit.alpha > 0 && fit.beta > 0; ++round) fit = fit_at(fit.alpha, fit.beta);
+      }
+      out.algorithms[std::string(a->name)] = fit;
+    } catch (const std::invalid_argument& e) {
+      throw InputError("calibrate " + std::string(a->name) + ": " + e.what());
+    }
+  }
+}
+
+// The textbook models' one (alpha, beta): the ping-pong's one-way times (the mpi engines run
+// collsim-mpi pingpong).
+HockneyFit fit_pingpong(const CalibrationSetup& setup, const Experiments& ex, const std::vector<double>& times,
+                        const std::function<void(std::size_t, std::size_t)>& progress) {
+  std::vector<double> x, y;
+  if (is_measured(setup.engine)) {
+    y = mpi_pingpong(setup.env.mpi, setup.pingpong_bytes);
+    if (progress) progress(ex.total, ex.total);
+  } else {
+    for (std::size_t i = ex.pingpong_begin; i < ex.reduce_begin; ++i) y.push_back(times[i] / 2);
+  }
+  for (std::size_t s : setup.pingpong_bytes) x.push_back(static_cast<double>(s));
+  try {
+    return to_fit(fit_line(x, y, setup.method), x.size());
+  } catch (const std::invalid_argument& e) {
+    throw InputError(std::string("calibrate: ping-pong: ") + e.what());
+  }
+}
+
+}  // namespace
+
+Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std::size_t, std::size_t)>& progress,
+                     const std::function<void(const Measurement&)>& measured) {
+  const Checked checked = check_setup(setup);
+  const Experiments ex = plan_experiments(setup, checked);
+  std::size_t done = 0;
+  const std::vector<double> times = run_experiments(setup, ex, checked.gamma_max, [&](const Measurement& m) {
+    if (measured) measured(m);
+    if (progress) progress(++done, ex.total);
+  });
+
+  Parameters out = parameters_of(setup, ex);
+  fit_gamma(ex, times, setup.method, out);
+  // The local reduction first: the algorithms' fits take its time out of theirs.
+  if (ex.reduces) {
+    out.reduce_gamma = fit_reduce_gamma(ex, times, is_measured(setup.engine));
+    if (is_measured(setup.engine) && progress) progress(ex.total, ex.total);
+  }
+  fit_algorithms(ex, checked.algorithms, times, setup.method, out);
+  if (!setup.pingpong_bytes.empty()) out.pingpong = fit_pingpong(setup, ex, times, progress);
+  return out;
+}
+
+Parameters calibrate_in_model(const ModelConfig& model, int max_procs, std::size_t segment,
+                              std::vector<const AlgorithmInfo*> algorithms,
+                              const std::function<void(std::size_t, std::size_t)>& progress) {
+  CalibrationSetup s;
+  s.engine = Engine::model;
+  s.env.model = model;
+  s.algorithms = std::move(algorithms);
+  if (s.algorithms.empty()) throw InputError("calibrate: no algorithm to calibrate");
+  for (int p = 2; p < max_procs; p *= 2) s.procs.push_back(p);
+  s.procs.push_back(std::max(max_procs, 2));
+  s.bytes = {segment / 8, segment / 2};
+  for (std::size_t k : {1, 4, 16, 64}) s.bytes.push_back(k * segment);
+  s.segment = segment;
+  s.gamma_max_procs = std::max(max_procs, 2);
+  for (std::size_t k = 1; k <= (std::size_t{4} << 20); k *= 16) s.pingpong_bytes.push_back(k);
+  return calibrate(s, progress);
+}
+
+FormulaConfig formula_for_model(const ModelConfig& model, FormulaConfig::Kind kind, int max_procs, std::size_t segment,
+                                const std::vector<const AlgorithmInfo*>& algorithms,
+                                const std::function<void(std::size_t, std::size_t)>& progress) {
+  if (model.kind == ModelConfig::Kind::two_level) {
+    Parameters p = calibrate_in_model(model, max_procs, segment, algorithms, progress);
+    p.file = "the calibration in the model engine";
+    return formula_config(p, kind);
+  }
+  FormulaConfig f;
+  f.kind = kind;
+  f.costs = costs_from_model(model, max_procs, segment);
+  return f;
+}
+
+}  // namespace collsim

@@ -1,0 +1,125 @@
+#include "experiment/analysis/parameters.hpp"
+
+#include <sstream>
+
+#include "experiment/scenario/yaml_reader.hpp"
+
+namespace collsim {
+
+namespace {
+
+std::string fit_text(const HockneyFit& f) {
+  return "{alpha: " + format_real(f.alpha) + ", beta: " + format_real(f.beta) +
+         ", points: " + std::to_string(f.points) + ", rms_residual_s: " + format_real(f.rms_residual_s) +
+         ", max_rel_residual: " + format_real(f.max_rel_residual) + "}";
+}
+
+template <class T, class F>
+std::string list_text(const std::vector<T>& v, F format) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + format(v[i]);
+  return s + "]";
+}
+
+HockneyFit read_fit(const Reader& in, const YAML::Node& n, const std::string& where) {
+  in.only_keys(n, where, {"alpha", "beta", "points", "rms_residual_s", "max_rel_residual"});
+  if (!n["alpha"] || !n["beta"]) in.fail(n, where + " needs alpha and beta");
+  HockneyFit f;
+  f.alpha = in.real(n["alpha"], where + ".alpha", -1e300);
+  f.beta = in.real(n["beta"], where + ".beta", -1e300);
+  if (n["points"]) f.points = static_cast<int>(in.integer(n["points"], where + ".points", 0, INT_MAX));
+  if (n["rms_residual_s"]) f.rms_residual_s = in.real(n["rms_residual_s"], where + ".rms_residual_s", 0);
+  if (n["max_rel_residual"]) f.max_rel_residual = in.real(n["max_rel_residual"], where + ".max_rel_residual", 0);
+  return f;
+}
+
+}  // namespace
+
+void write_parameters(const std::string& path, const Parameters& p) {
+  std::ostringstream o;
+  o << "# collsim calibrate: Hockney parameters per algorithm (the seed's Section V), gamma(p) and the\n"
+    << "# ping-pong. alpha in s, beta in s/byte. Read by: collsim measure --engine formula --params FILE.\n"
+    << "collsim: parameters\n"
+    << "engine: " << p.engine << "\n"
+    << "platform: \"" << p.platform << "\"\n"
+    << "protocol: \"" << p.protocol << "\"\n"
+    << "ranks_per_node: " << p.ranks_per_node << "\n"
+    << "segment: " << p.segment << "\n"
+    << "method: " << p.method << "\n"
+    << "serial_receive: " << (p.serial_receive ? "true" : "false") << "\n"
+    << "procs: " << list_text(p.procs, [](int x) { return std::to_string(x); }) << "\n"
+    << "bytes: " << list_text(p.bytes, [](std::size_t x) { return std::to_string(x); }) << "\n"
+    << "gamma:\n"
+    << "  values: " << list_text(p.gamma, format_real) << "  # gamma(2), gamma(3), ...\n"
+    << "  intercept: " << format_real(p.gamma_intercept) << "\n"
+    << "  slope: " << format_real(p.gamma_slope) << "\n"
+    << "reduce_gamma: " << format_real(p.reduce_gamma) << "  # s/byte of a local reduction\n";
+  if (p.pingpong) o << "pingpong: " << fit_text(*p.pingpong) << "\n";
+  o << "algorithms:\n";
+  for (const auto& [name, fit] : p.algorithms) o << "  " << name << ": " << fit_text(fit) << "\n";
+  write_file_atomically(path, o.str(), "parameters file");
+}
+
+Parameters read_parameters(const std::string& path) {
+  const YAML::Node root = load_yaml_file(path, "parameters file");
+  const Reader in(path);
+  if (!root || !root.IsMap() || !root["collsim"] || root["collsim"].Scalar() != "parameters")
+    throw ScenarioError(path +
+                        ": not a collsim parameters file (it has no 'collsim: parameters'; "
+                        "collsim calibrate writes them)");
+  in.only_keys(root, "the parameters file",
+               {"collsim", "engine", "platform", "protocol", "ranks_per_node", "segment", "method", "serial_receive",
+                "procs", "bytes", "gamma", "reduce_gamma", "pingpong", "algorithms"});
+  Parameters p;
+  p.file = path;
+  if (root["engine"]) p.engine = in.text(root["engine"], "engine");
+  if (root["platform"]) p.platform = in.text(root["platform"], "platform");
+  if (root["protocol"]) p.protocol = in.text(root["protocol"], "protocol");
+  if (root["ranks_per_node"])
+    p.ranks_per_node = static_cast<int>(in.integer(root["ranks_per_node"], "ranks_per_node", 1, 1 << 20));
+  if (root["segment"]) p.segment = in.bytes(root["segment"], "segment");
+  if (root["method"]) p.method = in.text(root["method"], "method");
+  if (root["serial_receive"]) p.serial_receive = in.boolean(root["serial_receive"], "serial_receive");
+  if (root["procs"]) p.procs = in.procs(root["procs"]);
+  if (root["bytes"]) p.bytes = in.sizes(root["bytes"], "bytes");
+  if (root["gamma"]) {
+    const YAML::Node g = root["gamma"];
+    in.only_keys(g, "gamma", {"values", "intercept", "slope"});
+    if (g["values"])
+      p.gamma = in.list(g["values"], "gamma.values", [&](const YAML::Node& x) { return in.real(x, "gamma", 0); });
+    if (!p.gamma.empty() && !(p.gamma.front() > 0)) in.fail(g["values"], "gamma.values: gamma(2) must be positive");
+    if (g["intercept"]) p.gamma_intercept = in.real(g["intercept"], "gamma.intercept", -1e300);
+    if (g["slope"]) p.gamma_slope = in.real(g["slope"], "gamma.slope", -1e300);
+  }
+  if (root["reduce_gamma"]) p.reduce_gamma = in.real(root["reduce_gamma"], "reduce_gamma", 0);
+  if (root["pingpong"]) p.pingpong = read_fit(in, root["pingpong"], "pingpong");
+  if (root["algorithms"]) {
+    const YAML::Node a = root["algorithms"];
+    if (!a.IsMap()) in.fail(a, "algorithms must be a mapping of algorithm: {alpha, beta}");
+    for (const auto& kv : a) {
+      const std::string name = kv.first.Scalar();
+      const AlgorithmInfo* info = find_algorithm(name);
+      if (!info) in.fail(kv.first, "unknown algorithm '" + name + "' (one of: " + algorithm_names() + ")");
+      p.algorithms[std::string(info->name)] = read_fit(in, kv.second, "algorithms." + name);
+    }
+  }
+  if (p.algorithms.empty() && !p.pingpong)
+    throw ScenarioError(path + ": the parameters file has neither algorithms nor pingpong parameters");
+  return p;
+}
+
+FormulaConfig formula_config(const Parameters& p, FormulaConfig::Kind kind) {
+  FormulaConfig f;
+  f.kind = kind;
+  f.costs.gamma = models::Gamma(p.gamma, p.gamma_intercept, p.gamma_slope);
+  f.costs.serial_receive = p.serial_receive;
+  f.costs.reduce_gamma = p.reduce_gamma;
+  if (p.pingpong) f.costs.hockney = {p.pingpong->alpha, p.pingpong->beta};
+  if (kind == FormulaConfig::Kind::derived || !p.pingpong) {
+    for (const auto& [name, fit] : p.algorithms) f.per_algorithm[name] = {fit.alpha, fit.beta};
+    f.fits_from = p.file.empty() ? "the calibration" : p.file;
+  }
+  return f;
+}
+
+}  // namespace collsim

@@ -1,0 +1,95 @@
+#include "experiment/analysis/regression.hpp"
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_multifit.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <stdexcept>
+
+namespace collsim {
+
+const char* to_string(FitMethod m) { return m == FitMethod::huber ? "huber" : "least_squares"; }
+
+namespace {
+
+template <class T, void (*Free)(T*)>
+struct Deleter {
+  void operator()(T* p) const { Free(p); }
+};
+using Matrix = std::unique_ptr<gsl_matrix, Deleter<gsl_matrix, gsl_matrix_free>>;
+using Vector = std::unique_ptr<gsl_vector, Deleter<gsl_vector, gsl_vector_free>>;
+
+// GSL aborts on errors by default; a bad fit is an exception here.
+struct NoAbort {
+  gsl_error_handler_t* previous = gsl_set_error_handler_off();
+  ~NoAbort() { gsl_set_error_handler(previous); }
+};
+
+}  // namespace
+
+LinearFit2 fit_through_origin(const std::vector<Observation>& obs, FitMethod method) {
+  const std::size_t n = obs.size();
+  if (n < 2)
+    throw std::invalid_argument("a fit of two parameters needs at least two experiments, not " + std::to_string(n));
+  // Columns scaled to comparable magnitudes (counts of messages vs bytes) for a well-conditioned fit.
+  double s1 = 0, s2 = 0, sy = 0;
+  for (const auto& o : obs) {
+    s1 = std::max(s1, std::abs(o.x1));
+    s2 = std::max(s2, std::abs(o.x2));
+    sy = std::max(sy, std::abs(o.y));
+  }
+  if (s1 == 0 || s2 == 0 || sy == 0) throw std::invalid_argument("the experiments do not vary both terms of the model");
+  // x2 proportional to x1 (every segmented experiment costs a multiple of alpha + beta*m_s) leaves
+  // alpha and beta unidentifiable: any pair on one line fits.
+  const double ratio = obs[0].x2 / obs[0].x1;
+  if (std::all_of(obs.begin(), obs.end(),
+                  [&](const Observation& o) { return std::abs(o.x2 - ratio * o.x1) <= 1e-9 * std::abs(o.x2); }))
+    throw std::invalid_argument(
+        "the experiments cannot tell alpha from beta (every one costs a multiple of the same alpha + beta*m): "
+        "add message sizes below the segment size");
+  NoAbort guard;
+  Matrix X(gsl_matrix_alloc(n, 2));
+  Vector y(gsl_vector_alloc(n)), c(gsl_vector_alloc(2));
+  Matrix cov(gsl_matrix_alloc(2, 2));
+  for (std::size_t i = 0; i < n; ++i) {
+    gsl_matrix_set(X.get(), i, 0, obs[i].x1 / s1);
+    gsl_matrix_set(X.get(), i, 1, obs[i].x2 / s2);
+    gsl_vector_set(y.get(), i, obs[i].y / sy);
+  }
+  int status = 0;
+  if (method == FitMethod::huber && n > 2) {
+    std::unique_ptr<gsl_multifit_robust_workspace, Deleter<gsl_multifit_robust_workspace, gsl_multifit_robust_free>> w(
+        gsl_multifit_robust_alloc(gsl_multifit_robust_huber, n, 2));
+    gsl_multifit_robust_tune(1.35, w.get());
+    status = gsl_multifit_robust(X.get(), y.get(), c.get(), cov.get(), w.get());
+    // GSL_EMAXITER still leaves the last iterate, a usable estimate; anything else is a failure.
+    if (status == GSL_EMAXITER) status = 0;
+  } else {
+    std::unique_ptr<gsl_multifit_linear_workspace, Deleter<gsl_multifit_linear_workspace, gsl_multifit_linear_free>> w(
+        gsl_multifit_linear_alloc(n, 2));
+    double chisq = 0;
+    status = gsl_multifit_linear(X.get(), y.get(), c.get(), cov.get(), &chisq, w.get());
+  }
+  if (status) throw std::invalid_argument(std::string("the fit failed: ") + gsl_strerror(status));
+  LinearFit2 f;
+  f.c1 = gsl_vector_get(c.get(), 0) * sy / s1;
+  f.c2 = gsl_vector_get(c.get(), 1) * sy / s2;
+  double sq = 0;
+  for (const auto& o : obs) {
+    const double r = o.y - (f.c1 * o.x1 + f.c2 * o.x2);
+    sq += r * r;
+    if (o.y != 0) f.max_rel_residual = std::max(f.max_rel_residual, std::abs(r / o.y));
+  }
+  f.rms_residual = std::sqrt(sq / static_cast<double>(n));
+  return f;
+}
+
+LinearFit2 fit_line(const std::vector<double>& x, const std::vector<double>& y, FitMethod method) {
+  std::vector<Observation> obs;
+  for (std::size_t i = 0; i < x.size() && i < y.size(); ++i) obs.push_back({1, x[i], y[i]});
+  return fit_through_origin(obs, method);
+}
+
+}  // namespace collsim

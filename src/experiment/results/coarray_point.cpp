@@ -1,0 +1,253 @@
+#include "experiment/results/coarray_point.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+#include <utility>
+#include <vector>
+
+#include "algorithms/input_pattern.hpp"
+#include "experiment/results/measurement.hpp"
+#include "support/units.hpp"
+
+namespace collsim {
+
+using coarray::Section;
+
+coarray::Scheme CoarrayPoint::scheme() const {
+  return coarray::choose_scheme(local, remote, options.buffer_bytes, options.registered);
+}
+
+coarray::Plan CoarrayPoint::plan() const {
+  return get ? coarray::plan_get(scheme(), local.bytes(), options.get, statements)
+             : coarray::plan_put(scheme(), local.bytes(), statements);
+}
+
+std::string CoarrayPoint::op() const {
+  if (get) return "coarray/get";
+  return mode == coarray::PutMode::blocking ? "coarray/put" : "coarray/put-nb";
+}
+
+std::string CoarrayPoint::describe() const {
+  const std::string l = "local(" + local.str() + ")",
+                    r = "remote(" + remote.str() + ")[" + std::to_string(target + 1) + "]";
+  return op() + " " + (get ? l + " = " + r : r + " = " + l) + ", " + std::to_string(statements) +
+         " per segment, B = " + std::to_string(options.buffer_bytes);
+}
+
+namespace {
+
+// Window memory and local arrays start as distinct patterns, so a byte written where it should
+// not be, or not written where it should, shows: the window of rank r holds pattern r, the
+// origin's arrays pattern kLocalSalt + r.
+constexpr int kLocalSalt = 1 << 20;
+
+void fill(Buffer b, int salt) {
+  if (b.is_virtual()) return;
+  for (std::size_t i = 0; i < b.size(); ++i) b.data()[i] = pattern_byte(salt, i);
+}
+
+// The first difference of `got` from `want`, named for the message; "" when equal.
+std::string first_difference(const std::string& what, Buffer got, const std::vector<std::byte>& want) {
+  for (std::size_t i = 0; i < want.size(); ++i)
+    if (got.data()[i] != want[i]) {
+      char text[160];
+      std::snprintf(text, sizeof text, "byte %zu of %s is 0x%02x, expected 0x%02x", i, what.c_str(),
+                    static_cast<unsigned>(got.data()[i]), static_cast<unsigned>(want[i]));
+      return text;
+    }
+  return "";
+}
+
+class CoarrayRank final : public ProgramRank {
+ public:
+  CoarrayRank(const CoarrayPoint& p, int rank) : p_(p), rank_(rank) {}
+
+  Task<> setup(Comm& comm) override {
+    const std::size_t remote_bytes = p_.remote.shape().bytes();
+    window_ = co_await comm.win_allocate(p_.statements * remote_bytes, p_.real_bytes);
+    fill(comm.local(window_), rank_);
+    if (rank_ == p_.origin) {
+      local_ = Storage(p_.local.shape().bytes() * (p_.get ? p_.statements : 1), p_.real_bytes);
+      fill(local_.view(), kLocalSalt + rank_);
+      context_ = std::make_unique<coarray::CoarrayContext>(window_, p_.options, p_.real_bytes);
+    }
+    co_await comm.sync_all(window_);
+  }
+
+  Task<> run(Comm& comm) override {
+    if (rank_ != p_.origin) co_return;
+    const std::size_t local_bytes = p_.local.shape().bytes(), remote_bytes = p_.remote.shape().bytes();
+    if (!p_.get) {
+      co_await coarray::put_segment(comm, *context_, p_.target, local_.view(), p_.local, 0, p_.remote, p_.statements,
+                                    p_.mode);
+      co_return;
+    }
+    for (std::size_t i = 0; i < p_.statements; ++i)
+      co_await coarray::get_section(comm, *context_, p_.target, local_.view().slice(i * local_bytes, local_bytes),
+                                    p_.local, i * remote_bytes, p_.remote);
+    co_await coarray::end_segment(comm, *context_);
+  }
+
+  Task<> finish(Comm& comm) override {
+    co_await comm.sync_all(window_);
+    if (p_.real_bytes) error_ = verify(comm);
+    co_await comm.win_free(window_);
+  }
+
+  std::string check() const override { return error_; }
+
+ private:
+  // PUT: the target's coarrays; GET: the origin's arrays; against Fortran's assignment.
+  std::string verify(Comm& comm) {
+    const bool checks = p_.get ? rank_ == p_.origin : rank_ == p_.target;
+    if (!checks) return "";
+    const Section& to = p_.get ? p_.local : p_.remote;
+    const Section& from = p_.get ? p_.remote : p_.local;
+    const std::size_t to_bytes = to.shape().bytes(), from_bytes = from.shape().bytes();
+    const std::size_t elem = to.shape().element_bytes;
+    const Buffer memory = p_.get ? local_.view() : comm.local(window_);
+    const std::vector<std::size_t> to_offsets = to.element_offsets(), from_offsets = from.element_offsets();
+    for (std::size_t copy = 0; copy < p_.statements; ++copy) {
+      std::vector<std::byte> want(to_bytes);
+      const int before = p_.get ? kLocalSalt + p_.origin : p_.target;
+      const int source = p_.get ? p_.target : kLocalSalt + p_.origin;
+      // The source of copy `copy`: GET reads the target's coarray `copy`, PUT the one local array.
+      const std::size_t source_base = p_.get ? copy * from_bytes : 0;
+      for (std::size_t i = 0; i < to_bytes; ++i) want[i] = pattern_byte(before, copy * to_bytes + i);
+      for (std::size_t k = 0; k < to_offsets.size(); ++k)
+        for (std::size_t b = 0; b < elem; ++b)
+          want[to_offsets[k] + b] = pattern_byte(source, source_base + from_offsets[k] + b);
+      const std::string what = (p_.get ? "image " + std::to_string(rank_ + 1) + "'s local array "
+                                       : "image " + std::to_string(rank_ + 1) + "'s coarray ") +
+                               std::to_string(copy + 1);
+      std::string e = first_difference(what, memory.slice(copy * to_bytes, to_bytes), want);
+      if (!e.empty()) return e;
+    }
+    return "";
+  }
+
+  const CoarrayPoint& p_;
+  int rank_;
+  Window window_;
+  Storage local_;
+  std::unique_ptr<coarray::CoarrayContext> context_;
+  std::string error_;
+};
+
+}  // namespace
+
+std::unique_ptr<ProgramRank> CoarrayProgram::rank(int rank, int /*procs*/) const {
+  return std::make_unique<CoarrayRank>(point_, rank);
+}
+
+std::string CoarrayProgram::describe(int procs) const {
+  return point_.describe() + " on " + std::to_string(procs) + " images";
+}
+
+double CoarrayProgram::memory_bytes(int procs) const {
+  const CoarrayPoint& p = point_;
+  if (!p.real_bytes) return 0;
+  // Every image's window of `statements` coarrays; the origin's local array(s), the runtime's
+  // buffer, and the expected bytes the check compares (at most the window).
+  const double window = static_cast<double>(p.statements) * static_cast<double>(p.remote.shape().bytes());
+  const double local = static_cast<double>(p.local.shape().bytes()) * static_cast<double>(p.get ? p.statements : 1);
+  return procs * window + local + static_cast<double>(p.options.buffer_bytes) + window;
+}
+
+RunSpec coarray_spec(const CoarrayProgram& program, int procs) {
+  const CoarrayPoint& p = program.point();
+  if (procs < 2 || p.origin < 0 || p.target < 0 || p.origin >= procs || p.target >= procs)
+    throw InputError("a coarray point needs the origin and target images among " + std::to_string(procs) +
+                     " images (origin " + std::to_string(p.origin + 1) + ", target " + std::to_string(p.target + 1) +
+                     ")");
+  RunSpec s;
+  s.program = &program;
+  s.procs = procs;
+  s.real_bytes = p.real_bytes;
+  return s;
+}
+
+CoarrayRow measured_coarray_row(std::string engine, CoarrayPoint point, const Measurement& m) {
+  CoarrayRow row;
+  row.engine = std::move(engine);
+  row.point = std::move(point);
+  row.time_s = m.median_s;
+  row.runs = m.runs;
+  row.min_s = m.min_s;
+  row.ci95_s = m.ci95_s;
+  row.ci_met = m.ci_met;
+  row.data = m.data;
+  return row;
+}
+
+std::string coarray_csv_header() {
+  return "engine,op,case,nl_bytes,nr_bytes,buffer,unit_bytes,transfers,copies,time_s,local,local_shape,remote,"
+         "remote_shape,elem_bytes,statements,registered,get_behaviour,bytes,runs,min_s,ci95_s,ci_target_met,data";
+}
+
+std::string coarray_csv_row(const CoarrayRow& row) {
+  const CoarrayPoint& p = row.point;
+  const coarray::Plan plan = p.plan();
+  const coarray::Scheme& s = plan.scheme;
+  std::ostringstream out;
+  out << csv_quoted(row.engine) << ',' << p.op() << ',' << s.table_case << ',' << s.nl << ',' << s.nr << ','
+      << p.options.buffer_bytes << ',' << s.unit << ',' << plan.transfers << ',' << plan.copies << ','
+      << format_real(row.time_s) << ',' << csv_quoted(p.local.str()) << ',' << csv_quoted(p.local.shape().str()) << ','
+      << csv_quoted(p.remote.str()) << ',' << csv_quoted(p.remote.shape().str()) << ',' << p.local.shape().element_bytes
+      << ',' << p.statements << ',' << (p.options.registered ? 1 : 0) << ','
+      << (p.options.get == coarray::GetBehaviour::omni ? "omni" : "table1") << ',' << plan.bytes << ',' << row.runs
+      << ',' << format_real(row.min_s) << ',' << format_real(row.ci95_s) << ',' << ci_met_cell(row.ci_met) << ','
+      << csv_quoted(row.data);
+  return out.str();
+}
+
+std::vector<CoarrayRow> parse_coarray_csv(const std::string& text) {
+  std::istringstream in(text);
+  std::string line;
+  std::vector<std::string> header;
+  std::vector<CoarrayRow> rows;
+  auto column = [&](const std::vector<std::string>& cells, const char* name) -> const std::string& {
+    for (std::size_t i = 0; i < header.size(); ++i)
+      if (header[i] == name) {
+        if (i >= cells.size()) throw InputError(std::string("coarray results: a row has no ") + name);
+        return cells[i];
+      }
+    throw InputError(std::string("coarray results: no column ") + name);
+  };
+  while (std::getline(in, line)) {
+    if (line.empty() || line == "\r") continue;
+    if (header.empty()) {
+      if (line.rfind("engine,op,case,", 0) == 0) header = split_csv(line);
+      continue;
+    }
+    const std::vector<std::string> cells = split_csv(line);
+    CoarrayRow row;
+    row.engine = column(cells, "engine");
+    const std::string op = column(cells, "op");
+    CoarrayPoint& p = row.point;
+    p.get = op == "coarray/get";
+    p.mode = op == "coarray/put-nb" ? coarray::PutMode::nonblocking : coarray::PutMode::blocking;
+    const std::size_t elem = std::stoul(column(cells, "elem_bytes"));
+    p.local = coarray::parse_section(column(cells, "local"), coarray::parse_shape(column(cells, "local_shape"), elem));
+    p.remote =
+        coarray::parse_section(column(cells, "remote"), coarray::parse_shape(column(cells, "remote_shape"), elem));
+    p.options.buffer_bytes = std::stoul(column(cells, "buffer"));
+    p.options.registered = column(cells, "registered") == "1";
+    p.options.get =
+        column(cells, "get_behaviour") == "omni" ? coarray::GetBehaviour::omni : coarray::GetBehaviour::table1;
+    p.statements = std::stoul(column(cells, "statements"));
+    row.time_s = std::stod(column(cells, "time_s"));
+    row.runs = std::stoi(column(cells, "runs"));
+    row.min_s = std::stod(column(cells, "min_s"));
+    row.ci95_s = std::stod(column(cells, "ci95_s"));
+    if (std::find(header.begin(), header.end(), "ci_target_met") != header.end() &&
+        !read_ci_met_cell(column(cells, "ci_target_met"), row.ci_met))
+      throw InputError("coarray results: ci_target_met is '" + column(cells, "ci_target_met") + "'");
+    row.data = column(cells, "data");
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+}  // namespace collsim
