@@ -41,7 +41,7 @@ std::vector<std::string> context_options() {
   return {kAddressSanitizer ? "--cfg=contexts/factory:thread" : "--cfg=contexts/factory:raw"};
 }
 
-// Stack of every actor (ranks, transport connections, helpers), unless the platform's <config>
+// Stack of every actor (ranks and helpers), unless the platform's <config>
 // or sim.cfg sets contexts/stack-size. The algorithms' coroutine frames live on the heap and
 // Task<> runs awaited sub-tasks inline (a loop over segments does not deepen the stack), so a
 // stack holds only the actor's entry, the engine's call chain and SimGrid's under the current
@@ -78,18 +78,6 @@ std::size_t maps_in_use() {
   std::size_t n = 0;
   for (std::string line; std::getline(in, line);) ++n;
   return n;
-}
-
-// An upper bound, for the algorithms we have, on the actors alive at once in a run of `procs`
-// ranks: the ranks, and under the tcp and shm transports a writer and a reader per connection,
-// of which a rank opens a few per tree level (binomial trees, recursive doubling) and rings or
-// chains two.
-std::size_t actors_bound(int procs, bool transport) {
-  const auto p = static_cast<std::size_t>(procs);
-  if (!transport) return p;
-  std::size_t log2p = 0;
-  while ((std::size_t{1} << log2p) < p) ++log2p;
-  return p + 2 * p * std::min(p - 1, 2 * (log2p + 1));
 }
 
 void silence_deadlock_banner() {
@@ -216,7 +204,7 @@ struct Simulation::Impl {
   Measurement* current = nullptr;
   std::uint64_t generation = 0;
   Reporter* reporter = nullptr;
-  bool choose_guard = false;  // contexts/guard-size is ours to set (see actors_bound)
+  bool choose_guard = false;  // contexts/guard-size is ours to set
 
   sim::Route checked_route(s4u::Host* from, s4u::Host* to) const;
   void check_routes(int procs) const;
@@ -429,10 +417,8 @@ void Simulation::run(std::span<const RunSpec> specs, Reporter& reporter) {
   impl->check_routes(procs);
 
   if (impl->choose_guard) {
-    const bool transport =
-        impl->protocols.inter.kind != ProtocolKind::ideal || impl->protocols.intra.kind != ProtocolKind::ideal;
-    std::size_t actors = 0;
-    for (const RunSpec& s : specs) actors = std::max(actors, actors_bound(s.procs, transport));
+    // One actor per rank (the tcp and shm transport has none: transport.hpp).
+    const auto actors = static_cast<std::size_t>(procs);
     constexpr std::size_t kSpareMaps = 4096;  // helper actors, SimGrid's and malloc's own maps
     const bool guard = 2 * actors + maps_in_use() + kSpareMaps <= max_map_count();
     s4u::Engine::set_config("contexts/guard-size", guard ? 1 : 0);

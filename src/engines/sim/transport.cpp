@@ -3,10 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
-#include <mutex>
 #include <string>
-
-#include <simgrid/Exception.hpp>
 
 #include "engines/sim/route.hpp"
 #include "engines/sim/sim_comm.hpp"
@@ -38,6 +35,7 @@ struct Transport::Message {
   std::int64_t id = -1;            // traced runs: the message's id
   bool arrived = false;            // eager: the data; rendezvous: the RNDV or RGET
   bool landed = false;             // the payload is in the receive buffer
+  double fin_nic_at = -1;          // tcp rendezvous: the FIN's turn on the interface, behind the data
 };
 
 struct Transport::Fragment {
@@ -50,6 +48,7 @@ struct Transport::Fragment {
   // fragment (enqueue(), if the socket buffer has room for it), else when the writer reaches it;
   // negative until then.
   double nic_at = -1;
+  bool accepted = false;  // rendezvous data the kernel took whole when it was queued
 
   // Whether it moves the message's bytes (a trace's send_start and arrive are its flow's).
   bool carries_data() const { return kind == Kind::eager || kind == Kind::data || kind == Kind::get; }
@@ -60,6 +59,7 @@ struct Transport::Fragment {
 struct Transport::InFlight {
   s4u::CommPtr comm;
   Fragment fragment;
+  bool ended = false;  // its flow has ended; delivered once the ones before it have
 };
 
 struct Transport::Connection {
@@ -68,19 +68,23 @@ struct Transport::Connection {
   s4u::Host* to_host = nullptr;
   const ProtocolProfile* profile = nullptr;
   double bandwidth = 0;  // bytes/s of the route's narrowest link (socket buffer drain rate)
+  double latency = 0;    // seconds before a flow's bytes move (route latency x the model's factor)
   std::deque<Fragment> queue;
   std::uint64_t enqueued = 0, written = 0;
   // Eager sends queued but not yet accepted (the socket buffer was full), with the connection's
   // byte count at the end of their fragment.
   std::deque<std::pair<Message*, std::uint64_t>> waiting_for_room;
-  double latency = 0;              // seconds before a flow's bytes move (route latency x the model's factor)
-  bool connected = true;           // false while the pair's socket is being set up (tcp/connect:first_use)
-  std::deque<InFlight> in_flight;  // flows started, in order, not yet waited for by the reader
-  double in_flight_bytes = 0;      // bytes of the flows started and not yet delivered
-  Nic* nic = nullptr;              // the sending host's, for a pair of two hosts
-  s4u::ActorPtr writer, reader;
-  s4u::MutexPtr mutex = s4u::Mutex::create();
-  s4u::ConditionVariablePtr wake = s4u::ConditionVariable::create();
+  bool connected = true;  // false while the pair's socket is being set up (tcp/connect:first_use)
+  // Flows started, in order, not yet delivered; in_flight[0] is flow number `delivered`.
+  std::deque<InFlight> in_flight;
+  std::uint64_t delivered = 0;
+  double in_flight_bytes = 0;  // bytes of the flows started and not yet delivered
+  Nic* nic = nullptr;          // the sending host's, for a pair of two hosts
+  // The writer: busy from a fragment's start until its bytes have left; `pumping` while pump()
+  // is on the stack, so that a fragment finished inside it lets its loop go on.
+  bool busy = false, pumping = false;
+  double last = 0;   // bytes of the fragment started last
+  double began = 0;  // when it started
 };
 
 // The interface through which fragments leave a host for others. Its queue is one FIFO:
@@ -99,6 +103,15 @@ double Transport::reserve(Nic& nic, std::size_t bytes) {
   const double start = std::max(s4u::Engine::get_clock(), nic.free_at);
   nic.free_at = start + static_cast<double>(bytes) / nic.bandwidth;
   return start;
+}
+
+// ob1 writes the FIN as soon as the kernel has taken the data, and a FIN is a few bytes: it
+// follows its data on the wire, before the data of other sockets written meanwhile (whatever the
+// socket buffer's size: a FIN that had to wait for room would queue behind the next peer's whole
+// message).
+void Transport::reserve_data(Nic& nic, Fragment& f) {
+  f.nic_at = reserve(nic, f.moved());
+  f.msg->fin_nic_at = reserve(nic, f.msg->profile->fin_bytes);
 }
 
 Transport::Transport(Measurement& m, const Protocols& protocols, std::vector<s4u::Host*> hosts)
@@ -131,7 +144,6 @@ Transport::Connection& Transport::connection(int from, int to) {
   Connection* raw = c.get();
   connections_.push_back(std::move(c));
   slot = raw;
-  const std::string name = std::to_string(from) + "-" + std::to_string(to);
   if (raw->from_host != raw->to_host && route.first > 0) {
     std::unique_ptr<Nic>& nic = nics_[raw->from_host];
     if (!nic) {
@@ -140,17 +152,12 @@ Transport::Connection& Transport::connection(int from, int to) {
     }
     raw->nic = nic.get();
   }
-  raw->writer = s4u::Actor::create("write-" + name, raw->from_host, [this, raw] { write(*raw); });
-  raw->reader = s4u::Actor::create("read-" + name, raw->to_host, [this, raw] { read(*raw); });
   if (raw->profile->connect_on_first_use) {
     const auto [it, fresh] = sockets_.try_emplace(socket_key(from, to));
     Socket& socket = it->second;
-    if (fresh) {
-      socket.initiator = from;
-      socket.opener =
-          s4u::Actor::create("connect-" + name, raw->from_host, [this, from, to] { open_socket(from, to); });
-    }
+    if (fresh) socket.initiator = from;
     raw->connected = from == socket.initiator ? socket.initiator_ready : socket.acceptor_ready;
+    if (fresh) open_socket(from, to);
   }
   return *raw;
 }
@@ -162,42 +169,51 @@ void Transport::open_socket(int initiator, int acceptor) {
   s4u::Host* a = hosts_[static_cast<std::size_t>(initiator)];
   s4u::Host* b = hosts_[static_cast<std::size_t>(acceptor)];
   constexpr std::uint64_t kHandshake = 24;  // process name and magic string
-  s4u::Comm::sendto(a, b, 0);
-  s4u::Comm::sendto(b, a, 0);
-  s4u::Comm::sendto(a, b, kHandshake);
-  Connection& back = connection(acceptor, initiator);
-  s4u::CommPtr answer = s4u::Comm::sendto_async(b, a, kHandshake);
-  s4u::this_actor::sleep_for(static_cast<double>(kHandshake) / back.bandwidth);
-  Socket& socket = sockets_.at(socket_key(initiator, acceptor));
-  socket.acceptor_ready = true;
-  connected(back);
-  answer->wait();
-  socket.initiator_ready = true;
-  connected(connection(initiator, acceptor));
+  const auto answered = [this, a, b, initiator, acceptor] {
+    Connection& back = connection(acceptor, initiator);
+    Socket& socket = sockets_.at(socket_key(initiator, acceptor));
+    events_.flow(b, a, kHandshake, [this, &socket, initiator, acceptor] {
+      socket.initiator_ready = true;
+      connected(connection(initiator, acceptor));
+    });
+    events_.at(s4u::Engine::get_clock() + static_cast<double>(kHandshake) / back.bandwidth, [this, &socket, &back] {
+      socket.acceptor_ready = true;
+      connected(back);
+    });
+  };
+  events_.flow(a, b, 0, [this, a, b, answered] {
+    events_.flow(b, a, 0, [this, a, b, answered] { events_.flow(a, b, kHandshake, answered); });
+  });
 }
 
 void Transport::connected(Connection& c) {
   c.connected = true;
-  c.wake->notify_all();
   accept_waiting(c);
+  pump(c);
 }
 
 void Transport::enqueue(Connection& c, Fragment f) {
   c.enqueued += f.wire;
   f.end = c.enqueued;
   // ob1 writes a fragment to the socket as soon as it has one, so one the buffer has room for
-  // takes its place in the interface's FIFO now, ahead of fragments other sockets write later:
-  // a rendezvous FIN, written as its data is accepted, follows that data on the wire instead of
-  // waiting behind the data of messages to other hosts whose answers came in meanwhile.
+  // takes its place in the interface's FIFO now, ahead of fragments other sockets write later.
   // (Only behind fragments placed likewise, so that the connection's own keep their order.)
   const bool in_order = c.queue.empty() || c.queue.back().nic_at >= 0;
-  if (c.nic && c.connected && in_order && c.enqueued - c.written <= c.profile->buffer)
-    f.nic_at = reserve(*c.nic, f.moved());
-  c.queue.push_back(f);
-  c.wake->notify_all();
+  const bool behind_its_data = c.queue.empty() || c.queue.back().msg == f.msg;
+  if (f.kind == Fragment::Kind::fin && f.msg->fin_nic_at >= 0 && behind_its_data) {
+    f.nic_at = f.msg->fin_nic_at;
+  } else if (c.nic && c.connected && in_order && c.enqueued - c.written <= c.profile->buffer) {
+    if (f.kind == Fragment::Kind::data)
+      reserve_data(*c.nic, f);
+    else
+      f.nic_at = reserve(*c.nic, f.moved());
+  }
   // Such rendezvous data is then all in the kernel: the send completes and the FIN follows now,
   // not when the interface gets to the data.
-  if (f.kind == Fragment::Kind::data && f.nic_at >= 0) data_accepted(*f.msg);
+  f.accepted = f.kind == Fragment::Kind::data && f.nic_at >= 0;
+  c.queue.push_back(f);
+  pump(c);
+  if (f.accepted) data_accepted(*f.msg);
 }
 
 // The connection's writer: fragments go out one after another, as bytes into one TCP stream.
@@ -206,82 +222,91 @@ void Transport::enqueue(Connection& c, Fragment f) {
 // right behind them (exactly so on an idle route). On a route that drains more slowly than that,
 // at most a bandwidth-delay product (plus the last fragment) is in flight: the next one waits for
 // deliveries, which keeps a stream a stream instead of a pile of flows sharing the link. Between
-// hosts, a fragment also waits for the host's interface (Nic). The reader delivers fragments in
-// order as their flows end.
-void Transport::write(Connection& c) {
-  std::deque<s4u::CommPtr> flows;  // started by this writer and maybe not ended
+// hosts, a fragment also waits for the host's interface (Nic).
+void Transport::pump(Connection& c) {
+  if (c.pumping) return;
+  c.pumping = true;
   const double window = c.latency * c.bandwidth;
-  const double buffer = static_cast<double>(c.profile->buffer);
-  double last = 0;  // bytes of the fragment started last
-  while (true) {
-    {
-      std::unique_lock lock(*c.mutex);
-      while ((c.queue.empty() || !c.connected) && !stopping_) c.wake->wait(lock);
-      while (c.in_flight_bytes > window + last + 1 && !stopping_) c.wake->wait(lock);
-      if (stopping_) return;
-    }
-    Fragment f = c.queue.front();
-    c.queue.pop_front();
-    const bool get = f.kind == Fragment::Kind::get;
-    // vader's single copy moves the message from the sender's memory to the receiver's.
-    s4u::Host* from = get ? hosts_[static_cast<std::size_t>(f.msg->src)] : c.from_host;
-    s4u::Host* to = get ? hosts_[static_cast<std::size_t>(f.msg->dst)] : c.to_host;
-    const std::size_t bytes = f.moved();
-    if (c.nic) {
-      const double start = f.nic_at >= 0 ? f.nic_at : reserve(*c.nic, bytes);
-      if (start > s4u::Engine::get_clock()) s4u::this_actor::sleep_until(start);
-    }
-    const double started = s4u::Engine::get_clock();
-    if (m_.trace && f.carries_data()) trace(TraceKind::send_start, *f.msg, false);
-    s4u::CommPtr comm = s4u::Comm::sendto_async(from, to, static_cast<std::uint64_t>(bytes));
-    last = static_cast<double>(bytes);
-    flows.push_back(comm);
-    {
-      std::unique_lock lock(*c.mutex);
-      c.in_flight.push_back({comm, f});
-      c.in_flight_bytes += last;
-      c.wake->notify_all();
-    }
-    if (f.kind == Fragment::Kind::data && f.nic_at < 0) {
-      // The kernel has taken the whole message once only `buffer` bytes of the connection are
-      // left to send. Bytes move at most at the route's bandwidth, so each wait falls short of
-      // that moment or on it.
-      while (true) {
-        while (!flows.empty() && flows.front()->get_state() == s4u::Activity::State::FINISHED) flows.pop_front();
-        double left = 0;
-        for (const s4u::CommPtr& flow : flows)
-          if (flow->get_state() != s4u::Activity::State::FINISHED) left += flow->get_remaining();
-        if (left <= buffer + 1) break;
-        s4u::this_actor::sleep_for((left - buffer) / c.bandwidth);
-      }
-      data_accepted(*f.msg);
-    }
-    const double sent = started + last / c.bandwidth;
-    if (sent > s4u::Engine::get_clock()) s4u::this_actor::sleep_until(sent);
-    while (!flows.empty() && flows.front()->get_state() == s4u::Activity::State::FINISHED) flows.pop_front();
-    c.written = f.end;
-    accept_waiting(c);
-  }
+  while (!c.busy && c.connected && !c.queue.empty() && !(c.in_flight_bytes > window + c.last + 1)) start_next(c);
+  c.pumping = false;
 }
 
-void Transport::read(Connection& c) {
-  while (true) {
-    InFlight next;
-    {
-      std::unique_lock lock(*c.mutex);
-      while (c.in_flight.empty() && !stopping_) c.wake->wait(lock);
-      if (stopping_) return;
-      next = c.in_flight.front();
-      c.in_flight.pop_front();
-    }
-    next.comm->wait();
-    {
-      std::unique_lock lock(*c.mutex);
-      c.in_flight_bytes -= static_cast<double>(next.fragment.moved());
-      c.wake->notify_all();
-    }
-    arrived(c, next.fragment);
+void Transport::start_next(Connection& c) {
+  c.busy = true;
+  Fragment f = c.queue.front();
+  c.queue.pop_front();
+  if (c.nic && f.nic_at < 0) {
+    if (f.kind == Fragment::Kind::data)
+      reserve_data(*c.nic, f);
+    else
+      f.nic_at = reserve(*c.nic, f.moved());
   }
+  if (c.nic && f.nic_at > s4u::Engine::get_clock())
+    events_.at(f.nic_at, [this, &c, f] { begin_write(c, f); });
+  else
+    begin_write(c, f);
+}
+
+void Transport::begin_write(Connection& c, const Fragment& f) {
+  const bool get = f.kind == Fragment::Kind::get;
+  // vader's single copy moves the message from the sender's memory to the receiver's.
+  s4u::Host* from = get ? hosts_[static_cast<std::size_t>(f.msg->src)] : c.from_host;
+  s4u::Host* to = get ? hosts_[static_cast<std::size_t>(f.msg->dst)] : c.to_host;
+  const std::size_t bytes = f.moved();
+  c.began = s4u::Engine::get_clock();
+  if (m_.trace && f.carries_data()) trace(TraceKind::send_start, *f.msg, false);
+  const std::uint64_t number = c.delivered + c.in_flight.size();
+  s4u::CommPtr comm = events_.flow(from, to, bytes, [this, &c, number] { flow_ended(c, number); });
+  c.last = static_cast<double>(bytes);
+  c.in_flight.push_back({std::move(comm), f});
+  c.in_flight_bytes += c.last;
+  if (f.kind == Fragment::Kind::data && !f.accepted)
+    await_acceptance(c, f);
+  else
+    finish_write(c, f);
+}
+
+// The kernel has taken the whole message once only `buffer` bytes of the connection are left to
+// send. Bytes move at most at the route's bandwidth, so each wait falls short of that moment or
+// on it.
+void Transport::await_acceptance(Connection& c, const Fragment& f) {
+  const double buffer = static_cast<double>(c.profile->buffer);
+  double left = 0;
+  for (const InFlight& flow : c.in_flight)
+    if (!flow.ended) left += flow.comm->get_remaining();
+  if (left <= buffer + 1) {
+    data_accepted(*f.msg);
+    finish_write(c, f);
+    return;
+  }
+  events_.at(s4u::Engine::get_clock() + (left - buffer) / c.bandwidth, [this, &c, f] { await_acceptance(c, f); });
+}
+
+// Once the fragment's bytes would have left at the route's rate, the next one may follow.
+void Transport::finish_write(Connection& c, const Fragment& f) {
+  const double sent = c.began + c.last / c.bandwidth;
+  if (sent > s4u::Engine::get_clock()) {
+    events_.at(sent, [this, &c, f] { finish_write(c, f); });
+    return;
+  }
+  c.written = f.end;
+  accept_waiting(c);
+  c.busy = false;
+  pump(c);
+}
+
+// The connection's reader: TCP delivers a stream in order, so a fragment whose flow ended before
+// an earlier one's waits for it.
+void Transport::flow_ended(Connection& c, std::uint64_t number) {
+  c.in_flight[static_cast<std::size_t>(number - c.delivered)].ended = true;
+  while (!c.in_flight.empty() && c.in_flight.front().ended) {
+    Fragment f = c.in_flight.front().fragment;
+    c.in_flight.pop_front();
+    ++c.delivered;
+    c.in_flight_bytes -= static_cast<double>(f.moved());
+    arrived(c, f);
+  }
+  pump(c);
 }
 
 // tcp eager sends whose bytes now fit in the socket buffer behind what is still unwritten.
@@ -306,36 +331,40 @@ void Transport::send(int src, int dst, int tag, std::size_t size, std::byte* pay
   msg.profile = &profile(src, dst);
   msg.eager = msg.profile->is_eager(size);
   if (msg.profile->send_overhead > 0) s4u::this_actor::sleep_for(msg.profile->send_overhead);
-  Connection& c = connection(src, dst);
-  const ProtocolProfile& p = *msg.profile;
-  if (!msg.eager) {
-    enqueue(c, {Fragment::Kind::rndv, p.rndv_bytes, &msg});
-    return;
-  }
-  enqueue(c, {Fragment::Kind::eager, p.eager_header + size, &msg});
-  if (p.kind == ProtocolKind::tcp) {
-    if (c.connected && c.enqueued - c.written <= p.buffer)
-      complete_send(msg);
-    else
-      c.waiting_for_room.emplace_back(&msg, c.enqueued);
-  } else if (size <= p.inline_limit) {
-    complete_send(msg);  // vader's sendi: copied into the peer's fast box at once
-  }
-  // shm, larger: completes when the receiver takes the fragment (arrived()).
+  KernelEvents::in_kernel([this, &msg] {
+    Connection& c = connection(msg.src, msg.dst);
+    const ProtocolProfile& p = *msg.profile;
+    if (!msg.eager) {
+      enqueue(c, {Fragment::Kind::rndv, p.rndv_bytes, &msg});
+      return;
+    }
+    enqueue(c, {Fragment::Kind::eager, p.eager_header + msg.size, &msg});
+    if (p.kind == ProtocolKind::tcp) {
+      if (c.connected && c.enqueued - c.written <= p.buffer)
+        complete_send(msg);
+      else
+        c.waiting_for_room.emplace_back(&msg, c.enqueued);
+    } else if (msg.size <= p.inline_limit) {
+      complete_send(msg);  // vader's sendi: copied into the peer's fast box at once
+    }
+    // shm, larger: completes when the receiver takes the fragment (arrived()).
+  });
 }
 
 void Transport::recv(int dst, int src, int tag, std::int64_t request) {
-  auto& unexpected = unexpected_[static_cast<std::size_t>(dst)];
-  const auto it = std::find_if(unexpected.begin(), unexpected.end(),
-                               [&](const Message* m) { return m->src == src && m->tag == tag; });
-  if (it == unexpected.end()) {
-    posted_[static_cast<std::size_t>(dst)].push_back({src, tag, request});
-    return;
-  }
-  Message& msg = **it;
-  unexpected.erase(it);
-  msg.recv_request = request;
-  matched(msg);
+  KernelEvents::in_kernel([this, dst, src, tag, request] {
+    auto& unexpected = unexpected_[static_cast<std::size_t>(dst)];
+    const auto it = std::find_if(unexpected.begin(), unexpected.end(),
+                                 [&](const Message* m) { return m->src == src && m->tag == tag; });
+    if (it == unexpected.end()) {
+      posted_[static_cast<std::size_t>(dst)].push_back({src, tag, request});
+      return;
+    }
+    Message& msg = **it;
+    unexpected.erase(it);
+    msg.recv_request = request;
+    matched(msg);
+  });
 }
 
 void Transport::arrived(Connection& c, Fragment& f) {
@@ -454,21 +483,11 @@ void Transport::when_in_mpi(int rank, std::function<void()> action) {
   SimComm& r = *m_.ranks[static_cast<std::size_t>(rank)];
   if (r.in_mpi())
     action();
-  else
-    r.defer(std::move(action));
+  else  // run by the rank's actor when its copy ends: back into the kernel
+    r.defer([action = std::move(action)] { KernelEvents::in_kernel(action); });
 }
 
-// The connection actors are told to stop and joined, not killed: a killed actor unwinds its
-// stack, and releasing a SimGrid mutex on the way is a call into SimGrid that hangs under thread
-// contexts (the sanitizer build).
 void Transport::shutdown() {
-  stopping_ = true;
-  for (auto& c : connections_) c->wake->notify_all();
-  for (auto& c : connections_) {
-    c->writer->join();
-    c->reader->join();
-  }
-  for (auto& [pair, socket] : sockets_) socket.opener->join();
   connections_.clear();
   by_pair_.clear();
   nics_.clear();

@@ -3,13 +3,16 @@
 // each profile does).
 //
 // Every ordered pair of ranks has a connection: a FIFO of fragments (headers, data, control
-// messages). A writer actor on the sending host starts one host-to-host flow per fragment
-// (SimGrid's Comm::sendto: no receiving actor, as a socket needs none), each right behind the
-// previous one's bytes, and, between hosts, after the fragments other connections handed to the
-// host's interface before it; a reader actor on the receiving host hands the fragments over in
-// order as their flows end. The ranks' MPI matching is done here, on arrival and
-// on posting a receive, in MPI's order. A rank's requests are completed by whichever actor sees
-// them end; the rank, blocked in a wait, is woken through its condition variable.
+// messages). Its writer starts one host-to-host flow per fragment (SimGrid's Comm::sendto: no
+// receiving actor, as a socket needs none), each right behind the previous one's bytes, and,
+// between hosts, after the fragments other connections handed to the host's interface before it;
+// its reader hands the fragments over in order as their flows end. The ranks' MPI matching is
+// done here, on arrival and on posting a receive, in MPI's order, and the ranks' requests are
+// completed here; a rank blocked in a wait is woken through its condition variable.
+//
+// Writers and readers are state machines run by SimGrid's kernel (kernel_events.hpp), not
+// actors: a connection costs a few hundred bytes and a fragment one flow and a few events.
+// Everything here runs in the kernel: the ranks' calls enter it through a simcall.
 //
 // Two-sided messages only: one-sided operations (put, get, flush) are RDMA flows that SimComm
 // starts itself, under every profile (sim_engine.hpp).
@@ -26,6 +29,7 @@
 #include <simgrid/s4u.hpp>
 
 #include "comm/trace.hpp"
+#include "engines/sim/kernel_events.hpp"
 #include "engines/sim/protocol.hpp"
 
 namespace collsim::sim {
@@ -48,7 +52,7 @@ class Transport {
             std::int64_t message);
   // A receive posted by rank `dst`.
   void recv(int dst, int src, int tag, std::int64_t request);
-  // Ends the connection actors once every rank has returned.
+  // Drops the connections once every rank has returned.
   void shutdown();
 
   const Protocols& protocols() const { return protocols_; }
@@ -66,7 +70,6 @@ class Transport {
   struct Socket {  // a pair's tcp socket, when it is set up on first use
     int initiator = 0;
     bool initiator_ready = false, acceptor_ready = false;
-    simgrid::s4u::ActorPtr opener;
   };
 
   const ProtocolProfile& profile(int a, int b) const;
@@ -74,10 +77,18 @@ class Transport {
   void enqueue(Connection& c, Fragment f);
   // The date `bytes` may start leaving through `nic`, behind what was handed to it before.
   static double reserve(Nic& nic, std::size_t bytes);
+  // A rendezvous data fragment takes its place on the interface with its FIN right behind it.
+  static void reserve_data(Nic& nic, Fragment& f);
   void open_socket(int initiator, int acceptor);
   void connected(Connection& c);
-  void write(Connection& c);
-  void read(Connection& c);
+  // The writer: starts the connection's next fragments as far as the rules let it.
+  void pump(Connection& c);
+  void start_next(Connection& c);
+  void begin_write(Connection& c, const Fragment& f);
+  void await_acceptance(Connection& c, const Fragment& f);
+  void finish_write(Connection& c, const Fragment& f);
+  // The reader: a flow of the connection has ended; delivers what has arrived in order.
+  void flow_ended(Connection& c, std::uint64_t sequence);
   void arrived(Connection& c, Fragment& f);
   void accept_waiting(Connection& c);
   void match_arrival(Message& msg);
@@ -96,6 +107,7 @@ class Transport {
   Measurement& m_;
   Protocols protocols_;
   std::vector<simgrid::s4u::Host*> hosts_;
+  KernelEvents events_;
   std::deque<Message> messages_;
   std::vector<std::unique_ptr<Connection>> connections_;                // created on first use
   std::unordered_map<simgrid::s4u::Host*, std::unique_ptr<Nic>> nics_;  // by sending host
@@ -105,7 +117,6 @@ class Transport {
   // deque would cost ~600 bytes per rank); matching scans them anyway.
   std::vector<std::vector<Message*>> unexpected_;
   std::vector<std::vector<Posted>> posted_;
-  bool stopping_ = false;  // shutdown(): the connection actors return
 };
 
 // The marker a message without bytes (virtual or empty) carries instead of a payload.

@@ -238,6 +238,30 @@ TEST(TcpProtocol, RendezvousLargerThanTheSocketBuffer) {
   expect_time(r.finish_s[1], data_starts + t(24 + n) + 32 / kBw, "receiver");
 }
 
+TEST(TcpProtocol, RendezvousFinFollowsItsDataWhateverTheBuffer) {
+  // Rank 0 isends N bytes to ranks 1 and 2 at once, with a 100000-byte socket buffer. The RNDVs
+  // leave back to back, 40 bytes apart; so do the PUT controls, which then share rank 0's link for
+  // their last 24 bytes: rank 1's ends at `first`, rank 2's 40 bytes later, at `second`. Each
+  // data fragment takes its place on the interface with its FIN (32) right behind it, so rank 1's
+  // receive ends t(24 + N) + 32 / bw after its data starts, and rank 2's data leaves behind
+  // rank 1's data and FIN. That holds whether data and FIN fit the buffer together (N = 99944),
+  // only the data fits (99945, 99976) or neither (99978, 200000): a FIN that does not fit must not
+  // queue behind the next peer's data.
+  const double first = t(40) + t(64) + 24 / kBw, second = first + 40 / kBw;
+  for (const std::size_t n : {99944u, 99945u, 99976u, 99978u, 200000u}) {
+    const std::string at = " at " + std::to_string(n) + " bytes";
+    const RunResult r = run_one(tcp({"tcp/buffer:100000"}), spec_for(kTwoPeers, 3, n));
+    const double wire = 24.0 + static_cast<double>(n);
+    expect_time(r.finish_s[1], first + t(wire) + 32 / kBw, "first peer" + at);
+    const double second_data = first + (wire + 32) / kBw;
+    expect_time(r.finish_s[2], second_data + t(wire) + 32 / kBw, "second peer" + at);
+    // The sender's second send completes when the kernel has all of its data: at once if it fits
+    // the buffer, else once only 100000 bytes are left to move.
+    const double accepted = wire <= 100000 ? second : second_data + kLat + (wire - 100000) / kBw;
+    expect_time(r.finish_s[0], accepted, "sender" + at);
+  }
+}
+
 TEST(TcpProtocol, EagerLimitIsAParameter) {
   // With an eager limit of 1056 bytes, 1000 is the largest eager payload and 1001 goes
   // rendezvous.
