@@ -5,7 +5,8 @@
 // (the engine forks it: getrusage(RUSAGE_CHILDREN) once it has been waited for) and the derived
 // costs per rank and per message. Unless --platform is given it writes its own platform, a flat
 // <cluster> (1.25 GBps, 10 us split-duplex private links, 3 GBps / 5 us loopback) with enough
-// hosts for the ranks, into a temporary file that it removes. There, under the ideal protocol,
+// hosts for the ranks, into a temporary file that it removes. The protocol is the platform's, else
+// the engine's default (tcp+shm), as for a user who chooses none. There, under the ideal protocol,
 // unsegmented, one rank per host, without --cfg, every rank's finish time is checked against the
 // closed form (CM02 without cross traffic: a route costs L = 20 us plus its bytes at the sender's
 // up link, which a rank's k concurrent sends share, so each ends L + k*m/bw after they start).
@@ -109,7 +110,7 @@ std::vector<double> closed_form(int procs, double bytes) {
 int main(int argc, char** argv) {
   std::vector<std::string> positional;
   SimConfig config;
-  config.protocol = "ideal";
+  config.protocol = "";  // the platform's, else tcp+shm: what a user gets without --protocol
   bool own_platform = true;
   bool trace = false;
   for (int i = 1; i < argc; ++i) {

@@ -36,9 +36,7 @@ KernelEvents::KernelEvents() {
 
 KernelEvents::~KernelEvents() { current = nullptr; }
 
-void KernelEvents::at(double date, Callback f) {
-  simgrid::kernel::timer::Timer::set(date, std::move(f));
-}
+void KernelEvents::at(double date, Callback f) { simgrid::kernel::timer::Timer::set(date, std::move(f)); }
 
 s4u::CommPtr KernelEvents::flow(s4u::Host* from, s4u::Host* to, std::uint64_t bytes, Callback ended) {
   s4u::CommPtr comm = s4u::Comm::sendto_async(from, to, bytes);

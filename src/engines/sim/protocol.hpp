@@ -36,7 +36,8 @@
 // properties of the platform (`<prop id="collsim/tcp/buffer" value="1MiB"/>`, in a <cluster> for
 // all its hosts) and by options "PROFILE/KEY:VALUE" (scenario `sim: protocol_options:`, command
 // line --protocol-option). Keys: eager_limit (size), buffer (size, tcp), send_overhead (seconds),
-// connect (tcp: established or first_use), inline_limit (size, shm).
+// connect (tcp: established or first_use), inline_limit (size, shm), header (size, ideal: bytes
+// every message carries besides its payload, 0 by default; SimGrid's SMPI sends 16).
 //
 // tcp connections: by default taken as established, as they are after the warm-up calls of a
 // measured run (and as SMPI takes them). With tcp/connect:first_use, a pair's socket opens when
@@ -63,6 +64,7 @@ struct ProtocolProfile {
   std::size_t eager_limit = 65536;
   // Bytes on the wire besides the payload (fixed by the implementation; see the file comment).
   std::size_t eager_header = 0, rndv_bytes = 0, answer_bytes = 0, data_header = 0, fin_bytes = 0;
+  std::size_t header = 0;             // ideal: bytes every message carries besides its payload
   std::size_t inline_limit = 0;       // shm: eager sends of at most this many bytes complete at once
   std::size_t buffer = 0;             // tcp: socket buffer a sender may run ahead of the wire by
   double send_overhead = 0;           // seconds the sender spends handing one message over

@@ -50,8 +50,8 @@ void Mailboxes::release_receivers() {
   with_receiver_.clear();
 }
 
-SimComm::SimComm(Measurement& m, Mailboxes& mailboxes, int rank, std::size_t eager_limit, double memcpy_rate)
-    : m_(m), mailboxes_(mailboxes), rank_(rank), eager_limit_(eager_limit), memcpy_rate_(memcpy_rate) {}
+SimComm::SimComm(Measurement& m, Mailboxes& mailboxes, int rank, const ProtocolProfile& ideal, double memcpy_rate)
+    : m_(m), mailboxes_(mailboxes), rank_(rank), ideal_(ideal), memcpy_rate_(memcpy_rate) {}
 
 double SimComm::now() const { return s4u::Engine::get_clock() - m_.start; }
 
@@ -128,11 +128,14 @@ void SimComm::post_send(const Op& op) {
     return;
   }
   if (m_.trace) m_.trace->posted(rank_, id, {message, s4u::Engine::get_clock()});
-  const bool eager = size < eager_limit_;
+  const bool eager = ideal_.is_eager(size);
+  if (ideal_.send_overhead > 0) s4u::this_actor::sleep_for(ideal_.send_overhead);
   // SimGrid 3.32 takes a zero-size message of a permanent-receiver mailbox for delivered as soon
   // as a receive is posted, even during its latency, and ends the sender's transfer with it: an
-  // empty eager message is therefore simulated as one byte (0.8 ns more on a 10 GbE link).
-  const std::uint64_t simulated = eager && size == 0 ? 1 : static_cast<std::uint64_t>(size);
+  // empty eager message without a header is therefore simulated as one byte (0.8 ns more on a
+  // 10 GbE link).
+  const std::size_t wire = size + ideal_.header;
+  const std::uint64_t simulated = eager && wire == 0 ? 1 : static_cast<std::uint64_t>(wire);
   s4u::Mailbox* mb = mailboxes_.get(key, eager, m_);
   p.comm = mb->put_async(payload, simulated);
 }
@@ -167,7 +170,7 @@ void SimComm::post_recv(const Op& op) {
     return;
   }
   if (m_.trace) m_.trace->posted(rank_, id, {m_.trace->message(op.peer, rank_, op.tag, seq), s4u::Engine::get_clock()});
-  s4u::Mailbox* mb = mailboxes_.get(key, size < eager_limit_, m_);
+  s4u::Mailbox* mb = mailboxes_.get(key, ideal_.is_eager(size), m_);
   p.comm = mb->get_async<std::byte>(&p.payload);
 }
 
@@ -193,7 +196,7 @@ void SimComm::finish(const Request& r) {
 // puts), whose dates SimGrid keeps: the flow's start and end. A message's are recorded at its
 // send's end, its receive's done at the later of the receive's post and the flow's end (an eager
 // message may have arrived before). The ideal profile records eager or rendezvous by its own
-// rule (size < eager_limit), which decided whether the flow waited for the receive.
+// rule (ideal_.is_eager), which decided whether the flow waited for the receive.
 void SimComm::trace_comm(const Pending& p, std::int64_t request) {
   SimTrace& trace = *m_.trace;
   const SimTrace::Posted posted = trace.take(rank_, request);
@@ -201,7 +204,7 @@ void SimComm::trace_comm(const Pending& p, std::int64_t request) {
   const int peer = p.kind == PendingKind::recv ? p.channel.src : p.channel.dst;
   const int tag = p.kind == PendingKind::put ? 0 : p.channel.tag;
   const TraceProtocol protocol = p.kind == PendingKind::put ? TraceProtocol::one_sided
-                                 : p.size < eager_limit_    ? TraceProtocol::eager
+                                 : ideal_.is_eager(p.size)  ? TraceProtocol::eager
                                                             : TraceProtocol::rendezvous;
   const OpKind op = p.kind == PendingKind::put    ? OpKind::put
                     : p.kind == PendingKind::recv ? OpKind::irecv

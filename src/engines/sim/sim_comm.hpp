@@ -149,7 +149,7 @@ class Mailboxes {
 class SimComm final : public Comm {
  public:
   // memcpy_rate: bytes/s of comm.copy on this rank's host; 0 = free.
-  SimComm(Measurement& m, Mailboxes& mailboxes, int rank, std::size_t eager_limit, double memcpy_rate);
+  SimComm(Measurement& m, Mailboxes& mailboxes, int rank, const ProtocolProfile& ideal, double memcpy_rate);
 
   int rank() const override { return rank_; }
   int size() const override { return m_.procs; }
@@ -237,7 +237,7 @@ class SimComm final : public Comm {
   Measurement& m_;
   Mailboxes& mailboxes_;
   int rank_;
-  std::size_t eager_limit_;
+  ProtocolProfile ideal_;  // the ideal profile, for messages the Transport does not carry
   double memcpy_rate_;
   // By request id (ids are reused, so this stays as long as the most requests live at once); each
   // apart, so a payload slot's address stays put while SimGrid writes to it.

@@ -450,8 +450,8 @@ void Simulation::Impl::measure(std::size_t index, const RunSpec& spec) {
   if (spec.trace) m.trace = &trace.emplace(events, m.start);
   m.ranks.reserve(P);
   for (std::size_t r = 0; r < P; ++r) {
-    m.ranks.push_back(std::make_unique<SimComm>(m, mailboxes, static_cast<int>(r),
-                                                config.eager_limit.value_or(kIdealEagerLimit), memcpy_rate[node(r)]));
+    m.ranks.push_back(
+        std::make_unique<SimComm>(m, mailboxes, static_cast<int>(r), protocols.inter, memcpy_rate[node(r)]));
     if (spec.trace) m.ranks.back()->set_trace(&events);
   }
   std::vector<double> finish(P, 0.0);

@@ -349,6 +349,33 @@ TEST(ShmProtocol, TcpBetweenHostsShmWithinOne) {
 
 // ---- settings -------------------------------------------------------------------------------------
 
+// ---- ideal ---------------------------------------------------------------------------------------
+
+TEST(IdealProtocol, OptionsSetItsLimitOverheadAndHeader) {
+  SimConfig c = exact("test/star16.xml", 1, "ideal");
+  // By default a message is its payload alone, and one below 64 KiB is eager: it moves while the
+  // receiver copies for 1 ms, and the send completes on arrival.
+  RunResult r = run_one(c, spec_for(kOne, 2, 1000, kMs));
+  expect_time(r.finish_s[0], t(1000), "eager sender");
+  // A header (SMPI sends 16 bytes with every message) moves with the payload.
+  c.protocol_options = {"ideal/header:16"};
+  r = run_one(c, spec_for(kOne, 2, 1000, kMs));
+  expect_time(r.finish_s[0], t(1016), "eager sender with a header");
+  // A send overhead delays the transfer.
+  c.protocol_options = {"ideal/send_overhead:3e-6"};
+  r = run_one(c, spec_for(kOne, 2, 1000, kMs));
+  expect_time(r.finish_s[0], 3e-6 + t(1000), "eager sender with an overhead");
+  // With an eager limit of 1000 bytes, 1000 is a rendezvous: the transfer starts once the
+  // receiver, back from its copy, has posted.
+  c.protocol_options = {"ideal/eager_limit:1000"};
+  r = run_one(c, spec_for(kOne, 2, 1000, kMs));
+  expect_time(r.finish_s[0], 1e-3 + t(1000), "rendezvous sender");
+  for (const std::string option : {"ideal/header:some", "ideal/buffer:1MiB", "tcp/header:16"}) {
+    c.protocol_options = {option};
+    EXPECT_THROW(run_one(c, spec_for(kOne, 2, 10)), InputError) << option;
+  }
+}
+
 TEST(ProtocolSettings, BadOptionsAreInputErrors) {
   for (const std::string option :
        {"tcp/buffer:lots", "tcp/inline_limit:5", "warp/eager_limit:1", "tcp/eager_limit:10", "shm/send_overhead:-1",
