@@ -52,13 +52,18 @@ std::string apply(ProtocolProfile& p, const std::string& key, const std::string&
   if (key == "header" && p.kind == ProtocolKind::ideal) return size(p.header, 0);
   if (key == "buffer" && p.kind == ProtocolKind::tcp) return size(p.buffer, 0);
   if (key == "inline_limit" && p.kind == ProtocolKind::shm) return size(p.inline_limit, 0);
+  if (key == "interface" && p.kind == ProtocolKind::tcp) {
+    if (value != "shared" && value != "fifo") return "'" + value + "' is not shared or fifo";
+    p.fifo_interface = value == "fifo";
+    return "";
+  }
   if (key == "connect" && p.kind == ProtocolKind::tcp) {
     if (value != "established" && value != "first_use") return "'" + value + "' is not established or first_use";
     p.connect_on_first_use = value == "first_use";
     return "";
   }
   return std::string("unknown key for the ") + to_string(p.kind) + " profile (eager_limit, send_overhead" +
-         (p.kind == ProtocolKind::tcp   ? ", buffer, connect"
+         (p.kind == ProtocolKind::tcp   ? ", buffer, connect, interface"
           : p.kind == ProtocolKind::shm ? ", inline_limit"
                                         : ", header") +
          ")";
@@ -192,7 +197,8 @@ Protocols resolve_protocols(const std::string& name, const std::vector<std::stri
   for (ProtocolProfile* target : {&p.inter, &p.intra})
     if (target->kind == ProtocolKind::ideal) target->eager_limit = ideal_eager_limit.value_or(kIdealEagerLimit);
   // Platform properties, then options.
-  static const char* const kKeys[] = {"eager_limit", "send_overhead", "buffer", "connect", "inline_limit", "header"};
+  static const char* const kKeys[] = {"eager_limit", "send_overhead", "buffer", "connect",
+                                      "interface",   "inline_limit",  "header"};
   for (const char* profile : {"ideal", "tcp", "shm"})
     for (const char* key : kKeys) {
       const std::string prop = std::string("collsim/") + profile + "/" + key;

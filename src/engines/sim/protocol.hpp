@@ -8,10 +8,13 @@
 //  - tcp: Open MPI's ob1 over the tcp BTL (../shared/reference/openmpi-p2p-protocols.md):
 //    one bidirectional socket per pair of ranks, each direction a FIFO in which a fragment starts
 //    only when the previous one has been written; every fragment carries its headers. The
-//    sockets leaving a host share its NIC's one FIFO queue: fragments to different hosts leave
-//    one after another in the order they were handed over (Linux queues up to
-//    tcp_limit_output_bytes of a socket at once), while those arriving from several hosts share
-//    the receiving link. A payload
+//    sockets leaving a host share its link: Linux's TCP small queues let a socket have only about
+//    a millisecond of its traffic in the interface's queue at once, so several sockets' large
+//    messages leave interleaved, whatever the queueing discipline (measured on the testbed with
+//    one FIFO and with a queue per flow: validation/testbed.md). With tcp/interface:fifo they
+//    leave one after another instead, in the order they were handed over (the rule collsim used
+//    before 2026-12-04, kept for comparison). Those arriving from several hosts share the
+//    receiving link. A payload
 //    of at most eager_limit - 56 bytes is eager: one fragment of 22 + N bytes, and the send
 //    completes once the data is handed to the kernel (after send_overhead), as long as the
 //    socket buffer has room for it behind what is still queued. Larger messages use the
@@ -36,8 +39,9 @@
 // properties of the platform (`<prop id="collsim/tcp/buffer" value="1MiB"/>`, in a <cluster> for
 // all its hosts) and by options "PROFILE/KEY:VALUE" (scenario `sim: protocol_options:`, command
 // line --protocol-option). Keys: eager_limit (size), buffer (size, tcp), send_overhead (seconds),
-// connect (tcp: established or first_use), inline_limit (size, shm), header (size, ideal: bytes
-// every message carries besides its payload, 0 by default; SimGrid's SMPI sends 16).
+// connect (tcp: established or first_use), interface (tcp: shared or fifo), inline_limit (size,
+// shm), header (size, ideal: bytes every message carries besides its payload, 0 by default;
+// SimGrid's SMPI sends 16).
 //
 // tcp connections: by default taken as established, as they are after the warm-up calls of a
 // measured run (and as SMPI takes them). With tcp/connect:first_use, a pair's socket opens when
@@ -69,6 +73,7 @@ struct ProtocolProfile {
   std::size_t buffer = 0;             // tcp: socket buffer a sender may run ahead of the wire by
   double send_overhead = 0;           // seconds the sender spends handing one message over
   bool connect_on_first_use = false;  // tcp: simulate the socket's set-up (see the file comment)
+  bool fifo_interface = false;        // tcp: a host's sockets leave through one FIFO (see the file comment)
 
   // The largest eager payload.
   std::size_t eager_payload() const { return kind == ProtocolKind::ideal ? eager_limit - 1 : eager_limit - 56; }

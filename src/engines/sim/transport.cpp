@@ -79,7 +79,7 @@ struct Transport::Connection {
   std::deque<InFlight> in_flight;
   std::uint64_t delivered = 0;
   double in_flight_bytes = 0;  // bytes of the flows started and not yet delivered
-  Nic* nic = nullptr;          // the sending host's, for a pair of two hosts
+  Nic* nic = nullptr;          // tcp/interface:fifo: the sending host's, for a pair of two hosts
   // The writer: busy from a fragment's start until its bytes have left; `pumping` while pump()
   // is on the stack, so that a fragment finished inside it lets its loop go on.
   bool busy = false, pumping = false;
@@ -87,13 +87,12 @@ struct Transport::Connection {
   double began = 0;  // when it started
 };
 
-// The interface through which fragments leave a host for others. Its queue is one FIFO:
-// fragments leave in the order they were handed to the kernel, whatever their destination, one
-// after another at the rate of the host's link (Linux lets a socket queue up to
-// tcp_limit_output_bytes, 1 to 4 MiB, in it, so the fragments of MPI messages up to that size are
-// not interleaved with others'). Each fragment's flow starts when the interface is free of the
-// ones before it, so it does not share the host's link with them, while flows to different hosts
-// still share the links beyond.
+// Under tcp/interface:fifo, the interface through which fragments leave a host for others: one
+// FIFO, fragments leave in the order they were handed to the kernel, whatever their destination,
+// one after another at the rate of the host's link. Each fragment's flow starts when the
+// interface is free of the ones before it, so it does not share the host's link with them, while
+// flows to different hosts still share the links beyond. (By default there is none: the
+// connections' flows share the host's link, as Linux's TCP small queues make them.)
 struct Transport::Nic {
   double bandwidth = 0;  // bytes/s of the host's own link
   double free_at = 0;    // when the fragments already handed over have left
@@ -144,7 +143,7 @@ Transport::Connection& Transport::connection(int from, int to) {
   Connection* raw = c.get();
   connections_.push_back(std::move(c));
   slot = raw;
-  if (raw->from_host != raw->to_host && route.first > 0) {
+  if (raw->profile->fifo_interface && raw->from_host != raw->to_host && route.first > 0) {
     std::unique_ptr<Nic>& nic = nics_[raw->from_host];
     if (!nic) {
       nic = std::make_unique<Nic>();

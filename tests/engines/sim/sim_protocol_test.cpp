@@ -171,10 +171,19 @@ TEST(TcpProtocol, BackToBackEagerMessagesShareOneStream) {
   expect_time(r.finish_s[1], t(1022) + 1e-3, "receiver after the first and a copy");
 }
 
-TEST(TcpProtocol, EagerMessagesToTwoPeersLeaveTheNicInOrder) {
-  // Two connections, one NIC queue: the first message's bytes leave, then the second's right
-  // behind them (as through Linux's FIFO queue of an interface), not both at half the rate.
+TEST(TcpProtocol, EagerMessagesToTwoPeersShareTheSendersLink) {
+  // Two connections, one link: Linux's TCP small queues interleave the two sockets' packets, so
+  // both messages leave at half the rate and arrive together.
   const RunResult r = run_one(tcp(), spec_for(kTwoPeers, 3, 50000));
+  expect_time(r.finish_s[0], 0, "sender");
+  expect_time(r.finish_s[1], kLat + 2 * 50022 / kBw, "first peer");
+  expect_time(r.finish_s[2], kLat + 2 * 50022 / kBw, "second peer");
+}
+
+TEST(TcpProtocol, EagerMessagesToTwoPeersLeaveAFifoInterfaceInOrder) {
+  // tcp/interface:fifo: two connections, one queue: the first message's bytes leave, then the
+  // second's right behind them, not both at half the rate.
+  const RunResult r = run_one(tcp({"tcp/interface:fifo"}), spec_for(kTwoPeers, 3, 50000));
   expect_time(r.finish_s[0], 0, "sender");
   expect_time(r.finish_s[1], kLat + 50022 / kBw, "first peer");
   expect_time(r.finish_s[2], kLat + 2 * 50022 / kBw, "second peer");
@@ -239,7 +248,8 @@ TEST(TcpProtocol, RendezvousLargerThanTheSocketBuffer) {
 }
 
 TEST(TcpProtocol, RendezvousFinFollowsItsDataWhateverTheBuffer) {
-  // Rank 0 isends N bytes to ranks 1 and 2 at once, with a 100000-byte socket buffer. The RNDVs
+  // Through a FIFO interface (tcp/interface:fifo), rank 0 isends N bytes to ranks 1 and 2 at once,
+  // with a 100000-byte socket buffer. The RNDVs
   // leave back to back, 40 bytes apart; so do the PUT controls, which then share rank 0's link for
   // their last 24 bytes: rank 1's ends at `first`, rank 2's 40 bytes later, at `second`. Each
   // data fragment takes its place on the interface with its FIN (32) right behind it, so rank 1's
@@ -250,7 +260,7 @@ TEST(TcpProtocol, RendezvousFinFollowsItsDataWhateverTheBuffer) {
   const double first = t(40) + t(64) + 24 / kBw, second = first + 40 / kBw;
   for (const std::size_t n : {99944u, 99945u, 99976u, 99978u, 200000u}) {
     const std::string at = " at " + std::to_string(n) + " bytes";
-    const RunResult r = run_one(tcp({"tcp/buffer:100000"}), spec_for(kTwoPeers, 3, n));
+    const RunResult r = run_one(tcp({"tcp/buffer:100000", "tcp/interface:fifo"}), spec_for(kTwoPeers, 3, n));
     const double wire = 24.0 + static_cast<double>(n);
     expect_time(r.finish_s[1], first + t(wire) + 32 / kBw, "first peer" + at);
     const double second_data = first + (wire + 32) / kBw;
@@ -377,9 +387,9 @@ TEST(IdealProtocol, OptionsSetItsLimitOverheadAndHeader) {
 }
 
 TEST(ProtocolSettings, BadOptionsAreInputErrors) {
-  for (const std::string option :
-       {"tcp/buffer:lots", "tcp/inline_limit:5", "warp/eager_limit:1", "tcp/eager_limit:10", "shm/send_overhead:-1",
-        "tcp-buffer-1MiB", "tcp/connect:maybe", "shm/connect:first_use"}) {
+  for (const std::string option : {"tcp/buffer:lots", "tcp/inline_limit:5", "warp/eager_limit:1", "tcp/eager_limit:10",
+                                   "shm/send_overhead:-1", "tcp-buffer-1MiB", "tcp/connect:maybe",
+                                   "shm/connect:first_use", "tcp/interface:round_robin", "shm/interface:fifo"}) {
     SimConfig c = tcp({option});
     EXPECT_THROW(run_one(c, spec_for(kOne, 2, 10)), InputError) << option;
   }
