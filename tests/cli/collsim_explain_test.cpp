@@ -97,12 +97,15 @@ TEST(CollsimExplain, TellsARunOfATraceFile) {
 }
 
 // The sim engine's tcp completes a send once the socket buffer has taken its data. Binary tree on
-// 8 ranks of grisou, 4 rendezvous segments of 64 KiB: rank 0's send of segment 0 to rank 2 is done
-// at 40.13 us, when rank 2's answer is back and its data is in the socket buffer, but the data
-// leaves only at 92.58 us, behind segment 0 to rank 1 on the interface. Explain says so, and the
-// critical path starts with that local completion.
+// 8 ranks of grisou, 4 rendezvous segments of 64 KiB, through one FIFO interface per host
+// (tcp/interface:fifo): rank 0's send of segment 0 to rank 2 is done at 40.13 us, when rank 2's
+// answer is back and its data is in the socket buffer, but the data leaves only at 92.58 us, behind
+// segment 0 to rank 1 on the interface. Explain says so, and the critical path starts with that
+// local completion.
 TEST(CollsimExplain, TellsASendDoneBeforeItsDataLeft) {
-  const Outcome o = collsim("explain bcast/binary_tree --procs 8 --bytes 256KiB --segment 64KiB --engine sim");
+  const Outcome o = collsim(
+      "explain bcast/binary_tree --procs 8 --bytes 256KiB --segment 64KiB --engine sim "
+      "--protocol-option tcp/interface:fifo");
   ASSERT_EQ(o.status, 0) << o.err;
   EXPECT_TRUE(has(o.out,
                   "t=0 s        rank 0 waits for its send of segment 0 to rank 2 (40.13 us), done before its "

@@ -112,16 +112,16 @@ TEST(Timeline, HandWrittenTraceWithoutMessageEvents) {
 }
 
 // The sim engine's tcp completes a send once the socket buffer has taken its data, which may be
-// before the data leaves (binary tree, 64 KiB rendezvous segments: the data to the second child
-// waits for the interface). Each such send of the trace gets its mark on the sender's row, dotted
-// to its arrow (id="handed-1-K"), and the legend says what it is; the model's sends complete on
-// arrival: no mark in its panel.
+// before the data leaves (binary tree, 64 KiB rendezvous segments, one FIFO interface per host:
+// the data to the second child waits for the interface). Each such send of the trace gets its mark on the sender's row,
+// dotted to its arrow (id="handed-1-K"), and the legend says what it is; the model's sends complete on arrival: no mark
+// in its panel.
 TEST(Timeline, MarksSendsDoneBeforeTheirDataLeft) {
   SKIP_WITHOUT_MATPLOTLIB();
   const fs::path svg = scratch() / "handed.svg", csv = scratch() / "handed.csv";
   const Outcome o = collsim(
       "timeline --op bcast/binary_tree --procs 8 --bytes 256KiB --segment 64KiB --engine "
-      "model,sim --svg " +
+      "model,sim --protocol-option tcp/interface:fifo --svg " +
       svg.string() + " --trace " + csv.string());
   ASSERT_EQ(o.status, 0) << o.err;
   const std::vector<collsim::TracedRun> runs = collsim::read_trace_csv(csv.string());

@@ -197,19 +197,20 @@ void Transport::enqueue(Connection& c, Fragment f) {
   // ob1 writes a fragment to the socket as soon as it has one, so one the buffer has room for
   // takes its place in the interface's FIFO now, ahead of fragments other sockets write later.
   // (Only behind fragments placed likewise, so that the connection's own keep their order.)
+  const bool fits = c.connected && c.enqueued - c.written <= c.profile->buffer;
   const bool in_order = c.queue.empty() || c.queue.back().nic_at >= 0;
   const bool behind_its_data = c.queue.empty() || c.queue.back().msg == f.msg;
   if (f.kind == Fragment::Kind::fin && f.msg->fin_nic_at >= 0 && behind_its_data) {
     f.nic_at = f.msg->fin_nic_at;
-  } else if (c.nic && c.connected && in_order && c.enqueued - c.written <= c.profile->buffer) {
+  } else if (c.nic && fits && in_order) {
     if (f.kind == Fragment::Kind::data)
       reserve_data(*c.nic, f);
     else
       f.nic_at = reserve(*c.nic, f.moved());
   }
-  // Such rendezvous data is then all in the kernel: the send completes and the FIN follows now,
-  // not when the interface gets to the data.
-  f.accepted = f.kind == Fragment::Kind::data && f.nic_at >= 0;
+  // Rendezvous data the buffer has room for is then all in the kernel: the send completes and the
+  // FIN follows now, not when the writer or the interface gets to the data.
+  f.accepted = f.kind == Fragment::Kind::data && (c.nic ? f.nic_at >= 0 : fits);
   c.queue.push_back(f);
   pump(c);
   if (f.accepted) data_accepted(*f.msg);

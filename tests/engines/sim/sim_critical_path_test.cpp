@@ -31,15 +31,18 @@ struct Profile {
 
 TEST(SimCriticalPath, EveryAlgorithmUnderEveryProfileTilesTheFinishTime) {
   // Sizes about the eager limits (ideal 65535, tcp 65480, shm 4040 bytes), whole and in segments:
-  // eager; rendezvous; rendezvous segments of 64 KiB (tcp: the data of the second child waits for
-  // the interface, the send done before it leaves); segments eager under tcp, rendezvous under shm.
+  // eager; rendezvous; rendezvous segments of 64 KiB (tcp/interface:fifo: the data of the second
+  // child waits for the interface, the send done before it leaves); segments eager under tcp,
+  // rendezvous under shm.
   const std::pair<std::size_t, std::size_t> sizes[] = {{1001, 0}, {100000, 0}, {262144, 65536}, {40000, 8192}};
   // tcp with a small socket buffer opened on first use: eager sends wait for room or for the
   // connection, and rendezvous data is partly on the wire when its send completes.
   using H = PathStep::Handover;
   const Profile profiles[] = {{"ideal", 1, {}, {}},
-                              {"tcp", 1, {}, {H::handshake}},
-                              {"tcp+shm", 2, {}, {H::handshake}},
+                              {"tcp", 1, {}, {}},
+                              {"tcp+shm", 2, {}, {}},
+                              {"tcp", 1, {"tcp/interface:fifo"}, {H::handshake}},
+                              {"tcp+shm", 2, {"tcp/interface:fifo"}, {H::handshake}},
                               {"tcp", 1, {"tcp/buffer:20KiB", "tcp/connect:first_use"}, {H::room, H::leaving}}};
   std::vector<RunSpec> specs;
   for (const AlgorithmInfo* a : collsim_test::every_algorithm())
