@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -625,6 +626,7 @@ bool receive_request(int socket, std::string& specs, int& out_fd, int& err_fd) {
     try {
       simulation.emplace(config, platform, attempt);
       out.loaded();
+      out.host_count(simulation->host_count(), simulation->capacity());
     } catch (const PlatformError& e) {
       out.platform_error(e.what());
     } catch (const InputError& e) {
@@ -723,18 +725,23 @@ class Server {
     }
     pid_ = pid;
     socket_ = std::move(mine);
+    capacity_ = outcome.size.capacity;
   }
   ~Server() {
     // Only the process that started it may end it (a fork of the caller holds a copy of this).
+    // The end of its socket ends it between calls; a call abandoned part way is killed.
     if (pid_ > 0 && ::getpid() == owner_) {
       socket_.reset();
-      ::kill(pid_, SIGKILL);
+      if (!idle_) ::kill(pid_, SIGKILL);
       int status = 0;
       wait_for(pid_, status);
     }
   }
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
+
+  // Ranks that fit on the platform under config's placement.
+  std::size_t capacity() const { return capacity_; }
 
   bool serves(const SimConfig& config, const std::optional<FileStamp>& stamp) const {
     return ::getpid() == owner_ && stamp && *stamp == stamp_ && config == config_;
@@ -750,6 +757,7 @@ class Server {
     Fd read_end(p[0]), write_end(p[1]);
     Fd err(::memfd_create("collsim-sim-stderr", MFD_CLOEXEC));
     if (err.get() < 0) throw EngineError(std::string("sim engine: memfd_create: ") + std::strerror(errno));
+    idle_ = false;
     const bool sent = send_request(socket_.get(), encode_specs(specs), write_end.get(), err.get());
     write_end.reset();
     Outcome outcome;
@@ -765,6 +773,7 @@ class Server {
     int status = 0;
     if (sent && read_exact(socket_.get(), &answer, sizeof answer)) {
       status = answer;
+      idle_ = true;
     } else {
       // The server died: its own end is what the caller is told, as a simulation process's.
       dead = true;
@@ -781,6 +790,8 @@ class Server {
   FileStamp stamp_;
   pid_t owner_ = ::getpid();
   pid_t pid_ = -1;
+  bool idle_ = true;  // waiting for a request, not running one
+  std::size_t capacity_ = 0;
   Fd socket_;
   SharedPage shared_;       // the Attempt of the server and of each of its children
   std::string load_words_;  // what SimGrid said while loading, part of every call's stderr
@@ -808,6 +819,12 @@ void run_sim_reusing_platform(const SimConfig& config, std::span<const RunSpec> 
   const std::optional<FileStamp> stamp = stamp_of(config.platform_file);
   if (server && !server->serves(config, stamp)) server.reset();
   if (!server) server = std::make_unique<Server>(config, stamp.value_or(FileStamp{}));
+  // A run over most of the platform writes to most of what the server loaded, and copying those
+  // pages from it (copy on write) costs as much as loading the platform afresh, or more
+  // (tools/bench/README.md, "Per-point set-up"): such a run gets a fresh process.
+  int procs = 0;
+  for (const RunSpec& s : specs) procs = std::max(procs, s.procs);
+  if (2 * static_cast<std::size_t>(std::max(procs, 0)) > server->capacity()) return run_sim(config, specs, on_result);
   bool dead = false;
   try {
     server->run(specs, on_result, dead);
@@ -824,6 +841,8 @@ models::TwoLevelHockney platform_hockney(const SimConfig& config) {
       Mode::hockney, config, {}, [](std::size_t, const RunResult&) {}, &h);
   return h;
 }
+
+void end_sim_server() { the_server().reset(); }
 
 std::size_t platform_host_count(const std::string& platform_file) {
   SimConfig config;

@@ -127,12 +127,18 @@ void run_sim(const SimConfig& config, std::span<const RunSpec> specs,
 
 // As run_sim, with the same results, errors and output, but the child process is forked from a
 // server process that loaded config's platform (and applied config) once, kept for the next call
-// with an equal config and an unchanged platform file; another config replaces it. Worth it when
-// loading costs as much as the runs, as for small points (tools/bench/README.md, "Per-point
-// set-up"). Specs that the server cannot receive by value (a program, an algorithm outside the
-// registry) run as run_sim runs them. The server stops with this process.
+// with an equal config and an unchanged platform file; another config replaces it. Worth it for
+// runs on a small part of a platform, whose loading costs as much as they do (tools/bench/README.md,
+// "Per-point set-up"): specs of more ranks than half the platform's room, and specs that the
+// server cannot receive by value (a program, an algorithm outside the registry), run as run_sim
+// runs them. The server is killed if this process dies; end_sim_server
+// ends it in order.
 void run_sim_reusing_platform(const SimConfig& config, std::span<const RunSpec> specs,
                               const std::function<void(std::size_t index, const RunResult&)>& on_result);
+
+// Ends this process's server, if any, and waits for it (so that its processor time is counted as
+// this process's children's): for a process about to _exit.
+void end_sim_server();
 
 // The platform as a two-level Hockney model, so that the model engine describes the same
 // cluster as the simulation without hand-copied numbers: between ranks of one node, the route
