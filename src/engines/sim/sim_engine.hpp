@@ -5,6 +5,9 @@
 // process that hosts one whole simulation; results come back through a pipe as each measurement
 // ends, so a run that is interrupted or fails part way keeps what finished. Many measurements run
 // one after the other inside that one simulation (each starts when the previous one is over).
+// A sweep of many small points calls run_sim_reusing_platform instead, which forks each
+// simulation from a process that has loaded the platform once (the same results, without loading
+// it again per call).
 //
 // Model of a rank and of MPI's point-to-point protocols (what the simulated times mean):
 //  - One SimGrid actor per rank. Rank r runs on the host of its node under SimConfig::map_by
@@ -121,6 +124,21 @@ struct SimConfig {
 // specs that finished before the error have been delivered.
 void run_sim(const SimConfig& config, std::span<const RunSpec> specs,
              const std::function<void(std::size_t index, const RunResult&)>& on_result);
+
+// As run_sim, with the same results, errors and output, but the child process is forked from a
+// server process that loaded config's platform (and applied config) once, kept for the next call
+// with an equal config and an unchanged platform file; another config replaces it. Worth it for
+// runs on a small part of a platform, whose loading costs as much as they do (tools/bench/README.md,
+// "Per-point set-up"): specs of more ranks than half the platform's room, and specs that the
+// server cannot receive by value (a program, an algorithm outside the registry), run as run_sim
+// runs them. The server is killed if this process dies; end_sim_server
+// ends it in order.
+void run_sim_reusing_platform(const SimConfig& config, std::span<const RunSpec> specs,
+                              const std::function<void(std::size_t index, const RunResult&)>& on_result);
+
+// Ends this process's server, if any, and waits for it (so that its processor time is counted as
+// this process's children's): for a process about to _exit.
+void end_sim_server();
 
 // The platform as a two-level Hockney model, so that the model engine describes the same
 // cluster as the simulation without hand-copied numbers: between ranks of one node, the route

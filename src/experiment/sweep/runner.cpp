@@ -123,7 +123,8 @@ void PlanRunner::run(std::span<const std::size_t> indices,
   };
   auto flush_sim = [&] {
     if (sim_specs.empty()) return;
-    run_sim(plan_[sim_points.front()].sim, sim_specs, [&](std::size_t i, const RunResult& r) {
+    // A sweep's points share a few platforms: each loaded once per worker.
+    run_sim_reusing_platform(plan_[sim_points.front()].sim, sim_specs, [&](std::size_t i, const RunResult& r) {
       finish(sim_points[i], Engine::sim, sim_specs[i], r, recorded ? &sim_traces[i] : nullptr);
     });
     sim_points.clear();

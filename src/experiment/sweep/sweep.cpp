@@ -23,6 +23,7 @@
 
 #include "engines/pipe_io.hpp"
 #include "engines/run.hpp"
+#include "engines/sim/sim_engine.hpp"
 #include "experiment/results/measurement.hpp"
 #include "experiment/results/result_files.hpp"
 #include "experiment/scenario/named_files.hpp"
@@ -320,7 +321,8 @@ std::string record(Record kind, std::uint64_t index, const std::string& text) {
       _exit(0);
     }
   }
-  _exit(0);  // no destructors, no atexit handlers, no flushing of the parent's buffers
+  end_sim_server();  // waited for here, its processor time is the worker's (the run's CPU time)
+  _exit(0);          // no destructors, no atexit handlers, no flushing of the parent's buffers
 }
 
 class Progress {
