@@ -34,9 +34,24 @@ KernelEvents::KernelEvents() {
   current = this;
 }
 
-KernelEvents::~KernelEvents() { current = nullptr; }
+KernelEvents::~KernelEvents() {
+  if (current == this) current = nullptr;
+}
 
-void KernelEvents::at(double date, Callback f) { simgrid::kernel::timer::Timer::set(date, std::move(f)); }
+void KernelEvents::disarm() {
+  disarmed_ = true;
+  if (current == this) current = nullptr;
+  pending_.clear();
+  ended_.clear();
+}
+
+void KernelEvents::at(double date, Callback f) {
+  ++timers_;
+  simgrid::kernel::timer::Timer::set(date, [this, f = std::move(f)] {
+    --timers_;
+    if (!disarmed_) f();
+  });
+}
 
 s4u::CommPtr KernelEvents::flow(s4u::Host* from, s4u::Host* to, std::uint64_t bytes, Callback ended) {
   s4u::CommPtr comm = s4u::Comm::sendto_async(from, to, bytes);
@@ -63,6 +78,7 @@ void KernelEvents::action_changed(const void* activity) {
 // In the order the network model reported them, which is SimGrid's deterministic order.
 void KernelEvents::run_ended() {
   armed_ = false;
+  if (disarmed_) return;
   retired_.clear();
   std::vector<Pending> batch;
   batch.swap(ended_);

@@ -36,6 +36,12 @@ class KernelEvents {
   simgrid::s4u::CommPtr flow(simgrid::s4u::Host* from, simgrid::s4u::Host* to, std::uint64_t bytes, Callback ended);
   // Runs `f` in the kernel now: directly from a callback, through a simcall from an actor.
   static void in_kernel(const std::function<void()>& f);
+  // Whether nothing is due any more: every timer has run and every flow's callback too.
+  bool idle() const { return timers_ == 0 && pending_.empty() && ended_.empty(); }
+  // From now on, what falls due runs nothing: for a run cut short (a rank failed with fragments
+  // still moving), whose callbacks' owner is going. The instance itself must then outlive the
+  // simulation (the kernel's timers still refer to it).
+  void disarm();
 
  private:
   void action_changed(const void* activity);
@@ -51,6 +57,8 @@ class KernelEvents {
   // Comm released before the kernel's own clean-up of it is reported as freed before its end).
   std::vector<simgrid::s4u::CommPtr> retired_;
   bool armed_ = false;  // a timer will run ended_
+  bool disarmed_ = false;
+  std::size_t timers_ = 0;  // set and not yet run
 };
 
 }  // namespace collsim::sim

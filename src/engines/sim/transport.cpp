@@ -120,7 +120,7 @@ Transport::Transport(Measurement& m, const Protocols& protocols, std::vector<s4u
       unexpected_(static_cast<std::size_t>(m.procs)),
       posted_(static_cast<std::size_t>(m.procs)) {}
 
-Transport::~Transport() = default;
+Transport::~Transport() { let_go_of_events(); }
 
 const ProtocolProfile& Transport::profile(int a, int b) const {
   return hosts_[static_cast<std::size_t>(a)] == hosts_[static_cast<std::size_t>(b)] ? protocols_.intra
@@ -171,17 +171,17 @@ void Transport::open_socket(int initiator, int acceptor) {
   const auto answered = [this, a, b, initiator, acceptor] {
     Connection& back = connection(acceptor, initiator);
     Socket& socket = sockets_.at(socket_key(initiator, acceptor));
-    events_.flow(b, a, kHandshake, [this, &socket, initiator, acceptor] {
+    events_->flow(b, a, kHandshake, [this, &socket, initiator, acceptor] {
       socket.initiator_ready = true;
       connected(connection(initiator, acceptor));
     });
-    events_.at(s4u::Engine::get_clock() + static_cast<double>(kHandshake) / back.bandwidth, [this, &socket, &back] {
+    events_->at(s4u::Engine::get_clock() + static_cast<double>(kHandshake) / back.bandwidth, [this, &socket, &back] {
       socket.acceptor_ready = true;
       connected(back);
     });
   };
-  events_.flow(a, b, 0, [this, a, b, answered] {
-    events_.flow(b, a, 0, [this, a, b, answered] { events_.flow(a, b, kHandshake, answered); });
+  events_->flow(a, b, 0, [this, a, b, answered] {
+    events_->flow(b, a, 0, [this, a, b, answered] { events_->flow(a, b, kHandshake, answered); });
   });
 }
 
@@ -242,7 +242,7 @@ void Transport::start_next(Connection& c) {
       f.nic_at = reserve(*c.nic, f.moved());
   }
   if (c.nic && f.nic_at > s4u::Engine::get_clock())
-    events_.at(f.nic_at, [this, &c, f] { begin_write(c, f); });
+    events_->at(f.nic_at, [this, &c, f] { begin_write(c, f); });
   else
     begin_write(c, f);
 }
@@ -256,7 +256,7 @@ void Transport::begin_write(Connection& c, const Fragment& f) {
   c.began = s4u::Engine::get_clock();
   if (m_.trace && f.carries_data()) trace(TraceKind::send_start, *f.msg, false);
   const std::uint64_t number = c.delivered + c.in_flight.size();
-  s4u::CommPtr comm = events_.flow(from, to, bytes, [this, &c, number] { flow_ended(c, number); });
+  s4u::CommPtr comm = events_->flow(from, to, bytes, [this, &c, number] { flow_ended(c, number); });
   c.last = static_cast<double>(bytes);
   c.in_flight.push_back({std::move(comm), f});
   c.in_flight_bytes += c.last;
@@ -279,14 +279,14 @@ void Transport::await_acceptance(Connection& c, const Fragment& f) {
     finish_write(c, f);
     return;
   }
-  events_.at(s4u::Engine::get_clock() + (left - buffer) / c.bandwidth, [this, &c, f] { await_acceptance(c, f); });
+  events_->at(s4u::Engine::get_clock() + (left - buffer) / c.bandwidth, [this, &c, f] { await_acceptance(c, f); });
 }
 
 // Once the fragment's bytes would have left at the route's rate, the next one may follow.
 void Transport::finish_write(Connection& c, const Fragment& f) {
   const double sent = c.began + c.last / c.bandwidth;
   if (sent > s4u::Engine::get_clock()) {
-    events_.at(sent, [this, &c, f] { finish_write(c, f); });
+    events_->at(sent, [this, &c, f] { finish_write(c, f); });
     return;
   }
   c.written = f.end;
@@ -487,7 +487,17 @@ void Transport::when_in_mpi(int rank, std::function<void()> action) {
     r.defer([action = std::move(action)] { KernelEvents::in_kernel(action); });
 }
 
+// A run whose ranks all completed leaves nothing due; one cut short by a failing rank may leave
+// fragments moving, whose callbacks must then find nothing to do.
+void Transport::let_go_of_events() {
+  if (!events_ || events_->idle()) return;
+  events_->disarm();
+  static std::vector<std::unique_ptr<KernelEvents>> disarmed;  // the kernel's timers refer to them
+  disarmed.push_back(std::move(events_));
+}
+
 void Transport::shutdown() {
+  let_go_of_events();
   connections_.clear();
   by_pair_.clear();
   nics_.clear();

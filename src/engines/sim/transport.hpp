@@ -103,11 +103,12 @@ class Transport {
   void when_in_mpi(int rank, std::function<void()> action);
   // Traced runs: a message event now, at its sender or its receiver.
   void trace(TraceKind kind, const Message& msg, bool at_receiver);
+  void let_go_of_events();
 
   Measurement& m_;
   Protocols protocols_;
   std::vector<simgrid::s4u::Host*> hosts_;
-  KernelEvents events_;
+  std::unique_ptr<KernelEvents> events_ = std::make_unique<KernelEvents>();
   std::deque<Message> messages_;
   std::vector<std::unique_ptr<Connection>> connections_;                // created on first use
   std::unordered_map<simgrid::s4u::Host*, std::unique_ptr<Nic>> nics_;  // by sending host
