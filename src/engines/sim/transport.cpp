@@ -194,9 +194,10 @@ void Transport::connected(Connection& c) {
 void Transport::enqueue(Connection& c, Fragment f) {
   c.enqueued += f.wire;
   f.end = c.enqueued;
-  // ob1 writes a fragment to the socket as soon as it has one, so one the buffer has room for
-  // takes its place in the interface's FIFO now, ahead of fragments other sockets write later.
-  // (Only behind fragments placed likewise, so that the connection's own keep their order.)
+  // ob1 writes a fragment to the socket as soon as it has one, so one the buffer has room for is
+  // in the kernel now; under tcp/interface:fifo it takes its place in the interface's FIFO now,
+  // ahead of fragments other sockets write later (only behind fragments placed likewise, so that
+  // the connection's own keep their order).
   const bool fits = c.connected && c.enqueued - c.written <= c.profile->buffer;
   const bool in_order = c.queue.empty() || c.queue.back().nic_at >= 0;
   const bool behind_its_data = c.queue.empty() || c.queue.back().msg == f.msg;
@@ -221,8 +222,8 @@ void Transport::enqueue(Connection& c, Fragment f) {
 // soon as the previous one's bytes would have left at the route's bandwidth: its bytes then follow
 // right behind them (exactly so on an idle route). On a route that drains more slowly than that,
 // at most a bandwidth-delay product (plus the last fragment) is in flight: the next one waits for
-// deliveries, which keeps a stream a stream instead of a pile of flows sharing the link. Between
-// hosts, a fragment also waits for the host's interface (Nic).
+// deliveries, which keeps a stream a stream instead of a pile of flows sharing the link. Under
+// tcp/interface:fifo a fragment between hosts also waits for the host's interface (Nic).
 void Transport::pump(Connection& c) {
   if (c.pumping) return;
   c.pumping = true;
@@ -274,12 +275,13 @@ void Transport::await_acceptance(Connection& c, const Fragment& f) {
   double left = 0;
   for (const InFlight& flow : c.in_flight)
     if (!flow.ended) left += flow.comm->get_remaining();
-  if (left <= buffer + 1) {
+  const double wait = (left - buffer) / c.bandwidth;  // 0 on a route without links: nothing limits it
+  if (left <= buffer + 1 || !(wait > 0)) {
     data_accepted(*f.msg);
     finish_write(c, f);
     return;
   }
-  events_->at(s4u::Engine::get_clock() + (left - buffer) / c.bandwidth, [this, &c, f] { await_acceptance(c, f); });
+  events_->at(s4u::Engine::get_clock() + wait, [this, &c, f] { await_acceptance(c, f); });
 }
 
 // Once the fragment's bytes would have left at the route's rate, the next one may follow.
