@@ -13,8 +13,12 @@ namespace {
 int settings(const ParsedOptions&) {
   std::vector<std::vector<std::string>> rows = {{"option", "scenario key", "applies to", "help"}};
   for (const Setting& s : engine_setting_table()) {
-    std::string option = owns_option(s) ? "--" + std::string(s.option) : "-";
-    if (owns_option(s) && !s.value_name.empty()) option += " " + std::string(s.value_name);
+    std::string option = "-";
+    if (owns_option(s)) {
+      option = "--";
+      option.append(s.option);
+      if (!s.value_name.empty()) option.append(" ").append(s.value_name);
+    }
     std::string where = engines_text(s.engines);
     if (!s.coarray) where += " (not coarray)";
     rows.push_back({option, s.key.empty() ? "-" : std::string(s.key), where, s.help});
