@@ -38,11 +38,11 @@ KernelEvents::~KernelEvents() {
   if (current == this) current = nullptr;
 }
 
+// The flows still moving keep their Comm (SimGrid reports one released before its end): their
+// ends reach no one, since this instance is no longer the current one.
 void KernelEvents::disarm() {
   disarmed_ = true;
   if (current == this) current = nullptr;
-  pending_.clear();
-  ended_.clear();
 }
 
 void KernelEvents::at(double date, Callback f) {
