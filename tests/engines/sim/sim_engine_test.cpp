@@ -466,13 +466,17 @@ TEST(Errors, SizeMismatchNamesRanksAndSizes) {
 
 TEST(Errors, RequestsNeverWaitedAreAnError) {
   const auto alg = test_algorithm("test/never_waits", &never_waits);
-  try {
-    run_one(exact("test/star16.xml"), spec_for(alg, 2, 10));
-    FAIL() << "expected an error";
-  } catch (const EngineError& e) {
-    EXPECT_NE(std::string(e.what()).find("rank 1 returned with 1 requests never completed (send to 0 (tag 1))"),
-              std::string::npos)
-        << e.what();
+  // Under tcp the ranks return while the message's fragment is still moving: the transport's
+  // events due later must find nothing to do, and the error is the same.
+  for (const char* protocol : {"ideal", "tcp"}) {
+    try {
+      run_one(exact("test/star16.xml", 1, protocol), spec_for(alg, 2, 60000));
+      FAIL() << protocol << ": expected an error";
+    } catch (const EngineError& e) {
+      EXPECT_NE(std::string(e.what()).find("rank 1 returned with 1 requests never completed (send to 0 (tag 1))"),
+                std::string::npos)
+          << protocol << ": " << e.what();
+    }
   }
 }
 
