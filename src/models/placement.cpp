@@ -18,6 +18,7 @@ std::optional<int> positive(std::string_view s) {
 std::optional<MapBy> parse_map_by(std::string_view text) {
   if (text == "node") return MapBy{MapBy::Policy::node, 1};
   if (text == "socket") return MapBy{MapBy::Policy::socket, 1};
+  if (text == "core") return MapBy{MapBy::Policy::core, 1};
   if (text.starts_with("block:")) {
     if (auto k = positive(text.substr(6))) return MapBy{MapBy::Policy::ppr_node, *k};
     return std::nullopt;
@@ -40,14 +41,18 @@ std::string to_string(const MapBy& m) {
     case MapBy::Policy::ppr_socket: return "ppr:" + std::to_string(m.per) + ":socket";
     case MapBy::Policy::node: return "node";
     case MapBy::Policy::socket: return "socket";
+    case MapBy::Policy::core: return "core";
   }
   return "?";
 }
 
 int Placement::socket_of(int rank) const {
-  if (round_robin > 0 || sockets <= 1) return 0;
+  if (sockets <= 1) return 0;
+  if (round_robin > 0) return cores_per_socket > 0 ? rank / round_robin / cores_per_socket % sockets : 0;
   const int within = rank % block;
-  return by_socket ? within % sockets : within / (block / sockets);
+  if (by_socket) return within % sockets;
+  if (cores_per_socket > 0) return within / cores_per_socket % sockets;
+  return within / (block / sockets);
 }
 
 int Placement::nodes_used(int procs) const {
@@ -68,8 +73,17 @@ std::optional<Placement> place(const MapBy& m, const NodeShape& shape, std::stri
     error = name + ": the count must be at least 1";
     return std::nullopt;
   }
+  // The cores of a socket, when the shape says (sockets dividing cores, as platforms are checked).
+  const int per_socket = shape.sockets > 0 && shape.cores >= shape.sockets ? shape.cores / shape.sockets : 0;
+  const int sockets = per_socket > 0 ? shape.sockets : 1;
   switch (m.policy) {
-    case MapBy::Policy::ppr_node: return block_placement(m.per);
+    case MapBy::Policy::ppr_node: return Placement{m.per, 0, sockets, false, per_socket};
+    case MapBy::Policy::core:
+      if (shape.cores < 1) {
+        error = name + " needs the number of cores per node (from a platform)";
+        return std::nullopt;
+      }
+      return Placement{shape.cores, 0, sockets, false, per_socket};
     case MapBy::Policy::ppr_socket:
       if (shape.sockets < 1) {
         error = name + " needs the number of sockets per node (a platform host property collsim/sockets)";
@@ -81,7 +95,7 @@ std::optional<Placement> place(const MapBy& m, const NodeShape& shape, std::stri
         error = name + " needs the number of nodes (from a platform)";
         return std::nullopt;
       }
-      return Placement{1, shape.nodes, 1, false};
+      return Placement{1, shape.nodes, sockets, false, per_socket};
     case MapBy::Policy::socket:
       if (shape.cores < 1) {
         error = name + " needs the number of cores per node (from a platform)";

@@ -1,16 +1,19 @@
 // Rank placement: which node (and socket) each rank runs on, as `mpirun --map-by` decides it.
 //
-// The user's request (MapBy: ppr:N:node, ppr:N:socket, node, socket) is resolved against the
+// The user's request (MapBy: core, ppr:N:node, ppr:N:socket, node, socket) is resolved against the
 // shape of the cluster (nodes, sockets per node, cores per node) into a Placement, the value the
 // engines and the two-level models ask "are ranks a and b on one node?". Open MPI's mapping rules
-// (orte rmaps: ppr and round-robin by object), for P ranks on N nodes of S sockets and C cores:
-//   ppr:K:node    ranks K by K on nodes 0, 1, ...           node(r) = r / K
+// (orte rmaps: ppr and round-robin by object), for P ranks on N nodes of S sockets and C cores
+// (c = C / S per socket); the ranks a node receives take its cores in order, socket 0's first:
+//   core          fills a node's cores before the next node  node(r) = r / C, socket = r % C / c
+//   ppr:K:node    ranks K by K on nodes 0, 1, ...           node(r) = r / K, socket = r % K / c
 //   ppr:K:socket  K per socket, sockets of a node in order   node(r) = r / (K S), socket = r % (K S) / K
-//   node          round-robin over the nodes                 node(r) = r % N
+//   node          round-robin over the nodes                 node(r) = r % N, socket = r / N / c
 //   socket        round-robin over a node's sockets, filling
 //                 the node's C cores before the next node    node(r) = r / C, socket = r % C % S
-// Sockets are not a level of the network models (the ranks of one node share its loopback,
-// whichever socket they run on), so the socket only decides how many ranks share a node.
+// (socket taken modulo S where a node receives more ranks than cores). The sim engine's node
+// model (engines/sim/node_model.hpp) places a rank's copies on its socket; the two-level network
+// models know nodes only.
 #pragma once
 
 #include <optional>
@@ -20,19 +23,19 @@
 namespace collsim::models {
 
 struct MapBy {
-  enum class Policy { ppr_node, ppr_socket, node, socket };
+  enum class Policy { ppr_node, ppr_socket, node, socket, core };
   Policy policy = Policy::ppr_node;
   int per = 1;  // ppr: ranks per node or per socket
 
   bool operator==(const MapBy&) const = default;
 };
 
-// "ppr:K:node" (also "block:K"), "ppr:K:socket", "node", "socket"; nullopt when not one of them.
+// "core", "ppr:K:node" (also "block:K"), "ppr:K:socket", "node", "socket"; nullopt otherwise.
 std::optional<MapBy> parse_map_by(std::string_view text);
 // The canonical spelling: "ppr:2:node", "node", ...
 std::string to_string(const MapBy& m);
 // What parse_map_by accepts, for messages and --help.
-inline constexpr const char* map_by_forms = "ppr:K:node (or block:K), ppr:K:socket, node, socket";
+inline constexpr const char* map_by_forms = "core, ppr:K:node (or block:K), ppr:K:socket, node, socket";
 
 // The cluster as the mapping sees it. Unknown values are 0.
 struct NodeShape {
@@ -46,6 +49,7 @@ struct Placement {
   int round_robin = 0;  // ... or, when > 0, when r % round_robin == s % round_robin
   int sockets = 1;      // sockets per node, for socket_of
   bool by_socket = false;
+  int cores_per_socket = 0;  // > 0: a node's ranks take its cores in order (0: not known)
 
   int node_of(int rank) const { return round_robin > 0 ? rank % round_robin : rank / block; }
   bool same_node(int a, int b) const { return node_of(a) == node_of(b); }

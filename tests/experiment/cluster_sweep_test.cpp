@@ -55,8 +55,9 @@ TEST(ClusterSweep, EveryCombinationIsAClusterWithItsAxes) {
   EXPECT_EQ(platform_host_count(sc.clusters[0].sim.platform_file), 16u);
   // The model follows each cluster: its placement and its latency (2-level fat-tree routes cross 2
   // or 4 links, so the mean route's latency doubles with the link latency).
-  EXPECT_EQ(sc.clusters[1].model.two_level.placement, models::block_placement(2));
-  EXPECT_EQ(sc.clusters[0].model.two_level.placement, models::block_placement(1));
+  // ppr:K:node with the generated nodes' 2 sockets of 8 cores: K ranks a node, socket 0 first.
+  EXPECT_EQ(sc.clusters[1].model.two_level.placement, (models::Placement{2, 0, 2, false, 8}));
+  EXPECT_EQ(sc.clusters[0].model.two_level.placement, (models::Placement{1, 0, 2, false, 8}));
   EXPECT_NEAR(sc.clusters[2].model.two_level.inter.alpha, 2 * sc.clusters[0].model.two_level.inter.alpha, 1e-15);
   // The plan: engines, then clusters, then the operations; each point carries its cluster.
   const auto plan = expand_plan(sc);
@@ -120,14 +121,15 @@ TEST(ClusterSweep, MistakesAreRefusedWhereTheyAre) {
                  "4:18: platform: latency: 'fast' is not a time (e.g. 10us, 1.5ms, 2e-6; a bare number is seconds)");
   expect_refused("bad-name", "engines: [sim]\nplatform:\n  nodes: 4\n  speeed: 1Gf\n" + kOps,
                  "4:11: platform: speeed: not a platform parameter (topology, nodes, sockets, cores, speed, bandwidth, "
-                 "latency, loopback_bandwidth, loopback_latency, memcpy, protocol, network_model, crosstraffic, "
-                 "levels, down, taper, fat_tree, dims, groups, chassis, routers, nodes_per_router, blue_links, "
-                 "black_links, green_links, dragonfly)");
+                 "latency, loopback_bandwidth, loopback_latency, memcpy, memory_bandwidth, inter_socket_bandwidth, "
+                 "inter_socket_latency, protocol, network_model, crosstraffic, levels, down, taper, fat_tree, dims, "
+                 "groups, chassis, routers, nodes_per_router, blue_links, black_links, green_links, dragonfly)");
   expect_refused("conflict", "engines: [sim]\nplatform:\n  nodes: 4\n  taper: [1, 2]\n" + kOps,
                  "3:3: platform (nodes 4, taper 1): taper applies to topology fat_tree, not crossbar");
   expect_refused("empty", "engines: [sim]\nplatform:\n  nodes: []\n" + kOps, "3:10: platform.nodes: an empty list");
-  expect_refused("map", "engines: [sim]\nplatform: {nodes: 4}\nmap_by: [node, ppr:two:node]\n" + kOps,
-                 "3:16: map_by: 'ppr:two:node' is not one of ppr:K:node (or block:K), ppr:K:socket, node, socket");
+  expect_refused(
+      "map", "engines: [sim]\nplatform: {nodes: 4}\nmap_by: [node, ppr:two:node]\n" + kOps,
+      "3:16: map_by: 'ppr:two:node' is not one of core, ppr:K:node (or block:K), ppr:K:socket, node, socket");
   expect_refused("fit",
                  "engines: [sim]\nplatform: {nodes: 2}\nranks_per_node: [1, 2]\nprocs: [4]\nbytes: [1]\n"
                  "operations: [bcast/binomial]\n",

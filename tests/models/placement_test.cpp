@@ -24,7 +24,7 @@ Placement resolve(const std::string& text, NodeShape shape) {
 }
 
 TEST(MapBy, ParsesMpirunFormsAndPrintsThemBack) {
-  for (const char* text : {"ppr:1:node", "ppr:16:node", "ppr:2:socket", "node", "socket"}) {
+  for (const char* text : {"ppr:1:node", "ppr:16:node", "ppr:2:socket", "node", "socket", "core"}) {
     const auto m = parse_map_by(text);
     ASSERT_TRUE(m) << text;
     EXPECT_EQ(to_string(*m), text);
@@ -76,12 +76,36 @@ TEST(Placement, BySocketFillsANodesCoresAlternatingSockets) {
   EXPECT_EQ(sockets, (std::vector<int>{0, 1, 0, 1, 0, 1, 0, 1, 0, 1}));
 }
 
+std::vector<int> sockets(const Placement& p, int procs) {
+  std::vector<int> v;
+  for (int r = 0; r < procs; ++r) v.push_back(p.socket_of(r));
+  return v;
+}
+
+// mpirun gives the ranks a node receives its cores in order: socket 0's 4 cores, then socket 1's.
+TEST(Placement, ByCoreFillsSocketZeroOfNodeZeroFirst) {
+  const Placement p = resolve("core", kShape);
+  EXPECT_EQ(nodes(p, 10), (std::vector<int>{0, 0, 0, 0, 0, 0, 0, 0, 1, 1}));
+  EXPECT_EQ(sockets(p, 10), (std::vector<int>{0, 0, 0, 0, 1, 1, 1, 1, 0, 0}));
+  EXPECT_EQ(p.capacity(kShape), 24);
+  // ppr:K:node takes a node's cores in the same order, K ranks a node.
+  const Placement six = resolve("ppr:6:node", kShape);
+  EXPECT_EQ(sockets(six, 8), (std::vector<int>{0, 0, 0, 0, 1, 1, 0, 0}));
+  // Round-robin over nodes: a node's k-th rank takes its k-th core.
+  const Placement rr = resolve("node", kShape);
+  EXPECT_EQ(sockets(rr, 15), (std::vector<int>{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1}));
+  // Without a shape (no platform), ppr:K:node knows no sockets.
+  EXPECT_EQ(sockets(resolve("ppr:6:node", {}), 6), (std::vector<int>(6, 0)));
+}
+
 TEST(Placement, PoliciesThatNeedTheClusterSaySo) {
   std::string error;
   EXPECT_FALSE(place(*parse_map_by("node"), {}, error));
   EXPECT_EQ(error, "map-by node needs the number of nodes (from a platform)");
   EXPECT_FALSE(place(*parse_map_by("socket"), {4, 0, 0}, error));
   EXPECT_EQ(error, "map-by socket needs the number of cores per node (from a platform)");
+  EXPECT_FALSE(place(*parse_map_by("core"), {4, 0, 0}, error));
+  EXPECT_EQ(error, "map-by core needs the number of cores per node (from a platform)");
   EXPECT_FALSE(place(*parse_map_by("ppr:1:socket"), {4, 0, 16}, error));
   EXPECT_EQ(error,
             "map-by ppr:1:socket needs the number of sockets per node (a platform host property collsim/sockets)");

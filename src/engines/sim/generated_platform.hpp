@@ -60,6 +60,11 @@ struct ClusterSpec {
   double loopback_bandwidth = 3e9;
   double loopback_latency = 5e-6;
   double memcpy = 5e9;  // bytes/s of a local copy by one core
+  // The node model of shm copies (node_model.hpp), Haswell-EP's figures (platforms/README.md):
+  // bytes copied per second by a socket's cores together, and between two sockets.
+  double memory_bandwidth = 22e9;
+  double inter_socket_bandwidth = 16e9;  // each direction
+  double inter_socket_latency = 200e-9;
   std::string protocol = "tcp";
   std::string network_model = "CM02";
   bool crosstraffic = false;

@@ -24,6 +24,7 @@
 #include "engines/sim/generated_platform.hpp"
 #include "engines/sim/protocol.hpp"
 #include "engines/sim/simulation.hpp"
+#include "support/units.hpp"
 
 namespace collsim {
 
@@ -709,16 +710,21 @@ class Checker {
       out_.options.push_back({id, value, at});
       return true;
     }
-    const bool sockets = id == "collsim/sockets", protocol = id == "collsim/protocol", memcpy = id == "memcpy_bw";
+    const bool sockets = id == "collsim/sockets", protocol = id == "collsim/protocol";
+    // Rates of the node model (node_model.hpp) and of a core's copies.
+    const bool rate = id == "memcpy_bw" || id == "collsim/memory_bandwidth" || id == "collsim/inter_socket_bandwidth";
+    const bool time = id == "collsim/inter_socket_latency";
     const bool profile =
         id.starts_with("collsim/ideal/") || id.starts_with("collsim/tcp/") || id.starts_with("collsim/shm/");
-    if (!sockets && !protocol && !memcpy && !profile) return true;
+    if (!sockets && !protocol && !rate && !time && !profile) return true;
     const std::string tag = "<prop id=\"" + id + "\">";
     if (parent != "host" && parent != "cluster")
       return fail(
           at, tag + " in a <" + std::string(parent) + "> reaches no host: give it in the <cluster> or in each <host>");
-    if (memcpy && !(sim::parse_bandwidth(value) > 0))
+    if (rate && !(sim::parse_bandwidth(value) > 0))
       return fail(at, tag + " value '" + value + "' is not a bandwidth (e.g. 6GBps; a bare number is bytes/s)");
+    if (time && !(parse_seconds(value).value_or(-1) >= 0))
+      return fail(at, tag + " value '" + value + "' is not a time (e.g. 100ns; a bare number is seconds)");
     if (sockets) {
       const long long cores = stack_.back().cores;
       const auto n = whole(value, INT_MAX);

@@ -38,10 +38,17 @@
 // Parameters are set, in increasing priority, by their defaults (Open MPI 4.1's), by host
 // properties of the platform (`<prop id="collsim/tcp/buffer" value="1MiB"/>`, in a <cluster> for
 // all its hosts) and by options "PROFILE/KEY:VALUE" (scenario `sim: protocol_options:`, command
-// line --protocol-option). Keys: eager_limit (size), buffer (size, tcp), send_overhead (seconds),
-// connect (tcp: established or first_use), interface (tcp: shared or fifo), inline_limit (size,
-// shm), header (size, ideal: bytes every message carries besides its payload, 0 by default;
-// SimGrid's SMPI sends 16).
+// line --protocol-option). Keys: eager_limit (size), buffer (size, tcp), send_overhead and
+// recv_overhead (an Overhead, below), connect (tcp: established or first_use), interface (tcp:
+// shared or fifo), inline_limit (size, shm), header (size, ideal: bytes every message carries
+// besides its payload, 0 by default; SimGrid's SMPI sends 16).
+//
+// Software overheads, as SimGrid's SMPI has them (smpi/os, smpi/or): a rank spends
+// send_overhead(N) handing a message of N bytes over before any of it moves, and
+// recv_overhead(N) in the call that completes its receive, after the message has arrived; its
+// actor is busy meanwhile, so one rank's messages pay them one after another. Both are 0 by
+// default (Open MPI's per-message cost is small beside a network's latency; inside a node it is
+// not, which a platform states per profile).
 //
 // tcp connections: by default taken as established, as they are after the warm-up calls of a
 // measured run (and as SMPI takes them). With tcp/connect:first_use, a pair's socket opens when
@@ -61,6 +68,22 @@ namespace collsim {
 
 enum class ProtocolKind { ideal, tcp, shm };
 
+// A cost in seconds, piecewise linear in a message's size: "SIZE:BASE:PER_BYTE;..." with sizes
+// increasing from 0 (a section holds from its size up to the next one's), or one time for all
+// sizes ("2us" = "0:2us:0"). Each value as the command line reads it: 4KiB, 1.5us, 0.1ns.
+struct Overhead {
+  struct Section {
+    std::size_t from = 0;
+    double base = 0, per_byte = 0;
+  };
+  std::vector<Section> sections;  // empty: no cost
+
+  double at(std::size_t bytes) const;
+  bool none() const { return sections.empty(); }
+};
+// The table of `text`, or nullopt with `problem` set to what is wrong.
+std::optional<Overhead> parse_overhead(const std::string& text, std::string& problem);
+
 struct ProtocolProfile {
   ProtocolKind kind = ProtocolKind::ideal;
   // ideal: messages of fewer bytes are eager. tcp, shm: a payload of at most eager_limit - 56
@@ -71,7 +94,8 @@ struct ProtocolProfile {
   std::size_t header = 0;             // ideal: bytes every message carries besides its payload
   std::size_t inline_limit = 0;       // shm: eager sends of at most this many bytes complete at once
   std::size_t buffer = 0;             // tcp: socket buffer a sender may run ahead of the wire by
-  double send_overhead = 0;           // seconds the sender spends handing one message over
+  Overhead send_overhead;             // the sender's, before the message moves
+  Overhead recv_overhead;             // the receiver's, once the message has arrived
   bool connect_on_first_use = false;  // tcp: simulate the socket's set-up (see the file comment)
   bool fifo_interface = false;        // tcp: a host's sockets leave through one FIFO (see the file comment)
 

@@ -129,7 +129,7 @@ void SimComm::post_send(const Op& op) {
   }
   if (m_.trace) m_.trace->posted(rank_, id, {message, s4u::Engine::get_clock()});
   const bool eager = ideal_.is_eager(size);
-  if (ideal_.send_overhead > 0) s4u::this_actor::sleep_for(ideal_.send_overhead);
+  if (const double os = ideal_.send_overhead.at(size); os > 0) s4u::this_actor::sleep_for(os);
   // SimGrid 3.32 takes a zero-size message of a permanent-receiver mailbox for delivered as soon
   // as a receive is posted, even during its latency, and ends the sender's transfer with it: an
   // empty eager message without a header is therefore simulated as one byte (0.8 ns more on a
@@ -177,6 +177,11 @@ void SimComm::post_recv(const Op& op) {
 void SimComm::finish(const Request& r) {
   Pending& p = pending(r);
   if (m_.trace && !p.flagged) trace_comm(p, r.id);
+  // The receiver's software overhead, in the call that completes the receive (protocol.hpp).
+  if (p.kind == PendingKind::recv) {
+    const ProtocolProfile& profile = m_.transport ? m_.transport->profile(p.channel.src, rank_) : ideal_;
+    if (const double overhead = profile.recv_overhead.at(p.size); overhead > 0) s4u::this_actor::sleep_for(overhead);
+  }
   if (p.payload && p.payload != no_bytes()) {
     if (!p.dest.is_virtual()) std::memcpy(p.dest.data(), p.payload, p.size);
     delete[] p.payload;

@@ -64,7 +64,8 @@ class RecordWriter final : public sim::Reporter {
     std::string p;
     for (double v : {h.intra.alpha, h.intra.beta, h.inter.alpha, h.inter.beta}) put(p, v);
     const models::Placement& pl = h.placement;
-    for (int v : {pl.block, pl.round_robin, pl.sockets, pl.by_socket ? 1 : 0}) put(p, static_cast<std::int64_t>(v));
+    for (int v : {pl.block, pl.round_robin, pl.sockets, pl.by_socket ? 1 : 0, pl.cores_per_socket})
+      put(p, static_cast<std::int64_t>(v));
     send(Kind::hockney, p);
   }
   void done() { send(Kind::done, {}); }
@@ -327,6 +328,7 @@ void read_records(int fd, Outcome& o, std::span<const RunSpec> specs,
           pl.round_robin = static_cast<int>(rec.get<std::int64_t>());
           pl.sockets = static_cast<int>(rec.get<std::int64_t>());
           pl.by_socket = static_cast<int>(rec.get<std::int64_t>()) != 0;
+          pl.cores_per_socket = static_cast<int>(rec.get<std::int64_t>());
         }
         break;
       case Kind::input_error: o.input_error = rec.rest(); break;

@@ -18,6 +18,7 @@
 #include <xbt/config.hpp>
 
 #include "algorithms/rank_data.hpp"
+#include "engines/sim/node_model.hpp"
 #include "engines/sim/route.hpp"
 #include "engines/sim/sim_comm.hpp"
 #include "engines/sim/sim_trace.hpp"
@@ -195,10 +196,11 @@ Attempt::Error Attempt::error(const char* shared, const std::string& platform_fi
 struct Simulation::Impl {
   SimConfig config;
   Attempt* attempt = nullptr;
-  s4u::Engine* engine = nullptr;    // deliberately never deleted: the process exits after the run
-  std::vector<s4u::Host*> hosts;    // natural order of names: node i of the placement
-  models::Placement placement;      // config.map_by resolved against the hosts
-  std::vector<double> memcpy_rate;  // per host, bytes/s, 0 = free
+  s4u::Engine* engine = nullptr;     // deliberately never deleted: the process exits after the run
+  std::vector<s4u::Host*> hosts;     // natural order of names: node i of the placement
+  models::Placement placement;       // config.map_by resolved against the hosts
+  std::vector<double> memcpy_rate;   // per host, bytes/s, 0 = free
+  std::unique_ptr<NodeModel> nodes;  // the inside of the nodes in use, under shm
   Protocols protocols;
   Mailboxes mailboxes;
   Measurement* current = nullptr;
@@ -415,6 +417,13 @@ void Simulation::run(std::span<const RunSpec> specs, Reporter& reporter) {
   int procs = 0;
   for (const RunSpec& s : specs) procs = std::max(procs, s.procs);
   impl->check_routes(procs);
+  if (impl->protocols.intra.kind == ProtocolKind::shm) {
+    std::vector<NodeModel::Placed> placed;
+    for (int r = 0; r < procs; ++r)
+      placed.push_back(
+          {impl->hosts[static_cast<std::size_t>(impl->placement.node_of(r))], impl->placement.socket_of(r)});
+    impl->nodes = std::make_unique<NodeModel>(placed);
+  }
 
   if (impl->choose_guard) {
     // One actor per rank (the tcp and shm transport has none: transport.hpp).
@@ -460,7 +469,7 @@ void Simulation::Impl::measure(std::size_t index, const RunSpec& spec) {
   for (std::size_t r = 0; r < P; ++r) m.hosts[r] = hosts[node(r)];
   std::unique_ptr<Transport> transport;
   if (protocols.inter.kind != ProtocolKind::ideal || protocols.intra.kind != ProtocolKind::ideal) {
-    transport = std::make_unique<Transport>(m, protocols, m.hosts);
+    transport = std::make_unique<Transport>(m, protocols, m.hosts, nodes.get());
     m.transport = transport.get();
   }
   current = &m;

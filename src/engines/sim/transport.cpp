@@ -5,6 +5,7 @@
 #include <limits>
 #include <string>
 
+#include "engines/sim/node_model.hpp"
 #include "engines/sim/route.hpp"
 #include "engines/sim/sim_comm.hpp"
 #include "engines/sim/sim_trace.hpp"
@@ -66,6 +67,11 @@ struct Transport::Connection {
   int from = 0, to = 0;  // ranks
   s4u::Host* from_host = nullptr;
   s4u::Host* to_host = nullptr;
+  // Where its flows go from and to: the hosts, or under the node model the ranks' sockets.
+  s4u::Host* from_end = nullptr;
+  s4u::Host* to_end = nullptr;
+  bool modelled = false;  // shm inside a modelled node: copies take a core, then a hand-over
+  double handover = 0;    // modelled: the node's loopback latency, after each copy
   const ProtocolProfile* profile = nullptr;
   double bandwidth = 0;  // bytes/s of the route's narrowest link (socket buffer drain rate)
   double latency = 0;    // seconds before a flow's bytes move (route latency x the model's factor)
@@ -113,10 +119,12 @@ void Transport::reserve_data(Nic& nic, Fragment& f) {
   f.msg->fin_nic_at = reserve(nic, f.msg->profile->fin_bytes);
 }
 
-Transport::Transport(Measurement& m, const Protocols& protocols, std::vector<s4u::Host*> hosts)
+Transport::Transport(Measurement& m, const Protocols& protocols, std::vector<s4u::Host*> hosts, const NodeModel* nodes)
     : m_(m),
       protocols_(protocols),
       hosts_(std::move(hosts)),
+      nodes_(nodes),
+      cores_(nodes ? static_cast<std::size_t>(m.procs) : 0),
       unexpected_(static_cast<std::size_t>(m.procs)),
       posted_(static_cast<std::size_t>(m.procs)) {}
 
@@ -137,7 +145,16 @@ Transport::Connection& Transport::connection(int from, int to) {
   c->from_host = hosts_[static_cast<std::size_t>(from)];
   c->to_host = hosts_[static_cast<std::size_t>(to)];
   c->profile = &profile(from, to);
-  const Route route = route_between(c->from_host, c->to_host);
+  c->from_end = c->from_host;
+  c->to_end = c->to_host;
+  c->modelled = nodes_ && c->profile->kind == ProtocolKind::shm && c->from_host == c->to_host && nodes_->models(from) &&
+                nodes_->models(to);
+  if (c->modelled) {
+    c->from_end = nodes_->endpoint(from);
+    c->to_end = nodes_->endpoint(to);
+    c->handover = route_between(c->from_host, c->to_host).latency;
+  }
+  const Route route = route_between(c->from_end, c->to_end);
   c->bandwidth = route.bandwidth > 0 ? route.bandwidth : std::numeric_limits<double>::infinity();
   c->latency = route.latency;
   Connection* raw = c.get();
@@ -242,22 +259,61 @@ void Transport::start_next(Connection& c) {
     else
       f.nic_at = reserve(*c.nic, f.moved());
   }
-  if (c.nic && f.nic_at > s4u::Engine::get_clock())
+  if (c.nic && f.nic_at > s4u::Engine::get_clock()) {
     events_->at(f.nic_at, [this, &c, f] { begin_write(c, f); });
+    return;
+  }
+  Core* core = copier(c, f);
+  if (core && core->busy)
+    core->waiting.push_back([this, &c, f] { begin_write(c, f); });
   else
     begin_write(c, f);
 }
 
+// The rank whose core copies: the sender's for an eager fragment (its copy into shared memory),
+// the receiver's for a single copy (the connection runs from it back to the sender).
+Transport::Core* Transport::copier(const Connection& c, const Fragment& f) {
+  if (!c.modelled || !f.carries_data()) return nullptr;
+  return &cores_[static_cast<std::size_t>(c.from)];
+}
+
+void Transport::release(Core& core) {
+  core.busy = false;
+  if (core.waiting.empty()) return;
+  auto next = std::move(core.waiting.front());
+  core.waiting.pop_front();
+  next();
+}
+
 void Transport::begin_write(Connection& c, const Fragment& f) {
-  const bool get = f.kind == Fragment::Kind::get;
-  // vader's single copy moves the message from the sender's memory to the receiver's.
-  s4u::Host* from = get ? hosts_[static_cast<std::size_t>(f.msg->src)] : c.from_host;
-  s4u::Host* to = get ? hosts_[static_cast<std::size_t>(f.msg->dst)] : c.to_host;
+  // vader's single copy moves the message from the sender's memory to the receiver's; under the
+  // node model its flow starts at the copier, the receiver (node_model.hpp).
+  const bool reversed = f.kind == Fragment::Kind::get && !c.modelled;
+  s4u::Host* from = reversed ? c.to_end : c.from_end;
+  s4u::Host* to = reversed ? c.from_end : c.to_end;
   const std::size_t bytes = f.moved();
   c.began = s4u::Engine::get_clock();
   if (m_.trace && f.carries_data()) trace(TraceKind::send_start, *f.msg, false);
   const std::uint64_t number = c.delivered + c.in_flight.size();
-  s4u::CommPtr comm = events_->flow(from, to, bytes, [this, &c, number] { flow_ended(c, number); });
+  KernelEvents::Callback ended = [this, &c, number] { flow_ended(c, number); };
+  if (c.modelled) {
+    // The core is free once its copy is done; the peer sees it a hand-over later (the receiver's
+    // own single copy is done when it ends). A copy of no more than the fast box takes the place
+    // of vader's immediate send: it completes then.
+    Core* core = copier(c, f);
+    if (core) core->busy = true;
+    const bool completes = f.kind == Fragment::Kind::eager && f.msg->size <= c.profile->inline_limit;
+    const bool own = f.kind == Fragment::Kind::get;
+    ended = [this, &c, number, core, completes, own, msg = f.msg] {
+      if (core) release(*core);
+      if (completes) complete_send(*msg);
+      if (own)
+        flow_ended(c, number);
+      else
+        events_->at(s4u::Engine::get_clock() + c.handover, [this, &c, number] { flow_ended(c, number); });
+    };
+  }
+  s4u::CommPtr comm = events_->flow(from, to, bytes, std::move(ended));
   c.last = static_cast<double>(bytes);
   c.in_flight.push_back({std::move(comm), f});
   c.in_flight_bytes += c.last;
@@ -332,7 +388,7 @@ void Transport::send(int src, int dst, int tag, std::size_t size, std::byte* pay
   msg.id = message;
   msg.profile = &profile(src, dst);
   msg.eager = msg.profile->is_eager(size);
-  if (msg.profile->send_overhead > 0) s4u::this_actor::sleep_for(msg.profile->send_overhead);
+  if (const double os = msg.profile->send_overhead.at(size); os > 0) s4u::this_actor::sleep_for(os);
   KernelEvents::in_kernel([this, &msg] {
     Connection& c = connection(msg.src, msg.dst);
     const ProtocolProfile& p = *msg.profile;
@@ -346,7 +402,7 @@ void Transport::send(int src, int dst, int tag, std::size_t size, std::byte* pay
         complete_send(msg);
       else
         c.waiting_for_room.emplace_back(&msg, c.enqueued);
-    } else if (msg.size <= p.inline_limit) {
+    } else if (msg.size <= p.inline_limit && !c.modelled) {
       complete_send(msg);  // vader's sendi: copied into the peer's fast box at once
     }
     // shm, larger: completes when the receiver takes the fragment (arrived()).

@@ -34,13 +34,16 @@
 
 namespace collsim::sim {
 
+class NodeModel;
 class SimComm;
 struct Measurement;
 
 class Transport {
  public:
-  // hosts[r]: the host of rank r. Uses m.ranks for the ranks' SimComm.
-  Transport(Measurement& m, const Protocols& protocols, std::vector<simgrid::s4u::Host*> hosts);
+  // hosts[r]: the host of rank r. Uses m.ranks for the ranks' SimComm. `nodes` (may be null)
+  // models the inside of the nodes for shm copies.
+  Transport(Measurement& m, const Protocols& protocols, std::vector<simgrid::s4u::Host*> hosts,
+            const NodeModel* nodes = nullptr);
   ~Transport();
   Transport(const Transport&) = delete;
   Transport& operator=(const Transport&) = delete;
@@ -56,6 +59,8 @@ class Transport {
   void shutdown();
 
   const Protocols& protocols() const { return protocols_; }
+  // The profile of messages between ranks a and b (intra when they share a host).
+  const ProtocolProfile& profile(int a, int b) const;
 
  private:
   struct Message;
@@ -67,12 +72,16 @@ class Transport {
     int src, tag;
     std::int64_t request;
   };
+  // A rank's core under the node model: it makes one copy at a time (node_model.hpp).
+  struct Core {
+    bool busy = false;
+    std::deque<std::function<void()>> waiting;  // copies that wait for it, in order
+  };
   struct Socket {  // a pair's tcp socket, when it is set up on first use
     int initiator = 0;
     bool initiator_ready = false, acceptor_ready = false;
   };
 
-  const ProtocolProfile& profile(int a, int b) const;
   Connection& connection(int from, int to);
   void enqueue(Connection& c, Fragment f);
   // The date `bytes` may start leaving through `nic`, behind what was handed to it before.
@@ -85,6 +94,9 @@ class Transport {
   void pump(Connection& c);
   void start_next(Connection& c);
   void begin_write(Connection& c, const Fragment& f);
+  // The core that makes the copy `f` is under the node model (null: none does).
+  Core* copier(const Connection& c, const Fragment& f);
+  void release(Core& core);
   void await_acceptance(Connection& c, const Fragment& f);
   void finish_write(Connection& c, const Fragment& f);
   // The reader: a flow of the connection has ended; delivers what has arrived in order.
@@ -108,6 +120,8 @@ class Transport {
   Measurement& m_;
   Protocols protocols_;
   std::vector<simgrid::s4u::Host*> hosts_;
+  const NodeModel* nodes_ = nullptr;
+  std::vector<Core> cores_;  // by rank, under the node model
   std::unique_ptr<KernelEvents> events_ = std::make_unique<KernelEvents>();
   std::deque<Message> messages_;
   std::vector<std::unique_ptr<Connection>> connections_;                // created on first use

@@ -40,8 +40,11 @@ std::string sim_text(const SimConfig& s) {
 }
 
 std::string placement_text(const models::Placement& p) {
-  return std::to_string(p.block) + "/" + std::to_string(p.round_robin) + "/" + std::to_string(p.sockets) + "/" +
-         (p.by_socket ? "1" : "0");
+  std::string text = std::to_string(p.block) + "/" + std::to_string(p.round_robin) + "/" + std::to_string(p.sockets) +
+                     "/" + (p.by_socket ? "1" : "0");
+  // Cores per socket only when known, so that the keys of placements without it stay as they were.
+  if (p.cores_per_socket > 0) text.append("/").append(std::to_string(p.cores_per_socket));
+  return text;
 }
 
 std::string hockney_text(const models::Hockney& h) { return format_real(h.alpha) + "/" + format_real(h.beta); }

@@ -176,7 +176,7 @@ TEST(GeneratedPlatformSim, HockneyIsTheLoopbackAndTheMeanRoute) {
   const auto expect = [](const ClusterSpec& spec, const char* name, double mean_links) {
     SCOPED_TRACE(name);
     const models::TwoLevelHockney h = platform_hockney(exact_on(written(spec, name), 4));
-    EXPECT_EQ(h.placement, models::block_placement(4));
+    EXPECT_EQ(h.placement, (models::Placement{4, 0, 2, false, 8}));  // 4 a node, socket 0's 8 cores first
     EXPECT_NEAR(h.intra.alpha, 0.5e-6, 1e-18);
     EXPECT_NEAR(h.intra.beta, 1 / 4e9, 1e-24);
     EXPECT_NEAR(h.inter.alpha, mean_links * kLat, 1e-15);

@@ -184,6 +184,15 @@ TEST(PlatformFile, CollsimHostProperties) {
   EXPECT_EQ(refusal(cluster(kCluster, "<prop id=\"memcpy_bw\" value=\"-1GBps\"/>")),
             "p.xml:5:5: <prop id=\"memcpy_bw\"> value '-1GBps' is not a bandwidth (e.g. 6GBps; a bare number is "
             "bytes/s)");
+  EXPECT_EQ(refusal(cluster(kCluster, "<prop id=\"collsim/memory_bandwidth\" value=\"fast\"/>")),
+            "p.xml:5:5: <prop id=\"collsim/memory_bandwidth\"> value 'fast' is not a bandwidth (e.g. 6GBps; a bare "
+            "number is bytes/s)");
+  EXPECT_EQ(refusal(cluster(kCluster, "<prop id=\"collsim/inter_socket_bandwidth\" value=\"0GBps\"/>")),
+            "p.xml:5:5: <prop id=\"collsim/inter_socket_bandwidth\"> value '0GBps' is not a bandwidth (e.g. 6GBps; a "
+            "bare number is bytes/s)");
+  EXPECT_EQ(refusal(cluster(kCluster, "<prop id=\"collsim/inter_socket_latency\" value=\"-2us\"/>")),
+            "p.xml:5:5: <prop id=\"collsim/inter_socket_latency\"> value '-2us' is not a time (e.g. 100ns; a bare "
+            "number is seconds)");
   EXPECT_EQ(refusal(cluster(kCluster + " core=\"16\"", "<prop id=\"collsim/sockets\" value=\"3\"/>")),
             "p.xml:5:5: <prop id=\"collsim/sockets\"> value '3' does not divide the 16 cores of the <cluster>");
   EXPECT_EQ(refusal(cluster(kCluster, "<prop id=\"collsim/sockets\" value=\"0\"/>")),

@@ -386,10 +386,33 @@ TEST(IdealProtocol, OptionsSetItsLimitOverheadAndHeader) {
   }
 }
 
+// SMPI's smpi/os and smpi/or: piecewise linear in the size, the receiver's paid in the call that
+// completes its receive.
+TEST(ProtocolSettings, OverheadTablesArePiecewiseLinearInTheSize) {
+  const std::vector<std::string> options = {"tcp/send_overhead:0:1us:0;1000:2us:1ns", "tcp/recv_overhead:3us"};
+  // 1000 bytes: the second section, 2 us + 1000 x 1 ns, before the 22 + 1000 bytes leave.
+  RunResult r = run_one(tcp(options), spec_for(kOne, 2, 1000));
+  expect_time(r.finish_s[0], 3e-6, "sender of 1000 bytes");
+  expect_time(r.finish_s[1], 3e-6 + t(1022) + 3e-6, "receiver of 1000 bytes");
+  // 999 bytes: the first section, 1 us.
+  r = run_one(tcp(options), spec_for(kOne, 2, 999));
+  expect_time(r.finish_s[0], 1e-6, "sender of 999 bytes");
+  expect_time(r.finish_s[1], 1e-6 + t(1021) + 3e-6, "receiver of 999 bytes");
+  // The ideal profile pays them too.
+  SimConfig c = exact("test/star16.xml", 1, "ideal");
+  c.protocol_options = {"ideal/send_overhead:0:0:2ns", "ideal/recv_overhead:0:1us:0;1KiB:4us:0"};
+  r = run_one(c, spec_for(kOne, 2, 1000, kMs));
+  expect_time(r.finish_s[1], 1e-3 + 1e-6, "ideal receiver, busy for 1 ms, then 1 us");
+  r = run_one(c, spec_for(kOne, 2, 2000));
+  expect_time(r.finish_s[1], 2000 * 2e-9 + t(2000) + 4e-6, "ideal receiver of 2000 bytes");
+}
+
 TEST(ProtocolSettings, BadOptionsAreInputErrors) {
-  for (const std::string option : {"tcp/buffer:lots", "tcp/inline_limit:5", "warp/eager_limit:1", "tcp/eager_limit:10",
-                                   "shm/send_overhead:-1", "tcp-buffer-1MiB", "tcp/connect:maybe",
-                                   "shm/connect:first_use", "tcp/interface:round_robin", "shm/interface:fifo"}) {
+  for (const std::string option :
+       {"tcp/buffer:lots", "tcp/inline_limit:5", "warp/eager_limit:1", "tcp/eager_limit:10", "shm/send_overhead:-1",
+        "tcp/send_overhead:1:1us:0", "tcp/recv_overhead:0:1us:0;0:2us:0", "tcp/recv_overhead:0:x:0",
+        "ideal/recv_overhead:0:1us", "tcp-buffer-1MiB", "tcp/connect:maybe", "shm/connect:first_use",
+        "tcp/interface:round_robin", "shm/interface:fifo"}) {
     SimConfig c = tcp({option});
     EXPECT_THROW(run_one(c, spec_for(kOne, 2, 10)), InputError) << option;
   }

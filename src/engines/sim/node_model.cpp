@@ -1,0 +1,104 @@
+#include "engines/sim/node_model.hpp"
+
+#include <cstdlib>
+#include <unordered_map>
+
+#include <simgrid/kernel/routing/NetZoneImpl.hpp>
+
+#include "support/units.hpp"
+
+namespace collsim::sim {
+
+namespace s4u = simgrid::s4u;
+
+namespace {
+// check_platform_file has checked every one of these properties where it is given.
+double rate_property(const s4u::Host& h, const char* key) {
+  const char* v = h.get_property(key);
+  return v ? parse_rate(v).value_or(0) : 0;
+}
+double seconds_property(const s4u::Host& h, const char* key) {
+  const char* v = h.get_property(key);
+  return v ? parse_seconds(v).value_or(0) : 0;
+}
+
+// A link no copy is ever limited by, to carry a latency alone.
+constexpr double kUnlimited = 1e15;
+
+s4u::Link* make_link(s4u::NetZone* zone, const std::string& name, double bandwidth, double latency) {
+  s4u::Link* l = zone->create_link(name, bandwidth);
+  l->set_latency(latency);
+  return l->seal();
+}
+}  // namespace
+
+NodeShapeFacts node_facts(const s4u::Host& host) {
+  NodeShapeFacts f;
+  if (const char* v = host.get_property("collsim/sockets")) f.sockets = std::max(1, std::atoi(v));
+  f.memory_bandwidth = rate_property(host, "collsim/memory_bandwidth");
+  f.copy_rate = rate_property(host, "memcpy_bw");
+  f.inter_socket_bandwidth = rate_property(host, "collsim/inter_socket_bandwidth");
+  f.inter_socket_latency = seconds_property(host, "collsim/inter_socket_latency");
+  return f;
+}
+
+NodeModel::NodeModel(const std::vector<Placed>& ranks) : endpoints_(ranks.size(), nullptr) {
+  std::unordered_map<s4u::Host*, std::vector<int>> on_node;  // ranks by node, in rank order
+  std::vector<s4u::Host*> order;                            // nodes in order of their first rank
+  for (std::size_t r = 0; r < ranks.size(); ++r) {
+    auto& list = on_node[ranks[r].node];
+    if (list.empty()) order.push_back(ranks[r].node);
+    list.push_back(static_cast<int>(r));
+  }
+  const s4u::NetZone* root = s4u::Engine::get_instance()->get_netzone_root();
+  for (s4u::Host* host : order) {
+    const std::vector<int>& here = on_node[host];
+    const NodeShapeFacts f = node_facts(*host);
+    if (here.size() < 2 || !(f.memory_bandwidth > 0)) continue;
+    const std::string name = "collsim-node:" + host->get_name();
+    s4u::NetZone* zone = s4u::create_full_zone(name);
+    // A zone without a parent takes no models from one: it gets the platform's.
+    auto* impl = zone->get_impl();
+    const auto* models = root->get_impl();
+    impl->set_network_model(models->get_network_model());
+    impl->set_cpu_pm_model(models->get_cpu_pm_model());
+    impl->set_cpu_vm_model(models->get_cpu_vm_model());
+    impl->set_disk_model(models->get_disk_model());
+    impl->set_host_model(models->get_host_model());
+
+    const auto sockets = static_cast<std::size_t>(f.sockets);
+    std::vector<s4u::Link*> memory(sockets);
+    for (std::size_t s = 0; s < sockets; ++s)
+      memory[s] = make_link(zone, name + ":memory-" + std::to_string(s), f.memory_bandwidth, 0);
+    std::vector<s4u::Link*> across(sockets * sockets, nullptr);
+    const double across_bw = f.inter_socket_bandwidth > 0 ? f.inter_socket_bandwidth : kUnlimited;
+    const auto socket_of = [&](int r) { return static_cast<std::size_t>(ranks[static_cast<std::size_t>(r)].socket) % sockets; };
+    std::vector<s4u::Link*> core(here.size(), nullptr);
+    for (std::size_t i = 0; i < here.size(); ++i) {
+      const std::string rank = name + ":rank-" + std::to_string(here[i]);
+      endpoints_[static_cast<std::size_t>(here[i])] = zone->create_host(rank, 1.0)->seal();
+      if (f.copy_rate > 0) core[i] = make_link(zone, rank + ":core", f.copy_rate, 0);
+    }
+    for (std::size_t i = 0; i < here.size(); ++i)
+      for (std::size_t j = 0; j < here.size(); ++j) {
+        if (i == j) continue;
+        const std::size_t a = socket_of(here[i]), b = socket_of(here[j]);
+        std::vector<s4u::LinkInRoute> links;
+        if (core[i]) links.emplace_back(core[i]);
+        links.emplace_back(memory[a]);
+        if (a != b) {
+          s4u::Link*& link = across[a * sockets + b];
+          if (!link)
+            link = make_link(zone, name + ":socket-" + std::to_string(a) + "-to-" + std::to_string(b), across_bw,
+                             f.inter_socket_latency);
+          links.emplace_back(link);
+          links.emplace_back(memory[b]);
+        }
+        zone->add_route(endpoints_[static_cast<std::size_t>(here[i])]->get_netpoint(),
+                        endpoints_[static_cast<std::size_t>(here[j])]->get_netpoint(), nullptr, nullptr, links, false);
+      }
+    zone->seal();
+  }
+}
+
+}  // namespace collsim::sim

@@ -1,0 +1,135 @@
+// The sim engine's node model (engines/sim/node_model.hpp), one rule at a time, against hand
+// calculations on platforms/test/node2x4.xml under tcp+shm: a core copies at 1 GB/s, one at a
+// time; the copies of a socket share 1.5 GB/s; a copy between sockets crosses 0.5 GB/s and 2 us;
+// the peer sees a copy 1 us (the loopback latency) after it ends.
+//
+// What moves (shm, Open MPI's vader): an eager message is one copy of 14 + N bytes by the sender;
+// a rendezvous is an RGET of 48 bytes, the receiver's single copy of N bytes from the sender's
+// socket to its own, and a FIN of 24 bytes back. Small pieces move at the copy rate too.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "algorithms/params.hpp"
+#include "comm/buffer.hpp"
+#include "common/sim_test_util.hpp"
+#include "common/test_algorithm.hpp"
+
+namespace collsim {
+namespace {
+
+using collsim_test::exact;
+using collsim_test::run_one;
+using collsim_test::test_algorithm;
+
+constexpr double kUs = 1e-6;
+constexpr double kCopy = 1e9, kSocket = 1.5e9, kAcross = 0.5e9, kAcrossLat = 2 * kUs, kHandover = 1 * kUs;
+
+void expect_time(double got, double want, const std::string& what) {
+  EXPECT_NEAR(got, want, want * 1e-9 + 2e-9) << what;
+}
+
+// params.segment: the message size; params.radix: the peer of one_to_peer.
+RunSpec spec_for(const AlgorithmInfo& a, int procs, std::size_t message, int peer = 1) {
+  RunSpec s;
+  s.algorithm = &a;
+  s.procs = procs;
+  s.real_bytes = false;
+  s.params.segment = message;
+  s.params.radix = peer;
+  return s;
+}
+
+// Rank 0 isends one message to every other rank at once.
+Task<> root_to_all(Comm& comm, RankBuffers, const AlgorithmParams& p) {
+  Storage msg(p.segment, false);
+  if (comm.rank() == 0) {
+    std::vector<Request> r;
+    for (int peer = 1; peer < comm.size(); ++peer) r.push_back(co_await comm.isend(msg.view(), peer, 1));
+    co_await comm.wait_all(r);
+  } else {
+    co_await comm.recv(msg.view(), 0, 1);
+  }
+}
+
+// Rank 2k sends one message to rank 2k + 1, all pairs at once.
+Task<> pairs(Comm& comm, RankBuffers, const AlgorithmParams& p) {
+  Storage msg(p.segment, false);
+  if (comm.rank() % 2 == 0)
+    co_await comm.send(msg.view(), comm.rank() + 1, 1);
+  else
+    co_await comm.recv(msg.view(), comm.rank() - 1, 1);
+}
+
+// Rank 0 sends one message to rank params.radix.
+Task<> one_to_peer(Comm& comm, RankBuffers, const AlgorithmParams& p) {
+  Storage msg(p.segment, false);
+  if (comm.rank() == 0) co_await comm.send(msg.view(), p.radix, 1);
+  if (comm.rank() == p.radix) co_await comm.recv(msg.view(), 0, 1);
+}
+
+const AlgorithmInfo kRootToAll = test_algorithm("test/root_to_all", &root_to_all);
+const AlgorithmInfo kPairs = test_algorithm("test/pairs", &pairs);
+const AlgorithmInfo kOneToPeer = test_algorithm("test/one_to_peer", &one_to_peer);
+
+// ppr:K:node fills socket 0's 4 cores first; ppr:K:socket puts K on each socket.
+SimConfig node(const std::string& map_by) {
+  SimConfig c = exact("test/node2x4.xml", 1, "tcp+shm");
+  c.map_by = *models::parse_map_by(map_by);
+  return c;
+}
+
+TEST(SimNodeModel, ARootsEagerSendsSerialiseOnItsCore) {
+  // Three copies of 14 + 4000 bytes one after another on rank 0's core; receiver k sees the k-th
+  // a hand-over after it ends. A send larger than the fast box completes when its receiver has
+  // taken it, so the root's last one with the last receiver.
+  const double copy = 4014 / kCopy;
+  RunResult r = run_one(node("ppr:4:node"), spec_for(kRootToAll, 4, 4000));
+  for (int k = 1; k <= 3; ++k) expect_time(r.finish_s[k], k * copy + kHandover, "receiver " + std::to_string(k));
+  expect_time(r.finish_s[0], 3 * copy + kHandover, "root");
+  // Sends of at most the fast box (256 bytes) complete once copied: the root is done after its
+  // three copies, before any receiver.
+  const double small = 214 / kCopy;
+  r = run_one(node("ppr:4:node"), spec_for(kRootToAll, 4, 200));
+  expect_time(r.finish_s[0], 3 * small, "root of small messages");
+  expect_time(r.finish_s[3], 3 * small + kHandover, "last receiver of small messages");
+}
+
+TEST(SimNodeModel, CopiesOnOneSocketShareItsMemoryBandwidth) {
+  // One pair alone: RGET, the receiver's copy of N at a core's 1 GB/s, the FIN back.
+  const double n = 300000;
+  RunResult r = run_one(node("ppr:4:node"), spec_for(kPairs, 2, 300000));
+  const double alone = 48 / kCopy + kHandover + n / kCopy;
+  expect_time(r.finish_s[1], alone, "receiver alone");
+  expect_time(r.finish_s[0], alone + 24 / kCopy + kHandover, "sender alone");
+  // Two pairs on socket 0: each piece moves at half the socket's 1.5 GB/s, less than a core's.
+  r = run_one(node("ppr:4:node"), spec_for(kPairs, 4, 300000));
+  const double shared = 48 / (kSocket / 2) + kHandover + n / (kSocket / 2);
+  for (int k : {1, 3}) expect_time(r.finish_s[k], shared, "receiver " + std::to_string(k) + " of two pairs");
+  for (int k : {0, 2}) expect_time(r.finish_s[k], shared + 24 / (kSocket / 2) + kHandover, "sender of two pairs");
+}
+
+TEST(SimNodeModel, ACopyBetweenSocketsCrossesTheirLink) {
+  // ppr:2:socket: ranks 0, 1 on socket 0, ranks 2, 3 on socket 1. Every piece of 0 -> 2 crosses
+  // the inter-socket link (0.5 GB/s, 2 us), the single copy from socket 0 to socket 1 too.
+  const double n = 300000;
+  RunResult r = run_one(node("ppr:2:socket"), spec_for(kOneToPeer, 4, 300000, 2));
+  const double received = kAcrossLat + 48 / kAcross + kHandover + kAcrossLat + n / kAcross;
+  expect_time(r.finish_s[2], received, "receiver across");
+  expect_time(r.finish_s[0], received + kAcrossLat + 24 / kAcross + kHandover, "sender across");
+  // Within socket 0 the same message costs what a lone pair does.
+  r = run_one(node("ppr:2:socket"), spec_for(kOneToPeer, 4, 300000, 1));
+  expect_time(r.finish_s[1], 48 / kCopy + kHandover + n / kCopy, "receiver within");
+}
+
+TEST(SimNodeModel, ANodeWithoutMemoryBandwidthKeepsItsLoopback) {
+  // star16 states no memory bandwidth: the root's copies go out together on the host's links
+  // (20 us and 1.25 GB/s), shared three ways.
+  SimConfig c = exact("test/star16.xml", 4, "tcp+shm");
+  const RunResult r = run_one(c, spec_for(kRootToAll, 4, 4000));
+  for (int k = 1; k <= 3; ++k) expect_time(r.finish_s[k], 20e-6 + 3 * 4014 / 1.25e9, "receiver " + std::to_string(k));
+}
+
+}  // namespace
+}  // namespace collsim
