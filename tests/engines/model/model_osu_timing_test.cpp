@@ -119,5 +119,25 @@ TEST(ModelOsuTiming, ChainOnRealBytes) {
   EXPECT_NEAR(r.osu_s[2], 2 * L, 1e-14);
 }
 
+// Why a warm-up and two timed calls are enough (Timing's defaults): the model has no noise, and
+// once a barrier has set the ranks' entries each call repeats the last, so more iterations give
+// the same latencies, here on other trees, process counts and barriers (linear below 8,
+// recursive doubling with extra ranks at 24, a power of two at 32).
+TEST(ModelOsuTiming, MoreIterationsGiveTheSameLatencies) {
+  for (const char* name : {"bcast/binomial", "bcast/binary_tree", "bcast/pipeline", "allreduce/ring"})
+    for (int procs : {5, 24, 32}) {
+      RunSpec s = osu_spec(name, procs, 65536);
+      if (find_algorithm(name)->takes(Knob::segment)) s.params.segment = 8192;
+      s.real_bytes = false;
+      const RunResult few = run_model(hockney(), s);
+      s.timing.skip = 4;
+      s.timing.iterations = 6;
+      const RunResult many = run_model(hockney(), s);
+      ASSERT_EQ(few.osu_s.size(), many.osu_s.size());
+      for (std::size_t r = 0; r < few.osu_s.size(); ++r)
+        EXPECT_NEAR(few.osu_s[r], many.osu_s[r], 1e-12) << name << " P=" << procs << " rank " << r;
+    }
+}
+
 }  // namespace
 }  // namespace collsim
