@@ -47,6 +47,7 @@ std::vector<OptionDef> measure_options() {
   for (auto& d : call_options(true)) defs.push_back(d);
   defs.push_back(payload_option());
   for (auto& d : engine_options()) defs.push_back(d);
+  for (auto& d : timing_options()) defs.push_back(d);
   const std::vector<OptionDef> more = {
       {"formula", "textbook|derived",
        "formula: the textbook Hockney formula or the one derived from the implementation (default derived)"},
@@ -79,6 +80,7 @@ int measure(const ParsedOptions& o) {
   Engine chosen = formula ? Engine::formula_derived : *parse_engine(engine);
   RunSpec spec = read_call(o);
   spec.real_bytes = read_payload(o) && !formula;  // a formula moves no bytes
+  spec.timing = read_timing(o);
 
   // A bad trace name fails before anything runs.
   if (o.has("trace") && formula)
@@ -149,6 +151,10 @@ int measure(const ParsedOptions& o) {
       std::cout << (spec.timed_on_root ? "; timed on the root" : "; last to finish: rank " + std::to_string(last));
     }
     std::cout << ")\n";
+    if (m.osu)
+      std::cout << "osu   avg " << format_seconds(m.osu->avg_s) << "  min " << format_seconds(m.osu->min_s) << "  max "
+                << format_seconds(m.osu->max_s) << "  (osu_bcast's: each rank's mean of " << spec.timing.iterations
+                << " calls from its own entry, after " << spec.timing.skip << " untimed)\n";
     if (!formula) std::cout << "data  " << m.data << "\n";
     if (!m.protocol.empty()) std::cout << "protocol  " << m.protocol << "\n";
   }
@@ -171,6 +177,7 @@ std::vector<OptionDef> run_options() {
   return {{"out", "DIR", "output folder (default: the scenario's output.dir, else results/NAME)"},
           {"protocol", "NAME",
            "sim: point-to-point protocols instead of the scenario's sim.protocol (" + protocol_names() + ")"},
+          {"timing", "HOW", "instead of the scenario's timing: collective or osu (collsim settings)"},
           {"jobs", "N", "points run in N worker processes at once (default: the usable cores); mpi engines run alone"},
           {"shard", "K/N", "run only the K-th of N disjoint parts of the plan (join the parts with collsim merge)"},
           {"resume", "", "continue the run in the output folder: run only the points it has no row for"},
@@ -188,6 +195,8 @@ int run(const ParsedOptions& o) {
   // Checked before the run, which may be long, rather than after it.
   if (o.has("report") && !plotting_python())
     throw UsageError("--report needs python3 with matplotlib (Debian: apt-get install python3-matplotlib)");
+  if (o.has("timing") && coarray)
+    throw UsageError("--timing: " + o.positional[0] + " is a coarray scenario, whose statements are timed as programs");
   if (coarray)
     return run_coarray_scenario(o.positional[0], o.has("out") ? o.text("out") : "",
                                 o.has("protocol") ? o.text("protocol") : "", o.has("quiet"), std::cout, std::cerr, so);
@@ -198,6 +207,10 @@ int run(const ParsedOptions& o) {
       throw UsageError("--protocol: '" + sc.sim.protocol + "' is not a protocol (" + protocol_names() + ")");
     if (const std::string problem = eager_limit_problem(sc.sim.protocol); sc.sim.eager_limit && !problem.empty())
       throw UsageError("--protocol " + sc.sim.protocol + ": " + sc.file + " sets sim.eager_limit, which " + problem);
+  }
+  if (o.has("timing")) {
+    sc.timing = read_timing(o);
+    if (const std::string problem = timing_problem(sc); !problem.empty()) throw UsageError("--timing: " + problem);
   }
   std::size_t skipped_roots = 0;
   auto plan = expand_plan(sc, &skipped_roots);

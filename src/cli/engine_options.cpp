@@ -56,6 +56,10 @@ std::vector<OptionDef> engine_options(Runs runs) {
 
 std::vector<OptionDef> mpi_run_options() { return options_of(SettingGroup::mpi, SettingGroup::mpi, Runs::collectives); }
 
+std::vector<OptionDef> timing_options() {
+  return options_of(SettingGroup::timing, SettingGroup::timing, Runs::collectives);
+}
+
 void reject_foreign(const ParsedOptions& o, const std::string& engine, std::initializer_list<const char*> names) {
   for (const char* n : names)
     if (o.has(n)) throw UsageError("--" + std::string(n) + " does not apply to --engine " + engine);
@@ -100,5 +104,7 @@ SimConfig read_sim(const ParsedOptions& o) {
 }
 
 MpiLaunch read_mpi_runs(const ParsedOptions& o) { return read_group(o, SettingGroup::mpi).mpi; }
+
+Timing read_timing(const ParsedOptions& o) { return read_group(o, SettingGroup::timing).timing; }
 
 }  // namespace collsim::cli

@@ -19,6 +19,8 @@ enum class Runs { collectives, coarrays };
 std::vector<OptionDef> engine_options(Runs runs = Runs::collectives);
 // The mpi engines' run counts (--min-runs, --max-runs).
 std::vector<OptionDef> mpi_run_options();
+// --timing, for the commands that measure a collective call (measure, run).
+std::vector<OptionDef> timing_options();
 
 // Refuses the first option given that means nothing to `engine` (the table's engines):
 // "--NAME does not apply to --engine ENGINE".
@@ -43,5 +45,7 @@ SimConfig read_sim(const ParsedOptions& o);
 models::MapBy read_map_by(const ParsedOptions& o);
 // --min-runs and --max-runs over the defaults of `launch`.
 MpiLaunch read_mpi_runs(const ParsedOptions& o);
+// --timing (default collective).
+Timing read_timing(const ParsedOptions& o);
 
 }  // namespace collsim::cli

@@ -40,8 +40,28 @@ RankBuffers RankWork::buffers() {
 }
 
 Task<> RankWork::run(Comm& comm) {
-  if (!program_) return run_call(comm, buffers(), *spec_);
-  return run_program(comm);
+  if (program_) return run_program(comm);
+  if (spec_->timing.kind == Timing::Kind::osu) return run_osu(comm);
+  return run_call(comm, buffers(), *spec_);
+}
+
+// osu_bcast's loop (Timing), on every rank. The first call starts at the common date, so its
+// return is also the rank's finish under the collective timing.
+Task<> RankWork::run_osu(Comm& comm) {
+  const Timing& timing = spec_->timing;
+  AlgorithmParams barrier_params;
+  const AlgorithmInfo& barrier = fixed_choice(Operation::barrier, comm.size(), 0, true, 0, barrier_params);
+  const double start = comm.now();
+  double timed = 0;
+  for (int i = 0; i < timing.skip + timing.iterations; ++i) {
+    const double t0 = comm.now();
+    co_await run_call(comm, buffers(), *spec_);
+    const double t1 = comm.now();
+    if (i == 0) timed_s_ = t1 - start;
+    if (i >= timing.skip) timed += t1 - t0;
+    co_await barrier.run(comm, RankBuffers{}, barrier_params);
+  }
+  osu_s_ = timed / timing.iterations;
 }
 
 Task<> RankWork::run_program(Comm& comm) {
@@ -72,6 +92,25 @@ std::string RankWork::check() const {
   return data_ ? data_->check() : std::string();
 }
 
+const char* to_string(Timing::Kind kind) { return kind == Timing::Kind::osu ? "osu" : "collective"; }
+
+std::optional<Timing::Kind> parse_timing(std::string_view text) {
+  for (Timing::Kind k : {Timing::Kind::collective, Timing::Kind::osu})
+    if (text == to_string(k)) return k;
+  return std::nullopt;
+}
+
+std::optional<OsuTimes> osu_times(const std::vector<double>& osu_s) {
+  if (osu_s.empty()) return std::nullopt;
+  OsuTimes t;
+  t.min_s = *std::min_element(osu_s.begin(), osu_s.end());
+  t.max_s = *std::max_element(osu_s.begin(), osu_s.end());
+  double sum = 0;
+  for (double s : osu_s) sum += s;
+  t.avg_s = sum / static_cast<double>(osu_s.size());
+  return t;
+}
+
 double call_time(const RunSpec& spec, const std::vector<double>& finish_s) {
   if (finish_s.empty()) return 0;
   if (spec.timed_on_root) return finish_s.at(static_cast<std::size_t>(spec.params.root));
@@ -95,6 +134,9 @@ std::string describe(const RunSpec& spec) {
          std::string(to_string(spec.params.reduction.op));
   if (spec.then_gather) s += ", then a linear gather of " + std::to_string(spec.then_gather) + " bytes";
   if (spec.timed_on_root) s += ", timed on the root";
+  if (spec.timing.kind == Timing::Kind::osu)
+    s += ", OSU timing: " + std::to_string(spec.timing.skip) + " warm-up + " + std::to_string(spec.timing.iterations) +
+         " timed calls";
   return s + ")";
 }
 

@@ -4,7 +4,9 @@
 //
 // Timing protocol (the same in every engine): all ranks start the call at one common date; a
 // rank's finish time is when its own call returns; the time of the collective is the last rank's
-// finish minus the common start.
+// finish minus the common start. Under OSU timing (Timing::osu) the ranks go on to time the call
+// as osu_bcast does, each from its own entry, iterations separated by a barrier; the first call
+// still starts at the common date and gives the time above, so both are reported side by side.
 #pragma once
 
 #include <cmath>
@@ -14,6 +16,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "algorithms/params.hpp"
@@ -49,6 +52,29 @@ class RankProgram {
   virtual double memory_bytes(int procs) const = 0;
 };
 
+// How the ranks time the call.
+struct Timing {
+  enum class Kind {
+    collective,  // one call from a common start: time = last finish minus the start (the default)
+    osu,         // also as osu_bcast (OSU micro-benchmarks 7.4) times it, per rank
+  };
+  Kind kind = Kind::collective;
+  // OSU: every rank runs skip + iterations calls, each one `t0 = now; call; t1 = now; barrier`,
+  // the barrier Open MPI 4.1's (its fixed decision for the process count), simulated like any
+  // other messages and not timed. A rank's latency is its mean t1 - t0 over the timed
+  // iterations; osu_bcast reports the mean, min and max of those over the ranks. OSU runs
+  // hundreds of iterations to average out noise; a simulated engine has none, and once a barrier
+  // has set the ranks' entries each call repeats the last (model_osu_timing_test checks it on
+  // several trees and barriers), so a warm-up and two timed calls give its number.
+  int skip = 1;
+  int iterations = 2;
+};
+
+// "collective" or "osu", as options and scenario files name them; and back (nullopt for another
+// text).
+const char* to_string(Timing::Kind kind);
+std::optional<Timing::Kind> parse_timing(std::string_view text);
+
 struct RunSpec {
   // The program instead of `algorithm` when set (then algorithm, params, bytes, then_gather and
   // timed_on_root do not apply). Not owned.
@@ -63,6 +89,8 @@ struct RunSpec {
   // time is the root's finish instead of the last rank's.
   std::size_t then_gather = 0;
   bool timed_on_root = false;
+  // Collective calls only (a program times its own run phase).
+  Timing timing;
   // Where the engine records the run's events (comm/trace.hpp); none when null. Not owned.
   TraceSink* trace = nullptr;
 };
@@ -72,6 +100,9 @@ struct RunResult {
   std::vector<double> finish_s;  // per rank, relative to the common start
   std::string data_error;        // first wrong byte found; empty when right or not checked
   std::string protocol;          // sim: the point-to-point protocol selection it ran under
+  // Timing::osu: per rank, the mean of its timed calls, each from its own entry (osu_times sums
+  // them up); empty under the collective timing.
+  std::vector<double> osu_s;
   // Model engine: the wall time it spent building and starting the ranks (on a large run mostly
   // first touches of fresh memory), then in its event loop, and the events it processed; for the
   // scale benchmarks. Zero from the other engines.
@@ -98,9 +129,11 @@ class RankWork {
   // False for a collective call on virtual bytes: then the work holds nothing after run() has
   // handed back its task, which does not refer to it, and an engine need not keep it (a model
   // run of millions of ranks saves its size on each).
-  static bool holds_state(const RunSpec& spec) { return spec.program || spec.real_bytes; }
+  static bool holds_state(const RunSpec& spec) {
+    return spec.program || spec.real_bytes || spec.timing.kind == Timing::Kind::osu;
+  }
   // The whole of it (the simulated engines): a program's phases one after the other, its run
-  // phase timed on comm's clock.
+  // phase timed on comm's clock; under OSU timing, the calls and barriers, each call timed.
   Task<> run(Comm& comm);
   // The phases, for an engine that times the call itself (mpi): untimed setup (nothing for a
   // collective), the timed call, untimed finish.
@@ -110,16 +143,19 @@ class RankWork {
   // After the run: "" when this rank's results are right (or bytes are virtual), else the first
   // wrong byte.
   std::string check() const;
-  // A program's run phase as timed by run(); nullopt for a collective call (its time is the
-  // rank's finish).
+  // The rank's time when it is not the end of run(): a program's run phase, or under OSU timing
+  // the return of the first call (from the common start); nullopt otherwise.
   std::optional<double> timed_s() const {
     return std::isnan(timed_s_) ? std::nullopt : std::optional<double>(timed_s_);
   }
+  // Under OSU timing, after run(): this rank's latency (Timing); nullopt otherwise.
+  std::optional<double> osu_s() const { return std::isnan(osu_s_) ? std::nullopt : std::optional<double>(osu_s_); }
   // The collective call's buffers (nullptr for a program, or with virtual bytes).
   RankData* data() { return data_.get(); }
 
  private:
   Task<> run_program(Comm& comm);
+  Task<> run_osu(Comm& comm);
   RankBuffers buffers();
 
   // Kept small: a model run holds one per rank, millions of them. With virtual bytes there is
@@ -128,8 +164,16 @@ class RankWork {
   int rank_;
   std::unique_ptr<RankData> data_;
   std::unique_ptr<ProgramRank> program_;
-  double timed_s_ = std::numeric_limits<double>::quiet_NaN();  // NaN: not a program (8 bytes, not 16)
+  double timed_s_ = std::numeric_limits<double>::quiet_NaN();  // NaN: none (8 bytes, not 16)
+  double osu_s_ = std::numeric_limits<double>::quiet_NaN();    // NaN: not OSU timing
 };
+
+// What osu_bcast prints from the ranks' latencies: their mean, smallest and largest.
+struct OsuTimes {
+  double avg_s = 0, min_s = 0, max_s = 0;
+};
+// nullopt when there are none (the collective timing).
+std::optional<OsuTimes> osu_times(const std::vector<double>& osu_s);
 
 // The call's time from the ranks' finish times: the last one, or the root's (spec.timed_on_root).
 double call_time(const RunSpec& spec, const std::vector<double>& finish_s);

@@ -244,6 +244,31 @@ TEST(Cli, RunProtocolOverridesTheScenario) {
   }
 }
 
+// --timing osu overrides the scenario's timing: the model row gets the OSU columns (P = 2,
+// bcast/binomial, m = 1000 under the default Hockney, 10 us and 0.8 ns/byte: both ranks take
+// L = 10.8 us, tests/engines/model/model_osu_timing_test.cpp), the formula row leaves them empty,
+// and run.json records it. A scenario of formulas only has no ranks to time.
+TEST(Cli, RunTimingOverridesTheScenario) {
+  const fs::path scenario = scratch() / "timing-override.yaml";
+  std::ofstream(scenario) << "engines: [formula, model]\nprocs: 2\nbytes: 1000\noperations: [bcast/binomial]\n";
+  const fs::path out = scratch() / "timing-override";
+  const Outcome o = collsim_test::collsim("run " + scenario.string() + " --quiet --timing osu --out " + out.string());
+  ASSERT_EQ(o.status, 0) << o.err;
+  const std::string csv = slurp(out / "results.csv");
+  const std::vector<std::string> engines = csv_column(csv, "engine"), avg = csv_column(csv, "osu_avg_s");
+  ASSERT_EQ(engines, (std::vector<std::string>{"formula-derived", "model"})) << csv;
+  EXPECT_EQ(avg[0], "") << csv;
+  EXPECT_NEAR(std::stod(avg[1]), 10.8e-6, 1e-15) << csv;
+  EXPECT_NEAR(std::stod(csv_column(csv, "osu_max_s")[1]), 10.8e-6, 1e-15) << csv;
+  EXPECT_NE(slurp(out / "run.json").find("\"timing\": \"osu\""), std::string::npos);
+  const fs::path formulas = scratch() / "timing-formulas.yaml";
+  std::ofstream(formulas) << "engines: [formula]\nprocs: 2\nbytes: 1000\noperations: [bcast/binomial]\n";
+  const Outcome refused = collsim_test::collsim("run " + formulas.string() + " --quiet --timing osu");
+  EXPECT_EQ(refused.status, 2);
+  EXPECT_EQ(refused.err, "collsim: --timing: osu applies only to the engines that run ranks (model, sim), and " +
+                             formulas.string() + " runs none of them\n");
+}
+
 TEST(Cli, BadPlatformFileExitsTwo) {
   const fs::path bad = scratch() / "broken.xml";
   std::ofstream(bad)

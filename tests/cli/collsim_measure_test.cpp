@@ -334,3 +334,47 @@ TEST(MeasurePlainText, DescribesTimesAndNamesTheLastRank) {
 }
 
 }  // namespace
+
+namespace {
+
+// --timing osu: collsim measure's CSV gets the OSU columns beside time_s. bcast/binomial on 4
+// ranks, m = 100000 bytes, alpha = 10 us, beta = 1 ns/byte: L = alpha + beta m = 110 us,
+// a = 10 us (the barrier's empty messages). The hand calculation is in
+// tests/engines/model/model_osu_timing_test.cpp: the ranks' latencies are L, 2L + 2a, L + a and
+// 2L, so avg (6L + 3a) / 4 = 172.5 us, min 110 us, max 240 us; time_s stays 2L = 220 us.
+TEST(MeasureModel, OsuTimingAddsItsColumns) {
+  const std::string call =
+      "measure --engine model --csv --op bcast/binomial --procs 4 --bytes 100000 --alpha 1e-5 "
+      "--beta 1e-9";
+  const Outcome o = collsim(call + " --timing osu");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_NEAR(std::stod(csv_field(o.out, "time_s")), 220e-6, 1e-15);
+  EXPECT_NEAR(std::stod(csv_field(o.out, "osu_avg_s")), 172.5e-6, 1e-15);
+  EXPECT_NEAR(std::stod(csv_field(o.out, "osu_min_s")), 110e-6, 1e-15);
+  EXPECT_NEAR(std::stod(csv_field(o.out, "osu_max_s")), 240e-6, 1e-15);
+  // The default, also when named: the columns are empty.
+  for (const std::string timing : {"", " --timing collective"}) {
+    const Outcome d = collsim(call + timing);
+    ASSERT_EQ(d.status, 0) << d.err;
+    EXPECT_EQ(csv_field(d.out, "osu_avg_s"), "") << timing;
+    EXPECT_NEAR(std::stod(csv_field(d.out, "time_s")), 220e-6, 1e-15);
+  }
+  // Plain text: one more line under the time.
+  const Outcome t = collsim(
+      "measure --engine model --op bcast/binomial --procs 4 --bytes 100000 --alpha 1e-5 "
+      "--beta 1e-9 --timing osu");
+  ASSERT_EQ(t.status, 0) << t.err;
+  EXPECT_NE(t.out.find("\nosu   avg 172.5 us  min 110 us  max 240 us  (osu_bcast's: each rank's mean of 2 calls "
+                       "from its own entry, after 1 untimed)\n"),
+            std::string::npos)
+      << t.out;
+}
+
+TEST(MeasureModel, BadTimingIsOneLine) {
+  const std::string call = "measure --op bcast/binomial --procs 2 --bytes 8 --timing ";
+  expect_refused(call + "OSU --engine model", "collsim: --timing: 'OSU' is not collective or osu");
+  // The formulas predict one time from a common start; they have no ranks to time.
+  expect_refused(call + "osu --engine formula", "collsim: --timing does not apply to --engine formula");
+}
+
+}  // namespace

@@ -325,6 +325,32 @@ TEST(ResultsCsvColumns, AnOlderHeaderAndItsRowsGainTheEmptyCiTargetMetCell) {
   EXPECT_EQ(upgraded_results_header("op,bytes,ours_s"), "op,bytes,ours_s");
 }
 
+// OSU timing's columns: written at full precision when the row has them, empty when not; read
+// back as written. A file from before them (reduce_op its last standard column) gains three empty
+// cells after reduce_op, in order, and reads as a row without them.
+TEST_F(ResultsCsv, OsuColumnsRoundTripAndOlderFilesGainThemEmpty) {
+  Measurement osu = simulated_measurement("model", "bcast/binomial", 4, 100000, 0, 0, 0.00022, "ok");
+  osu.osu = OsuTimes{0.1 / 3, 0.00011, 0.00023};
+  const Measurement plain = simulated_measurement("sim", "bcast/binomial", 4, 100000, 0, 0, 0.00022, "ok");
+  EXPECT_NE(csv_row(osu).find(",0.03333333333333333,0.00011,0.00023"), std::string::npos) << csv_row(osu);
+  EXPECT_TRUE(csv_row(plain).ends_with(",,,")) << csv_row(plain);
+  const auto rows = read_results_csv(write(csv_header() + "\n" + csv_row(osu) + "\n" + csv_row(plain) + "\n").string());
+  ASSERT_EQ(rows.size(), 2u);
+  ASSERT_TRUE(rows[0].osu);
+  EXPECT_EQ(rows[0].osu->avg_s, 0.1 / 3);
+  EXPECT_EQ(rows[0].osu->min_s, 0.00011);
+  EXPECT_EQ(rows[0].osu->max_s, 0.00023);
+  EXPECT_FALSE(rows[1].osu);
+  EXPECT_TRUE(rows[1].axes.empty());
+
+  const std::string old = "engine,op,time_s,ci95_s,ci_target_met,datatype,reduce_op,taper,key";
+  EXPECT_EQ(upgraded_results_header(old),
+            "engine,op,time_s,ci95_s,ci_target_met,datatype,reduce_op,osu_avg_s,osu_min_s,osu_max_s,taper,key");
+  EXPECT_EQ(upgraded_results_row(old, "mpi,bcast/binomial,1,0.5,1,,,4,k1"), "mpi,bcast/binomial,1,0.5,1,,,,,,4,k1");
+  // Both kinds of added column at once: ci_target_met after ci95_s, the osu ones after reduce_op.
+  EXPECT_EQ(upgraded_results_row("engine,ci95_s,reduce_op,key", "model,0,sum,k"), "model,0,,sum,,,,k");
+}
+
 TEST_F(ResultsCsv, RefusesWhatIsNotAResultsFile) {
   const auto refused = [](const fs::path& p, const std::string& fragment) {
     try {
@@ -353,7 +379,7 @@ TEST_F(ResultsCsv, RefusesWhatIsNotAResultsFile) {
           ":2: not a results row (time_s is '-1e-05', not a time (a non-negative number of seconds))");
   refused(write(header + "sim,bcast/binomial,4,1000,0,0,1,nan\n"),
           ":2: not a results row (mean_s is 'nan', not a time (a non-negative number of seconds))");
-  refused(write(csv_header() + "\nmpi,bcast/binomial,4,1000,0,0,1,3,1,1,1,1,0.1,yes,ok,,,\n"),
+  refused(write(csv_header() + "\nmpi,bcast/binomial,4,1000,0,0,1,3,1,1,1,1,0.1,yes,ok,,,,,,\n"),
           ":2: not a results row (ci_target_met is 'yes')");
 }
 

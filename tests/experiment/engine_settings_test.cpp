@@ -205,12 +205,14 @@ TEST(EngineSettings, RunJsonRecordsEverySettingWithAMember) {
   s.sim.protocol = "ideal";
   s.mpi.min_runs = 7;
   const std::vector<std::string> lines = settings_json(s);
-  ASSERT_EQ(lines.size(), 3u);
+  // model, sim, mpi, then the top-level members (the timing).
+  ASSERT_EQ(lines.size(), 4u);
   EXPECT_EQ(lines[0].substr(0, 30), "  \"model\": {\"kind\": \"hockney\",");
   EXPECT_NE(lines[0].find("\"alpha\": 3e-06, \"beta\": 2e-09"), std::string::npos) << lines[0];
   EXPECT_NE(lines[1].find("\"protocol\": \"ideal\""), std::string::npos) << lines[1];
   EXPECT_NE(lines[1].find("\"eager_limit\": 65536"), std::string::npos) << lines[1];
   EXPECT_NE(lines[2].find("\"min_runs\": 7"), std::string::npos) << lines[2];
+  EXPECT_EQ(lines[3], "  \"timing\": \"collective\"");
   for (const Setting& t : engine_setting_table()) {
     if (t.json.empty()) continue;
     const std::string quoted = std::string("\"").append(t.json.substr(t.json.find('.') + 1)).append("\": ");

@@ -417,6 +417,28 @@ TEST(Scenario, FieldsThatDoNotApplyAreRefused) {
   EXPECT_EQ(load_scenario((dir / "eagerideal.yaml").string()).sim.eager_limit, 4096u);
 }
 
+// timing: collective by default; osu reaches every point's spec; a bad value, or osu where no
+// engine runs ranks, is refused at its place.
+TEST(Scenario, Timing) {
+  const fs::path dir = fresh_dir("timing");
+  const std::string ops = "procs: 2\nbytes: 1\noperations: [bcast/binomial]\n";
+  write_file(dir / "plain.yaml", "engines: [model]\n" + ops);
+  EXPECT_EQ(load_scenario((dir / "plain.yaml").string()).timing.kind, Timing::Kind::collective);
+  write_file(dir / "osu.yaml", "engines: [formula, model, sim]\nplatform: " +
+                                   (kSource / "platforms/test/star16.xml").string() + "\n" + ops + "timing: osu\n");
+  const Scenario sc = load_scenario((dir / "osu.yaml").string());
+  EXPECT_EQ(sc.timing.kind, Timing::Kind::osu);
+  const auto plan = expand_plan(sc);
+  ASSERT_FALSE(plan.empty());
+  for (const PlanPoint& p : plan) EXPECT_EQ(p.spec.timing.kind, Timing::Kind::osu) << engine_name(p.engine);
+  expect_refused(dir / "bad.yaml", "engines: [model]\n" + ops + "timing: wall\n",
+                 "5:9: timing: 'wall' is not collective or osu");
+  const fs::path formula = dir / "formula.yaml";
+  expect_refused(formula, "engines: [formula]\n" + ops + "timing: osu\n",
+                 "5:9: timing: osu applies only to the engines that run ranks (model, sim), and " + formula.string() +
+                     " runs none of them");
+}
+
 // What is almost certainly a slip is refused with its position rather than run: a key given
 // twice, a value listed twice, an operation given twice, a root no process count has, a name
 // that would put the results folder elsewhere than results/NAME.

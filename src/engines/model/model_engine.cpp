@@ -1095,8 +1095,10 @@ RunResult ModelEngine::run() {
   std::int64_t events = 0;
   const auto P = static_cast<std::size_t>(size());
   const bool keep_work = RankWork::holds_state(spec_);
-  // Traced runs start every rank at time 0, so that the trace is written in time order.
-  late_starts_ = !spec_.program && spec_.algorithm && spec_.algorithm->receives_first && !trace_;
+  // Traced runs start every rank at time 0, so that the trace is written in time order. Under OSU
+  // timing a rank's first receive is only the first of many calls: it starts on time.
+  late_starts_ = !spec_.program && spec_.algorithm && spec_.algorithm->receives_first && !trace_ &&
+                 spec_.timing.kind == Timing::Kind::collective;
   ranks_.allocate(P, late_starts_);
   if (keep_work) work_.reserve(P);
   huge_pages::advise(work_.data(), work_.capacity() * sizeof(RankWork));
@@ -1206,6 +1208,7 @@ RunResult ModelEngine::run() {
   for (std::size_t i = 0; i < work_.size(); ++i) {
     const RankWork& w = work_[i];
     if (w.timed_s()) result.finish_s[i] = *w.timed_s();
+    if (w.osu_s()) result.osu_s.push_back(*w.osu_s());
     if (result.data_error.empty()) result.data_error = w.check();
   }
   result.time_s = call_time(spec_, result.finish_s);

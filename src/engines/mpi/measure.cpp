@@ -80,7 +80,11 @@ RunResult run_mpi(MPI_Comm comm, const RunSpec& spec, const TimerOptions& option
   if (spec.trace) call.trace_next_run(spec.trace);
   CallTimer timer(comm, options);
   CallTiming t = timer.time(call);
-  return RunResult{t.time_s, std::move(t.finish_s), std::move(t.data_error), {}};
+  RunResult r;
+  r.time_s = t.time_s;
+  r.finish_s = std::move(t.finish_s);
+  r.data_error = std::move(t.data_error);
+  return r;
 }
 
 }  // namespace collsim

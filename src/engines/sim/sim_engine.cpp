@@ -79,6 +79,8 @@ class RecordWriter final : public sim::Reporter {
     put(p, r.time_s);
     put(p, static_cast<std::uint64_t>(r.finish_s.size()));
     for (double f : r.finish_s) put(p, f);
+    put(p, static_cast<std::uint64_t>(r.osu_s.size()));
+    for (double f : r.osu_s) put(p, f);
     put(p, static_cast<std::uint64_t>(r.protocol.size()));
     p += r.protocol;
     put(p, static_cast<std::uint8_t>(trace_lost));
@@ -341,6 +343,9 @@ void read_records(int fd, Outcome& o, std::span<const RunSpec> specs,
         const auto n = rec.get<std::uint64_t>();
         r.finish_s.reserve(static_cast<std::size_t>(n));
         for (std::uint64_t i = 0; i < n; ++i) r.finish_s.push_back(rec.get<double>());
+        const auto osu = rec.get<std::uint64_t>();
+        r.osu_s.reserve(static_cast<std::size_t>(osu));
+        for (std::uint64_t i = 0; i < osu; ++i) r.osu_s.push_back(rec.get<double>());
         r.protocol = rec.text(static_cast<std::size_t>(rec.get<std::uint64_t>()));
         const bool lost = rec.get<std::uint8_t>() != 0;
         const auto events = rec.get<std::uint64_t>();
@@ -485,7 +490,7 @@ std::optional<FileStamp> stamp_of(const std::string& file) {
 }
 
 // A spec as the server receives it: a collective call of a registry algorithm, by value.
-static_assert(std::is_trivially_copyable_v<AlgorithmParams>);
+static_assert(std::is_trivially_copyable_v<AlgorithmParams> && std::is_trivially_copyable_v<Timing>);
 
 template <class T>
 void put_raw(std::string& out, const T& v) {
@@ -513,6 +518,7 @@ std::string encode_specs(std::span<const RunSpec> specs) {
     put_raw(out, static_cast<std::uint8_t>(s.real_bytes));
     put_raw(out, static_cast<std::uint64_t>(s.then_gather));
     put_raw(out, static_cast<std::uint8_t>(s.timed_on_root));
+    put_raw(out, s.timing);
     put_raw(out, static_cast<std::uint8_t>(s.trace != nullptr));
     put_raw(out, static_cast<std::uint64_t>(s.trace ? s.trace->max_events() : 0));
   }
@@ -549,6 +555,7 @@ DecodedSpecs decode_specs(std::string_view data) {
     s.real_bytes = rec.get<std::uint8_t>() != 0;
     s.then_gather = static_cast<std::size_t>(rec.get<std::uint64_t>());
     s.timed_on_root = rec.get<std::uint8_t>() != 0;
+    s.timing = rec.get<Timing>();
     const bool traced = rec.get<std::uint8_t>() != 0;
     const auto max = static_cast<std::size_t>(rec.get<std::uint64_t>());
     if (traced) s.trace = &d.bounds.emplace_back(max);

@@ -211,7 +211,8 @@ struct Simulation::Impl {
   sim::Route checked_route(s4u::Host* from, s4u::Host* to) const;
   void check_routes(int procs) const;
   void measure(std::size_t index, const RunSpec& spec);
-  void rank_main(Measurement& m, int rank, std::vector<double>& finish, std::vector<std::string>& errors);
+  void rank_main(Measurement& m, int rank, std::vector<double>& finish, std::vector<double>& osu,
+                 std::vector<std::string>& errors);
   std::string deadlock_message() const;
 };
 
@@ -463,7 +464,7 @@ void Simulation::Impl::measure(std::size_t index, const RunSpec& spec) {
         std::make_unique<SimComm>(m, mailboxes, static_cast<int>(r), protocols.inter, memcpy_rate[node(r)]));
     if (spec.trace) m.ranks.back()->set_trace(&events);
   }
-  std::vector<double> finish(P, 0.0);
+  std::vector<double> finish(P, 0.0), osu(P, 0.0);
   std::vector<std::string> errors(P);
   m.hosts.resize(P);
   for (std::size_t r = 0; r < P; ++r) m.hosts[r] = hosts[node(r)];
@@ -478,7 +479,8 @@ void Simulation::Impl::measure(std::size_t index, const RunSpec& spec) {
   m.actors.reserve(P);
   for (std::size_t r = 0; r < P; ++r) m.actors.push_back(s4u::Actor::init("rank-" + std::to_string(r), hosts[node(r)]));
   for (std::size_t r = 0; r < P; ++r)
-    m.actors[r]->start([this, &m, &finish, &errors, r] { rank_main(m, static_cast<int>(r), finish, errors); });
+    m.actors[r]->start(
+        [this, &m, &finish, &osu, &errors, r] { rank_main(m, static_cast<int>(r), finish, osu, errors); });
   for (auto& a : m.actors) a->join();
   if (transport) transport->shutdown();
 
@@ -496,6 +498,7 @@ void Simulation::Impl::measure(std::size_t index, const RunSpec& spec) {
   result.protocol = protocols.name;
   result.finish_s = std::move(finish);
   result.time_s = call_time(spec, result.finish_s);
+  if (spec.timing.kind == Timing::Kind::osu) result.osu_s = std::move(osu);
   for (auto& e : errors)
     if (!e.empty()) {
       result.data_error = std::move(e);
@@ -508,7 +511,7 @@ void Simulation::Impl::measure(std::size_t index, const RunSpec& spec) {
   reporter->result(index, result, recorded, events.overflowed());
 }
 
-void Simulation::Impl::rank_main(Measurement& m, int rank, std::vector<double>& finish,
+void Simulation::Impl::rank_main(Measurement& m, int rank, std::vector<double>& finish, std::vector<double>& osu,
                                  std::vector<std::string>& errors) {
   const RunSpec& spec = *m.spec;
   SimComm& comm = *m.ranks[static_cast<std::size_t>(rank)];
@@ -530,6 +533,7 @@ void Simulation::Impl::rank_main(Measurement& m, int rank, std::vector<double>& 
   }
   comm.finished = true;
   finish[static_cast<std::size_t>(rank)] = work.timed_s().value_or(s4u::Engine::get_clock() - m.start);
+  osu[static_cast<std::size_t>(rank)] = work.osu_s().value_or(0);
   try {
     comm.check_returned();
   } catch (const CommError& e) {

@@ -32,7 +32,7 @@ Measurement simulated_measurement(std::string engine, std::string op, int procs,
 
 std::string csv_header() {
   return "engine,op,procs,bytes,segment,root,time_s,runs,mean_s,median_s,min_s,max_s,ci95_s,ci_target_met,data,"
-         "protocol,datatype,reduce_op";
+         "protocol,datatype,reduce_op,osu_avg_s,osu_min_s,osu_max_s";
 }
 
 std::string ci_met_cell(const std::optional<bool>& met) { return met ? (*met ? "1" : "0") : ""; }
@@ -45,20 +45,27 @@ bool read_ci_met_cell(const std::string& cell, std::optional<bool>& met) {
 
 namespace {
 // Columns added to results files after they were first written, each after the column named
-// beside it; a file without one reads as if its cells were empty.
-constexpr std::pair<const char*, const char*> kAddedColumns[] = {{"ci_target_met", "ci95_s"}};
+// beside it (which may be one added before it in this list); a file without one reads as if its
+// cells were empty.
+constexpr std::pair<const char*, const char*> kAddedColumns[] = {
+    {"ci_target_met", "ci95_s"}, {"osu_avg_s", "reduce_op"}, {"osu_min_s", "osu_avg_s"}, {"osu_max_s", "osu_min_s"}};
 
-// Where each added column goes in a row under `header`, in increasing order; empty when the
-// header has them all (or lacks the column they follow: not a results header).
-std::vector<std::size_t> added_positions(const std::vector<std::string>& header) {
-  std::vector<std::size_t> at;
+// `header` with the added columns it lacks, each after its anchor (none when it lacks the anchor:
+// not a results header); `at` gets where each one landed, in increasing order.
+std::vector<std::string> with_added_columns(std::vector<std::string> header, std::vector<std::size_t>& at) {
+  std::vector<bool> added(header.size(), false);
   for (const auto& [column, after] : kAddedColumns) {
     if (std::find(header.begin(), header.end(), column) != header.end()) continue;
     const auto anchor = std::find(header.begin(), header.end(), after);
-    if (anchor != header.end()) at.push_back(static_cast<std::size_t>(anchor - header.begin()) + 1);
+    if (anchor == header.end()) continue;
+    const auto pos = anchor - header.begin() + 1;
+    header.insert(header.begin() + pos, column);
+    added.insert(added.begin() + pos, true);
   }
-  std::sort(at.begin(), at.end());
-  return at;
+  at.clear();
+  for (std::size_t i = 0; i < added.size(); ++i)
+    if (added[i]) at.push_back(i);
+  return header;
 }
 
 std::string joined(const std::vector<std::string>& cells) {
@@ -72,23 +79,19 @@ std::string joined(const std::vector<std::string>& cells) {
 }  // namespace
 
 std::string upgraded_results_header(const std::string& header) {
-  std::vector<std::string> cells = split_csv(header);
-  if (added_positions(cells).empty()) return header;
-  for (const auto& [column, after] : kAddedColumns) {
-    if (std::find(cells.begin(), cells.end(), column) != cells.end()) continue;
-    const auto anchor = std::find(cells.begin(), cells.end(), after);
-    if (anchor != cells.end()) cells.insert(anchor + 1, column);
-  }
-  return joined(cells);
+  std::vector<std::size_t> at;
+  const std::vector<std::string> cells = with_added_columns(split_csv(header), at);
+  return at.empty() ? header : joined(cells);
 }
 
 std::string upgraded_results_row(const std::string& header, const std::string& row) {
-  const std::vector<std::size_t> at = added_positions(split_csv(header));
+  std::vector<std::size_t> at;
+  with_added_columns(split_csv(header), at);
   if (at.empty()) return row;
   std::vector<std::string> cells = split_csv(row);
-  // From the last position back, so that the earlier ones stay where they are.
-  for (auto it = at.rbegin(); it != at.rend(); ++it)
-    if (*it <= cells.size()) cells.insert(cells.begin() + static_cast<std::ptrdiff_t>(*it), "");
+  // Positions in the upgraded row, in increasing order: each insertion leaves the earlier ones.
+  for (std::size_t i : at)
+    if (i <= cells.size()) cells.insert(cells.begin() + static_cast<std::ptrdiff_t>(i), "");
   return joined(cells);
 }
 
@@ -161,6 +164,9 @@ std::string csv_row(const Measurement& m) {
       .text(m.protocol)
       .text(m.datatype)
       .text(m.reduce_op)
+      .number(m.osu ? std::optional(m.osu->avg_s) : std::nullopt)
+      .number(m.osu ? std::optional(m.osu->min_s) : std::nullopt)
+      .number(m.osu ? std::optional(m.osu->max_s) : std::nullopt)
       .str();
 }
 
@@ -238,6 +244,15 @@ std::optional<Measurement> row_from_cells(const std::vector<std::string>& header
     m.protocol = v.count("protocol") ? v["protocol"] : "";
     m.datatype = v.count("datatype") ? v["datatype"] : "";  // files before reductions have neither
     m.reduce_op = v.count("reduce_op") ? v["reduce_op"] : "";
+    if (v.count("osu_avg_s") && !v["osu_avg_s"].empty()) {  // files before OSU timing have none
+      OsuTimes t;
+      for (auto [column, value] :
+           {std::pair{"osu_avg_s", &t.avg_s}, {"osu_min_s", &t.min_s}, {"osu_max_s", &t.max_s}}) {
+        field = column;
+        *value = parse_real(v.at(column)).value();
+      }
+      m.osu = t;
+    }
     static const std::vector<std::string> path_columns = split_csv(critical_path_header());
     if (v.count(path_columns[0]) && !v[path_columns[0]].empty()) {
       PathShares s;

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "engines/run.hpp"
 #include "experiment/trace/critical_path.hpp"
 #include "support/csv.hpp"
 
@@ -40,6 +41,10 @@ struct Measurement {
   // The run's critical path, when a scenario asks for it (critical_path: true) and the engine
   // traces: the columns critical_path_header() names, after the axes.
   std::optional<PathShares> critical_path;
+  // Under OSU timing (engines/run.hpp, Timing): the mean, min and max over the ranks of each
+  // rank's mean time from its own entry, beside time_s (columns osu_avg_s, osu_min_s, osu_max_s;
+  // empty under the default timing and from the formula engines).
+  std::optional<OsuTimes> osu;
 };
 
 // Fills the statistics of a simulated point from its single time.
@@ -76,7 +81,7 @@ bool read_ci_met_cell(const std::string& cell, std::optional<bool>& met);
 // Under a table whose measured times that missed the target are marked " *".
 inline constexpr const char* kCiMissedNote =
     "* stopped at max_runs with the 95% CI above ci_target: less certain than asked (ci_target_met 0)\n";
-// A results file written before a column was added (ci_target_met, after ci95_s) still resumes
+// A results file written before a column was added (ci_target_met, the osu_ columns) still resumes
 // and merges: its header with the added columns, and one of its rows with an empty cell in each.
 // Both return their argument unchanged when the header has every column already.
 std::string upgraded_results_header(const std::string& header);

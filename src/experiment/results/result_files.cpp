@@ -28,7 +28,8 @@ std::vector<std::string> run_json_settings(const Scenario& sc) {
   std::string j = "  \"engines\": [";
   for (std::size_t i = 0; i < sc.engines.size(); ++i) j += (i ? ", " : "") + json_string(sc.engines[i]);
   out.push_back(j + "]");
-  for (auto& line : settings_json({.model = sc.model, .sim = sc.sim, .mpi = sc.mpi})) out.push_back(std::move(line));
+  for (auto& line : settings_json({.model = sc.model, .sim = sc.sim, .mpi = sc.mpi, .timing = sc.timing}))
+    out.push_back(std::move(line));
   j = "  \"operations\": [";
   for (std::size_t i = 0; i < sc.operations.size(); ++i) {
     const auto& op = sc.operations[i];

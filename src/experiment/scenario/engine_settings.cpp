@@ -39,6 +39,9 @@ std::string fraction_problem(const std::string& f) {
   const auto x = parse_fraction(f);
   return x && *x > 0 ? "" : "'" + f + "' is not a positive fraction (e.g. 0.025 or 2.5%)";
 }
+std::string timing_problem(const std::string& t) {
+  return parse_timing(t) ? "" : "'" + t + "' is not collective or osu";
+}
 std::string timeout_problem(const std::string& t) {
   return parse_seconds(t).value_or(0) >= 1 ? "" : "'" + t + "' is under a second";
 }
@@ -372,6 +375,22 @@ std::vector<Setting> make_table() {
        .check = timeout_problem,
        .store = [](EngineSettings& s, const SettingValue& v) { s.mpi.timeout_s = real_of(v); },
        .show = [](const EngineSettings& s) { return format_real(s.mpi.timeout_s); }},
+
+      // How the ranks time a call (engines/run.hpp, Timing). The formulas predict one time from a
+      // common start and have no ranks to time on their own.
+      {.group = G::timing,
+       .option = "timing",
+       .key = "timing",
+       .json = "timing",
+       .type = T::text,
+       .value_name = "HOW",
+       .engines = kOnModel | kOnSim,
+       .help = "model, sim: collective (default: every rank starts at one date, the time is the last finish) or "
+               "osu (also osu_bcast's: each rank times its own calls from its own entry, a barrier between them; "
+               "columns osu_avg_s, osu_min_s, osu_max_s)",
+       .check = timing_problem,
+       .store = [](EngineSettings& s, const SettingValue& v) { s.timing.kind = *parse_timing(text_of(v)); },
+       .show = [](const EngineSettings& s) { return json_string(to_string(s.timing.kind)); }},
   };
   return t;
 }
@@ -538,6 +557,9 @@ std::vector<std::string> settings_json(const EngineSettings& settings) {
     }
     out.push_back(line + "}");
   }
+  for (const Setting& s : engine_setting_table())
+    if (!s.json.empty() && s.json.find('.') == std::string_view::npos)
+      out.push_back("  " + json_string(std::string(s.json)) + ": " + s.show(settings));
   return out;
 }
 

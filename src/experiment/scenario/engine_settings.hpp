@@ -25,6 +25,7 @@ struct EngineSettings {
   SimConfig sim;
   MpiLaunch mpi;
   bool model_from_platform = false;  // the model takes the platform's two-level Hockney
+  Timing timing;                     // how the engines that run ranks time a call
 };
 
 // A set of engines (engines/engine.hpp), one bit each: those a setting means something to.
@@ -48,7 +49,7 @@ enum class SettingType {
   parts,          // command line only: "A,B,..." standing for the settings named in `parts`
 };
 
-enum class SettingGroup { placement, sim, model, mpi };  // in the order of the table
+enum class SettingGroup { placement, sim, model, mpi, timing };  // in the order of the table
 
 using SettingValue = std::variant<double, long long, bool, std::string, std::vector<std::string>>;
 
@@ -106,7 +107,8 @@ class SettingSource {
 // min_runs...). The platform file itself is read by the caller (a scenario may generate it).
 void read_settings(const SettingSource& source, SettingGroup group, EngineSettings& into);
 
-// The model, sim and mpi members of run.json, one line each ("  \"model\": {...}").
+// The model, sim and mpi members of run.json, one line each ("  \"model\": {...}"), then the
+// settings recorded at its top level ("  \"timing\": \"osu\"").
 std::vector<std::string> settings_json(const EngineSettings& settings);
 
 }  // namespace collsim

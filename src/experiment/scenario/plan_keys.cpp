@@ -110,9 +110,12 @@ std::string collective_point_text(const PlanPoint& p) {
 }
 
 std::string collective_fingerprint(const Scenario& sc, const std::vector<PlanPoint>& plan) {
-  std::string all = "collective;real_bytes=" + std::string(sc.real_bytes ? "1" : "0") +
-                    ";formulas=" + joined(sc.formulas) + ";params=" + file_hash(sc.params_file) +
-                    ";mpi=" + mpi_text(sc.mpi) + (sc.critical_path ? ";critical_path=1" : "") + "\n";
+  std::string all =
+      "collective;real_bytes=" + std::string(sc.real_bytes ? "1" : "0") + ";formulas=" + joined(sc.formulas) +
+      ";params=" + file_hash(sc.params_file) + ";mpi=" + mpi_text(sc.mpi) +
+      (sc.critical_path ? ";critical_path=1" : "") +
+      // Added only when not the default, so that earlier runs still resume.
+      (sc.timing.kind != Timing::Kind::collective ? ";timing=" + std::string(to_string(sc.timing.kind)) : "") + "\n";
   for (const PlanPoint& p : plan) {
     all += collective_point_text(p);
     // Only the settings the point's engine reads: a model sweep does not depend on the platform.

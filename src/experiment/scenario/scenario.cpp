@@ -265,17 +265,27 @@ void place_clusters(const Reader& in, const YAML::Node& root, const std::string&
 
 }  // namespace
 
+std::string timing_problem(const Scenario& sc) {
+  if (sc.timing.kind == Timing::Kind::collective) return "";
+  const EngineSet takes = engine_setting("timing").engines;
+  for (const std::string& e : sc.engines)
+    for (const EngineInfo& info : kEngines)
+      if ((takes & engine_set(info.engine)) && chooses(e, info.engine)) return "";
+  return std::string(to_string(sc.timing.kind)) + " applies only to the engines that run ranks (" +
+         engines_text(takes) + "), and " + sc.file + " runs none of them";
+}
+
 Scenario load_scenario(const std::string& path) {
   Scenario sc;
   sc.file = path;
   const YAML::Node root = load_yaml_file(path, "scenario file");
   const Reader in(path);
   if (!root || root.IsNull()) throw ScenarioError(path + ": the scenario is empty");
-  in.only_keys(
-      root, "the scenario",
-      {"name",       "description", "platform", "ranks_per_node", "map_by",   "engines",  "model",      "formula",
-       "sim",        "mpi",         "procs",    "bytes",          "segment",  "root",     "real_bytes", "critical_path",
-       "operations", "output",      "trace",    "trace_limit",    "datatype", "reduce_op"});
+  in.only_keys(root, "the scenario",
+               {"name",       "description",   "platform",   "ranks_per_node", "map_by", "engines",     "model",
+                "formula",    "sim",           "mpi",        "procs",          "bytes",  "segment",     "root",
+                "real_bytes", "critical_path", "operations", "output",         "trace",  "trace_limit", "datatype",
+                "reduce_op",  "timing"});
   auto required = [&](const char* key) {
     if (!root[key]) throw ScenarioError(path + ": missing required key '" + std::string(key) + "'");
     return root[key];
@@ -310,8 +320,12 @@ Scenario load_scenario(const std::string& path) {
   const std::optional<Parameters> params = read_formula_settings(in, root, path, sc);
   read_settings(settings, SettingGroup::sim, engine_settings);
   read_settings(settings, SettingGroup::mpi, engine_settings);
+  read_settings(settings, SettingGroup::timing, engine_settings);
   sc.sim = engine_settings.sim;
   sc.mpi = engine_settings.mpi;
+  sc.timing = engine_settings.timing;
+  if (const std::string problem = timing_problem(sc); !problem.empty())
+    settings.fail(engine_setting("timing"), settings.name("timing") + ": " + problem);
   sc.clusters = read_clusters(in, root, path, sc.sim, sc.model);
   // The first cluster stands for all where one platform is reported (run.json's settings).
   sc.sim.platform_file = sc.clusters.front().sim.platform_file;
@@ -392,6 +406,7 @@ std::vector<PlanPoint> expand_plan(const Scenario& sc, std::size_t* skipped_root
                     point.spec.params.max_requests = op.max_requests;
                     point.spec.params.reduction = {type, reduce_op};
                     point.spec.real_bytes = sc.real_bytes;
+                    point.spec.timing = sc.timing;
                     point.axes = cluster.axes;
                     point.sim = cluster.sim;
                     point.model = cluster.model;

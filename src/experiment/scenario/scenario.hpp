@@ -69,7 +69,14 @@ struct Scenario {
   // trace_limit bytes (`trace_limit: SIZE`).
   std::string trace;
   std::uint64_t trace_limit = kDefaultTraceLimit;
+  // `timing: osu`: the model and sim points also report osu_bcast's times (engines/run.hpp,
+  // Timing); the formula engines' rows leave those columns empty.
+  Timing timing;
 };
+
+// Why the scenario's timing cannot be run ("osu applies only to ..."), or "" when it can: OSU
+// timing needs an engine that runs ranks.
+std::string timing_problem(const Scenario& sc);
 
 Scenario load_scenario(const std::string& path);
 

@@ -60,6 +60,7 @@ Measurement to_measurement(Engine engine, const RunSpec& spec, const RunResult& 
   std::string data = !spec.real_bytes ? "unchecked" : result.data_error.empty() ? "ok" : result.data_error;
   Measurement m = simulated_measurement(std::string(engine_name(engine)), spec, result.time_s, std::move(data));
   m.protocol = result.protocol;
+  m.osu = osu_times(result.osu_s);
   return m;
 }
 
