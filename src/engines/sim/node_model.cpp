@@ -44,7 +44,7 @@ NodeShapeFacts node_facts(const s4u::Host& host) {
 
 NodeModel::NodeModel(const std::vector<Placed>& ranks) : endpoints_(ranks.size(), nullptr) {
   std::unordered_map<s4u::Host*, std::vector<int>> on_node;  // ranks by node, in rank order
-  std::vector<s4u::Host*> order;                            // nodes in order of their first rank
+  std::vector<s4u::Host*> order;                             // nodes in order of their first rank
   for (std::size_t r = 0; r < ranks.size(); ++r) {
     auto& list = on_node[ranks[r].node];
     if (list.empty()) order.push_back(ranks[r].node);
@@ -72,7 +72,9 @@ NodeModel::NodeModel(const std::vector<Placed>& ranks) : endpoints_(ranks.size()
       memory[s] = make_link(zone, name + ":memory-" + std::to_string(s), f.memory_bandwidth, 0);
     std::vector<s4u::Link*> across(sockets * sockets, nullptr);
     const double across_bw = f.inter_socket_bandwidth > 0 ? f.inter_socket_bandwidth : kUnlimited;
-    const auto socket_of = [&](int r) { return static_cast<std::size_t>(ranks[static_cast<std::size_t>(r)].socket) % sockets; };
+    const auto socket_of = [&](int r) {
+      return static_cast<std::size_t>(ranks[static_cast<std::size_t>(r)].socket) % sockets;
+    };
     std::vector<s4u::Link*> core(here.size(), nullptr);
     for (std::size_t i = 0; i < here.size(); ++i) {
       const std::string rank = name + ":rank-" + std::to_string(here[i]);

@@ -54,7 +54,9 @@ class NodeModel {
   explicit NodeModel(const std::vector<Placed>& ranks);
 
   // Whether rank r's copies are modelled (its node has a model).
-  bool models(int rank) const { return static_cast<std::size_t>(rank) < endpoints_.size() && endpoints_[static_cast<std::size_t>(rank)]; }
+  bool models(int rank) const {
+    return static_cast<std::size_t>(rank) < endpoints_.size() && endpoints_[static_cast<std::size_t>(rank)];
+  }
   // The endpoint of rank r (which models() must accept).
   simgrid::s4u::Host* endpoint(int rank) const { return endpoints_[static_cast<std::size_t>(rank)]; }
 
