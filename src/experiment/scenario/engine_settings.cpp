@@ -95,8 +95,9 @@ std::vector<Setting> make_table() {
        .value_name = "POLICY",
        .engines = kPlaced,
        .coarray = true,
-       .help = "sim, and model with --intra or --platform: rank placement like mpirun's: ppr:K:node, "
-               "ppr:K:socket, node (round-robin over nodes), socket (default ppr:1:node)",
+       .help = "sim, and model with --intra or --platform: rank placement like mpirun's: core (fill a node's "
+               "cores, socket 0's first), ppr:K:node, ppr:K:socket, node (round-robin over nodes), socket "
+               "(default ppr:1:node)",
        .check = map_by_problem,
        .store = [](EngineSettings& s, const SettingValue& v) { s.sim.map_by = *models::parse_map_by(text_of(v)); },
        .show = [](const EngineSettings& s) { return json_string(models::to_string(s.sim.map_by)); }},
