@@ -40,11 +40,13 @@ std::string sim_text(const SimConfig& s) {
 }
 
 std::string placement_text(const models::Placement& p) {
-  std::string text = std::to_string(p.block) + "/" + std::to_string(p.round_robin) + "/" + std::to_string(p.sockets) +
-                     "/" + (p.by_socket ? "1" : "0");
-  // Cores per socket only when known, so that the keys of placements without it stay as they were.
-  if (p.cores_per_socket > 0) text.append("/").append(std::to_string(p.cores_per_socket));
-  return text;
+  // The model engine places by node only. Placements that fill a node's cores in order (core,
+  // ppr:K:node, node) know its sockets since 2026-12-04, for the sim engine's node model (whose
+  // key has map_by and the platform); they are written as before, with one socket, so that
+  // earlier results still resume.
+  const int sockets = p.cores_per_socket > 0 ? 1 : p.sockets;
+  return std::to_string(p.block) + "/" + std::to_string(p.round_robin) + "/" + std::to_string(sockets) + "/" +
+         (p.by_socket ? "1" : "0");
 }
 
 std::string hockney_text(const models::Hockney& h) { return format_real(h.alpha) + "/" + format_real(h.beta); }
