@@ -79,7 +79,6 @@ struct Overhead {
   std::vector<Section> sections;  // empty: no cost
 
   double at(std::size_t bytes) const;
-  bool none() const { return sections.empty(); }
 };
 // The table of `text`, or nullopt with `problem` set to what is wrong.
 std::optional<Overhead> parse_overhead(const std::string& text, std::string& problem);
