@@ -8,7 +8,9 @@
 #include "cli/engine_options.hpp"
 #include "cli/progress_line.hpp"
 #include "engines/engine.hpp"
+#include "engines/sim/generated_platform.hpp"
 #include "experiment/analysis/calibration.hpp"
+#include "experiment/analysis/osu_calibration.hpp"
 #include "experiment/scenario/named_files.hpp"
 #include "support/statistics.hpp"
 #include "support/units.hpp"
@@ -16,6 +18,21 @@
 namespace collsim::cli {
 
 namespace {
+
+// calibrate --from-osu: a platform from OSU output instead of experiments.
+std::vector<OptionDef> from_osu_options() {
+  return {
+      {"from-osu", "DIR",
+       "write a platform fitted to OSU output: DIR/socket, DIR/sockets, DIR/nodes with osu_latency.txt, "
+       "osu_bw.txt, osu_bibw.txt, osu_mbw_mr.txt, osu_bcast*.txt (platforms/README.md); the platform goes to "
+       "--output (default osu-platform.xml), the fit beside it (.fit.csv)"},
+      {"sockets", "S", "--from-osu: sockets per node (default 2)"},
+      {"cores", "C", "--from-osu: cores per socket (required)"},
+      {"nodes", "N", "--from-osu: nodes of the platform (default 2)"},
+      {"param", "NAME=VALUE",
+       "--from-osu: a platform parameter the data do not give, as collsim platform takes it (e.g. speed=41.6Gf)", true},
+  };
+}
 
 std::vector<OptionDef> calibrate_options() {
   std::vector<OptionDef> defs = {
@@ -37,6 +54,7 @@ std::vector<OptionDef> calibrate_options() {
   for (auto& d : engine_options()) defs.push_back(d);
   for (auto& d : mpi_run_options()) defs.push_back(d);
   defs.push_back({"quiet", "", "no progress line"});
+  for (auto& d : from_osu_options()) defs.push_back(d);
   return defs;
 }
 
@@ -59,9 +77,64 @@ const char* const kAbout =
     "Runs the seed's experiments (gamma(p); per algorithm: the broadcast then a linear gather of\n"
     "one segment timed on the root, any other collective alone; the ping-pong; a local reduction\n"
     "when a reducing algorithm is calibrated) and fits alpha and beta per algorithm, with float sum\n"
-    "for the reductions. Read the result with: collsim measure --engine formula --params FILE.";
+    "for the reductions. Read the result with: collsim measure --engine formula --params FILE.\n"
+    "\n"
+    "With --from-osu DIR it runs nothing: it fits a platform (tcp+shm, the node model) to OSU\n"
+    "micro-benchmark output measured on a cluster, one folder per placement of the pair (socket/,\n"
+    "sockets/, nodes/), prints the fit with its residuals and writes the platform through\n"
+    "collsim platform's writer (platforms/README.md, \"A platform from OSU measurements\").";
+
+int calibrate_from_osu(const ParsedOptions& o) {
+  const std::vector<OptionDef> own_options = from_osu_options();
+  for (const auto& d : calibrate_options()) {
+    const bool own =
+        d.name == "output" || d.name == "quiet" ||
+        std::any_of(own_options.begin(), own_options.end(), [&](const OptionDef& f) { return f.name == d.name; });
+    if (!own && o.has(d.name)) throw UsageError("--" + d.name + " does not go with --from-osu");
+  }
+  if (!o.has("cores")) throw UsageError("--from-osu needs --cores (cores per socket of the measured nodes)");
+  ClusterSpec spec;
+  std::vector<std::string> given;
+  const auto set = [&](const std::string& name, const std::string& value, const std::string& option) {
+    try {
+      set_parameter(spec, name, value);
+    } catch (const InputError& e) {
+      throw UsageError(option + ": " + e.what());
+    }
+    given.push_back(name);
+  };
+  spec.nodes = 2;
+  for (const char* name : {"sockets", "cores", "nodes"})
+    if (o.has(name)) set(name, o.text(name), std::string("--") + name);
+  for (const std::string& p : o.all("param")) {
+    const auto eq = p.find('=');
+    if (eq == std::string::npos || eq == 0) throw UsageError("--param: '" + p + "' is not NAME=VALUE");
+    set(p.substr(0, eq), p.substr(eq + 1), "--param");
+  }
+  const std::string out = o.text("output", "osu-platform.xml");
+  check_output_file(out, "platform");
+  std::string fit_file = out;
+  if (fit_file.ends_with(".xml")) fit_file.resize(fit_file.size() - 4);
+  fit_file += ".fit.csv";
+  check_output_file(fit_file, "fit");
+
+  const std::vector<OsuClassData> data = read_osu_dir(o.text("from-osu"));
+  for (const OsuClassData& d : data)
+    if (d.pair_class == PairClass::sockets && spec.sockets < 2)
+      throw UsageError("--sockets " + std::to_string(spec.sockets) + ": sockets/ measured two sockets of a node");
+  const OsuFit fit = fit_osu(data, spec, given);
+  std::string command = "collsim calibrate";
+  for (const std::string& arg : o.arguments) command += " " + arg;
+  write_file_atomically(out, platform_xml(spec, command), "platform");
+  write_file_atomically(fit_file, osu_fit_csv(fit), "fit");
+  std::cout << osu_fit_table(fit) << "\nplatform: " << out << "\nfit: " << fit_file << "\n";
+  return 0;
+}
 
 int calibrate(const ParsedOptions& o) {
+  if (o.has("from-osu")) return calibrate_from_osu(o);
+  for (const auto& d : from_osu_options())
+    if (o.has(d.name)) throw UsageError("--" + d.name + " goes with --from-osu");
   if (!o.has("engine")) throw UsageError("missing --engine (sim, model, mpi or mpi-native)");
   CalibrationSetup s;
   const std::string engine = o.text("engine");
@@ -151,8 +224,8 @@ int calibrate(const ParsedOptions& o) {
 
 Command calibrate_command() {
   return {"calibrate",
-          "collsim calibrate --engine sim|model|mpi|mpi-native [options]",
-          "estimate alpha and beta per algorithm, and gamma(p): a parameters file",
+          "collsim calibrate --engine sim|model|mpi|mpi-native [options] | --from-osu DIR --cores C [options]",
+          "estimate alpha and beta per algorithm, and gamma(p): a parameters file; or a platform from OSU output",
           kAbout,
           calibrate_options(),
           calibrate};

@@ -168,3 +168,59 @@ TEST(CliCalibrate, SaysWhenMpiExperimentsStopAtMaxRuns) {
 
 }  // namespace
 }  // namespace collsim_test
+
+namespace collsim_test {
+namespace {
+
+// calibrate --from-osu: the platform and its fit are written, the fit printed, and the platform
+// runs in the sim engine.
+TEST(CliCalibrate, FromOsuWritesAPlatformAndItsFit) {
+  const std::string out = (scratch() / "osu-fitted.xml").string();
+  const Outcome c = collsim("calibrate --from-osu " + src("tests/data/osu/cluster") + " --cores 4 -o " + out);
+  ASSERT_EQ(c.status, 0) << c.err;
+  for (const char* text : {"socket: one-way time", "sockets: one-way time", "nodes: one-way time",
+                           "  memcpy = ", "  memory_bandwidth = 38GBps", "  inter_socket_latency = ", "  latency = "})
+    EXPECT_NE(c.out.find(text), std::string::npos) << text << "\n" << c.out;
+  const std::string fit = slurp(scratch() / "osu-fitted.fit.csv");
+  EXPECT_EQ(fit.substr(0, fit.find('\n')), "class,parameter,value,from");
+  EXPECT_NE(fit.find("socket,fit/max_rel_residual,"), std::string::npos) << fit;
+  const std::string xml = slurp(out);
+  EXPECT_NE(xml.find("<prop id=\"collsim/shm/recv_overhead\" value=\"0:0:"), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<prop id=\"collsim/protocol\" value=\"tcp+shm\"/>"), std::string::npos);
+  EXPECT_NE(xml.find("core=\"8\""), std::string::npos);  // 2 sockets x 4 cores
+  const Outcome run = collsim(
+      "measure --engine sim --op bcast/binomial --procs 8 --bytes 64KiB --map-by core "
+      "--payload virtual --csv --platform " +
+      out);
+  EXPECT_EQ(run.status, 0) << run.err;
+}
+
+// What `dir` holds makes calibrate --from-osu exit with 2 and this one line.
+void expect_refusal(const std::string& args, const std::string& line) {
+  const Outcome c = collsim("calibrate " + args + " -o " + (scratch() / "refused.xml").string());
+  EXPECT_EQ(c.status, 2) << args;
+  EXPECT_EQ(c.err, "collsim: " + line + "\n") << args;
+}
+
+TEST(CliCalibrate, FromOsuRefusesBadFilesAndOptionsInOneLine) {
+  const auto dir = fresh_dir("cli", "osu-bad");
+  const std::string file = (dir / "socket/osu_latency.txt").string();
+  write_file(file, "# OSU MPI Latency Test v7.3\n# Size       Avg Latency(us)\n1     0.20\n2     n/a\n");
+  expect_refusal("--from-osu " + dir.string() + " --cores 4", file + ":4: Avg Latency(us) 'n/a' is not a number");
+  write_file(file, "# OSU MPI Latency Test v7.3\n# Size       Avg Latency(us)\n2     0.20\n1     0.30\n");
+  expect_refusal("--from-osu " + dir.string() + " --cores 4",
+                 file + ":4: size 1 after 2 (line 3): sizes must increase");
+  write_file(file, "");
+  expect_refusal("--from-osu " + dir.string() + " --cores 4", file + ":1: empty file: no OSU output");
+  expect_refusal("--from-osu " + dir.string(), "--from-osu needs --cores (cores per socket of the measured nodes)");
+  expect_refusal("--from-osu " + dir.string() + " --cores 4 --engine sim", "--engine does not go with --from-osu");
+  expect_refusal("--engine model --cores 4", "--cores goes with --from-osu");
+  expect_refusal("--from-osu " + src("tests/data/osu/cluster") + " --cores 4 --param memcpy=5GBps",
+                 "memcpy: fitted from " + src("tests/data/osu/cluster") +
+                     "/socket/osu_latency.txt, so it cannot be given as well (drop the option)");
+  expect_refusal("--from-osu " + src("tests/data/osu/cluster") + " --cores 4 --param speed",
+                 "--param: 'speed' is not NAME=VALUE");
+}
+
+}  // namespace
+}  // namespace collsim_test

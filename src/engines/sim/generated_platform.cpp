@@ -590,6 +590,9 @@ void check(ClusterSpec& s) {
     }
     case Topology::dragonfly: check_dragonfly(s); break;
   }
+  for (const std::string& option : s.protocol_options)
+    if (const std::string problem = check_protocol_option(option); !problem.empty())
+      throw InputError("protocol option " + problem);
   if (static_cast<long long>(s.sockets) * s.cores > 1 << 20)
     throw InputError("sockets x cores = " + std::to_string(static_cast<long long>(s.sockets) * s.cores) +
                      " cores per node is too many");
@@ -741,6 +744,10 @@ std::string platform_xml(const ClusterSpec& spec, const std::string& command) {
     stated.emplace_back(std::string(e.doc.name), e.get(s));
   }
   if (s.topology != Topology::crossbar) stated.emplace_back("topo_parameters", topo_parameters(s));
+  for (const std::string& option : s.protocol_options) {
+    const auto colon = option.find(':');
+    stated.emplace_back(option.substr(0, colon), option.substr(colon + 1));
+  }
 
   std::ostringstream x;
   x << "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n<!--\n";

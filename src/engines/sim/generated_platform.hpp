@@ -66,6 +66,10 @@ struct ClusterSpec {
   double inter_socket_bandwidth = 16e9;  // each direction
   double inter_socket_latency = 200e-9;
   std::string protocol = "tcp";
+  // Protocol parameters stated by the platform, "PROFILE/KEY:VALUE" as --protocol-option takes
+  // them (protocol.hpp), written as collsim/PROFILE/KEY host properties: e.g. the overhead tables
+  // `collsim calibrate --from-osu` fits.
+  std::vector<std::string> protocol_options;
   std::string network_model = "CM02";
   bool crosstraffic = false;
 

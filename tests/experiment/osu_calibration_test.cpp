@@ -1,0 +1,157 @@
+// collsim calibrate --from-osu's fit (experiment/analysis/osu_calibration.hpp): osu_latency files
+// written here, in OSU's format (2 decimals of us), from known parameters by the closed forms of
+// a 2-rank ping-pong under tcp+shm (written out below, not taken from the code under test), give
+// those parameters back; the layout's refusals name the file.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <functional>
+#include <string>
+
+#include "common/files.hpp"
+#include "experiment/analysis/osu_calibration.hpp"
+#include "support/input_error.hpp"
+
+namespace collsim {
+namespace {
+
+namespace fs = std::filesystem;
+using collsim_test::fresh_dir;
+using collsim_test::write_file;
+
+// osu_latency v7 output of sizes 1 B .. 4 MiB, one-way time t(N) in seconds.
+std::string latency_file(const std::function<double(double)>& t) {
+  std::string s = "\n# OSU MPI Latency Test v7.3\n# Datatype: MPI_CHAR.\n# Size       Avg Latency(us)\n";
+  for (long n = 1; n <= 4L << 20; n *= 2) {
+    char row[64];
+    std::snprintf(row, sizeof row, "%-10ld%20.2f\n", n, t(static_cast<double>(n)) * 1e6);
+    s += row;
+  }
+  return s;
+}
+
+// The truth. Inside a node (shm): eager up to 4096 - 56 = 4040 bytes, one copy of 14 + N bytes
+// by the sender, a hand-over, the receiver's copy-out per byte; above it an RGET of 48 bytes
+// (copy and hand-over), the receiver's single copy of N, its set-up. Between sockets each copy
+// crosses the inter-socket link (its latency once for eager, twice for a rendezvous).
+constexpr double kCopy = 12e9, kHandover = 0.3e-6, kCopyOut = 0.25e-9, kRndvSetup = 1.5e-6;
+constexpr double kAcross = 8e9, kAcrossLat = 0.25e-6;
+// Between nodes (tcp): eager up to 65536 - 56 = 65480 bytes, 22 + N bytes over a route of two
+// links; above it RNDV 40, PUT control 64, data 24 + N, FIN 32: three crossings.
+constexpr double kLink = 10e9, kLinkLat = 0.6e-6, kTcpPerByte = 0.05e-9, kTcpSetup = 2e-6;
+
+double socket_time(double n) {
+  return n <= 4040 ? (14 + n) / kCopy + kHandover + kCopyOut * n : 48 / kCopy + kHandover + n / kCopy + kRndvSetup;
+}
+double sockets_time(double n) {
+  return n <= 4040 ? kAcrossLat + (14 + n) / kAcross + kHandover + kCopyOut * n
+                   : 2 * kAcrossLat + 48 / kAcross + kHandover + n / kAcross + kRndvSetup;
+}
+double nodes_time(double n) {
+  return n <= 65480 ? 2 * kLinkLat + (22 + n) / kLink + kTcpPerByte * n
+                    : 6 * kLinkLat + (40 + 64 + 24 + 32 + n) / kLink + kTcpSetup;
+}
+
+fs::path layout(const std::string& name) {
+  const fs::path dir = fresh_dir("osu_calibration", name);
+  write_file(dir / "socket/osu_latency.txt", latency_file(socket_time));
+  write_file(dir / "sockets/osu_latency.txt", latency_file(sockets_time));
+  write_file(dir / "nodes/osu_latency.txt", latency_file(nodes_time));
+  return dir;
+}
+
+const OsuParameter& parameter(const OsuFit& fit, const std::string& name) {
+  for (const OsuParameter& p : fit.parameters)
+    if (p.name == name) return p;
+  throw std::logic_error("no parameter " + name);
+}
+
+TEST(OsuCalibration, SyntheticPingPongsGiveTheirParametersBack) {
+  ClusterSpec spec;
+  spec.cores = 12;
+  const OsuFit fit = fit_osu(read_osu_dir(layout("synthetic").string()), spec, {});
+  // Times are rounded to 10 ns, so small sizes carry up to 3% of noise.
+  EXPECT_NEAR(spec.memcpy, kCopy, 0.01 * kCopy);
+  EXPECT_NEAR(spec.loopback_latency, kHandover, 0.01e-6);
+  EXPECT_NEAR(spec.inter_socket_bandwidth, kAcross, 0.01 * kAcross);
+  EXPECT_NEAR(spec.inter_socket_latency, kAcrossLat, 0.02e-6);
+  EXPECT_NEAR(spec.bandwidth, kLink, 0.01 * kLink);
+  EXPECT_NEAR(spec.latency, kLinkLat, 0.01e-6);
+  EXPECT_EQ(spec.protocol, "tcp+shm");
+  // The overhead tables: the eager sections' per-byte cost, the rendezvous' set-up.
+  double per_byte = 0, setup = 0;
+  const std::string shm = parameter(fit, "shm/recv_overhead").value;
+  ASSERT_EQ(std::sscanf(shm.c_str(), "0:0:%lf;4041:%lf:0", &per_byte, &setup), 2) << shm;
+  EXPECT_NEAR(per_byte, kCopyOut, 0.02 * kCopyOut);
+  EXPECT_NEAR(setup, kRndvSetup, 0.03e-6);
+  const std::string tcp = parameter(fit, "tcp/recv_overhead").value;
+  ASSERT_EQ(std::sscanf(tcp.c_str(), "0:0:%lf;65481:%lf:0", &per_byte, &setup), 2) << tcp;
+  EXPECT_NEAR(per_byte, kTcpPerByte, 0.05 * kTcpPerByte);
+  EXPECT_NEAR(setup, kTcpSetup, 0.05e-6);
+  // Every class: the platform within the rounding of the points (half of 10 ns on 0.3 us).
+  ASSERT_EQ(fit.classes.size(), 3u);
+  for (const OsuClassFit& c : fit.classes) {
+    EXPECT_EQ(c.points, 23) << to_string(c.pair_class);
+    EXPECT_LT(c.max_rel_residual, 0.03) << to_string(c.pair_class);
+    EXPECT_LT(c.median_rel_residual, 0.005) << to_string(c.pair_class);
+  }
+  EXPECT_EQ(fit.classes[0].eager_points, 12);  // 1 .. 2048 B
+  EXPECT_EQ(fit.classes[0].rndv_points, 11);   // 4 KiB .. 4 MiB
+}
+
+std::string refusal(const fs::path& dir, const std::vector<std::string>& given = {}) {
+  try {
+    ClusterSpec spec;
+    fit_osu(read_osu_dir(dir.string()), spec, given);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(OsuCalibration, TheLayoutRefusesWhatDoesNotFitNamingIt) {
+  fs::path dir = layout("stray");
+  write_file(dir / "socket/notes.txt", "x");
+  EXPECT_EQ(refusal(dir), (dir / "socket/notes.txt").generic_string() +
+                              ": not part of the layout (DIR holds socket/, sockets/ and nodes/, each with "
+                              "osu_latency.txt, osu_bw.txt, osu_bibw.txt, osu_mbw_mr.txt (socket/ only) or "
+                              "osu_bcast*.txt)");
+  dir = layout("folder");
+  fs::create_directories(dir / "numa");
+  EXPECT_EQ(refusal(dir).substr(0, (dir / "numa").generic_string().size() + 27),
+            (dir / "numa").generic_string() + ": not part of the layout (D");
+  dir = layout("swapped");
+  write_file(dir / "nodes/osu_bw.txt", latency_file(nodes_time));
+  EXPECT_EQ(refusal(dir), (dir / "nodes/osu_bw.txt").generic_string() +
+                              ":1: osu_latency output in a file named for osu_bw");
+  dir = layout("mbw");
+  write_file(dir / "nodes/osu_mbw_mr.txt", "");
+  EXPECT_EQ(refusal(dir), (dir / "nodes/osu_mbw_mr.txt").generic_string() +
+                              ": osu_mbw_mr is read in socket/ only (its pairs on one socket)");
+  dir = layout("bad-row");
+  write_file(dir / "sockets/osu_latency.txt", latency_file(sockets_time) + "8388608   lots\n");
+  EXPECT_EQ(refusal(dir), (dir / "sockets/osu_latency.txt").generic_string() +
+                              ":28: Avg Latency(us) 'lots' is not a number");
+  dir = layout("no-socket");
+  fs::remove_all(dir / "socket");
+  EXPECT_EQ(refusal(dir), dir.string() +
+                              "/sockets: needs socket/osu_latency.txt too (a copy's costs inside a socket come from it)");
+  dir = layout("bw-alone");
+  fs::remove(dir / "nodes/osu_latency.txt");
+  write_file(dir / "nodes/osu_bw.txt", "");
+  EXPECT_EQ(refusal(dir), (dir / "nodes").generic_string() +
+                              ": no osu_latency.txt: a class is fitted from its osu_latency");
+  dir = layout("given");
+  EXPECT_EQ(refusal(dir, {"memcpy"}), "memcpy: fitted from " + (dir / "socket/osu_latency.txt").generic_string() +
+                                          ", so it cannot be given as well (drop the option)");
+  dir = fresh_dir("osu_calibration", "empty");
+  EXPECT_EQ(refusal(dir),
+            dir.string() +
+                ": no osu_latency.txt in socket/, sockets/ or nodes/ (DIR holds socket/, sockets/ and nodes/, each "
+                "with osu_latency.txt, osu_bw.txt, osu_bibw.txt, osu_mbw_mr.txt (socket/ only) or osu_bcast*.txt)");
+}
+
+}  // namespace
+}  // namespace collsim
