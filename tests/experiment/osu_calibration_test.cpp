@@ -124,25 +124,25 @@ TEST(OsuCalibration, TheLayoutRefusesWhatDoesNotFitNamingIt) {
             (dir / "numa").generic_string() + ": not part of the layout (D");
   dir = layout("swapped");
   write_file(dir / "nodes/osu_bw.txt", latency_file(nodes_time));
-  EXPECT_EQ(refusal(dir), (dir / "nodes/osu_bw.txt").generic_string() +
-                              ":1: osu_latency output in a file named for osu_bw");
+  EXPECT_EQ(refusal(dir),
+            (dir / "nodes/osu_bw.txt").generic_string() + ":1: osu_latency output in a file named for osu_bw");
   dir = layout("mbw");
   write_file(dir / "nodes/osu_mbw_mr.txt", "");
   EXPECT_EQ(refusal(dir), (dir / "nodes/osu_mbw_mr.txt").generic_string() +
                               ": osu_mbw_mr is read in socket/ only (its pairs on one socket)");
   dir = layout("bad-row");
   write_file(dir / "sockets/osu_latency.txt", latency_file(sockets_time) + "8388608   lots\n");
-  EXPECT_EQ(refusal(dir), (dir / "sockets/osu_latency.txt").generic_string() +
-                              ":28: Avg Latency(us) 'lots' is not a number");
+  EXPECT_EQ(refusal(dir),
+            (dir / "sockets/osu_latency.txt").generic_string() + ":28: Avg Latency(us) 'lots' is not a number");
   dir = layout("no-socket");
   fs::remove_all(dir / "socket");
-  EXPECT_EQ(refusal(dir), dir.string() +
-                              "/sockets: needs socket/osu_latency.txt too (a copy's costs inside a socket come from it)");
+  EXPECT_EQ(refusal(dir),
+            dir.string() + "/sockets: needs socket/osu_latency.txt too (a copy's costs inside a socket come from it)");
   dir = layout("bw-alone");
   fs::remove(dir / "nodes/osu_latency.txt");
   write_file(dir / "nodes/osu_bw.txt", "");
-  EXPECT_EQ(refusal(dir), (dir / "nodes").generic_string() +
-                              ": no osu_latency.txt: a class is fitted from its osu_latency");
+  EXPECT_EQ(refusal(dir),
+            (dir / "nodes").generic_string() + ": no osu_latency.txt: a class is fitted from its osu_latency");
   dir = layout("given");
   EXPECT_EQ(refusal(dir, {"memcpy"}), "memcpy: fitted from " + (dir / "socket/osu_latency.txt").generic_string() +
                                           ", so it cannot be given as well (drop the option)");

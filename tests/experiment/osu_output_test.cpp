@@ -91,10 +91,8 @@ TEST(OsuOutput, BadFilesAreOneLineWithFileAndLine) {
             "osu_bibw, osu_mbw_mr and osu_bcast output)");
   EXPECT_EQ(refusal(kLatency + "1   0.20\n2   fast\n"), "f.txt:5: Avg Latency(us) 'fast' is not a number");
   EXPECT_EQ(refusal(kLatency + "1   0.20\nx   0.30\n"), "f.txt:5: size 'x' is not a whole number of bytes");
-  EXPECT_EQ(refusal(kLatency + "4   0.20\n2   0.30\n"),
-            "f.txt:5: size 2 after 4 (line 4): sizes must increase");
-  EXPECT_EQ(refusal(kLatency + "4   0.20\n4   0.30\n"),
-            "f.txt:5: size 4 after 4 (line 4): sizes must increase");
+  EXPECT_EQ(refusal(kLatency + "4   0.20\n2   0.30\n"), "f.txt:5: size 2 after 4 (line 4): sizes must increase");
+  EXPECT_EQ(refusal(kLatency + "4   0.20\n4   0.30\n"), "f.txt:5: size 4 after 4 (line 4): sizes must increase");
   EXPECT_EQ(refusal(kLatency + "1   0.20   0.10\n"),
             "f.txt:4: 3 columns where the header has 2 (Size, Avg Latency(us))");
   EXPECT_EQ(refusal(kLatency), "f.txt:3: no measurements: osu_latency printed no rows");

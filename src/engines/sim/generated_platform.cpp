@@ -61,6 +61,9 @@ double parse_bw(std::string_view name, std::string_view v) {
   return b;
 }
 
+// A bandwidth, or 0 for a rate the platform does not model.
+double parse_bw_or_off(std::string_view name, std::string_view v) { return trim(v) == "0" ? 0 : parse_bw(name, v); }
+
 double parse_speed(std::string_view name, std::string_view v) {
   const auto s = with_unit(v, {{"", 1}, {"f", 1}, {"kf", 1e3}, {"Mf", 1e6}, {"Gf", 1e9}, {"Tf", 1e12}, {"Pf", 1e15}});
   if (!s || !(*s > 0)) bad(name, v, "is not a speed in flop/s (e.g. 38.4Gf; a bare number is flop/s)");
@@ -306,6 +309,26 @@ const std::vector<Entry>& entries() {
       {{"inter_socket_latency", "TIME", "a copy between two sockets of a node, added", "200ns"},
        [](ClusterSpec& s, auto n, auto v) { s.inter_socket_latency = parse_time(n, v); },
        [](const ClusterSpec& s) { return time_text(s.inter_socket_latency); },
+       {}},
+      {{"fresh_copy_bandwidth", "BANDWIDTH|0",
+        "a copy of data its owner has just received, read from its core's cache (0: as any copy; node_model.hpp)", "0"},
+       [](ClusterSpec& s, auto n, auto v) { s.fresh_copy_bandwidth = parse_bw_or_off(n, v); },
+       [](const ClusterSpec& s) { return s.fresh_copy_bandwidth > 0 ? bw_text(s.fresh_copy_bandwidth) : "0"; },
+       {}},
+      {{"inter_socket_fresh_copy_bandwidth", "BANDWIDTH|0", "the same between two sockets (0: fresh_copy_bandwidth)",
+        "0"},
+       [](ClusterSpec& s, auto n, auto v) { s.inter_socket_fresh_copy_bandwidth = parse_bw_or_off(n, v); },
+       [](const ClusterSpec& s) {
+         return s.inter_socket_fresh_copy_bandwidth > 0 ? bw_text(s.inter_socket_fresh_copy_bandwidth) : "0";
+       },
+       {}},
+      {{"private_cache", "SIZE", "a core's private cache (L2), the most fresh data it holds (0: no bound)", "0"},
+       [](ClusterSpec& s, auto n, auto v) {
+         const auto b = parse_bytes(trim(v));
+         if (!b) bad(n, v, "is not a size (e.g. 1MiB; 0: no bound)");
+         s.private_cache = static_cast<double>(*b);
+       },
+       [](const ClusterSpec& s) { return std::to_string(static_cast<long long>(s.private_cache)); },
        {}},
       {{"protocol", "NAME", "point-to-point protocols of the sim engine (ideal, tcp, tcp+shm)", "tcp"},
        [](ClusterSpec& s, auto n, auto v) {

@@ -65,6 +65,10 @@ struct ClusterSpec {
   double memory_bandwidth = 22e9;
   double inter_socket_bandwidth = 16e9;  // each direction
   double inter_socket_latency = 200e-9;
+  // Fresh data (node_model.hpp): copies of what a rank has just received; 0 = not modelled.
+  double fresh_copy_bandwidth = 0;
+  double inter_socket_fresh_copy_bandwidth = 0;
+  double private_cache = 0;  // bytes; 0 = no bound
   std::string protocol = "tcp";
   // Protocol parameters stated by the platform, "PROFILE/KEY:VALUE" as --protocol-option takes
   // them (protocol.hpp), written as collsim/PROFILE/KEY host properties: e.g. the overhead tables

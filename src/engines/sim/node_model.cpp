@@ -1,5 +1,6 @@
 #include "engines/sim/node_model.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <unordered_map>
 
@@ -39,10 +40,34 @@ NodeShapeFacts node_facts(const s4u::Host& host) {
   f.copy_rate = rate_property(host, "memcpy_bw");
   f.inter_socket_bandwidth = rate_property(host, "collsim/inter_socket_bandwidth");
   f.inter_socket_latency = seconds_property(host, "collsim/inter_socket_latency");
+  f.fresh_copy_rate = rate_property(host, "collsim/fresh_copy_bandwidth");
+  f.inter_socket_fresh_copy_rate = rate_property(host, "collsim/inter_socket_fresh_copy_bandwidth");
+  if (const char* v = host.get_property("collsim/private_cache"))
+    f.private_cache = static_cast<double>(parse_bytes(v).value_or(0));
   return f;
 }
 
-NodeModel::NodeModel(const std::vector<Placed>& ranks) : endpoints_(ranks.size(), nullptr) {
+double NodeModel::fresh_bytes(int owner, double size, double received) const {
+  const NodeShapeFacts& f = facts_[static_cast<std::size_t>(owner)];
+  const double held = f.private_cache > 0 ? std::min(received, f.private_cache) : received;
+  return std::min(size, held);
+}
+
+double NodeModel::fresh_slowdown(int copier, int owner) const {
+  const NodeShapeFacts& f = facts_[static_cast<std::size_t>(owner)];
+  const bool across = socket_[static_cast<std::size_t>(copier)] != socket_[static_cast<std::size_t>(owner)];
+  const double fresh =
+      across && f.inter_socket_fresh_copy_rate > 0 ? f.inter_socket_fresh_copy_rate : f.fresh_copy_rate;
+  if (!(fresh > 0)) return 1;
+  // The rate of the idle route: the narrowest of its links (node_model.cpp's routes).
+  double idle = f.memory_bandwidth;
+  if (f.copy_rate > 0) idle = std::min(idle, f.copy_rate);
+  if (across && f.inter_socket_bandwidth > 0) idle = std::min(idle, f.inter_socket_bandwidth);
+  return std::max(1.0, idle / fresh);
+}
+
+NodeModel::NodeModel(const std::vector<Placed>& ranks)
+    : endpoints_(ranks.size(), nullptr), socket_(ranks.size(), 0), facts_(ranks.size()) {
   std::unordered_map<s4u::Host*, std::vector<int>> on_node;  // ranks by node, in rank order
   std::vector<s4u::Host*> order;                             // nodes in order of their first rank
   for (std::size_t r = 0; r < ranks.size(); ++r) {
@@ -79,6 +104,8 @@ NodeModel::NodeModel(const std::vector<Placed>& ranks) : endpoints_(ranks.size()
     for (std::size_t i = 0; i < here.size(); ++i) {
       const std::string rank = name + ":rank-" + std::to_string(here[i]);
       endpoints_[static_cast<std::size_t>(here[i])] = zone->create_host(rank, 1.0)->seal();
+      socket_[static_cast<std::size_t>(here[i])] = static_cast<int>(socket_of(here[i]));
+      facts_[static_cast<std::size_t>(here[i])] = f;
       if (f.copy_rate > 0) core[i] = make_link(zone, rank + ":core", f.copy_rate, 0);
     }
     for (std::size_t i = 0; i < here.size(); ++i)

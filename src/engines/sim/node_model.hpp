@@ -18,6 +18,18 @@
 // when both are busy). The node's loopback latency is not in these routes: it is the hand-over
 // delay after a copy, which the core does not wait for (transport.cpp).
 //
+// Fresh data. A rank that has just received a message holds it in its core's private cache
+// (Skylake-SP: 1 MiB of L2 per core, beside a non-inclusive L3), so another core that copies it
+// onwards reads lines it must snoop out of that cache: measured on ORFEO's THIN nodes, a 1 MiB
+// single copy takes 60 us from a buffer nobody wrote and about 145 us (same socket) or 370 us
+// (across sockets) when its owner has just received it (validation/osu-thin.md). Every tree
+// broadcast forwards such data at each hop. A platform that states
+// `collsim/fresh_copy_bandwidth` (and `collsim/inter_socket_fresh_copy_bandwidth` across
+// sockets, else the same) has single copies read, of the bytes their owner has received so far
+// (at most `collsim/private_cache` of them, when given), at that rate instead of the route's.
+// The flow carries those bytes as many times more as the route alone is faster, so they also
+// take their share of the memory and inter-socket links.
+//
 // The zones have no parent and are never routed to from the platform's hosts: SimGrid finds a
 // route between two hosts of one zone inside it (NetZoneImpl's common-ancestor search starts
 // there). A zone holds a route for each ordered pair of its ranks.
@@ -37,6 +49,11 @@ struct NodeShapeFacts {
   double copy_rate = 0;               // bytes/s of one core's copy (memcpy_bw); 0 = uncapped
   double inter_socket_bandwidth = 0;  // bytes/s per direction; 0 = not limited
   double inter_socket_latency = 0;    // seconds
+  // Fresh data (above): bytes/s of a copy of data its owner has just received, in one socket and
+  // between two (0: as any other copy); bytes of a core's private cache (0: no bound).
+  double fresh_copy_rate = 0;
+  double inter_socket_fresh_copy_rate = 0;
+  double private_cache = 0;
 };
 
 // The facts a host's properties state (sockets 1 and memory bandwidth 0 when absent).
@@ -60,8 +77,17 @@ class NodeModel {
   // The endpoint of rank r (which models() must accept).
   simgrid::s4u::Host* endpoint(int rank) const { return endpoints_[static_cast<std::size_t>(rank)]; }
 
+  // Fresh data (above), for a single copy that rank `copier` makes of rank `owner`'s bytes (both
+  // modelled, on one node): how many bytes of a copy are read from the owner's cache when it has
+  // received `received` bytes so far, and how many times longer each of those takes than on the
+  // idle route (1 where the platform states no fresh-copy rate).
+  double fresh_bytes(int owner, double size, double received) const;
+  double fresh_slowdown(int copier, int owner) const;
+
  private:
   std::vector<simgrid::s4u::Host*> endpoints_;  // by rank; null where not modelled
+  std::vector<int> socket_;                     // by rank, where modelled
+  std::vector<NodeShapeFacts> facts_;           // by rank, where modelled
 };
 
 }  // namespace collsim::sim

@@ -714,15 +714,22 @@ class Checker {
     // Rates of the node model (node_model.hpp) and of a core's copies.
     const bool rate = id == "memcpy_bw" || id == "collsim/memory_bandwidth" || id == "collsim/inter_socket_bandwidth";
     const bool time = id == "collsim/inter_socket_latency";
+    // Fresh data (node_model.hpp): 0 says the node has none of it.
+    const bool rate_or_off = id == "collsim/fresh_copy_bandwidth" || id == "collsim/inter_socket_fresh_copy_bandwidth";
+    const bool size = id == "collsim/private_cache";
     const bool profile =
         id.starts_with("collsim/ideal/") || id.starts_with("collsim/tcp/") || id.starts_with("collsim/shm/");
-    if (!sockets && !protocol && !rate && !time && !profile) return true;
+    if (!sockets && !protocol && !rate && !rate_or_off && !size && !time && !profile) return true;
     const std::string tag = "<prop id=\"" + id + "\">";
     if (parent != "host" && parent != "cluster")
       return fail(
           at, tag + " in a <" + std::string(parent) + "> reaches no host: give it in the <cluster> or in each <host>");
     if (rate && !(sim::parse_bandwidth(value) > 0))
       return fail(at, tag + " value '" + value + "' is not a bandwidth (e.g. 6GBps; a bare number is bytes/s)");
+    if (rate_or_off && !(value == "0" || sim::parse_bandwidth(value) > 0))
+      return fail(at, tag + " value '" + value + "' is not a bandwidth (e.g. 6GBps; 0: not modelled)");
+    if (size && !parse_bytes(value))
+      return fail(at, tag + " value '" + value + "' is not a size (e.g. 1MiB; 0: no bound)");
     if (time && !(parse_seconds(value).value_or(-1) >= 0))
       return fail(at, tag + " value '" + value + "' is not a time (e.g. 100ns; a bare number is seconds)");
     if (sockets) {

@@ -1,6 +1,7 @@
 #include "engines/sim/transport.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -60,6 +61,7 @@ struct Transport::Fragment {
 struct Transport::InFlight {
   s4u::CommPtr comm;
   Fragment fragment;
+  double bytes = 0;    // its flow's size
   bool ended = false;  // its flow has ended; delivered once the ones before it have
 };
 
@@ -126,7 +128,9 @@ Transport::Transport(Measurement& m, const Protocols& protocols, std::vector<s4u
       nodes_(nodes),
       cores_(nodes ? static_cast<std::size_t>(m.procs) : 0),
       unexpected_(static_cast<std::size_t>(m.procs)),
-      posted_(static_cast<std::size_t>(m.procs)) {}
+      posted_(static_cast<std::size_t>(m.procs)) {
+  if (nodes) received_.assign(static_cast<std::size_t>(m.procs), 0);
+}
 
 Transport::~Transport() { let_go_of_events(); }
 
@@ -291,7 +295,14 @@ void Transport::begin_write(Connection& c, const Fragment& f) {
   const bool reversed = f.kind == Fragment::Kind::get && !c.modelled;
   s4u::Host* from = reversed ? c.to_end : c.from_end;
   s4u::Host* to = reversed ? c.from_end : c.to_end;
-  const std::size_t bytes = f.moved();
+  std::size_t bytes = f.moved();
+  if (c.modelled && f.kind == Fragment::Kind::get) {
+    // The copier (c.from) reads the sender's (c.to) buffer: the bytes still in the sender's cache
+    // move that many times more slowly (node_model.hpp, fresh data).
+    const double fresh =
+        nodes_->fresh_bytes(c.to, static_cast<double>(bytes), received_[static_cast<std::size_t>(c.to)]);
+    bytes += static_cast<std::size_t>(std::llround(fresh * (nodes_->fresh_slowdown(c.from, c.to) - 1)));
+  }
   c.began = s4u::Engine::get_clock();
   if (m_.trace && f.carries_data()) trace(TraceKind::send_start, *f.msg, false);
   const std::uint64_t number = c.delivered + c.in_flight.size();
@@ -315,7 +326,7 @@ void Transport::begin_write(Connection& c, const Fragment& f) {
   }
   s4u::CommPtr comm = events_->flow(from, to, bytes, std::move(ended));
   c.last = static_cast<double>(bytes);
-  c.in_flight.push_back({std::move(comm), f});
+  c.in_flight.push_back({std::move(comm), f, c.last});
   c.in_flight_bytes += c.last;
   if (f.kind == Fragment::Kind::data && !f.accepted)
     await_acceptance(c, f);
@@ -359,9 +370,9 @@ void Transport::flow_ended(Connection& c, std::uint64_t number) {
   c.in_flight[static_cast<std::size_t>(number - c.delivered)].ended = true;
   while (!c.in_flight.empty() && c.in_flight.front().ended) {
     Fragment f = c.in_flight.front().fragment;
+    c.in_flight_bytes -= c.in_flight.front().bytes;
     c.in_flight.pop_front();
     ++c.delivered;
-    c.in_flight_bytes -= static_cast<double>(f.moved());
     arrived(c, f);
   }
   pump(c);
@@ -518,6 +529,7 @@ void Transport::complete_send(Message& msg) {
 }
 
 void Transport::complete_recv(Message& msg) {
+  if (!received_.empty()) received_[static_cast<std::size_t>(msg.dst)] += static_cast<double>(msg.size);
   if (m_.trace) trace(TraceKind::request_done, msg, true);
   m_.ranks[static_cast<std::size_t>(msg.dst)]->complete(msg.recv_request);
 }

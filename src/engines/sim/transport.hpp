@@ -121,6 +121,9 @@ class Transport {
   Protocols protocols_;
   std::vector<simgrid::s4u::Host*> hosts_;
   const NodeModel* nodes_ = nullptr;
+  // Under the node model: bytes each rank has received so far, the data its cache may hold
+  // (node_model.hpp, fresh data).
+  std::vector<double> received_;
   std::vector<Core> cores_;  // by rank, under the node model
   std::unique_ptr<KernelEvents> events_ = std::make_unique<KernelEvents>();
   std::deque<Message> messages_;

@@ -49,8 +49,8 @@ std::vector<OsuClassData> read_osu_dir(const std::string& dir) {
     std::vector<fs::path> files;
     for (const auto& e : fs::directory_iterator(folder)) files.push_back(e.path());
     std::sort(files.begin(), files.end());
-    if (!files.empty() && std::none_of(files.begin(), files.end(),
-                                       [](const fs::path& f) { return f.filename() == "osu_latency.txt"; }))
+    if (!files.empty() &&
+        std::none_of(files.begin(), files.end(), [](const fs::path& f) { return f.filename() == "osu_latency.txt"; }))
       throw InputError(shown(folder) + ": no osu_latency.txt: a class is fitted from its osu_latency");
     for (const fs::path& f : files) {
       const std::string name = f.filename().string();
@@ -140,10 +140,10 @@ std::string rate_text(double bytes_per_s) {
 
 // The numbers of the fit, from which both the platform and the residuals are made.
 struct Model {
-  double copy_rate = 0, handover = 0;                     // shm
+  double copy_rate = 0, handover = 0;                       // shm
   double shm_os = 0, shm_or_per_byte = 0, shm_or_rndv = 0;  // shm overheads
-  double socket_latency = 0, socket_bandwidth = 0;        // between sockets
-  double link_latency = 0, link_bandwidth = 0;            // tcp, per link
+  double socket_latency = 0, socket_bandwidth = 0;          // between sockets
+  double link_latency = 0, link_bandwidth = 0;              // tcp, per link
   double tcp_os = 0, tcp_or_per_byte = 0, tcp_or_rndv = 0;
   double memory_bandwidth = 0;
 };
@@ -225,7 +225,8 @@ double one_way(const Model& m, const ClusterSpec& spec, PairClass c, std::size_t
   if (c == PairClass::nodes) {
     const ProtocolProfile p = default_profile(ProtocolKind::tcp);
     const double route = 2 * m.link_latency, bw = m.link_bandwidth;
-    if (p.is_eager(bytes)) return m.tcp_os + route + (static_cast<double>(p.eager_header) + n) / bw + m.tcp_or_per_byte * n;
+    if (p.is_eager(bytes))
+      return m.tcp_os + route + (static_cast<double>(p.eager_header) + n) / bw + m.tcp_or_per_byte * n;
     const double control = static_cast<double>(p.rndv_bytes + p.answer_bytes + p.data_header + p.fin_bytes);
     return m.tcp_os + 3 * route + (control + n) / bw + m.tcp_or_rndv;
   }
@@ -282,7 +283,8 @@ OsuFit fit_osu(const std::vector<OsuClassData>& data, ClusterSpec& spec, const s
       }
       const std::string table = overhead_table(p.eager_payload(), per_byte, rndv);
       spec.protocol_options.push_back(profile + "/recv_overhead:" + table);
-      param(d.pair_class, profile + "/recv_overhead", table, lat + ": eager minus rendezvous slope; rendezvous intercept");
+      param(d.pair_class, profile + "/recv_overhead", table,
+            lat + ": eager minus rendezvous slope; rendezvous intercept");
     };
     switch (d.pair_class) {
       case PairClass::socket: {
@@ -291,9 +293,8 @@ OsuFit fit_osu(const std::vector<OsuClassData>& data, ClusterSpec& spec, const s
         m.shm_os = l.bw_intercept > 0 ? at_least_zero(l.bw_intercept - eh / bw, "shm/send_overhead", cf.notes) : 0;
         m.handover = at_least_zero(l.eager.intercept - m.shm_os - eh / bw, "loopback_latency", cf.notes);
         m.shm_or_per_byte = at_least_zero(l.eager.slope - l.rndv.slope, "shm/recv_overhead per byte", cf.notes);
-        m.shm_or_rndv = at_least_zero(
-            l.rndv.intercept - m.shm_os - static_cast<double>(p.rndv_bytes) / bw - m.handover,
-            "shm/recv_overhead above the eager sizes", cf.notes);
+        m.shm_or_rndv = at_least_zero(l.rndv.intercept - m.shm_os - static_cast<double>(p.rndv_bytes) / bw - m.handover,
+                                      "shm/recv_overhead above the eager sizes", cf.notes);
         socket_eager_intercept = l.eager.intercept;
         spec.memcpy = m.copy_rate;
         spec.loopback_latency = m.handover;
@@ -315,9 +316,9 @@ OsuFit fit_osu(const std::vector<OsuClassData>& data, ClusterSpec& spec, const s
           const bool user = std::find(given.begin(), given.end(), "memory_bandwidth") != given.end() ||
                             std::find(given.begin(), given.end(), "memory-bandwidth") != given.end();
           if (!user) spec.memory_bandwidth = std::max(spec.memory_bandwidth, bw);
-          cf.notes.push_back("memory_bandwidth not measured (no osu_mbw_mr.txt): " +
-                             format_real(spec.memory_bandwidth / 1e9) + " GB/s, " +
-                             (user ? "as given" : "the default or one pair's copy rate if higher"));
+          cf.notes.push_back(
+              "memory_bandwidth not measured (no osu_mbw_mr.txt): " + format_real(spec.memory_bandwidth / 1e9) +
+              " GB/s, " + (user ? "as given" : "the default or one pair's copy rate if higher"));
         }
         m.memory_bandwidth = spec.memory_bandwidth;
         break;
@@ -333,7 +334,8 @@ OsuFit fit_osu(const std::vector<OsuClassData>& data, ClusterSpec& spec, const s
         param(d.pair_class, "inter_socket_bandwidth", rate_text(bw), slope_from);
         param(d.pair_class, "inter_socket_latency", seconds_text(m.socket_latency),
               lat + ": eager intercept minus socket/'s");
-        if (d.bw) cf.notes.push_back(d.bw->file + ": its per-message cost is socket/'s shm/send_overhead, not refitted");
+        if (d.bw)
+          cf.notes.push_back(d.bw->file + ": its per-message cost is socket/'s shm/send_overhead, not refitted");
         break;
       }
       case PairClass::nodes: {
@@ -392,7 +394,8 @@ std::string osu_fit_csv(const OsuFit& fit) {
     row("fit/rendezvous_line", seconds_text(c.rndv_intercept) + " + " + seconds_text(c.rndv_slope) + " N",
         std::to_string(c.rndv_points) + " points");
     row("fit/max_rel_residual", seconds_text(c.max_rel_residual), std::to_string(c.points) + " osu_latency points");
-    row("fit/median_rel_residual", seconds_text(c.median_rel_residual), std::to_string(c.points) + " osu_latency points");
+    row("fit/median_rel_residual", seconds_text(c.median_rel_residual),
+        std::to_string(c.points) + " osu_latency points");
     for (const std::string& n : c.notes) row("note", n, "");
   }
   return out.str();

@@ -37,9 +37,9 @@ const std::vector<Known>& known() {
 }
 
 // Column names, longest first where one is the end of another ("Bandwidth (MB/s)", "MB/s").
-constexpr std::string_view kColumnNames[] = {"Bandwidth (MB/s)", "Avg Latency(us)", "Min Latency(us)",
-                                             "Max Latency(us)",  "Latency (us)",    "Messages/s",
-                                             "Iterations",       "MB/s"};
+constexpr std::string_view kColumnNames[] = {
+    "Bandwidth (MB/s)", "Avg Latency(us)", "Min Latency(us)", "Max Latency(us)",
+    "Latency (us)",     "Messages/s",      "Iterations",      "MB/s"};
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
@@ -78,15 +78,15 @@ class Reader {
     if (text.empty()) return;
     if (text.front() == '#') return header(number, trim(text.substr(1)));
     if (!titled_) fail(number, "not OSU output: '" + std::string(text) + "' before a '# OSU MPI ... Test' title line");
-    if (layout_ == nullptr)
-      fail(number, "a row before the column header ('# Size ...'): '" + std::string(text) + "'");
+    if (layout_ == nullptr) fail(number, "a row before the column header ('# Size ...'): '" + std::string(text) + "'");
     row(number, text);
   }
 
   void finish(int lines) const {
     if (lines == 0) fail(1, "empty file: no OSU output");
     if (!titled_) fail(1, "not OSU output: no '# OSU MPI ... Test' title line");
-    if (out_.rows.empty()) fail(lines, std::string("no measurements: ") + to_string(out_.benchmark) + " printed no rows");
+    if (out_.rows.empty())
+      fail(lines, std::string("no measurements: ") + to_string(out_.benchmark) + " printed no rows");
   }
 
  private:
@@ -177,8 +177,8 @@ class Reader {
       r.values.push_back(*v);
     }
     if (!out_.rows.empty() && r.bytes <= out_.rows.back().bytes)
-      fail(number, "size " + std::to_string(r.bytes) + " after " + std::to_string(out_.rows.back().bytes) +
-                       " (line " + std::to_string(out_.rows.back().line) + "): sizes must increase");
+      fail(number, "size " + std::to_string(r.bytes) + " after " + std::to_string(out_.rows.back().bytes) + " (line " +
+                       std::to_string(out_.rows.back().line) + "): sizes must increase");
     out_.rows.push_back(std::move(r));
   }
 

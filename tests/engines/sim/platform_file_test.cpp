@@ -193,6 +193,16 @@ TEST(PlatformFile, CollsimHostProperties) {
   EXPECT_EQ(refusal(cluster(kCluster, "<prop id=\"collsim/inter_socket_latency\" value=\"-2us\"/>")),
             "p.xml:5:5: <prop id=\"collsim/inter_socket_latency\"> value '-2us' is not a time (e.g. 100ns; a bare "
             "number is seconds)");
+  // Fresh data: a bandwidth, or 0 for none; the private cache a size.
+  EXPECT_EQ(refusal(cluster(kCluster, "<prop id=\"collsim/fresh_copy_bandwidth\" value=\"-1GBps\"/>")),
+            "p.xml:5:5: <prop id=\"collsim/fresh_copy_bandwidth\"> value '-1GBps' is not a bandwidth (e.g. 6GBps; 0: "
+            "not modelled)");
+  EXPECT_EQ(refusal(cluster(kCluster, "<prop id=\"collsim/inter_socket_fresh_copy_bandwidth\" value=\"x\"/>")),
+            "p.xml:5:5: <prop id=\"collsim/inter_socket_fresh_copy_bandwidth\"> value 'x' is not a bandwidth (e.g. "
+            "6GBps; 0: not modelled)");
+  EXPECT_EQ(refusal(cluster(kCluster, "<prop id=\"collsim/private_cache\" value=\"1MB/s\"/>")),
+            "p.xml:5:5: <prop id=\"collsim/private_cache\"> value '1MB/s' is not a size (e.g. 1MiB; 0: no bound)");
+  EXPECT_EQ(refusal(cluster(kCluster, "<prop id=\"collsim/fresh_copy_bandwidth\" value=\"0\"/>")), "");
   EXPECT_EQ(refusal(cluster(kCluster + " core=\"16\"", "<prop id=\"collsim/sockets\" value=\"3\"/>")),
             "p.xml:5:5: <prop id=\"collsim/sockets\"> value '3' does not divide the 16 cores of the <cluster>");
   EXPECT_EQ(refusal(cluster(kCluster, "<prop id=\"collsim/sockets\" value=\"0\"/>")),

@@ -69,7 +69,19 @@ Task<> one_to_peer(Comm& comm, RankBuffers, const AlgorithmParams& p) {
   if (comm.rank() == p.radix) co_await comm.recv(msg.view(), 0, 1);
 }
 
+// Rank 0 sends one message to rank 1, which passes it on to rank params.radix.
+Task<> relay(Comm& comm, RankBuffers, const AlgorithmParams& p) {
+  Storage msg(p.segment, false);
+  if (comm.rank() == 0) co_await comm.send(msg.view(), 1, 1);
+  if (comm.rank() == 1) {
+    co_await comm.recv(msg.view(), 0, 1);
+    co_await comm.send(msg.view(), p.radix, 1);
+  }
+  if (comm.rank() == p.radix) co_await comm.recv(msg.view(), 1, 1);
+}
+
 const AlgorithmInfo kRootToAll = test_algorithm("test/root_to_all", &root_to_all);
+const AlgorithmInfo kRelay = test_algorithm("test/relay", &relay);
 const AlgorithmInfo kPairs = test_algorithm("test/pairs", &pairs);
 const AlgorithmInfo kOneToPeer = test_algorithm("test/one_to_peer", &one_to_peer);
 
@@ -121,6 +133,26 @@ TEST(SimNodeModel, ACopyBetweenSocketsCrossesTheirLink) {
   // Within socket 0 the same message costs what a lone pair does.
   r = run_one(node("ppr:2:socket"), spec_for(kOneToPeer, 4, 300000, 1));
   expect_time(r.finish_s[1], 48 / kCopy + kHandover + n / kCopy, "receiver within");
+}
+
+TEST(SimNodeModel, DataJustReceivedIsCopiedOnAtTheFreshRate) {
+  // 0 -> 1 -> peer, 300000 bytes. The first copy reads rank 0's buffer, which rank 0 never
+  // received into: a lone pair's time. Rank 1 then returns the FIN (24 bytes) and sends the RGET
+  // (48), together through its core's link, so the RGET arrives when 72 bytes have crossed it;
+  // the peer's single copy reads the 200000 bytes (node2x4's private cache) of what rank 1
+  // received at the fresh rate and the other 100000 at the route's.
+  const double n = 300000, cached = 200000;
+  const double first = 48 / kCopy + kHandover + n / kCopy;
+  RunResult r = run_one(node("ppr:4:node"), spec_for(kRelay, 3, 300000, 2));
+  const double within = first + 24 / kCopy + 48 / kCopy + kHandover + (n - cached) / kCopy + cached / 0.25e9;
+  expect_time(r.finish_s[2], within, "peer on the same socket");
+  // ppr:2:socket puts rank 2 on socket 1: the RGET crosses the inter-socket link, whose 0.5 GB/s
+  // leave the FIN the rest of the core's link, then the copy reads the cached bytes at
+  // 0.125 GB/s and the rest at the route's 0.5 GB/s.
+  r = run_one(node("ppr:2:socket"), spec_for(kRelay, 4, 300000, 2));
+  const double across =
+      first + kAcrossLat + 48 / kAcross + kHandover + kAcrossLat + (n - cached) / kAcross + cached / 0.125e9;
+  expect_time(r.finish_s[2], across, "peer on the other socket");
 }
 
 TEST(SimNodeModel, ANodeWithoutMemoryBandwidthKeepsItsLoopback) {
