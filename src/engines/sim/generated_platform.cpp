@@ -307,7 +307,7 @@ const std::vector<Entry>& entries() {
        [](ClusterSpec& s, auto n, auto v) { s.inter_socket_latency = parse_time(n, v); },
        [](const ClusterSpec& s) { return time_text(s.inter_socket_latency); },
        {}},
-      {{"protocol", "NAME", "point-to-point protocols of the sim engine (ideal, tcp, tcp+shm)", "tcp"},
+      {{"protocol", "NAME", "point-to-point protocols of the sim engine (ideal, tcp, tcp+shm, ucx)", "tcp"},
        [](ClusterSpec& s, auto n, auto v) {
          const std::string p(trim(v));
          if (!is_protocol_name(p)) bad(n, v, "is not a protocol (" + protocol_names() + ")");
