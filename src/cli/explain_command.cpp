@@ -34,21 +34,23 @@ std::vector<OptionDef> explain_options() {
   return defs;
 }
 
-// Why a message took its protocol under the sim engine's selection: the profile whose rule gives
-// that protocol for its size (between nodes first), and its eager limit.
-std::string protocol_reason(const Protocols& p, std::uint64_t bytes, TraceProtocol protocol) {
+// Why a message took its protocol under the profile that carried it, with that profile's limit:
+// a profile with a limit of its own for blocking sends (UCX's) gave this protocol through the
+// limit that does.
+std::string protocol_reason(const ProtocolProfile& profile, std::uint64_t bytes, TraceProtocol protocol) {
   if (protocol != TraceProtocol::eager && protocol != TraceProtocol::rendezvous) return "";
   const bool eager = protocol == TraceProtocol::eager;
-  for (const ProtocolProfile* profile : {&p.inter, &p.intra}) {
-    if (profile->is_eager(bytes) != eager) continue;
-    const std::string name = to_string(profile->kind);
-    const std::string limit = format_bytes(profile->eager_limit);
-    const std::string size = format_bytes(bytes);
-    const std::string header = profile->kind == ProtocolKind::ideal ? "" : " less a 56-byte header";
-    return eager ? size + " is within " + name + "'s eager limit of " + limit + header
-                 : size + " is above " + name + "'s eager limit of " + limit + header;
+  const bool blocking = profile.is_eager(bytes) != eager && profile.is_eager(bytes, true) == eager;
+  const std::string size = format_bytes(bytes), name = profile.name;
+  if (profile.eager_reserve == 1 && profile.kind != ProtocolKind::ideal) {  // UCX: a rendezvous threshold
+    const std::string limit = format_bytes(profile.eager_payload(blocking) + 1);
+    const std::string which =
+        blocking ? "'s rendezvous threshold for blocking sends of " : "'s rendezvous threshold of ";
+    return size + (eager ? " is below " : " is at or above ") + name + which + limit;
   }
-  return "";
+  const std::string limit = format_bytes(profile.eager_limit);
+  const std::string header = profile.kind == ProtocolKind::ideal ? "" : " less a 56-byte header";
+  return size + (eager ? " is within " : " is above ") + name + "'s eager limit of " + limit + header;
 }
 
 // The runs of a trace file, each told as a run of the engines is.
@@ -130,8 +132,10 @@ int explain(const ParsedOptions& o) {
       protocols = resolve_protocols("", sim.protocol_options, sim.eager_limit,
                                     [](const std::string&) { return std::string(); });
     }
-    context.protocol_reason = [protocols](int, int, std::uint64_t bytes, TraceProtocol p) {
-      return protocol_reason(protocols, bytes, p);
+    // A message inside a node took the intra profile: the placement says which pairs share one.
+    const models::Placement placement = platform_hockney(sim).placement;
+    context.protocol_reason = [protocols, placement](int sender, int receiver, std::uint64_t bytes, TraceProtocol p) {
+      return protocol_reason(placement.same_node(sender, receiver) ? protocols.intra : protocols.inter, bytes, p);
     };
     context.send_done = send_completion(protocols);
   }

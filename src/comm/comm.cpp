@@ -61,7 +61,9 @@ std::string RequestTable::describe_live(std::size_t at_most) const {
 }
 
 Task<> Comm::send(Buffer data, int dest, int tag) {
-  Request r = co_await isend(data, dest, tag);
+  auto posted = isend(data, dest, tag);
+  op_.blocking = true;
+  Request r = co_await posted;
   co_await wait(r);
 }
 

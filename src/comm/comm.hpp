@@ -87,7 +87,10 @@ struct Op {
   OpKind kind{};
   bool real = true;   // win_allocate: hold real bytes (else a virtual window, see buffer.hpp)
   bool made = false;  // the front's: made by a Comm call and not yet submitted by its co_await
-  int peer = -1;      // isend: destination; irecv: source; put, get, flush: target
+  // isend: made by the blocking send (MPI_Send), which a protocol may treat otherwise than an
+  // MPI_Isend (UCX under Open MPI: another rendezvous threshold).
+  bool blocking = false;
+  int peer = -1;  // isend: destination; irecv: source; put, get, flush: target
   int tag = 0;
   Window window;  // one-sided operations; win_allocate: set by the engine
   Buffer buffer;  // isend, put: data sent; irecv, get: data received; copy: destination;

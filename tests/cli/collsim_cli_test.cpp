@@ -152,13 +152,21 @@ TEST(Cli, BadCommandLinesExitTwoWithOneLine) {
   expect_bad_input("measure --engine sim --op bcast/binomial --procs 9999 --bytes 8", "9999");
   expect_bad_input("run /nonexistent/scenario.yaml", "/nonexistent/scenario.yaml: cannot open");
   expect_bad_input("measure --engine sim --op bcast/binomial --procs 4 --bytes 8 --protocol udp",
-                   "--protocol: 'udp' is not a protocol (ideal, tcp, tcp+shm)");
+                   "--protocol: 'udp' is not a protocol (ideal, tcp, tcp+shm, ucx)");
   expect_bad_input("measure --engine sim --op bcast/binomial --procs 4 --bytes 8 --protocol-option tcp/buffer:lots",
                    "'tcp/buffer:lots': 'lots' is not a size");
   expect_bad_input("measure --engine sim --op bcast/binomial --procs 4 --bytes 8 --protocol-option tcp/connect:later",
                    "'tcp/connect:later': 'later' is not established or first_use");
+  expect_bad_input(
+      "measure --engine sim --op bcast/binomial --procs 4 --bytes 8 --protocol ucx "
+      "--protocol-option ucx/rndv_thresh:soon",
+      "--protocol-option: 'ucx/rndv_thresh:soon': 'soon' is not a size");
+  expect_bad_input(
+      "measure --engine sim --op bcast/binomial --procs 4 --bytes 8 --protocol-option ucx/eager_limit:1KiB",
+      "'ucx/eager_limit:1KiB': unknown key for the ucx profile (rndv_thresh, rndv_send_nbr_thresh, "
+      "zcopy_thresh, max_short, send_overhead, recv_overhead)");
   expect_bad_input("run " + src("scenarios/quickstart.yaml") + " --protocol udp",
-                   "--protocol: 'udp' is not a protocol (ideal, tcp, tcp+shm)");
+                   "--protocol: 'udp' is not a protocol (ideal, tcp, tcp+shm, ucx)");
   expect_bad_input("measure --engine model --op bcast/binomial --procs 4 --bytes 8 --datatype int32",
                    "--datatype applies to reducing operations (reduce, allreduce, reduce_scatter), not bcast");
   expect_bad_input("measure --engine model --op gather/binomial --procs 4 --bytes 8 --reduce-op max",
@@ -172,15 +180,15 @@ TEST(Cli, OptionsThatDoNotApplyAreRefused) {
   const std::string call = " --op bcast/binomial --procs 2 --bytes 8";
   expect_refused("measure --engine sim --protocol tcp --eager-limit 4KiB" + call,
                  "collsim: --eager-limit applies to the ideal protocol only, not tcp (whose limits are the protocol "
-                 "options tcp/eager_limit:SIZE and shm/eager_limit:SIZE)");
+                 "options tcp/eager_limit:SIZE, shm/eager_limit:SIZE and ucx/rndv_thresh:SIZE)");
   expect_refused("explain bcast/binomial --procs 2 --bytes 8 --engine sim --protocol tcp+shm --eager-limit 4KiB",
                  "collsim: --eager-limit applies to the ideal protocol only, not tcp+shm (whose limits are the "
-                 "protocol options tcp/eager_limit:SIZE and shm/eager_limit:SIZE)");
+                 "protocol options tcp/eager_limit:SIZE, shm/eager_limit:SIZE and ucx/rndv_thresh:SIZE)");
   EXPECT_EQ(collsim_test::collsim("measure --engine sim --protocol ideal --eager-limit 4KiB" + call).status, 0);
   expect_refused("measure --engine sim --platform " + src("platforms/grisou.xml") + " --eager-limit 4KiB" + call,
                  "collsim: the eager limit (--eager-limit, sim.eager_limit) is the ideal protocol's; this platform's "
-                 "protocol (collsim/protocol) is tcp, whose limits are the protocol options tcp/eager_limit:SIZE and "
-                 "shm/eager_limit:SIZE");
+                 "protocol (collsim/protocol) is tcp, whose limits are the protocol options tcp/eager_limit:SIZE, "
+                 "shm/eager_limit:SIZE and ucx/rndv_thresh:SIZE");
   expect_refused("algorithms foo --bogus", "collsim: unknown option --bogus (see --help)");
   expect_refused("algorithms foo", "collsim: unexpected argument 'foo' (see --help)");
   expect_refused("select --op bcast --procs 4 --alpha 1us --beta 1ns extra",
@@ -320,16 +328,17 @@ TEST(Cli, BadScenarioFilesNameFileAndLine) {
   f = scenario("eager.yaml", "engines: [sim]\nplatform: " + platform +
                                  "\nsim: {protocol: tcp, eager_limit: 4KiB}\nprocs: [2]\nbytes: [1]\n"
                                  "operations: [bcast/binomial]\n");
-  expect_refused("run " + f, "collsim: " + f +
-                                 ":3:35: sim.eager_limit applies to the ideal protocol only, not tcp (whose limits "
-                                 "are the protocol options tcp/eager_limit:SIZE and shm/eager_limit:SIZE)");
+  expect_refused("run " + f,
+                 "collsim: " + f +
+                     ":3:35: sim.eager_limit applies to the ideal protocol only, not tcp (whose limits "
+                     "are the protocol options tcp/eager_limit:SIZE, shm/eager_limit:SIZE and ucx/rndv_thresh:SIZE)");
   f = scenario("eager-ideal.yaml", "engines: [sim]\nplatform: " + platform +
                                        "\nsim: {protocol: ideal, eager_limit: 4KiB}\nprocs: [2]\nbytes: [1]\n"
                                        "operations: [bcast/binomial]\n");
   expect_refused("run " + f + " --protocol tcp",
                  "collsim: --protocol tcp: " + f +
                      " sets sim.eager_limit, which applies to the ideal protocol only, not tcp (whose limits are the "
-                     "protocol options tcp/eager_limit:SIZE and shm/eager_limit:SIZE)");
+                     "protocol options tcp/eager_limit:SIZE, shm/eager_limit:SIZE and ucx/rndv_thresh:SIZE)");
   // The same when the protocol is the platform's (grisou.xml says tcp), known once it is read.
   f = scenario("eager-platform.yaml", "engines: [sim]\nplatform: " + platform +
                                           "\nsim: {eager_limit: 4KiB}\nprocs: [2]\nbytes: [1]\n"
@@ -337,7 +346,7 @@ TEST(Cli, BadScenarioFilesNameFileAndLine) {
   expect_refused("run " + f, "collsim: " + f +
                                  ": the eager limit (--eager-limit, sim.eager_limit) is the ideal protocol's; this "
                                  "platform's protocol (collsim/protocol) is tcp, whose limits are the protocol options "
-                                 "tcp/eager_limit:SIZE and shm/eager_limit:SIZE");
+                                 "tcp/eager_limit:SIZE, shm/eager_limit:SIZE and ucx/rndv_thresh:SIZE");
 }
 
 // A root that is a rank of some process counts only is skipped for the others, and the run says

@@ -30,6 +30,22 @@ TEST(CollsimExplain, TellsTheRunAndItsCriticalPath) {
   EXPECT_TRUE(has(o.out, "  waiting     0.0 %  0 s")) << o.out;
 }
 
+// Each message is explained by the profile that carried it: on star16 with two ranks a host,
+// rank 0's message to rank 1 stays inside the node (shm, ucx_sm), its message to rank 2 crosses
+// to the next host (tcp, ucx).
+TEST(CollsimExplain, NamesTheLimitOfTheProfileEachMessageTook) {
+  const std::string run = "explain bcast/basic_linear --procs 3 --engine sim --ranks-per-node 2 --platform " +
+                          src("platforms/test/star16.xml");
+  Outcome o = collsim(run + " --bytes 100KiB --protocol tcp+shm");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_TRUE(has(o.out, "100KiB is above shm's eager limit of 4KiB less a 56-byte header")) << o.out;
+  EXPECT_TRUE(has(o.out, "100KiB is above tcp's eager limit of 64KiB less a 56-byte header")) << o.out;
+  o = collsim(run + " --bytes 10KiB --protocol ucx");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_TRUE(has(o.out, "10KiB is at or above ucx_sm's rendezvous threshold of 8256")) << o.out;
+  EXPECT_TRUE(has(o.out, "10KiB is below ucx's rendezvous threshold of 29119")) << o.out;
+}
+
 TEST(CollsimExplain, NumbersTheSegmentsOfAPipeline) {
   const Outcome o = collsim("explain bcast/pipeline --procs 3 --bytes 4KiB --segment 1KiB");
   ASSERT_EQ(o.status, 0) << o.err;

@@ -144,7 +144,7 @@ TEST(EngineSettings, BothSourcesRefuseAValueWithTheSameWords) {
       {{{"--beta", "-1ns"}, "model: {beta: -1ns}", "-1ns must be at least 0"}, !sim},
       {{{"--copy-bandwidth", "fast"}, "model: {copy_bandwidth: fast}", "'fast' is not a rate in bytes per second"},
        !sim},
-      {{{"--protocol", "udp"}, "sim: {protocol: udp}", "'udp' is not a protocol (ideal, tcp, tcp+shm)"}, sim},
+      {{{"--protocol", "udp"}, "sim: {protocol: udp}", "'udp' is not a protocol (ideal, tcp, tcp+shm, ucx)"}, sim},
       {{{"--map-by", "ppr:two:node"}, "map_by: ppr:two:node", "'ppr:two:node' is not one of"}, sim},
       {{{"--cfg", "nocolon"}, "sim: {cfg: [nocolon]}", "'nocolon' is not KEY:VALUE"}, sim},
       {{{"--eager-limit", "lots"}, "sim: {eager_limit: lots}", "'lots' is not a size in bytes"}, sim},

@@ -380,7 +380,7 @@ TEST(Scenario, FieldsThatDoNotApplyAreRefused) {
   expect_refused(dir / "intrabeta.yaml", head + "  - bcast/binomial\nmodel: {kind: two_level, intra: {alpha: 1}}\n",
                  "6:15: model.kind two_level needs model.intra.alpha and model.intra.beta (the costs inside a node)");
   expect_refused(dir / "protocol.yaml", head + "  - bcast/binomial\nsim: {protocol: udp}\n",
-                 "6:17: sim.protocol: 'udp' is not a protocol (ideal, tcp, tcp+shm)");
+                 "6:17: sim.protocol: 'udp' is not a protocol (ideal, tcp, tcp+shm, ucx)");
   expect_refused(dir / "protoopt.yaml", head + "  - bcast/binomial\nsim: {protocol_options: [tcp/bufer:1MiB]}\n",
                  "6:26: sim.protocol_options: 'tcp/bufer:1MiB': unknown key for the tcp profile (eager_limit, "
                  "send_overhead, recv_overhead, buffer, connect, interface)");
@@ -412,7 +412,7 @@ TEST(Scenario, FieldsThatDoNotApplyAreRefused) {
       "other");
   expect_refused(dir / "eager.yaml", head + "  - bcast/binomial\nsim: {protocol: tcp, eager_limit: 4KiB}\n",
                  "6:35: sim.eager_limit applies to the ideal protocol only, not tcp (whose limits are the "
-                 "protocol options tcp/eager_limit:SIZE and shm/eager_limit:SIZE)");
+                 "protocol options tcp/eager_limit:SIZE, shm/eager_limit:SIZE and ucx/rndv_thresh:SIZE)");
   write_file(dir / "eagerideal.yaml", head + "  - bcast/binomial\nsim: {protocol: ideal, eager_limit: 4KiB}\n");
   EXPECT_EQ(load_scenario((dir / "eagerideal.yaml").string()).sim.eager_limit, 4096u);
 }

@@ -330,7 +330,7 @@ const std::vector<Entry>& entries() {
        },
        [](const ClusterSpec& s) { return std::to_string(static_cast<long long>(s.private_cache)); },
        {}},
-      {{"protocol", "NAME", "point-to-point protocols of the sim engine (ideal, tcp, tcp+shm)", "tcp"},
+      {{"protocol", "NAME", "point-to-point protocols of the sim engine (ideal, tcp, tcp+shm, ucx)", "tcp"},
        [](ClusterSpec& s, auto n, auto v) {
          const std::string p(trim(v));
          if (!is_protocol_name(p)) bad(n, v, "is not a protocol (" + protocol_names() + ")");

@@ -13,14 +13,18 @@ namespace {
 
 struct Selection {
   const char* name;
-  ProtocolKind inter, intra;
+  const char* inter;  // the profiles' names
+  const char* intra;
 };
 
 constexpr Selection kSelections[] = {
-    {"ideal", ProtocolKind::ideal, ProtocolKind::ideal},
-    {"tcp", ProtocolKind::tcp, ProtocolKind::tcp},
-    {"tcp+shm", ProtocolKind::tcp, ProtocolKind::shm},
+    {"ideal", "ideal", "ideal"},
+    {"tcp", "tcp", "tcp"},
+    {"tcp+shm", "tcp", "shm"},
+    {"ucx", "ucx", "ucx_sm"},
 };
+
+constexpr const char* kProfiles[] = {"ideal", "tcp", "shm", "ucx", "ucx_sm"};
 
 const Selection* find_selection(const std::string& name) {
   for (const Selection& s : kSelections)
@@ -28,11 +32,19 @@ const Selection* find_selection(const std::string& name) {
   return nullptr;
 }
 
-std::optional<ProtocolKind> kind_named(const std::string& name) {
-  if (name == "ideal") return ProtocolKind::ideal;
-  if (name == "tcp") return ProtocolKind::tcp;
-  if (name == "shm") return ProtocolKind::shm;
-  return std::nullopt;
+bool is_ucx(const ProtocolProfile& p) { return std::string(p.name).starts_with("ucx"); }
+
+// The keys profile `p` takes, for the message naming an unknown one.
+std::string keys_of(const ProtocolProfile& p) {
+  const std::string overheads = "send_overhead, recv_overhead";
+  if (is_ucx(p))
+    return "rndv_thresh, rndv_send_nbr_thresh" +
+           std::string(p.kind == ProtocolKind::rdma ? ", zcopy_thresh, max_short, " : ", ") + overheads;
+  switch (p.kind) {
+    case ProtocolKind::tcp: return "eager_limit, " + overheads + ", buffer, connect, interface";
+    case ProtocolKind::shm: return "eager_limit, " + overheads + ", inline_limit";
+    default: return "eager_limit, " + overheads + ", header";
+  }
 }
 
 // Applies "KEY:VALUE" of profile `p` (the part after "PROFILE/"); "" or the problem.
@@ -44,7 +56,8 @@ std::string apply(ProtocolProfile& p, const std::string& key, const std::string&
     field = *v;
     return "";
   };
-  if (key == "eager_limit") return size(p.eager_limit, p.kind == ProtocolKind::ideal ? 1 : 57);
+  const bool ucx = is_ucx(p);
+  if (key == "eager_limit" && !ucx) return size(p.eager_limit, p.kind == ProtocolKind::ideal ? 1 : 57);
   if (key == "send_overhead" || key == "recv_overhead") {
     std::string problem;
     const auto table = parse_overhead(value, problem);
@@ -52,9 +65,13 @@ std::string apply(ProtocolProfile& p, const std::string& key, const std::string&
     (key == "send_overhead" ? p.send_overhead : p.recv_overhead) = *table;
     return "";
   }
+  if (ucx && key == "rndv_thresh") return size(p.eager_limit, 1);
+  if (ucx && key == "rndv_send_nbr_thresh") return size(p.blocking_eager_limit, 1);
+  if (p.kind == ProtocolKind::rdma && key == "zcopy_thresh") return size(p.zcopy_limit, 0);
+  if (p.kind == ProtocolKind::rdma && key == "max_short") return size(p.inline_limit, 0);
   if (key == "header" && p.kind == ProtocolKind::ideal) return size(p.header, 0);
   if (key == "buffer" && p.kind == ProtocolKind::tcp) return size(p.buffer, 0);
-  if (key == "inline_limit" && p.kind == ProtocolKind::shm) return size(p.inline_limit, 0);
+  if (key == "inline_limit" && p.kind == ProtocolKind::shm && !ucx) return size(p.inline_limit, 0);
   if (key == "interface" && p.kind == ProtocolKind::tcp) {
     if (value != "shared" && value != "fifo") return "'" + value + "' is not shared or fifo";
     p.fifo_interface = value == "fifo";
@@ -65,12 +82,7 @@ std::string apply(ProtocolProfile& p, const std::string& key, const std::string&
     p.connect_on_first_use = value == "first_use";
     return "";
   }
-  return std::string("unknown key for the ") + to_string(p.kind) +
-         " profile (eager_limit, send_overhead, recv_overhead" +
-         (p.kind == ProtocolKind::tcp   ? ", buffer, connect, interface"
-          : p.kind == ProtocolKind::shm ? ", inline_limit"
-                                        : ", header") +
-         ")";
+  return std::string("unknown key for the ") + p.name + " profile (" + keys_of(p) + ")";
 }
 
 // Splits "PROFILE/KEY:VALUE"; false when it has no such shape.
@@ -88,15 +100,15 @@ bool split(const std::string& option, std::string& profile, std::string& key, st
 std::string apply_option(Protocols& p, const std::string& option) {
   std::string profile, key, value;
   if (!split(option, profile, key, value)) return "'" + option + "' is not PROFILE/KEY:VALUE (e.g. tcp/buffer:1MiB)";
-  const auto kind = kind_named(profile);
-  if (!kind) return "'" + option + "': unknown profile '" + profile + "' (ideal, tcp or shm)";
+  const auto defaults = default_profile(profile);
+  if (!defaults) return "'" + option + "': unknown profile '" + profile + "' (ideal, tcp, shm, ucx or ucx_sm)";
   for (ProtocolProfile* target : {&p.inter, &p.intra}) {
-    if (target->kind != *kind) continue;
+    if (profile != target->name) continue;
     const std::string problem = apply(*target, key, value);
     if (!problem.empty()) return "'" + option + "': " + problem;
   }
   // A profile the selection does not use still has its option checked.
-  ProtocolProfile scratch = default_profile(*kind);
+  ProtocolProfile scratch = *defaults;
   const std::string problem = apply(scratch, key, value);
   return problem.empty() ? "" : "'" + option + "': " + problem;
 }
@@ -165,36 +177,59 @@ const char* to_string(ProtocolKind kind) {
     case ProtocolKind::ideal: return "ideal";
     case ProtocolKind::tcp: return "tcp";
     case ProtocolKind::shm: return "shm";
+    case ProtocolKind::rdma: return "rdma";
   }
   return "?";
 }
 
-ProtocolProfile default_profile(ProtocolKind kind) {
-  ProtocolProfile p;
-  p.kind = kind;
-  switch (kind) {
-    case ProtocolKind::ideal: break;
-    case ProtocolKind::tcp:
-      // btl_tcp_eager_limit; 8-byte tcp header plus ob1's headers (MATCH 14, RNDV 32, PUT 56 with
-      // its 16-byte segment descriptor in front of the data, FIN 24); Linux's tcp_wmem maximum.
-      p.eager_limit = 65536;
-      p.eager_header = 8 + 14;
-      p.rndv_bytes = 8 + 32;
-      p.answer_bytes = 8 + 56;
-      p.data_header = 8 + 16;
-      p.fin_bytes = 8 + 24;
-      p.buffer = 4194304;
-      break;
-    case ProtocolKind::shm:
-      // btl_vader_eager_limit; MATCH 14, RGET 48, FIN 24; sendi up to 256 bytes.
-      p.eager_limit = 4096;
-      p.eager_header = 14;
-      p.rndv_bytes = 48;
-      p.fin_bytes = 24;
-      p.inline_limit = 256;
-      break;
-  }
-  return p;
+// Where each value comes from: protocol.hpp's file comment.
+std::optional<ProtocolProfile> default_profile(const std::string& name) {
+  using K = ProtocolKind;
+  if (name == "ideal") return ProtocolProfile{};
+  // btl_tcp_eager_limit; 8-byte tcp header plus ob1's headers (MATCH 14, RNDV 32, PUT 56 with
+  // its 16-byte segment descriptor in front of the data, FIN 24); Linux's tcp_wmem maximum.
+  if (name == "tcp")
+    return ProtocolProfile{.kind = K::tcp,
+                           .name = "tcp",
+                           .eager_limit = 65536,
+                           .eager_reserve = 56,
+                           .eager_header = 8 + 14,
+                           .rndv_bytes = 8 + 32,
+                           .answer_bytes = 8 + 56,
+                           .data_header = 8 + 16,
+                           .fin_bytes = 8 + 24,
+                           .buffer = 4194304};
+  // btl_vader_eager_limit; MATCH 14, RGET 48, FIN 24; sendi up to 256 bytes.
+  if (name == "shm")
+    return ProtocolProfile{.kind = K::shm,
+                           .name = "shm",
+                           .eager_limit = 4096,
+                           .eager_reserve = 56,
+                           .eager_header = 14,
+                           .rndv_bytes = 48,
+                           .fin_bytes = 24,
+                           .inline_limit = 256};
+  if (name == "ucx")
+    return ProtocolProfile{.kind = K::rdma,
+                           .name = "ucx",
+                           .eager_limit = 29119,
+                           .blocking_eager_limit = 262144,
+                           .zcopy_limit = 2153,
+                           .eager_header = 8,
+                           .rndv_bytes = 33 + 8 + 17,
+                           .fin_bytes = 9,
+                           .inline_limit = 2038};
+  // Every eager send completes once the sender has copied it into the receiver's FIFO.
+  if (name == "ucx_sm")
+    return ProtocolProfile{.kind = K::shm,
+                           .name = "ucx_sm",
+                           .eager_limit = 8256,
+                           .blocking_eager_limit = 262144,
+                           .eager_header = 8,
+                           .rndv_bytes = 33 + 8 + 9,
+                           .fin_bytes = 9,
+                           .inline_limit = SIZE_MAX};
+  return std::nullopt;
 }
 
 std::string send_completion(const Protocols& protocols) {
@@ -205,8 +240,16 @@ std::string send_completion(const Protocols& protocols) {
         return "tcp completes a send once the socket buffer has taken its data (a rendezvous: after the receiver's "
                "answer), so before the data has left or arrived";
       case ProtocolKind::shm:
+        if (p.inline_limit == SIZE_MAX)
+          return std::string(p.name) +
+                 " completes an eager send once copied into the receiver's shared memory, a rendezvous when the "
+                 "receiver has copied it";
         return "shm completes a send of at most " + std::to_string(p.inline_limit) +
                " bytes at once (copied into the receiver's fast box), a larger one when the receiver has taken it";
+      case ProtocolKind::rdma:
+        return std::string(p.name) + " completes an eager send of at most " + std::to_string(p.inline_limit) +
+               " bytes at once, a larger one once copied into its buffers or, zero-copy, when the network has "
+               "acknowledged it, a rendezvous when the receiver's read is done";
     }
     return "";
   };
@@ -226,15 +269,14 @@ bool is_protocol_name(const std::string& name) { return find_selection(name) != 
 std::string eager_limit_problem(const std::string& protocol) {
   if (protocol.empty() || protocol == "ideal") return "";
   return "applies to the ideal protocol only, not " + protocol +
-         " (whose limits are the protocol options tcp/eager_limit:SIZE and shm/eager_limit:SIZE)";
+         " (whose limits are the protocol options tcp/eager_limit:SIZE, shm/eager_limit:SIZE and "
+         "ucx/rndv_thresh:SIZE)";
 }
 
 std::string check_protocol_option(const std::string& option) {
-  Protocols scratch{"", default_profile(ProtocolKind::tcp), default_profile(ProtocolKind::shm)};
-  std::string problem = apply_option(scratch, option);
-  if (!problem.empty()) return problem;
-  Protocols ideal{"", default_profile(ProtocolKind::ideal), default_profile(ProtocolKind::ideal)};
-  return apply_option(ideal, option);
+  Protocols none{"", ProtocolProfile{}, ProtocolProfile{}};
+  none.inter.name = none.intra.name = "";  // no profile in use: apply_option checks the option alone
+  return apply_option(none, option);
 }
 
 Protocols resolve_protocols(const std::string& name, const std::vector<std::string>& options,
@@ -250,17 +292,19 @@ Protocols resolve_protocols(const std::string& name, const std::vector<std::stri
   if (chosen.empty()) chosen = "tcp+shm";
   const Selection* sel = find_selection(chosen);
   if (!sel) throw InputError("unknown protocol '" + chosen + "' (" + protocol_names() + ")");
-  Protocols p{chosen, default_profile(sel->inter), default_profile(sel->intra)};
+  Protocols p{chosen, *default_profile(sel->inter), *default_profile(sel->intra)};
   if (ideal_eager_limit && p.inter.kind != ProtocolKind::ideal && p.intra.kind != ProtocolKind::ideal)
     throw InputError(std::string("the eager limit (--eager-limit, sim.eager_limit) is the ideal protocol's; ") +
                      (name.empty() ? "this platform's protocol (collsim/protocol) is " : "the protocol is ") + chosen +
-                     ", whose limits are the protocol options tcp/eager_limit:SIZE and shm/eager_limit:SIZE");
+                     ", whose limits are the protocol options tcp/eager_limit:SIZE, shm/eager_limit:SIZE and "
+                     "ucx/rndv_thresh:SIZE");
   for (ProtocolProfile* target : {&p.inter, &p.intra})
     if (target->kind == ProtocolKind::ideal) target->eager_limit = ideal_eager_limit.value_or(kIdealEagerLimit);
   // Platform properties, then options.
-  static const char* const kKeys[] = {"eager_limit", "send_overhead", "recv_overhead", "buffer",
-                                      "connect",     "interface",     "inline_limit",  "header"};
-  for (const char* profile : {"ideal", "tcp", "shm"})
+  static const char* const kKeys[] = {"eager_limit", "send_overhead", "recv_overhead",        "buffer",
+                                      "connect",     "interface",     "inline_limit",         "header",
+                                      "rndv_thresh", "zcopy_thresh",  "rndv_send_nbr_thresh", "max_short"};
+  for (const char* profile : kProfiles)
     for (const char* key : kKeys) {
       const std::string prop = std::string("collsim/") + profile + "/" + key;
       const std::string value = property(prop);

@@ -30,18 +30,60 @@
 //    sender's memory in one go and returns a FIN (24 bytes); the send completes on the FIN.
 //    Intra-node traffic uses the host's loopback route (a <cluster>'s loopback_bw/loopback_lat).
 //
+//  - ucx: Open MPI 4.1's pml ucx over InfiniBand or RoCE between nodes (UCX 1.12-1.15's tagged
+//    protocols on rc_mlx5, the transport it picks for a few peers; values from openucx/ucx at
+//    tag v1.14.1, file:line below). A payload of N bytes, sent by MPI_Isend:
+//      N <= max_short (2038): eager short, 8 + N bytes written into the work request (with the
+//        2 KiB of device memory ConnectX-5 and later have: UCT_IB_MLX5_AM_MAX_SHORT,
+//        src/uct/ib/mlx5/ib_mlx5.h:128, raised to DM_SIZE 2k, src/uct/ib/mlx5/ib_mlx5.c:36, by
+//        src/uct/ib/rc/accel/rc_mlx5_iface.c:229, less the 2-byte rc_mlx5 and 8-byte tag
+//        headers, src/uct/ib/rc/base/rc_iface.c:240 and src/ucp/core/ucp_ep.c:2279; 226 without
+//        device memory); the send completes at once.
+//      up to zcopy_thresh (2153): eager bcopy, the sender copies N bytes into registered
+//        buffers at its host's copy rate (memcpy_bw), then 8 + N bytes leave; the send completes
+//        once copied.
+//      below rndv_thresh (29119): eager zcopy, 8 + N bytes straight from the user's buffer; the
+//        send completes when the RC acknowledgement is back, one route latency after the
+//        arrival.
+//      from rndv_thresh on: rendezvous, get_zcopy scheme (UCX_RNDV_SCHEME auto picks it for host
+//        memory, src/ucp/rndv/rndv.c:56): the RTS (58 bytes: ucp_rndv_rts_hdr_t 33,
+//        src/ucp/rndv/rndv.h:30, the tag 8 and the packed rkey 17) to the receiver, which once
+//        matched (and inside MPI) RDMA-reads the N bytes from the sender's memory: a read request
+//        crossing one route latency, then the data coming back, without the sender's CPU; the
+//        receive completes when the read is done, and the ATS (9 bytes, ucp_reply_hdr_t,
+//        src/ucp/proto/proto_am.h:26) goes back and completes the send.
+//    zcopy_thresh and rndv_thresh are UCX's "auto" values (src/ucp/core/ucp_context.c:138-215,
+//    computed at start-up from the transport's estimates, src/ucp/core/ucp_ep.c:1938 and :3183):
+//    the ones ucx_info -e printed on a ConnectX in openucx/ucx pull request #6162. MPI_Send is
+//    not MPI_Isend: Open MPI's blocking send asks for fast completion
+//    (ompi/mca/pml/ucx/pml_ucx.c:904 at v4.1.6), for which UCX takes UCX_RNDV_SEND_NBR_THRESH
+//    (256 KiB, ucp_context.c:146) as the rendezvous threshold and never zero-copies
+//    (src/ucp/tag/tag_send.c:63-76): eager bcopy up to 262143 bytes.
+//  - ucx_sm: UCX inside a node (posix shared memory for eager messages, CMA for the rendezvous'
+//    single copy), the shm mechanism with UCX's parameters: the sender copies 8 + N bytes into
+//    the receiver's FIFO (eager short up to 92 bytes, bcopy above: the same copy) and its send
+//    completes once copied; from rndv_thresh (8256 bytes, the FIFO's segment,
+//    src/uct/sm/mm/base/mm_iface.c:14, above which UCX's auto threshold falls) a rendezvous:
+//    RTS (50 bytes: 33, the tag 8 and a 9-byte rkey), the receiver's single copy
+//    (process_vm_readv), ATS (9) back. Blocking sends again up to 262143 bytes eager. (ucx_info
+//    -e of UCX 1.13.1 with UCX_TLS=posix,cma: "tag_send: 0..<egr/short>..93..<egr/bcopy>..8256..
+//    <rndv>", "tag_send_nbr: ..262144..<rndv>".)
+//
 // A selection names the profile used between nodes and inside a node: "ideal" (both ideal),
 // "tcp" (both tcp, as with Open MPI's --mca btl tcp,self), "tcp+shm" (Open MPI's default on
-// Ethernet: tcp between nodes, vader inside a node). The default is the platform's
-// `collsim/protocol` host property, else "tcp+shm".
+// Ethernet: tcp between nodes, vader inside a node), "ucx" (Open MPI with pml ucx: ucx between
+// nodes, ucx_sm inside one). The default is the platform's `collsim/protocol` host property,
+// else "tcp+shm".
 //
 // Parameters are set, in increasing priority, by their defaults (Open MPI 4.1's), by host
 // properties of the platform (`<prop id="collsim/tcp/buffer" value="1MiB"/>`, in a <cluster> for
 // all its hosts) and by options "PROFILE/KEY:VALUE" (scenario `sim: protocol_options:`, command
-// line --protocol-option). Keys: eager_limit (size), buffer (size, tcp), send_overhead and
-// recv_overhead (an Overhead, below), connect (tcp: established or first_use), interface (tcp:
-// shared or fifo), inline_limit (size, shm), header (size, ideal: bytes every message carries
-// besides its payload, 0 by default; SimGrid's SMPI sends 16).
+// line --protocol-option). Keys: eager_limit (size; ideal, tcp, shm), buffer (size, tcp),
+// send_overhead and recv_overhead (an Overhead, below), connect (tcp: established or first_use),
+// interface (tcp: shared or fifo), inline_limit (size, shm), header (size, ideal: bytes every
+// message carries besides its payload, 0 by default; SimGrid's SMPI sends 16); ucx and ucx_sm
+// take UCX's names: rndv_thresh and rndv_send_nbr_thresh (sizes: the first rendezvous payload
+// of MPI_Isend and of MPI_Send), and for ucx max_short and zcopy_thresh (sizes).
 //
 // Software overheads, as SimGrid's SMPI has them (smpi/os, smpi/or): a rank spends
 // send_overhead(N) handing a message of N bytes over before any of it moves, and
@@ -59,6 +101,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -66,7 +109,9 @@
 
 namespace collsim {
 
-enum class ProtocolKind { ideal, tcp, shm };
+// The mechanisms: ideal, tcp (a socket per pair), shm (copies through shared memory and a
+// single copy by the receiver: vader, and UCX inside a node) and rdma (UCX over InfiniBand).
+enum class ProtocolKind { ideal, tcp, shm, rdma };
 
 // A cost in seconds, piecewise linear in a message's size: "SIZE:BASE:PER_BYTE;..." with sizes
 // increasing from 0 (a section holds from its size up to the next one's), or one time for all
@@ -85,29 +130,42 @@ std::optional<Overhead> parse_overhead(const std::string& text, std::string& pro
 
 struct ProtocolProfile {
   ProtocolKind kind = ProtocolKind::ideal;
-  // ideal: messages of fewer bytes are eager. tcp, shm: a payload of at most eager_limit - 56
-  // bytes (ob1's largest header) is eager.
+  const char* name = "ideal";  // the parameter set: ideal, tcp, shm, ucx, ucx_sm
+  // A payload of at most eager_limit - eager_reserve bytes is eager: ideal fewer bytes than the
+  // limit (reserve 1), tcp and shm at most the limit less ob1's largest header (56), ucx and
+  // ucx_sm fewer than UCX's rendezvous threshold (1).
   std::size_t eager_limit = 65536;
+  std::size_t eager_reserve = 1;
+  // ucx, ucx_sm: the eager limit of blocking sends (UCX_RNDV_SEND_NBR_THRESH); 0: eager_limit.
+  std::size_t blocking_eager_limit = 0;
+  // rdma: eager payloads of non-blocking sends from this size on go zero-copy.
+  std::size_t zcopy_limit = SIZE_MAX;
   // Bytes on the wire besides the payload (fixed by the implementation; see the file comment).
   std::size_t eager_header = 0, rndv_bytes = 0, answer_bytes = 0, data_header = 0, fin_bytes = 0;
   std::size_t header = 0;             // ideal: bytes every message carries besides its payload
-  std::size_t inline_limit = 0;       // shm: eager sends of at most this many bytes complete at once
+  std::size_t inline_limit = 0;       // shm, rdma: eager sends of at most this many bytes complete at once
   std::size_t buffer = 0;             // tcp: socket buffer a sender may run ahead of the wire by
-  Overhead send_overhead;             // the sender's, before the message moves
-  Overhead recv_overhead;             // the receiver's, once the message has arrived
+  Overhead send_overhead{};           // the sender's, before the message moves
+  Overhead recv_overhead{};           // the receiver's, once the message has arrived
   bool connect_on_first_use = false;  // tcp: simulate the socket's set-up (see the file comment)
   bool fifo_interface = false;        // tcp: a host's sockets leave through one FIFO (see the file comment)
 
-  // The largest eager payload.
-  std::size_t eager_payload() const { return kind == ProtocolKind::ideal ? eager_limit - 1 : eager_limit - 56; }
-  bool is_eager(std::size_t bytes) const { return bytes <= eager_payload(); }
+  // The largest eager payload, of a non-blocking send or (`blocking`) of a blocking one.
+  std::size_t eager_payload(bool blocking = false) const {
+    return (blocking && blocking_eager_limit > 0 ? blocking_eager_limit : eager_limit) - eager_reserve;
+  }
+  bool is_eager(std::size_t bytes, bool blocking = false) const { return bytes <= eager_payload(blocking); }
+  // rdma: whether an eager payload goes zero-copy.
+  bool is_zcopy(std::size_t bytes, bool blocking) const { return !blocking && bytes >= zcopy_limit; }
 };
 
-ProtocolProfile default_profile(ProtocolKind kind);
+// The parameter set named `name` (ideal, tcp, shm, ucx, ucx_sm) with its defaults; nullopt for
+// another name.
+std::optional<ProtocolProfile> default_profile(const std::string& name);
 const char* to_string(ProtocolKind kind);
 
 struct Protocols {
-  std::string name;       // "ideal", "tcp", "tcp+shm"
+  std::string name;       // "ideal", "tcp", "tcp+shm", "ucx"
   ProtocolProfile inter;  // between ranks on different hosts
   ProtocolProfile intra;  // between ranks of one host
 };
@@ -116,7 +174,7 @@ struct Protocols {
 // complete a send before its data arrives (a local completion), ideal does on arrival.
 std::string send_completion(const Protocols& protocols);
 
-// The names accepted for a selection, for help texts: "ideal, tcp, tcp+shm".
+// The names accepted for a selection, for help texts: "ideal, tcp, tcp+shm, ucx".
 std::string protocol_names();
 bool is_protocol_name(const std::string& name);
 

@@ -124,7 +124,7 @@ void SimComm::post_send(const Op& op) {
   const std::int64_t message = m_.trace ? m_.trace->message(rank_, op.peer, op.tag, seq) : -1;
   if (m_.transport) {
     p.flagged = true;
-    m_.transport->send(rank_, op.peer, op.tag, size, payload, id, message);
+    m_.transport->send(rank_, op.peer, op.tag, size, payload, id, message, op.blocking);
     return;
   }
   if (m_.trace) m_.trace->posted(rank_, id, {message, s4u::Engine::get_clock()});

@@ -150,6 +150,7 @@ class SimComm final : public Comm {
  public:
   // memcpy_rate: bytes/s of comm.copy on this rank's host; 0 = free.
   SimComm(Measurement& m, Mailboxes& mailboxes, int rank, const ProtocolProfile& ideal, double memcpy_rate);
+  double memcpy_rate() const { return memcpy_rate_; }
 
   int rank() const override { return rank_; }
   int size() const override { return m_.procs; }

@@ -31,6 +31,7 @@ struct Transport::Message {
   std::size_t size = 0;
   const ProtocolProfile* profile = nullptr;
   bool eager = true;
+  bool zcopy = false;            // rdma eager: sent zero-copy, done when acknowledged
   std::byte* payload = nullptr;  // the sender's snapshot, until it lands in the receive buffer
   std::int64_t send_request = -1;
   std::int64_t recv_request = -1;  // once matched
@@ -267,6 +268,11 @@ void Transport::start_next(Connection& c) {
     events_->at(f.nic_at, [this, &c, f] { begin_write(c, f); });
     return;
   }
+  // An RDMA read: its request crosses to the sender's interface before the data comes back.
+  if (f.kind == Fragment::Kind::get && c.profile->kind == ProtocolKind::rdma) {
+    events_->at(s4u::Engine::get_clock() + c.latency, [this, &c, f] { begin_write(c, f); });
+    return;
+  }
   Core* core = copier(c, f);
   if (core && core->busy)
     core->waiting.push_back([this, &c, f] { begin_write(c, f); });
@@ -388,7 +394,7 @@ void Transport::accept_waiting(Connection& c) {
 }
 
 void Transport::send(int src, int dst, int tag, std::size_t size, std::byte* payload, std::int64_t request,
-                     std::int64_t message) {
+                     std::int64_t message, bool blocking) {
   Message& msg = messages_.emplace_back();
   msg.src = src;
   msg.dst = dst;
@@ -398,8 +404,14 @@ void Transport::send(int src, int dst, int tag, std::size_t size, std::byte* pay
   msg.send_request = request;
   msg.id = message;
   msg.profile = &profile(src, dst);
-  msg.eager = msg.profile->is_eager(size);
+  msg.eager = msg.profile->is_eager(size, blocking);
+  const bool rdma = msg.profile->kind == ProtocolKind::rdma;
+  const bool copied = rdma && msg.eager && size > msg.profile->inline_limit;  // short or not
+  msg.zcopy = copied && msg.profile->is_zcopy(size, blocking);
   if (const double os = msg.profile->send_overhead.at(size); os > 0) s4u::this_actor::sleep_for(os);
+  // rdma bcopy: the sender copies the payload into the transport's registered buffers first.
+  if (const double rate = m_.ranks[static_cast<std::size_t>(src)]->memcpy_rate(); copied && !msg.zcopy && rate > 0)
+    s4u::this_actor::sleep_for(static_cast<double>(size) / rate);
   KernelEvents::in_kernel([this, &msg] {
     Connection& c = connection(msg.src, msg.dst);
     const ProtocolProfile& p = *msg.profile;
@@ -413,10 +425,11 @@ void Transport::send(int src, int dst, int tag, std::size_t size, std::byte* pay
         complete_send(msg);
       else
         c.waiting_for_room.emplace_back(&msg, c.enqueued);
-    } else if (msg.size <= p.inline_limit && !c.modelled) {
-      complete_send(msg);  // vader's sendi: copied into the peer's fast box at once
+    } else if (p.kind == ProtocolKind::rdma ? !msg.zcopy : msg.size <= p.inline_limit && !c.modelled) {
+      complete_send(msg);  // vader's sendi into the peer's fast box, UCX's short or bcopy: done
     }
-    // shm, larger: completes when the receiver takes the fragment (arrived()).
+    // shm, larger: completes when the receiver takes the fragment; rdma zero-copy when the
+    // acknowledgement is back (arrived()).
   });
 }
 
@@ -444,6 +457,8 @@ void Transport::arrived(Connection& c, Fragment& f) {
       msg.arrived = true;
       if (msg.profile->kind == ProtocolKind::shm && msg.size > msg.profile->inline_limit)
         when_in_mpi(msg.dst, [this, &msg] { complete_send(msg); });
+      if (msg.zcopy)  // the RC acknowledgement crosses back
+        events_->at(s4u::Engine::get_clock() + c.latency, [this, &msg] { complete_send(msg); });
       match_arrival(msg);
       break;
     case Fragment::Kind::rndv:
@@ -456,8 +471,8 @@ void Transport::arrived(Connection& c, Fragment& f) {
       break;
     case Fragment::Kind::data: deliver_payload(msg); break;
     case Fragment::Kind::fin:
-      if (msg.profile->kind == ProtocolKind::shm)
-        complete_send(msg);  // back at the sender: the receiver has copied everything
+      if (msg.profile->kind != ProtocolKind::tcp)
+        complete_send(msg);  // back at the sender (shm's FIN, UCX's ATS): the receiver has everything
       else
         complete_recv(msg);  // the FIN follows the data: the receive is complete
       break;
@@ -492,10 +507,11 @@ void Transport::matched(Message& msg) {
   when_in_mpi(msg.dst, [this, &msg] { answer(msg); });
 }
 
-// The receiver's answer to a rendezvous: tcp sends a PUT control back, shm copies the message.
+// The receiver's answer to a rendezvous: tcp sends a PUT control back, shm copies the message,
+// rdma reads it.
 void Transport::answer(Message& msg) {
   Connection& back = connection(msg.dst, msg.src);
-  if (msg.profile->kind == ProtocolKind::shm)
+  if (msg.profile->kind != ProtocolKind::tcp)
     enqueue(back, {Fragment::Kind::get, msg.size, &msg});
   else
     enqueue(back, {Fragment::Kind::answer, msg.profile->answer_bytes, &msg});

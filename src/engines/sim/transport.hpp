@@ -1,4 +1,4 @@
-// The message transport of the tcp and shm protocol profiles (internal to the sim engine): how
+// The message transport of the tcp, shm and ucx protocol profiles (internal to the sim engine): how
 // Open MPI's ob1 moves a message between two ranks, fragment by fragment (protocol.hpp says what
 // each profile does).
 //
@@ -50,9 +50,10 @@ class Transport {
 
   // Called by rank `src`'s actor for its request `request`: a send of `size` bytes whose
   // snapshot is `payload` (owned from now on; may be the no-bytes marker, see `no_bytes`);
-  // `message`: its id in a traced run (sim_trace.hpp), else -1.
-  void send(int src, int dst, int tag, std::size_t size, std::byte* payload, std::int64_t request,
-            std::int64_t message);
+  // `message`: its id in a traced run (sim_trace.hpp), else -1; `blocking`: made by a blocking
+  // send (UCX takes another rendezvous threshold for it).
+  void send(int src, int dst, int tag, std::size_t size, std::byte* payload, std::int64_t request, std::int64_t message,
+            bool blocking = false);
   // A receive posted by rank `dst`.
   void recv(int dst, int src, int tag, std::int64_t request);
   // Drops the connections once every rank has returned.

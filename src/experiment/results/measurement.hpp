@@ -33,7 +33,7 @@ struct Measurement {
   // simulated time, which has no interval (column ci_target_met: 1, 0 or empty).
   std::optional<bool> ci_met;
   std::string data;                 // "ok", "unchecked" (virtual bytes) or the first wrong byte
-  std::string protocol;             // sim: the point-to-point protocol selection (ideal, tcp, tcp+shm); else empty
+  std::string protocol;             // sim: the point-to-point protocol selection (ideal, tcp, tcp+shm, ucx); else empty
   std::string datatype, reduce_op;  // reducing operations: "float", "sum"; else empty
   // The point's cluster, when a scenario sweeps it (cluster_sweep.hpp): (parameter, value), the
   // columns after `reduce_op` in results.csv.

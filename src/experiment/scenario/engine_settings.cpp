@@ -111,7 +111,7 @@ std::vector<Setting> make_table() {
        .value_name = "NAME",
        .engines = kOnSim,
        .coarray = true,
-       .help = "sim: point-to-point protocols: ideal, tcp, tcp+shm (default: the platform's, else tcp+shm)",
+       .help = "sim: point-to-point protocols: ideal, tcp, tcp+shm, ucx (default: the platform's, else tcp+shm)",
        .check = protocol_problem,
        .store = [](EngineSettings& s, const SettingValue& v) { s.sim.protocol = text_of(v); },
        .show = [](const EngineSettings& s) { return json_string(s.sim.protocol); }},
@@ -123,7 +123,7 @@ std::vector<Setting> make_table() {
        .value_name = "PROFILE/KEY:VALUE",
        .engines = kOnSim,
        .coarray = true,
-       .help = "sim: a protocol parameter, e.g. tcp/buffer:1MiB (repeatable)",
+       .help = "sim: a protocol parameter, e.g. tcp/buffer:1MiB, ucx/rndv_thresh:64KiB (repeatable)",
        .check = check_protocol_option,
        .store = [](EngineSettings& s,
                    const SettingValue& v) { s.sim.protocol_options = std::get<std::vector<std::string>>(v); },
@@ -136,8 +136,9 @@ std::vector<Setting> make_table() {
        .value_name = "SIZE",
        .engines = kOnSim,
        .coarray = true,
-       .help = "sim, --protocol ideal only: messages below go eager, others rendezvous (default 64KiB); tcp's and "
-               "shm's are --protocol-option tcp/eager_limit:SIZE, shm/eager_limit:SIZE",
+       .help = "sim, --protocol ideal only: messages below go eager, others rendezvous (default 64KiB); tcp's, "
+               "shm's and ucx's are --protocol-option tcp/eager_limit:SIZE, shm/eager_limit:SIZE, "
+               "ucx/rndv_thresh:SIZE",
        .store = [](EngineSettings& s,
                    const SettingValue& v) { s.sim.eager_limit = static_cast<std::size_t>(std::get<long long>(v)); },
        .show = [](const EngineSettings& s) { return std::to_string(s.sim.eager_limit.value_or(kIdealEagerLimit)); }},

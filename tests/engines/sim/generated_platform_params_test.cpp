@@ -80,7 +80,7 @@ TEST(GeneratedPlatform, BadValuesNameTheParameter) {
   EXPECT_EQ(set_error("taper", "1:0"), "taper: '1:0' is not an oversubscription ratio (e.g. 1:1, 4:1 or 4)");
   EXPECT_EQ(set_error("topology", "mesh"),
             "topology: 'mesh' is not a topology (crossbar, fat_tree, torus or dragonfly)");
-  EXPECT_EQ(set_error("protocol", "udp"), "protocol: 'udp' is not a protocol (ideal, tcp, tcp+shm)");
+  EXPECT_EQ(set_error("protocol", "udp"), "protocol: 'udp' is not a protocol (ideal, tcp, tcp+shm, ucx)");
   EXPECT_EQ(set_error("network_model", "ns3"),
             "network_model: 'ns3' is not a SimGrid network model (CM02, LV08, SMPI or IB)");
   EXPECT_EQ(set_error("fat_tree", "2;4,4;1,4"),

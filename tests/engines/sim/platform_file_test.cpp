@@ -208,7 +208,7 @@ TEST(PlatformFile, CollsimHostProperties) {
   EXPECT_EQ(refusal(cluster(kCluster, "<prop id=\"collsim/sockets\" value=\"0\"/>")),
             "p.xml:5:5: <prop id=\"collsim/sockets\"> value '0' does not divide the 1 core of the <cluster>");
   EXPECT_EQ(refusal(cluster(kCluster, "<prop id=\"collsim/protocol\" value=\"udp\"/>")),
-            "p.xml:5:5: <prop id=\"collsim/protocol\"> value 'udp' is not a protocol (ideal, tcp, tcp+shm)");
+            "p.xml:5:5: <prop id=\"collsim/protocol\"> value 'udp' is not a protocol (ideal, tcp, tcp+shm, ucx)");
   EXPECT_EQ(refusal(cluster(kCluster, "<prop id=\"collsim/tcp/buffer\" value=\"big\"/>")),
             "p.xml:5:5: <prop id=\"collsim/tcp/buffer\">: 'tcp/buffer:big': 'big' is not a size");
   EXPECT_EQ(refusal(kHead + "  <zone id=\"z\" routing=\"Full\">\n    <prop id=\"memcpy_bw\" value=\"1GBps\"/>\n"

@@ -164,6 +164,13 @@ TEST_P(EveryAlgorithm, UnderTcpAndShm) {
   check(collsim_test::exact("test/star16.xml", 3, "tcp+shm"), cases(*GetParam(), {3, 13, 33}), star16());
 }
 
+// Under Open MPI's pml ucx (ucx between hosts, ucx_sm inside one): eager short, bcopy and
+// zero-copy, RDMA reads and single copies, each threshold crossed by the sizes of kSizes.
+TEST_P(EveryAlgorithm, UnderUcx) {
+  check(collsim_test::exact("test/star16.xml", 1, "ucx"), cases(*GetParam(), {1, 2, 3, 5, 8, 13, 16}), star16());
+  check(collsim_test::exact("test/star16.xml", 3, "ucx"), cases(*GetParam(), {3, 13, 33}), star16());
+}
+
 TEST_P(EveryAlgorithm, LargeMessagesOnGrisou) {
   const AlgorithmInfo& a = *GetParam();
   // Allgather and alltoall: blocks 16 (64 on 33 processes) times smaller, p^2 of them.
