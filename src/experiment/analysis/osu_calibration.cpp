@@ -223,14 +223,14 @@ std::string overhead_table(std::size_t eager_payload, double eager_per_byte, dou
 double one_way(const Model& m, const ClusterSpec& spec, PairClass c, std::size_t bytes) {
   const double n = static_cast<double>(bytes);
   if (c == PairClass::nodes) {
-    const ProtocolProfile p = default_profile(ProtocolKind::tcp);
+    const ProtocolProfile p = *default_profile("tcp");
     const double route = 2 * m.link_latency, bw = m.link_bandwidth;
     if (p.is_eager(bytes))
       return m.tcp_os + route + (static_cast<double>(p.eager_header) + n) / bw + m.tcp_or_per_byte * n;
     const double control = static_cast<double>(p.rndv_bytes + p.answer_bytes + p.data_header + p.fin_bytes);
     return m.tcp_os + 3 * route + (control + n) / bw + m.tcp_or_rndv;
   }
-  const ProtocolProfile p = default_profile(ProtocolKind::shm);
+  const ProtocolProfile p = *default_profile("shm");
   double bw = std::min(spec.memcpy, spec.memory_bandwidth);
   double across = 0;
   if (c == PairClass::sockets) {
@@ -247,7 +247,7 @@ double one_way(const Model& m, const ClusterSpec& spec, PairClass c, std::size_t
 OsuFit fit_osu(const std::vector<OsuClassData>& data, ClusterSpec& spec, const std::vector<std::string>& given) {
   OsuFit fit;
   Model m;
-  const ProtocolProfile shm = default_profile(ProtocolKind::shm), tcp = default_profile(ProtocolKind::tcp);
+  const ProtocolProfile shm = *default_profile("shm"), tcp = *default_profile("tcp");
   for (const std::string& g : given)
     if (g == "protocol" && spec.protocol != "tcp+shm")
       throw InputError("protocol: the fit is of the tcp+shm protocols (inside a node shm, between nodes tcp)");
