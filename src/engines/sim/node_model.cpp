@@ -35,7 +35,7 @@ s4u::Link* make_link(s4u::NetZone* zone, const std::string& name, double bandwid
 
 NodeShapeFacts node_facts(const s4u::Host& host) {
   NodeShapeFacts f;
-  if (const char* v = host.get_property("collsim/sockets")) f.sockets = std::max(1, std::atoi(v));
+  if (const char* v = host.get_property("collsim/sockets")) f.sockets = std::atoi(v);
   f.memory_bandwidth = rate_property(host, "collsim/memory_bandwidth");
   f.copy_rate = rate_property(host, "memcpy_bw");
   f.inter_socket_bandwidth = rate_property(host, "collsim/inter_socket_bandwidth");
@@ -91,7 +91,7 @@ NodeModel::NodeModel(const std::vector<Placed>& ranks)
     impl->set_disk_model(models->get_disk_model());
     impl->set_host_model(models->get_host_model());
 
-    const auto sockets = static_cast<std::size_t>(f.sockets);
+    const auto sockets = static_cast<std::size_t>(std::max(1, f.sockets));
     std::vector<s4u::Link*> memory(sockets);
     for (std::size_t s = 0; s < sockets; ++s)
       memory[s] = make_link(zone, name + ":memory-" + std::to_string(s), f.memory_bandwidth, 0);

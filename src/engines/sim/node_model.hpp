@@ -44,7 +44,7 @@ namespace collsim::sim {
 
 // A node's parameters, from its host's properties.
 struct NodeShapeFacts {
-  int sockets = 1;
+  int sockets = 0;                    // collsim/sockets; 0 when the host does not say
   double memory_bandwidth = 0;        // bytes/s per socket; 0 = no node model for this host
   double copy_rate = 0;               // bytes/s of one core's copy (memcpy_bw); 0 = uncapped
   double inter_socket_bandwidth = 0;  // bytes/s per direction; 0 = not limited
@@ -56,7 +56,8 @@ struct NodeShapeFacts {
   double private_cache = 0;
 };
 
-// The facts a host's properties state (sockets 1 and memory bandwidth 0 when absent).
+// The facts a host's properties state (0 for what it does not state). check_platform_file has
+// checked each where it is given.
 NodeShapeFacts node_facts(const simgrid::s4u::Host& host);
 
 class NodeModel {

@@ -119,7 +119,7 @@ models::NodeShape node_shape(const std::vector<s4u::Host*>& hosts) {
   models::NodeShape shape;
   shape.nodes = static_cast<int>(hosts.size());
   shape.cores = hosts.front()->get_core_count();
-  if (const char* v = hosts.front()->get_property("collsim/sockets")) shape.sockets = std::atoi(v);
+  shape.sockets = node_facts(*hosts.front()).sockets;
   return shape;
 }
 
