@@ -69,7 +69,11 @@ std::string to_string(const Overhead& overhead) {
   std::string out;
   for (const Overhead::Section& s : overhead.sections) {
     if (!out.empty()) out += ';';
-    out.append(std::to_string(s.from)).append(":").append(format_real(s.base)).append(":").append(format_real(s.per_byte));
+    out.append(std::to_string(s.from))
+        .append(":")
+        .append(format_real(s.base))
+        .append(":")
+        .append(format_real(s.per_byte));
   }
   return out;
 }
