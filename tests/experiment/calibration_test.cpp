@@ -209,6 +209,41 @@ TEST(Calibration, FitsOfATwoLevelModelAreNeverNegative) {
   }
 }
 
+// Every formula, textbook and derived, of a two-level model (map-by node on 2 nodes, the
+// derived ones fitted in the model engine as formula_for_model does) with and without one port,
+// over process counts and sizes (one byte short of a segment among them): none is negative.
+TEST(Calibration, NoFormulaOfAFittedTwoLevelModelIsNegative) {
+  std::vector<const AlgorithmInfo*> derived;
+  for (const AlgorithmInfo& a : all_algorithms())
+    if (a.derived) derived.push_back(&a);
+  for (bool one_port : {false, true}) {
+    ModelConfig m;
+    m.kind = ModelConfig::Kind::two_level;
+    m.two_level.intra = {0.5e-6, 1 / 6e9};
+    m.two_level.inter = {2e-6, 1 / 12.5e9};
+    m.two_level.placement = models::Placement{1, 2, 1, false, 0};
+    m.one_port = one_port;
+    for (const FormulaConfig::Kind kind : {FormulaConfig::Kind::derived, FormulaConfig::Kind::textbook}) {
+      const FormulaConfig f = formula_for_model(m, kind, 64, 8192, derived);
+      for (const AlgorithmInfo& a : all_algorithms()) {
+        if (!(kind == FormulaConfig::Kind::derived ? a.derived : a.textbook) || !has_fit(f, a)) continue;
+        for (int P : {1, 2, 3, 5, 8, 12, 17, 64}) {
+          if (!runs_on(a, P)) continue;
+          for (std::size_t bytes : {std::size_t{0}, std::size_t{1}, std::size_t{8191}, std::size_t{1} << 20}) {
+            if (!call_error(operation_info(a.op), bytes, kDefaultReduction).empty()) continue;
+            RunSpec s;
+            s.algorithm = &a;
+            s.procs = P;
+            s.bytes = bytes;
+            s.params.segment = a.takes(Knob::segment) ? 8192 : 0;
+            EXPECT_GE(run_formula(f, s).time_s, 0) << describe(s) << (one_port ? " one port " : " ") << to_string(kind);
+          }
+        }
+      }
+    }
+  }
+}
+
 fs::path scratch(const std::string& name) { return collsim_test::scratch_dir("calibration-test") / name; }
 
 TEST(ParametersFile, RoundTripsAtFullPrecision) {
