@@ -21,9 +21,12 @@
 //    rank is on is the placement's (models/placement.hpp, the sim engine's mapping: map-by core,
 //    socket, node, ppr:K:node, ppr:K:socket). One send at a time inside a node, by default: a
 //    transfer to a rank of the sender's node holds the sender's send port for its duration, so a
-//    root's sends to its node's ranks follow one another (a core copies one message at a time:
-//    basic_linear to P ranks of one node takes P - 1 transfers, as measured,
-//    ../shared/reference/manycore-osu-ucx.md); transfers between nodes are as one_port says.
+//    root's sends to its node's ranks follow one another: basic_linear to P ranks of one node
+//    takes P - 1 transfers, linear in P as Open MPI 4.1 is measured (issue 29: 731, 1730 and
+//    12900 us at 1 MiB on 8, 32 and 128 ranks). Under vader's single copy the receiver makes the
+//    copy (../shared/reference/manycore-osu-ucx.md section 2); the sender's port stands for the
+//    root's side of it, which the sim engine's node model splits exactly. Transfers between nodes
+//    are as one_port says.
 //    concurrent_intra_sends gives back the earlier rule (sends inside a node overlap for free).
 //    Under plain Hockney every rank is a node of its own, so nothing changes there.
 //  - Per-message software overheads (Hockney kinds; LogGP has its o): a send of m bytes costs its
