@@ -51,7 +51,10 @@ int coarray(const ParsedOptions& o) {
     check_model_options(o, *simulated);
     const ModelConfig model = read_model(o);
     result = run_model(model, spec);
-    if (!model.one_port && model.kind != ModelConfig::Kind::loggp) {
+    // The closed form knows neither ports nor overheads: a point inside a node holds the origin's
+    // send port by default (model_engine.hpp).
+    if (!model.one_port && model.kind != ModelConfig::Kind::loggp && !model.has_overheads() &&
+        !model.serial_send(point.origin, point.target)) {
       const models::CoarrayCosts costs{model.hockney_between(point.origin, point.target), model.copy_bandwidth};
       const double t = point.get
                            ? models::coarray_get_time(point.plan(), costs)

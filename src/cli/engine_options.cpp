@@ -88,8 +88,10 @@ ModelConfig read_model(const ParsedOptions& o) {
     s.model.two_level = platform_hockney(read_sim(o));
   } else if (s.model.kind == ModelConfig::Kind::two_level) {
     std::string error;
-    const auto placement = models::place(read_map_by(o), {}, error);
-    if (!placement) throw UsageError("--map-by: " + error + "; give --platform");
+    const auto placement = models::place(read_map_by(o), s.model_shape(), error);
+    if (!placement) throw UsageError("--map-by: " + error + "; give --platform, or --sockets and --cores");
+    if (s.model.two_level.cross_socket && placement->sockets <= 1)
+      throw UsageError("--cross-socket needs nodes of two sockets or more: give --sockets and --cores");
     s.model.two_level.placement = *placement;
   }
   return s.model;

@@ -12,8 +12,8 @@
 //   socket        round-robin over a node's sockets, filling
 //                 the node's C cores before the next node    node(r) = r / C, socket = r % C % S
 // (socket taken modulo S where a node receives more ranks than cores). The sim engine's node
-// model (engines/sim/node_model.hpp) places a rank's copies on its socket; the two-level network
-// models know nodes only.
+// model (engines/sim/node_model.hpp) places a rank's copies on its socket; the model engine's
+// two-level Hockney prices a pair by node, and by socket when it has a socket level.
 #pragma once
 
 #include <optional>

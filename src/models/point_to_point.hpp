@@ -6,6 +6,7 @@
 #pragma once
 
 #include <algorithm>
+#include <optional>
 
 #include "models/placement.hpp"
 
@@ -30,17 +31,30 @@ struct Hockney {
     from.send_free = to.recv_free = end;
     return end;
   }
+  // Reserves the sender's send port only (a rank's sends inside its node, one at a time).
+  double transfer_send_port(Ports& from, double ready, double bytes) const {
+    const double end = std::max(ready, from.send_free) + transfer(bytes);
+    from.send_free = end;
+    return end;
+  }
 };
 
-// Two Hockney models: one between ranks of one node, one between nodes; the placement says
-// which ranks share a node (placement.hpp, as the sim engine places them).
+// Hockney models by level: one between ranks of one node, one between nodes, and optionally one
+// between ranks on two sockets of one node (then `intra` is between ranks of one socket). The
+// placement says which ranks share a node and a socket (placement.hpp, as the sim engine places
+// them); with one socket per node, or a placement that does not know the sockets, there are two
+// levels whatever cross_socket says.
 struct TwoLevelHockney {
-  Hockney intra;  // ranks of one node
+  Hockney intra;  // ranks of one node (of one socket, with cross_socket)
   Hockney inter;  // ranks of two nodes
   Placement placement;
+  std::optional<Hockney> cross_socket;  // ranks on two sockets of one node
 
   bool same_node(int a, int b) const { return placement.same_node(a, b); }
-  const Hockney& between(int a, int b) const { return same_node(a, b) ? intra : inter; }
+  const Hockney& between(int a, int b) const {
+    if (!same_node(a, b)) return inter;
+    return cross_socket && placement.socket_of(a) != placement.socket_of(b) ? *cross_socket : intra;
+  }
 };
 
 // LogGP (L, o, g, G) as LogGOPSim defines it (Hoefler, Schneider, Lumsdaine, "LogGOPSim:

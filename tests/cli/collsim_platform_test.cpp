@@ -11,6 +11,26 @@
 namespace collsim_test {
 namespace {
 
+// A platform that states an inter-socket link gives the model engine its socket level: two ranks
+// of one node on two sockets (map-by socket) pay the loopback's 5 us plus the link's 1 us, at the
+// narrower 2 GB/s of the link; on one socket (map-by core), the loopback alone at 3 GB/s.
+TEST(CollsimPlatform, TheModelTakesTheSocketLevelOfAPlatform) {
+  const fs::path file = scratch() / "sockets.xml";
+  ASSERT_EQ(collsim("platform --nodes 2 --sockets 2 --cores 4 --loopback-latency 5us --loopback-bandwidth 3GBps "
+                    "--inter-socket-latency 1us --inter-socket-bandwidth 2GBps -o " +
+                    file.string())
+                .status,
+            0);
+  const std::string base =
+      "measure --engine model --op bcast/basic_linear --procs 2 --bytes 1000 --csv --platform " + file.string();
+  Outcome o = collsim(base + " --map-by socket");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_NEAR(std::stod(csv_field(o.out, "time_s")), 6e-6 + 1000 / 2e9, 1e-15);
+  o = collsim(base + " --map-by core");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_NEAR(std::stod(csv_field(o.out, "time_s")), 5e-6 + 1000 / 3e9, 1e-15);
+}
+
 TEST(CollsimPlatform, WritesAFileTheEnginesRun) {
   const fs::path file = scratch() / "ft.xml";
   Outcome o = collsim("platform --topology fat_tree --nodes 16 --taper 2:1 --latency 1us -o " + file.string());

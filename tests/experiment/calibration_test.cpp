@@ -82,7 +82,7 @@ TEST(Calibration, GammaUnderOnePortIsOneTransferPerReceiver) {
 TEST(Calibration, GammaFromOneModelRunEqualsARunPerProcessCount) {
   ModelConfig two_level;
   two_level.kind = ModelConfig::Kind::two_level;
-  two_level.two_level = {{1e-6, 0.2e-9}, {kAlpha, kBeta}, models::block_placement(2)};
+  two_level.two_level = {{1e-6, 0.2e-9}, {kAlpha, kBeta}, models::block_placement(2), std::nullopt};
   two_level.one_port = true;
   ModelConfig loggp;
   loggp.kind = ModelConfig::Kind::loggp;
@@ -158,6 +158,90 @@ TEST(Regression, HuberResistsAnOutlierThatLeastSquaresFollows) {
   EXPECT_NEAR(huber.c2, 1e-9, 0.02e-9);
   EXPECT_GT(std::abs(ls.c2 - 1e-9), 5 * std::abs(huber.c2 - 1e-9));
   EXPECT_THROW(fit_through_origin({{1, 1, 1}}, FitMethod::huber), std::invalid_argument);
+}
+
+// Data that a free fit meets with a negative beta: y = 1*x1 - 0.5*x2 exactly. Least squares
+// with beta >= 0 is then the fit of alpha alone, sum(x1 y) / sum(x1^2) = (1 + 0.5 + 4) / (1 + 1 + 4),
+// with residuals (0.0833, -0.4167, 0.1667) (the fit of beta alone, 0.5, leaves 1 and 2).
+TEST(Regression, NonNegativeFitPutsANegativeTermAtZeroAndRefitsTheOther) {
+  const std::vector<Observation> obs{{1, 0, 1}, {1, 1, 0.5}, {2, 0, 2}};
+  const LinearFit2 free = fit_through_origin(obs, FitMethod::least_squares);
+  EXPECT_NEAR(free.c1, 1, 1e-12);
+  EXPECT_NEAR(free.c2, -0.5, 1e-12);
+  const LinearFit2 f = fit_through_origin_nonnegative(obs, FitMethod::least_squares);
+  EXPECT_NEAR(f.c1, 5.5 / 6, 1e-12);
+  EXPECT_EQ(f.c2, 0);
+  const double r1 = 1 - 5.5 / 6, r2 = 0.5 - 5.5 / 6, r3 = 2 - 11.0 / 6;
+  EXPECT_NEAR(f.rms_residual, std::sqrt((r1 * r1 + r2 * r2 + r3 * r3) / 3), 1e-12);
+  // Inside the quadrant it is the free fit.
+  const std::vector<Observation> inside{{1, 0, 1}, {1, 1, 1.5}, {2, 3, 3.5}};
+  const LinearFit2 in = fit_through_origin_nonnegative(inside, FitMethod::huber);
+  EXPECT_NEAR(in.c1, 1, 1e-9);
+  EXPECT_NEAR(in.c2, 0.5, 1e-9);
+}
+
+// A two-level cluster fitted with the derived formulas' one level: under map-by node on 2 nodes
+// of 4 ranks, with one port, the free fit of bcast/binomial's beta is negative and its formula
+// then predicts negative times (1 MiB); the fit keeps both terms >= 0, so no prediction is negative.
+TEST(Calibration, FitsOfATwoLevelModelAreNeverNegative) {
+  ModelConfig m;
+  m.kind = ModelConfig::Kind::two_level;
+  m.two_level.intra = {0.5e-6, 1 / 6e9};
+  m.two_level.inter = {2e-6, 1 / 12.5e9};
+  m.two_level.placement = models::Placement{1, 2, 1, false, 0};  // map-by node on 2 nodes
+  m.one_port = true;
+  const std::vector<const AlgorithmInfo*> ops{find_algorithm("bcast/binomial"), find_algorithm("bcast/binary_tree"),
+                                              find_algorithm("bcast/chain"), find_algorithm("bcast/pipeline")};
+  const Parameters p = calibrate_in_model(m, 48, 8192, ops);
+  const FormulaConfig f = formula_config(p, FormulaConfig::Kind::derived);
+  for (const auto& [name, fit] : p.algorithms) {
+    EXPECT_GE(fit.alpha, 0) << name;
+    EXPECT_GE(fit.beta, 0) << name;
+    EXPECT_GT(fit.alpha + fit.beta, 0) << name;
+    for (int P : {2, 12, 48})
+      for (std::size_t bytes : {std::size_t{1}, std::size_t{1} << 20}) {
+        RunSpec s;
+        s.algorithm = find_algorithm(name);
+        s.procs = P;
+        s.bytes = bytes;
+        EXPECT_GT(run_formula(f, s).time_s, 0) << name << " P " << P << " bytes " << bytes;
+      }
+  }
+}
+
+// Every formula, textbook and derived, of a two-level model (map-by node on 2 nodes, the
+// derived ones fitted in the model engine as formula_for_model does) with and without one port,
+// over process counts and sizes (one byte short of a segment among them): none is negative.
+TEST(Calibration, NoFormulaOfAFittedTwoLevelModelIsNegative) {
+  std::vector<const AlgorithmInfo*> derived;
+  for (const AlgorithmInfo& a : all_algorithms())
+    if (a.derived) derived.push_back(&a);
+  for (bool one_port : {false, true}) {
+    ModelConfig m;
+    m.kind = ModelConfig::Kind::two_level;
+    m.two_level.intra = {0.5e-6, 1 / 6e9};
+    m.two_level.inter = {2e-6, 1 / 12.5e9};
+    m.two_level.placement = models::Placement{1, 2, 1, false, 0};
+    m.one_port = one_port;
+    for (const FormulaConfig::Kind kind : {FormulaConfig::Kind::derived, FormulaConfig::Kind::textbook}) {
+      const FormulaConfig f = formula_for_model(m, kind, 64, 8192, derived);
+      for (const AlgorithmInfo& a : all_algorithms()) {
+        if (!(kind == FormulaConfig::Kind::derived ? a.derived : a.textbook) || !has_fit(f, a)) continue;
+        for (int P : {1, 2, 3, 5, 8, 12, 17, 64}) {
+          if (!runs_on(a, P)) continue;
+          for (std::size_t bytes : {std::size_t{0}, std::size_t{1}, std::size_t{8191}, std::size_t{1} << 20}) {
+            if (!call_error(operation_info(a.op), bytes, kDefaultReduction).empty()) continue;
+            RunSpec s;
+            s.algorithm = &a;
+            s.procs = P;
+            s.bytes = bytes;
+            s.params.segment = a.takes(Knob::segment) ? 8192 : 0;
+            EXPECT_GE(run_formula(f, s).time_s, 0) << describe(s) << (one_port ? " one port " : " ") << to_string(kind);
+          }
+        }
+      }
+    }
+  }
 }
 
 fs::path scratch(const std::string& name) { return collsim_test::scratch_dir("calibration-test") / name; }

@@ -8,6 +8,7 @@
 #include "cli/engine_options.hpp"
 #include "common/files.hpp"
 #include "experiment/scenario/engine_settings.hpp"
+#include "experiment/scenario/plan_keys.hpp"
 #include "experiment/scenario/scenario.hpp"
 #include "experiment/scenario/scenario_error.hpp"
 
@@ -94,6 +95,59 @@ TEST(EngineSettings, TwoLevelReadsAlikeFromBothSources) {
   }
 }
 
+// The node model's settings of the model engine: the socket level with the node's shape, the port
+// rule inside a node and the overhead tables, alike from both sources. map-by core on 2 sockets
+// of 2 cores: ranks 0, 1 on socket 0 of node 0, 2, 3 on socket 1, 4 on node 1.
+TEST(EngineSettings, NodeModelOfTheModelReadsAlikeFromBothSources) {
+  const ModelConfig cli = cli::read_model(command_line(
+      {"--intra", "1us,0.1ns", "--cross-socket", "2us,0.2ns", "--sockets", "2", "--cores", "2", "--map-by", "core",
+       "--intra-sends", "concurrent", "--send-overhead", "0:1us:0;4KiB:2us:0.5ns", "--recv-overhead", "3us"}));
+  const ModelConfig file =
+      scenario("model",
+               "map_by: core\nmodel: {kind: two_level, intra: {alpha: 1us, beta: 0.1ns}, cross_socket: {alpha: 2us, "
+               "beta: 0.2ns}, sockets: 2, cores: 2, intra_sends: concurrent, send_overhead: '0:1us:0;4KiB:2us:0.5ns', "
+               "recv_overhead: 3us}\n")
+          .model;
+  for (const ModelConfig* m : {&cli, &file}) {
+    ASSERT_TRUE(m->two_level.cross_socket);
+    EXPECT_DOUBLE_EQ(m->two_level.between(0, 1).alpha, 1e-6);
+    EXPECT_DOUBLE_EQ(m->two_level.between(1, 2).alpha, 2e-6);
+    EXPECT_DOUBLE_EQ(m->two_level.between(1, 2).beta, 0.2e-9);
+    EXPECT_DOUBLE_EQ(m->two_level.between(3, 4).alpha, 10e-6);  // the default between nodes
+    EXPECT_TRUE(m->concurrent_intra_sends);
+    ASSERT_EQ(m->send_overhead.sections.size(), 2u);
+    EXPECT_DOUBLE_EQ(m->send_overhead.at(8192), 2e-6 + 0.5e-9 * 8192);
+    EXPECT_DOUBLE_EQ(m->recv_overhead.at(1), 3e-6);
+  }
+  // Sends inside a node go one at a time unless told.
+  EXPECT_FALSE(cli::read_model(command_line({"--intra", "1us,0.1ns"})).concurrent_intra_sends);
+  EXPECT_FALSE(
+      scenario("model", "model: {kind: two_level, intra: {alpha: 1us, beta: 0.1ns}}\n").model.concurrent_intra_sends);
+}
+
+// The rule inside a node changes a two-level run, so its key: the default's is new, the explicit
+// earlier rule's (and one port's, which holds every port anyway) is the earlier key, so results
+// from before resume; a Hockney model's key is what it was.
+TEST(EngineSettings, PlanKeysOfEarlierModelRunsStillMatch) {
+  ModelConfig hockney;
+  EXPECT_EQ(model_settings_text(hockney),
+            "kind=hockney;hockney=1e-05/8e-10;intra=1e-05/8e-10;inter=1e-05/8e-10;placement=1/0/1/0;loggp=1e-05/"
+            "1e-06/1e-06/8e-10;one_port=0;copy=0");
+  ModelConfig two = hockney;
+  two.kind = ModelConfig::Kind::two_level;
+  two.concurrent_intra_sends = true;
+  const std::string earlier = model_settings_text(two);
+  EXPECT_EQ(earlier.find("intra_sends"), std::string::npos);
+  two.concurrent_intra_sends = false;
+  EXPECT_EQ(model_settings_text(two), earlier + ";intra_sends=serial");
+  two.one_port = true;
+  EXPECT_EQ(model_settings_text(two).find("intra_sends"), std::string::npos);
+  two.one_port = false;
+  std::string problem;
+  two.send_overhead = *models::parse_overhead("2us", problem);
+  EXPECT_NE(model_settings_text(two).find(";send_overhead=0:2e-06:0"), std::string::npos);
+}
+
 TEST(EngineSettings, SimReadsAlikeFromBothSources) {
   const SimConfig cli =
       cli::read_sim(command_line({"--platform", kGrisou, "--map-by", "ppr:2:node", "--protocol", "tcp",
@@ -145,6 +199,19 @@ TEST(EngineSettings, BothSourcesRefuseAValueWithTheSameWords) {
       {{{"--copy-bandwidth", "fast"}, "model: {copy_bandwidth: fast}", "'fast' is not a rate in bytes per second"},
        !sim},
       {{{"--protocol", "udp"}, "sim: {protocol: udp}", "'udp' is not a protocol (ideal, tcp, tcp+shm, ucx)"}, sim},
+      {{{"--intra", "1us,1ns", "--intra-sends", "sometimes"},
+        "model: {kind: two_level, intra: {alpha: 1us, beta: 1ns}, intra_sends: sometimes}",
+        "'sometimes' is not serial or concurrent"},
+       !sim},
+      {{{"--send-overhead", "0:1us"}, "model: {send_overhead: '0:1us'}", "'0:1us' is not SIZE:BASE:PER_BYTE"}, !sim},
+      {{{"--loggp", "5us,1us,2us,0.1ns", "--recv-overhead", "1us"},
+        "model: {kind: loggp, L: 5us, o: 1us, g: 2us, G: 0.1ns, recv_overhead: 1us}",
+        "applies to Hockney only (LogGP has its o)"},
+       !sim},
+      {{{"--alpha", "1us", "--sockets", "2", "--cores", "4"},
+        "model: {alpha: 1us, sockets: 2, cores: 4}",
+        "applies to kind: two_level only"},
+       !sim},
       {{{"--map-by", "ppr:two:node"}, "map_by: ppr:two:node", "'ppr:two:node' is not one of"}, sim},
       {{{"--cfg", "nocolon"}, "sim: {cfg: [nocolon]}", "'nocolon' is not KEY:VALUE"}, sim},
       {{{"--eager-limit", "lots"}, "sim: {eager_limit: lots}", "'lots' is not a size in bytes"}, sim},

@@ -282,6 +282,7 @@ struct Event {
     arrive,    // LogGP: handle in-flight message `id` at the rank, if its resources are free
     land,      // write landing `id` (one-sided data) into its destination
     held,      // held message `id` (ModelEngine::hold) reaches the rank
+    received,  // overheads: receive `id` (a Receiving) has its data; its overhead takes the core
   };
   double time;
   int rank;
@@ -379,6 +380,21 @@ class ModelEngine {
   bool is_done(int rank, std::int64_t id) const;
   void set_done(int rank, std::int64_t id, bool done);
   models::Hockney::Ports& ports(int rank) { return ports_[static_cast<std::size_t>(rank)]; }
+  // When a Hockney transfer of m bytes from `rank` to `peer`, ready to start at `ready`, arrives
+  // (the ports it needs taken: model_engine.hpp).
+  double hockney_arrival(int rank, int peer, double ready, double m) {
+    const models::Hockney& h = config_.hockney_between(rank, peer);
+    if (config_.one_port) return h.transfer_one_port(ports(rank), ports(peer), ready, m);
+    if (config_.serial_send(rank, peer)) return h.transfer_send_port(ports(rank), ready, m);
+    return ready + h.transfer(m);
+  }
+  // Overheads: the rank's core, from `ready` on, for `duration`; returns when it is done.
+  double take_core(int rank, double ready, double duration) {
+    double& free = cpu_free_[static_cast<std::size_t>(rank)];
+    free = std::max(ready, free) + duration;
+    return free;
+  }
+  void receive_overhead(int rank, std::int64_t id);
   models::LogGP::Rank& clocks(int rank) { return clocks_[static_cast<std::size_t>(rank)]; }
   Message message_of(int rank, const Op& op, double ready);
   // Trace records (trace.hpp) of the message events; callers check trace_ first.
@@ -436,8 +452,17 @@ class ModelEngine {
   std::unordered_map<std::uint64_t, bool> done_large_;  // by rank << 32 | id, for ids >= 64
   huge_pages::Vector<models::Hockney::Ports> ports_;    // Hockney one-port
   huge_pages::Vector<models::LogGP::Rank> clocks_;      // LogGP
-  std::vector<std::vector<Unflushed>> unflushed_;       // by rank, once a window exists
-  huge_pages::Vector<Message> in_flight_;               // LogGP: sent, not yet handled by the receiver
+  huge_pages::Vector<double> cpu_free_;                 // Hockney with overheads: when a core frees
+  // A receive whose data is there, waiting for its overhead (Event::Kind::received).
+  struct Receiving {
+    std::int64_t request, message;
+    int source, tag;
+    std::size_t size;
+  };
+  std::vector<Receiving> receiving_;
+  std::vector<std::int64_t> free_receiving_;
+  std::vector<std::vector<Unflushed>> unflushed_;  // by rank, once a window exists
+  huge_pages::Vector<Message> in_flight_;          // LogGP: sent, not yet handled by the receiver
   // LogGP: per rank, the in-flight messages that reached it and wait for its CPU or NIC, oldest
   // first, linked through Message::next (unused while in flight). One arrive event per rank
   // retries the oldest, so a rank handles, hence matches, messages in the order they reached it:
@@ -592,8 +617,7 @@ bool ModelEngine::start_put(int rank, Op& op) {
     arrival = sent.arrival + p.bytes_time(m);
     cpu_free = sent.cpu_free;
   } else {
-    const models::Hockney& h = config_.hockney_between(rank, op.peer);
-    arrival = config_.one_port ? h.transfer_one_port(ports(rank), ports(op.peer), now_, m) : now_ + h.transfer(m);
+    arrival = hockney_arrival(rank, op.peer, now_, m);
   }
   new_request(rank, op);
   const Buffer target =
@@ -709,8 +733,10 @@ bool ModelEngine::start_isend(int rank, Op& op) {
   if (config_.kind == ModelConfig::Kind::loggp) return loggp_send(rank, op);
   const double m = static_cast<double>(op.buffer.size());
   const models::Hockney& h = config_.hockney_between(rank, op.peer);
-  const double arrival =
-      config_.one_port ? h.transfer_one_port(ports(rank), ports(op.peer), now_, m) : now_ + h.transfer(m);
+  // The sender's overhead comes first: the transfer starts, and the rank goes on, after it.
+  const double ready =
+      config_.has_overheads() ? take_core(rank, now_, config_.send_overhead.at(op.buffer.size())) : now_;
+  const double arrival = hockney_arrival(rank, op.peer, ready, m);
   push(arrival, rank, Event::Kind::complete, op.request.id);
   Message message = message_of(rank, op, arrival);
   if (trace_) {
@@ -720,7 +746,10 @@ bool ModelEngine::start_isend(int rank, Op& op) {
              op.request.id);
   }
   match(op.peer, std::move(message));
-  return true;
+  if (ready <= now_) return true;
+  ranks_[static_cast<std::size_t>(rank)].comm.suspended = true;
+  push(ready, rank, Event::Kind::resume);
+  return false;
 }
 
 void ModelEngine::trace_send(double start, double latency, int rank, const Op& op, std::int64_t message,
@@ -926,10 +955,27 @@ bool ModelEngine::take_posted(Rank& me, F&& match, PostedRecv& out) {
 void ModelEngine::deliver(int rank, std::int64_t request, Buffer target, Message& message, double posted) {
   accept(rank, target, message);
   const double done = std::max(posted, message.ready);
+  if (!config_.recv_overhead.empty()) {
+    // The overhead starts when the data is there and the core free, in event order.
+    const std::int64_t id = take_slot(receiving_, free_receiving_);
+    receiving_[static_cast<std::size_t>(id)] = {request, message.id, message.source, message.tag, message.size};
+    push(done, rank, Event::Kind::received, id);
+    return;
+  }
   push(done, rank, Event::Kind::complete, request);
   if (trace_)
     trace_at(TraceKind::request_done, done, rank, message.source, message.tag, OpKind::irecv, message.size, message.id,
              request);
+}
+
+// Receive `id` (a Receiving) of `rank` has its data: it completes after its overhead on the core.
+void ModelEngine::receive_overhead(int rank, std::int64_t id) {
+  const Receiving r = receiving_[static_cast<std::size_t>(id)];
+  free_receiving_.push_back(id);
+  const double done = take_core(rank, now_, config_.recv_overhead.at(r.size));
+  push(done, rank, Event::Kind::complete, r.request);
+  if (trace_)
+    trace_at(TraceKind::request_done, done, rank, r.source, r.tag, OpKind::irecv, r.size, r.message, r.request);
 }
 
 // The receive of `rank` into `target` takes `message`: checks its size and copies its bytes.
@@ -1097,8 +1143,9 @@ RunResult ModelEngine::run() {
   const bool keep_work = RankWork::holds_state(spec_);
   // Traced runs start every rank at time 0, so that the trace is written in time order. Under OSU
   // timing a rank's first receive is only the first of many calls: it starts on time.
+  // A receive overhead is paid at an event of its own, which a held message (hold) does not have.
   late_starts_ = !spec_.program && spec_.algorithm && spec_.algorithm->receives_first && !trace_ &&
-                 spec_.timing.kind == Timing::Kind::collective;
+                 spec_.timing.kind == Timing::Kind::collective && config_.recv_overhead.empty();
   ranks_.allocate(P, late_starts_);
   if (keep_work) work_.reserve(P);
   huge_pages::advise(work_.data(), work_.capacity() * sizeof(RankWork));
@@ -1108,8 +1155,10 @@ RunResult ModelEngine::run() {
   if (config_.kind == ModelConfig::Kind::loggp) {
     clocks_.resize(P);
     waiting_.resize(P);
-  } else if (config_.one_port)
-    ports_.resize(P);
+  } else {
+    if (config_.uses_ports()) ports_.resize(P);
+    if (config_.has_overheads()) cpu_free_.resize(P);
+  }
   try {
     // When every rank starts at time 0, a large run spends much of its setup in first touches of
     // fresh memory (page faults and zeroing, slow in a VM) for the ranks and their coroutine
@@ -1186,6 +1235,7 @@ RunResult ModelEngine::run() {
           break;
         }
         case Event::Kind::arrive: loggp_arrive(e.rank, e.id); break;
+        case Event::Kind::received: receive_overhead(e.rank, e.id); break;
         case Event::Kind::held:
           // Counted only as the completion it stands for, so that the count is the run's
           // whichever way its ranks start.

@@ -11,13 +11,30 @@
 // only orders events and matches messages), for a message of m bytes posted at time t by rank s
 // to rank d:
 //  - Hockney (alpha, beta): the transfer takes alpha + beta*m; the send completes and the data
-//    arrives at t + alpha + beta*m. By default there is no contention at all: a rank's concurrent
-//    sends all progress at full speed. With one_port, a transfer needs the sender's send port and
-//    the receiver's receive port for its whole duration and starts when both are free (ports are
-//    granted first come, first served in the order sends are posted). A receive completes at
-//    max(post time, arrival).
+//    arrives at t + alpha + beta*m. A rank's concurrent sends all progress at full speed. With
+//    one_port, a transfer needs the sender's send port and the receiver's receive port for its
+//    whole duration and starts when both are free (ports are granted first come, first served in
+//    the order sends are posted). A receive completes at max(post time, arrival).
 //  - Two-level Hockney: the same with the (alpha, beta) of ranks of one node when s and d share
-//    a node (rank r on node r / ranks_per_node), else the one between nodes.
+//    a node, else the one between nodes; with cross_socket, ranks of one node on two sockets
+//    take that one and `intra` holds within a socket (three levels). Which node and socket a
+//    rank is on is the placement's (models/placement.hpp, the sim engine's mapping: map-by core,
+//    socket, node, ppr:K:node, ppr:K:socket). One send at a time inside a node, by default: a
+//    transfer to a rank of the sender's node holds the sender's send port for its duration, so a
+//    root's sends to its node's ranks follow one another: basic_linear to P ranks of one node
+//    takes P - 1 transfers, linear in P as Open MPI 4.1 is measured (issue 29: 731, 1730 and
+//    12900 us at 1 MiB on 8, 32 and 128 ranks). Under vader's single copy the receiver makes the
+//    copy (../shared/reference/manycore-osu-ucx.md section 2); the sender's port stands for the
+//    root's side of it, which the sim engine's node model splits exactly. Transfers between nodes
+//    are as one_port says.
+//    concurrent_intra_sends gives back the earlier rule (sends inside a node overlap for free).
+//    Under plain Hockney every rank is a node of its own, so nothing changes there.
+//  - Per-message software overheads (Hockney kinds; LogGP has its o): a send of m bytes costs its
+//    rank send_overhead(m) before the transfer starts (the rank continues after it), and a
+//    receive completes recv_overhead(m) after its data is there and the receive posted. Both
+//    take the rank's core, one at a time in event order: a send waits for a receive's overhead in
+//    progress and the other way round (SimGrid's SMPI smpi/os and smpi/or, as the sim engine has
+//    them: models/overhead.hpp). With receive overheads every rank starts at time 0.
 //  - LogGP (L, o, g, G) as LogGOPSim defines it (models::LogGP has the rules and how they compare
 //    with LogGOPSim's), every message eager: each rank has a CPU, a NIC-send and a NIC-receive
 //    clock. The send starts at t0 >= t when s's CPU and NIC-send are free; it completes at t0 and
@@ -35,6 +52,7 @@
 #pragma once
 
 #include "engines/run.hpp"
+#include "models/overhead.hpp"
 #include "models/point_to_point.hpp"
 
 namespace collsim {
@@ -46,13 +64,27 @@ struct ModelConfig {
   models::TwoLevelHockney two_level;  // kind two_level
   models::LogGP loggp;                // kind loggp
   bool one_port = false;              // Hockney and two-level (LogGP has g and G)
-  double copy_bandwidth = 0;          // bytes/s for comm.copy; 0 = free
-  double reduce_gamma = 0;            // s/byte for comm.reduce_local; 0 = free
+  // Two-level: a rank's sends to ranks of its own node overlap for free (false: one at a time).
+  bool concurrent_intra_sends = false;
+  models::Overhead send_overhead;  // Hockney and two-level: per message, the sender's
+  models::Overhead recv_overhead;  // Hockney and two-level: per message, the receiver's
+  double copy_bandwidth = 0;       // bytes/s for comm.copy; 0 = free
+  double reduce_gamma = 0;         // s/byte for comm.reduce_local; 0 = free
 
   // The Hockney model between ranks a and b (kind hockney or two_level).
   const models::Hockney& hockney_between(int a, int b) const {
     return kind == Kind::two_level ? two_level.between(a, b) : hockney;
   }
+  // Whether a transfer from a to b holds a's send port without one_port: inside a node, unless
+  // concurrent_intra_sends (kind two_level).
+  bool serial_send(int a, int b) const {
+    return kind == Kind::two_level && !concurrent_intra_sends && two_level.same_node(a, b);
+  }
+  // Whether any transfer holds a port (the engine keeps ports then).
+  bool uses_ports() const {
+    return kind != Kind::loggp && (one_port || (kind == Kind::two_level && !concurrent_intra_sends));
+  }
+  bool has_overheads() const { return !send_overhead.empty() || !recv_overhead.empty(); }
 };
 
 // "hockney", "two_level" or "loggp".

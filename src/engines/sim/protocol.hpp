@@ -107,26 +107,17 @@
 #include <string>
 #include <vector>
 
+#include "models/overhead.hpp"
+
 namespace collsim {
 
 // The mechanisms: ideal, tcp (a socket per pair), shm (copies through shared memory and a
 // single copy by the receiver: vader, and UCX inside a node) and rdma (UCX over InfiniBand).
 enum class ProtocolKind { ideal, tcp, shm, rdma };
 
-// A cost in seconds, piecewise linear in a message's size: "SIZE:BASE:PER_BYTE;..." with sizes
-// increasing from 0 (a section holds from its size up to the next one's), or one time for all
-// sizes ("2us" = "0:2us:0"). Each value as the command line reads it: 4KiB, 1.5us, 0.1ns.
-struct Overhead {
-  struct Section {
-    std::size_t from = 0;
-    double base = 0, per_byte = 0;
-  };
-  std::vector<Section> sections;  // empty: no cost
-
-  double at(std::size_t bytes) const;
-};
-// The table of `text`, or nullopt with `problem` set to what is wrong.
-std::optional<Overhead> parse_overhead(const std::string& text, std::string& problem);
+// The overhead tables (send_overhead, recv_overhead) are models::Overhead, shared with the model engine.
+using models::Overhead;
+using models::parse_overhead;
 
 struct ProtocolProfile {
   ProtocolKind kind = ProtocolKind::ideal;

@@ -66,6 +66,10 @@ class RecordWriter final : public sim::Reporter {
     const models::Placement& pl = h.placement;
     for (int v : {pl.block, pl.round_robin, pl.sockets, pl.by_socket ? 1 : 0, pl.cores_per_socket})
       put(p, static_cast<std::int64_t>(v));
+    // The socket level, if any: a flag, then its alpha and beta.
+    put(p, static_cast<std::int64_t>(h.cross_socket ? 1 : 0));
+    if (h.cross_socket)
+      for (double v : {h.cross_socket->alpha, h.cross_socket->beta}) put(p, v);
     send(Kind::hockney, p);
   }
   void done() { send(Kind::done, {}); }
@@ -331,6 +335,10 @@ void read_records(int fd, Outcome& o, std::span<const RunSpec> specs,
           pl.sockets = static_cast<int>(rec.get<std::int64_t>());
           pl.by_socket = static_cast<int>(rec.get<std::int64_t>()) != 0;
           pl.cores_per_socket = static_cast<int>(rec.get<std::int64_t>());
+          if (rec.get<std::int64_t>() != 0) {
+            const double alpha = rec.get<double>();
+            hockney->cross_socket = models::Hockney{alpha, rec.get<double>()};
+          }
         }
         break;
       case Kind::input_error: o.input_error = rec.rest(); break;

@@ -149,8 +149,10 @@ void end_sim_server();
 // sum of its latencies, beta 1 / its narrowest bandwidth; inter-node alpha is their mean, beta
 // the mean of the betas; all with the network model's factors (config.cfg applies: 13.01 and
 // 0.97 under LV08, 1 under CM02). Protocols and headers are left out: it is what a message of m
-// bytes costs alone on an idle route. Its placement is config.map_by resolved on
-// the platform. Throws InputError like run_sim.
+// bytes costs alone on an idle route. Where the first host states an inter-socket link
+// (collsim/inter_socket_bandwidth or _latency, and two sockets or more), a socket level too:
+// between sockets, the loopback's latency plus the link's, at the narrower bandwidth. Its
+// placement is config.map_by resolved on the platform. Throws InputError like run_sim.
 models::TwoLevelHockney platform_hockney(const SimConfig& config);
 
 // Number of hosts in a platform file (for validation messages); throws InputError.

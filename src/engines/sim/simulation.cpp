@@ -346,6 +346,14 @@ models::TwoLevelHockney Simulation::hockney() const {
   models::TwoLevelHockney h;
   const Route intra = route(hosts.front(), hosts.front());
   h.intra = {intra.latency, 1 / intra.bandwidth};
+  // A host that states an inter-socket link (node_model.hpp) gives the model its socket level: a
+  // transfer between sockets pays the link's latency on top and runs at the narrower of the two.
+  const sim::NodeShapeFacts node = sim::node_facts(*hosts.front());
+  if (node.sockets > 1 && (node.inter_socket_bandwidth > 0 || node.inter_socket_latency > 0))
+    h.cross_socket =
+        models::Hockney{intra.latency + node.inter_socket_latency,
+                        1 / (node.inter_socket_bandwidth > 0 ? std::min(intra.bandwidth, node.inter_socket_bandwidth)
+                                                             : intra.bandwidth)};
   if (hosts.size() > 1) {
     const Route mean = mean_route(hosts, route);
     h.inter = {mean.latency, 1 / mean.bandwidth};

@@ -397,7 +397,10 @@ void fit_algorithms(const Experiments& ex, const std::vector<const AlgorithmInfo
       for (std::size_t k = first; k < i; ++k)
         obs.push_back(equation(ex.plan[k].spec, times[k], gamma, out.serial_receive, rg, alpha0, beta0));
       const bool alpha_only = std::all_of(obs.begin(), obs.end(), [](const Observation& o) { return o.x2 == 0; });
-      return to_fit(alpha_only ? fit_alpha(obs) : fit_through_origin(obs, method), obs.size());
+      // alpha and beta are a latency and a time per byte: a negative one would fit the grid by
+      // cancelling the other and predict negative times outside it (a two-level cluster fitted
+      // with one level: bcast/binomial's beta came out negative under map-by node).
+      return to_fit(alpha_only ? fit_alpha(obs) : fit_through_origin_nonnegative(obs, method), obs.size());
     };
     try {
       HockneyFit fit = fit_at(0, 0);

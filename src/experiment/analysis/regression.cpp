@@ -27,6 +27,53 @@ struct NoAbort {
   ~NoAbort() { gsl_set_error_handler(previous); }
 };
 
+// The fit of y on the columns of x that `use` keeps (the others' coefficients are 0), each column
+// divided by its `scale` and y by sy, with its residuals.
+LinearFit2 solve(const std::vector<Observation>& obs, FitMethod method, std::array<double, 2> scale, double sy,
+                 std::array<bool, 2> use) {
+  const std::size_t n = obs.size();
+  const std::size_t p = (use[0] ? 1 : 0) + (use[1] ? 1 : 0);
+  LinearFit2 f;
+  if (p > 0) {
+    NoAbort guard;
+    Matrix X(gsl_matrix_alloc(n, p));
+    Vector y(gsl_vector_alloc(n)), c(gsl_vector_alloc(p));
+    Matrix cov(gsl_matrix_alloc(p, p));
+    for (std::size_t i = 0; i < n; ++i) {
+      std::size_t j = 0;
+      if (use[0]) gsl_matrix_set(X.get(), i, j++, obs[i].x1 / scale[0]);
+      if (use[1]) gsl_matrix_set(X.get(), i, j, obs[i].x2 / scale[1]);
+      gsl_vector_set(y.get(), i, obs[i].y / sy);
+    }
+    int status = 0;
+    if (method == FitMethod::huber && n > p) {
+      std::unique_ptr<gsl_multifit_robust_workspace, Deleter<gsl_multifit_robust_workspace, gsl_multifit_robust_free>>
+          w(gsl_multifit_robust_alloc(gsl_multifit_robust_huber, n, p));
+      gsl_multifit_robust_tune(1.35, w.get());
+      status = gsl_multifit_robust(X.get(), y.get(), c.get(), cov.get(), w.get());
+      // GSL_EMAXITER still leaves the last iterate, a usable estimate; anything else is a failure.
+      if (status == GSL_EMAXITER) status = 0;
+    } else {
+      std::unique_ptr<gsl_multifit_linear_workspace, Deleter<gsl_multifit_linear_workspace, gsl_multifit_linear_free>>
+          w(gsl_multifit_linear_alloc(n, p));
+      double chisq = 0;
+      status = gsl_multifit_linear(X.get(), y.get(), c.get(), cov.get(), &chisq, w.get());
+    }
+    if (status) throw std::invalid_argument(std::string("the fit failed: ") + gsl_strerror(status));
+    std::size_t j = 0;
+    if (use[0]) f.c1 = gsl_vector_get(c.get(), j++) * sy / scale[0];
+    if (use[1]) f.c2 = gsl_vector_get(c.get(), j) * sy / scale[1];
+  }
+  double sq = 0;
+  for (const auto& o : obs) {
+    const double r = o.y - (f.c1 * o.x1 + f.c2 * o.x2);
+    sq += r * r;
+    if (o.y != 0) f.max_rel_residual = std::max(f.max_rel_residual, std::abs(r / o.y));
+  }
+  f.rms_residual = std::sqrt(sq / static_cast<double>(n));
+  return f;
+}
+
 }  // namespace
 
 LinearFit2 fit_through_origin(const std::vector<Observation>& obs, FitMethod method) {
@@ -49,41 +96,30 @@ LinearFit2 fit_through_origin(const std::vector<Observation>& obs, FitMethod met
     throw std::invalid_argument(
         "the experiments cannot tell alpha from beta (every one costs a multiple of the same alpha + beta*m): "
         "add message sizes below the segment size");
-  NoAbort guard;
-  Matrix X(gsl_matrix_alloc(n, 2));
-  Vector y(gsl_vector_alloc(n)), c(gsl_vector_alloc(2));
-  Matrix cov(gsl_matrix_alloc(2, 2));
-  for (std::size_t i = 0; i < n; ++i) {
-    gsl_matrix_set(X.get(), i, 0, obs[i].x1 / s1);
-    gsl_matrix_set(X.get(), i, 1, obs[i].x2 / s2);
-    gsl_vector_set(y.get(), i, obs[i].y / sy);
-  }
-  int status = 0;
-  if (method == FitMethod::huber && n > 2) {
-    std::unique_ptr<gsl_multifit_robust_workspace, Deleter<gsl_multifit_robust_workspace, gsl_multifit_robust_free>> w(
-        gsl_multifit_robust_alloc(gsl_multifit_robust_huber, n, 2));
-    gsl_multifit_robust_tune(1.35, w.get());
-    status = gsl_multifit_robust(X.get(), y.get(), c.get(), cov.get(), w.get());
-    // GSL_EMAXITER still leaves the last iterate, a usable estimate; anything else is a failure.
-    if (status == GSL_EMAXITER) status = 0;
-  } else {
-    std::unique_ptr<gsl_multifit_linear_workspace, Deleter<gsl_multifit_linear_workspace, gsl_multifit_linear_free>> w(
-        gsl_multifit_linear_alloc(n, 2));
-    double chisq = 0;
-    status = gsl_multifit_linear(X.get(), y.get(), c.get(), cov.get(), &chisq, w.get());
-  }
-  if (status) throw std::invalid_argument(std::string("the fit failed: ") + gsl_strerror(status));
-  LinearFit2 f;
-  f.c1 = gsl_vector_get(c.get(), 0) * sy / s1;
-  f.c2 = gsl_vector_get(c.get(), 1) * sy / s2;
-  double sq = 0;
+  return solve(obs, method, {s1, s2}, sy, {true, true});
+}
+
+LinearFit2 fit_through_origin_nonnegative(const std::vector<Observation>& obs, FitMethod method) {
+  const LinearFit2 free = fit_through_origin(obs, method);
+  if (free.c1 >= 0 && free.c2 >= 0) return free;
+  // The best fit with both coefficients >= 0 then has one of them 0 (the optimum of a convex
+  // loss over the quadrant lies on its boundary when the free one is outside): the better of the
+  // two one-term fits, a term that comes out negative itself dropped too.
+  double s1 = 0, s2 = 0, sy = 0;
   for (const auto& o : obs) {
-    const double r = o.y - (f.c1 * o.x1 + f.c2 * o.x2);
-    sq += r * r;
-    if (o.y != 0) f.max_rel_residual = std::max(f.max_rel_residual, std::abs(r / o.y));
+    s1 = std::max(s1, std::abs(o.x1));
+    s2 = std::max(s2, std::abs(o.x2));
+    sy = std::max(sy, std::abs(o.y));
   }
-  f.rms_residual = std::sqrt(sq / static_cast<double>(n));
-  return f;
+  LinearFit2 best;
+  bool have = false;
+  for (const std::array<bool, 2> use : {std::array<bool, 2>{true, false}, std::array<bool, 2>{false, true}}) {
+    LinearFit2 f = solve(obs, method, {s1, s2}, sy, use);
+    if (f.c1 < 0 || f.c2 < 0) f = solve(obs, method, {s1, s2}, sy, {false, false});
+    if (!have || f.rms_residual < best.rms_residual) best = f;
+    have = true;
+  }
+  return best;
 }
 
 LinearFit2 fit_line(const std::vector<double>& x, const std::vector<double>& y, FitMethod method) {

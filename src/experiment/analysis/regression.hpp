@@ -27,6 +27,10 @@ struct LinearFit2 {
 // epsilon). Throws std::invalid_argument with fewer than two observations or a degenerate design.
 LinearFit2 fit_through_origin(const std::vector<Observation>& obs, FitMethod method);
 
+// The same with c1 >= 0 and c2 >= 0, for coefficients that cannot be negative (a latency, a time per
+// byte): the free fit when it is inside, else the better of the fits with one coefficient 0.
+LinearFit2 fit_through_origin_nonnegative(const std::vector<Observation>& obs, FitMethod method);
+
 // y = c1 + c2*x: the same with x1 = 1.
 LinearFit2 fit_line(const std::vector<double>& x, const std::vector<double>& y, FitMethod method);
 

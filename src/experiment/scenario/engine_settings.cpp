@@ -39,6 +39,22 @@ std::string fraction_problem(const std::string& f) {
   const auto x = parse_fraction(f);
   return x && *x > 0 ? "" : "'" + f + "' is not a positive fraction (e.g. 0.025 or 2.5%)";
 }
+std::string intra_sends_problem(const std::string& v) {
+  return v == "serial" || v == "concurrent" ? "" : "'" + v + "' is not serial or concurrent";
+}
+std::string overhead_problem(const std::string& v) {
+  std::string problem;
+  return models::parse_overhead(v, problem) ? "" : problem;
+}
+models::Overhead overhead_of(const SettingValue& v) {
+  std::string problem;
+  return *models::parse_overhead(std::get<std::string>(v), problem);  // checked by overhead_problem
+}
+// The cross-socket Hockney, made when a part of it is first given.
+models::Hockney& cross_socket(EngineSettings& s) {
+  if (!s.model.two_level.cross_socket) s.model.two_level.cross_socket = models::Hockney{};
+  return *s.model.two_level.cross_socket;
+}
 std::string timing_problem(const std::string& t) {
   return parse_timing(t) ? "" : "'" + t + "' is not collective or osu";
 }
@@ -217,6 +233,114 @@ std::vector<Setting> make_table() {
        .help = "two_level: time per byte between ranks of one node",
        .store = [](EngineSettings& s, const SettingValue& v) { s.model.two_level.intra.beta = real_of(v); },
        .show = [](const EngineSettings& s) { return format_real(s.model.two_level.intra.beta); }},
+      {.group = G::model,
+       .option = "cross-socket",
+       .type = T::parts,
+       .value_name = "ALPHA,BETA",
+       .engines = kModels,
+       .coarray = true,
+       .help = "model: two-level Hockney with a socket level: these between ranks on two sockets of one node, "
+               "--intra then within a socket (e.g. 1us,0.1ns; the sockets come from the placement: --sockets "
+               "and --cores, or the platform's)",
+       .parts = {"model.cross_socket.alpha", "model.cross_socket.beta"},
+       .example = "1us,0.1ns",
+       .store = [](EngineSettings& s, const SettingValue&) { cross_socket(s); }},
+      {.group = G::model,
+       .key = "model.cross_socket.alpha",
+       .json = "model.cross_socket_alpha",
+       .type = T::time,
+       .engines = kModels,
+       .coarray = true,
+       .help = "two_level: latency between ranks on two sockets of one node",
+       .store = [](EngineSettings& s, const SettingValue& v) { cross_socket(s).alpha = real_of(v); },
+       .show =
+           [](const EngineSettings& s) {
+             return s.model.two_level.cross_socket ? format_real(s.model.two_level.cross_socket->alpha) : "null";
+           }},
+      {.group = G::model,
+       .key = "model.cross_socket.beta",
+       .json = "model.cross_socket_beta",
+       .type = T::time_per_byte,
+       .engines = kModels,
+       .coarray = true,
+       .help = "two_level: time per byte between ranks on two sockets of one node",
+       .store = [](EngineSettings& s, const SettingValue& v) { cross_socket(s).beta = real_of(v); },
+       .show =
+           [](const EngineSettings& s) {
+             return s.model.two_level.cross_socket ? format_real(s.model.two_level.cross_socket->beta) : "null";
+           }},
+      {.group = G::model,
+       .option = "sockets",
+       .key = "model.sockets",
+       .json = "model.sockets",
+       .type = T::count,
+       .value_name = "S",
+       .engines = kModels,
+       .coarray = true,
+       .help = "model, two-level without --platform: sockets per node, for placing ranks on sockets (with --cores)",
+       .min = 1,
+       .max = 1024,
+       .store = [](EngineSettings& s,
+                   const SettingValue& v) { s.model_sockets = static_cast<int>(std::get<long long>(v)); },
+       .show = [](const EngineSettings& s) { return std::to_string(s.model_sockets); }},
+      {.group = G::model,
+       .option = "cores",
+       .key = "model.cores",
+       .json = "model.cores",
+       .type = T::count,
+       .value_name = "C",
+       .engines = kModels,
+       .coarray = true,
+       .help = "model, two-level without --platform: cores per socket (a node has sockets x cores), as collsim "
+               "platform's --cores",
+       .min = 1,
+       .max = 1 << 20,
+       .store = [](EngineSettings& s,
+                   const SettingValue& v) { s.model_cores = static_cast<int>(std::get<long long>(v)); },
+       .show = [](const EngineSettings& s) { return std::to_string(s.model_cores); }},
+      {.group = G::model,
+       .option = "intra-sends",
+       .key = "model.intra_sends",
+       .json = "model.intra_sends",
+       .type = T::text,
+       .value_name = "HOW",
+       .engines = kModels,
+       .coarray = true,
+       .help = "model, two-level: a rank's sends to ranks of its own node go one at a time, each holding its send "
+               "port (serial, default) or overlap for free (concurrent, the rule before 2026-12); between nodes "
+               "as --one-port says",
+       .check = intra_sends_problem,
+       .store = [](EngineSettings& s,
+                   const SettingValue& v) { s.model.concurrent_intra_sends = text_of(v) == "concurrent"; },
+       .show =
+           [](const EngineSettings& s) {
+             return json_string(s.model.concurrent_intra_sends ? "concurrent" : "serial");
+           }},
+      {.group = G::model,
+       .option = "send-overhead",
+       .key = "model.send_overhead",
+       .json = "model.send_overhead",
+       .type = T::text,
+       .value_name = "TABLE",
+       .engines = kOnModel,
+       .coarray = true,
+       .help = "model, Hockney kinds: the sender's core time per message, SIZE:BASE:PER_BYTE;... or one time (e.g. "
+               "0:1us:0;64KiB:3us:0.1ns; default none), as the sim's send_overhead",
+       .check = overhead_problem,
+       .store = [](EngineSettings& s, const SettingValue& v) { s.model.send_overhead = overhead_of(v); },
+       .show = [](const EngineSettings& s) { return json_string(models::to_string(s.model.send_overhead)); }},
+      {.group = G::model,
+       .option = "recv-overhead",
+       .key = "model.recv_overhead",
+       .json = "model.recv_overhead",
+       .type = T::text,
+       .value_name = "TABLE",
+       .engines = kOnModel,
+       .coarray = true,
+       .help = "model, Hockney kinds: the receiver's core time per message once its data is there, as --send-overhead",
+       .check = overhead_problem,
+       .store = [](EngineSettings& s, const SettingValue& v) { s.model.recv_overhead = overhead_of(v); },
+       .show = [](const EngineSettings& s) { return json_string(models::to_string(s.model.recv_overhead)); }},
       // On the command line, --platform gives the model engine the platform's model.
       {.group = G::model,
        .option = "platform",
@@ -457,9 +581,25 @@ void check_model(const SettingSource& src, const EngineSettings& s) {
   only_for(src, {"model.L", "model.o", "model.g", "model.G"}, loggp,
            "kind: loggp only, not " + std::string(to_string(s.model.kind)));
   only_for(src, {"model.intra.alpha", "model.intra.beta"}, two_level, "kind: two_level only");
+  only_for(src,
+           {"cross-socket", "model.cross_socket.alpha", "model.cross_socket.beta", "model.sockets", "model.cores",
+            "model.intra_sends"},
+           two_level, "kind: two_level only (give --intra or a platform)");
+  only_for(src, {"model.send_overhead", "model.recv_overhead"}, !loggp, "Hockney only (LogGP has its o)");
+  only_for(src, {"model.intra_sends"}, !s.model.one_port,
+           "sends inside a node without one_port (with it, every transfer holds both ports)");
+  if (src.has("model.cross_socket.alpha") != src.has("model.cross_socket.beta"))
+    src.fail(
+        engine_setting(src.has("model.cross_socket.alpha") ? "model.cross_socket.alpha" : "model.cross_socket.beta"),
+        src.name("model.cross_socket.alpha") + " and " + src.name("model.cross_socket.beta") + " go together");
+  if (src.has("model.sockets") != src.has("model.cores"))
+    src.fail(engine_setting(src.has("model.sockets") ? "model.sockets" : "model.cores"),
+             src.name("model.sockets") + " and " + src.name("model.cores") + " go together (the node's shape)");
   if (s.model_from_platform) {
     const std::string from = src.name("model.from_platform");
-    for (std::string_view k : {"model.alpha", "model.beta", "intra", "model.intra.alpha", "model.intra.beta", "loggp"})
+    for (std::string_view k :
+         {"model.alpha", "model.beta", "intra", "model.intra.alpha", "model.intra.beta", "loggp", "cross-socket",
+          "model.cross_socket.alpha", "model.cross_socket.beta", "model.sockets", "model.cores"})
       if (src.has(k))
         src.fail(engine_setting(k), src.name(k) + " cannot be given with " + from +
                                         ", which gives the model the platform's two-level Hockney");

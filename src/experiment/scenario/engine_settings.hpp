@@ -25,7 +25,11 @@ struct EngineSettings {
   SimConfig sim;
   MpiLaunch mpi;
   bool model_from_platform = false;  // the model takes the platform's two-level Hockney
-  Timing timing;                     // how the engines that run ranks time a call
+  // The node as the model's placement sees it without a platform (model.sockets, model.cores:
+  // cores per socket, as collsim platform's); 0 = not given.
+  int model_sockets = 0, model_cores = 0;
+  models::NodeShape model_shape() const { return {0, model_sockets, model_sockets * model_cores}; }
+  Timing timing;  // how the engines that run ranks time a call
 };
 
 // A set of engines (engines/engine.hpp), one bit each: those a setting means something to.

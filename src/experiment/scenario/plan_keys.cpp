@@ -40,7 +40,8 @@ std::string sim_text(const SimConfig& s) {
 }
 
 std::string placement_text(const models::Placement& p) {
-  // The model engine places by node only. Placements that fill a node's cores in order (core,
+  // The model engine places by node, and by socket with a socket level (model_settings_text adds
+  // the sockets then). Placements that fill a node's cores in order (core,
   // ppr:K:node, node) know its sockets since 2026-12-04, for the sim engine's node model (whose
   // key has map_by and the platform); they are written as before, with one socket, so that
   // earlier results still resume.
@@ -59,13 +60,28 @@ std::string mpi_text(const MpiLaunch& m) {
 }  // namespace
 
 std::string model_settings_text(const ModelConfig& m) {
-  return std::string("kind=") + to_string(m.kind) + ";hockney=" + hockney_text(m.hockney) +
-         ";intra=" + hockney_text(m.two_level.intra) + ";inter=" + hockney_text(m.two_level.inter) +
-         ";placement=" + placement_text(m.two_level.placement) + ";loggp=" + format_real(m.loggp.L) + "/" +
-         format_real(m.loggp.o) + "/" + format_real(m.loggp.g) + "/" + format_real(m.loggp.G) +
-         ";one_port=" + (m.one_port ? "1" : "0") + ";copy=" + format_real(m.copy_bandwidth) +
-         // Only when set, so that the fingerprints of plans from before reductions still match.
-         (m.reduce_gamma > 0 ? ";reduce_gamma=" + format_real(m.reduce_gamma) : std::string());
+  std::string t = std::string("kind=") + to_string(m.kind) + ";hockney=" + hockney_text(m.hockney) +
+                  ";intra=" + hockney_text(m.two_level.intra) + ";inter=" + hockney_text(m.two_level.inter) +
+                  ";placement=" + placement_text(m.two_level.placement) + ";loggp=" + format_real(m.loggp.L) + "/" +
+                  format_real(m.loggp.o) + "/" + format_real(m.loggp.g) + "/" + format_real(m.loggp.G) +
+                  ";one_port=" + (m.one_port ? "1" : "0") + ";copy=" + format_real(m.copy_bandwidth) +
+                  // Only when set, so that the fingerprints of plans from before reductions still match.
+                  (m.reduce_gamma > 0 ? ";reduce_gamma=" + format_real(m.reduce_gamma) : std::string());
+  // What came with the node model (2026-12), each only where it changes a run, so that earlier
+  // results of the same runs still resume: two-level sends inside a node one at a time (the new
+  // default; concurrent_intra_sends, and one_port, which holds every port anyway, keep the
+  // earlier key), the socket level with the sockets of the placement, and the overheads.
+  if (m.kind == ModelConfig::Kind::two_level && !m.concurrent_intra_sends && !m.one_port) t += ";intra_sends=serial";
+  if (m.kind == ModelConfig::Kind::two_level && m.two_level.cross_socket) {
+    const models::Placement& p = m.two_level.placement;
+    t += ";cross_socket=" + hockney_text(*m.two_level.cross_socket) + ";sockets=" + std::to_string(p.sockets) + "/" +
+         std::to_string(p.cores_per_socket) + "/" + (p.by_socket ? "1" : "0");
+  }
+  if (m.kind != ModelConfig::Kind::loggp && !m.send_overhead.empty())
+    t += ";send_overhead=" + models::to_string(m.send_overhead);
+  if (m.kind != ModelConfig::Kind::loggp && !m.recv_overhead.empty())
+    t += ";recv_overhead=" + models::to_string(m.recv_overhead);
+  return t;
 }
 
 std::string hash_hex(std::string_view text) {

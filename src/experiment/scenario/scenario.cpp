@@ -46,22 +46,31 @@ std::string read_scenario_name(const Reader& in, const YAML::Node& root, const s
   return name;
 }
 
-void place_model(const Reader& in, const YAML::Node& root, const SimConfig& sim, bool from_platform,
-                 ModelConfig& model) {
+void place_model(const Reader& in, const YAML::Node& root, const SimConfig& sim, bool from_platform, ModelConfig& model,
+                 const models::NodeShape& shape) {
   try {
     if (from_platform) {
       model.two_level = platform_hockney(sim);
       return;
     }
+    // Without a socket level (or a shape given) the model only needs to know who shares a node.
+    const bool sockets = model.two_level.cross_socket.has_value();
     std::string error;
-    if (const auto p = models::place(sim.map_by, {}, error)) {
-      model.two_level.placement = *p;
-      return;
+    std::optional<models::Placement> p;
+    if (!sockets || shape.sockets > 0) p = models::place(sim.map_by, shape, error);
+    if (!p) {
+      // A placement that depends on the cluster's shape (node, socket, ppr:K:socket, or the
+      // sockets of a socket level) is resolved on the platform when there is one.
+      if (sim.platform_file.empty())
+        in.fail(root["map_by"],
+                (error.empty() ? "the model's socket level" : error) + "; give the scenario a platform");
+      p = platform_hockney(sim).placement;
     }
-    // A placement that depends on the cluster's shape (node, socket, ppr:K:socket) is resolved
-    // on the platform when there is one; the model only needs to know who shares a node.
-    if (sim.platform_file.empty()) in.fail(root["map_by"], error + "; give the scenario a platform");
-    model.two_level.placement = platform_hockney(sim).placement;
+    if (sockets && p->sockets <= 1)
+      in.fail(root["model"],
+              "model.cross_socket needs nodes of two sockets or more (model.sockets and model.cores, "
+              "or the platform's collsim/sockets)");
+    model.two_level.placement = *p;
   } catch (const PlatformError&) {
     throw;  // it names its place in the platform file
   } catch (const InputError& e) {
@@ -248,9 +257,9 @@ void read_trace_settings(const Reader& in, const YAML::Node& root, Scenario& sc)
 
 // Each cluster's model placed on it, and, for the sim, each process count checked to fit it.
 void place_clusters(const Reader& in, const YAML::Node& root, const std::string& path, bool model_from_platform,
-                    bool uses_sim, Scenario& sc) {
+                    const models::NodeShape& model_shape, bool uses_sim, Scenario& sc) {
   for (ClusterVariant& cluster : sc.clusters) {
-    place_model(in, root, cluster.sim, model_from_platform, cluster.model);
+    place_model(in, root, cluster.sim, model_from_platform, cluster.model, model_shape);
     if (!uses_sim) continue;
     const PlatformSize size = platform_size_or_fail(path, cluster.sim);
     for (const auto& op : sc.operations)
@@ -364,7 +373,7 @@ Scenario load_scenario(const std::string& path) {
     sc.operations.push_back(std::move(sweep));
   }
 
-  place_clusters(in, root, path, model_from_platform, uses_sim, sc);
+  place_clusters(in, root, path, model_from_platform, engine_settings.model_shape(), uses_sim, sc);
   sc.model = sc.clusters.front().model;
   return sc;
 }

@@ -86,10 +86,11 @@ class Reader;
 // inside results/.
 std::string read_scenario_name(const Reader& in, const YAML::Node& root, const std::string& path);
 // Sets the model's two-level placement (and with from_platform its costs) from the platform and
-// sim.map_by; a problem fails at the scenario's platform (or its map_by), a bad platform file
-// with its PlatformError (which names the place in that file).
-void place_model(const Reader& in, const YAML::Node& root, const SimConfig& sim, bool from_platform,
-                 ModelConfig& model);
+// sim.map_by, or from `shape` (model.sockets and model.cores) when given; a model with a socket
+// level needs a placement that knows the sockets. A problem fails at the scenario's platform (or
+// its map_by), a bad platform file with its PlatformError (which names the place in that file).
+void place_model(const Reader& in, const YAML::Node& root, const SimConfig& sim, bool from_platform, ModelConfig& model,
+                 const models::NodeShape& shape = {});
 // platform_size, its InputError as "SCENARIO: problem" (a PlatformError as it is).
 PlatformSize platform_size_or_fail(const std::string& scenario_file, const SimConfig& sim);
 

@@ -281,5 +281,50 @@ TEST(FormulaScale, RingLongestPathEqualsTheRecurrenceStepByStep) {
   }
 }
 
+// bcast/binary_tree on 12 ranks, 1 MiB unsegmented, one port: the tree 0 -> 1,2; 1 -> 3,4;
+// 2 -> 5,6; 3 -> 7,8; 4 -> 9,10; 5 -> 11. Rank 1 has the message after t, rank 2 after 2t (the
+// root's second send); rank 4, rank 1's second child, after 3t, and its second child, rank 10,
+// after 5t, the last. So 5t, in the formula and in the model engine.
+TEST(FormulaSigns, BinaryTreeOnTwelveRanksOnePortByHand) {
+  ModelConfig m;
+  m.hockney = {kAlpha, kBeta};
+  m.one_port = true;
+  FormulaConfig f = config(FormulaConfig::Kind::derived);
+  f.costs = costs_from_model(m, 12, 8192);
+  const RunSpec s = spec("bcast/binary_tree", 12, std::size_t{1} << 20);
+  const double expected = 5 * t(1 << 20);
+  EXPECT_NEAR(run_formula(f, s).time_s, expected, 1e-12);
+  EXPECT_NEAR(run_model(m, s).time_s, expected, 1e-12);
+}
+
+// No formula (derived or textbook) predicts a negative time, for any algorithm, process count, size (one byte
+// short of a segment included) and port model: every term is a count of transfers, each of
+// positive cost.
+TEST(FormulaSigns, NoFormulaIsNegative) {
+  for (bool one_port : {false, true}) {
+    ModelConfig m;
+    m.hockney = {kAlpha, kBeta};
+    m.one_port = one_port;
+    for (const FormulaConfig::Kind kind : {FormulaConfig::Kind::derived, FormulaConfig::Kind::textbook}) {
+      FormulaConfig f = config(kind);
+      f.costs = costs_from_model(m, 64, 8192);
+      for (const AlgorithmInfo& a : all_algorithms()) {
+        if (!(kind == FormulaConfig::Kind::derived ? a.derived : a.textbook)) continue;
+        for (int P : {1, 2, 3, 5, 8, 12, 17, 64}) {
+          if (!runs_on(a, P)) continue;
+          for (std::size_t bytes : {std::size_t{0}, std::size_t{1}, std::size_t{8191}, std::size_t{1} << 20}) {
+            if (!call_error(operation_info(a.op), bytes, kDefaultReduction).empty()) continue;
+            for (std::size_t segment : {std::size_t{0}, std::size_t{8192}}) {
+              RunSpec s = spec(a.name.data(), P, bytes, a.takes(Knob::segment) ? segment : 0);
+              EXPECT_GE(run_formula(f, s).time_s, 0)
+                  << describe(s) << " segment " << segment << (one_port ? " one port " : " ") << to_string(kind);
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace collsim

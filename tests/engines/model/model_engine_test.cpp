@@ -32,7 +32,7 @@ ModelConfig hockney(double alpha, double beta) {
 TEST(ModelEngine, TwoLevelHockneyChoosesByNode) {
   ModelConfig c;
   c.kind = ModelConfig::Kind::two_level;
-  c.two_level = {{1e-6, 0.1e-9}, {20e-6, 1e-9}, 2};
+  c.two_level = {{1e-6, 0.1e-9}, {20e-6, 1e-9}, models::block_placement(2), std::nullopt};
   const double m = 100000, intra = 1e-6 + 0.1e-9 * m, inter = 20e-6 + 1e-9 * m;
   RunSpec s = named_spec("bcast/basic_linear", 6, 100000);
   RunResult r = run_model(c, s);
@@ -44,12 +44,107 @@ TEST(ModelEngine, TwoLevelHockneyChoosesByNode) {
   EXPECT_NEAR(r.finish_s[1], intra, 1e-15);
   for (int k = 2; k < 6; ++k)
     EXPECT_NEAR(r.finish_s[static_cast<std::size_t>(k)], intra + (k - 1) * inter, 1e-14) << "rank " << k;
-  // Four ranks per node: all six on the first two nodes, 1..3 beside the root.
+  // Four ranks per node: all six on the first two nodes, 1..3 beside the root. By default the
+  // root's sends inside its node go one at a time, in the order posted (ranks 1, 2, 3); its sends
+  // to the other node do not wait for them.
   c.one_port = false;
   c.two_level.placement = models::block_placement(4);
   r = run_model(c, s);
   for (int k = 1; k < 6; ++k)
+    EXPECT_NEAR(r.finish_s[static_cast<std::size_t>(k)], k < 4 ? k * intra : inter, 1e-15) << "rank " << k;
+  // The earlier rule: they overlap for free.
+  c.concurrent_intra_sends = true;
+  r = run_model(c, s);
+  for (int k = 1; k < 6; ++k)
     EXPECT_NEAR(r.finish_s[static_cast<std::size_t>(k)], k < 4 ? intra : inter, 1e-15) << "rank " << k;
+}
+
+// One node of 8 ranks (two-level, every rank on node 0): a rank's sends go one at a time, each a
+// transfer t, in the order posted; a rank finishes when its last send has arrived.
+// basic_linear: rank k has the message at k*t. binomial (Open MPI's tree 0 -> 1 2 4; 1 -> 3 5;
+// 2 -> 6; 3 -> 7): 1, 2, 4 receive at t, 2t, 3t; 3 and 5 at 2t and 3t (rank 1's two sends), 6 at
+// 3t, 7 at 3t; every rank is done at 3t (rank 1 after its sends at 2t and 3t, rank 2 after one at
+// 3t, rank 3 after one at 3t). With concurrent sends rank k receives at its depth d(k) times t and
+// finishes once its children have: 1 and 2 at 2t, 3 at 3t, the root at t.
+TEST(ModelEngine, SendsInsideANodeGoOneAtATime) {
+  ModelConfig c;
+  c.kind = ModelConfig::Kind::two_level;
+  c.two_level.intra = {1e-6, 0.2e-9};
+  c.two_level.inter = {20e-6, 1e-9};
+  c.two_level.placement = models::block_placement(8);
+  const double m = 65536, t = 1e-6 + 0.2e-9 * m;
+  RunResult r = run_model(c, named_spec("bcast/basic_linear", 8, 65536));
+  for (int k = 1; k < 8; ++k) EXPECT_NEAR(r.finish_s[static_cast<std::size_t>(k)], k * t, 1e-15) << "rank " << k;
+  EXPECT_NEAR(r.time_s, 7 * t, 1e-15);
+  r = run_model(c, named_spec("bcast/binomial", 8, 65536));
+  const std::array<int, 8> serial{3, 3, 3, 3, 3, 3, 3, 3};
+  for (std::size_t k = 0; k < 8; ++k) EXPECT_NEAR(r.finish_s[k], serial[k] * t, 1e-15) << "rank " << k;
+  c.concurrent_intra_sends = true;
+  r = run_model(c, named_spec("bcast/binomial", 8, 65536));
+  const std::array<int, 8> done{1, 2, 2, 3, 1, 2, 2, 3};
+  for (std::size_t k = 0; k < 8; ++k) EXPECT_NEAR(r.finish_s[k], done[k] * t, 1e-15) << "rank " << k;
+  r = run_model(c, named_spec("bcast/basic_linear", 8, 65536));
+  EXPECT_NEAR(r.time_s, t, 1e-15);
+}
+
+// One node of two sockets of two cores, placed by the sim engine's code (models::place): map-by
+// core puts ranks 0, 1 on socket 0 and 2, 3 on socket 1; map-by socket alternates, 0 and 2 on
+// socket 0. A linear broadcast from 0 (concurrent sends) reaches each rank after one transfer of
+// its pair's level: within a socket `intra`, across `cross_socket`.
+TEST(ModelEngine, CrossSocketPairsTakeTheirOwnCosts) {
+  ModelConfig c;
+  c.kind = ModelConfig::Kind::two_level;
+  c.concurrent_intra_sends = true;
+  c.two_level.intra = {0.5e-6, 0.1e-9};
+  c.two_level.inter = {20e-6, 1e-9};
+  c.two_level.cross_socket = models::Hockney{1.5e-6, 0.3e-9};
+  const double m = 10000, within = 0.5e-6 + 0.1e-9 * m, across = 1.5e-6 + 0.3e-9 * m;
+  const models::NodeShape shape{1, 2, 4};
+  std::string error;
+  const auto core = models::place(*models::parse_map_by("core"), shape, error);
+  const auto socket = models::place(*models::parse_map_by("socket"), shape, error);
+  ASSERT_TRUE(core && socket) << error;
+  const RunSpec s = named_spec("bcast/basic_linear", 4, 10000);
+  c.two_level.placement = *core;
+  RunResult r = run_model(c, s);
+  EXPECT_NEAR(r.finish_s[1], within, 1e-15);
+  EXPECT_NEAR(r.finish_s[2], across, 1e-15);
+  EXPECT_NEAR(r.finish_s[3], across, 1e-15);
+  c.two_level.placement = *socket;
+  r = run_model(c, s);
+  EXPECT_NEAR(r.finish_s[1], across, 1e-15);
+  EXPECT_NEAR(r.finish_s[2], within, 1e-15);
+  EXPECT_NEAR(r.finish_s[3], across, 1e-15);
+  // Without cross_socket, two levels: every rank of the node at `within`.
+  c.two_level.cross_socket.reset();
+  r = run_model(c, s);
+  for (std::size_t k = 1; k < 4; ++k) EXPECT_NEAR(r.finish_s[k], within, 1e-15) << "rank " << k;
+}
+
+// Overhead tables (Hockney, alpha 10 us, beta 1 ns): a send of m bytes costs the sender
+// 1 us below 4 KiB, 2 us + 0.5 ns per byte from there; a receive 3 us.
+//  - one 8 KiB message between two ranks: the transfer starts after 2 + 4.096 us of send
+//    overhead and the receive completes 3 us after the data arrives;
+//  - a linear broadcast of 100 bytes to 3 ranks: the root's overheads follow one another (1 us
+//    each), so rank k's transfer starts at k us; each receive adds its 3 us;
+//  - a linear gather of 100 bytes from 3 ranks: all arrive at 1 us + t at the root, whose core
+//    takes their receive overheads one after another: it finishes at 1 us + t + 3 * 3 us.
+TEST(ModelEngine, OverheadTablesAddWhatTheySay) {
+  ModelConfig c = hockney(10e-6, 1e-9);
+  std::string problem;
+  c.send_overhead = *models::parse_overhead("0:1us:0;4KiB:2us:0.5ns", problem);
+  c.recv_overhead = *models::parse_overhead("3us", problem);
+  const double os8k = 2e-6 + 0.5e-9 * 8192, t8k = 10e-6 + 1e-9 * 8192;
+  RunResult r = run_model(c, named_spec("bcast/basic_linear", 2, 8192));
+  EXPECT_NEAR(r.finish_s[0], os8k + t8k, 1e-15);
+  EXPECT_NEAR(r.finish_s[1], os8k + t8k + 3e-6, 1e-15);
+  const double t100 = 10e-6 + 1e-9 * 100;
+  r = run_model(c, named_spec("bcast/basic_linear", 4, 100));
+  for (int k = 1; k < 4; ++k)
+    EXPECT_NEAR(r.finish_s[static_cast<std::size_t>(k)], k * 1e-6 + t100 + 3e-6, 1e-15) << "rank " << k;
+  EXPECT_NEAR(r.finish_s[0], 3e-6 + t100, 1e-15);  // its last send completes on arrival
+  r = run_model(c, named_spec("gather/basic_linear", 4, 100));
+  EXPECT_NEAR(r.finish_s[0], 1e-6 + t100 + 9e-6, 1e-15);
 }
 
 // Bit length of x: the number of bits needed to write it, 0 for 0.
@@ -279,7 +374,7 @@ TEST(ModelEngine, RanksThatReceiveFirstStartLateWithTheSameResults) {
   loggp.kind = ModelConfig::Kind::loggp;
   ModelConfig two_level;
   two_level.kind = ModelConfig::Kind::two_level;
-  two_level.two_level = {{1e-6, 0.1e-9}, {20e-6, 1e-9}, 3};
+  two_level.two_level = {{1e-6, 0.1e-9}, {20e-6, 1e-9}, models::block_placement(3), std::nullopt};
   NullSink sink;
   int checked = 0;
   for (const AlgorithmInfo& a : all_algorithms()) {
