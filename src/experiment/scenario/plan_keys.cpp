@@ -71,7 +71,10 @@ std::string model_settings_text(const ModelConfig& m) {
   // results of the same runs still resume: two-level sends inside a node one at a time (the new
   // default; concurrent_intra_sends, and one_port, which holds every port anyway, keep the
   // earlier key), the socket level with the sockets of the placement, and the overheads.
-  if (m.kind == ModelConfig::Kind::two_level && !m.concurrent_intra_sends && !m.one_port) t += ";intra_sends=serial";
+  // One rank per node (block 1, no round robin) never sends inside a node.
+  const bool shares_nodes = m.two_level.placement.block != 1 || m.two_level.placement.round_robin != 0;
+  if (m.kind == ModelConfig::Kind::two_level && !m.concurrent_intra_sends && !m.one_port && shares_nodes)
+    t += ";intra_sends=serial";
   if (m.kind == ModelConfig::Kind::two_level && m.two_level.cross_socket) {
     const models::Placement& p = m.two_level.placement;
     t += ";cross_socket=" + hockney_text(*m.two_level.cross_socket) + ";sockets=" + std::to_string(p.sockets) + "/" +
