@@ -13,6 +13,7 @@
 
 #include "algorithms/params.hpp"
 #include "comm/buffer.hpp"
+#include "common/rank_programs.hpp"
 #include "common/sim_test_util.hpp"
 #include "common/test_algorithm.hpp"
 
@@ -20,6 +21,7 @@ namespace collsim {
 namespace {
 
 using collsim_test::exact;
+using collsim_test::root_to_all;
 using collsim_test::run_one;
 using collsim_test::test_algorithm;
 
@@ -39,18 +41,6 @@ RunSpec spec_for(const AlgorithmInfo& a, int procs, std::size_t message, int pee
   s.params.segment = message;
   s.params.radix = peer;
   return s;
-}
-
-// Rank 0 isends one message to every other rank at once.
-Task<> root_to_all(Comm& comm, RankBuffers, const AlgorithmParams& p) {
-  Storage msg(p.segment, false);
-  if (comm.rank() == 0) {
-    std::vector<Request> r;
-    for (int peer = 1; peer < comm.size(); ++peer) r.push_back(co_await comm.isend(msg.view(), peer, 1));
-    co_await comm.wait_all(r);
-  } else {
-    co_await comm.recv(msg.view(), 0, 1);
-  }
 }
 
 // Rank 2k sends one message to rank 2k + 1, all pairs at once.

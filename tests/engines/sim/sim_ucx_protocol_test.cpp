@@ -18,6 +18,7 @@
 
 #include "algorithms/params.hpp"
 #include "comm/buffer.hpp"
+#include "common/rank_programs.hpp"
 #include "common/sim_test_util.hpp"
 #include "common/test_algorithm.hpp"
 
@@ -25,6 +26,7 @@ namespace collsim {
 namespace {
 
 using collsim_test::exact;
+using collsim_test::root_to_all;
 using collsim_test::run_one;
 using collsim_test::test_algorithm;
 
@@ -61,18 +63,6 @@ Task<> nonblocking_send(Comm& comm, RankBuffers, const AlgorithmParams& p) {
     co_await comm.wait(r);
   }
   if (comm.rank() == 1) co_await comm.recv(msg.view(), 0, 1);
-}
-
-// Rank 0 isends one message to every other rank at once.
-Task<> root_to_all(Comm& comm, RankBuffers, const AlgorithmParams& p) {
-  Storage msg(p.segment, false);
-  if (comm.rank() == 0) {
-    std::vector<Request> r;
-    for (int peer = 1; peer < comm.size(); ++peer) r.push_back(co_await comm.isend(msg.view(), peer, 1));
-    co_await comm.wait_all(r);
-  } else {
-    co_await comm.recv(msg.view(), 0, 1);
-  }
 }
 
 const AlgorithmInfo kSend = test_algorithm("test/blocking_send", &blocking_send);
