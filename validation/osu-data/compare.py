@@ -2,14 +2,22 @@
 """Set collsim's predictions of OSU collectives beside published measurements (issue 29, item 7).
 
     validation/osu-data/compare.py --measured POINTS.csv --results RESULTS.csv [--results MORE.csv]
-                                   [--op bcast] [--ompi PREFIX] [--markdown OUT.md] [--csv OUT.csv]
+                                   [--op bcast] [--ompi PREFIX] [--note TEXT] [--default ompi-4.0]
+                                   [--mapping core]
+                                   [--markdown OUT.md] [--csv OUT.csv]
 
 POINTS.csv is a dataset's points.csv (normalise.py); RESULTS.csv is what `collsim run` wrote for a
 scenario with `map_by:` listing the dataset's mappings and `timing: osu`. A point is (op,
 algorithm, mapping, procs, bytes). The prediction of an engine is its `osu_avg_s` (model, sim),
 or `time_s` where it has no OSU columns (formula engines: their time is the collective's, which
 is the closest they say). The measurement is OSU's Avg Latency. Several measured rows of one point
-(two Open MPI builds, two runs) are averaged unless --ompi keeps only one build.
+(two Open MPI builds, two runs) are averaged unless --ompi keeps only one build (or --note one
+partition of a dataset).
+
+With --default ompi-4.0 the measured rows are those of Open MPI's default (algorithm "default",
+nothing forced), and each is set beside the prediction for the algorithm that Open MPI 3.1-4.0's
+fixed decision runs at that point (ompi40_decision below, written from the v4.0.3 source); the
+ranking table then has nothing to rank.
 
 Reported, per engine and per (algorithm, mapping): points, median of predicted/measured, its
 inter-quartile range, share of points within 1.25x and 2x (either way). Per engine and mapping,
@@ -37,18 +45,49 @@ def fail(message):
     sys.exit(2)
 
 
-def read_measured(path, op, ompi):
-    """{(algorithm, mapping, procs, bytes): avg seconds} of the forced algorithms of op."""
+def ompi40_decision(op, procs, size):
+    """The algorithm Open MPI 3.1-4.0's coll/tuned runs when nothing is forced, with default MCA
+    parameters and a commutative operator (ompi/mca/coll/tuned/coll_tuned_decision_fixed.c at tag
+    v4.0.3, the same as v3.1.6 with alltoall's linear_sync branch off by default): size is what
+    OSU prints, the allreduce vector's bytes (floats) or the block per process of an allgather or
+    alltoall."""
+    if op == "allreduce":
+        if size < 10000:
+            return "recursive_doubling"
+        if size // 4 > procs:  # count > communicator size (commutative)
+            return "ring" if procs * (1 << 20) >= size else "segmented_ring"
+        return "nonoverlapping"
+    if op == "allgather":
+        if procs == 2:
+            return "two_proc"
+        if size * procs < 50000:
+            return "recursive_doubling" if procs & (procs - 1) == 0 else "bruck"
+        return "ring" if procs % 2 else "neighbor"
+    if op == "alltoall":
+        if procs == 2:
+            return "two_proc"
+        if size < 200 and procs > 12:
+            return "modified_bruck"
+        return "linear" if size < 3000 else "pairwise"
+    fail(f"--default ompi-4.0: no decision written here for {op}")
+
+
+def read_measured(path, op, ompi, note="", default=""):
+    """{(algorithm, mapping, procs, bytes): avg seconds} of the forced algorithms of op (with
+    --default, of its default rows, keyed by the algorithm the decision runs)."""
     sums = collections.defaultdict(list)
     try:
         with open(path, newline="") as f:
             for line, row in enumerate(csv.DictReader(f), start=2):
-                if row["op"] != op or row["algorithm"] not in FORCED or not row["osu_avg_us"]:
+                wanted = row["algorithm"] == "default" if default else row["algorithm"] in FORCED
+                if row["op"] != op or not wanted or not row["osu_avg_us"]:
                     continue
-                if ompi and not row["ompi"].startswith(ompi):
+                if (ompi and not row["ompi"].startswith(ompi)) or (note and row["note"] != note):
                     continue
                 try:
-                    key = (row["algorithm"], row["mapping"], int(row["procs"]), int(row["bytes"]))
+                    procs, size = int(row["procs"]), int(row["bytes"])
+                    algorithm = ompi40_decision(op, procs, size) if default else row["algorithm"]
+                    key = (algorithm, row["mapping"], procs, size)
                     sums[key].append(float(row["osu_avg_us"]) * 1e-6)
                 except ValueError as e:
                     fail(f"{path}:{line}: {e}")
@@ -57,8 +96,9 @@ def read_measured(path, op, ompi):
     return {k: statistics.fmean(v) for k, v in sums.items()}
 
 
-def read_predicted(paths, op):
-    """{engine: {(algorithm, mapping, procs, bytes): seconds}}."""
+def read_predicted(paths, op, mapping_default=""):
+    """{engine: {(algorithm, mapping, procs, bytes): seconds}}; rows without a map_by value (a
+    scenario with one mapping) take mapping_default when it is given."""
     out = collections.defaultdict(dict)
     for path in paths:
         try:
@@ -67,9 +107,10 @@ def read_predicted(paths, op):
                     name = row["op"]
                     if not name.startswith(op + "/"):
                         continue
-                    mapping = row.get("map_by", "")
+                    mapping = row.get("map_by", "") or mapping_default
                     if not mapping:
-                        fail(f"{path}:{line}: no map_by column value (run the scenario with map_by: [...])")
+                        fail(f"{path}:{line}: no map_by column value (run the scenario with map_by: [...], "
+                             "or say --mapping)")
                     value = row.get("osu_avg_s") or row["time_s"]
                     key = (name.split("/", 1)[1], mapping, int(row["procs"]), int(row["bytes"]))
                     out[row["engine"]][key] = float(value)
@@ -170,14 +211,17 @@ def main():
     parser.add_argument("--results", required=True, action="append")
     parser.add_argument("--op", default="bcast")
     parser.add_argument("--ompi", default="", help="keep measured rows whose ompi column starts with this")
+    parser.add_argument("--mapping", default="", help="the mapping of result rows without a map_by value")
+    parser.add_argument("--note", default="", help="keep measured rows whose note column is this")
+    parser.add_argument("--default", choices=["ompi-4.0"], help="compare Open MPI's default rows (see above)")
     parser.add_argument("--markdown", help="write the tables as Markdown here (else to standard output)")
     parser.add_argument("--csv", help="write the per-point comparison here")
     args = parser.parse_args()
 
-    measured = read_measured(args.measured, args.op, args.ompi)
-    predicted = read_predicted(args.results, args.op)
+    measured = read_measured(args.measured, args.op, args.ompi, args.note, args.default)
+    predicted = read_predicted(args.results, args.op, args.mapping)
     if not measured:
-        fail(f"{args.measured}: no measured {args.op} rows of a forced algorithm")
+        fail(f"{args.measured}: no measured {args.op} rows of " + ("the default" if args.default else "a forced algorithm"))
     # Only the points every engine predicted, so the engines are judged on the same points.
     common = set(measured)
     for pred in predicted.values():
@@ -193,18 +237,21 @@ def main():
     for r in accuracy_rows(measured, predicted):
         out.append(f"| {r['engine']} | {r['algorithm']} | {r['mapping']} | {r['points']} | {r['median']:.2f} | "
                    f"{r['q1']:.2f}-{r['q3']:.2f} | {r['within_1.25']:.0%} | {r['within_2']:.0%} |")
-    out.append("")
-    out.append("| engine | mapping | calls | mean Kendall tau | hit rate | mean degradation | worst degradation |")
-    out.append("|---|---|---:|---:|---:|---:|---:|")
-    for r in ranking_rows(measured, predicted):
-        out.append(f"| {r['engine']} | {r['mapping']} | {r['calls']} | {r['tau']:.2f} | {r['hit_rate']:.0%} | "
-                   f"{r['mean_degradation']:.2f} | {r['worst_degradation']:.2f} |")
-    out.append("")
+    ranking = ranking_rows(measured, predicted)
+    if ranking:
+        out.append("")
+        out.append("| engine | mapping | calls | mean Kendall tau | hit rate | mean degradation | worst degradation |")
+        out.append("|---|---|---:|---:|---:|---:|---:|")
+        for r in ranking:
+            out.append(f"| {r['engine']} | {r['mapping']} | {r['calls']} | {r['tau']:.2f} | {r['hit_rate']:.0%} | "
+                       f"{r['mean_degradation']:.2f} | {r['worst_degradation']:.2f} |")
     ratio, n = socket_core_ratio(measured)
-    line = f"map-by socket / map-by core (median over {n} points): measured {ratio:.2f}"
-    for engine, pred in sorted(predicted.items()):
-        line += f", {engine} {socket_core_ratio({k: pred[k] for k in measured})[0]:.2f}"
-    out.append(line + ".")
+    if n:
+        line = f"map-by socket / map-by core (median over {n} points): measured {ratio:.2f}"
+        for engine, pred in sorted(predicted.items()):
+            line += f", {engine} {socket_core_ratio({k: pred[k] for k in measured})[0]:.2f}"
+        out.append("")
+        out.append(line + ".")
     text = "\n".join(out) + "\n"
     if args.markdown:
         with open(args.markdown, "w") as f:

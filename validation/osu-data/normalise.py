@@ -10,7 +10,7 @@ order of DATASETS below, then of the files, then of their lines).
 
 Columns (empty where unknown):
   dataset, op, algorithm, mapping, procs, nodes, bytes, osu_avg_us, osu_min_us, osu_max_us
-    the comparison's columns. op: bcast, barrier or latency (osu_latency, 2 ranks).
+    the comparison's columns. op: bcast, barrier, allreduce, allgather, alltoall or latency (osu_latency, 2 ranks).
     algorithm: Open MPI 4.1 coll/tuned name (default = algorithm 0, the fixed decision).
     mapping: mpirun --map-by core|socket|node; for osu_latency "cpus:A,B" (--cpu-list A,B).
     nodes: nodes the ranks occupy, derived from the job layout (see SOURCE.md).
@@ -194,10 +194,36 @@ def orfeo_epyc_ruoppolo(raw):
                    "osu": "7.4", "source": f"{rel}:{line}", "note": note}
 
 
+# --- excalibur-alaska: ukri-excalibur/excalibur-tests, AlaSKA's IB and RoCE partitions ------------
+
+def excalibur_alaska(raw):
+    """OSU 5.6.2 under srun (block distribution: ranks 0-31 on the first node, as map-by core),
+    Open MPI 4.0.3 with pml ucx; collectives at Open MPI's default (fixed decision), 2 nodes x 32."""
+    name = "excalibur-alaska"
+    ompi = "openmpi/4.0.3 (ucx)"
+    ops = {"Osu_allreduce": "allreduce", "Osu_allgather": "allgather", "Osu_alltoall": "alltoall",
+           "Osu_latency": "latency"}
+    for part, fabric in [("ib-gcc9-openmpi4-ucx", "EDR InfiniBand"),
+                         ("roce-gcc9-openmpi4-ucx", "RoCE")]:
+        for test, op in ops.items():
+            rel = f"raw/alaska/{part}/omb/{test}/rfm_{test}_job.out"
+            procs, nodes = (2, 2) if op == "latency" else (64, 2)
+            for line, _marker, size, avg in osu_text(os.path.join(raw, rel), "# Size"):
+                row = {"dataset": name, "op": op, "mapping": "core", "procs": procs,
+                       "nodes": nodes, "bytes": size, "osu_avg_us": avg, "ompi": ompi,
+                       "osu": "5.6.2", "source": f"{rel}:{line}", "note": fabric}
+                if op != "latency":
+                    row["algorithm"], row["algorithm_id"] = "default", 0
+                else:
+                    row["mapping"] = "node"
+                yield row
+
+
 DATASETS = {
     "orfeo-thin-zampar": orfeo_thin_zampar,
     "orfeo-epyc-valentinis": orfeo_epyc_valentinis,
     "orfeo-epyc-ruoppolo": orfeo_epyc_ruoppolo,
+    "excalibur-alaska": excalibur_alaska,
 }
 
 
