@@ -32,6 +32,9 @@ std::vector<OptionDef> coarray_point_options() {
       {"statements", "N", "statements per segment (blocking PUT or GET; default 1)"},
       {"get-behaviour", "table1|omni",
        "GET in cases 2 and 3: Table 1's one get per unit (default) or Omni's one get per NL piece"},
+      {"packing", "table1|omni",
+       "cases 2 and 3: Table 1's floor(B/NL) NL pieces per put (default) or Omni's floor((B-1)/NL), "
+       "B rounded up to 4 bytes"},
       {"origin", "IMAGE", "the image that executes the statements (default 1)"},
       {"target", "IMAGE", "the image whose coarray is accessed (default 2)"},
   };
@@ -54,6 +57,9 @@ CoarrayPoint read_coarray_point(const ParsedOptions& o) {
   if (behaviour != "table1" && behaviour != "omni")
     throw UsageError("--get-behaviour: '" + behaviour + "' is not table1 or omni");
   p.options.get = behaviour == "omni" ? coarray::GetBehaviour::omni : coarray::GetBehaviour::table1;
+  const std::string packing = o.text("packing", "table1");
+  if (packing != "table1" && packing != "omni") throw UsageError("--packing: '" + packing + "' is not table1 or omni");
+  p.options.packing = packing == "omni" ? coarray::Packing::omni : coarray::Packing::table1;
   if (o.has("nonblocking")) {
     if (p.get) throw UsageError("--nonblocking applies to PUT only (GET is always blocking)");
     if (o.has("statements")) throw UsageError("--nonblocking N gives the statements per segment: drop --statements");
@@ -71,12 +77,13 @@ CoarrayPoint read_coarray_point(const ParsedOptions& o) {
 
 namespace {
 
-const char* case_condition(int c) {
+const char* case_condition(int c, coarray::Packing packing) {
+  const bool omni = packing == coarray::Packing::omni;  // its packed put holds less than B (scheme.hpp)
   switch (c) {
     case 0: return "the local data is registered: DMA";
     case 1: return "NR <= B and NR <= NL";
-    case 2: return "NL < NR <= B";
-    case 3: return "NL < B < NR";
+    case 2: return omni ? "NL < NR < B, Omni's packing" : "NL < NR <= B";
+    case 3: return omni ? "NL < B <= NR, Omni's packing: floor((B-1)/NL) pieces a put" : "NL < B < NR";
     case 4: return "B < NR and B <= NL";
   }
   return "?";
@@ -90,7 +97,7 @@ std::string coarray_summary(const CoarrayRow& row, const std::string& where, boo
   const coarray::Scheme& s = plan.scheme;
   std::ostringstream out;
   out << point.describe() << " on " << where << "\n"
-      << "case       " << s.table_case << "  (" << case_condition(s.table_case) << ")\n"
+      << "case       " << s.table_case << "  (" << case_condition(s.table_case, point.options.packing) << ")\n"
       << "NL, NR     " << s.nl << " B, " << s.nr << " B   (B = " << s.buffer << ")\n"
       << "unit       " << s.unit << " B\n"
       << "transfers  " << plan.transfers << (point.get ? " gets" : " puts") << ", " << plan.copies << " copies ("

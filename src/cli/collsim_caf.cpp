@@ -34,7 +34,7 @@ constexpr int kExitFailed = 1;
 
 // The options of `collsim coarray` that describe the runtime rather than the statement: OpenCoarrays
 // has no such buffer, registration or GET variant, and its PUT is always blocking.
-constexpr const char* kNotForCaf[] = {"buffer", "registered", "nonblocking", "get-behaviour"};
+constexpr const char* kNotForCaf[] = {"buffer", "registered", "nonblocking", "get-behaviour", "packing"};
 
 // The options collsim-caf offers: those of `collsim coarray` but kNotForCaf, and the stop rule.
 std::vector<cli::OptionDef> option_defs() {

@@ -12,7 +12,10 @@
 #include <vector>
 
 #include "common/files.hpp"
+#include "experiment/results/coarray_point.hpp"
+#include "experiment/results/measurement.hpp"
 #include "experiment/scenario/coarray_scenario.hpp"
+#include "experiment/scenario/plan_keys.hpp"
 #include "experiment/scenario/scenario_error.hpp"
 #include "experiment/sweep/coarray_runner.hpp"
 
@@ -59,6 +62,7 @@ TEST(CoarrayScenario, GoodFileLoads) {
                         "      buffer: [4000, 400KB]\n"
                         "      statements: [1, 4]\n"
                         "      registered: [false, true]\n"
+                        "      packing: [table1, omni]\n"
                         "    - {op: get, elem: 4, local: \":\", local_shape: \"10\", remote: \"1:20:2\", "
                         "remote_shape: \"20\", get_behaviour: omni}\n",
                "[model, sim, mpi, caf-native]", "model: {copy_bandwidth: 5.0e+9}\nmpi: {min_runs: 3, max_runs: 7}\n"));
@@ -77,11 +81,49 @@ TEST(CoarrayScenario, GoodFileLoads) {
   EXPECT_EQ(a.remote.contiguous_bytes(), 800u);
   EXPECT_EQ(a.buffers, (std::vector<std::size_t>{4000, 400000}));
   EXPECT_EQ(a.registered, (std::vector<bool>{false, true}));
+  EXPECT_EQ(a.packings, (std::vector<coarray::Packing>{coarray::Packing::table1, coarray::Packing::omni}));
   const CoarrayGroup& b = sc.groups[1];
   EXPECT_TRUE(b.get);
   EXPECT_EQ(b.label, "group 2");
   EXPECT_EQ(b.local.shape().element_bytes, 4u);
   EXPECT_EQ(b.get_behaviour, coarray::GetBehaviour::omni);
+  EXPECT_EQ(b.packings, (std::vector<coarray::Packing>{coarray::Packing::table1}));
+}
+
+// A point's key names Omni's packing only when it is chosen: the keys of folders written before
+// the packing existed, all Table 1's, are unchanged, so those folders resume.
+TEST(CoarrayScenario, PackingKeyOnlyWhenOmni) {
+  const fs::path p = write_file(fresh_dir("keys") / "s.yaml", scenario(kGroup + "      packing: [table1, omni]\n"));
+  const CoarrayScenario sc = load_coarray_scenario(p.string());
+  const auto plan = expand_coarray_plan(sc);
+  ASSERT_EQ(plan.size(), 2u);
+  EXPECT_EQ(coarray_point_text(sc, plan[0]),
+            "engine=model;sweep=s;op=coarray/put;local=1:100,1:4;local_shape=100,4;remote=1:100,1:4;"
+            "remote_shape=200,4;elem=8;statements=1;buffer=400000;registered=0;get_behaviour=table1;images=2");
+  EXPECT_EQ(coarray_point_text(sc, plan[1]),
+            "engine=model;sweep=s;op=coarray/put;local=1:100,1:4;local_shape=100,4;remote=1:100,1:4;"
+            "remote_shape=200,4;elem=8;statements=1;buffer=400000;registered=0;get_behaviour=table1;packing=omni;"
+            "images=2");
+}
+
+// A results row from before the packing column gains an empty cell after get_behaviour and reads
+// as Table 1's packing.
+TEST(CoarrayScenario, ResultsWithoutPackingReadAsTable1) {
+  const std::string old =
+      "engine,op,case,nl_bytes,nr_bytes,buffer,unit_bytes,transfers,copies,time_s,local,local_shape,remote,"
+      "remote_shape,elem_bytes,statements,registered,get_behaviour,bytes,runs,min_s,ci95_s,ci_target_met,data";
+  const std::string row =
+      "model,coarray/put,3,8,800,256,256,4,100,0.001,1:200:2,200,1:100,100,8,1,0,table1,800,1,"
+      "0.001,0,,ok";
+  EXPECT_EQ(upgraded_results_header(old), coarray_csv_header());
+  const std::string upgraded = upgraded_results_row(old, row);
+  EXPECT_EQ(upgraded,
+            "model,coarray/put,3,8,800,256,256,4,100,0.001,1:200:2,200,1:100,100,8,1,0,table1,,800,1,"
+            "0.001,0,,ok");
+  const auto rows = parse_coarray_csv(coarray_csv_header() + "\n" + upgraded + "\n");
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].point.options.packing, coarray::Packing::table1);
+  EXPECT_EQ(parse_coarray_csv(old + "\n" + row + "\n").at(0).point.options.packing, coarray::Packing::table1);
 }
 
 TEST(CoarrayScenario, CollectiveScenarioIsNotCoarray) {
@@ -107,17 +149,21 @@ TEST(CoarrayScenario, ReadmeExampleLoads) {
   EXPECT_EQ(sc.groups[0].remote.contiguous_bytes(), 160000u);
   EXPECT_EQ(sc.model.copy_bandwidth, 5e9);
   EXPECT_EQ(sc.sim.protocol, "tcp+shm");
-  EXPECT_EQ(expand_coarray_plan(sc).size(), 4u * (2 * 2 * 2 * 2 + 1));
+  EXPECT_EQ(expand_coarray_plan(sc).size(),
+            4u * (2 * 2 * 2 * 2 * 2 + 1));  // mode, buffer, statements, registered, packing
 }
 
 TEST(CoarrayScenario, ErrorsNameTheirPosition) {
   EXPECT_EQ(load_error(scenario(kGroup + "      colour: red\n")),
             ":11:7: unknown key 'colour' in a coarray point group (expected one of: sweep, op, mode, elem, local, "
-            "local_shape, remote, remote_shape, buffer, statements, registered, get_behaviour)");
+            "local_shape, remote, remote_shape, buffer, statements, registered, get_behaviour, packing)");
   EXPECT_EQ(load_error(scenario(kGroup + "      op: send\n")), ":11:11: op: 'send' is not put or get");
   EXPECT_EQ(load_error(scenario(kGroup + "      buffer: [4000, 0]\n")), ":11:22: buffer must be at least 1 byte");
   EXPECT_EQ(load_error(scenario(kGroup + "      statements: [1, x]\n")),
             ":11:23: statements: 'x' is not a whole number");
+  EXPECT_EQ(load_error(scenario(kGroup + "      packing: [omni, fujitsu]\n")),
+            ":11:23: packing: 'fujitsu' is not table1 or omni");
+  EXPECT_EQ(load_error(scenario(kGroup + "      packing: [omni, omni]\n")).substr(0, 7), ":11:23:");
   EXPECT_EQ(load_error(scenario(kGroup + "      registered: maybe\n")),
             ":11:19: registered: 'maybe' is not true or false");
   EXPECT_EQ(load_error(scenario(kGroup + "      mode: [blocking, eager]\n")),

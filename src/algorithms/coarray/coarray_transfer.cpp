@@ -50,7 +50,8 @@ Task<> get_and_wait(Comm& comm, Window w, int image, std::size_t offset, Buffer 
 Task<> put_section(Comm& comm, CoarrayContext& ctx, int image, Buffer local, const Section& local_section,
                    std::size_t remote_offset, const Section& remote_section, PutMode mode) {
   check_local(local, local_section);
-  const Scheme scheme = choose_scheme(local_section, remote_section, ctx.options.buffer_bytes, ctx.options.registered);
+  const Scheme scheme = choose_scheme(local_section, remote_section, ctx.options.buffer_bytes, ctx.options.registered,
+                                      ctx.options.packing);
   const Runs runs(local_section, remote_section);
   for (Units units(scheme, runs); units.next();) {
     const Unit& unit = units.unit();
@@ -77,7 +78,8 @@ Task<> put_section(Comm& comm, CoarrayContext& ctx, int image, Buffer local, con
 Task<> get_section(Comm& comm, CoarrayContext& ctx, int image, Buffer local, const Section& local_section,
                    std::size_t remote_offset, const Section& remote_section) {
   check_local(local, local_section);
-  const Scheme scheme = choose_scheme(local_section, remote_section, ctx.options.buffer_bytes, ctx.options.registered);
+  const Scheme scheme = choose_scheme(local_section, remote_section, ctx.options.buffer_bytes, ctx.options.registered,
+                                      ctx.options.packing);
   const bool per_piece = ctx.options.get == GetBehaviour::omni && (scheme.table_case == 2 || scheme.table_case == 3);
   const Runs runs(local_section, remote_section);
   for (Units units(scheme, runs); units.next();) {

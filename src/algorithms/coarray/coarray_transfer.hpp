@@ -31,6 +31,7 @@ struct CoarrayOptions {
   std::size_t buffer_bytes = kDefaultBufferBytes;  // B
   bool registered = false;                         // the local data may be the source of RDMA: DMA
   GetBehaviour get = GetBehaviour::table1;
+  Packing packing = Packing::table1;  // how many NL pieces one put carries (scheme.hpp)
 };
 
 // One image's runtime state. Not copyable: `buffer` views the memory it owns.
@@ -38,7 +39,10 @@ struct CoarrayContext {
   // `window` comes from comm.win_allocate (collective); the buffer holds real bytes when
   // `real_buffer`, else only a size (as the data does in a size-only run).
   CoarrayContext(Window w, const CoarrayOptions& o, bool real_buffer)
-      : window(w), options(o), storage(o.buffer_bytes, real_buffer), buffer(storage.view()) {}
+      : window(w),
+        options(o),
+        storage(buffer_capacity(o.buffer_bytes, o.packing), real_buffer),
+        buffer(storage.view()) {}
   CoarrayContext(const CoarrayContext&) = delete;
   CoarrayContext& operator=(const CoarrayContext&) = delete;
 

@@ -28,29 +28,37 @@ Walk walk(const Scheme& s, std::size_t bytes) {
 
 }  // namespace
 
-Scheme choose_scheme(std::size_t nl, std::size_t nr, std::size_t buffer_bytes, bool registered) {
+std::size_t buffer_capacity(std::size_t buffer_bytes, Packing packing) {
+  return packing == Packing::omni ? ceil_div(buffer_bytes, 4) * 4 : buffer_bytes;
+}
+
+Scheme choose_scheme(std::size_t nl, std::size_t nr, std::size_t buffer_bytes, bool registered, Packing packing) {
   if (nl == 0 || nr == 0 || buffer_bytes == 0 || (nl % nr != 0 && nr % nl != 0))
     throw std::invalid_argument("coarray scheme: NL " + std::to_string(nl) + ", NR " + std::to_string(nr) + ", B " +
                                 std::to_string(buffer_bytes) + ": lengths must be positive and one divide the other");
-  Scheme s{0, nl, nr, buffer_bytes, 0};
-  const std::size_t b = buffer_bytes;
+  const std::size_t b = buffer_capacity(buffer_bytes, packing);
+  Scheme s{0, nl, nr, b, 0};
+  // A packed put holds the NL pieces that fit: all of B (Table 1), or less than B (Omni).
+  const bool omni = packing == Packing::omni;
+  const bool one_put_per_run = omni ? nr < b : nr <= b;
   if (registered) {
     s.table_case = 0, s.unit = s.run();
   } else if (nr <= b && nr <= nl) {
     s.table_case = 1, s.unit = nr;
-  } else if (nl < nr && nr <= b) {
+  } else if (nl < nr && one_put_per_run) {
     s.table_case = 2, s.unit = nr;
-  } else if (nl < b && b < nr) {
-    s.table_case = 3, s.unit = b / nl * nl;
+  } else if (nl < b && nl < nr) {  // and NR >= B (Omni), NR > B (Table 1)
+    s.table_case = 3, s.unit = (omni ? (b - 1) / nl : b / nl) * nl;
   } else {  // b < nr && b <= nl: what the first three leave (see the partition test)
     s.table_case = 4, s.unit = b;
   }
   return s;
 }
 
-Scheme choose_scheme(const Section& local, const Section& remote, std::size_t buffer_bytes, bool registered) {
+Scheme choose_scheme(const Section& local, const Section& remote, std::size_t buffer_bytes, bool registered,
+                     Packing packing) {
   check_conformable(local, remote);
-  return choose_scheme(local.contiguous_bytes(), remote.contiguous_bytes(), buffer_bytes, registered);
+  return choose_scheme(local.contiguous_bytes(), remote.contiguous_bytes(), buffer_bytes, registered, packing);
 }
 
 Plan plan_put(const Scheme& scheme, std::size_t section_bytes, std::size_t statements) {

@@ -11,9 +11,15 @@
 //
 // Cases 1 to 4 partition every (NL, NR, B) in which one of NL, NR divides the other. Case 3
 // restarts its units at each remote run of NR bytes, so a run's last unit may be shorter
-// (a multiple of NL still); case 4 cuts each min(NL, NR)-byte run into B-byte units. We take
-// Table 1's unit in case 3 (floor(B/NL) pieces), not Omni's floor((B-1)/NL) (it flushes the
-// buffer before it would fill up).
+// (a multiple of NL still); case 4 cuts each min(NL, NR)-byte run into B-byte units.
+//
+// Packing: Table 1 as written (Packing::table1, the default) or as Omni XcalableMP's runtime
+// packs (Packing::omni; libxmp/src/xmpco_put.c, omni-compiler 14f1b66). Omni appends NL pieces
+// to its buffer and flushes first when the next piece would bring it to B (`_push_localBuf`:
+// used + bytes >= size), so a put carries floor((B-1)/NL) pieces, not floor(B/NL), and a remote
+// run of NR = B bytes takes two puts (case 3), not one (case 2): case 2 is NL < NR < B, case 3
+// NL < B <= NR. Its B is also rounded up to a multiple of 4 bytes (XMPF_COARRAY_BUF). Cases 0, 1
+// and 4 do not pack and are the same under both.
 //
 // GET in cases 2 and 3: Table 1 gets a unit once and copies its NL pieces out of the buffer
 // (GetBehaviour::table1, the default). Omni XcalableMP's runtime instead gets each NL piece on its
@@ -30,6 +36,7 @@ namespace collsim::coarray {
 inline constexpr std::size_t kDefaultBufferBytes = 400000;  // Omni's default B (XMPF_COARRAY_BUF)
 
 enum class GetBehaviour { table1, omni };
+enum class Packing { table1, omni };
 
 struct Scheme {
   int table_case = 0;                      // 0: DMA; 1 to 4: through the buffer
@@ -40,11 +47,17 @@ struct Scheme {
   std::size_t run() const { return nl < nr ? nl : nr; }  // m = min(NL, NR)
 };
 
+// The bytes a buffer asked for as `buffer_bytes` holds under `packing` (Omni: rounded up to 4).
+std::size_t buffer_capacity(std::size_t buffer_bytes, Packing packing);
+
 // Throws std::invalid_argument unless nl, nr and buffer_bytes are positive and one of nl, nr
-// divides the other (sections always give such lengths: a caller's bug otherwise).
-Scheme choose_scheme(std::size_t nl, std::size_t nr, std::size_t buffer_bytes, bool registered);
+// divides the other (sections always give such lengths: a caller's bug otherwise). The scheme's
+// buffer is buffer_capacity(buffer_bytes, packing).
+Scheme choose_scheme(std::size_t nl, std::size_t nr, std::size_t buffer_bytes, bool registered,
+                     Packing packing = Packing::table1);
 // The scheme of a statement moving `local` to or from `remote` (conformable sections).
-Scheme choose_scheme(const Section& local, const Section& remote, std::size_t buffer_bytes, bool registered);
+Scheme choose_scheme(const Section& local, const Section& remote, std::size_t buffer_bytes, bool registered,
+                     Packing packing = Packing::table1);
 
 // What `statements` PUT (or GET) statements of one section each cost in operations.
 struct Plan {

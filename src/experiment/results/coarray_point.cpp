@@ -15,7 +15,7 @@ namespace collsim {
 using coarray::Section;
 
 coarray::Scheme CoarrayPoint::scheme() const {
-  return coarray::choose_scheme(local, remote, options.buffer_bytes, options.registered);
+  return coarray::choose_scheme(local, remote, options.buffer_bytes, options.registered, options.packing);
 }
 
 coarray::Plan CoarrayPoint::plan() const {
@@ -32,7 +32,8 @@ std::string CoarrayPoint::describe() const {
   const std::string l = "local(" + local.str() + ")",
                     r = "remote(" + remote.str() + ")[" + std::to_string(target + 1) + "]";
   return op() + " " + (get ? l + " = " + r : r + " = " + l) + ", " + std::to_string(statements) +
-         " per segment, B = " + std::to_string(options.buffer_bytes);
+         " per segment, B = " + std::to_string(options.buffer_bytes) +
+         (options.packing == coarray::Packing::omni ? ", Omni's packing" : "");
 }
 
 namespace {
@@ -183,7 +184,8 @@ CoarrayRow measured_coarray_row(std::string engine, CoarrayPoint point, const Me
 
 std::string coarray_csv_header() {
   return "engine,op,case,nl_bytes,nr_bytes,buffer,unit_bytes,transfers,copies,time_s,local,local_shape,remote,"
-         "remote_shape,elem_bytes,statements,registered,get_behaviour,bytes,runs,min_s,ci95_s,ci_target_met,data";
+         "remote_shape,elem_bytes,statements,registered,get_behaviour,packing,bytes,runs,min_s,ci95_s,ci_target_met,"
+         "data";
 }
 
 std::string coarray_csv_row(const CoarrayRow& row) {
@@ -196,7 +198,8 @@ std::string coarray_csv_row(const CoarrayRow& row) {
       << format_real(row.time_s) << ',' << csv_quoted(p.local.str()) << ',' << csv_quoted(p.local.shape().str()) << ','
       << csv_quoted(p.remote.str()) << ',' << csv_quoted(p.remote.shape().str()) << ',' << p.local.shape().element_bytes
       << ',' << p.statements << ',' << (p.options.registered ? 1 : 0) << ','
-      << (p.options.get == coarray::GetBehaviour::omni ? "omni" : "table1") << ',' << plan.bytes << ',' << row.runs
+      << (p.options.get == coarray::GetBehaviour::omni ? "omni" : "table1") << ','
+      << (p.options.packing == coarray::Packing::omni ? "omni" : "table1") << ',' << plan.bytes << ',' << row.runs
       << ',' << format_real(row.min_s) << ',' << format_real(row.ci95_s) << ',' << ci_met_cell(row.ci_met) << ','
       << csv_quoted(row.data);
   return out.str();
@@ -236,6 +239,9 @@ std::vector<CoarrayRow> parse_coarray_csv(const std::string& text) {
     p.options.registered = column(cells, "registered") == "1";
     p.options.get =
         column(cells, "get_behaviour") == "omni" ? coarray::GetBehaviour::omni : coarray::GetBehaviour::table1;
+    // Files written before the column existed were Table 1's packing.
+    if (std::find(header.begin(), header.end(), "packing") != header.end())
+      p.options.packing = column(cells, "packing") == "omni" ? coarray::Packing::omni : coarray::Packing::table1;
     p.statements = std::stoul(column(cells, "statements"));
     row.time_s = std::stod(column(cells, "time_s"));
     row.runs = std::stoi(column(cells, "runs"));

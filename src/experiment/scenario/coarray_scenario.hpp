@@ -29,6 +29,7 @@ struct CoarrayGroup {
   std::vector<std::size_t> statements{1};
   std::vector<bool> registered{false};
   coarray::GetBehaviour get_behaviour = coarray::GetBehaviour::table1;
+  std::vector<coarray::Packing> packings{coarray::Packing::table1};
 };
 
 // The engines of coarray studies.

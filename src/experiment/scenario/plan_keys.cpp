@@ -156,7 +156,8 @@ std::string coarray_point_text(const CoarrayScenario& sc, const CoarrayPlanPoint
          ";statements=" + std::to_string(p.statements) + ";buffer=" + std::to_string(p.options.buffer_bytes) +
          ";registered=" + (p.options.registered ? "1" : "0") +
          ";get_behaviour=" + (p.options.get == coarray::GetBehaviour::omni ? "omni" : "table1") +
-         ";images=" + std::to_string(sc.images);
+         // Only Omni's packing is named, so the keys of Table 1 points written before it resume.
+         (p.options.packing == coarray::Packing::omni ? ";packing=omni" : "") + ";images=" + std::to_string(sc.images);
 }
 
 std::string coarray_fingerprint(const CoarrayScenario& sc, const std::vector<CoarrayPlanPoint>& plan) {

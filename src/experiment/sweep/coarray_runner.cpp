@@ -57,6 +57,10 @@ std::vector<std::string> coarray_point_arguments(const CoarrayPoint& p, bool run
     a.push_back("--buffer");
     a.push_back(std::to_string(p.options.buffer_bytes));
     if (p.options.registered) a.push_back("--registered");
+    if (p.options.packing == coarray::Packing::omni) {
+      a.push_back("--packing");
+      a.push_back("omni");
+    }
     if (p.get) {
       a.push_back("--get-behaviour");
       a.push_back(p.options.get == coarray::GetBehaviour::omni ? "omni" : "table1");
@@ -249,8 +253,8 @@ std::string format_coarray_summary(const CoarrayScenario& sc, const std::vector<
   for (const auto& [at, row] : rows) by_point[{at.index, at.engine}] = &row;
   std::string out;
   char line[512];
-  std::snprintf(line, sizeof line, "%-14s %-14s %4s %10s %10s %9s %5s %3s", "sweep", "op", "case", "NL", "NR", "B",
-                "stmts", "reg");
+  std::snprintf(line, sizeof line, "%-14s %-14s %4s %10s %10s %9s %6s %5s %3s", "sweep", "op", "case", "NL", "NR", "B",
+                "pack", "stmts", "reg");
   out += line;
   for (const auto& e : engines) {
     std::snprintf(line, sizeof line, " %12s", std::string(engine_name(e)).c_str());
@@ -263,8 +267,10 @@ std::string format_coarray_summary(const CoarrayScenario& sc, const std::vector<
     if (!seen.insert(at.index).second) continue;
     const CoarrayPoint& p = at.point;
     const coarray::Scheme s = p.scheme();
-    std::snprintf(line, sizeof line, "%-14s %-14s %4d %10zu %10zu %9zu %5zu %3s", at.group.c_str(), p.op().c_str(),
-                  s.table_case, s.nl, s.nr, p.options.buffer_bytes, p.statements, p.options.registered ? "yes" : "no");
+    std::snprintf(line, sizeof line, "%-14s %-14s %4d %10zu %10zu %9zu %6s %5zu %3s", at.group.c_str(), p.op().c_str(),
+                  s.table_case, s.nl, s.nr, p.options.buffer_bytes,
+                  p.options.packing == coarray::Packing::omni ? "omni" : "table1", p.statements,
+                  p.options.registered ? "yes" : "no");
     out += line;
     for (const auto& e : engines) {
       auto it = by_point.find({at.index, e});

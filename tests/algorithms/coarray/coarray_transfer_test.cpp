@@ -43,14 +43,14 @@ void run(Task<> task) {
   rethrow_if_failed(task);
 }
 
-// Runs every way of moving s and checks bytes, operations, outstanding requests and time.
-void check_statement(const Statement& s, int expected_case = -1) {
-  const Scheme scheme = choose_scheme(s.local, s.remote, s.options.buffer_bytes, s.options.registered);
-  if (expected_case >= 0) {
-    ASSERT_EQ(scheme.table_case, expected_case);
-  }
+// Runs every way of moving s under s's packing and checks bytes, operations, outstanding
+// requests and time.
+void check_packed_statement(const Statement& s) {
+  const Scheme scheme =
+      choose_scheme(s.local, s.remote, s.options.buffer_bytes, s.options.registered, s.options.packing);
   const std::string what = s.local.str() + " / " + s.remote.str() + " B " + std::to_string(s.options.buffer_bytes) +
-                           " case " + std::to_string(scheme.table_case);
+                           " case " + std::to_string(scheme.table_case) +
+                           (s.options.packing == Packing::omni ? " Omni's packing" : "");
   for (const std::size_t nputs : {1, 3})
     for (const PutMode mode : {PutMode::blocking, PutMode::nonblocking}) {
       OneSidedFake comm(kCosts);
@@ -81,6 +81,18 @@ void check_statement(const Statement& s, int expected_case = -1) {
     EXPECT_EQ(comm.requests().live(), 0u) << what;
     EXPECT_TRUE(same_time(comm.now(), models::coarray_get_time(plan, kCosts)))
         << what << ": " << comm.now() << " vs " << models::coarray_get_time(plan, kCosts);
+  }
+}
+
+// Both packings (the statement's case, when given, is Table 1's).
+void check_statement(const Statement& s, int expected_case = -1) {
+  if (expected_case >= 0) {
+    ASSERT_EQ(choose_scheme(s.local, s.remote, s.options.buffer_bytes, s.options.registered).table_case, expected_case);
+  }
+  for (const Packing packing : {Packing::table1, Packing::omni}) {
+    Statement packed = s;
+    packed.options.packing = packing;
+    check_packed_statement(packed);
   }
 }
 

@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <stdexcept>
+#include <tuple>
 #include <vector>
 
 namespace collsim::coarray {
@@ -112,6 +114,85 @@ TEST(Plan, PerCaseOnHandExamples) {
   expect(plan_put(choose_scheme(1000000, 500000, b, false), 2000000), {4, b, 8, 8, 2000000});
   // Empty section: nothing moves.
   expect(plan_put(choose_scheme(8, 8000, b, false), 0), {2, 8000, 0, 0, 0});
+}
+
+// Omni XcalableMP's PUT of a section with local runs of NL bytes and remote runs of NR bytes,
+// replayed as libxmp/src/xmpco_put.c runs it (omni-compiler 14f1b66), independently of
+// choose_scheme: B rounded up to 4 bytes; Buffer-RDMA (a unit of min(NL, NR) bytes at a time)
+// when the remote side is not contiguous beyond the unit (NR <= NL) or 2 x unit > B, else packing
+// per remote run; _push_localBuf flushes first when used + bytes >= B, cuts a piece over B into
+// B-byte puts, and _flush_localBuf puts what the buffer holds, if anything.
+struct OmniCounts {
+  std::size_t puts = 0, copies = 0;
+};
+OmniCounts omni_put(std::size_t nl, std::size_t nr, std::size_t b, std::size_t bytes) {
+  b = (b + 3) / 4 * 4;
+  OmniCounts n;
+  std::size_t used = 0;
+  const auto flush = [&] {
+    if (used > 0) ++n.puts;
+    used = 0;
+  };
+  const auto push = [&](std::size_t piece) {
+    if (used + piece >= b) {
+      flush();
+      for (; piece > b; piece -= b) ++n.copies, ++n.puts;  // a B-byte memcpy, then its flush
+    }
+    if (piece > 0) ++n.copies, used += piece;
+  };
+  const std::size_t unit = std::min(nl, nr);
+  if (nr <= nl || 2 * unit > b) {
+    for (std::size_t at = 0; at < bytes; at += unit) {
+      push(unit);
+      flush();
+    }
+  } else {
+    for (std::size_t run = 0; run < bytes; run += nr) {
+      for (std::size_t piece = 0; piece < nr; piece += nl) push(nl);
+      flush();
+    }
+  }
+  return n;
+}
+
+TEST(Plan, OmniPackingCountsWhatOmnisRuntimeDoes) {
+  for (std::size_t b = 1; b <= 40; ++b)
+    for (std::size_t nl = 1; nl <= 48; ++nl)
+      for (std::size_t nr = 1; nr <= 48; ++nr) {
+        if (nl % nr != 0 && nr % nl != 0) continue;
+        const std::size_t bytes = 2 * std::max(nl, nr);
+        const OmniCounts want = omni_put(nl, nr, b, bytes);
+        const Plan got = plan_put(choose_scheme(nl, nr, b, false, Packing::omni), bytes);
+        ASSERT_EQ(got.transfers, want.puts) << "NL " << nl << " NR " << nr << " B " << b;
+        ASSERT_EQ(got.copies, want.copies) << "NL " << nl << " NR " << nr << " B " << b;
+      }
+}
+
+TEST(Plan, OmniPackingOnTheIssuesRows) {
+  // NL 8000 B into NR 80000 B runs, 1.6 MB (scenarios/coarray-cases.yaml, sweep c-buffer).
+  const std::size_t s = 1600000;
+  struct Row {
+    std::size_t b, table1, omni;
+  };
+  for (const Row& r : {Row{16000, 100, 200}, Row{40000, 40, 60}, Row{80000, 20, 40}, Row{80001, 20, 20},
+                       Row{16001, 100, 100}})  // 16001 is 16004 to Omni: two pieces fit below it
+  {
+    EXPECT_EQ(plan_put(choose_scheme(8000, 80000, r.b, false), s).transfers, r.table1) << "B " << r.b;
+    EXPECT_EQ(plan_put(choose_scheme(8000, 80000, r.b, false, Packing::omni), s).transfers, r.omni) << "B " << r.b;
+  }
+  // NR = B: one put per run for Table 1 (case 2), two for Omni (case 3).
+  EXPECT_EQ(choose_scheme(8000, 80000, 80000, false).table_case, 2);
+  EXPECT_EQ(choose_scheme(8000, 80000, 80000, false, Packing::omni).table_case, 3);
+  EXPECT_EQ(choose_scheme(8000, 80000, 80000, false, Packing::omni).unit, 72000u);
+  EXPECT_EQ(buffer_capacity(16001, Packing::omni), 16004u);
+  EXPECT_EQ(buffer_capacity(16001, Packing::table1), 16001u);
+  // Cases 0, 1 and 4 do not pack: the same under both.
+  for (const auto& [nl, nr, b, reg] : {std::tuple{8, 4000, 400000, true}, std::tuple{8000, 8000, 400000, false},
+                                       std::tuple{800000, 800000, 400000, false}}) {
+    const Scheme t = choose_scheme(nl, nr, b, reg), o = choose_scheme(nl, nr, b, reg, Packing::omni);
+    EXPECT_EQ(t.table_case, o.table_case);
+    EXPECT_EQ(t.unit, o.unit);
+  }
 }
 
 TEST(Plan, StatementsMultiply) {

@@ -62,6 +62,9 @@ const std::vector<CasePoint>& case_points() {
       // 4: B = 256 < NR = 800 and B <= NL = 800: in pieces of B straight from the local array.
       {"--local 1:100 --local-shape 100 --remote 1:100 --remote-shape 100 --buffer 256", "coarray/put", "4", "800",
        "800", "256", "256", "4", "1"},
+      // 3 packed as Omni packs: a piece fewer than fills B = 16, so one 8-byte piece per put.
+      {"--local 1:200:2 --local-shape 200 --remote 1:100 --remote-shape 100 --buffer 16 --packing omni", "coarray/put",
+       "3", "8", "800", "16", "8", "100", "1"},
       // GET in case 3 the way Omni does it: one get per NL piece.
       {"--get --get-behaviour omni --local 1:200:2 --local-shape 200 --remote 1:100 --remote-shape 100 --buffer 256",
        "coarray/get", "3", "8", "800", "256", "256", "100", "1"},
@@ -113,10 +116,13 @@ TEST(MpiCoarrayCli, ReadableSummary) {
 TEST(MpiCoarrayCli, Help) {
   const Outcome o = collsim_test::run_command(std::string(COLLSIM_MPI_BIN) + " coarray --help");
   EXPECT_EQ(o.status, 0) << o.err;
-  for (const char* text : {"--put",          "--get",           "--local",  "--local-shape", "--remote",
-                           "--remote-shape", "--elem",          "--buffer", "--registered",  "--nonblocking",
-                           "--statements",   "--get-behaviour", "--origin", "--target",      "--min-runs",
-                           "--max-runs",     "--ci-target",     "--warmup", "--csv",         "lower:upper:stride",
+  for (const char* text : {"--put",         "--get",        "--local",
+                           "--local-shape", "--remote",     "--remote-shape",
+                           "--elem",        "--buffer",     "--registered",
+                           "--nonblocking", "--statements", "--get-behaviour",
+                           "--packing",     "--origin",     "--target",
+                           "--min-runs",    "--max-runs",   "--ci-target",
+                           "--warmup",      "--csv",        "lower:upper:stride",
                            "case 0"})
     EXPECT_NE(o.out.find(text), std::string::npos) << text << " missing from\n" << o.out;
   const Outcome top = collsim_test::run_command(std::string(COLLSIM_MPI_BIN) + " --help");
