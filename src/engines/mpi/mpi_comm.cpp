@@ -3,6 +3,7 @@
 #include <climits>
 #include <cstring>
 #include <limits>
+#include <utility>
 
 #include "engines/mpi/mpi_util.hpp"
 
@@ -32,6 +33,10 @@ MpiComm::~MpiComm() {
     if (w == MPI_WIN_NULL) continue;
     MPI_Win_unlock_all(w);
     MPI_Win_free(&w);
+  }
+  if (spare_.win != MPI_WIN_NULL) {
+    MPI_Win_unlock_all(spare_.win);
+    MPI_Win_free(&spare_.win);
   }
   MPI_Comm_free(&comm_);
 }
@@ -104,28 +109,37 @@ void MpiComm::start_win_allocate(Op& op) {
   if (bytes > static_cast<std::uint64_t>(std::numeric_limits<MPI_Aint>::max()))
     throw CommError(where() + ": win_allocate of " + std::to_string(bytes) + " bytes, more than MPI_Aint holds");
 
-  // Every rank's size is the same (checked above): MPI may then lay the windows out regularly.
-  MPI_Info info = MPI_INFO_NULL;
-  MPI_Info_create(&info);
-  MPI_Info_set(info, "same_size", "true");
-  void* base = nullptr;
-  MPI_Win win = MPI_WIN_NULL;
-  const int rc = MPI_Win_allocate(static_cast<MPI_Aint>(bytes), 1, info, comm_, &base, &win);
-  MPI_Info_free(&info);
-  check_rc(rc, "win_allocate of " + std::to_string(bytes) + " bytes: MPI_Win_allocate");
-  // In the table at once, so that ids stay in step with the other ranks and the destructor frees
-  // the window even if what follows fails.
-  windows_.push_back(win);
+  // A kept window of this size (the same one on every rank: they keep and take in one order).
+  Spare got{MPI_WIN_NULL, nullptr, op.bytes};
+  if (spare_.win != MPI_WIN_NULL && spare_.bytes == op.bytes) {
+    got = std::exchange(spare_, Spare{});
+    windows_.push_back(got.win);
+  } else {
+    // Every rank's size is the same (checked above): MPI may then lay the windows out regularly.
+    MPI_Info info = MPI_INFO_NULL;
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "same_size", "true");
+    void* base = nullptr;
+    const int rc = MPI_Win_allocate(static_cast<MPI_Aint>(bytes), 1, info, comm_, &base, &got.win);
+    MPI_Info_free(&info);
+    check_rc(rc, "win_allocate of " + std::to_string(bytes) + " bytes: MPI_Win_allocate");
+    got.base = static_cast<std::byte*>(base);
+    // In the table at once, so that ids stay in step with the other ranks and the destructor frees
+    // the window even if what follows fails.
+    windows_.push_back(got.win);
+    check_rc(MPI_Win_set_errhandler(got.win, MPI_ERRORS_RETURN), "win_allocate: MPI_Win_set_errhandler");
+    check_rc(MPI_Win_lock_all(MPI_MODE_NOCHECK, got.win), "win_allocate: MPI_Win_lock_all");
+  }
   const int id = static_cast<int>(windows_.size()) - 1;
-  check_rc(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN), "win_allocate: MPI_Win_set_errhandler");
-  if (bytes > 0) std::memset(base, 0, bytes);
-  check_rc(MPI_Win_lock_all(MPI_MODE_NOCHECK, win), "win_allocate: MPI_Win_lock_all");
+  live_[id] = got;
+  const MPI_Win win = got.win;
+  if (bytes > 0) std::memset(got.base, 0, bytes);
   // The zero-fill is a local store: MPI_Win_sync orders it before RMA on the window, and the
   // barrier keeps every other rank from putting into this memory before it is zeroed.
   check_rc(MPI_Win_sync(win), "win_allocate: MPI_Win_sync");
   check_rc(MPI_Barrier(comm_), "win_allocate: MPI_Barrier");
   op.window = Window{id};
-  op.buffer = Buffer(static_cast<std::byte*>(base), static_cast<std::size_t>(bytes));
+  op.buffer = Buffer(got.base, static_cast<std::size_t>(bytes));
 }
 
 void MpiComm::complete_rma_on(int id) {
@@ -143,13 +157,22 @@ void MpiComm::start_win_free(const Op& op) {
   // algorithm's wait, which then returns at once (with their error, if any).
   complete_rma_on(op.window.id);
   MPI_Win& win = windows_[static_cast<std::size_t>(op.window.id)];
-  const int unlocked = MPI_Win_unlock_all(win);
-  // MPI_Win_free is collective: it is called even when the unlock failed, so that the other
-  // ranks are not left waiting in it.
-  const int freed = MPI_Win_free(&win);
+  // Kept, not freed (the header says why): its RMA completed, it waits for the next allocation of
+  // its size, which zero-fills it and synchronises as for a new window.
+  const int flushed = MPI_Win_flush_all(win);
+  // The window kept before goes now (collective: every rank frees the same one here).
+  int unlocked = MPI_SUCCESS, freed = MPI_SUCCESS;
+  if (spare_.win != MPI_WIN_NULL) {
+    unlocked = MPI_Win_unlock_all(spare_.win);
+    freed = MPI_Win_free(&spare_.win);
+  }
+  const auto kept = live_.find(op.window.id);
+  spare_ = kept->second;
+  live_.erase(kept);
   win = MPI_WIN_NULL;
-  check_rc(unlocked, "win_free of window " + std::to_string(op.window.id) + ": MPI_Win_unlock_all");
-  check_rc(freed, "win_free of window " + std::to_string(op.window.id) + ": MPI_Win_free");
+  check_rc(flushed, "win_free of window " + std::to_string(op.window.id) + ": MPI_Win_flush_all");
+  check_rc(unlocked, "win_free: MPI_Win_unlock_all of the window kept before");
+  check_rc(freed, "win_free: MPI_Win_free of the window kept before");
 }
 
 MpiComm::Slot& MpiComm::new_slot(std::int64_t id, RequestKind kind, int peer, std::size_t bytes) {

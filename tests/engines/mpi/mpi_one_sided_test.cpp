@@ -358,6 +358,32 @@ TEST(MpiOneSided, WindowsAllocatedAndFreedRepeatedlyDoNotLeak) {
   EXPECT_LE(*std::max_element(ids.begin(), ids.end()), ids.front() + 2);
 }
 
+// A freed window is kept for the next allocation of its size, zero-filled again; one of another
+// size is new, and the one kept before it is then really freed.
+TEST(MpiOneSided, AFreedWindowServesTheNextOfItsSizeZeroed) {
+  MpiComm comm(MPI_COMM_WORLD);
+  const int p = comm.size(), r = comm.rank();
+  const Window a = allocated(comm, 4096);
+  const MPI_Win first = comm.window_handle(a);
+  auto mine = pattern(4096, r);
+  run_now(put_ring(comm, a, view(mine).slice(0, 4000)));
+  auto left = pattern(4096, (r + p - 1) % p);
+  EXPECT_EQ(bytes_of(comm.local(a).slice(8, 4000)), bytes_of(view(left).slice(0, 4000)));
+  run_now(free_window(comm, a));
+  EXPECT_EQ(comm.window_handle(a), MPI_WIN_NULL);
+  const Window b = allocated(comm, 4096);
+  EXPECT_NE(b.id, a.id);
+  EXPECT_EQ(comm.window_handle(b), first);  // the same MPI window, kept
+  const Buffer again = comm.local(b);
+  EXPECT_TRUE(std::all_of(again.data(), again.data() + again.size(), [](std::byte x) { return x == std::byte{0}; }));
+  run_now(free_window(comm, b));
+  const Window c = allocated(comm, 100);  // another size: a new window
+  EXPECT_EQ(comm.window_size(c), 100u);
+  EXPECT_TRUE(same_everywhere(c.id));
+  run_now(free_window(comm, c));  // the 4096-byte one is freed now, this one kept
+  EXPECT_TRUE(all_ranks(true));
+}
+
 // Leaves a put request of 8 bytes at offset 0 unwaited.
 Task<> abandon(Comm& comm, Window w, Buffer data) {
   const int p = comm.size(), r = comm.rank();
