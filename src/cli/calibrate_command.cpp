@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <climits>
 #include <iostream>
+#include <sstream>
 
 #include "cli/commands.hpp"
 #include "cli/engine_options.hpp"
@@ -73,16 +74,33 @@ std::vector<T> read_list(const ParsedOptions& o, const std::string& name, const 
   return out;
 }
 
-const char* const kAbout =
-    "Runs the seed's experiments (gamma(p); per algorithm: the broadcast then a linear gather of\n"
-    "one segment timed on the root, any other collective alone; the ping-pong; a local reduction\n"
-    "when a reducing algorithm is calibrated) and fits alpha and beta per algorithm, with float sum\n"
-    "for the reductions. Read the result with: collsim measure --engine formula --params FILE.\n"
-    "\n"
-    "With --from-osu DIR it runs nothing: it fits a platform (tcp+shm, the node model) to OSU\n"
-    "micro-benchmark output measured on a cluster, one folder per placement of the pair (socket/,\n"
-    "sockets/, nodes/), prints the fit with its residuals and writes the platform through\n"
-    "collsim platform's writer (platforms/README.md, \"A platform from OSU measurements\").";
+// `text` as lines of at most 96 characters, broken between words.
+std::string wrapped(const std::string& text) {
+  std::string out, line;
+  std::istringstream words(text);
+  for (std::string w; words >> w;) {
+    if (!line.empty() && line.size() + 1 + w.size() > 96) out += line + "\n", line.clear();
+    line += (line.empty() ? "" : " ") + w;
+  }
+  return out + line + "\n";
+}
+
+std::string about() {
+  return std::string(
+             "Runs the seed's experiments (gamma(p); per algorithm: the broadcast then a linear gather of\n"
+             "one segment timed on the root, any other collective alone; the ping-pong; a local reduction\n"
+             "when a reducing algorithm is calibrated) and fits alpha and beta per algorithm, with float sum\n"
+             "for the reductions, with alpha >= 0 and beta >= 0 (the constrained optimum, GSL's regressions),\n"
+             "and gamma(p) as the non-decreasing fit >= 1 of the measured ratios (the file keeps both).\n") +
+         wrapped("Each fit is printed with its residuals and its quality, which the file keeps beside it: " +
+                 poor_fit_rule() + ".") +
+         "Read the result with: collsim measure --engine formula --params FILE.\n"
+         "\n"
+         "With --from-osu DIR it runs nothing: it fits a platform (tcp+shm, the node model) to OSU\n"
+         "micro-benchmark output measured on a cluster, one folder per placement of the pair (socket/,\n"
+         "sockets/, nodes/), prints the fit with its residuals and writes the platform through\n"
+         "collsim platform's writer (platforms/README.md, \"A platform from OSU measurements\").";
+}
 
 int calibrate_from_osu(const ParsedOptions& o) {
   const std::vector<OptionDef> own_options = from_osu_options();
@@ -198,13 +216,21 @@ int calibrate(const ParsedOptions& o) {
 
   std::cout << "calibrated on engine " << p.engine << (p.platform.empty() ? "" : ", platform " + p.platform)
             << ", segment " << format_bytes(p.segment) << ", fit " << p.method << "\n\n";
-  std::printf("%-30s %12s %14s %8s %10s\n", "algorithm", "alpha", "beta (s/B)", "points", "max resid");
-  for (const auto& [name, f] : p.algorithms)
-    std::printf("%-30s %12s %14.4g %8d %9.1f%%\n", name.c_str(), format_seconds(f.alpha).c_str(), f.beta, f.points,
-                100 * f.max_rel_residual);
-  if (p.pingpong)
-    std::printf("%-30s %12s %14.4g %8d %9.1f%%\n", "ping-pong (textbook)", format_seconds(p.pingpong->alpha).c_str(),
-                p.pingpong->beta, p.pingpong->points, 100 * p.pingpong->max_rel_residual);
+  // Each fit with its residuals and its quality (parameters.hpp's rule), the ping-pong's last.
+  std::printf("%-30s %10s %11s %6s %10s %7s  %s\n", "algorithm", "alpha", "beta (s/B)", "points", "rms resid", "worst",
+              "quality");
+  int poor = 0, fits = 0;
+  const auto row = [&](const std::string& name, const HockneyFit& f) {
+    ++fits;
+    poor += f.quality != "ok";
+    std::printf("%-30s %10s %11.4g %6d %10s %6.1f%%  %s\n", name.c_str(), format_seconds(f.alpha).c_str(), f.beta,
+                f.points, format_seconds(f.rms_residual_s).c_str(), 100 * f.max_rel_residual, f.quality.c_str());
+  };
+  for (const auto& [name, f] : p.algorithms) row(name, f);
+  if (p.pingpong) row("ping-pong (textbook)", *p.pingpong);
+  if (poor > 0)
+    std::cout << wrapped(std::to_string(poor) + " of " + std::to_string(fits) + " fits are poor: " + poor_fit_rule() +
+                         ". Their predictions are no closer than their residuals.");
   std::cout << "gamma(p), p = 2.." << p.gamma.size() + 1 << ": ";
   for (std::size_t i = 0; i < p.gamma.size() && i < 8; ++i) std::cout << (i ? " " : "") << format_real(p.gamma[i]);
   if (p.gamma.size() > 8) std::cout << " ...";
@@ -226,7 +252,7 @@ Command calibrate_command() {
   return {"calibrate",
           "collsim calibrate --engine sim|model|mpi|mpi-native [options] | --from-osu DIR --cores C [options]",
           "estimate alpha and beta per algorithm, and gamma(p): a parameters file; or a platform from OSU output",
-          kAbout,
+          about(),
           calibrate_options(),
           calibrate};
 }

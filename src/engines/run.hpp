@@ -111,6 +111,11 @@ struct RunResult {
   std::int64_t events = 0;
 };
 
+// Whether `seconds` can be the time of a run: finite and not negative. The formula engine refuses
+// a prediction that is not (naming its parameters), and every engine's result is checked on its
+// way into a row (to_measurement).
+inline bool is_time(double seconds) { return std::isfinite(seconds) && seconds >= 0; }
+
 // A failure of the run itself (deadlock, engine misuse); the message names the algorithm, the
 // process count and what went wrong.
 class EngineError : public std::runtime_error {

@@ -126,6 +126,105 @@ TEST(CliCalibrate, DefaultAlgorithmsAreThoseThatRunAtTheProcessCounts) {
                  "collsim: --procs: '4' is listed twice in '4,8,4'");
 }
 
+// The table has every fit's residuals and quality, as the file does: under the contention-free
+// model the fits are exact, hence ok; on two nodes of 2x12 cores with 24 ranks per node and one
+// port, bcast/binary_tree's beta comes out at its bound 0 (the one-level formula cannot follow
+// the two levels), and the table and the file say so.
+TEST(CliCalibrate, EveryFitIsPrintedWithItsResidualsAndQuality) {
+  const std::string exact = (scratch() / "quality-exact.yaml").string();
+  const Outcome c = collsim("calibrate --engine model " + kModel +
+                            " --procs 2,5,8 --ops bcast/binomial,barrier/tree --quiet --output " + exact);
+  ASSERT_EQ(c.status, 0) << c.err;
+  EXPECT_NE(c.out.find("algorithm                           alpha  beta (s/B) points  rms resid   worst  quality\n"),
+            std::string::npos)
+      << c.out;
+  for (const char* row : {"\nbcast/binomial ", "\nbarrier/tree ", "\nping-pong (textbook) "}) {
+    const std::size_t at = c.out.find(row);
+    ASSERT_NE(at, std::string::npos) << row << c.out;
+    EXPECT_TRUE(c.out.substr(at, c.out.find('\n', at + 1) - at).ends_with("  ok")) << row << c.out;
+  }
+  EXPECT_EQ(c.out.find("fits are poor"), std::string::npos) << c.out;
+  EXPECT_NE(slurp(exact).find("quality: \"ok\"}"), std::string::npos);
+
+  const std::string platform = (scratch() / "two-by-twelve.xml").string();
+  ASSERT_EQ(collsim("platform --nodes 2 --sockets 2 --cores 12 -o " + platform).status, 0);
+  const std::string poor = (scratch() / "quality-poor.yaml").string();
+  const Outcome p = collsim("calibrate --engine model --platform " + platform +
+                            " --ranks-per-node 24 --one-port --procs 2,4,8,16,32,48 --ops bcast/binary_tree "
+                            "--pingpong-sizes none --quiet --output " +
+                            poor);
+  ASSERT_EQ(p.status, 0) << p.err;
+  const std::string file = slurp(poor);
+  ASSERT_NE(file.find("bcast/binary_tree: {alpha: "), std::string::npos) << file;
+  ASSERT_NE(file.find(", beta: 0, "), std::string::npos) << file;
+  EXPECT_NE(file.find("quality: \"poor: beta at its bound 0"), std::string::npos) << file;
+  EXPECT_NE(p.out.find("poor: beta at its bound 0"), std::string::npos) << p.out;
+  EXPECT_NE(p.out.find("\n1 of 1 fits are poor: a fit is poor when alpha or beta sits at its bound 0"),
+            std::string::npos)
+      << p.out;
+}
+
+// Parameters that are no costs are refused in one line naming the file, its line and column,
+// with exit status 2, by every command that reads them; and a formula whose time under the
+// file's costs is not a number (beta 1e305 s/B over 1 MiB overflows, and infinities subtract) is refused, naming the
+// call and the costs, from measure and from a scenario alike.
+TEST(CliCalibrate, ParametersThatAreNoCostsAreRefusedWhereverRead) {
+  const fs::path dir = scratch() / "unphysical";
+  fs::create_directories(dir);
+  const std::string negative = write_file(dir / "negative.yaml",
+                                          "collsim: parameters\n"
+                                          "algorithms:\n"
+                                          "  bcast/binomial: {alpha: -1e-6, beta: 1e-9}\n")
+                                   .string();
+  const std::string line = negative + ":3:27: algorithms.bcast/binomial.alpha: -1e-6 must be at least 0";
+  expect_refused("measure --engine formula --params " + negative + " --op bcast/binomial --procs 4 --bytes 8KiB",
+                 "collsim: " + line);
+  expect_bad_input("select --op bcast --procs 4 --params " + negative, line);
+  const std::string ops = "procs: [4]\nbytes: [1MiB]\noperations: [bcast/binomial]\n";
+  const fs::path scenario =
+      write_file(dir / "negative-scenario.yaml", "engines: [formula]\nformula: {params: negative.yaml}\n" + ops);
+  expect_bad_input("run " + scenario.string() + " --out " + (dir / "out1").string() + " --quiet", line);
+
+  const std::string huge = write_file(dir / "huge.yaml",
+                                      "collsim: parameters\n"
+                                      "algorithms:\n"
+                                      "  bcast/binomial: {alpha: 1e-6, beta: 1e305}\n")
+                               .string();
+  const std::string not_a_time =
+      "formula-derived: bcast/binomial on 4 processes (root 0, 1048576 bytes) gives NaN, not a time, from alpha "
+      "1e-06 s, beta 1e+305 s/B, gamma(4) = 1 (" +
+      huge + "): these parameters do not describe this call";
+  expect_refused("measure --engine formula --params " + huge + " --op bcast/binomial --procs 4 --bytes 1MiB",
+                 "collsim: " + not_a_time);
+  const fs::path huge_scenario =
+      write_file(dir / "huge-scenario.yaml", "engines: [formula]\nformula: {params: huge.yaml}\n" + ops);
+  expect_bad_input("run " + huge_scenario.string() + " --out " + (dir / "out2").string() + " --quiet", not_a_time);
+}
+
+// The issue's case (issue 30): two nodes of 2 sockets x 12 cores, 24 ranks per node, derived
+// formulas calibrated in the model engine of the platform with one port; 3 broadcasts x 4 process
+// counts x 6 sizes = 72 points, every one a time (20 of them were negative before the fits were
+// constrained).
+TEST(CliCalibrate, TwoNodesOf24RanksWithOnePortPredictNoNegativeTime) {
+  const fs::path dir = scratch() / "two-by-24";
+  const fs::path scenario = write_file(dir / "one-port.yaml",
+                                       "platform: {topology: crossbar, nodes: 2, sockets: 2, cores: 12}\n"
+                                       "ranks_per_node: 24\n"
+                                       "engines: [formula]\n"
+                                       "model: {kind: two_level, from_platform: true, one_port: true}\n"
+                                       "procs: [2, 12, 24, 48]\n"
+                                       "bytes: [1, 1KiB, 8KiB, 64KiB, 256KiB, 1MiB]\n"
+                                       "operations: [bcast/binary_tree, bcast/chain, bcast/binomial]\n");
+  const Outcome o = collsim("run " + scenario.string() + " --out " + (dir / "out").string() + " --quiet");
+  ASSERT_EQ(o.status, 0) << o.err;
+  const std::vector<std::string> times = csv_column(slurp(dir / "out" / "results.csv"), "time_s");
+  ASSERT_EQ(times.size(), 72u);
+  for (const std::string& t : times) {
+    const double v = std::stod(t);
+    EXPECT_TRUE(std::isfinite(v) && v >= 0) << t;
+  }
+}
+
 }  // namespace
 }  // namespace collsim_test
 

@@ -13,6 +13,7 @@
 
 #include "common/files.hpp"
 #include "experiment/analysis/calibration.hpp"
+#include "experiment/sweep/runner.hpp"
 
 namespace collsim {
 namespace {
@@ -105,9 +106,10 @@ TEST(Calibration, GammaFromOneModelRunEqualsARunPerProcessCount) {
     spec.real_bytes = false;
     std::vector<double> times;
     for (spec.procs = 2; spec.procs <= 40; ++spec.procs) times.push_back(run_model(per_p, spec).time_s);
-    ASSERT_EQ(p.gamma.size(), times.size()) << kind;
-    for (std::size_t i = 0; i < times.size(); ++i) EXPECT_EQ(p.gamma[i], times[i] / times[0]) << kind << " p " << i + 2;
-    EXPECT_GT(p.gamma.back(), kind == 0 ? 0.99 : 5) << kind;  // contention shows (but not contention-free)
+    ASSERT_EQ(p.gamma_measured.size(), times.size()) << kind;
+    for (std::size_t i = 0; i < times.size(); ++i)
+      EXPECT_EQ(p.gamma_measured[i], times[i] / times[0]) << kind << " p " << i + 2;
+    EXPECT_GT(p.gamma_measured.back(), kind == 0 ? 0.99 : 5) << kind;  // contention shows (but not contention-free)
   }
 }
 
@@ -178,6 +180,121 @@ TEST(Regression, NonNegativeFitPutsANegativeTermAtZeroAndRefitsTheOther) {
   const LinearFit2 in = fit_through_origin_nonnegative(inside, FitMethod::huber);
   EXPECT_NEAR(in.c1, 1, 1e-9);
   EXPECT_NEAR(in.c2, 0.5, 1e-9);
+}
+
+// Synthetic experiments of known alpha and beta (a tree's message counts and bytes), each time
+// off by up to +-0.5% (a fixed pattern, no random source): both fits give them back within 1%.
+TEST(Regression, NonNegativeFitRecoversKnownParametersWithinOnePercent) {
+  constexpr double alpha = 8e-6, beta = 0.4e-9;
+  std::vector<Observation> obs;
+  int k = 0;
+  for (double messages : {1.0, 2.0, 3.0, 5.0, 7.0})
+    for (double bytes : {1024.0, 8192.0, 65536.0, 524288.0}) {
+      const double noise = 0.005 * ((k++ % 5) - 2) / 2;  // -0.5%, -0.25%, 0, +0.25%, +0.5%
+      obs.push_back({messages, messages * bytes, (alpha * messages + beta * messages * bytes) * (1 + noise)});
+    }
+  for (const FitMethod method : {FitMethod::huber, FitMethod::least_squares}) {
+    const LinearFit2 f = fit_through_origin_nonnegative(obs, method);
+    EXPECT_NEAR(f.c1, alpha, 0.01 * alpha) << to_string(method);
+    EXPECT_NEAR(f.c2, beta, 0.01 * beta) << to_string(method);
+    EXPECT_EQ(fit_quality({f.c1, f.c2, 20, f.rms_residual, f.max_rel_residual}, true), "ok") << to_string(method);
+  }
+}
+
+// Times that grow faster than the bytes (y = -1 + 2*x2): the free fit's alpha is -1. With
+// alpha >= 0 the least-squares optimum is beta alone, sum(x2 y) / sum(x2^2) = (1 + 6 + 15) / 14
+// = 11/7, residuals (-4/7, -1/7, 2/7), and the fit is poor twice over: alpha at its bound and
+// a worst relative residual of 4/7.
+TEST(Regression, NegativeAlphaGoesToItsBoundAtTheConstrainedOptimum) {
+  const std::vector<Observation> obs{{1, 1, 1}, {1, 2, 3}, {1, 3, 5}};
+  const LinearFit2 free = fit_through_origin(obs, FitMethod::least_squares);
+  EXPECT_NEAR(free.c1, -1, 1e-12);
+  EXPECT_NEAR(free.c2, 2, 1e-12);
+  const LinearFit2 f = fit_through_origin_nonnegative(obs, FitMethod::least_squares);
+  EXPECT_EQ(f.c1, 0);
+  EXPECT_NEAR(f.c2, 11.0 / 7, 1e-12);
+  EXPECT_NEAR(f.rms_residual, std::sqrt((16.0 + 1 + 4) / 49 / 3), 1e-12);
+  EXPECT_NEAR(f.max_rel_residual, 4.0 / 7, 1e-12);
+  EXPECT_EQ(fit_quality({f.c1, f.c2, 3, f.rms_residual, f.max_rel_residual}, true),
+            "poor: alpha at its bound 0; worst relative residual 57.1% > 25%");
+  // A barrier's beta is 0 by design; a data-moving fit's is at its bound.
+  EXPECT_EQ(fit_quality({1e-6, 0, 4, 0, 0.1}, false), "ok");
+  EXPECT_EQ(fit_quality({1e-6, 0, 4, 0, 0.1}, true), "poor: beta at its bound 0");
+}
+
+// Pool adjacent violators by hand: (1.3, 1.2) pool to 1.25 and (1.6, 1.5, 1.4) to 1.5; in
+// (1, 3, 2, 0), (3, 2) pool to 2.5, which 0 then violates: (3 + 2 + 0) / 3; weights pool to the
+// weighted mean, (2*1 + 1*3) / 4; and values below the floor are raised to it.
+TEST(Regression, IsotonicFitPoolsAdjacentViolators) {
+  const auto expect = [](const std::vector<double>& got, const std::vector<double>& want) {
+    ASSERT_EQ(got.size(), want.size());
+    for (std::size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-12) << i;
+  };
+  const std::vector<double> noisy{1, 1.3, 1.2, 1.6, 1.5, 1.4, 2.0};
+  expect(fit_nondecreasing(noisy, std::vector<double>(7, 1), 1), {1, 1.25, 1.25, 1.5, 1.5, 1.5, 2.0});
+  expect(fit_nondecreasing({1, 3, 2, 0}, {1, 1, 1, 1}, 0), {1, 5.0 / 3, 5.0 / 3, 5.0 / 3});
+  expect(fit_nondecreasing({2, 1}, {1, 3}, 0), {1.25, 1.25});
+  expect(fit_nondecreasing({1, 0.8, 0.9, 1.4}, {1, 1, 1, 1}, 1), {1, 1, 1, 1.4});
+  EXPECT_THROW(fit_nondecreasing({1, 2}, {1, 0}, 1), std::invalid_argument);
+}
+
+// gamma(p) of the noisy sequence for p = 2..8: the kept values above, and the least-squares line
+// through them, slope sum((p-5)(g-10/7)) / sum((p-5)^2) = 3.75 / 28, intercept 10/7 - 5*slope. A
+// measured gamma that falls below 1 keeps 1, and a line over ones is the constant 1.
+TEST(Calibration, GammaIsKeptNonDecreasingWithALineThatDoesNotFall) {
+  const GammaFit g = fit_gamma({1, 1.3, 1.2, 1.6, 1.5, 1.4, 2.0}, FitMethod::least_squares);
+  const std::vector<double> kept{1, 1.25, 1.25, 1.5, 1.5, 1.5, 2.0};
+  ASSERT_EQ(g.values.size(), kept.size());
+  for (std::size_t i = 0; i < kept.size(); ++i) EXPECT_NEAR(g.values[i], kept[i], 1e-12) << i;
+  EXPECT_NEAR(g.slope, 3.75 / 28, 1e-12);
+  EXPECT_NEAR(g.intercept, 10.0 / 7 - 5 * 3.75 / 28, 1e-12);
+  const GammaFit flat = fit_gamma({1, 0.97, 0.99, 0.98}, FitMethod::huber);
+  EXPECT_EQ(flat.values, std::vector<double>(4, 1.0));
+  EXPECT_EQ(flat.intercept, 1);
+  EXPECT_EQ(flat.slope, 0);
+}
+
+// A formula given costs no parameters file may hold (a negative latency, set here directly) gives
+// a negative time: refused in one line naming the call and the costs, not returned.
+TEST(FormulaEngine, RefusesATimeThatIsNegativeOrNotFinite) {
+  FormulaConfig f;
+  f.costs.hockney = {-1e-3, 1e-9};
+  RunSpec s;
+  s.algorithm = find_algorithm("bcast/binomial");
+  s.procs = 4;
+  s.bytes = 1000;
+  try {
+    run_formula(f, s);
+    FAIL() << "accepted";
+  } catch (const InputError& e) {
+    // binomial on 4: the latest of its leaves, rank 1 after one transfer t = alpha + beta*m and
+    // rank 3 after two (gamma 1: the root's two sends cost one), max(t, 2t) = t with t < 0.
+    EXPECT_EQ(std::string(e.what()),
+              "formula-derived: bcast/binomial on 4 processes (root 0, 1000 bytes) gives -0.000999 s, not a time, "
+              "from alpha -0.001 s, beta 1e-09 s/B, gamma(4) = 1 (the model's costs): these parameters do not "
+              "describe this call");
+  }
+  f.costs.hockney = {1e-6, 1e305};
+  s.bytes = 1 << 20;
+  EXPECT_THROW(run_formula(f, s), InputError);  // 1e305 * 2^20 overflows to inf
+}
+
+// A row never carries a time that is not one, whichever engine gave it.
+TEST(FormulaEngine, NoRowCarriesANegativeOrNonFiniteTime) {
+  RunSpec s;
+  s.algorithm = find_algorithm("bcast/binomial");
+  s.procs = 4;
+  s.bytes = 1000;
+  RunResult r;
+  r.time_s = 2e-6;
+  EXPECT_EQ(to_measurement(Engine::model, s, r).time_s, 2e-6);
+  for (const double bad : {-1e-9, std::nan(""), HUGE_VAL}) {
+    r.time_s = bad;
+    EXPECT_THROW(to_measurement(Engine::model, s, r), EngineError) << bad;
+  }
+  r.time_s = 2e-6;
+  r.osu_s = {1e-6, -1e-6};
+  EXPECT_THROW(to_measurement(Engine::sim, s, r), EngineError);
 }
 
 // A two-level cluster fitted with the derived formulas' one level: under map-by node on 2 nodes
@@ -254,13 +371,32 @@ TEST(ParametersFile, RoundTripsAtFullPrecision) {
   EXPECT_EQ(q.engine, "model");
   EXPECT_EQ(q.serial_receive, p.serial_receive);
   EXPECT_EQ(q.gamma, p.gamma);
+  EXPECT_EQ(q.gamma_measured, p.gamma_measured);
   EXPECT_EQ(q.gamma_slope, p.gamma_slope);
   ASSERT_EQ(q.algorithms.size(), p.algorithms.size());
   for (const auto& [name, fit] : p.algorithms) {
     EXPECT_EQ(q.algorithms.at(name).alpha, fit.alpha) << name;
     EXPECT_EQ(q.algorithms.at(name).beta, fit.beta) << name;
+    EXPECT_EQ(q.algorithms.at(name).quality, fit.quality) << name;
   }
   EXPECT_EQ(q.pingpong->beta, p.pingpong->beta);
+  EXPECT_EQ(q.pingpong->quality, "ok");
+}
+
+// A file written before the quality entry (and the measured gamma) reads, its fits judged by the
+// same rule as calibrate's.
+TEST(ParametersFile, OlderFilesWithoutQualityAreJudgedOnReading) {
+  const std::string file = scratch("old.yaml").string();
+  std::ofstream(file) << "collsim: parameters\ngamma:\n  values: [1, 1.5]\n  intercept: 0.5\n  slope: 0.5\n"
+                         "algorithms:\n"
+                         "  bcast/binomial: {alpha: 0, beta: 2e-9, points: 6, max_rel_residual: 0.1}\n"
+                         "  bcast/chain: {alpha: 1e-6, beta: 2e-9, points: 6, max_rel_residual: 0.3}\n"
+                         "  barrier/tree: {alpha: 1e-6, beta: 0, points: 2, max_rel_residual: 0}\n";
+  const Parameters p = read_parameters(file);
+  EXPECT_EQ(p.algorithms.at("bcast/binomial").quality, "poor: alpha at its bound 0");
+  EXPECT_EQ(p.algorithms.at("bcast/chain").quality, "poor: worst relative residual 30% > 25%");
+  EXPECT_EQ(p.algorithms.at("barrier/tree").quality, "ok");
+  EXPECT_TRUE(p.gamma_measured.empty());
 }
 
 TEST(ParametersFile, BadFilesGetOneLineNamingThePlace) {
@@ -280,6 +416,28 @@ TEST(ParametersFile, BadFilesGetOneLineNamingThePlace) {
          ":3:3: unknown algorithm 'bcast/warp' (one of: " + algorithm_names() + ")");
   expect("collsim: parameters\nalgorithms:\n  bcast/binomial: {alpha: fast, beta: 2}\n",
          ":3:27: algorithms.bcast/binomial.alpha: 'fast' is not a number");
+  // Values no cost can have: a negative latency or time per byte, gamma(p) below 1 or falling,
+  // a line past the table that falls or starts below 1, a number that is not finite.
+  expect("collsim: parameters\nalgorithms:\n  bcast/binomial: {alpha: -1e-6, beta: 2e-9}\n",
+         ":3:27: algorithms.bcast/binomial.alpha: -1e-6 must be at least 0");
+  expect("collsim: parameters\npingpong: {alpha: 1e-6, beta: -2e-9}\n",
+         ":2:31: pingpong.beta: -2e-9 must be at least 0");
+  expect("collsim: parameters\nalgorithms:\n  bcast/binomial: {alpha: .nan, beta: 2e-9}\n",
+         ":3:27: algorithms.bcast/binomial.alpha: '.nan' is not a number");
+  expect("collsim: parameters\nalgorithms:\n  bcast/binomial: {alpha: 1e-6, beta: 1e999}\n",
+         ":3:39: algorithms.bcast/binomial.beta: '1e999' is not a number");
+  const std::string fit = "algorithms:\n  bcast/binomial: {alpha: 1e-6, beta: 2e-9}\n";
+  expect("collsim: parameters\ngamma:\n  values: [1, 0.9]\n" + fit, ":3:15: gamma.values: 0.9 must be at least 1");
+  expect("collsim: parameters\ngamma:\n  values: [1, 2, 1.5]\n" + fit,
+         ":3:18: gamma.values: gamma(4) = 1.5 is below gamma(3) = 2: sends to more ranks cannot take less time");
+  expect("collsim: parameters\ngamma:\n  values: [1, 2]\n  slope: -0.5\n" + fit,
+         ":4:10: gamma.slope: -0.5 must be at least 0");
+  expect("collsim: parameters\ngamma:\n  values: [1, 2]\n  intercept: -1\n  slope: 0.25\n" + fit,
+         ":4:14: gamma.intercept: the line -1 + 0.25 p gives gamma(4) = 0, below 1");
+  expect("collsim: parameters\ngamma:\n  values: [1, 2]\n  measured: [1]\n" + fit,
+         ":4:13: gamma.measured has 1 values and gamma.values 2: one per p, in both");
+  expect("collsim: parameters\nalgorithms:\n  bcast/binomial: {alpha: 1e-6, beta: 2e-9, quality: fine}\n",
+         ":3:54: algorithms.bcast/binomial.quality: 'fine' is not ok or poor: REASONS");
   expect("collsim: parameters\nsegmnet: 8\n",
          ":2:1: unknown key 'segmnet' in the parameters file (expected one of: "
          "collsim, engine, platform, protocol, ranks_per_node, segment, method, "

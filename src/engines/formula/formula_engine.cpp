@@ -1,6 +1,9 @@
 #include "engines/formula/formula_engine.hpp"
 
 #include <algorithm>
+#include <cmath>
+
+#include "support/units.hpp"
 
 namespace collsim {
 
@@ -46,6 +49,19 @@ RunResult run_formula(const FormulaConfig& config, const RunSpec& spec) {
   if (auto it = config.per_algorithm.find(a.name); it != config.per_algorithm.end()) in.costs.hockney = it->second;
   RunResult r;
   r.time_s = f(in);
+  // Parameters a formula's shape cannot hold (a hand-written file, a fit out of its grid) may
+  // give no time at all: an error naming them, never a clamped number.
+  if (!is_time(r.time_s)) {
+    std::string costs = "alpha " + format_real(in.costs.hockney.alpha) + " s, beta " +
+                        format_real(in.costs.hockney.beta) + " s/B, gamma(" + std::to_string(spec.procs) +
+                        ") = " + format_real(in.costs.gamma(spec.procs));
+    if (in.costs.reduce_gamma > 0) costs += ", reduce_gamma " + format_real(in.costs.reduce_gamma) + " s/B";
+    throw InputError(std::string(engine_name(formula_engine(config.kind))) + ": " + describe(spec) + " gives " +
+                     (std::isnan(r.time_s) ? std::string("NaN") : format_real(r.time_s) + " s") +
+                     ", not a time, from " + costs + " (" +
+                     (config.fits_from.empty() ? std::string("the model's costs") : config.fits_from) +
+                     "): these parameters do not describe this call");
+  }
   return r;
 }
 

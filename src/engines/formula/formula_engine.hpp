@@ -43,7 +43,9 @@ Engine formula_engine(FormulaConfig::Kind kind);
 FormulaConfig::Kind formula_kind(Engine formula);
 
 // The prediction for one call. Throws InputError when the algorithm has no formula of that kind
-// (textbook formulas exist only where the literature has one) or no fit (has_fit).
+// (textbook formulas exist only where the literature has one), no fit (has_fit), or when the
+// formula gives a negative or non-finite time under these costs (one line naming the call and
+// the costs).
 RunResult run_formula(const FormulaConfig& config, const RunSpec& spec);
 
 // gamma(p) for p = 2..max_procs, from the model engine: the root's time for a basic_linear

@@ -89,12 +89,13 @@ Observation equation(const RunSpec& spec, double time, const models::Gamma& gamm
   return {x1, x2, time - (at - alpha0 * x1 - beta0 * x2)};
 }
 
-// An operation without data (barrier) costs alpha only: alpha = sum(x1*y) / sum(x1^2).
+// An operation without data (barrier) costs alpha only: alpha = sum(x1*y) / sum(x1^2), or 0 when
+// that is below (one parameter: the bound is the constrained optimum).
 LinearFit2 fit_alpha(const std::vector<Observation>& obs) {
   double xy = 0, xx = 0;
   for (const Observation& o : obs) xy += o.x1 * o.y, xx += o.x1 * o.x1;
   if (obs.empty() || !(xx > 0)) throw std::invalid_argument("no experiment to fit alpha to");
-  LinearFit2 f{xy / xx, 0, 0, 0};
+  LinearFit2 f{std::max(0.0, xy / xx), 0, 0, 0};
   double sq = 0;
   for (const Observation& o : obs) {
     const double r = o.y - f.c1 * o.x1;
@@ -343,27 +344,13 @@ Parameters parameters_of(const CalibrationSetup& setup, const Experiments& ex) {
   return out;
 }
 
-// gamma(p) = time(p) / time(2), and the line fitted to it for larger P.
+// gamma(p) = time(p) / time(2) as measured, and its fit (fit_gamma).
 void fit_gamma(const Experiments& ex, const std::vector<double>& times, FitMethod method, Parameters& out) {
-  std::vector<double> ps, gs;
-  for (std::size_t i = 0; i < ex.gamma_points; ++i) {
-    out.gamma.push_back(times[i] / times[0]);
-    ps.push_back(ex.plan[i].spec.procs);
-    gs.push_back(out.gamma.back());
-  }
-  if (ps.size() >= 2) {
-    LinearFit2 g;
-    try {
-      g = fit_line(ps, gs, ps.size() > 3 ? method : FitMethod::least_squares);
-    } catch (const std::invalid_argument& e) {
-      throw InputError(std::string("calibrate: gamma(p): ") + e.what());
-    }
-    out.gamma_intercept = g.c1;
-    out.gamma_slope = g.c2;
-  } else {
-    out.gamma_intercept = 1;
-    out.gamma_slope = 0;
-  }
+  for (std::size_t i = 0; i < ex.gamma_points; ++i) out.gamma_measured.push_back(times[i] / times[0]);
+  const GammaFit g = fit_gamma(out.gamma_measured, method);
+  out.gamma = g.values;
+  out.gamma_intercept = g.intercept;
+  out.gamma_slope = g.slope;
 }
 
 // The local reduction's seconds per byte: the slope of its times (the intercept is a call's fixed
@@ -413,6 +400,7 @@ void fit_algorithms(const Experiments& ex, const std::vector<const AlgorithmInfo
         fit.beta = std::max(fit.beta, rg);
         for (int round = 0; round < 5 && fit.alpha > 0 && fit.beta > 0; ++round) fit = fit_at(fit.alpha, fit.beta);
       }
+      fit.quality = fit_quality(fit, operation_info(a->op).moves_data);
       out.algorithms[std::string(a->name)] = fit;
     } catch (const std::invalid_argument& e) {
       throw InputError("calibrate " + std::string(a->name) + ": " + e.what());
@@ -420,8 +408,8 @@ void fit_algorithms(const Experiments& ex, const std::vector<const AlgorithmInfo
   }
 }
 
-// The textbook models' one (alpha, beta): the ping-pong's one-way times (the mpi engines run
-// collsim-mpi pingpong).
+// The textbook models' one (alpha, beta), both >= 0: the ping-pong's one-way times (the mpi
+// engines run collsim-mpi pingpong).
 HockneyFit fit_pingpong(const CalibrationSetup& setup, const Experiments& ex, const std::vector<double>& times,
                         const std::function<void(std::size_t, std::size_t)>& progress) {
   std::vector<double> x, y;
@@ -433,13 +421,39 @@ HockneyFit fit_pingpong(const CalibrationSetup& setup, const Experiments& ex, co
   }
   for (std::size_t s : setup.pingpong_bytes) x.push_back(static_cast<double>(s));
   try {
-    return to_fit(fit_line(x, y, setup.method), x.size());
+    HockneyFit f = to_fit(fit_line_nonnegative(x, y, setup.method), x.size());
+    f.quality = fit_quality(f, true);
+    return f;
   } catch (const std::invalid_argument& e) {
     throw InputError(std::string("calibrate: ping-pong: ") + e.what());
   }
 }
 
 }  // namespace
+
+// The line is fitted as g - 1 = u + slope*(p - first), u >= 0 and slope >= 0, first the first p
+// past the table: the nonnegative fit of regression.hpp gives both bounds.
+GammaFit fit_gamma(const std::vector<double>& measured, FitMethod method) {
+  GammaFit out;
+  out.values = fit_nondecreasing(measured, std::vector<double>(measured.size(), 1.0), 1.0);
+  if (measured.size() < 2 || std::all_of(out.values.begin(), out.values.end(), [](double g) { return g == 1; }))
+    return out;
+  const double first = static_cast<double>(measured.size()) + 2;
+  std::vector<double> x, y;
+  for (std::size_t i = 0; i < measured.size(); ++i) {
+    x.push_back(static_cast<double>(i) + 2 - first);
+    y.push_back(out.values[i] - 1);
+  }
+  LinearFit2 g;
+  try {
+    g = fit_line_nonnegative(x, y, measured.size() > 3 ? method : FitMethod::least_squares);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(std::string("calibrate: gamma(p): ") + e.what());
+  }
+  out.slope = g.c2;
+  out.intercept = 1 + g.c1 - g.c2 * first;
+  return out;
+}
 
 Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std::size_t, std::size_t)>& progress,
                      const std::function<void(const Measurement&)>& measured) {

@@ -4,7 +4,8 @@
 // Experiments:
 //  - gamma(p): a basic_linear broadcast of one segment to p-1 ranks, p = 2..N, until the last
 //    receiver has it (the seed times repetitions separated by barriers); gamma(p) is its time over
-//    the time for p = 2, and a line is fitted to it for process counts beyond N;
+//    the time for p = 2, kept as its non-decreasing fit >= 1, and a line is fitted to that for
+//    process counts beyond N (fit_gamma);
 // and, timed on the root (RunSpec::timed_on_root):
 //  - per broadcast algorithm: the broadcast of m bytes in segments of m_s, then a linear gather of
 //    m_s bytes from every rank (RunSpec::then_gather), so that the experiment ends on the root;
@@ -63,6 +64,16 @@ struct CalibrationSetup {
 // `left_out`, if given.
 std::vector<const AlgorithmInfo*> default_calibration_algorithms(const std::vector<int>& procs,
                                                                  std::vector<const AlgorithmInfo*>* left_out = nullptr);
+
+// gamma(p) for p = 2..measured.size()+1 from the measured ratios time(p) / time(2): `values`, the
+// non-decreasing fit >= 1 of `measured` (equal weights: one experiment per p), and the line
+// intercept + slope*p fitted to them (by `method` from four values on, least squares below) for
+// the process counts past them, with slope >= 0 and at least 1 at the first of those.
+struct GammaFit {
+  std::vector<double> values;
+  double intercept = 1, slope = 0;
+};
+GammaFit fit_gamma(const std::vector<double>& measured, FitMethod method);
 
 // Runs every experiment on setup.engine and fits. `progress(done, total)` is called after each
 // experiment, `measured` with its row (on the mpi engines, whether its runs met the stop rule's

@@ -1,5 +1,6 @@
 #include "experiment/analysis/parameters.hpp"
 
+#include <cmath>
 #include <sstream>
 
 #include "experiment/scenario/yaml_reader.hpp"
@@ -8,10 +9,11 @@ namespace collsim {
 
 namespace {
 
-std::string fit_text(const HockneyFit& f) {
+std::string fit_text(const HockneyFit& f, bool moves_data) {
+  const std::string quality = f.quality.empty() ? fit_quality(f, moves_data) : f.quality;
   return "{alpha: " + format_real(f.alpha) + ", beta: " + format_real(f.beta) +
          ", points: " + std::to_string(f.points) + ", rms_residual_s: " + format_real(f.rms_residual_s) +
-         ", max_rel_residual: " + format_real(f.max_rel_residual) + "}";
+         ", max_rel_residual: " + format_real(f.max_rel_residual) + ", quality: \"" + quality + "\"}";
 }
 
 template <class T, class F>
@@ -21,19 +23,74 @@ std::string list_text(const std::vector<T>& v, F format) {
   return s + "]";
 }
 
-HockneyFit read_fit(const Reader& in, const YAML::Node& n, const std::string& where) {
-  in.only_keys(n, where, {"alpha", "beta", "points", "rms_residual_s", "max_rel_residual"});
+// A latency or a time per byte below 0 is no physical cost: it would predict negative times.
+HockneyFit read_fit(const Reader& in, const YAML::Node& n, const std::string& where, bool moves_data) {
+  in.only_keys(n, where, {"alpha", "beta", "points", "rms_residual_s", "max_rel_residual", "quality"});
   if (!n["alpha"] || !n["beta"]) in.fail(n, where + " needs alpha and beta");
   HockneyFit f;
-  f.alpha = in.real(n["alpha"], where + ".alpha", -1e300);
-  f.beta = in.real(n["beta"], where + ".beta", -1e300);
+  f.alpha = in.real(n["alpha"], where + ".alpha", 0);
+  f.beta = in.real(n["beta"], where + ".beta", 0);
   if (n["points"]) f.points = static_cast<int>(in.integer(n["points"], where + ".points", 0, INT_MAX));
   if (n["rms_residual_s"]) f.rms_residual_s = in.real(n["rms_residual_s"], where + ".rms_residual_s", 0);
   if (n["max_rel_residual"]) f.max_rel_residual = in.real(n["max_rel_residual"], where + ".max_rel_residual", 0);
+  // Files older than the quality entry get it judged now, by the same rule.
+  f.quality = n["quality"] ? in.text(n["quality"], where + ".quality") : fit_quality(f, moves_data);
+  if (f.quality != "ok" && !f.quality.starts_with("poor: "))
+    in.fail(n["quality"], where + ".quality: '" + f.quality + "' is not ok or poor: REASONS");
   return f;
 }
 
+// gamma: the kept values >= 1 and non-decreasing, the measured ones beside them, and the line
+// past the table: slope >= 0 and at least 1 at the first p it gives.
+void read_gamma(const Reader& in, const YAML::Node& g, Parameters& p) {
+  in.only_keys(g, "gamma", {"values", "measured", "intercept", "slope"});
+  if (g["values"]) {
+    p.gamma = in.list(g["values"], "gamma.values", [&](const YAML::Node& x) { return in.real(x, "gamma.values", 1); });
+    for (std::size_t i = 1; i < p.gamma.size(); ++i)
+      if (p.gamma[i] < p.gamma[i - 1])
+        in.fail(g["values"][i], "gamma.values: gamma(" + std::to_string(i + 2) + ") = " + format_real(p.gamma[i]) +
+                                    " is below gamma(" + std::to_string(i + 1) + ") = " + format_real(p.gamma[i - 1]) +
+                                    ": sends to more ranks cannot take less time");
+  }
+  if (g["measured"]) {
+    p.gamma_measured = in.list(g["measured"], "gamma.measured", [&](const YAML::Node& x) {
+      const double v = in.real(x, "gamma.measured", 0);
+      if (!(v > 0)) in.fail(x, "gamma.measured: a time ratio must be positive");
+      return v;
+    });
+    if (p.gamma_measured.size() != p.gamma.size())
+      in.fail(g["measured"], "gamma.measured has " + std::to_string(p.gamma_measured.size()) +
+                                 " values and gamma.values " + std::to_string(p.gamma.size()) + ": one per p, in both");
+  }
+  if (g["intercept"]) p.gamma_intercept = in.real(g["intercept"], "gamma.intercept", -1e300);
+  if (g["slope"]) p.gamma_slope = in.real(g["slope"], "gamma.slope", 0);
+  const int first = static_cast<int>(p.gamma.size()) + 2;  // the first p the line gives
+  const double at_first = p.gamma_intercept + p.gamma_slope * first;
+  if (!p.gamma.empty() && at_first < 1)
+    in.fail(g["intercept"] ? g["intercept"] : g,
+            "gamma.intercept: the line " + format_real(p.gamma_intercept) + " + " + format_real(p.gamma_slope) +
+                " p gives gamma(" + std::to_string(first) + ") = " + format_real(at_first) + ", below 1");
+}
+
 }  // namespace
+
+std::string fit_quality(const HockneyFit& f, bool moves_data) {
+  std::string why;
+  const auto add = [&](const std::string& reason) { why += (why.empty() ? "" : "; ") + reason; };
+  if (f.alpha == 0) add("alpha at its bound 0");
+  if (moves_data && f.beta == 0) add("beta at its bound 0");
+  if (f.max_rel_residual > kPoorFitResidual)
+    add("worst relative residual " + format_real(std::round(1000 * f.max_rel_residual) / 10) + "% > " +
+        format_real(100 * kPoorFitResidual) + "%");
+  return why.empty() ? "ok" : "poor: " + why;
+}
+
+std::string poor_fit_rule() {
+  return "a fit is poor when alpha or beta sits at its bound 0 (the fit would have taken it below 0: the data "
+         "show no such term under the algorithm's formula) or when one of its experiments is off the fit by more "
+         "than " +
+         format_real(100 * kPoorFitResidual) + "% of its time";
+}
 
 void write_parameters(const std::string& path, const Parameters& p) {
   std::ostringstream o;
@@ -50,13 +107,17 @@ void write_parameters(const std::string& path, const Parameters& p) {
     << "procs: " << list_text(p.procs, [](int x) { return std::to_string(x); }) << "\n"
     << "bytes: " << list_text(p.bytes, [](std::size_t x) { return std::to_string(x); }) << "\n"
     << "gamma:\n"
-    << "  values: " << list_text(p.gamma, format_real) << "  # gamma(2), gamma(3), ...\n"
-    << "  intercept: " << format_real(p.gamma_intercept) << "\n"
+    << "  values: " << list_text(p.gamma, format_real)
+    << "  # gamma(2), gamma(3), ...: the non-decreasing fit >= 1 of measured, what the formulas use\n";
+  if (!p.gamma_measured.empty())
+    o << "  measured: " << list_text(p.gamma_measured, format_real) << "  # time(p) / time(2) as measured\n";
+  o << "  intercept: " << format_real(p.gamma_intercept) << "  # past the table: intercept + slope*p\n"
     << "  slope: " << format_real(p.gamma_slope) << "\n"
     << "reduce_gamma: " << format_real(p.reduce_gamma) << "  # s/byte of a local reduction\n";
-  if (p.pingpong) o << "pingpong: " << fit_text(*p.pingpong) << "\n";
-  o << "algorithms:\n";
-  for (const auto& [name, fit] : p.algorithms) o << "  " << name << ": " << fit_text(fit) << "\n";
+  if (p.pingpong) o << "pingpong: " << fit_text(*p.pingpong, true) << "\n";
+  o << "algorithms:  # quality: " << poor_fit_rule() << "\n";
+  for (const auto& [name, fit] : p.algorithms)
+    o << "  " << name << ": " << fit_text(fit, operation_info(find_algorithm(name)->op).moves_data) << "\n";
   write_file_atomically(path, o.str(), "parameters file");
 }
 
@@ -82,17 +143,9 @@ Parameters read_parameters(const std::string& path) {
   if (root["serial_receive"]) p.serial_receive = in.boolean(root["serial_receive"], "serial_receive");
   if (root["procs"]) p.procs = in.procs(root["procs"]);
   if (root["bytes"]) p.bytes = in.sizes(root["bytes"], "bytes");
-  if (root["gamma"]) {
-    const YAML::Node g = root["gamma"];
-    in.only_keys(g, "gamma", {"values", "intercept", "slope"});
-    if (g["values"])
-      p.gamma = in.list(g["values"], "gamma.values", [&](const YAML::Node& x) { return in.real(x, "gamma", 0); });
-    if (!p.gamma.empty() && !(p.gamma.front() > 0)) in.fail(g["values"], "gamma.values: gamma(2) must be positive");
-    if (g["intercept"]) p.gamma_intercept = in.real(g["intercept"], "gamma.intercept", -1e300);
-    if (g["slope"]) p.gamma_slope = in.real(g["slope"], "gamma.slope", -1e300);
-  }
+  if (root["gamma"]) read_gamma(in, root["gamma"], p);
   if (root["reduce_gamma"]) p.reduce_gamma = in.real(root["reduce_gamma"], "reduce_gamma", 0);
-  if (root["pingpong"]) p.pingpong = read_fit(in, root["pingpong"], "pingpong");
+  if (root["pingpong"]) p.pingpong = read_fit(in, root["pingpong"], "pingpong", true);
   if (root["algorithms"]) {
     const YAML::Node a = root["algorithms"];
     if (!a.IsMap()) in.fail(a, "algorithms must be a mapping of algorithm: {alpha, beta}");
@@ -100,7 +153,8 @@ Parameters read_parameters(const std::string& path) {
       const std::string name = kv.first.Scalar();
       const AlgorithmInfo* info = find_algorithm(name);
       if (!info) in.fail(kv.first, "unknown algorithm '" + name + "' (one of: " + algorithm_names() + ")");
-      p.algorithms[std::string(info->name)] = read_fit(in, kv.second, "algorithms." + name);
+      p.algorithms[std::string(info->name)] =
+          read_fit(in, kv.second, "algorithms." + name, operation_info(info->op).moves_data);
     }
   }
   if (p.algorithms.empty() && !p.pingpong)

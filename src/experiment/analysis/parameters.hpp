@@ -4,6 +4,8 @@
 // YAML, numbers at full precision (shortest round-trip form). It records where the numbers come
 // from (engine, platform, protocol, ranks per node, segment size, the grid of the experiments)
 // and, for every fit, its method and quality, so a prediction can be traced to its measurements.
+// Its numbers are physical or the file is refused (read_parameters): alpha, beta and the
+// reduction's gamma >= 0, gamma(p) >= 1 and non-decreasing, the line past it too, all finite.
 #pragma once
 
 #include <map>
@@ -21,7 +23,18 @@ struct HockneyFit {
   int points = 0;
   double rms_residual_s = 0;    // root mean square of T - fit, in seconds
   double max_rel_residual = 0;  // largest |T - fit| / T
+  std::string quality{};        // fit_quality(): "ok" or "poor: " and why
 };
+
+// A fit is poor when a parameter sits at its bound 0 (the constrained fit would have taken it
+// below 0: under the algorithm's formula the data show no latency, or no cost per byte) or when
+// one of its own experiments is off the fit by more than kPoorFitResidual of its time.
+inline constexpr double kPoorFitResidual = 0.25;
+// "ok", or "poor: " and the reasons, "; " between them. `moves_data`: the fit has a cost per
+// byte to find (a barrier's beta is 0 by design).
+std::string fit_quality(const HockneyFit& f, bool moves_data);
+// The rule above in words, for calibrate's --help and its table.
+std::string poor_fit_rule();
 
 struct Parameters {
   std::string file;      // where they come from, for messages (read_parameters: the path); not written
@@ -36,8 +49,12 @@ struct Parameters {
   bool serial_receive = true;
   std::vector<int> procs;          // the experiments' process counts
   std::vector<std::size_t> bytes;  // and message sizes
-  // gamma(p) for p = 2..gamma.size()+1, normalised (gamma(2) = 1), and its linear fit.
+  // gamma(p) for p = 2..gamma.size()+1, normalised (gamma(2) = 1): `gamma` as the formulas use
+  // it, the non-decreasing fit (>= 1) of `gamma_measured`, the experiment's times over the time
+  // for p = 2 (empty in files older than the fit); and the line the formulas use past the table,
+  // intercept + slope*p, with slope >= 0 and >= 1 from the first p past it on.
   std::vector<double> gamma;
+  std::vector<double> gamma_measured;
   double gamma_intercept = 1, gamma_slope = 0;
   // Seconds per byte of a local reduction (the formulas' reduction gamma), from timing
   // comm.reduce_local alone; 0 when nothing reducing was calibrated.

@@ -122,10 +122,36 @@ LinearFit2 fit_through_origin_nonnegative(const std::vector<Observation>& obs, F
   return best;
 }
 
-LinearFit2 fit_line(const std::vector<double>& x, const std::vector<double>& y, FitMethod method) {
+LinearFit2 fit_line_nonnegative(const std::vector<double>& x, const std::vector<double>& y, FitMethod method) {
   std::vector<Observation> obs;
   for (std::size_t i = 0; i < x.size() && i < y.size(); ++i) obs.push_back({1, x[i], y[i]});
-  return fit_through_origin(obs, method);
+  return fit_through_origin_nonnegative(obs, method);
+}
+
+std::vector<double> fit_nondecreasing(const std::vector<double>& y, const std::vector<double>& w, double floor) {
+  if (y.size() != w.size()) throw std::invalid_argument("isotonic regression: as many weights as values are needed");
+  struct Block {
+    double mean, weight;
+    std::size_t count;
+  };
+  std::vector<Block> blocks;
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    if (!(w[i] > 0)) throw std::invalid_argument("isotonic regression: weights must be positive");
+    blocks.push_back({y[i], w[i], 1});
+    // Pooling may make the new block lower than the one before it: pool again.
+    while (blocks.size() >= 2 && blocks[blocks.size() - 2].mean > blocks.back().mean) {
+      const Block last = blocks.back();
+      blocks.pop_back();
+      Block& b = blocks.back();
+      b.mean = (b.mean * b.weight + last.mean * last.weight) / (b.weight + last.weight);
+      b.weight += last.weight;
+      b.count += last.count;
+    }
+  }
+  std::vector<double> g;
+  g.reserve(y.size());
+  for (const Block& b : blocks) g.insert(g.end(), b.count, std::max(b.mean, floor));
+  return g;
 }
 
 }  // namespace collsim

@@ -1,7 +1,8 @@
-// Linear regression through the origin for the calibration: y = c1*x1 + c2*x2, fitted by GSL's
-// robust regression (Huber weights, gsl_multifit_robust) or by ordinary least squares
+// The calibration's regressions. Linear regression through the origin: y = c1*x1 + c2*x2, fitted
+// by GSL's robust regression (Huber weights, gsl_multifit_robust) or by ordinary least squares
 // (gsl_multifit_linear). Every experiment of the seed's Section V is one such equation in alpha
-// and beta, with x1 and x2 the coefficients of alpha and beta in the algorithm's model.
+// and beta, with x1 and x2 the coefficients of alpha and beta in the algorithm's model. And the
+// isotonic regression that keeps gamma(p) non-decreasing.
 #pragma once
 
 #include <array>
@@ -31,7 +32,15 @@ LinearFit2 fit_through_origin(const std::vector<Observation>& obs, FitMethod met
 // byte): the free fit when it is inside, else the better of the fits with one coefficient 0.
 LinearFit2 fit_through_origin_nonnegative(const std::vector<Observation>& obs, FitMethod method);
 
-// y = c1 + c2*x: the same with x1 = 1.
-LinearFit2 fit_line(const std::vector<double>& x, const std::vector<double>& y, FitMethod method);
+// y = c1 + c2*x with c1 >= 0 and c2 >= 0: fit_through_origin_nonnegative with x1 = 1.
+LinearFit2 fit_line_nonnegative(const std::vector<double>& x, const std::vector<double>& y, FitMethod method);
+
+// The non-decreasing sequence nearest to `y` in weighted least squares, sum w[i]*(g[i] - y[i])^2
+// (isotonic regression by pooling adjacent violators: a run that decreases is replaced by its
+// weighted mean, until none does), then raised to `floor` where it is below: with a constant
+// lower bound the bounded fit is the unbounded one clipped (Robertson, Wright and Dykstra, Order
+// Restricted Statistical Inference, 1988). Throws std::invalid_argument unless y and w have the
+// same size and every weight is positive.
+std::vector<double> fit_nondecreasing(const std::vector<double>& y, const std::vector<double>& w, double floor);
 
 }  // namespace collsim

@@ -57,6 +57,11 @@ void check_plan_memory(const std::vector<PlanPoint>& plan, int jobs, const std::
 }
 
 Measurement to_measurement(Engine engine, const RunSpec& spec, const RunResult& result) {
+  // Every engine's time passes here (the formula engine has refused its own with its parameters).
+  const auto bad = std::find_if_not(result.osu_s.begin(), result.osu_s.end(), is_time);
+  if (!is_time(result.time_s) || bad != result.osu_s.end())
+    throw EngineError("the " + std::string(engine_name(engine)) + " engine timed " + describe(spec) + " at " +
+                      format_real(is_time(result.time_s) ? *bad : result.time_s) + " s, which is not a time");
   std::string data = !spec.real_bytes ? "unchecked" : result.data_error.empty() ? "ok" : result.data_error;
   Measurement m = simulated_measurement(std::string(engine_name(engine)), spec, result.time_s, std::move(data));
   m.protocol = result.protocol;

@@ -56,7 +56,8 @@ class PlanRunner {
 void run_plan(const Scenario& scenario, const std::vector<PlanPoint>& plan,
               const std::function<void(const Measurement&)>& on_row);
 
-// The row for one engine result.
+// The row for one engine result. Throws EngineError for a time that is negative or not finite
+// (is_time): a fault of the engine, which no row may carry.
 Measurement to_measurement(Engine engine, const RunSpec& spec, const RunResult& result);
 
 // The scenario's plan as a sweep: one unit per point (each sim point in its own simulation, so its
