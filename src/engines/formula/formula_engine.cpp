@@ -46,6 +46,11 @@ RunResult run_formula(const FormulaConfig& config, const RunSpec& spec) {
   if (auto it = config.per_algorithm.find(a.name); it != config.per_algorithm.end()) in.costs.hockney = it->second;
   RunResult r;
   r.time_s = f(in);
+  if (config.kind == FormulaConfig::Kind::derived)
+    if (auto u = config.uncertainty.find(a.name); u != config.uncertainty.end()) {
+      const auto [x1, x2] = models::alpha_beta_coefficients(f, in);
+      r.interval = models::prediction_interval(u->second, r.time_s, x1, x2);
+    }
   return r;
 }
 
