@@ -1,7 +1,7 @@
 #include "models/prediction_interval.hpp"
 
-#include <boost/math/distributions/students_t.hpp>
 #include <algorithm>
+#include <boost/math/distributions/students_t.hpp>
 #include <cmath>
 
 namespace collsim::models {

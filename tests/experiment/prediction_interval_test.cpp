@@ -254,8 +254,7 @@ TEST(ParametersFile, WithTheFieldsGivesTheIntervalAndRoundTrips) {
 
 TEST(ParametersFile, RefusesAPartialOrImpossibleUncertainty) {
   const fs::path file = scratch("partial.yaml");
-  std::ofstream(file) << kParametersHead
-                      << "  bcast/binomial: {alpha: 3e-05, beta: 1.2e-09, log_sd: 0.05, dof: 18}\n";
+  std::ofstream(file) << kParametersHead << "  bcast/binomial: {alpha: 3e-05, beta: 1.2e-09, log_sd: 0.05, dof: 18}\n";
   try {
     read_parameters(file.string());
     FAIL() << "accepted";

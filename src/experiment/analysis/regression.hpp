@@ -35,11 +35,11 @@ LinearFit2 fit_through_origin(const std::vector<Observation>& obs, FitMethod met
 LinearFit2 fit_through_origin_nonnegative(const std::vector<Observation>& obs, FitMethod method);
 
 // What the prediction intervals of the fit y = c1*x1 + c2*x2 need (models/prediction_interval.hpp
-// has the model): the scale of log(y / fit) and the covariance of (c1, c2) of the least-squares
-// estimator under that relative noise. A coefficient of exactly 0, or whose column is 0 in every
-// observation, is taken as pinned (a bound of the constrained fit, or no term): no variance. nullopt
-// when the observations leave no degree of freedom or an observation or its fit is not positive
-// (no relative scatter to speak of). Uses GSL for (X'X)^-1.
+// has the model): the scale of log(y / fit) (from the refit weighted by 1 / fit^2) and the
+// covariance of (c1, c2) of the least-squares estimator under that relative noise. A coefficient of exactly 0, or whose
+// column is 0 in every observation, is taken as pinned (a bound of the constrained fit, or no term): no variance.
+// nullopt when the observations leave no degree of freedom or an observation or its fit is not positive (no relative
+// scatter to speak of). Uses GSL for (X'X)^-1.
 std::optional<models::FitUncertainty> fit_uncertainty(const std::vector<Observation>& obs, double c1, double c2);
 
 // y = c1 + c2*x: the same with x1 = 1.
