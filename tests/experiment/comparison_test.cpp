@@ -348,10 +348,12 @@ TEST_F(ResultsCsv, OsuColumnsRoundTripAndOlderFilesGainThemEmpty) {
 
   const std::string old = "engine,op,time_s,ci95_s,ci_target_met,datatype,reduce_op,taper,key";
   EXPECT_EQ(upgraded_results_header(old),
-            "engine,op,time_s,ci95_s,ci_target_met,datatype,reduce_op,osu_avg_s,osu_min_s,osu_max_s,taper,key");
-  EXPECT_EQ(upgraded_results_row(old, "mpi,bcast/binomial,1,0.5,1,,,4,k1"), "mpi,bcast/binomial,1,0.5,1,,,,,,4,k1");
-  // Both kinds of added column at once: ci_target_met after ci95_s, the osu ones after reduce_op.
-  EXPECT_EQ(upgraded_results_row("engine,ci95_s,reduce_op,key", "model,0,sum,k"), "model,0,,sum,,,,k");
+            "engine,op,time_s,ci95_s,ci_target_met,datatype,reduce_op,osu_avg_s,osu_min_s,osu_max_s,interval_low_s,"
+            "interval_high_s,taper,key");
+  EXPECT_EQ(upgraded_results_row(old, "mpi,bcast/binomial,1,0.5,1,,,4,k1"), "mpi,bcast/binomial,1,0.5,1,,,,,,,,4,k1");
+  // Every kind of added column at once: ci_target_met after ci95_s, the osu ones after reduce_op,
+  // the interval's after them.
+  EXPECT_EQ(upgraded_results_row("engine,ci95_s,reduce_op,key", "model,0,sum,k"), "model,0,,sum,,,,,,k");
 }
 
 TEST_F(ResultsCsv, RefusesWhatIsNotAResultsFile) {
