@@ -151,6 +151,10 @@ int measure(const ParsedOptions& o) {
       std::cout << (spec.timed_on_root ? "; timed on the root" : "; last to finish: rank " + std::to_string(last));
     }
     std::cout << ")\n";
+    if (m.interval)
+      std::cout << "interval  " << format_seconds(m.interval->low_s) << " to " << format_seconds(m.interval->high_s)
+                << "  (" << fixed(100 * models::kPredictionLevel, 0)
+                << "% prediction interval, from the scatter of the fit's experiments)\n";
     if (m.osu)
       std::cout << "osu   avg " << format_seconds(m.osu->avg_s) << "  min " << format_seconds(m.osu->min_s) << "  max "
                 << format_seconds(m.osu->max_s) << "  (osu_bcast's: each rank's mean of " << spec.timing.iterations

@@ -14,6 +14,7 @@
 #include "engines/run.hpp"
 #include "experiment/analysis/comparison.hpp"
 #include "experiment/scenario/named_files.hpp"
+#include "support/units.hpp"
 
 namespace collsim::cli {
 namespace {
@@ -31,7 +32,7 @@ std::vector<OptionDef> compare_options() {
   };
 }
 
-const char* const kAbout =
+const std::string kAbout =
     "Joins result rows (collsim run's results.csv, collsim measure --csv, collsim-mpi measure --csv) by point\n"
     "(op, procs, bytes, segment, root): the textbook and derived predictions (engines formula-textbook,\n"
     "formula-derived), the model engine, the simulation and the measurements side by side, each with its\n"
@@ -39,7 +40,13 @@ const char* const kAbout =
     "bytes) over the (algorithm, segment) candidates that have a reference time: textbook, derived, model\n"
     "and sim pick the smallest prediction, ompi-4.1 and ompi-3.1 are Open MPI's fixed decisions. A pick's\n"
     "degradation is its reference time over the best one (1.00 = optimal). Fanout and radix are not in\n"
-    "result files: candidates are matched by algorithm and segment.";
+    "result files: candidates are matched by algorithm and segment.\n"
+    "Derived predictions from a parameters file that records its fits' scatter carry a " +
+    fixed(100 * models::kPredictionLevel, 0) +
+    "% prediction\n"
+    "interval (result columns interval_low_s, interval_high_s): the error table gives its mean half-width\n"
+    "and how many reference times lie inside it, a table lists each prediction with its interval,\n"
+    "comparison.csv has <engine>_low_s and <engine>_high_s, and the plots shade it around the line.";
 
 int compare(const ParsedOptions& o) {
   if (o.positional.empty()) throw UsageError("compare needs at least one results file (collsim compare RESULTS.csv)");
@@ -86,7 +93,8 @@ int compare(const ParsedOptions& o) {
 
   if (!python) return 0;
   return run_plotting_tool(*python, "plot_compare",
-                           {"--points", points_csv, "--selection", selection_csv, "--out", o.text("plots")},
+                           {"--points", points_csv, "--selection", selection_csv, "--out", o.text("plots"), "--level",
+                            fixed(100 * models::kPredictionLevel, 0)},
                            o.has("csv"));
 }
 

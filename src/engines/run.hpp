@@ -21,6 +21,7 @@
 
 #include "algorithms/params.hpp"
 #include "algorithms/rank_data.hpp"
+#include "models/prediction_interval.hpp"
 #include "registry/registry.hpp"
 #include "support/input_error.hpp"
 
@@ -103,6 +104,9 @@ struct RunResult {
   // Timing::osu: per rank, the mean of its timed calls, each from its own entry (osu_times sums
   // them up); empty under the collective timing.
   std::vector<double> osu_s;
+  // Formula engine: the prediction interval at models::kPredictionLevel from the fit of its
+  // parameters; absent from the other engines, and where no fit's uncertainty is known.
+  std::optional<models::TimeInterval> interval;
   // Model engine: the wall time it spent building and starting the ranks (on a large run mostly
   // first touches of fresh memory), then in its event loop, and the events it processed; for the
   // scale benchmarks. Zero from the other engines.

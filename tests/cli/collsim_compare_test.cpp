@@ -40,7 +40,7 @@ TEST(Compare, WritesTablesAndFiles) {
   EXPECT_NE(o.out.find("4      1000   binary_tree:0  basic_linear 1.500  binary_tree:0 1.000"), std::string::npos)
       << o.out;
   const std::string points = slurp(out / "comparison.csv");
-  EXPECT_NE(points.find("\nbcast/basic_linear,4,1000,0,0,sim,12,,4,,12,,,,-0.6666666666666666,,,,,,\n"),
+  EXPECT_NE(points.find("\nbcast/basic_linear,4,1000,0,0,sim,12,,4,,12,,,,-0.6666666666666666,,,,,,,,,,\n"),
             std::string::npos)
       << points;
   // The derived prediction at 2000 bytes has nothing to compare with, and stays in the file.
@@ -141,6 +141,71 @@ TEST(Compare, Plots) {
   const Outcome help = run_command(src("tools/plot_compare") + " --help");
   EXPECT_EQ(help.status, 0);
   EXPECT_NE(help.out.find("--points"), std::string::npos);
+}
+
+// Derived predictions with their prediction intervals (interval_low_s, interval_high_s) beside
+// the simulation: binomial's [4, 6] holds sim's 5 at 1000 bytes, [8, 12] not sim's 13 at 2000.
+const char* const kIntervalRows =
+    "engine,op,procs,bytes,segment,root,time_s,interval_low_s,interval_high_s\n"
+    "sim,bcast/binomial,4,1000,0,0,5e-06,,\n"
+    "sim,bcast/binomial,4,2000,0,0,1.3e-05,,\n"
+    "sim,bcast/binomial,4,4000,0,0,2e-05,,\n"
+    "formula-derived,bcast/binomial,4,1000,0,0,5e-06,4e-06,6e-06\n"
+    "formula-derived,bcast/binomial,4,2000,0,0,1e-05,8e-06,1.2e-05\n"
+    "formula-derived,bcast/binomial,4,4000,0,0,2e-05,1.6e-05,2.4e-05\n";
+
+TEST(Compare, ShowsPredictionIntervals) {
+  const fs::path csv = scratch_file("intervals.csv", kIntervalRows);
+  const Outcome o = collsim("compare " + csv.string());
+  ASSERT_EQ(o.status, 0) << o.err;
+  // Mean half-width: (1e-6/5e-6 + 2e-6/1e-5 + 4e-6/2e-5) / 3 = 20%; sim inside at 2 of 3 points.
+  EXPECT_NE(o.out.find("95% interval  sim inside"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("+-20.0% mean  2/3 (67%)"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("Predictions with their 95% prediction intervals"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("bcast/binomial  4      2000   0        13 us  10 us [8 us, 12 us]   no"), std::string::npos)
+      << o.out;
+  EXPECT_NE(o.out.find("bcast/binomial  4      1000   0        5 us   5 us [4 us, 6 us]     yes"), std::string::npos)
+      << o.out;
+  const Outcome c = collsim("compare " + csv.string() + " --csv");
+  ASSERT_EQ(c.status, 0) << c.err;
+  EXPECT_NE(c.out.find(",datatype,reduce_op,textbook_low_s,textbook_high_s,derived_low_s,derived_high_s\n"),
+            std::string::npos)
+      << c.out;
+  EXPECT_NE(c.out.find(",,,,4e-06,6e-06\n"), std::string::npos) << c.out;
+  // Files without the columns show no interval table.
+  const Outcome plain = collsim("compare " + scratch_file("rows.csv", kRows).string());
+  EXPECT_EQ(plain.out.find("prediction intervals"), std::string::npos) << plain.out;
+}
+
+// The plot shades the interval: tab10's first colour (#1f77b4, the only candidate's) at the band's
+// alpha 0.2 over white is (210, 228, 240); the figure with intervals has a patch of it, the same
+// figure without them only the few pixels where the line's antialiased edge happens to match (47).
+TEST(Compare, PlotsShadeTheInterval) {
+  if (run_command("/usr/bin/python3 -c 'import matplotlib'").status != 0) GTEST_SKIP() << "no python3 with matplotlib";
+  const fs::path with_csv = scratch_file("band.csv", kIntervalRows);
+  std::string plain_rows;
+  std::istringstream in(kIntervalRows);
+  for (std::string line; std::getline(in, line);)  // the same rows without the two interval cells
+    plain_rows += line.substr(0, line.rfind(',', line.rfind(',') - 1)) + "\n";
+  const fs::path plain_csv = scratch_file("noband.csv", plain_rows);
+  const fs::path with_dir = scratch() / "band-png", plain_dir = scratch() / "noband-png";
+  const Outcome o = collsim("compare " + with_csv.string() + " --plots " + with_dir.string());
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_NE(o.out.find("  bcast_p4.png: sim (dots), derived formula (solid, 95% prediction interval shaded)\n"),
+            std::string::npos)
+      << o.out;
+  ASSERT_EQ(collsim("compare " + plain_csv.string() + " --plots " + plain_dir.string()).status, 0);
+  auto band_pixels = [](const fs::path& png) {
+    const Outcome count = run_command(
+        "/usr/bin/python3 -c \"import sys, matplotlib.image as m; a = (m.imread(sys.argv[1])[:, :, :3] * 255).round(); "
+        "print(int(((abs(a[:, :, 0] - 210) <= 2) & (abs(a[:, :, 1] - 228) <= 2) & (abs(a[:, :, 2] - 240) <= "
+        "2)).sum()))\" " +
+        png.string());
+    EXPECT_EQ(count.status, 0) << count.err;
+    return std::stoi(count.out.empty() ? "-1" : count.out);
+  };
+  EXPECT_GT(band_pixels(with_dir / "bcast_p4.png"), 2000);
+  EXPECT_LT(band_pixels(plain_dir / "bcast_p4.png"), 200);
 }
 
 TEST(Select, PrintsTheTableAndWritesRules) {

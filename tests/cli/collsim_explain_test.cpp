@@ -175,8 +175,8 @@ TEST(CollsimExplain, RefusesATraceFileThatBreaksItsContract) {
 TEST(ScenarioCriticalPath, AddsTheSharesAsColumns) {
   const std::string csv = run_scenario("cp-on", "critical_path: true\n");
   EXPECT_TRUE(has(lines(csv).at(0),
-                  ",protocol,datatype,reduce_op,osu_avg_s,osu_min_s,osu_max_s,cp_latency_s,cp_transfer_s,cp_wait_s,cp_"
-                  "copy_s,cp_other_s,key"))
+                  ",protocol,datatype,reduce_op,osu_avg_s,osu_min_s,osu_max_s,interval_low_s,interval_high_s,"
+                  "cp_latency_s,cp_transfer_s,cp_wait_s,cp_copy_s,cp_other_s,key"))
       << csv;
   EXPECT_NEAR(std::stod(csv_field(csv, "cp_latency_s")), 3e-5, 1e-18);
   EXPECT_NEAR(std::stod(csv_field(csv, "cp_transfer_s")), 3 * 8e-10 * 10000, 1e-18);

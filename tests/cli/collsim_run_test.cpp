@@ -31,7 +31,7 @@ std::string json_string_field(const std::string& json, const std::string& key) {
 // "engine=model;op=bcast/binomial;procs=2;bytes=1000;segment=0;root=0": stable across versions).
 const std::string kModelRow =
     "model,bcast/binomial,2,1000,0,0,1.0800000000000002e-05,1,1.0800000000000002e-05,1.0800000000000002e-05,"
-    "1.0800000000000002e-05,1.0800000000000002e-05,0,,unchecked,,,,,,,8bd7b993eb02ab63";
+    "1.0800000000000002e-05,1.0800000000000002e-05,0,,unchecked,,,,,,,,,8bd7b993eb02ab63";
 
 struct Failed {
   Outcome outcome;
@@ -60,7 +60,7 @@ void expect_failed_after_model_row(const Failed& f, const std::string& error_sta
   EXPECT_NE(f.json.find("\"measurements_written\": 1,"), std::string::npos) << f.json;
   EXPECT_EQ(f.csv,
             "engine,op,procs,bytes,segment,root,time_s,runs,mean_s,median_s,min_s,max_s,ci95_s,ci_target_met,data,"
-            "protocol,datatype,reduce_op,osu_avg_s,osu_min_s,osu_max_s,key\n" +
+            "protocol,datatype,reduce_op,osu_avg_s,osu_min_s,osu_max_s,interval_low_s,interval_high_s,key\n" +
                 kModelRow + "\n");
   // What was measured is still shown.
   EXPECT_NE(f.outcome.out.find("bcast/binomial      2   1000        -  10.8 us"), std::string::npos) << f.outcome.out;

@@ -62,7 +62,7 @@ TEST(Sweep, SerialRunHasOneKeyedRowPerPointInPlanOrder) {
   ASSERT_EQ(rows.size(), kPoints + 1) << csv;
   EXPECT_EQ(rows[0],
             "engine,op,procs,bytes,segment,root,time_s,runs,mean_s,median_s,min_s,max_s,ci95_s,ci_target_met,data,"
-            "protocol,datatype,reduce_op,osu_avg_s,osu_min_s,osu_max_s,key");
+            "protocol,datatype,reduce_op,osu_avg_s,osu_min_s,osu_max_s,interval_low_s,interval_high_s,key");
   std::set<std::string> keys;
   for (std::size_t i = 1; i < rows.size(); ++i) {
     EXPECT_EQ(key_of(rows[i]).size(), 16u) << rows[i];

@@ -158,10 +158,13 @@ TEST(Comparison, PointsAndRelativeErrors) {
   EXPECT_EQ(
       points.substr(0, points.find('\n')),
       "op,procs,bytes,segment,root,reference,reference_s,textbook_s,derived_s,model_s,sim_s,mpi_s,mpi_native_s,"
-      "textbook_rel_err,derived_rel_err,model_rel_err,sim_rel_err,mpi_rel_err,mpi_native_rel_err,datatype,reduce_op");
-  EXPECT_NE(points.find("\nbcast/binomial,4,1000,0,0,sim,10,3,5,,10,,,-0.7,-0.5,,,,,,\n"), std::string::npos) << points;
+      "textbook_rel_err,derived_rel_err,model_rel_err,sim_rel_err,mpi_rel_err,mpi_native_rel_err,datatype,reduce_op,"
+      "textbook_low_s,textbook_high_s,derived_low_s,derived_high_s");
+  // (No row gave an interval: the last four cells are empty.)
+  EXPECT_NE(points.find("\nbcast/binomial,4,1000,0,0,sim,10,3,5,,10,,,-0.7,-0.5,,,,,,,,,,\n"), std::string::npos)
+      << points;
   // A point without a reference time: its predictions, no errors.
-  EXPECT_NE(points.find("\nbcast/pipeline,4,100000,8192,0,sim,,,1,,,,,,,,,,,,\n"), std::string::npos) << points;
+  EXPECT_NE(points.find("\nbcast/pipeline,4,100000,8192,0,sim,,,1,,,,,,,,,,,,,,,,\n"), std::string::npos) << points;
 
   const std::string selection = comparison_selection_csv(c);
   EXPECT_NE(selection.find("\nbcast,4,1000,0,4,bcast/binary_tree,0,8,textbook,bcast/basic_linear,0,12,1.5,ok,,\n"),
@@ -345,10 +348,12 @@ TEST_F(ResultsCsv, OsuColumnsRoundTripAndOlderFilesGainThemEmpty) {
 
   const std::string old = "engine,op,time_s,ci95_s,ci_target_met,datatype,reduce_op,taper,key";
   EXPECT_EQ(upgraded_results_header(old),
-            "engine,op,time_s,ci95_s,ci_target_met,datatype,reduce_op,osu_avg_s,osu_min_s,osu_max_s,taper,key");
-  EXPECT_EQ(upgraded_results_row(old, "mpi,bcast/binomial,1,0.5,1,,,4,k1"), "mpi,bcast/binomial,1,0.5,1,,,,,,4,k1");
-  // Both kinds of added column at once: ci_target_met after ci95_s, the osu ones after reduce_op.
-  EXPECT_EQ(upgraded_results_row("engine,ci95_s,reduce_op,key", "model,0,sum,k"), "model,0,,sum,,,,k");
+            "engine,op,time_s,ci95_s,ci_target_met,datatype,reduce_op,osu_avg_s,osu_min_s,osu_max_s,interval_low_s,"
+            "interval_high_s,taper,key");
+  EXPECT_EQ(upgraded_results_row(old, "mpi,bcast/binomial,1,0.5,1,,,4,k1"), "mpi,bcast/binomial,1,0.5,1,,,,,,,,4,k1");
+  // Every kind of added column at once: ci_target_met after ci95_s, the osu ones after reduce_op,
+  // the interval's after them.
+  EXPECT_EQ(upgraded_results_row("engine,ci95_s,reduce_op,key", "model,0,sum,k"), "model,0,,sum,,,,,,k");
 }
 
 TEST_F(ResultsCsv, RefusesWhatIsNotAResultsFile) {
@@ -379,7 +384,7 @@ TEST_F(ResultsCsv, RefusesWhatIsNotAResultsFile) {
           ":2: not a results row (time_s is '-1e-05', not a time (a non-negative number of seconds))");
   refused(write(header + "sim,bcast/binomial,4,1000,0,0,1,nan\n"),
           ":2: not a results row (mean_s is 'nan', not a time (a non-negative number of seconds))");
-  refused(write(csv_header() + "\nmpi,bcast/binomial,4,1000,0,0,1,3,1,1,1,1,0.1,yes,ok,,,,,,\n"),
+  refused(write(csv_header() + "\nmpi,bcast/binomial,4,1000,0,0,1,3,1,1,1,1,0.1,yes,ok,,,,,,,,\n"),
           ":2: not a results row (ci_target_met is 'yes')");
 }
 

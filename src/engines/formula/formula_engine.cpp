@@ -62,6 +62,11 @@ RunResult run_formula(const FormulaConfig& config, const RunSpec& spec) {
                      (config.fits_from.empty() ? std::string("the model's costs") : config.fits_from) +
                      "): these parameters do not describe this call");
   }
+  if (config.kind == FormulaConfig::Kind::derived)
+    if (auto u = config.uncertainty.find(a.name); u != config.uncertainty.end()) {
+      const auto [x1, x2] = models::alpha_beta_coefficients(f, in);
+      r.interval = models::prediction_interval(u->second, r.time_s, x1, x2);
+    }
   return r;
 }
 

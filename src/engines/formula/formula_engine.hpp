@@ -16,6 +16,7 @@
 #include "engines/model/model_engine.hpp"
 #include "engines/run.hpp"
 #include "models/formula.hpp"
+#include "models/prediction_interval.hpp"
 
 namespace collsim {
 
@@ -28,6 +29,9 @@ struct FormulaConfig {
   // Non-empty: only the algorithms of per_algorithm have costs, and this names where their fits
   // come from (a parameters file). costs.hockney would be a guess for the others: they are refused.
   std::string fits_from;
+  // Derived formulas: the uncertainty of each algorithm's fit, by name; a prediction of an
+  // algorithm with one carries its interval (RunResult::interval, models/prediction_interval.hpp).
+  std::map<std::string, models::FitUncertainty, std::less<>> uncertainty;
 };
 
 // Whether `config` has costs for `algorithm` (always, unless only fits count: fits_from).
@@ -42,10 +46,11 @@ const char* to_string(FormulaConfig::Kind kind);
 Engine formula_engine(FormulaConfig::Kind kind);
 FormulaConfig::Kind formula_kind(Engine formula);
 
-// The prediction for one call. Throws InputError when the algorithm has no formula of that kind
-// (textbook formulas exist only where the literature has one), no fit (has_fit), or when the
-// formula gives a negative or non-finite time under these costs (one line naming the call and
-// the costs).
+// The prediction for one call, with its interval when the config has its fit's uncertainty (a
+// derived formula from a parameters file that records it). Throws InputError when the algorithm
+// has no formula of that kind (textbook formulas exist only where the literature has one), no fit
+// (has_fit), or when the formula gives a negative or non-finite time under these costs (one line
+// naming the call and the costs).
 RunResult run_formula(const FormulaConfig& config, const RunSpec& spec);
 
 // gamma(p) for p = 2..max_procs, from the model engine: the root's time for a basic_linear

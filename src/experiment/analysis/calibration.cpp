@@ -387,7 +387,10 @@ void fit_algorithms(const Experiments& ex, const std::vector<const AlgorithmInfo
       // alpha and beta are a latency and a time per byte: a negative one would fit the grid by
       // cancelling the other and predict negative times outside it (a two-level cluster fitted
       // with one level: bcast/binomial's beta came out negative under map-by node).
-      return to_fit(alpha_only ? fit_alpha(obs) : fit_through_origin_nonnegative(obs, method), obs.size());
+      HockneyFit h = to_fit(alpha_only ? fit_alpha(obs) : fit_through_origin_nonnegative(obs, method), obs.size());
+      // The scatter of these experiments about the fit, for its prediction intervals.
+      h.uncertainty = fit_uncertainty(obs, h.alpha, h.beta);
+      return h;
     };
     try {
       HockneyFit fit = fit_at(0, 0);

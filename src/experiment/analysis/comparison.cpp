@@ -55,6 +55,51 @@ std::string short_name(const Candidate& c) {
   return out;
 }
 
+// "95%": the level of the prediction intervals, for headings.
+std::string interval_level() { return fixed(100 * models::kPredictionLevel, 0) + "%"; }
+
+// "123.4 us [110.2 us, 138.1 us]".
+std::string with_interval(double time, const models::TimeInterval& in) {
+  return format_seconds(time) + " [" + format_seconds(in.low_s) + ", " + format_seconds(in.high_s) + "]";
+}
+
+// Every point with a prediction interval: its reference time, and each formula engine's
+// prediction with its interval and whether the reference lies inside; "" when no point has one.
+std::string format_intervals(const Comparison& c) {
+  std::vector<Engine> engines;
+  for (Engine e : kCollectiveEngines)
+    if (is_formula(e) && std::any_of(c.points.begin(), c.points.end(),
+                                     [&](const PointComparison& p) { return p.interval[index(e)].has_value(); }))
+      engines.push_back(e);
+  if (engines.empty()) return "";
+  const std::size_t ref = index(c.reference);
+  std::vector<std::vector<std::string>> t = {
+      {"op", "procs", "bytes", "segment", std::string(engine_name(c.reference))}};
+  for (Engine e : engines) {
+    t.front().emplace_back(engine_name(e));
+    t.front().emplace_back("inside");
+  }
+  for (const auto& p : c.points) {
+    if (std::none_of(engines.begin(), engines.end(), [&](Engine e) { return p.interval[index(e)].has_value(); }))
+      continue;
+    const PointKey& k = p.point;
+    std::vector<std::string> row = {k.op, std::to_string(k.procs), format_bytes(k.bytes), format_bytes(k.segment),
+                                    p.time[ref] ? format_seconds(*p.time[ref]) : "-"};
+    for (Engine e : engines) {
+      const auto& time = p.time[index(e)];
+      const auto& in = p.interval[index(e)];
+      row.push_back(!time ? "-" : in ? with_interval(*time, *in) : format_seconds(*time));
+      row.emplace_back(!in || !p.time[ref]                                       ? "-"
+                       : in->low_s <= *p.time[ref] && *p.time[ref] <= in->high_s ? "yes"
+                                                                                 : "no");
+    }
+    t.push_back(std::move(row));
+  }
+  return "\nPredictions with their " + interval_level() +
+         " prediction intervals (from the fits of the parameters file), " + "and whether the " +
+         std::string(engine_name(c.reference)) + " time lies inside:\n" + format_text_table(t);
+}
+
 }  // namespace
 
 std::string to_string(const Candidate& c) {
@@ -106,6 +151,7 @@ std::map<PointKey, PointComparison> join_rows(std::span<const ResultsFile> files
       PointComparison& p = points[key];
       p.point = key;
       p.time[index(*e)] = m.time_s;
+      p.interval[index(*e)] = m.interval;
       ++c.rows[index(*e)];
     }
   return points;
@@ -234,16 +280,23 @@ std::optional<ErrorSummary> error_summary(const Comparison& c, Operation op, Eng
   ErrorSummary s;
   s.engine = e;
   s.op = op;
-  double sum = 0;
+  double sum = 0, widths = 0;
   for (const auto& p : c.points) {
     const auto& err = p.rel_error[index(e)];
     if (!err || find_algorithm(p.point.op)->op != op) continue;
     ++s.points;
     sum += std::abs(*err);
     s.max_abs = std::max(s.max_abs, std::abs(*err));
+    if (const auto& in = p.interval[index(e)]) {
+      const double ref = *p.time[index(c.reference)];
+      ++s.with_interval;
+      if (in->low_s <= ref && ref <= in->high_s) ++s.inside;
+      widths += (in->high_s - in->low_s) / 2 / *p.time[index(e)];
+    }
   }
   if (s.points == 0) return std::nullopt;
   s.mean_abs = sum / s.points;
+  if (s.with_interval > 0) s.mean_half_width = widths / s.with_interval;
   return s;
 }
 
@@ -298,7 +351,16 @@ std::string comparison_points_csv(const Comparison& c) {
       out += engine_column(e);
       out += suffix;
     }
-  out += ",datatype,reduce_op\n";
+  out += ",datatype,reduce_op";
+  // The intervals last: columns added after the others, which readers find by name.
+  for (Engine e : kCollectiveEngines)
+    if (is_formula(e))
+      for (const char* suffix : {"_low_s", "_high_s"}) {
+        out += ',';
+        out += engine_column(e);
+        out += suffix;
+      }
+  out += '\n';
   for (const auto& p : c.points) {
     const PointKey& k = p.point;
     CsvLine line;
@@ -306,7 +368,13 @@ std::string comparison_points_csv(const Comparison& c) {
     line.text(std::string(engine_name(c.reference))).number(p.time[index(c.reference)]);
     for (const auto& time : p.time) line.number(time);
     for (const auto& r : p.rel_error) line.number(r);
-    out += line.text(k.datatype).text(k.reduce_op).str() + "\n";
+    line.text(k.datatype).text(k.reduce_op);
+    for (Engine e : kCollectiveEngines)
+      if (is_formula(e)) {
+        const auto& in = p.interval[index(e)];
+        line.number(in ? std::optional(in->low_s) : std::nullopt).number(in ? std::optional(in->high_s) : std::nullopt);
+      }
+    out += line.str() + "\n";
   }
   return out;
 }
@@ -348,11 +416,24 @@ std::string format_comparison(const Comparison& c) {
   out += "\n\n";
 
   if (!c.error_summaries.empty()) {
+    const bool intervals = std::any_of(c.error_summaries.begin(), c.error_summaries.end(),
+                                       [](const ErrorSummary& s) { return s.with_interval > 0; });
     out += "Prediction error against " + ref + ", |time - " + ref + "| / " + ref + ":\n";
     std::vector<std::vector<std::string>> t = {{"engine", "operation", "points", "mean", "max"}};
-    for (const auto& s : c.error_summaries)
+    if (intervals) {
+      t.front().push_back(interval_level() + " interval");
+      t.front().emplace_back(ref + " inside");
+    }
+    for (const auto& s : c.error_summaries) {
       t.push_back({std::string(engine_name(s.engine)), std::string(to_string(s.op)), std::to_string(s.points),
                    percent(s.mean_abs), percent(s.max_abs)});
+      if (!intervals) continue;
+      const bool any = s.with_interval > 0;
+      t.back().push_back(any ? "+-" + percent(s.mean_half_width) + " mean" : "-");
+      t.back().push_back(any ? std::to_string(s.inside) + "/" + std::to_string(s.with_interval) + " (" +
+                                   fixed(100.0 * s.inside / s.with_interval, 0) + "%)"
+                             : "-");
+    }
     out += format_text_table(t) + "\n";
   }
 
@@ -412,6 +493,7 @@ std::string format_comparison(const Comparison& c) {
            " (name[:segment] degradation; (name): Open MPI's choice, not in the results; -: no prediction):\n" +
            format_text_table(picks);
   }
+  out += format_intervals(c);
   return out;
 }
 

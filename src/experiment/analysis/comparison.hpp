@@ -52,6 +52,8 @@ struct PointComparison {
   std::array<std::optional<double>, kComparedEngines> time;  // time_s by engine, when a row gave it
   // (time - reference time) / reference time, for every engine but the reference, when both exist.
   std::array<std::optional<double>, kComparedEngines> rel_error;
+  // The prediction interval of a row that gave one (a derived formula's, Measurement::interval).
+  std::array<std::optional<models::TimeInterval>, kComparedEngines> interval;
 };
 
 struct Candidate {
@@ -106,6 +108,11 @@ struct ErrorSummary {
   Operation op = Operation::bcast;
   int points = 0;
   double mean_abs = 0, max_abs = 0;  // of rel_error
+  // Of the points that also have the engine's prediction interval: how many, how many of their
+  // reference times lie inside it (at the interval's level, about that share should), and the
+  // mean of its half-width relative to the prediction, (high - low) / 2 / time.
+  int with_interval = 0, inside = 0;
+  double mean_half_width = 0;
 };
 
 struct Comparison {
@@ -134,13 +141,16 @@ Comparison compare_results(std::span<const ResultsFile> files, std::optional<Eng
 
 // Per point: op,procs,bytes,segment,root,reference,reference_s, then <engine>_s and
 // <engine>_rel_err for every engine (empty when absent), then datatype,reduce_op (empty for
-// operations that do not reduce); numbers in shortest round-trip form.
+// operations that do not reduce), then <engine>_low_s and <engine>_high_s for each formula engine
+// (its prediction interval; empty without one); numbers in shortest round-trip form.
 std::string comparison_points_csv(const Comparison& c);
 // Per group and selector: operation,procs,bytes,root,candidates,best,best_segment,best_s,
 // selector,pick,pick_segment,pick_s,degradation,status,datatype,reduce_op.
 std::string comparison_selection_csv(const Comparison& c);
-// The terminal report: rows read, prediction errors, each selector's mean and worst degradation
-// and hit rate per operation, and per operation a table of the picks by (procs, bytes).
+// The terminal report: rows read, prediction errors (with, for predictions that have intervals,
+// their mean half-width and how many reference times fall inside), each selector's mean and worst
+// degradation and hit rate per operation, per operation a table of the picks by (procs, bytes),
+// and the predictions with intervals point by point ("123.4 us [110.2 us, 138.1 us]").
 std::string format_comparison(const Comparison& c);
 
 }  // namespace collsim

@@ -9,11 +9,22 @@ namespace collsim {
 
 namespace {
 
+// The keys of a fit's uncertainty, all or none, in file order.
+constexpr const char* kUncertaintyKeys[] = {"log_sd", "var_alpha", "cov_alpha_beta", "var_beta", "dof"};
+
+std::string uncertainty_text(const std::optional<models::FitUncertainty>& u) {
+  if (!u) return "";
+  return ", log_sd: " + format_real(u->log_sd) + ", var_alpha: " + format_real(u->var_alpha) +
+         ", cov_alpha_beta: " + format_real(u->cov_alpha_beta) + ", var_beta: " + format_real(u->var_beta) +
+         ", dof: " + std::to_string(u->dof);
+}
+
 std::string fit_text(const HockneyFit& f, bool moves_data) {
   const std::string quality = f.quality.empty() ? fit_quality(f, moves_data) : f.quality;
   return "{alpha: " + format_real(f.alpha) + ", beta: " + format_real(f.beta) +
          ", points: " + std::to_string(f.points) + ", rms_residual_s: " + format_real(f.rms_residual_s) +
-         ", max_rel_residual: " + format_real(f.max_rel_residual) + ", quality: \"" + quality + "\"}";
+         ", max_rel_residual: " + format_real(f.max_rel_residual) + ", quality: \"" + quality + "\"" +
+         uncertainty_text(f.uncertainty) + "}";
 }
 
 template <class T, class F>
@@ -23,9 +34,35 @@ std::string list_text(const std::vector<T>& v, F format) {
   return s + "]";
 }
 
+// A fit's uncertainty: all of its keys or none (nullopt).
+std::optional<models::FitUncertainty> read_uncertainty(const Reader& in, const YAML::Node& n,
+                                                       const std::string& where) {
+  std::string given, missing;
+  for (const char* key : kUncertaintyKeys) {
+    std::string& list = n[key] ? given : missing;
+    if (!list.empty()) list += ", ";
+    list += key;
+  }
+  if (given.empty()) return std::nullopt;
+  if (!missing.empty())
+    in.fail(n, where + " has " + given + " but not " + missing + ": a prediction interval needs all of them, or none");
+  models::FitUncertainty u;
+  u.log_sd = in.real(n["log_sd"], where + ".log_sd", 0);
+  u.var_alpha = in.real(n["var_alpha"], where + ".var_alpha", 0);
+  u.cov_alpha_beta = in.real(n["cov_alpha_beta"], where + ".cov_alpha_beta", -1e300);
+  u.var_beta = in.real(n["var_beta"], where + ".var_beta", 0);
+  u.dof = static_cast<int>(in.integer(n["dof"], where + ".dof", 1, INT_MAX));
+  // A covariance matrix is positive semi-definite; its rounding to 17 digits keeps that to ~1e-15.
+  if (u.cov_alpha_beta * u.cov_alpha_beta > u.var_alpha * u.var_beta * (1 + 1e-9))
+    in.fail(n["cov_alpha_beta"], where + ".cov_alpha_beta: its square exceeds var_alpha * var_beta (not a covariance)");
+  return u;
+}
+
 // A latency or a time per byte below 0 is no physical cost: it would predict negative times.
 HockneyFit read_fit(const Reader& in, const YAML::Node& n, const std::string& where, bool moves_data) {
-  in.only_keys(n, where, {"alpha", "beta", "points", "rms_residual_s", "max_rel_residual", "quality"});
+  in.only_keys(n, where,
+               {"alpha", "beta", "points", "rms_residual_s", "max_rel_residual", "quality", "log_sd", "var_alpha",
+                "cov_alpha_beta", "var_beta", "dof"});
   if (!n["alpha"] || !n["beta"]) in.fail(n, where + " needs alpha and beta");
   HockneyFit f;
   f.alpha = in.real(n["alpha"], where + ".alpha", 0);
@@ -37,6 +74,7 @@ HockneyFit read_fit(const Reader& in, const YAML::Node& n, const std::string& wh
   f.quality = n["quality"] ? in.text(n["quality"], where + ".quality") : fit_quality(f, moves_data);
   if (f.quality != "ok" && !f.quality.starts_with("poor: "))
     in.fail(n["quality"], where + ".quality: '" + f.quality + "' is not ok or poor: REASONS");
+  f.uncertainty = read_uncertainty(in, n, where);
   return f;
 }
 
@@ -170,7 +208,10 @@ FormulaConfig formula_config(const Parameters& p, FormulaConfig::Kind kind) {
   f.costs.reduce_gamma = p.reduce_gamma;
   if (p.pingpong) f.costs.hockney = {p.pingpong->alpha, p.pingpong->beta};
   if (kind == FormulaConfig::Kind::derived || !p.pingpong) {
-    for (const auto& [name, fit] : p.algorithms) f.per_algorithm[name] = {fit.alpha, fit.beta};
+    for (const auto& [name, fit] : p.algorithms) {
+      f.per_algorithm[name] = {fit.alpha, fit.beta};
+      if (kind == FormulaConfig::Kind::derived && fit.uncertainty) f.uncertainty[name] = *fit.uncertainty;
+    }
     f.fits_from = p.file.empty() ? "the calibration" : p.file;
   }
   return f;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "engines/formula/formula_engine.hpp"
+#include "models/prediction_interval.hpp"
 
 namespace collsim {
 
@@ -24,6 +25,10 @@ struct HockneyFit {
   double rms_residual_s = 0;    // root mean square of T - fit, in seconds
   double max_rel_residual = 0;  // largest |T - fit| / T
   std::string quality{};        // fit_quality(): "ok" or "poor: " and why
+  // What its prediction intervals need (models/prediction_interval.hpp): keys log_sd, var_alpha,
+  // cov_alpha_beta, var_beta and dof in the file, all or none. Files written before intervals
+  // have none, and their predictions then have no interval rather than a made-up one.
+  std::optional<models::FitUncertainty> uncertainty = std::nullopt;
 };
 
 // A fit is poor when a parameter sits at its bound 0 (the constrained fit would have taken it
@@ -71,6 +76,9 @@ Parameters read_parameters(const std::string& path);
 // algorithm's own (alpha, beta) and gamma(p); textbook formulas take the ping-pong's (alpha, beta)
 // for every algorithm, as the traditional approach does (the seed's Section III), falling back to
 // the algorithm's own fit when no ping-pong was measured. Receives are serial as the file says.
+// Derived formulas also take each fit's uncertainty, for their prediction intervals; textbook
+// formulas take none: their (alpha, beta) were not fitted to the algorithm's experiments, so the
+// file holds no scatter of theirs to build an interval from.
 // An algorithm without its costs is refused by the engine (FormulaConfig::fits_from, naming p.file).
 FormulaConfig formula_config(const Parameters& p, FormulaConfig::Kind kind);
 

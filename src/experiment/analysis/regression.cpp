@@ -154,4 +154,77 @@ std::vector<double> fit_nondecreasing(const std::vector<double>& y, const std::v
   return g;
 }
 
+std::optional<models::FitUncertainty> fit_uncertainty(const std::vector<Observation>& obs, double c1, double c2) {
+  const double c[2] = {c1, c2};
+  const std::size_t n = obs.size();
+  // The free columns, each scaled by its largest value for a well-conditioned inverse.
+  std::vector<std::size_t> free;
+  std::array<double, 2> scale{0, 0};
+  for (std::size_t j = 0; j < 2; ++j) {
+    for (const Observation& o : obs) scale[j] = std::max(scale[j], std::abs(j == 0 ? o.x1 : o.x2));
+    if (c[j] != 0 && scale[j] > 0) free.push_back(j);
+  }
+  const std::size_t k = free.size();
+  if (k == 0 || n <= k) return std::nullopt;
+  // The relative scatter, log(y / fit), is undefined where either is not positive.
+  std::vector<double> fit(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    fit[i] = c1 * obs[i].x1 + c2 * obs[i].x2;
+    if (!(fit[i] > 0) || !(obs[i].y > 0)) return std::nullopt;
+  }
+  models::FitUncertainty u;
+  u.dof = static_cast<int>(n - k);
+  auto x = [&](std::size_t i, std::size_t col) { return (free[col] == 0 ? obs[i].x1 : obs[i].x2) / scale[free[col]]; };
+  // A = (X'X)^-1: GSL's weighted least squares with unit weights returns exactly that as its
+  // covariance (gsl_multifit_wlinear: cov = (X'WX)^-1).
+  NoAbort guard;
+  Matrix X(gsl_matrix_alloc(n, k)), A(gsl_matrix_alloc(k, k));
+  Vector w(gsl_vector_alloc(n)), y(gsl_vector_alloc(n)), coef(gsl_vector_alloc(k));
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t col = 0; col < k; ++col) gsl_matrix_set(X.get(), i, col, x(i, col));
+    gsl_vector_set(w.get(), i, 1);
+    gsl_vector_set(y.get(), i, obs[i].y);
+  }
+  std::unique_ptr<gsl_multifit_linear_workspace, Deleter<gsl_multifit_linear_workspace, gsl_multifit_linear_free>> ws(
+      gsl_multifit_linear_alloc(n, k));
+  double chisq = 0;
+  if (gsl_multifit_wlinear(X.get(), w.get(), y.get(), coef.get(), A.get(), &chisq, ws.get())) return std::nullopt;
+  // s from the residuals of the weighted refit (weights 1 / fit_i^2, the efficient fit under
+  // relative noise), not the fit's own: a fit on T is off at small T by its own error there, and
+  // n - k degrees of freedom would not correct for it (3.5x the variance on the test's grid).
+  Matrix B(gsl_matrix_alloc(k, k));
+  for (std::size_t i = 0; i < n; ++i) gsl_vector_set(w.get(), i, 1 / (fit[i] * fit[i]));
+  if (gsl_multifit_wlinear(X.get(), w.get(), y.get(), coef.get(), B.get(), &chisq, ws.get())) return std::nullopt;
+  double refit_squares = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    double refit = 0;
+    for (std::size_t col = 0; col < k; ++col) refit += x(i, col) * gsl_vector_get(coef.get(), col);
+    if (!(refit > 0)) return std::nullopt;
+    const double r = std::log(obs[i].y / refit);
+    refit_squares += r * r;
+  }
+  u.log_sd = std::sqrt(refit_squares / u.dof);
+  // M = X' diag((s fit_i)^2) X, then the sandwich A M A.
+  double M[2][2] = {{0, 0}, {0, 0}};
+  for (std::size_t i = 0; i < n; ++i) {
+    const double v = u.log_sd * u.log_sd * fit[i] * fit[i];
+    for (std::size_t a = 0; a < k; ++a)
+      for (std::size_t b = 0; b < k; ++b) M[a][b] += v * x(i, a) * x(i, b);
+  }
+  double C[2][2] = {{0, 0}, {0, 0}};
+  for (std::size_t a = 0; a < k; ++a)
+    for (std::size_t b = 0; b < k; ++b)
+      for (std::size_t p = 0; p < k; ++p)
+        for (std::size_t q = 0; q < k; ++q)
+          C[a][b] += gsl_matrix_get(A.get(), a, p) * M[p][q] * gsl_matrix_get(A.get(), q, b);
+  // Back to the unscaled coefficients, in the full (alpha, beta) layout.
+  double full[2][2] = {{0, 0}, {0, 0}};
+  for (std::size_t a = 0; a < k; ++a)
+    for (std::size_t b = 0; b < k; ++b) full[free[a]][free[b]] = C[a][b] / (scale[free[a]] * scale[free[b]]);
+  u.var_alpha = full[0][0];
+  u.cov_alpha_beta = full[0][1];
+  u.var_beta = full[1][1];
+  return u;
+}
+
 }  // namespace collsim

@@ -6,8 +6,11 @@
 #pragma once
 
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "models/prediction_interval.hpp"
 
 namespace collsim {
 
@@ -31,6 +34,14 @@ LinearFit2 fit_through_origin(const std::vector<Observation>& obs, FitMethod met
 // The same with c1 >= 0 and c2 >= 0, for coefficients that cannot be negative (a latency, a time per
 // byte): the free fit when it is inside, else the better of the fits with one coefficient 0.
 LinearFit2 fit_through_origin_nonnegative(const std::vector<Observation>& obs, FitMethod method);
+
+// What the prediction intervals of the fit y = c1*x1 + c2*x2 need (models/prediction_interval.hpp
+// has the model): the scale of log(y / fit) (from the refit weighted by 1 / fit^2) and the
+// covariance of (c1, c2) of the least-squares estimator under that relative noise. A coefficient of exactly 0, or whose
+// column is 0 in every observation, is taken as pinned (a bound of the constrained fit, or no term): no variance.
+// nullopt when the observations leave no degree of freedom or an observation or its fit is not positive (no relative
+// scatter to speak of). Uses GSL for (X'X)^-1.
+std::optional<models::FitUncertainty> fit_uncertainty(const std::vector<Observation>& obs, double c1, double c2);
 
 // y = c1 + c2*x with c1 >= 0 and c2 >= 0: fit_through_origin_nonnegative with x1 = 1.
 LinearFit2 fit_line_nonnegative(const std::vector<double>& x, const std::vector<double>& y, FitMethod method);

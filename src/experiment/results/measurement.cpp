@@ -32,7 +32,7 @@ Measurement simulated_measurement(std::string engine, std::string op, int procs,
 
 std::string csv_header() {
   return "engine,op,procs,bytes,segment,root,time_s,runs,mean_s,median_s,min_s,max_s,ci95_s,ci_target_met,data,"
-         "protocol,datatype,reduce_op,osu_avg_s,osu_min_s,osu_max_s";
+         "protocol,datatype,reduce_op,osu_avg_s,osu_min_s,osu_max_s,interval_low_s,interval_high_s";
 }
 
 std::string ci_met_cell(const std::optional<bool>& met) { return met ? (*met ? "1" : "0") : ""; }
@@ -47,11 +47,10 @@ namespace {
 // Columns added to results files after they were first written, each after the column named
 // beside it (which may be one added before it in this list); a file without one reads as if its
 // cells were empty.
-constexpr std::pair<const char*, const char*> kAddedColumns[] = {{"ci_target_met", "ci95_s"},
-                                                                 {"osu_avg_s", "reduce_op"},
-                                                                 {"osu_min_s", "osu_avg_s"},
-                                                                 {"osu_max_s", "osu_min_s"},
-                                                                 {"packing", "get_behaviour"}};
+constexpr std::pair<const char*, const char*> kAddedColumns[] = {
+    {"ci_target_met", "ci95_s"}, {"osu_avg_s", "reduce_op"},      {"osu_min_s", "osu_avg_s"},
+    {"osu_max_s", "osu_min_s"},  {"interval_low_s", "osu_max_s"}, {"interval_high_s", "interval_low_s"},
+    {"packing", "get_behaviour"}};
 
 // `header` with the added columns it lacks, each after its anchor (none when it lacks the anchor:
 // not a results header); `at` gets where each one landed, in increasing order.
@@ -170,6 +169,8 @@ std::string csv_row(const Measurement& m) {
       .number(m.osu ? std::optional(m.osu->avg_s) : std::nullopt)
       .number(m.osu ? std::optional(m.osu->min_s) : std::nullopt)
       .number(m.osu ? std::optional(m.osu->max_s) : std::nullopt)
+      .number(m.interval ? std::optional(m.interval->low_s) : std::nullopt)
+      .number(m.interval ? std::optional(m.interval->high_s) : std::nullopt)
       .str();
 }
 
@@ -255,6 +256,19 @@ std::optional<Measurement> row_from_cells(const std::vector<std::string>& header
         *value = parse_real(v.at(column)).value();
       }
       m.osu = t;
+    }
+    if (v.count("interval_low_s") && !v["interval_low_s"].empty()) {  // files before intervals have none
+      models::TimeInterval t;
+      for (auto [column, value] : {std::pair{"interval_low_s", &t.low_s}, {"interval_high_s", &t.high_s}}) {
+        field = column;
+        *value = parse_real(v.at(column)).value();
+      }
+      if (!(t.low_s <= m.time_s && m.time_s <= t.high_s)) {
+        problem = "the interval [" + v["interval_low_s"] + ", " + v["interval_high_s"] + "] does not hold time_s " +
+                  v["time_s"];
+        return std::nullopt;
+      }
+      m.interval = t;
     }
     static const std::vector<std::string> path_columns = split_csv(critical_path_header());
     if (v.count(path_columns[0]) && !v[path_columns[0]].empty()) {

@@ -45,6 +45,9 @@ struct Measurement {
   // rank's mean time from its own entry, beside time_s (columns osu_avg_s, osu_min_s, osu_max_s;
   // empty under the default timing and from the formula engines).
   std::optional<OsuTimes> osu;
+  // A formula's prediction interval at models::kPredictionLevel (RunResult::interval), columns
+  // interval_low_s and interval_high_s; empty from the other engines and without a fit's uncertainty.
+  std::optional<models::TimeInterval> interval;
 };
 
 // Fills the statistics of a simulated point from its single time.
@@ -81,7 +84,7 @@ bool read_ci_met_cell(const std::string& cell, std::optional<bool>& met);
 // Under a table whose measured times that missed the target are marked " *".
 inline constexpr const char* kCiMissedNote =
     "* stopped at max_runs with the 95% CI above ci_target: less certain than asked (ci_target_met 0)\n";
-// A results file written before a column was added (ci_target_met, the osu_ columns) still resumes
+// A results file written before a column was added (ci_target_met, the osu_ and interval_ columns) still resumes
 // and merges: its header with the added columns, and one of its rows with an empty cell in each.
 // Both return their argument unchanged when the header has every column already.
 std::string upgraded_results_header(const std::string& header);

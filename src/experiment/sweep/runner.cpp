@@ -66,6 +66,7 @@ Measurement to_measurement(Engine engine, const RunSpec& spec, const RunResult& 
   Measurement m = simulated_measurement(std::string(engine_name(engine)), spec, result.time_s, std::move(data));
   m.protocol = result.protocol;
   m.osu = osu_times(result.osu_s);
+  m.interval = result.interval;
   return m;
 }
 
