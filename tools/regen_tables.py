@@ -201,22 +201,32 @@ def paper_verdict(root):
             f"binomial is the faster of the two at {points(binomial_wins)}.")
 
 
-@renders("paper-grisou", "errors")
-def paper_errors(root):
-    rows = read_csv(root, f"{PAPER}/comparison.csv")
-    stats = {kind: error_stats(rows, kind) for kind in ("textbook", "derived")}
+def errors_table(rows, kinds=("textbook", "derived")):
+    """formula | operation | points | mean | max: each kind's relative errors in a comparison.csv."""
+    stats = {kind: error_stats(rows, kind) for kind in kinds}
     table = []
     for op in ordered(r["op"].split("/")[0] for r in rows):
-        for kind in ("textbook", "derived"):
+        for kind in kinds:
             if op in stats[kind]:
                 points, mean, worst = stats[kind][op]
                 table.append([kind, op, points, percent(mean), percent(worst)])
     return md_table(["formula", "operation", "points", "mean", "max"], table)
 
 
+@renders("paper-grisou", "errors")
+def paper_errors(root):
+    return errors_table(read_csv(root, f"{PAPER}/comparison.csv"))
+
+
 @renders("paper-grisou", "selection")
 def paper_selection(root):
-    stats = selector_stats(read_csv(root, f"{PAPER}/selection.csv"))
+    return selection_table(read_csv(root, f"{PAPER}/selection.csv"))
+
+
+def selection_table(rows):
+    """selector | operation | picks | mean | worst | worst at | best picked | coverage, per selector
+    and operation of a selection.csv."""
+    stats = selector_stats(rows)
     table = []
     for op in ordered(k[1] for k in stats):
         for selector in ordered(k[0] for k in stats if k[1] == op):
@@ -363,6 +373,51 @@ def allreduce_coverage(root):
     s = selector_stats(read_csv(root, f"{ALLREDUCE}/selection.csv"))[("ompi-4.1", "allreduce")]
     return (f"Open MPI 4.1's decision is covered at {s['picks']} of the {s['calls']} calls; at the other "
             f"{s['calls'] - s['picks']}")
+
+
+# ---- validation/testbed.md, the seed's method on the testbed ----
+
+SEED = "validation/testbed/seed"
+
+
+def seed_calibrated_procs(root):
+    """The process counts the formulas were calibrated at (parameters.yaml's procs: [2, 3, 4])."""
+    with open(os.path.join(root, SEED, "parameters.yaml")) as f:
+        for line in f:
+            if line.startswith("procs:"):
+                return {int(p) for p in line.split("[", 1)[1].split("]", 1)[0].split(",")}
+    raise ValueError(f"{SEED}/parameters.yaml: no procs")
+
+
+@renders("testbed-seed", "errors")
+def seed_errors(root):
+    return errors_table(read_csv(root, f"{SEED}/comparison.csv"), ("textbook", "derived", "sim"))
+
+
+@renders("testbed-seed", "algorithms")
+def seed_algorithms(root):
+    """Per algorithm, the mean and worst |relative error| of the derived formula and of the
+    simulation against the measurement, at the calibrated process counts and beyond them."""
+    rows = read_csv(root, f"{SEED}/comparison.csv")
+    calibrated = seed_calibrated_procs(root)
+    groups = (("at", lambda p: p in calibrated), ("beyond", lambda p: p not in calibrated))
+
+    def cell(op, kind, where):
+        errors = [abs(float(r[f"{kind}_rel_err"])) for r in rows
+                  if r["op"] == op and where(int(r["procs"])) and r[f"{kind}_rel_err"]]
+        return f"{percent(sum(errors) / len(errors))} / {percent(max(errors))}" if errors else "-"
+
+    table = [[op] + [cell(op, kind, where) for kind in ("derived", "sim") for _, where in groups]
+             for op in ordered(r["op"] for r in rows)]
+    at = ", ".join(str(p) for p in sorted(calibrated))
+    beyond = ", ".join(str(p) for p in sorted({int(r["procs"]) for r in rows} - calibrated))
+    return md_table(["algorithm", f"derived, P = {at}", f"derived, P = {beyond}", f"sim, P = {at}",
+                     f"sim, P = {beyond}"], table)
+
+
+@renders("testbed-seed", "selection")
+def seed_selection(root):
+    return selection_table(read_csv(root, f"{SEED}/selection.csv"))
 
 
 # ---- validation/measured.md ----

@@ -166,6 +166,33 @@ TEST(CliCalibrate, SaysWhenMpiExperimentsStopAtMaxRuns) {
       << c.out;
 }
 
+// --launcher: the experiments run under the given launcher line (tools/testbed's, one string),
+// split at blanks, before "-np P"; here a stand-in that notes its arguments and prints one row.
+TEST(CliCalibrate, MpiExperimentsRunUnderTheLauncherGiven) {
+  const fs::path args = scratch() / "calibrate-launcher.args";
+  fs::remove(args);
+  const fs::path launcher = scratch_file(
+      "calibrate-launcher.sh",
+      "echo \"$@\" >>" + args.string() +
+          "\necho engine,op,procs,bytes,segment,root,time_s,runs,mean_s,median_s,min_s,max_s,ci95_s,ci_target_met,"
+          "data\necho mpi,bcast/basic_linear,2,1024,0,0,0.003,10,0.0035,0.003,0.001,0.009,0.0002,1,ok\n");
+  const std::string params = (scratch() / "launcher.yaml").string();
+  const Outcome c = collsim("calibrate --engine mpi --launcher 'sh " + launcher.string() +
+                            "' --statistic min --procs 2 --bytes 1KiB,16KiB --ops bcast/basic_linear "
+                            "--gamma-procs 2 --pingpong-sizes none --quiet --output " +
+                            params);
+  ASSERT_EQ(c.status, 0) << c.err << c.out;
+  // gamma(2) and the broadcast at two sizes, each one launch of -np 2.
+  const std::vector<std::string> calls = lines(slurp(args));
+  ASSERT_EQ(calls.size(), 3u) << slurp(args);
+  for (const std::string& call : calls) EXPECT_EQ(call.rfind("-np 2 ", 0), 0u) << call;
+  EXPECT_NE(calls[2].find(" measure --engine mpi --op bcast/basic_linear --bytes 16384 "), std::string::npos)
+      << calls[2];
+  expect_bad_input("calibrate --engine sim --launcher mpirun", "--launcher does not apply to --engine sim");
+  expect_bad_input("calibrate --engine mpi --launcher ''", "--launcher: no command in ''");
+  expect_bad_input("calibrate --engine mpi --statistic mean", "--statistic: 'mean' is not median or min");
+}
+
 }  // namespace
 }  // namespace collsim_test
 
