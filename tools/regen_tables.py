@@ -201,26 +201,39 @@ def paper_verdict(root):
             f"binomial is the faster of the two at {points(binomial_wins)}.")
 
 
-@renders("paper-grisou", "errors")
-def paper_errors(root):
-    rows = read_csv(root, f"{PAPER}/comparison.csv")
-    stats = {kind: error_stats(rows, kind) for kind in ("textbook", "derived")}
+def errors_table(rows, kinds=("textbook", "derived")):
+    """formula | operation | points | mean | max: each kind's relative errors in a comparison.csv."""
+    stats = {kind: error_stats(rows, kind) for kind in kinds}
     table = []
     for op in ordered(r["op"].split("/")[0] for r in rows):
-        for kind in ("textbook", "derived"):
+        for kind in kinds:
             if op in stats[kind]:
                 points, mean, worst = stats[kind][op]
                 table.append([kind, op, points, percent(mean), percent(worst)])
     return md_table(["formula", "operation", "points", "mean", "max"], table)
 
 
+@renders("paper-grisou", "errors")
+def paper_errors(root):
+    return errors_table(read_csv(root, f"{PAPER}/comparison.csv"))
+
+
 @renders("paper-grisou", "selection")
 def paper_selection(root):
-    stats = selector_stats(read_csv(root, f"{PAPER}/selection.csv"))
+    return selection_table(read_csv(root, f"{PAPER}/selection.csv"))
+
+
+def selection_table(rows):
+    """selector | operation | picks | mean | worst | worst at | best picked | coverage, per selector
+    and operation of a selection.csv."""
+    stats = selector_stats(rows)
     table = []
     for op in ordered(k[1] for k in stats):
         for selector in ordered(k[0] for k in stats if k[1] == op):
             s = stats[(selector, op)]
+            if not s["picks"]:  # none of its picks was run (Open MPI's fixed decisions outside the sweep)
+                table.append([SELECTOR_NAMES[selector], op, 0, "-", "-", "-", "-", f"0/{s['calls']}"])
+                continue
             hits = f"{s['hits']} ({100 * s['hits'] / s['picks']:.0f}%)"
             table.append([SELECTOR_NAMES[selector], op, s["picks"], f"{s['mean']:.3f}", f"{s['worst']:.3f}",
                           s["worst_at"], hits, f"{s['picks']}/{s['calls']}"])
@@ -363,6 +376,94 @@ def allreduce_coverage(root):
     s = selector_stats(read_csv(root, f"{ALLREDUCE}/selection.csv"))[("ompi-4.1", "allreduce")]
     return (f"Open MPI 4.1's decision is covered at {s['picks']} of the {s['calls']} calls; at the other "
             f"{s['calls'] - s['picks']}")
+
+
+# ---- validation/testbed.md, the seed's method on the testbed ----
+
+SEED = "validation/testbed/seed"
+
+
+def seed_calibrated_procs(root):
+    """The process counts the formulas were calibrated at (parameters.yaml's procs: [2, 3, 4])."""
+    with open(os.path.join(root, SEED, "parameters.yaml")) as f:
+        for line in f:
+            if line.startswith("procs:"):
+                return {int(p) for p in line.split("[", 1)[1].split("]", 1)[0].split(",")}
+    raise ValueError(f"{SEED}/parameters.yaml: no procs")
+
+
+# tools/testbed's shaper bucket at 100 Mbit/s: one frame of MTU 1500 on the wire (1538 B). A message
+# that fits in it passes at memory speed after an idle period (tools/README.md, "How the links are
+# shaped"), so those points do not test the network.
+SEED_BUCKET = 1538
+
+
+def seed_above_bucket(rows):
+    return [r for r in rows if int(r["bytes"]) > SEED_BUCKET]
+
+
+@renders("testbed-seed", "errors")
+def seed_errors(root):
+    rows = read_csv(root, f"{SEED}/comparison.csv")
+    kinds = ("textbook", "derived", "sim")
+    every, above = ({kind: error_stats(r, kind) for kind in kinds} for r in (rows, seed_above_bucket(rows)))
+    table = []
+    for op in ordered(r["op"].split("/")[0] for r in rows):
+        for kind in kinds:
+            if op in every[kind]:
+                cells = [kind, op]
+                for stats in (every, above):
+                    points, mean, worst = stats[kind].get(op, (0, math.nan, math.nan))
+                    cells += [points, percent(mean), percent(worst)]
+                table.append(cells)
+    return md_table(["formula", "operation", "points", "mean", "max", f"points above {SEED_BUCKET} B", "mean",
+                     "max"], table)
+
+
+@renders("testbed-seed", "algorithms")
+def seed_algorithms(root):
+    """Per algorithm, the mean and worst |relative error| of the derived formula and of the
+    simulation against the measurement, at the calibrated process counts and beyond them, over the
+    sizes above the shaper's bucket."""
+    rows = seed_above_bucket(read_csv(root, f"{SEED}/comparison.csv"))
+    calibrated = seed_calibrated_procs(root)
+    groups = (("at", lambda p: p in calibrated), ("beyond", lambda p: p not in calibrated))
+
+    def cell(op, kind, where):
+        errors = [abs(float(r[f"{kind}_rel_err"])) for r in rows
+                  if r["op"] == op and where(int(r["procs"])) and r[f"{kind}_rel_err"]]
+        return f"{percent(sum(errors) / len(errors))} / {percent(max(errors))}" if errors else "-"
+
+    table = [[op] + [cell(op, kind, where) for kind in ("derived", "sim") for _, where in groups]
+             for op in ordered(r["op"] for r in rows)]
+    at = ", ".join(str(p) for p in sorted(calibrated))
+    beyond = ", ".join(str(p) for p in sorted({int(r["procs"]) for r in rows} - calibrated))
+    return md_table(["algorithm", f"derived, P = {at}", f"derived, P = {beyond}", f"sim, P = {at}",
+                     f"sim, P = {beyond}"], table)
+
+
+@renders("testbed-seed", "noise")
+def seed_noise(root):
+    """How noisy the measured points were, per operation and size: how many met the CI target, and
+    how far the median of a point's runs was above its fastest (the time taken)."""
+    groups = defaultdict(list)
+    for r in read_csv(root, f"{SEED}/run/results.csv"):
+        if r["engine"] == "mpi":
+            groups[(r["op"].split("/")[0], int(r["bytes"]))].append(r)
+    table = []
+    for (op, m), rows in sorted(groups.items()):
+        ratios = sorted(float(r["median_s"]) / float(r["min_s"]) for r in rows)
+        runs = sorted(int(r["runs"]) for r in rows)
+        met = sum(r["ci_target_met"] == "1" for r in rows)
+        table.append([op, size_text(m, " "), len(rows), f"{met}", f"{runs[0]}-{runs[-1]}",
+                      f"{ratios[len(ratios) // 2]:.2f}", f"{ratios[-1]:.2f}"])
+    return md_table(["operation", "m", "points", "CI within 5%", "runs", "median / fastest, median",
+                     "median / fastest, worst"], table)
+
+
+@renders("testbed-seed", "selection")
+def seed_selection(root):
+    return selection_table(read_csv(root, f"{SEED}/selection.csv"))
 
 
 # ---- validation/measured.md ----

@@ -182,6 +182,9 @@ std::vector<OptionDef> run_options() {
           {"protocol", "NAME",
            "sim: point-to-point protocols instead of the scenario's sim.protocol (" + protocol_names() + ")"},
           {"timing", "HOW", "instead of the scenario's timing: collective or osu (collsim settings)"},
+          {"launcher", "COMMAND",
+           "mpi engines: the launcher line instead of the scenario's mpi.launcher, one value split at blanks, e.g. "
+           "--launcher \"$TESTBED_MPIRUN\" (tools/testbed); not part of the plan, so --resume continues either way"},
           {"jobs", "N", "points run in N worker processes at once (default: the usable cores); mpi engines run alone"},
           {"shard", "K/N", "run only the K-th of N disjoint parts of the plan (join the parts with collsim merge)"},
           {"resume", "", "continue the run in the output folder: run only the points it has no row for"},
@@ -201,6 +204,8 @@ int run(const ParsedOptions& o) {
     throw UsageError("--report needs python3 with matplotlib (Debian: apt-get install python3-matplotlib)");
   if (o.has("timing") && coarray)
     throw UsageError("--timing: " + o.positional[0] + " is a coarray scenario, whose statements are timed as programs");
+  if (o.has("launcher") && coarray)
+    throw UsageError("--launcher: " + o.positional[0] + " is a coarray scenario: give its mpi.launcher in the file");
   if (coarray)
     return run_coarray_scenario(o.positional[0], o.has("out") ? o.text("out") : "",
                                 o.has("protocol") ? o.text("protocol") : "", o.has("quiet"), std::cout, std::cerr, so);
@@ -215,6 +220,14 @@ int run(const ParsedOptions& o) {
   if (o.has("timing")) {
     sc.timing = read_timing(o);
     if (const std::string problem = timing_problem(sc); !problem.empty()) throw UsageError("--timing: " + problem);
+  }
+  if (o.has("launcher")) {
+    if (std::none_of(sc.engines.begin(), sc.engines.end(), [](const std::string& e) {
+          const auto engine = parse_engine(e);
+          return engine && is_measured(*engine);
+        }))
+      throw UsageError("--launcher: " + sc.file + " runs no mpi engine");
+    sc.mpi.launcher = command_words(o, "launcher");
   }
   std::size_t skipped_roots = 0;
   auto plan = expand_plan(sc, &skipped_roots);

@@ -1,6 +1,7 @@
 #include "cli/engine_options.hpp"
 
 #include <algorithm>
+#include <sstream>
 
 namespace collsim::cli {
 
@@ -16,7 +17,7 @@ class OptionSettings final : public SettingSource {
     const std::string option(s.option);
     switch (s.type) {
       case SettingType::flag: return {"true"};  // given (--platform also stands for model.from_platform)
-      case SettingType::list: return o_.all(option);
+      case SettingType::list: return s.words ? command_words(o_, option) : o_.all(option);
       case SettingType::parts: return split_commas(o_.text(option));
       default: return {o_.text(option)};
     }
@@ -36,7 +37,7 @@ std::vector<OptionDef> options_of(SettingGroup first, SettingGroup last, Runs ru
   for (const Setting& s : engine_setting_table()) {
     if (!owns_option(s) || s.group < first || s.group > last) continue;
     if (runs == Runs::coarrays && !s.coarray) continue;
-    defs.push_back({std::string(s.option), std::string(s.value_name), s.help, s.type == SettingType::list});
+    defs.push_back({std::string(s.option), std::string(s.value_name), s.help, s.type == SettingType::list && !s.words});
   }
   return defs;
 }
@@ -47,6 +48,14 @@ EngineSettings read_group(const ParsedOptions& o, SettingGroup group, EngineSett
 }
 
 }  // namespace
+
+std::vector<std::string> command_words(const ParsedOptions& o, const std::string& name) {
+  std::vector<std::string> words;
+  std::istringstream line(o.text(name));
+  for (std::string w; line >> w;) words.push_back(w);
+  if (words.empty()) throw UsageError("--" + name + ": no command in '" + o.text(name) + "'");
+  return words;
+}
 
 std::string default_platform() { return COLLSIM_SOURCE_DIR "/platforms/grisou.xml"; }
 

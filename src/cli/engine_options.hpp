@@ -45,6 +45,9 @@ SimConfig read_sim(const ParsedOptions& o);
 models::MapBy read_map_by(const ParsedOptions& o);
 // --min-runs and --max-runs over the defaults of `launch`.
 MpiLaunch read_mpi_runs(const ParsedOptions& o);
+// The value of option --NAME as a command line, split at blanks (--launcher "$TESTBED_MPIRUN");
+// UsageError when it has no word.
+std::vector<std::string> command_words(const ParsedOptions& o, const std::string& name);
 // --timing (default collective).
 Timing read_timing(const ParsedOptions& o);
 

@@ -265,6 +265,50 @@ TEST(CliCalibrate, SaysWhenMpiExperimentsStopAtMaxRuns) {
       << c.out;
 }
 
+// --launcher: the experiments run under the given launcher line (tools/testbed's, one string),
+// split at blanks, before "-np P"; here a stand-in that notes its arguments and answers as
+// collsim-mpi would: one row for a measure, a ping-pong's CSV file for pingpong. With --statistic
+// min the ping-pong's one-way times are half the fastest round trips: (1 B, 6 us) and (1001 B,
+// 106 us), alpha 5.9 us and beta 0.1 us/B (half the medians, 50 and 500 us, would give
+// 49.55 us and 0.45 us/B).
+TEST(CliCalibrate, MpiExperimentsRunUnderTheLauncherGiven) {
+  const fs::path args = scratch() / "calibrate-launcher.args";
+  fs::remove(args);
+  const fs::path launcher = scratch_file(
+      "calibrate-launcher.sh",
+      "echo \"$@\" >>" + args.string() +
+          "\ncase \"$*\" in *' pingpong '*)\n"
+          "  while [ $# -gt 0 ]; do if [ \"$1\" = --output ]; then out=$2; fi; shift; done\n"
+          "  printf 'bytes,runs,min_rtt_s,median_rtt_s,mean_rtt_s,max_rtt_s,one_way_s,bandwidth_Bps\\n"
+          "1,10,1.2e-05,0.0001,0.0001,0.0001,5e-05,0\\n1001,10,0.000212,0.001,0.001,0.001,0.0005,0\\n' >\"$out\"\n"
+          "  exit 0 ;;\nesac\n"
+          "echo engine,op,procs,bytes,segment,root,time_s,runs,mean_s,median_s,min_s,max_s,ci95_s,ci_target_met,"
+          "data\necho mpi,bcast/basic_linear,2,1024,0,0,0.003,10,0.0035,0.003,0.001,0.009,0.0002,1,ok\n");
+  const std::string params = (scratch() / "launcher.yaml").string();
+  const Outcome c = collsim("calibrate --engine mpi --launcher 'sh " + launcher.string() +
+                            "' --statistic min --procs 2 --bytes 1KiB,16KiB --ops bcast/basic_linear "
+                            "--gamma-procs 2 --pingpong-sizes 1,1001 --quiet --output " +
+                            params);
+  ASSERT_EQ(c.status, 0) << c.err << c.out;
+  // gamma(2), the broadcast at two sizes and the ping-pong, each one launch of -np 2.
+  const std::vector<std::string> calls = lines(slurp(args));
+  ASSERT_EQ(calls.size(), 4u) << slurp(args);
+  for (const std::string& call : calls) EXPECT_EQ(call.rfind("-np 2 ", 0), 0u) << call;
+  EXPECT_NE(calls[2].find(" measure --engine mpi --op bcast/basic_linear --bytes 16384 "), std::string::npos)
+      << calls[2];
+  EXPECT_NE(calls[3].find(" pingpong --sizes 1,1001 "), std::string::npos) << calls[3];
+  const std::string yaml = slurp(params);
+  const auto at = yaml.find("pingpong: {alpha: ");
+  ASSERT_NE(at, std::string::npos) << yaml;
+  const double alpha = std::stod(yaml.substr(at + 18));
+  const double beta = std::stod(yaml.substr(yaml.find("beta: ", at) + 6));
+  EXPECT_NEAR(alpha, 5.9e-6, 1e-12) << yaml;
+  EXPECT_NEAR(beta, 1e-7, 1e-15) << yaml;
+  expect_bad_input("calibrate --engine sim --launcher mpirun", "--launcher does not apply to --engine sim");
+  expect_bad_input("calibrate --engine mpi --launcher ''", "--launcher: no command in ''");
+  expect_bad_input("calibrate --engine mpi --statistic mean", "--statistic: 'mean' is not median or min");
+}
+
 }  // namespace
 }  // namespace collsim_test
 

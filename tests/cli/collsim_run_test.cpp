@@ -96,6 +96,74 @@ TEST(RunFailure, MpiTimeoutExitsOneWithinTheTimeout) {
       f, "mpi bcast/binomial on 2 processes (root 0, 1000 bytes): timed out: no answer from sh after 1 s");
 }
 
+// A stand-in for mpirun: it notes the command line it was given (in ARGS) and prints the row
+// collsim-mpi measure --csv would, of a point whose runs took 1 ms at the fastest, 3 ms at the
+// median and 3.5 ms on average.
+fs::path fake_mpirun(const std::string& name) {
+  const fs::path args = scratch() / (name + ".args");
+  fs::remove(args);
+  return scratch_file(name + ".sh",
+                      "echo \"$@\" >>" + args.string() +
+                          "\necho engine,op,procs,bytes,segment,root,time_s,runs,mean_s,median_s,min_s,max_s,ci95_s,"
+                          "ci_target_met,data,protocol,datatype,reduce_op,osu_avg_s,osu_min_s,osu_max_s\n"
+                          "echo mpi,bcast/binomial,2,1000,0,0,0.003,10,0.0035,0.003,0.001,0.009,0.0002,1,ok,,,,,,\n");
+}
+
+const std::string kMpiOnly = "engines: [mpi]\nprocs: 2\nbytes: 1000\noperations: [bcast/binomial]\n";
+
+// mpi.statistic: the row's time is the median of the runs by default, the fastest run with min
+// (the other statistics stay in their columns).
+TEST(RunMpi, StatisticChoosesTheMedianOrTheFastestRun) {
+  const fs::path launcher = fake_mpirun("statistic");
+  for (const auto& [statistic, time] :
+       {std::pair<std::string, std::string>{"", "0.003"}, {"median", "0.003"}, {"min", "0.001"}}) {
+    const std::string settings = statistic.empty() ? "" : ", statistic: " + statistic;
+    const fs::path scenario =
+        scratch_file("statistic.yaml", kMpiOnly + "mpi: {launcher: [sh, " + launcher.string() + "]" + settings + "}\n");
+    const fs::path out = scratch() / ("statistic-" + statistic);
+    const Outcome o = collsim("run " + scenario.string() + " --quiet --force --out " + out.string());
+    ASSERT_EQ(o.status, 0) << o.err;
+    const std::string csv = slurp(out / "results.csv");
+    EXPECT_EQ(csv_field(csv, "time_s"), time) << statistic << "\n" << csv;
+    EXPECT_EQ(csv_field(csv, "median_s"), "0.003") << csv;
+    EXPECT_EQ(csv_field(csv, "min_s"), "0.001") << csv;
+    EXPECT_NE(slurp(out / "run.json").find("\"statistic\": \"" + (statistic.empty() ? "median" : statistic) + "\""),
+              std::string::npos)
+        << slurp(out / "run.json");
+  }
+  // The statistic changes what the rows mean: a run of the other one does not resume them.
+  const fs::path median =
+      scratch_file("statistic.yaml", kMpiOnly + "mpi: {launcher: [sh, " + launcher.string() + "]}\n");
+  expect_bad_input("run " + median.string() + " --quiet --resume --out " + (scratch() / "statistic-min").string(),
+                   "cannot resume them");
+  const fs::path bad = scratch_file("statistic-bad.yaml", kMpiOnly + "mpi:\n  statistic: mean\n");
+  expect_bad_input("run " + bad.string(), bad.string() + ":6:");
+  expect_bad_input("run " + bad.string(), "'mean' is not median or min");
+}
+
+// run --launcher: the launcher line of a testbed ("$TESTBED_MPIRUN", one string) instead of the
+// scenario's, split at blanks, before "-np P PROGRAM measure ..."; not part of the plan, so a run
+// measured under one launcher resumes under another.
+TEST(RunMpi, LauncherFromTheCommandLine) {
+  const fs::path launcher = fake_mpirun("launcher");
+  const fs::path scenario = scratch_file("launcher.yaml", kMpiOnly + "mpi: {program: /no/collsim-mpi}\n");
+  const fs::path out = scratch() / "launcher";
+  const Outcome o = collsim("run " + scenario.string() + " --quiet --force --out " + out.string() +
+                            " --launcher 'sh  " + launcher.string() + "'");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(csv_field(slurp(out / "results.csv"), "time_s"), "0.003");
+  const std::string args = slurp(scratch() / "launcher.args");
+  EXPECT_EQ(args.rfind("-np 2 /no/collsim-mpi measure --engine mpi --op bcast/binomial --bytes 1000 ", 0), 0u) << args;
+  EXPECT_EQ(collsim("run " + scenario.string() + " --quiet --resume --out " + out.string()).status, 0)
+      << "the launcher is not part of the plan: the finished run resumes under the default one";
+  expect_bad_input("run " + scenario.string() + " --launcher ' '", "--launcher: no command in ' '");
+  const fs::path model = scratch_file("launcher-model.yaml",
+                                      "engines: [model]\nprocs: 2\nbytes: 1000\n"
+                                      "operations: [bcast/binomial]\n");
+  expect_bad_input("run " + model.string() + " --launcher mpirun",
+                   "--launcher: " + model.string() + " runs no mpi engine");
+}
+
 // A SimGrid option that only SimGrid can judge is found when the scenario is checked (its
 // platform is loaded with the scenario's options): bad input, before anything runs.
 TEST(RunFailure, UnknownSimGridOptionInAScenarioIsRefusedBeforeRunning) {

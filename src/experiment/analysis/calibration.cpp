@@ -110,7 +110,8 @@ HockneyFit to_fit(const LinearFit2& f, std::size_t points) {
   return {f.c1, f.c2, static_cast<int>(points), f.rms_residual, f.max_rel_residual};
 }
 
-// One-way times of the ping-pong sizes under collsim-mpi pingpong (2 ranks).
+// One-way times of the ping-pong sizes under collsim-mpi pingpong (2 ranks): half the median round
+// trip, or half the fastest with the launch's statistic min (as the experiments' times).
 std::vector<double> mpi_pingpong(const MpiLaunch& launch, const std::vector<std::size_t>& sizes) {
   const auto dir = std::filesystem::temp_directory_path() / ("collsim-pingpong-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
@@ -134,7 +135,7 @@ std::vector<double> mpi_pingpong(const MpiLaunch& launch, const std::vector<std:
     std::vector<std::string> cells;
     std::stringstream ss(line);
     for (std::string c; std::getline(ss, c, ',');) cells.push_back(c);
-    if (cells.size() >= 7) one_way.push_back(std::stod(cells[6]));
+    if (cells.size() >= 7) one_way.push_back(launch.time_is_min ? std::stod(cells[2]) / 2 : std::stod(cells[6]));
   }
   std::filesystem::remove_all(dir);
   if (status != 0 || one_way.size() != sizes.size())

@@ -39,6 +39,9 @@ std::string fraction_problem(const std::string& f) {
   const auto x = parse_fraction(f);
   return x && *x > 0 ? "" : "'" + f + "' is not a positive fraction (e.g. 0.025 or 2.5%)";
 }
+std::string statistic_problem(const std::string& v) {
+  return v == "median" || v == "min" ? "" : "'" + v + "' is not median or min";
+}
 std::string intra_sends_problem(const std::string& v) {
   return v == "serial" || v == "concurrent" ? "" : "'" + v + "' is not serial or concurrent";
 }
@@ -432,13 +435,16 @@ std::vector<Setting> make_table() {
 
       // How the mpi engines launch and stop (scenarios; collsim calibrate takes the run counts).
       {.group = G::mpi,
+       .option = "launcher",
        .key = "mpi.launcher",
        .json = "mpi.launcher",
        .type = T::list,
+       .value_name = "COMMAND",
        .engines = kOnMpi,
        .coarray = true,
        .help = "the launcher and its options, before -np P (default mpirun --oversubscribe, and --allow-run-as-root as "
-               "root)",
+               "root); on the command line one value split at blanks, e.g. --launcher \"$TESTBED_MPIRUN\"",
+       .words = true,
        .store = [](EngineSettings& s,
                    const SettingValue& v) { s.mpi.launcher = std::get<std::vector<std::string>>(v); },
        .show = [](const EngineSettings& s) { return json_list(launcher_command(s.mpi)); }},
@@ -482,15 +488,29 @@ std::vector<Setting> make_table() {
                    const SettingValue& v) { s.mpi.max_runs = static_cast<int>(std::get<long long>(v)); },
        .show = [](const EngineSettings& s) { return std::to_string(s.mpi.max_runs); }},
       {.group = G::mpi,
+       .option = "ci-target",
        .key = "mpi.ci_target",
        .json = "mpi.ci_target",
        .type = T::text,
+       .value_name = "F",
        .engines = kOnMpi,
        .coarray = true,
        .help = "stop once the 95% CI half-width is under this share of the mean (default 2.5%)",
        .check = fraction_problem,
        .store = [](EngineSettings& s, const SettingValue& v) { s.mpi.ci_target = *parse_fraction(text_of(v)); },
        .show = [](const EngineSettings& s) { return format_real(s.mpi.ci_target); }},
+      {.group = G::mpi,
+       .option = "statistic",
+       .key = "mpi.statistic",
+       .json = "mpi.statistic",
+       .type = T::text,
+       .value_name = "median|min",
+       .engines = kOnMpi,
+       .help = "mpi engines: the time of a point, the median of its runs (default) or the fastest run (on a loaded "
+               "machine, where other processes only delay runs)",
+       .check = statistic_problem,
+       .store = [](EngineSettings& s, const SettingValue& v) { s.mpi.time_is_min = text_of(v) == "min"; },
+       .show = [](const EngineSettings& s) { return json_string(s.mpi.time_is_min ? "min" : "median"); }},
       {.group = G::mpi,
        .key = "mpi.timeout",
        .json = "mpi.timeout_s",

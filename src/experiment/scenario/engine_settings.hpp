@@ -72,6 +72,9 @@ struct Setting {
   std::vector<std::string_view> parts = {};  // SettingType::parts: keys of the settings it stands for
   std::string_view example = {};             // SettingType::parts: a value, for its error
   long long min = 0, max = 0;                // SettingType::count
+  // SettingType::list given as one --OPTION value, a command line split at blanks (the MPI
+  // launcher: TESTBED_MPIRUN is one string); a scenario still gives a YAML list of words.
+  bool words = false;
   // A problem with one text ("'x' is not a protocol (...)"), or "" when it is fine.
   std::string (*check)(const std::string&) = nullptr;
   // Puts the value in the settings; null for settings their reader reads itself (the platform).

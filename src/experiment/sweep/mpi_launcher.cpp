@@ -154,6 +154,7 @@ Measurement run_mpi_point(const MpiLaunch& launch, Engine engine, const RunSpec&
   if (!row || (c.status != 0 && c.status != 1))
     throw EngineError(what + " failed (exit status " + std::to_string(c.status) +
                       "): " + first_message(c.err.empty() ? c.out : c.err));
+  if (launch.time_is_min) row->time_s = row->min_s;
   return *row;
 }
 

@@ -23,6 +23,9 @@ struct MpiLaunch {
   int min_runs = kDefaultMinRuns, max_runs = kDefaultMaxRuns;
   double ci_target = kDefaultCiTarget;  // stop once the 95% CI half-width is under this share of the mean
   double timeout_s = 300;               // per point
+  // The row's time_s: the median of the runs (default), or their minimum. Delays from other
+  // processes on a loaded machine only add time, so the fastest run is the least disturbed one.
+  bool time_is_min = false;
 };
 
 // What a child process printed and how it ended.
