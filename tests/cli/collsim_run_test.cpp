@@ -164,6 +164,27 @@ TEST(RunMpi, LauncherFromTheCommandLine) {
                    "--launcher: " + model.string() + " runs no mpi engine");
 }
 
+// collsim-mpi refuses --root for an operation without a root: the launcher gives it to rooted ones
+// only (the stand-in's row is a broadcast's, so only the command line it was given is judged).
+TEST(RunMpi, RootOnlyForRootedOperations) {
+  const fs::path launcher = fake_mpirun("root");
+  const fs::path scenario = scratch_file(
+      "root.yaml",
+      "engines: [mpi]\nprocs: 2\nbytes: 1000\noperations: [bcast/binomial, {op: barrier/linear, bytes: 0}]\n"
+      "mpi: {launcher: [sh, " +
+          launcher.string() + "]}\n");
+  collsim("run " + scenario.string() + " --quiet --force --out " + (scratch() / "root").string());
+  const std::string args = slurp(scratch() / "root.args");
+  const auto bcast = args.find("--op bcast/binomial"), barrier = args.find("--op barrier/linear");
+  ASSERT_NE(bcast, std::string::npos) << args;
+  ASSERT_NE(barrier, std::string::npos) << args;
+  const auto line_of = [&](std::size_t at) {
+    return args.substr(args.rfind('\n', at) + 1, args.find('\n', at) - args.rfind('\n', at) - 1);
+  };
+  EXPECT_NE(line_of(bcast).find(" --root 0"), std::string::npos) << args;
+  EXPECT_EQ(line_of(barrier).find("--root"), std::string::npos) << args;
+}
+
 // A SimGrid option that only SimGrid can judge is found when the scenario is checked (its
 // platform is loaded with the scenario's options): bad input, before anything runs.
 TEST(RunFailure, UnknownSimGridOptionInAScenarioIsRefusedBeforeRunning) {

@@ -121,8 +121,6 @@ Measurement run_mpi_point(const MpiLaunch& launch, Engine engine, const RunSpec&
                                          std::string(spec.algorithm->name),
                                          "--bytes",
                                          std::to_string(spec.bytes),
-                                         "--root",
-                                         std::to_string(spec.params.root),
                                          "--min-runs",
                                          std::to_string(launch.min_runs),
                                          "--max-runs",
@@ -131,12 +129,14 @@ Measurement run_mpi_point(const MpiLaunch& launch, Engine engine, const RunSpec&
                                          format_real(launch.ci_target),  // every digit: to_string rounds 1e-9 to 0
                                          "--csv"};
   argv.insert(argv.end(), rest.begin(), rest.end());
-  // Only the knobs the algorithm has: collsim-mpi rejects the others.
+  // Only the knobs the algorithm has, and a root where the operation has one: collsim-mpi rejects
+  // the others.
   auto knob = [&](bool has, const char* name, long long value) {
     if (!has) return;
     argv.push_back(name);
     argv.push_back(std::to_string(value));
   };
+  knob(operation_info(spec.algorithm->op).rooted, "--root", spec.params.root);
   knob(spec.algorithm->takes(Knob::segment), "--segment", static_cast<long long>(spec.params.segment));
   knob(spec.algorithm->takes(Knob::fanout), "--fanout", spec.params.fanout);
   knob(spec.algorithm->takes(Knob::radix), "--radix", spec.params.radix);
