@@ -5,6 +5,7 @@ What each sweep varies decides the plot:
     non-blocking (dashed), one colour per engine;
   - registered: DMA (case 0, dashed) against buffering (solid), time against the contiguous
     length that varies (NL or NR), one colour per engine;
+  - the runtime's rule (packing, or GET behaviour): Table 1's (solid) against Omni's (dashed);
   - else time against the one varying parameter of NR, NL and B, one colour per engine.
 Every point carries its Table 1 case number, and a vertical dotted line marks where the case
 changes (at the first point of the new case), so the case boundaries can be read off the plot.
@@ -28,6 +29,8 @@ COLOURS = {"model": "tab:blue", "sim": "tab:orange", "mpi": "tab:green", "caf-na
 
 # The columns the plots and tables read; the numeric ones must hold finite numbers, times >= 0.
 COLUMNS = ["sweep", "engine", "op", "case", "registered", "unit_bytes", "transfers", "copies"]
+# Columns added later: a results file from before them reads as their default.
+LATER_COLUMNS = {"packing": "table1", "get_behaviour": "table1"}
 NUMBERS = ["time_s", "nl_bytes", "nr_bytes", "buffer", "statements"]
 
 
@@ -58,7 +61,17 @@ def read_rows(path):
                 v = math.nan
             if not math.isfinite(v) or (c == "time_s" and v < 0):
                 refuse(f"{path}:{line}: {c} is '{r[c]}'")
+        for c, default in LATER_COLUMNS.items():
+            if not r.get(c):
+                r[c] = default
     return rows
+
+
+def rule(r):
+    """How the runtime fills its buffer: Table 1's packing, Omni's, or (GET) Omni's piece by piece."""
+    if r["op"] == "coarray/get" and r["get_behaviour"] == "omni":
+        return "omni-get"
+    return r["packing"]
 
 
 def varying(rows, column):
@@ -90,13 +103,21 @@ def case_boundaries(ax, points):
 def plot_sweep(name, rows, out_dir):
     fig, ax = plt.subplots(figsize=(7, 4.5))
     by_registered = varying(rows, "registered")
-    axis = swept_axis([r for r in rows if r["registered"] == rows[0]["registered"]]) if by_registered else swept_axis(rows)
+    by_rule = len({rule(r) for r in rows}) > 1
+    if by_registered:
+        axis = swept_axis([r for r in rows if r["registered"] == rows[0]["registered"]])
+    elif by_rule:
+        axis = swept_axis([r for r in rows if rule(r) == rule(rows[0])])
+    else:
+        axis = swept_axis(rows)
     series = defaultdict(list)
     for r in rows:
         if axis == "statements":
             style = "non-blocking" if r["op"] == "coarray/put-nb" else "blocking"
         elif by_registered:
             style = "DMA" if r["registered"] == "1" else "buffered"
+        elif by_rule:
+            style = rule(r)
         else:
             style = r["op"].split("/")[1]
         series[(r["engine"], style)].append((float(r[axis]), float(r["time_s"]), r["case"]))
@@ -105,7 +126,7 @@ def plot_sweep(name, rows, out_dir):
         pts.sort()
         xs, ys, cases = zip(*pts)
         colour = COLOURS.get(engine, "black")
-        dashed = style in ("non-blocking", "DMA", "put-nb")
+        dashed = style in ("non-blocking", "DMA", "put-nb", "omni", "omni-get")
         # The model as hollow squares under the other engines' dots: where they agree, both show.
         hollow = engine == "model"
         ax.plot(xs, ys, marker="s" if hollow else "o", markersize=8 if hollow else 4,
@@ -139,24 +160,24 @@ def tables(sweeps):
         for r in group:
             if r["engine"] not in engines:
                 engines.append(r["engine"])
-    key_columns = ("op", "case", "nl_bytes", "nr_bytes", "buffer", "statements", "registered", "unit_bytes",
+    key_columns = ("op", "case", "nl_bytes", "nr_bytes", "buffer", "rule", "statements", "registered", "unit_bytes",
                    "transfers", "copies")
     out = []
     for name, group in sweeps.items():
         points, times = [], {}
         for r in group:
-            key = tuple(r[c] for c in key_columns)
+            key = tuple(rule(r) if c == "rule" else r[c] for c in key_columns)
             if key not in times:
                 points.append(key)
                 times[key] = {}
             times[key][r["engine"]] = float(r["time_s"]) * 1e3
         out.append(f"### {name}\n")
-        out.append("| op | case | NL (B) | NR (B) | B | statements | registered | unit (B) | puts | copies | " +
+        out.append("| op | case | NL (B) | NR (B) | B | rule | statements | registered | unit (B) | puts | copies | " +
                    " | ".join(f"{e} (ms)" for e in engines) + " |")
         out.append("|" + "---|" * (len(key_columns) + len(engines)))
         for key in points:
             op = key[0].replace("coarray/", "")
-            cells = [op] + list(key[1:6]) + ["yes" if key[6] == "1" else "no"] + list(key[7:])
+            cells = [op] + list(key[1:7]) + ["yes" if key[7] == "1" else "no"] + list(key[8:])
             cells += [f"{times[key][e]:.3f}" if e in times[key] else "-" for e in engines]
             out.append("| " + " | ".join(cells) + " |")
         out.append("")

@@ -254,8 +254,10 @@ std::string format_coarray_summary(const CoarrayScenario& sc, const std::vector<
   for (const auto& [at, row] : rows) by_point[{at.index, at.engine}] = &row;
   std::string out;
   char line[512];
-  std::snprintf(line, sizeof line, "%-14s %-14s %4s %10s %10s %9s %6s %5s %3s", "sweep", "op", "case", "NL", "NR", "B",
-                "pack", "stmts", "reg");
+  // rule: how the runtime fills its buffer (--packing); a GET under Omni's behaviour gets each
+  // piece, so its packing does not apply.
+  std::snprintf(line, sizeof line, "%-14s %-14s %4s %10s %10s %9s %8s %5s %3s", "sweep", "op", "case", "NL", "NR", "B",
+                "rule", "stmts", "reg");
   out += line;
   for (const auto& e : engines) {
     std::snprintf(line, sizeof line, " %12s", std::string(engine_name(e)).c_str());
@@ -268,9 +270,11 @@ std::string format_coarray_summary(const CoarrayScenario& sc, const std::vector<
     if (!seen.insert(at.index).second) continue;
     const CoarrayPoint& p = at.point;
     const coarray::Scheme s = p.scheme();
-    std::snprintf(line, sizeof line, "%-14s %-14s %4d %10zu %10zu %9zu %6s %5zu %3s", at.group.c_str(), p.op().c_str(),
-                  s.table_case, s.nl, s.nr, p.options.buffer_bytes,
-                  p.options.packing == coarray::Packing::omni ? "omni" : "table1", p.statements,
+    const char* rule = p.get && p.options.get == coarray::GetBehaviour::omni ? "omni-get"
+                       : p.options.packing == coarray::Packing::omni         ? "omni"
+                                                                             : "table1";
+    std::snprintf(line, sizeof line, "%-14s %-14s %4d %10zu %10zu %9zu %8s %5zu %3s", at.group.c_str(), p.op().c_str(),
+                  s.table_case, s.nl, s.nr, p.options.buffer_bytes, rule, p.statements,
                   p.options.registered ? "yes" : "no");
     out += line;
     for (const auto& e : engines) {
