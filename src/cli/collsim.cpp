@@ -186,7 +186,10 @@ std::vector<OptionDef> run_options() {
            "mpi engines: the launcher line instead of the scenario's mpi.launcher, one value split at blanks, e.g. "
            "--launcher \"$TESTBED_MPIRUN\" (tools/testbed); not part of the plan, so --resume continues either way"},
           {"jobs", "N", "points run in N worker processes at once (default: the usable cores); mpi engines run alone"},
-          {"shard", "K/N", "run only the K-th of N disjoint parts of the plan (join the parts with collsim merge)"},
+          {"shard", "K/N|slurm|auto",
+           "run only the K-th of N disjoint parts of the plan (join the parts with collsim merge); slurm: K and N "
+           "from this task of a Slurm job array (SLURM_ARRAY_TASK_ID, _MIN, _MAX, _COUNT; collsim slurm writes "
+           "such arrays); auto: the same inside an array job, else the whole plan"},
           {"resume", "", "continue the run in the output folder: run only the points it has no row for"},
           {"force", "", "start over in an output folder that holds an unfinished run"},
           {"quiet", "", "print only the final table (no progress line)"},
@@ -240,7 +243,8 @@ int run(const ParsedOptions& o) {
   std::string announce;
   if (!o.has("quiet")) {
     announce = "collsim: " + sc.name + ": " + std::to_string(plan.size()) + " measurements on " +
-               std::to_string(sc.engines.size()) + " engine(s)" + (so.shards > 1 ? ", shard " + o.text("shard") : "") +
+               std::to_string(sc.engines.size()) + " engine(s)" +
+               (so.shards > 1 ? ", shard " + std::to_string(so.shard) + "/" + std::to_string(so.shards) : "") +
                ", writing " + csv_path + "\n";
     if (skipped_roots > 0)
       announce += "collsim: " + std::to_string(skipped_roots) +
@@ -312,7 +316,8 @@ Program collsim_program() {
       "collsim: MPI collective algorithms on modelled clusters (SimGrid, analytic and formula engines)",
       {
           {"run",
-           "collsim run SCENARIO.yaml [--out DIR] [--protocol NAME] [--jobs N] [--shard K/N] [--resume | --force] "
+           "collsim run SCENARIO.yaml [--out DIR] [--protocol NAME] [--jobs N] [--shard K/N|slurm|auto] "
+           "[--resume | --force] "
            "[--report]",
            "run a scenario (in parallel, a part of it, or the rest of it): a table, CSV + JSON, an HTML page",
            "The scenario format is documented in scenarios/README.md.", run_options(), run, true},
@@ -325,6 +330,7 @@ Program collsim_program() {
            {{"partial", "", "merge even when points of the plan are in no part (run.json's status says partial)"}},
            merge,
            true},
+          slurm_command(),
           {"measure", "collsim measure --engine sim|model|formula --op NAME --procs P --bytes M [options]",
            "one measurement", "", measure_options(), measure},
           timeline_command(),
