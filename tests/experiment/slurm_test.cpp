@@ -81,8 +81,7 @@ TEST(SlurmArray, MissingOrBadVariablesAreRefusedByName) {
             "task of an array job)");
   auto no_min = array("1", "1", "3", "3");
   no_min.erase("SLURM_ARRAY_TASK_MIN");
-  EXPECT_NE(refusal([&] { slurm_array_shard(env_of(no_min)); }).find("SLURM_ARRAY_TASK_MIN is not"),
-            std::string::npos);
+  EXPECT_NE(refusal([&] { slurm_array_shard(env_of(no_min)); }).find("SLURM_ARRAY_TASK_MIN is not"), std::string::npos);
   EXPECT_EQ(refusal([&] { slurm_array_shard(env_of(array("x1", "1", "3", "3"))); }),
             "--shard slurm: SLURM_ARRAY_TASK_ID='x1' is not a whole number");
   EXPECT_EQ(refusal([&] { slurm_array_shard(env_of(array("1", "1", "-3", "3"))); }),
@@ -154,10 +153,9 @@ std::vector<SweepUnit> one_unit_each(std::size_t points) {
 // model rank of allreduce/ring (which runs from time 0) 3 KiB.
 TEST(SlurmRequest, SizedFromThePlanByHand) {
   ASSERT_FALSE(find_algorithm("allreduce/ring")->receives_first);
-  const std::vector<PlanPoint> plan = {point(Engine::model, "allreduce/ring", 1000),
-                                       point(Engine::model, "allreduce/ring", 2000),
-                                       point(Engine::model, "allreduce/ring", 3000),
-                                       point(Engine::model, "allreduce/ring", 4000)};
+  const std::vector<PlanPoint> plan = {
+      point(Engine::model, "allreduce/ring", 1000), point(Engine::model, "allreduce/ring", 2000),
+      point(Engine::model, "allreduce/ring", 3000), point(Engine::model, "allreduce/ring", 4000)};
   // Two tasks of 1 CPU: task 1 has 1000 and 3000 ranks, 60 + 0.012 + 0.016 = 60.028 s; task 2 has
   // 2000 and 4000, 60 + 0.014 + 0.018 = 60.032 s; twice 60.032 s is 2.0011 minutes: 3.
   // Memory, task 2: the process and one worker, 128 MiB, and its larger point, 4000 x 3 KiB =
