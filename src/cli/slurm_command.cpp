@@ -46,8 +46,8 @@ std::string about() {
          seconds_text(kFormulaSecondsPerPoint) + ", real MPI " + seconds_text(kMeasuredSecondsPerPoint) +
          "\n(tools/bench/README.md); a task at " + seconds_text(kTaskStartSeconds) +
          " to start plus its points on C workers (real MPI points\nalone). --time: " + format_real(kTimeMargin) +
-         " times the longest task's, in whole minutes. --mem: the largest task's,\n" +
-         readable_bytes(kProcessBytes) + " a process plus its C largest points' memory (the estimate every run " +
+         " times the longest task's, in whole minutes. --mem: the largest task's,\n" + readable_bytes(kProcessBytes) +
+         " a process plus its C largest points' memory (the estimate every run " +
          "checks;\nreal MPI: " + readable_bytes(kProcessBytes) +
          " a rank). --cpus-per-task: the largest process count of the real MPI points\n"
          "(their ranks need cores), else 1. --tasks: about " +
@@ -97,16 +97,16 @@ std::string job_id(const std::string& printed, const std::string& what) {
 
 void write_script(const std::string& path, const std::string& text) {
   write_file_atomically(path, text, "job script");
-  fs::permissions(path, fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
-                  fs::perm_options::add);
+  fs::permissions(path, fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec, fs::perm_options::add);
 }
 
 int slurm(const ParsedOptions& o) {
   if (o.positional.size() != 1) throw UsageError("slurm takes one scenario file (collsim slurm SCENARIO.yaml)");
   const std::string file = o.positional[0];
   if (is_coarray_scenario(file))
-    throw UsageError(file + " is a coarray scenario: collsim slurm runs collective scenarios (run a coarray "
-                            "scenario's shards with collsim run --shard K/N)");
+    throw UsageError(file +
+                     " is a coarray scenario: collsim slurm runs collective scenarios (run a coarray "
+                     "scenario's shards with collsim run --shard K/N)");
   std::optional<int> tasks, cpus;
   if (o.has("tasks")) tasks = static_cast<int>(o.integer("tasks", 1, 1, kMaxShards));
   if (o.has("cpus-per-task")) cpus = static_cast<int>(o.integer("cpus-per-task", 1, 1, 4096));
@@ -129,7 +129,8 @@ int slurm(const ParsedOptions& o) {
   job.dir = fs::absolute(out).lexically_normal().string();
   while (job.dir.size() > 1 && job.dir.back() == '/') job.dir.pop_back();
   for (const auto& [what, path] : {std::pair<std::string, std::string>{"--out", job.dir},
-                                   {"the scenario " + file, job.scenario}, {"the collsim program", job.collsim}})
+                                   {"the scenario " + file, job.scenario},
+                                   {"the collsim program", job.collsim}})
     if (const std::string problem = sbatch_path_problem(path); !problem.empty())
       throw UsageError(what + ": " + path + ": " + problem);
 
@@ -146,10 +147,10 @@ int slurm(const ParsedOptions& o) {
   write_script(array, slurm_array_script(job));
   write_script(merge, slurm_merge_script(job));
   std::cout << "collsim slurm: " << sc.name << ": " << plan.size() << " points in " << job.array.tasks
-            << (job.array.tasks > 1 ? " tasks" : " task") << " of " << job.array.cpus_per_task << " CPU" << (job.array.cpus_per_task > 1 ? "s" : "")
-            << ", --time " << job.array.time << " and --mem " << job.array.memory << " each (estimated "
-            << fixed(job.array.estimate_s, 0) << " s" << " and " << readable_bytes(job.array.estimate_bytes)
-            << " for the largest task)\n"
+            << (job.array.tasks > 1 ? " tasks" : " task") << " of " << job.array.cpus_per_task << " CPU"
+            << (job.array.cpus_per_task > 1 ? "s" : "") << ", --time " << job.array.time << " and --mem "
+            << job.array.memory << " each (estimated " << fixed(job.array.estimate_s, 0) << " s"
+            << " and " << readable_bytes(job.array.estimate_bytes) << " for the largest task)\n"
             << "wrote " << array << " and " << merge << "\n";
   if (!o.has("submit")) {
     std::cout << "submit both with:\n  " << slurm_submit_line(job.dir) << "\n";

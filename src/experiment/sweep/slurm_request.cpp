@@ -16,13 +16,11 @@ using namespace slurm_costs;
 double estimated_point_seconds(const PlanPoint& point) {
   const double ranks = point.spec.procs;
   switch (engine_info(point.engine).kind) {
-    case EngineKind::formula:
-      return kFormulaSecondsPerPoint;
+    case EngineKind::formula: return kFormulaSecondsPerPoint;
     case EngineKind::simulated:
       return point.engine == Engine::sim ? kSimSecondsPerPoint + kSimSecondsPerRank * ranks
                                          : kModelSecondsPerPoint + kModelSecondsPerRank * ranks;
-    case EngineKind::measured:
-      break;
+    case EngineKind::measured: break;
   }
   return kMeasuredSecondsPerPoint;
 }
@@ -67,8 +65,8 @@ SlurmRequest size_slurm_request(const std::vector<PlanPoint>& plan, const std::v
   const int most = static_cast<int>(std::min<std::size_t>(std::max<std::size_t>(units.size(), 1), kMaxTasks));
   if (tasks && *tasks > static_cast<int>(std::max<std::size_t>(units.size(), 1)))
     throw InputError("--tasks " + std::to_string(*tasks) + ": the plan runs in " + std::to_string(units.size()) +
-                     " units (one per point, or per shared measurement), so at most " +
-                     std::to_string(units.size()) + " tasks have work");
+                     " units (one per point, or per shared measurement), so at most " + std::to_string(units.size()) +
+                     " tasks have work");
   const double work = parallel_s / r.cpus_per_task + exclusive_s;
   r.tasks = tasks ? *tasks : std::clamp(static_cast<int>(std::ceil(work / kTargetTaskSeconds)), 1, most);
 
@@ -148,9 +146,8 @@ bool is_slurm_time(const std::string& text) {
 
 bool is_slurm_memory(const std::string& text) {
   if (text.empty()) return false;
-  const std::string digits = std::string("KMGT").find(text.back()) != std::string::npos
-                                 ? text.substr(0, text.size() - 1)
-                                 : text;
+  const std::string digits =
+      std::string("KMGT").find(text.back()) != std::string::npos ? text.substr(0, text.size() - 1) : text;
   return digit_groups(digits, ':', 1);
 }
 

@@ -45,11 +45,11 @@ inline constexpr double kMergeSeconds = 1800, kMergeBytesPerPoint = 4096;
 
 struct SlurmRequest {
   int tasks = 1;
-  int cpus_per_task = 1;   // also each task's --jobs
-  std::string time;        // Slurm's D-HH:MM:SS
-  std::string memory;      // Slurm's --mem: MiB with the suffix M
-  std::string partition;   // empty: the cluster's default
-  double estimate_s = 0;   // the longest task's estimated run time, before the margin
+  int cpus_per_task = 1;      // also each task's --jobs
+  std::string time;           // Slurm's D-HH:MM:SS
+  std::string memory;         // Slurm's --mem: MiB with the suffix M
+  std::string partition;      // empty: the cluster's default
+  double estimate_s = 0;      // the longest task's estimated run time, before the margin
   double estimate_bytes = 0;  // the largest task's estimated memory
 };
 
