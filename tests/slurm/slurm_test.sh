@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # collsim slurm against a real Slurm on this machine: a one-node cluster of its own (2 CPUs) in a
 # temporary folder, with its own munge key and munged, slurmctld and slurmd; a small scenario
-# submitted as an array of 3 shards and the merge job (collsim slurm --submit) must give the
-# results.csv of a serial collsim run byte for byte; then one collsim-mpi measure of 2 ranks
-# through an allocation (mpirun inside salloc, and srun --mpi=pmix).
+# submitted as an array of 3 shards and the merge job (collsim slurm --report --submit) must give
+# the results.csv of a serial collsim run byte for byte, and the report page; a task requeued runs
+# its shard again with --resume; then one collsim-mpi measure of 2 ranks through an allocation
+# (mpirun inside salloc, and srun --mpi=pmix).
 #
 #   bash slurm_test.sh COLLSIM COLLSIM_MPI
 #
@@ -174,7 +175,7 @@ EOF
 "$COLLSIM" run "$tmp/small.yaml" --jobs 1 --quiet --out "$tmp/serial" >/dev/null
 
 cd "$tmp"
-"$COLLSIM" slurm small.yaml --tasks 3 --out results --submit >"$tmp/submit.txt"
+"$COLLSIM" slurm small.yaml --tasks 3 --out results --report --submit >"$tmp/submit.txt"
 cat "$tmp/submit.txt"
 ids=$(sed -n 's/^submitted: array job \([0-9]*\), merge job \([0-9]*\) .*/\1 \2/p' "$tmp/submit.txt")
 read -r array_id merge_id <<<"$ids"
@@ -190,7 +191,19 @@ done
 cmp results/results.csv serial/results.csv || fail "the merged rows differ from the serial run's"
 rows=$(($(wc -l <serial/results.csv) - 1))
 [ "$rows" = 16 ] || fail "the serial run has $rows rows, not 16"
+[ -s results/report.html ] || fail "the merge job wrote no results/report.html"
 echo "merged $rows rows of 3 array tasks: identical to the serial run"
+
+# A task requeued (as after a pre-emption) continues its shard: here a finished one, with nothing left.
+# Slurm holds a requeued job for a while (2 minutes here) before it may start again: start it now.
+timeout 10 scontrol requeue "${array_id}_2"
+timeout 10 scontrol update JobId="${array_id}_2" StartTime=now
+wait_done "$array_id"
+grep -q "resuming $tmp/results/parts/2: 5 rows there, 0 to run" results/slurm/shard-2.out ||
+  fail "the requeued task did not resume its shard: $(cat results/slurm/shard-2.out)"
+cmp results/parts/2/results.csv <(sed -n '1p;3p;6p;9p;12p;15p' serial/results.csv) ||
+  fail "the requeued task's rows are not its shard's"
+echo "a requeued task resumed its shard"
 
 # Real MPI through an allocation: mpirun inside salloc, then srun's PMIx. Open MPI leaves the
 # loopback interface out of its own (out-of-band) connections unless told: the namespace has no other.
