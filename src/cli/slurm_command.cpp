@@ -33,7 +33,7 @@ std::string about() {
   return "Writes RESULTS_DIR/slurm/array.sh, a Slurm job array of N tasks each running one shard of\n"
          "the scenario (collsim run SCENARIO --shard slurm --jobs C --resume --out RESULTS_DIR/parts/ID:\n"
          "a task requeued or pre-empted continues its shard), and RESULTS_DIR/slurm/merge.sh, which joins\n"
-         "the parts into RESULTS_DIR (collsim merge; with --report also collsim report) once every task\n"
+         "the parts into RESULTS_DIR (collsim merge, with --report its results page) once every task\n"
          "has ended well: it is submitted with --dependency=afterok on the array. The scripts name this\n"
          "collsim and the scenario by absolute paths (the cluster's nodes must see them); logs go to\n"
          "RESULTS_DIR/slurm/. Without --submit it prints the line that submits both; with --submit it\n"
@@ -65,7 +65,7 @@ std::vector<OptionDef> slurm_options() {
           {"mem", "M", "each task's memory in Slurm's format (a number of MiB, or with K, M, G or T)"},
           {"partition", "P", "the partition of both jobs (default: the cluster's)"},
           {"out", "DIR", "results folder (default: the scenario's output.dir, else results/NAME)"},
-          {"report", "", "the merge job also writes DIR/report.html (collsim report; python3 with matplotlib)"},
+          {"report", "", "the merge job also writes DIR/report.html (collsim merge --report; python3 with matplotlib)"},
           {"submit", "", "submit both jobs with sbatch and print their ids"}};
 }
 

@@ -41,6 +41,21 @@ TEST(SlurmCli, ShardSlurmRunsTheTasksShard) {
   EXPECT_EQ(slurp(by_task / "results.csv"), slurp(by_hand / "results.csv"));
   EXPECT_EQ(lines(slurp(by_task / "results.csv")).size(), 1u + 3u);  // points 2, 5 and 8 of 8
   EXPECT_NE(slurp(by_task / "run.json").find("\"shard\": \"2/3\""), std::string::npos);
+  // Merged with the other two, the rows are shown as collsim run shows them when it ends.
+  std::string parts = " " + by_task.string();
+  for (const std::string k : {"1", "3"}) {
+    const fs::path part = scratch() / ("slurm-part" + k);
+    ASSERT_EQ(collsim("run " + s.string() + " --quiet --shard " + k + "/3 --out " + part.string()).status, 0);
+    parts += " " + part.string();
+  }
+  const fs::path merged = scratch() / "slurm-merged";
+  const Outcome m = collsim("merge " + merged.string() + parts);
+  ASSERT_EQ(m.status, 0) << m.err;
+  EXPECT_NE(m.out.find("merged 3 folder(s): 8 of 8 points, complete"), std::string::npos) << m.out;
+  EXPECT_NE(m.out.find("gather/binomial"), std::string::npos) << m.out;
+  EXPECT_NE(m.out.find("\nresults: " + (merged / "results.csv").string() + ", " + (merged / "run.json").string()),
+            std::string::npos)
+      << m.out;
   // auto is the same inside an array job.
   const fs::path by_auto = scratch() / "slurm-by-auto";
   ASSERT_EQ(collsim_in_task("7", "run " + s.string() + " --quiet --shard auto --out " + by_auto.string()).status, 0);
@@ -65,22 +80,22 @@ TEST(SlurmCli, OutsideAnArrayJob) {
 TEST(SlurmCli, WritesTheScriptsWithAbsolutePaths) {
   const fs::path s = small_scenario();
   const fs::path out = scratch() / "slurm-scripts";
-  const Outcome o = collsim("slurm " + s.string() + " --tasks 2 --time 10 --mem 2G --partition short --out " +
-                            out.string());
+  const Outcome o =
+      collsim("slurm " + s.string() + " --tasks 2 --time 10 --mem 2G --partition short --out " + out.string());
   ASSERT_EQ(o.status, 0) << o.err;
   const std::string collsim_path = fs::canonical(COLLSIM_BIN).string();
   const std::string array = slurp(out / "slurm" / "array.sh"), merge = slurp(out / "slurm" / "merge.sh");
   for (const std::string& line :
        {std::string("#SBATCH --array=1-2\n"), std::string("#SBATCH --time=10\n"), std::string("#SBATCH --mem=2G\n"),
         std::string("#SBATCH --partition=short\n"), std::string("#SBATCH --cpus-per-task=1\n"),
-        "exec '" + collsim_path + "' run '" + s.string() + "' --shard slurm --jobs 1 --resume --out '" +
-            out.string() + "/parts'/\"$SLURM_ARRAY_TASK_ID\"\n"})
+        "exec '" + collsim_path + "' run '" + s.string() + "' --shard slurm --jobs 1 --resume --out '" + out.string() +
+            "/parts'/\"$SLURM_ARRAY_TASK_ID\"\n"})
     EXPECT_NE(array.find(line), std::string::npos) << line << "\nnot in:\n" << array;
-  EXPECT_NE(merge.find("'" + collsim_path + "' merge '" + out.string() + "' '" + out.string() + "/parts'/*\n"),
+  EXPECT_NE(merge.find("exec '" + collsim_path + "' merge '" + out.string() + "' '" + out.string() + "/parts'/*\n"),
             std::string::npos)
       << merge;
   EXPECT_NE(merge.find("#SBATCH --partition=short\n"), std::string::npos) << merge;
-  EXPECT_EQ(merge.find(" report "), std::string::npos) << merge;  // only with --report
+  EXPECT_EQ(merge.find("--report"), std::string::npos) << merge;  // only with --report
   EXPECT_NE(o.out.find("8 points in 2 tasks of 1 CPU"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("submit both with:\n  array=$(sbatch --parsable '" + out.string() + "/slurm/array.sh')"),
             std::string::npos)
@@ -95,9 +110,9 @@ TEST(SlurmCli, SubmitsTheMergeAfterTheArray) {
   const fs::path bin = scratch() / "fake-sbatch", out = scratch() / "slurm-submitted";
   fs::create_directories(bin);
   const fs::path log = bin / "calls";
-  write_file(bin / "sbatch", "#!/bin/sh\necho \"$*\" >> '" + log.string() +
-                                 "'\nif [ -f '" + log.string() + ".once' ]; then echo 124; else touch '" +
-                                 log.string() + ".once'; echo '123;cluster'; fi\n");
+  write_file(bin / "sbatch", "#!/bin/sh\necho \"$*\" >> '" + log.string() + "'\nif [ -f '" + log.string() +
+                                 ".once' ]; then echo 124; else touch '" + log.string() +
+                                 ".once'; echo '123;cluster'; fi\n");
   fs::permissions(bin / "sbatch", fs::perms::owner_all);
   const Outcome o = run_command("PATH=" + bin.string() + ":$PATH " + COLLSIM_BIN + " slurm " + s.string() +
                                 " --tasks 2 --submit --out " + out.string());
@@ -110,8 +125,7 @@ TEST(SlurmCli, SubmitsTheMergeAfterTheArray) {
   const Outcome refused = run_command("PATH=" + bin.string() + ":$PATH " + COLLSIM_BIN + " slurm " + s.string() +
                                       " --partition nope --submit --out " + out.string());
   EXPECT_EQ(refused.status, 1);
-  EXPECT_EQ(refused.err,
-            "collsim: sbatch failed (exit status 1): sbatch: error: invalid partition specified: nope\n");
+  EXPECT_EQ(refused.err, "collsim: sbatch failed (exit status 1): sbatch: error: invalid partition specified: nope\n");
 }
 
 TEST(SlurmCli, BadInputIsOneLine) {

@@ -268,9 +268,7 @@ TEST(SlurmScripts, MergeScriptJoinsThePartsAndWritesTheReport) {
             "#SBATCH --time=0-00:30:00\n"
             "#SBATCH --mem=65M\n"
             "#SBATCH --output=/scratch/u/res/slurm/merge.out\n"
-            "set -e\n"
-            "'/opt/collsim/bin/collsim' merge '/scratch/u/res' '/scratch/u/res/parts'/*\n"
-            "'/opt/collsim/bin/collsim' report '/scratch/u/res'\n");
+            "exec '/opt/collsim/bin/collsim' merge '/scratch/u/res' '/scratch/u/res/parts'/* --report\n");
   EXPECT_EQ(slurm_submit_line("/d"),
             "array=$(sbatch --parsable '/d/slurm/array.sh') && sbatch --parsable --dependency=afterok:\"${array%%;*}\" "
             "'/d/slurm/merge.sh'");

@@ -60,16 +60,14 @@ std::string slurm_array_script(const SlurmJob& job) {
 
 std::string slurm_merge_script(const SlurmJob& job) {
   const std::string parts = (fs::path(job.dir) / "parts").string();
-  std::string s =
-      "#!/bin/sh\n"
-      "# Written by collsim slurm: joins the " +
-      std::to_string(job.array.tasks) + " shards of scenario " + job.name +
-      " once every task of the array has ended well\n"
-      "# (submitted with --dependency=afterok on the array job).\n" +
-      requests(job.merge, job_name(job.name) + "-merge", (fs::path(job.dir) / "slurm" / "merge.out").string()) +
-      "set -e\n" + shell_quoted(job.collsim) + " merge " + shell_quoted(job.dir) + " " + shell_quoted(parts) + "/*\n";
-  if (job.report) s += shell_quoted(job.collsim) + " report " + shell_quoted(job.dir) + "\n";
-  return s;
+  return "#!/bin/sh\n"
+         "# Written by collsim slurm: joins the " +
+         std::to_string(job.array.tasks) + " shards of scenario " + job.name +
+         " once every task of the array has ended well\n"
+         "# (submitted with --dependency=afterok on the array job).\n" +
+         requests(job.merge, job_name(job.name) + "-merge", (fs::path(job.dir) / "slurm" / "merge.out").string()) +
+         "exec " + shell_quoted(job.collsim) + " merge " + shell_quoted(job.dir) + " " + shell_quoted(parts) + "/*" +
+         (job.report ? " --report" : "") + "\n";
 }
 
 std::string slurm_submit_line(const std::string& dir) {

@@ -19,7 +19,7 @@ struct SlurmJob {
   std::string scenario;  // absolute path of the scenario file
   std::string dir;       // absolute path of the results folder
   SlurmRequest array, merge;
-  bool report = false;  // the merge job also writes DIR/report.html (collsim report)
+  bool report = false;  // the merge job also writes DIR/report.html (collsim merge --report)
 };
 
 // DIR/slurm/array.sh and DIR/slurm/merge.sh.
