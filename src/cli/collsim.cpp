@@ -8,7 +8,9 @@
 #include <climits>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -177,6 +179,23 @@ SweepOptions sweep_options(const ParsedOptions& o) {
   return so;
 }
 
+// What collsim run shows when it ends, and collsim merge once it has joined the parts: the
+// folder's rows as tables, where they are, and with `report` the results page (write_report's
+// status; 0 without).
+int show_results(const std::string& dir, const std::vector<Measurement>& rows, bool report) {
+  std::cout << format_results_table(rows) << engine_legend(rows) << format_fastest_table(rows)
+            << "\nresults: " << (std::filesystem::path(dir) / "results.csv").string() << ", "
+            << (std::filesystem::path(dir) / "run.json").string() << "\n";
+  std::cout.flush();
+  return report ? write_report(dir, "", false) : 0;
+}
+
+// --report needs Python with matplotlib: checked before the work, which may be long, not after it.
+void check_report_possible(const ParsedOptions& o) {
+  if (o.has("report") && !plotting_python())
+    throw UsageError("--report needs python3 with matplotlib (Debian: apt-get install python3-matplotlib)");
+}
+
 std::vector<OptionDef> run_options() {
   return {{"out", "DIR", "output folder (default: the scenario's output.dir, else results/NAME)"},
           {"protocol", "NAME",
@@ -186,7 +205,10 @@ std::vector<OptionDef> run_options() {
            "mpi engines: the launcher line instead of the scenario's mpi.launcher, one value split at blanks, e.g. "
            "--launcher \"$TESTBED_MPIRUN\" (tools/testbed); not part of the plan, so --resume continues either way"},
           {"jobs", "N", "points run in N worker processes at once (default: the usable cores); mpi engines run alone"},
-          {"shard", "K/N", "run only the K-th of N disjoint parts of the plan (join the parts with collsim merge)"},
+          {"shard", "K/N|slurm|auto",
+           "run only the K-th of N disjoint parts of the plan (join the parts with collsim merge); slurm: K and N "
+           "from this task of a Slurm job array (SLURM_ARRAY_TASK_ID, _MIN, _MAX, _COUNT; collsim slurm writes "
+           "such arrays); auto: the same inside an array job, else the whole plan"},
           {"resume", "", "continue the run in the output folder: run only the points it has no row for"},
           {"force", "", "start over in an output folder that holds an unfinished run"},
           {"quiet", "", "print only the final table (no progress line)"},
@@ -199,9 +221,7 @@ int run(const ParsedOptions& o) {
   const bool coarray = is_coarray_scenario(o.positional[0]);
   if (o.has("report") && coarray)
     throw UsageError("--report: " + o.positional[0] + " is a coarray scenario; tools/plot_coarray draws its results");
-  // Checked before the run, which may be long, rather than after it.
-  if (o.has("report") && !plotting_python())
-    throw UsageError("--report needs python3 with matplotlib (Debian: apt-get install python3-matplotlib)");
+  check_report_possible(o);
   if (o.has("timing") && coarray)
     throw UsageError("--timing: " + o.positional[0] + " is a coarray scenario, whose statements are timed as programs");
   if (o.has("launcher") && coarray)
@@ -240,7 +260,8 @@ int run(const ParsedOptions& o) {
   std::string announce;
   if (!o.has("quiet")) {
     announce = "collsim: " + sc.name + ": " + std::to_string(plan.size()) + " measurements on " +
-               std::to_string(sc.engines.size()) + " engine(s)" + (so.shards > 1 ? ", shard " + o.text("shard") : "") +
+               std::to_string(sc.engines.size()) + " engine(s)" +
+               (so.shards > 1 ? ", shard " + std::to_string(so.shard) + "/" + std::to_string(so.shards) : "") +
                ", writing " + csv_path + "\n";
     if (skipped_roots > 0)
       announce += "collsim: " + std::to_string(skipped_roots) +
@@ -259,11 +280,8 @@ int run(const ParsedOptions& o) {
       // What was measured is still shown (the folder's rows, written in plan order).
       [&] { std::cout << format_results_table(read_results_csv(csv_path)); });
   const std::vector<Measurement> rows = read_results_csv(csv_path);
-  std::cout << (sc.description.empty() ? sc.name : sc.name + ": " + sc.description) << "\n\n"
-            << format_results_table(rows) << engine_legend(rows) << format_fastest_table(rows)
-            << "\nresults: " << csv_path << ", " << (std::filesystem::path(dir) / "run.json").string() << "\n";
-  std::cout.flush();
-  const int report_status = o.has("report") ? write_report(dir, "", false) : 0;
+  std::cout << (sc.description.empty() ? sc.name : sc.name + ": " + sc.description) << "\n\n";
+  const int report_status = show_results(dir, rows, o.has("report"));
   return wrong_bytes(rows) ? 1 : report_status;
 }
 
@@ -271,8 +289,18 @@ int merge(const ParsedOptions& o) {
   if (o.positional.size() < 2)
     throw UsageError("merge takes an output folder and the folders to merge (collsim merge OUT DIR...)");
   const std::vector<std::string> parts(o.positional.begin() + 1, o.positional.end());
-  std::cout << merge_results(o.positional[0], parts, o.has("partial")) << "\n";
-  return 0;
+  check_report_possible(o);
+  const std::string& out = o.positional[0];
+  std::cout << merge_results(out, parts, o.has("partial")) << "\n";
+  // A coarray scenario's rows are not collective measurements: tools/plot_coarray draws them.
+  std::ifstream json(std::filesystem::path(out) / "run.json");
+  const std::string settings{std::istreambuf_iterator<char>(json), {}};
+  if (settings.find("\"kind\": \"collective\"") == std::string::npos) {
+    if (o.has("report")) throw UsageError("--report: " + out + " holds a coarray scenario's results");
+    return 0;
+  }
+  std::cout << "\n";
+  return show_results(out, read_results_csv((std::filesystem::path(out) / "results.csv").string()), o.has("report"));
 }
 
 std::vector<OptionDef> tree_options() {
@@ -312,19 +340,23 @@ Program collsim_program() {
       "collsim: MPI collective algorithms on modelled clusters (SimGrid, analytic and formula engines)",
       {
           {"run",
-           "collsim run SCENARIO.yaml [--out DIR] [--protocol NAME] [--jobs N] [--shard K/N] [--resume | --force] "
+           "collsim run SCENARIO.yaml [--out DIR] [--protocol NAME] [--jobs N] [--shard K/N|slurm|auto] "
+           "[--resume | --force] "
            "[--report]",
            "run a scenario (in parallel, a part of it, or the rest of it): a table, CSV + JSON, an HTML page",
            "The scenario format is documented in scenarios/README.md.", run_options(), run, true},
           report_command(),
           {"merge",
-           "collsim merge OUT DIR... [--partial]",
+           "collsim merge OUT DIR... [--partial] [--report]",
            "join the results folders of a scenario's shards",
            "Joins the results folders of one scenario's shards (collsim run --shard K/N) into OUT,\n"
-           "rows in plan order; refuses folders of other scenarios, conflicting rows and missing points.",
-           {{"partial", "", "merge even when points of the plan are in no part (run.json's status says partial)"}},
+           "rows in plan order; refuses folders of other scenarios, conflicting rows and missing points.\n"
+           "Then shows the rows as collsim run shows them when it ends.",
+           {{"partial", "", "merge even when points of the plan are in no part (run.json's status says partial)"},
+            {"report", "", "then write OUT's HTML page, OUT/report.html (collsim report --help)"}},
            merge,
            true},
+          slurm_command(),
           {"measure", "collsim measure --engine sim|model|formula --op NAME --procs P --bytes M [options]",
            "one measurement", "", measure_options(), measure},
           timeline_command(),

@@ -30,6 +30,8 @@ int write_report(const std::string& results_dir, const std::string& output, bool
 Command select_command();
 // collsim settings: the engines' settings table (options, scenario keys, engines, help).
 Command settings_command();
+// collsim slurm: a scenario as a Slurm job array of shards and a dependent merge job.
+Command slurm_command();
 // collsim timeline: a point traced on the model and sim engines, or a trace file, as a space-time
 // diagram (tools/timeline).
 Command timeline_command();

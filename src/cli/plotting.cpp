@@ -11,12 +11,6 @@
 
 namespace collsim::cli {
 
-std::string shell_quoted(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 std::optional<std::string> plotting_python() {
   std::vector<std::string> candidates;
   if (const char* env = std::getenv("COLLSIM_PYTHON"); env && *env)

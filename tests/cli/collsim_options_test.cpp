@@ -25,7 +25,7 @@ Spellings every_commands_options() {
   const std::map<std::string, std::vector<std::string>> commands = {
       {"collsim",
        {"run", "report", "merge", "measure", "timeline", "explain", "calibrate", "compare", "select", "coarray",
-        "platform", "tree", "algorithms"}},
+        "platform", "tree", "algorithms", "slurm"}},
       {"collsim-mpi", {"measure", "fidelity", "run", "pingpong", "coarray"}}};
   const std::regex option(R"(^\s+--([a-z][a-z-]*)(?: (\S+))?\s)");
   for (const auto& [binary, program] : programs)

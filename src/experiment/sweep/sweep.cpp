@@ -517,12 +517,22 @@ int usable_cores() {
   return std::max(1, CPU_COUNT(&set));
 }
 
-void parse_shard(const std::string& text, SweepOptions& o) {
+void parse_shard(const std::string& text, SweepOptions& o, const Environment& env) {
+  if (text == "slurm" || text == "auto") {
+    const std::optional<ArrayShard> task = slurm_array_shard(env);
+    if (!task && text == "slurm")
+      throw InputError(
+          "--shard slurm: SLURM_ARRAY_TASK_ID is not set: this is not a task of a Slurm job array (sbatch "
+          "--array; --shard auto runs the whole plan outside one)");
+    o.shard = task ? task->shard : 1;
+    o.shards = task ? task->shards : 1;
+    return;
+  }
   const auto slash = text.find('/');
   const auto k = slash == std::string::npos ? std::nullopt : parse_integer(text.substr(0, slash));
   const auto n = slash == std::string::npos ? std::nullopt : parse_integer(text.substr(slash + 1));
-  if (!k || !n || *n < 1 || *k < 1 || *k > *n || *n > 1000000)
-    throw InputError("--shard: '" + text + "' is not K/N with 1 <= K <= N (e.g. 2/8)");
+  if (!k || !n || *n < 1 || *k < 1 || *k > *n || *n > kMaxShards)
+    throw InputError("--shard: '" + text + "' is not K/N with 1 <= K <= N (e.g. 2/8), slurm or auto");
   o.shard = static_cast<int>(*k);
   o.shards = static_cast<int>(*n);
 }

@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "experiment/sweep/slurm_array.hpp"
+
 namespace collsim {
 
 struct SweepUnit {
@@ -47,8 +49,12 @@ struct SweepOptions {
 
 // The cores this process may run on (sched_getaffinity), at least 1.
 int usable_cores();
-// "K/N" -> shard K of N (1 <= K <= N); throws InputError "--shard: ..." otherwise.
-void parse_shard(const std::string& text, SweepOptions& options);
+// The most shards a sweep is split into.
+inline constexpr long long kMaxShards = 1000000;
+// --shard's value: "K/N" -> shard K of N (1 <= K <= N); "slurm" -> this task's shard of its Slurm
+// job array (slurm_array.hpp; InputError outside an array job); "auto" -> the same inside an
+// array job, else the whole plan (1/1). Throws InputError "--shard ..." otherwise.
+void parse_shard(const std::string& text, SweepOptions& options, const Environment& env = process_environment());
 
 // Runs the sweep's units of this shard whose points are not all in the folder yet, with
 // options.jobs worker processes; each row is appended to DIR/results.csv and flushed as it
