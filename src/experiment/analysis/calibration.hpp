@@ -33,6 +33,7 @@
 #include <array>
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -57,7 +58,28 @@ struct CalibrationSetup {
   int gamma_max_procs = 0;                       // gamma(p) for p = 2..this; 0: the largest of procs
   std::vector<std::size_t> pingpong_bytes;       // empty: no ping-pong
   FitMethod method = FitMethod::huber;
+  // Where the protocol switches, for fits per regime; nullopt: the engine's (the sim engine's
+  // profile between nodes; one regime on the others).
+  std::optional<models::ProtocolSwitch> protocol_switch = std::nullopt;
 };
+
+// One algorithm's fits: `fit` for every size, or for the first regime and `above` for the others.
+struct RegimeSplit {
+  HockneyFit fit;
+  std::vector<RegimeFit> above;
+  int straddling = 0;  // experiments with messages in two regimes or more (fitted in the highest)
+};
+// Fits one algorithm's experiments `specs`, timed `times`, under `costs` (gamma(p), serial
+// receives, the reduction's gamma; its regimes, whose (alpha, beta) are not read, say where the
+// protocol switches), each regime from its own experiments: an experiment goes to the highest
+// regime its messages reach (models::regimes_used), the lower regimes fitted first and held at
+// their fits for the messages it has there (a broadcast of 1 MiB then its gather of one segment:
+// a rendezvous point whose gather is eager). A regime with too few experiments (or ones that
+// cannot tell alpha from beta) takes the (alpha, beta) of the regime below, or, the eager regime,
+// the one fitted with the regime above's experiments; its quality says so (poor). Throws
+// std::invalid_argument when no regime can be fitted.
+RegimeSplit fit_algorithm(const std::vector<RunSpec>& specs, const std::vector<double>& times,
+                          const models::FormulaCosts& costs, FitMethod method, bool moves_data);
 
 // The algorithms calibrated when none are named: every one with a derived formula that runs on
 // one of `procs` (runs_on: a two_proc algorithm only on 2); the others with a formula in

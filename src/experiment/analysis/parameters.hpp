@@ -31,6 +31,16 @@ struct HockneyFit {
   std::optional<models::FitUncertainty> uncertainty = std::nullopt;
 };
 
+// The fit of one regime of an algorithm's larger messages (a rendezvous: `calibrate` on an engine
+// whose protocol switches, from its own experiments): payloads of `from` bytes and more, each
+// after handshake_messages control messages of handshake_bytes in all (models::Regime).
+struct RegimeFit {
+  std::size_t from = 0;
+  int handshake_messages = 0;
+  std::size_t handshake_bytes = 0;
+  HockneyFit fit;
+};
+
 // A fit is poor when a parameter sits at its bound 0 (the constrained fit would have taken it
 // below 0: under the algorithm's formula the data show no latency, or no cost per byte) or when
 // one of its own experiments is off the fit by more than kPoorFitResidual of its time.
@@ -66,6 +76,9 @@ struct Parameters {
   double reduce_gamma = 0;
   std::optional<HockneyFit> pingpong;            // RTT/2 = alpha + beta*m
   std::map<std::string, HockneyFit> algorithms;  // by algorithm name
+  // By algorithm name, the regimes above its fit in `algorithms` (which then holds the eager
+  // regime's: payloads below the first `from`); absent: one regime for every size.
+  std::map<std::string, std::vector<RegimeFit>> regimes;
 };
 
 void write_parameters(const std::string& path, const Parameters& p);
