@@ -548,7 +548,8 @@ RegimeSplit fit_algorithm(const std::vector<RunSpec>& specs, const std::vector<d
   }
   at.hockney = {fits[0].alpha, fits[0].beta};
   const auto few = [](std::size_t n, const std::string& why) {
-    return "poor: " + std::to_string(n) + " experiment" + (n == 1 ? "" : "s") + " in this regime (" + why + ")";
+    return "poor: " + std::to_string(n) + " experiment" + (n == 1 ? "" : "s") + " in this regime" +
+           (n > 0 ? " (" + why + ")" : "");
   };
   for (std::size_t r = 1; r < regimes; ++r) {
     const bool lower_fitted = r > 1 || eager_problem.empty();
