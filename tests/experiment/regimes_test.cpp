@@ -188,6 +188,7 @@ TEST(RegimeParameters, RegimesRoundTripAndPredictPerRegime) {
   p.engine = "sim";
   p.procs = {4};
   p.bytes = {100000};
+  p.gamma = {1, 1};
   p.serial_receive = true;
   p.algorithms["gather/basic_linear"] = HockneyFit{10e-6, 1e-9, 20};
   p.algorithms["gather/basic_linear"].quality = "ok";
@@ -230,8 +231,9 @@ TEST(RegimeParameters, MalformedRegimesGetOneLineNamingThePlace) {
     }
   };
   const std::string fit = "handshake_messages: 2, handshake_bytes: 104, alpha: 2e-6, beta: 1e-9";
-  expect("{from: 100}", ":3:57: algorithms.gather/basic_linear.above must be a list of regimes: {from, "
-                        "handshake_messages, handshake_bytes, alpha, beta, ...}");
+  expect("{from: 100}",
+         ":3:57: algorithms.gather/basic_linear.above must be a list of regimes: {from, "
+         "handshake_messages, handshake_bytes, alpha, beta, ...}");
   expect("[{from: 0, " + fit + "}]",
          ":3:65: algorithms.gather/basic_linear.above[0].from: a regime above the first starts at 1 byte or more");
   expect("[{from: 100, alpha: 2e-6, beta: 1e-9}]",
