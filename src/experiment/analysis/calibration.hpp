@@ -28,6 +28,10 @@
 // algorithm's model also has the reduction's term, and which of its terms win the maxima depends
 // on how alpha and beta compare with the reduction's gamma: its equations are taken at the fit's
 // own estimate (the model's slopes there) and refitted until they settle.
+// Where the engine's protocol switches (the sim engine: its profile between nodes, eager up to a
+// limit, a rendezvous with its handshake above), each regime has its own (alpha, beta), fitted
+// from its own experiments (fit_algorithm); the model engine sends every message eager and the mpi
+// engines do not say, so they have one regime.
 #pragma once
 
 #include <array>
