@@ -159,9 +159,43 @@ TEST(RegimeCalibration, ARegimeWithoutExperimentsTakesTheOneBelowAndSaysSo) {
   EXPECT_EQ(split.above[0].fit.alpha, split.fit.alpha);
   EXPECT_EQ(split.above[0].fit.beta, split.fit.beta);
   EXPECT_EQ(split.above[0].fit.points, 0);
-  EXPECT_FALSE(split.above[0].fit.uncertainty);
+  EXPECT_FALSE(split.above[0].fit.uncertainty);  // no experiment: no scatter, no residual
+  EXPECT_EQ(split.above[0].fit.rms_residual_s, 0);
+  EXPECT_EQ(split.above[0].fit.max_rel_residual, 0);
   EXPECT_EQ(split.above[0].fit.quality,
             "poor: 0 experiments in this regime; takes the (alpha, beta) of the regime below");
+}
+
+// With one eager experiment, the eager regime cannot be fitted: the rendezvous experiments give
+// one (alpha, beta) for both (their handshake priced with it too), which the eager regime takes.
+// Times: (P-1)*(3*alpha + beta*(m + 104)) above the limit, alpha = 9 us, beta = 0.5 ns/B.
+TEST(RegimeCalibration, AnEagerRegimeTooSmallToFitTakesTheOneFittedWithTheRegimeAbove) {
+  models::FormulaCosts costs;
+  costs.serial_receive = true;
+  costs.regimes = models::regimes_of(default_profile("tcp")->protocol_switch(), {});
+  std::vector<RunSpec> specs;
+  std::vector<double> times;
+  for (int p : {2, 4})
+    for (double m : {1024.0, 131072.0, 1048576.0}) {
+      if (m == 1024.0 && p == 4) continue;
+      RunSpec s;
+      s.algorithm = find_algorithm("gather/basic_linear");
+      s.procs = p;
+      s.bytes = static_cast<std::size_t>(m);
+      specs.push_back(s);
+      times.push_back((p - 1) * (m > 65480 ? 3 * 9e-6 + 0.5e-9 * (m + 104) : 9e-6 + 0.5e-9 * m));
+    }
+  const RegimeSplit split = fit_algorithm(specs, times, costs, FitMethod::least_squares, true);
+  ASSERT_EQ(split.above.size(), 1u);
+  EXPECT_NEAR(split.above[0].fit.alpha, 9e-6, 1e-6 * 9e-6);
+  EXPECT_NEAR(split.above[0].fit.beta, 0.5e-9, 1e-6 * 0.5e-9);
+  EXPECT_EQ(split.above[0].fit.points, 4);
+  EXPECT_EQ(split.fit.alpha, split.above[0].fit.alpha);
+  EXPECT_EQ(split.fit.points, 1);
+  EXPECT_NEAR(split.fit.max_rel_residual, 0, 1e-9);  // its one experiment is on that line
+  EXPECT_EQ(split.fit.quality,
+            "poor: 1 experiment in this regime (a fit of two parameters needs at least two experiments, not 1); "
+            "takes the (alpha, beta) fitted with the regime above");
 }
 
 // A file written before regimes (one fit per algorithm) reads as it did and predicts with one

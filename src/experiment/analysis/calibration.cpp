@@ -538,6 +538,21 @@ RegimeSplit fit_algorithm(const std::vector<RunSpec>& specs, const std::vector<d
         used.begin() + static_cast<std::ptrdiff_t>(top))
       ++out.straddling;
   }
+  // A regime's experiments `idx` under another regime's fit `from`: their residuals, no scatter
+  // of their own (an interval needs a fit of theirs).
+  const auto borrowed = [&](const std::vector<std::size_t>& idx, const models::FormulaCosts& at, Unknown unknown,
+                            const HockneyFit& from) {
+    HockneyFit f{from.alpha, from.beta, static_cast<int>(idx.size())};
+    double sq = 0;
+    for (std::size_t k : idx) {
+      const Observation o = equation(specs[k], times[k], at, unknown);
+      const double r = o.y - f.alpha * o.x1 - f.beta * o.x2;
+      sq += r * r;
+      if (o.y > 0) f.max_rel_residual = std::max(f.max_rel_residual, std::abs(r) / o.y);
+    }
+    f.rms_residual_s = idx.empty() ? 0 : std::sqrt(sq / static_cast<double>(idx.size()));
+    return f;
+  };
   models::FormulaCosts at = costs;
   std::vector<HockneyFit> fits(regimes);
   std::string eager_problem;
@@ -560,16 +575,12 @@ RegimeSplit fit_algorithm(const std::vector<RunSpec>& specs, const std::vector<d
       if (!lower_fitted)
         throw std::invalid_argument("no regime can be fitted: " + eager_problem + "; and above: " + e.what());
       // Too few to fit: it takes the regime below's (alpha, beta), and says so.
-      fits[r] = fits[r - 1];
-      fits[r].points = static_cast<int>(by[r].size());
-      fits[r].uncertainty.reset();
+      fits[r] = borrowed(by[r], at, {r, false}, fits[r - 1]);
       fits[r].quality = few(by[r].size(), e.what()) + "; takes the (alpha, beta) of the regime below";
     }
     at.regime_costs(r) = {fits[r].alpha, fits[r].beta};
     if (!lower_fitted) {
-      fits[0] = fits[r];
-      fits[0].points = static_cast<int>(by[0].size());
-      fits[0].uncertainty.reset();
+      fits[0] = borrowed(by[0], at, {0, false}, fits[r]);
       fits[0].quality = few(by[0].size(), eager_problem) + "; takes the (alpha, beta) fitted with the regime above";
     }
   }

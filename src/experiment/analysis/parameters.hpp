@@ -6,6 +6,9 @@
 // and, for every fit, its method and quality, so a prediction can be traced to its measurements.
 // Its numbers are physical or the file is refused (read_parameters): alpha, beta and the
 // reduction's gamma >= 0, gamma(p) >= 1 and non-decreasing, the line past it too, all finite.
+// Fits per protocol regime (a sim calibration) keep the eager regime's fit where one fit always
+// was and the regimes above it in the entry's `above` list (RegimeFit); files without it read as
+// one regime, as they were written.
 #pragma once
 
 #include <map>
