@@ -9,7 +9,7 @@
 
 namespace collsim::cli {
 
-std::string algorithms_table() {
+std::string algorithms_table(const std::string& after) {
   // Columns as wide as their longest entry; knobs by their option names.
   std::size_t name_width = std::string_view("algorithm").size(), knob_width = std::string_view("knobs").size();
   const auto knobs_of = [](const AlgorithmInfo& a) {
@@ -44,7 +44,7 @@ std::string algorithms_table() {
                   op.reduces ? " (a whole number of --datatype elements)" : "");
     table += line;
   }
-  return table;
+  return table + after;
 }
 
 }  // namespace collsim::cli

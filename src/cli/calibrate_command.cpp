@@ -85,6 +85,15 @@ std::string wrapped(const std::string& text) {
   return out + line + "\n";
 }
 
+// How the fits per protocol regime are made, for the table and --help.
+std::string regimes_rule(const std::string& protocol) {
+  return "Fitted per protocol regime" + (protocol.empty() ? std::string() : " of " + protocol + " between nodes") +
+         " (rows '<= E B': eager; '>= E+1 B (+H msgs)': rendezvous, each message after H control messages priced "
+         "as eager ones): an experiment goes to the highest regime its messages reach, its messages in lower regimes "
+         "priced at their fits; a regime with too few experiments to fit takes the (alpha, beta) of the regime "
+         "below (the eager one: the fit of the regime above's experiments) and is flagged poor.";
+}
+
 std::string about() {
   return std::string(
              "Runs the seed's experiments (gamma(p); per algorithm: the broadcast then a linear gather of\n"
@@ -94,6 +103,10 @@ std::string about() {
              "and gamma(p) as the non-decreasing fit >= 1 of the measured ratios (the file keeps both).\n") +
          wrapped("Each fit is printed with its residuals and its quality, which the file keeps beside it: " +
                  poor_fit_rule() + ".") +
+         wrapped(
+             "On the sim engine the fits are per protocol regime: the profile between nodes of --protocol "
+             "(eager up to its limit, rendezvous above; collsim algorithms shows the formulas per regime). " +
+             regimes_rule("")) +
          "Read the result with: collsim measure --engine formula --params FILE.\n"
          "\n"
          "With --from-osu DIR it runs nothing: it fits a platform (tcp+shm, the node model) to OSU\n"
@@ -226,8 +239,19 @@ int calibrate(const ParsedOptions& o) {
     std::printf("%-30s %10s %11.4g %6d %10s %6.1f%%  %s\n", name.c_str(), format_seconds(f.alpha).c_str(), f.beta,
                 f.points, format_seconds(f.rms_residual_s).c_str(), 100 * f.max_rel_residual, f.quality.c_str());
   };
-  for (const auto& [name, f] : p.algorithms) row(name, f);
+  // Fitted per protocol regime: the first row holds the eager regime's fit, one row per regime above.
+  for (const auto& [name, f] : p.algorithms) {
+    const auto regimes = p.regimes.find(name);
+    if (regimes == p.regimes.end()) {
+      row(name, f);
+      continue;
+    }
+    row(name + " <= " + std::to_string(regimes->second.front().from - 1) + " B", f);
+    for (const RegimeFit& r : regimes->second)
+      row("  >= " + std::to_string(r.from) + " B (+" + std::to_string(r.handshake_messages) + " msgs)", r.fit);
+  }
   if (p.pingpong) row("ping-pong (textbook)", *p.pingpong);
+  if (!p.regimes.empty()) std::cout << wrapped(regimes_rule(p.protocol));
   if (poor > 0)
     std::cout << wrapped(std::to_string(poor) + " of " + std::to_string(fits) + " fits are poor: " + poor_fit_rule() +
                          ". Their predictions are no closer than their residuals.");

@@ -329,8 +329,27 @@ int tree(const ParsedOptions& o) {
   return 0;
 }
 
+// The derived formulas per protocol regime, with each sim profile's switch (its one source:
+// ProtocolProfile::protocol_switch).
+std::string formula_regimes() {
+  std::string text =
+      "\nDerived formulas price each message of m bytes in its protocol regime (the sim engine's profiles;\n"
+      "a segment is a message: the segment size decides, not the call's total): eager, m <= E,\n"
+      "alpha + beta*m; rendezvous, m > E, alpha_r + beta_r*m + H*alpha + B*beta, the handshake being H\n"
+      "control messages of B bytes in all sent as eager ones before the data. collsim calibrate on the\n"
+      "sim engine fits (alpha, beta) and (alpha_r, beta_r) per algorithm; elsewhere one regime:\n";
+  for (const char* name : {"ideal", "tcp", "shm", "ucx", "ucx_sm"}) {
+    const models::ProtocolSwitch sw = default_profile(name)->protocol_switch();
+    char line[160];
+    std::snprintf(line, sizeof line, "  %-7s E = %zu B, H = %d, B = %zu B\n", name, sw.eager_max, sw.handshake_messages,
+                  sw.handshake_bytes);
+    text += line;
+  }
+  return text;
+}
+
 int algorithms(const ParsedOptions&) {
-  std::cout << algorithms_table();
+  std::cout << algorithms_table(formula_regimes());
   return 0;
 }
 

@@ -56,4 +56,30 @@ double Gamma::operator()(int p) const {
   return last + slope * static_cast<double>(i - (n - 1));
 }
 
+std::size_t FormulaCosts::regime_of(double bytes) const {
+  for (std::size_t k = regimes.size(); k > 0; --k)
+    if (bytes >= static_cast<double>(regimes[k - 1].from)) return k;
+  return 0;
+}
+
+std::vector<bool> regimes_used(Formula formula, const FormulaInput& in) {
+  std::vector<bool> used(in.costs.regimes.size() + 1, false);
+  FormulaInput probe = in;
+  probe.costs.reduce_gamma = 0;
+  for (Regime& r : probe.costs.regimes) r.handshake_messages = 0, r.handshake_bytes = 0;
+  for (std::size_t k = 0; k < used.size(); ++k) {
+    for (std::size_t j = 0; j < used.size(); ++j) probe.costs.regime_costs(j) = j == k ? Hockney{1, 1} : Hockney{0, 0};
+    used[k] = formula(probe) > 0;
+  }
+  return used;
+}
+
+std::size_t top_regime(Formula formula, const FormulaInput& in) {
+  if (in.costs.regimes.empty()) return 0;
+  const std::vector<bool> used = regimes_used(formula, in);
+  for (std::size_t k = used.size(); k > 0; --k)
+    if (used[k - 1]) return k - 1;
+  return 0;
+}
+
 }  // namespace collsim::models

@@ -2,7 +2,10 @@
 //
 // A formula (a registry entry's, src/registry/<operation>.cpp) predicts the time of one call from the call (process
 // count, bytes, knobs) and the costs: one Hockney (alpha, beta), gamma(p) for the non-blocking sends of one message to
-// several ranks, and whether a rank takes incoming messages one at a time.
+// several ranks, and whether a rank takes incoming messages one at a time. Where the protocol switches (eager below a
+// size, rendezvous from it on), the costs hold a regime per protocol and every message of a formula is priced in the
+// regime of its own payload (a segmented algorithm's segment, not the call's total), rendezvous ones with their
+// handshake (point_to_point.hpp, piecewise_transfer).
 #pragma once
 
 #include <cstddef>
@@ -53,6 +56,7 @@ class Gamma {
 };
 
 struct FormulaCosts {
+  // Messages below the first regime's size; every message when `regimes` is empty (one Hockney).
   Hockney hockney;
   Gamma gamma;
   // true: a rank receives one message at a time (one port, as the seed's gather models assume);
@@ -61,6 +65,17 @@ struct FormulaCosts {
   // Seconds per byte of a local reduction (the textbook formulas' gamma; not gamma(p) above):
   // ModelConfig::reduce_gamma. 0: reductions are free.
   double reduce_gamma = 0;
+  // Regimes of larger messages (a rendezvous), ascending; empty: one regime, hockney's.
+  std::vector<Regime> regimes{};
+
+  double transfer(double bytes) const {
+    return regimes.empty() ? hockney.transfer(bytes) : piecewise_transfer(hockney, regimes, bytes);
+  }
+  // The regime of a payload: 0 for hockney's, k for regimes[k - 1].
+  std::size_t regime_of(double bytes) const;
+  // The (alpha, beta) of regime k (0: hockney), to read or set.
+  Hockney& regime_costs(std::size_t k) { return k == 0 ? hockney : regimes.at(k - 1).hockney; }
+  const Hockney& regime_costs(std::size_t k) const { return k == 0 ? hockney : regimes.at(k - 1).hockney; }
 };
 
 // One call to predict: the same fields as the engines' RunSpec, plus the costs.
@@ -70,10 +85,17 @@ struct FormulaInput {
   AlgorithmParams params;
   FormulaCosts costs;
 
-  double t(double message_bytes) const { return costs.hockney.transfer(message_bytes); }
+  double t(double message_bytes) const { return costs.transfer(message_bytes); }
 };
 
 // Predicted seconds for one call.
 using Formula = double (*)(const FormulaInput&);
+
+// Which regimes of in.costs the messages `formula` charges at `in` fall in: used[k] for regime k
+// (0: hockney's). Read by pricing one regime's messages at a time (1 s each, 1 s per byte), every
+// other cost 0, handshakes and reductions free: a regime is used when that gives a time > 0.
+std::vector<bool> regimes_used(Formula formula, const FormulaInput& in);
+// The highest regime `formula` uses at `in` (0 when it sends nothing).
+std::size_t top_regime(Formula formula, const FormulaInput& in);
 
 }  // namespace collsim::models

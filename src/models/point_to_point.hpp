@@ -6,7 +6,10 @@
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
+#include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "models/placement.hpp"
 
@@ -18,6 +21,7 @@ struct Hockney {
   double beta = 0.8e-9;  // s per byte (1 / 1.25 GB/s)
 
   double transfer(double bytes) const { return alpha + beta * bytes; }
+  bool operator==(const Hockney&) const = default;
 
   // One port per rank (the model engine's one_port): a transfer holds the sender's send port and
   // the receiver's receive port for its whole duration.
@@ -38,6 +42,47 @@ struct Hockney {
     return end;
   }
 };
+
+// Where a point-to-point protocol switches from eager to rendezvous, as plain facts that the sim
+// engine's protocol profiles state (engines/sim/protocol.hpp, ProtocolProfile::protocol_switch)
+// and the closed-form formulas read: payloads up to eager_max bytes go eager; a larger one first
+// exchanges handshake_messages control messages of handshake_bytes in all (tcp: RNDV and the
+// receiver's PUT control), each an eager message, before its data moves.
+struct ProtocolSwitch {
+  std::size_t eager_max = 0;
+  int handshake_messages = 0;
+  std::size_t handshake_bytes = 0;
+};
+
+// A regime of larger messages for the formulas: payloads of `from` bytes and more (up to the next
+// regime's `from`) cost hockney's alpha + beta*m plus, for a rendezvous, its handshake: the
+// control messages priced as messages of the smallest regime (PiecewiseHockney).
+struct Regime {
+  std::size_t from = 0;
+  Hockney hockney;
+  int handshake_messages = 0;
+  std::size_t handshake_bytes = 0;
+  bool operator==(const Regime&) const = default;
+};
+
+// A point-to-point cost piecewise in the message size: `base` for payloads below the first
+// regime's `from` (for every payload when there is no regime: plain Hockney), each regime above
+// (ascending `from`) with its own (alpha, beta) and handshake. The handshake of a regime is
+// handshake_messages * base.alpha + handshake_bytes * base.beta: its control messages are small
+// eager ones.
+inline double piecewise_transfer(const Hockney& base, const std::vector<Regime>& regimes, double bytes) {
+  for (auto r = regimes.rbegin(); r != regimes.rend(); ++r)
+    if (bytes >= static_cast<double>(r->from))
+      return r->hockney.transfer(bytes) + r->handshake_messages * base.alpha +
+             static_cast<double>(r->handshake_bytes) * base.beta;
+  return base.transfer(bytes);
+}
+// The regimes of `sw`: one above the eager one, from eager_max + 1, with `rendezvous` as its
+// (alpha, beta); none when nothing is ever rendezvous.
+inline std::vector<Regime> regimes_of(const ProtocolSwitch& sw, const Hockney& rendezvous) {
+  if (sw.eager_max == SIZE_MAX) return {};
+  return {Regime{sw.eager_max + 1, rendezvous, sw.handshake_messages, sw.handshake_bytes}};
+}
 
 // Hockney models by level: one between ranks of one node, one between nodes, and optionally one
 // between ranks on two sockets of one node (then `intra` is between ranks of one socket). The

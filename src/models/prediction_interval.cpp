@@ -20,15 +20,20 @@ std::optional<TimeInterval> prediction_interval(const FitUncertainty& u, double 
   return TimeInterval{t0 / factor, t0 * factor};
 }
 
-std::array<double, 2> alpha_beta_coefficients(Formula formula, const FormulaInput& in) {
+std::array<double, 2> alpha_beta_coefficients(Formula formula, const FormulaInput& in, std::size_t regime) {
   auto at = [&](double alpha, double beta, double reduce_gamma) {
     FormulaInput x = in;
-    x.costs.hockney = {alpha, beta};
+    x.costs.regime_costs(regime) = {alpha, beta};
     x.costs.reduce_gamma = reduce_gamma;
     return formula(x);
   };
-  const double alpha = in.costs.hockney.alpha, beta = in.costs.hockney.beta, rg = in.costs.reduce_gamma;
-  if (rg <= 0 || alpha <= 0 || beta <= 0) return {at(1, 0, 0), at(0, 1, 0)};
+  const Hockney& own = in.costs.regime_costs(regime);
+  const double alpha = own.alpha, beta = own.beta, rg = in.costs.reduce_gamma;
+  if (rg <= 0 || alpha <= 0 || beta <= 0) {
+    // The other regimes' part (0 with one regime, which keeps today's numbers exactly).
+    const double rest = in.costs.regimes.empty() ? 0 : at(0, 0, 0);
+    return {at(1, 0, 0) - rest, at(0, 1, 0) - rest};
+  }
   constexpr double h = 1e-7;  // the calibration's step
   const double t = at(alpha, beta, rg);
   return {(at(alpha * (1 + h), beta, rg) - t) / (alpha * h), (at(alpha, beta * (1 + h), rg) - t) / (beta * h)};

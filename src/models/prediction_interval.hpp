@@ -64,10 +64,12 @@ double prediction_quantile(int dof);
 // give (t0 not a positive finite time, or u.dof < 1).
 std::optional<TimeInterval> prediction_interval(const FitUncertainty& u, double t0, double x1, double x2);
 
-// The coefficients (x1, x2) of alpha and beta in `formula` at the call `in`, as the calibration reads
-// them off it (experiment/analysis/calibration.cpp, equation()): without a reduction to charge, the
-// formula at (alpha, beta) = (1, 0) and (0, 1); with one, and both of in's costs positive, its
-// slopes at in's (alpha, beta), where the terms that win its maxima are those of the call.
-std::array<double, 2> alpha_beta_coefficients(Formula formula, const FormulaInput& in);
+// The coefficients (x1, x2) of regime k's alpha and beta (0: costs.hockney; FormulaCosts) in `formula`
+// at the call `in`, every other cost held, as the calibration reads them off it
+// (experiment/analysis/calibration.cpp, equation()): without a reduction to charge, the formula at
+// regime k's (alpha, beta) = (1, 0) and (0, 1) less the formula at (0, 0); with one, and both of
+// regime k's costs positive, its slopes at regime k's (alpha, beta), where the terms that win its
+// maxima are those of the call.
+std::array<double, 2> alpha_beta_coefficients(Formula formula, const FormulaInput& in, std::size_t regime = 0);
 
 }  // namespace collsim::models

@@ -88,6 +88,7 @@ double ring(const FormulaInput& in, std::size_t phases) {
     int procs;
     std::size_t count, type_size, phases;
     double alpha, beta, reduce_gamma;
+    std::vector<models::Regime> regimes;
     bool operator==(const Key&) const = default;
   };
   const Key key{in.procs,
@@ -96,7 +97,8 @@ double ring(const FormulaInput& in, std::size_t phases) {
                 phases,
                 in.costs.hockney.alpha,
                 in.costs.hockney.beta,
-                in.costs.reduce_gamma};
+                in.costs.reduce_gamma,
+                in.costs.regimes};
   thread_local std::vector<std::pair<Key, double>> last;
   for (const auto& [k, time] : last)
     if (k == key) return time;

@@ -67,9 +67,9 @@ double derived_gather_linear_sync(const FormulaInput& in) {
   if (trivial(in)) return 0;
   const double f = static_cast<double>(Segmentation(in.bytes, in.params.segment).segment_bytes());
   const double r = static_cast<double>(in.bytes) - f;
-  const double alpha = in.costs.hockney.alpha, beta = in.costs.hockney.beta;
-  const double first_turn = 2 * alpha + beta * f;
-  const double turn = in.costs.serial_receive ? 2 * alpha + beta * static_cast<double>(in.bytes) : first_turn;
+  // The turn's zero-byte synchronisation and its segments, each in the regime of its own size.
+  const double first_turn = in.t(0) + in.t(f);
+  const double turn = in.costs.serial_receive ? in.t(r) + in.t(f) : first_turn;
   return first_turn + (in.procs - 2) * turn + in.t(r);
 }
 

@@ -47,6 +47,8 @@ RunResult run_formula(const FormulaConfig& config, const RunSpec& spec) {
   if (!has_fit(config, a)) throw InputError(missing_fits(config.fits_from, {std::string(a.name)}));
   models::FormulaInput in{spec.procs, spec.bytes, spec.params, config.costs};
   if (auto it = config.per_algorithm.find(a.name); it != config.per_algorithm.end()) in.costs.hockney = it->second;
+  if (auto it = config.per_algorithm_regimes.find(a.name); it != config.per_algorithm_regimes.end())
+    in.costs.regimes = it->second;
   RunResult r;
   r.time_s = f(in);
   // Parameters a formula's shape cannot hold (a hand-written file, a fit out of its grid) may
@@ -62,11 +64,21 @@ RunResult run_formula(const FormulaConfig& config, const RunSpec& spec) {
                      (config.fits_from.empty() ? std::string("the model's costs") : config.fits_from) +
                      "): these parameters do not describe this call");
   }
-  if (config.kind == FormulaConfig::Kind::derived)
-    if (auto u = config.uncertainty.find(a.name); u != config.uncertainty.end()) {
-      const auto [x1, x2] = models::alpha_beta_coefficients(f, in);
-      r.interval = models::prediction_interval(u->second, r.time_s, x1, x2);
+  if (config.kind == FormulaConfig::Kind::derived) {
+    // The uncertainty of the regime of the call's largest messages (with one regime: the fit's).
+    const std::size_t k = models::top_regime(f, in);
+    std::optional<models::FitUncertainty> u;
+    if (k == 0) {
+      if (auto it = config.uncertainty.find(a.name); it != config.uncertainty.end()) u = it->second;
+    } else if (auto it = config.regime_uncertainty.find(a.name);
+               it != config.regime_uncertainty.end() && k - 1 < it->second.size()) {
+      u = it->second[k - 1];
     }
+    if (u) {
+      const auto [x1, x2] = models::alpha_beta_coefficients(f, in, k);
+      r.interval = models::prediction_interval(*u, r.time_s, x1, x2);
+    }
+  }
   return r;
 }
 

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,11 @@ struct FormulaConfig {
   // Derived formulas: the uncertainty of each algorithm's fit, by name; a prediction of an
   // algorithm with one carries its interval (RunResult::interval, models/prediction_interval.hpp).
   std::map<std::string, models::FitUncertainty, std::less<>> uncertainty;
+  // Calibrated per protocol regime: an algorithm's regimes above its per_algorithm (alpha, beta),
+  // used instead of costs.regimes for it, and their fits' uncertainty (regime k at [k - 1]). A
+  // prediction's interval is that of the highest regime its messages reach.
+  std::map<std::string, std::vector<models::Regime>, std::less<>> per_algorithm_regimes;
+  std::map<std::string, std::vector<std::optional<models::FitUncertainty>>, std::less<>> regime_uncertainty;
 };
 
 // Whether `config` has costs for `algorithm` (always, unless only fits count: fits_from).

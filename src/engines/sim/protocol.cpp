@@ -175,6 +175,17 @@ std::optional<ProtocolProfile> default_profile(const std::string& name) {
   return std::nullopt;
 }
 
+models::ProtocolSwitch ProtocolProfile::protocol_switch() const {
+  models::ProtocolSwitch s{eager_payload(), 0, 0};
+  switch (kind) {
+    case ProtocolKind::ideal: break;
+    case ProtocolKind::tcp: s.handshake_messages = 2, s.handshake_bytes = rndv_bytes + answer_bytes; break;
+    case ProtocolKind::shm: s.handshake_messages = 1, s.handshake_bytes = rndv_bytes; break;
+    case ProtocolKind::rdma: s.handshake_messages = 2, s.handshake_bytes = rndv_bytes; break;
+  }
+  return s;
+}
+
 std::string send_completion(const Protocols& protocols) {
   auto clause = [](const ProtocolProfile& p) -> std::string {
     switch (p.kind) {

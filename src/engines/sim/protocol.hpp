@@ -108,6 +108,7 @@
 #include <vector>
 
 #include "models/overhead.hpp"
+#include "models/point_to_point.hpp"
 
 namespace collsim {
 
@@ -148,6 +149,13 @@ struct ProtocolProfile {
   bool is_eager(std::size_t bytes, bool blocking = false) const { return bytes <= eager_payload(blocking); }
   // rdma: whether an eager payload goes zero-copy.
   bool is_zcopy(std::size_t bytes, bool blocking) const { return !blocking && bytes >= zcopy_limit; }
+  // Where this profile switches a non-blocking send to its rendezvous, and the control messages
+  // that cross before the data then moves (the file comment): ideal none (its rendezvous only
+  // waits for the receive), tcp 2 (RNDV, PUT control back), shm 1 (RGET; the receiver copies),
+  // rdma 2 (RTS, then the receiver's read request). What follows the data (FIN, ATS) is left out:
+  // it completes the send, not the receive. The closed-form formulas price messages by it
+  // (models/point_to_point.hpp).
+  models::ProtocolSwitch protocol_switch() const;
 };
 
 // The parameter set named `name` (ideal, tcp, shm, ucx, ucx_sm) with its defaults; nullopt for

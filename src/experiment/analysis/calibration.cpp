@@ -11,6 +11,7 @@
 
 #include <unistd.h>
 
+#include "engines/sim/protocol.hpp"
 #include "experiment/sweep/mpi_launcher.hpp"
 #include "experiment/sweep/runner.hpp"
 
@@ -55,10 +56,9 @@ double time_apply(Reduction r, std::size_t bytes) {
   return runs[10];
 }
 
-// The derived model of one experiment at (alpha, beta) and a reduction's `reduce_gamma`.
-double model_time(const RunSpec& spec, const models::Gamma& gamma, bool serial_receive, double alpha, double beta,
-                  double reduce_gamma) {
-  models::FormulaInput in{spec.procs, spec.bytes, spec.params, {{alpha, beta}, gamma, serial_receive, reduce_gamma}};
+// The derived model of one experiment under `costs`.
+double model_time(const RunSpec& spec, const models::FormulaCosts& costs) {
+  models::FormulaInput in{spec.procs, spec.bytes, spec.params, costs};
   double t = spec.algorithm->derived(in);
   if (spec.then_gather > 0) {
     models::FormulaInput g{spec.procs, spec.then_gather, {}, in.costs};
@@ -68,20 +68,51 @@ double model_time(const RunSpec& spec, const models::Gamma& gamma, bool serial_r
   return t;
 }
 
-// One experiment as an equation alpha*x1 + beta*x2 = y. The derived models are sums and maxima of
-// terms alpha*a + beta*b + gamma_r*c: piecewise linear and, scaled together, proportional. With no
-// reduction to charge, x1 and x2 are the model at (1, 0) and (0, 1) (the seed's reading; exact
-// where the formula is one line, calibration.hpp). With one, the terms that win the maxima depend
-// on how (alpha, beta) compare with gamma_r, so the equation is taken where the fit is: at an
-// estimate (alpha0, beta0), x1 and x2 are the model's slopes there, and y is the time less the
-// reduction's part, model(alpha0, beta0) - alpha0*x1 - beta0*x2 (Euler's identity for a
-// proportional function). Refitted from the fit's own estimate, it gives back the true
-// parameters once the estimate is in their linear piece.
-Observation equation(const RunSpec& spec, double time, const models::Gamma& gamma, bool serial_receive,
-                     double reduce_gamma, double alpha0 = 0, double beta0 = 0) {
-  auto f = [&](double a, double b, double rg) { return model_time(spec, gamma, serial_receive, a, b, rg); };
-  if (reduce_gamma <= 0 || alpha0 <= 0 || beta0 <= 0)
-    return {f(1, 0, 0), f(0, 1, 0), time - (reduce_gamma > 0 ? f(0, 0, reduce_gamma) : 0)};
+// The regimes of costs.regimes (0: costs.hockney) that one experiment's messages fall in, its
+// gather's included.
+std::vector<bool> regimes_used(const RunSpec& spec, const models::FormulaCosts& costs) {
+  std::vector<bool> used = models::regimes_used(spec.algorithm->derived, {spec.procs, spec.bytes, spec.params, costs});
+  if (spec.then_gather > 0) {
+    models::FormulaInput g{spec.procs, spec.then_gather, {}, costs};
+    g.params.root = spec.params.root;
+    const std::vector<bool> more = models::regimes_used(find_algorithm("gather/basic_linear")->derived, g);
+    for (std::size_t k = 0; k < used.size(); ++k) used[k] = used[k] || more[k];
+  }
+  return used;
+}
+
+// Which (alpha, beta) of the costs a fit estimates: regime k's, and with `tied` every regime
+// below it too (one pair for all of them: the fallback when the lower ones cannot be fitted).
+struct Unknown {
+  std::size_t regime = 0;
+  bool tied = false;
+};
+
+// One experiment as an equation alpha*x1 + beta*x2 = y in the unknown regime's (alpha, beta),
+// every other cost held at its value in `costs` (the lower regimes at their fits). The derived
+// models are sums and maxima of terms alpha*a + beta*b + gamma_r*c: piecewise linear and, scaled
+// together, proportional. With no reduction to charge, x1 and x2 are the model at (1, 0) and
+// (0, 1) less the model at (0, 0) (the part of the other regimes: 0 with one regime, the seed's
+// reading; exact where the formula is one line, calibration.hpp), and y the time less that part.
+// With one, the terms that win the maxima depend on how (alpha, beta) compare with gamma_r, so the
+// equation is taken where the fit is: at an estimate (alpha0, beta0), x1 and x2 are the model's
+// slopes there, and y is the time less the rest, model(alpha0, beta0) - alpha0*x1 - beta0*x2
+// (Euler's identity for a proportional function). Refitted from the fit's own estimate, it gives
+// back the true parameters once the estimate is in their linear piece.
+Observation equation(const RunSpec& spec, double time, const models::FormulaCosts& costs, Unknown unknown,
+                     double alpha0 = 0, double beta0 = 0) {
+  const double reduce_gamma = costs.reduce_gamma;
+  auto f = [&](double a, double b, double rg) {
+    models::FormulaCosts c = costs;
+    for (std::size_t k = unknown.tied ? 0 : unknown.regime; k <= unknown.regime; ++k) c.regime_costs(k) = {a, b};
+    c.reduce_gamma = rg;
+    return model_time(spec, c);
+  };
+  if (reduce_gamma <= 0 || alpha0 <= 0 || beta0 <= 0) {
+    const bool rest = !costs.regimes.empty();  // other regimes may have a part: take it out
+    const double base = rest ? f(0, 0, 0) : 0;
+    return {f(1, 0, 0) - base, f(0, 1, 0) - base, time - (reduce_gamma > 0 || rest ? f(0, 0, reduce_gamma) : 0)};
+  }
   constexpr double h = 1e-7;
   const double at = f(alpha0, beta0, reduce_gamma);
   const double x1 = (f(alpha0 * (1 + h), beta0, reduce_gamma) - at) / (alpha0 * h);
@@ -211,6 +242,17 @@ struct Experiments {
   int ranks_per_node = 1;
   std::size_t total = 0;  // progress steps: the plan's, and on the mpi engines the ping-pong and the reduction
 };
+
+// Where the engine's protocol switches, for the fits per regime: the setup's when it gives one;
+// on the sim engine its profile between nodes (the selection the experiments ran under, `ran`,
+// with the setup's protocol options); none elsewhere (the model engine sends every message eager).
+std::optional<models::ProtocolSwitch> protocol_switch(const CalibrationSetup& setup, const std::string& ran) {
+  if (setup.protocol_switch) return setup.protocol_switch;
+  if (setup.engine != Engine::sim) return std::nullopt;
+  const Protocols p = resolve_protocols(ran.empty() ? setup.env.sim.protocol : ran, setup.env.sim.protocol_options,
+                                        setup.env.sim.eager_limit, [](const std::string&) { return std::string(); });
+  return p.inter.protocol_switch();
+}
 
 Experiments plan_experiments(const CalibrationSetup& setup, const Checked& checked) {
   const Engine engine = setup.engine;
@@ -371,41 +413,27 @@ double fit_reduce_gamma(const Experiments& ex, const std::vector<double>& times,
   return std::max(0.0, sxy / sxx);  // sizes differ (two at least): sxx > 0
 }
 
-// Each algorithm's (alpha, beta) from its experiments, gamma(p) and the reduction's gamma known.
+// Each algorithm's (alpha, beta), per regime where the protocol switches, from its experiments,
+// gamma(p) and the reduction's gamma known.
 void fit_algorithms(const Experiments& ex, const std::vector<const AlgorithmInfo*>& algorithms,
-                    const std::vector<double>& times, FitMethod method, Parameters& out) {
+                    const std::vector<double>& times, FitMethod method,
+                    const std::optional<models::ProtocolSwitch>& protocol_switch, Parameters& out) {
   const models::Gamma gamma(out.gamma, out.gamma_intercept, out.gamma_slope);
   std::size_t i = ex.gamma_points;
   for (const AlgorithmInfo* a : algorithms) {
     const std::size_t first = i;
     while (i < ex.plan.size() && ex.plan[i].spec.algorithm == a) ++i;
-    const double rg = operation_info(a->op).reduces ? out.reduce_gamma : 0;
-    auto fit_at = [&](double alpha0, double beta0) {
-      std::vector<Observation> obs;
-      for (std::size_t k = first; k < i; ++k)
-        obs.push_back(equation(ex.plan[k].spec, times[k], gamma, out.serial_receive, rg, alpha0, beta0));
-      const bool alpha_only = std::all_of(obs.begin(), obs.end(), [](const Observation& o) { return o.x2 == 0; });
-      // alpha and beta are a latency and a time per byte: a negative one would fit the grid by
-      // cancelling the other and predict negative times outside it (a two-level cluster fitted
-      // with one level: bcast/binomial's beta came out negative under map-by node).
-      HockneyFit h = to_fit(alpha_only ? fit_alpha(obs) : fit_through_origin_nonnegative(obs, method), obs.size());
-      // The scatter of these experiments about the fit, for its prediction intervals.
-      h.uncertainty = fit_uncertainty(obs, h.alpha, h.beta);
-      return h;
-    };
+    models::FormulaCosts costs{{}, gamma, out.serial_receive, operation_info(a->op).reduces ? out.reduce_gamma : 0};
+    if (protocol_switch) costs.regimes = models::regimes_of(*protocol_switch, {});
+    std::vector<RunSpec> specs;
+    for (std::size_t k = first; k < i; ++k) specs.push_back(ex.plan[k].spec);
     try {
-      HockneyFit fit = fit_at(0, 0);
-      // With a reduction, refit where the last fit is (equation()), from a positive start: the
-      // first, linear, fit can miss by more than its own size when the reduction decides which
-      // terms win (reduce/chain's beta came out negative). Five rounds reach the linear piece of
-      // every experiment in the tests.
-      if (rg > 0) {
-        fit.alpha = std::max(fit.alpha, 1e-7);
-        fit.beta = std::max(fit.beta, rg);
-        for (int round = 0; round < 5 && fit.alpha > 0 && fit.beta > 0; ++round) fit = fit_at(fit.alpha, fit.beta);
-      }
-      fit.quality = fit_quality(fit, operation_info(a->op).moves_data);
-      out.algorithms[std::string(a->name)] = fit;
+      RegimeSplit split = fit_algorithm(specs,
+                                        std::vector<double>(times.begin() + static_cast<std::ptrdiff_t>(first),
+                                                            times.begin() + static_cast<std::ptrdiff_t>(i)),
+                                        costs, method, operation_info(a->op).moves_data);
+      out.algorithms[std::string(a->name)] = split.fit;
+      if (!split.above.empty()) out.regimes[std::string(a->name)] = split.above;
     } catch (const std::invalid_argument& e) {
       throw InputError("calibrate " + std::string(a->name) + ": " + e.what());
     }
@@ -459,12 +487,119 @@ GammaFit fit_gamma(const std::vector<double>& measured, FitMethod method) {
   return out;
 }
 
+RegimeSplit fit_algorithm(const std::vector<RunSpec>& specs, const std::vector<double>& times,
+                          const models::FormulaCosts& costs, FitMethod method, bool moves_data) {
+  const double rg = costs.reduce_gamma;
+  // The fit of regime `unknown` from the experiments `idx`, the other costs as in `at`.
+  const auto fit_one = [&](const std::vector<std::size_t>& idx, const models::FormulaCosts& at, Unknown unknown) {
+    auto fit_at = [&](double alpha0, double beta0) {
+      std::vector<Observation> obs;
+      for (std::size_t k : idx) obs.push_back(equation(specs[k], times[k], at, unknown, alpha0, beta0));
+      const bool alpha_only = std::all_of(obs.begin(), obs.end(), [](const Observation& o) { return o.x2 == 0; });
+      // alpha and beta are a latency and a time per byte: a negative one would fit the grid by
+      // cancelling the other and predict negative times outside it (a two-level cluster fitted
+      // with one level: bcast/binomial's beta came out negative under map-by node).
+      HockneyFit h = to_fit(alpha_only ? fit_alpha(obs) : fit_through_origin_nonnegative(obs, method), obs.size());
+      // The scatter of these experiments about the fit, for its prediction intervals.
+      h.uncertainty = fit_uncertainty(obs, h.alpha, h.beta);
+      return h;
+    };
+    HockneyFit fit = fit_at(0, 0);
+    // With a reduction, refit where the last fit is (equation()), from a positive start: the
+    // first, linear, fit can miss by more than its own size when the reduction decides which
+    // terms win (reduce/chain's beta came out negative). Five rounds reach the linear piece of
+    // every experiment in the tests.
+    if (rg > 0) {
+      fit.alpha = std::max(fit.alpha, 1e-7);
+      fit.beta = std::max(fit.beta, rg);
+      for (int round = 0; round < 5 && fit.alpha > 0 && fit.beta > 0; ++round) fit = fit_at(fit.alpha, fit.beta);
+    }
+    fit.quality = fit_quality(fit, moves_data);
+    return fit;
+  };
+  RegimeSplit out;
+  if (costs.regimes.empty()) {
+    std::vector<std::size_t> all(specs.size());
+    for (std::size_t k = 0; k < all.size(); ++k) all[k] = k;
+    out.fit = fit_one(all, costs, {});
+    return out;
+  }
+  // Each experiment goes to the highest regime its messages reach; a straddling one's messages
+  // of lower regimes are priced at those regimes' fits (which come first).
+  const std::size_t regimes = costs.regimes.size() + 1;
+  std::vector<std::vector<std::size_t>> by(regimes);
+  for (std::size_t k = 0; k < specs.size(); ++k) {
+    const std::vector<bool> used = regimes_used(specs[k], costs);
+    std::size_t top = 0;
+    for (std::size_t r = 0; r < regimes; ++r)
+      if (used[r]) top = r;
+    by[top].push_back(k);
+    if (std::find(used.begin(), used.begin() + static_cast<std::ptrdiff_t>(top), true) !=
+        used.begin() + static_cast<std::ptrdiff_t>(top))
+      ++out.straddling;
+  }
+  // A regime's experiments `idx` under another regime's fit `from`: their residuals, no scatter
+  // of their own (an interval needs a fit of theirs).
+  const auto borrowed = [&](const std::vector<std::size_t>& idx, const models::FormulaCosts& at, Unknown unknown,
+                            const HockneyFit& from) {
+    HockneyFit f{from.alpha, from.beta, static_cast<int>(idx.size())};
+    double sq = 0;
+    for (std::size_t k : idx) {
+      const Observation o = equation(specs[k], times[k], at, unknown);
+      const double r = o.y - f.alpha * o.x1 - f.beta * o.x2;
+      sq += r * r;
+      if (o.y > 0) f.max_rel_residual = std::max(f.max_rel_residual, std::abs(r) / o.y);
+    }
+    f.rms_residual_s = idx.empty() ? 0 : std::sqrt(sq / static_cast<double>(idx.size()));
+    return f;
+  };
+  models::FormulaCosts at = costs;
+  std::vector<HockneyFit> fits(regimes);
+  std::string eager_problem;
+  try {
+    fits[0] = fit_one(by[0], at, {0, false});
+  } catch (const std::invalid_argument& e) {
+    eager_problem = e.what();
+  }
+  at.hockney = {fits[0].alpha, fits[0].beta};
+  const auto few = [](std::size_t n, const std::string& why) {
+    return "poor: " + std::to_string(n) + " experiment" + (n == 1 ? "" : "s") + " in this regime" +
+           (n > 0 ? " (" + why + ")" : "");
+  };
+  for (std::size_t r = 1; r < regimes; ++r) {
+    const bool lower_fitted = r > 1 || eager_problem.empty();
+    try {
+      // The eager regime unfitted: this regime's experiments give one (alpha, beta) for both.
+      fits[r] = fit_one(by[r], at, {r, !lower_fitted});
+    } catch (const std::invalid_argument& e) {
+      if (!lower_fitted)
+        throw std::invalid_argument("no regime can be fitted: " + eager_problem + "; and above: " + e.what());
+      // Too few to fit: it takes the regime below's (alpha, beta), and says so.
+      fits[r] = borrowed(by[r], at, {r, false}, fits[r - 1]);
+      fits[r].quality = few(by[r].size(), e.what()) + "; takes the (alpha, beta) of the regime below";
+    }
+    at.regime_costs(r) = {fits[r].alpha, fits[r].beta};
+    if (!lower_fitted) {
+      fits[0] = borrowed(by[0], at, {0, false}, fits[r]);
+      fits[0].quality = few(by[0].size(), eager_problem) + "; takes the (alpha, beta) fitted with the regime above";
+    }
+  }
+  out.fit = fits[0];
+  for (std::size_t r = 1; r < regimes; ++r) {
+    const models::Regime& g = costs.regimes[r - 1];
+    out.above.push_back({g.from, g.handshake_messages, g.handshake_bytes, fits[r]});
+  }
+  return out;
+}
+
 Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std::size_t, std::size_t)>& progress,
                      const std::function<void(const Measurement&)>& measured) {
   const Checked checked = check_setup(setup);
   const Experiments ex = plan_experiments(setup, checked);
   std::size_t done = 0;
+  std::string protocol_run;  // sim: the protocol selection its experiments ran under
   const std::vector<double> times = run_experiments(setup, ex, checked.gamma_max, [&](const Measurement& m) {
+    if (protocol_run.empty()) protocol_run = m.protocol;
     if (measured) measured(m);
     if (progress) progress(++done, ex.total);
   });
@@ -476,7 +611,7 @@ Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std
     out.reduce_gamma = fit_reduce_gamma(ex, times, is_measured(setup.engine));
     if (is_measured(setup.engine) && progress) progress(ex.total, ex.total);
   }
-  fit_algorithms(ex, checked.algorithms, times, setup.method, out);
+  fit_algorithms(ex, checked.algorithms, times, setup.method, protocol_switch(setup, protocol_run), out);
   if (!setup.pingpong_bytes.empty()) out.pingpong = fit_pingpong(setup, ex, times, progress);
   return out;
 }

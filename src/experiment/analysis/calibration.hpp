@@ -28,11 +28,16 @@
 // algorithm's model also has the reduction's term, and which of its terms win the maxima depends
 // on how alpha and beta compare with the reduction's gamma: its equations are taken at the fit's
 // own estimate (the model's slopes there) and refitted until they settle.
+// Where the engine's protocol switches (the sim engine: its profile between nodes, eager up to a
+// limit, a rendezvous with its handshake above), each regime has its own (alpha, beta), fitted
+// from its own experiments (fit_algorithm); the model engine sends every message eager and the mpi
+// engines do not say, so they have one regime.
 #pragma once
 
 #include <array>
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -57,7 +62,28 @@ struct CalibrationSetup {
   int gamma_max_procs = 0;                       // gamma(p) for p = 2..this; 0: the largest of procs
   std::vector<std::size_t> pingpong_bytes;       // empty: no ping-pong
   FitMethod method = FitMethod::huber;
+  // Where the protocol switches, for fits per regime; nullopt: the engine's (the sim engine's
+  // profile between nodes; one regime on the others).
+  std::optional<models::ProtocolSwitch> protocol_switch = std::nullopt;
 };
+
+// One algorithm's fits: `fit` for every size, or for the first regime and `above` for the others.
+struct RegimeSplit {
+  HockneyFit fit;
+  std::vector<RegimeFit> above;
+  int straddling = 0;  // experiments with messages in two regimes or more (fitted in the highest)
+};
+// Fits one algorithm's experiments `specs`, timed `times`, under `costs` (gamma(p), serial
+// receives, the reduction's gamma; its regimes, whose (alpha, beta) are not read, say where the
+// protocol switches), each regime from its own experiments: an experiment goes to the highest
+// regime its messages reach (models::regimes_used), the lower regimes fitted first and held at
+// their fits for the messages it has there (a broadcast of 1 MiB then its gather of one segment:
+// a rendezvous point whose gather is eager). A regime with too few experiments (or ones that
+// cannot tell alpha from beta) takes the (alpha, beta) of the regime below, or, the eager regime,
+// the one fitted with the regime above's experiments; its quality says so (poor). Throws
+// std::invalid_argument when no regime can be fitted.
+RegimeSplit fit_algorithm(const std::vector<RunSpec>& specs, const std::vector<double>& times,
+                          const models::FormulaCosts& costs, FitMethod method, bool moves_data);
 
 // The algorithms calibrated when none are named: every one with a derived formula that runs on
 // one of `procs` (runs_on: a two_proc algorithm only on 2); the others with a formula in

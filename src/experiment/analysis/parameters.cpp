@@ -27,6 +27,20 @@ std::string fit_text(const HockneyFit& f, bool moves_data) {
          uncertainty_text(f.uncertainty) + "}";
 }
 
+// An algorithm's regimes above its first fit, as the key `above` of its entry.
+std::string regimes_text(const std::vector<RegimeFit>& regimes, bool moves_data) {
+  if (regimes.empty()) return "";
+  std::string s = ", above: [";
+  for (std::size_t i = 0; i < regimes.size(); ++i) {
+    const RegimeFit& r = regimes[i];
+    const std::string fit = fit_text(r.fit, moves_data);  // "{alpha: ...}"
+    s += (i ? ", " : "") + std::string("{from: ") + std::to_string(r.from) +
+         ", handshake_messages: " + std::to_string(r.handshake_messages) +
+         ", handshake_bytes: " + std::to_string(r.handshake_bytes) + ", " + fit.substr(1);
+  }
+  return s + "]";
+}
+
 template <class T, class F>
 std::string list_text(const std::vector<T>& v, F format) {
   std::string s = "[";
@@ -59,10 +73,14 @@ std::optional<models::FitUncertainty> read_uncertainty(const Reader& in, const Y
 }
 
 // A latency or a time per byte below 0 is no physical cost: it would predict negative times.
-HockneyFit read_fit(const Reader& in, const YAML::Node& n, const std::string& where, bool moves_data) {
-  in.only_keys(n, where,
-               {"alpha", "beta", "points", "rms_residual_s", "max_rel_residual", "quality", "log_sd", "var_alpha",
-                "cov_alpha_beta", "var_beta", "dof"});
+// `extra`: the keys besides a fit's that the entry may have (an algorithm's regimes, a regime's place).
+HockneyFit read_fit(const Reader& in, const YAML::Node& n, const std::string& where, bool moves_data,
+                    const std::vector<std::string>& extra = {}) {
+  std::vector<std::string> keys = {"alpha",   "beta",   "points",    "rms_residual_s", "max_rel_residual",
+                                   "quality", "log_sd", "var_alpha", "cov_alpha_beta", "var_beta",
+                                   "dof"};
+  keys.insert(keys.end(), extra.begin(), extra.end());
+  in.only_keys(n, where, keys);
   if (!n["alpha"] || !n["beta"]) in.fail(n, where + " needs alpha and beta");
   HockneyFit f;
   f.alpha = in.real(n["alpha"], where + ".alpha", 0);
@@ -76,6 +94,31 @@ HockneyFit read_fit(const Reader& in, const YAML::Node& n, const std::string& wh
     in.fail(n["quality"], where + ".quality: '" + f.quality + "' is not ok or poor: REASONS");
   f.uncertainty = read_uncertainty(in, n, where);
   return f;
+}
+
+// An algorithm's `above`: regimes with strictly ascending `from` >= 1, each a fit.
+std::vector<RegimeFit> read_regimes(const Reader& in, const YAML::Node& n, const std::string& where, bool moves_data) {
+  if (!n.IsSequence() || n.size() == 0)
+    in.fail(n, where + " must be a list of regimes: {from, handshake_messages, handshake_bytes, alpha, beta, ...}");
+  std::vector<RegimeFit> out;
+  for (std::size_t i = 0; i < n.size(); ++i) {
+    const YAML::Node r = n[i];
+    const std::string at = where + "[" + std::to_string(i) + "]";
+    if (!r.IsMap()) in.fail(r, at + " must be a mapping {from, handshake_messages, handshake_bytes, alpha, beta, ...}");
+    for (const char* key : {"from", "handshake_messages", "handshake_bytes"})
+      if (!r[key]) in.fail(r, at + " needs " + key);
+    RegimeFit f;
+    f.from = in.bytes(r["from"], at + ".from");
+    if (f.from == 0) in.fail(r["from"], at + ".from: a regime above the first starts at 1 byte or more");
+    if (!out.empty() && f.from <= out.back().from)
+      in.fail(r["from"], at + ".from: " + std::to_string(f.from) + " is not above the previous regime's " +
+                             std::to_string(out.back().from) + " (regimes ascend)");
+    f.handshake_messages = static_cast<int>(in.integer(r["handshake_messages"], at + ".handshake_messages", 0, 1000));
+    f.handshake_bytes = in.bytes(r["handshake_bytes"], at + ".handshake_bytes");
+    f.fit = read_fit(in, r, at, moves_data, {"from", "handshake_messages", "handshake_bytes"});
+    out.push_back(f);
+  }
+  return out;
 }
 
 // gamma: the kept values >= 1 and non-decreasing, the measured ones beside them, and the line
@@ -154,8 +197,13 @@ void write_parameters(const std::string& path, const Parameters& p) {
     << "reduce_gamma: " << format_real(p.reduce_gamma) << "  # s/byte of a local reduction\n";
   if (p.pingpong) o << "pingpong: " << fit_text(*p.pingpong, true) << "\n";
   o << "algorithms:  # quality: " << poor_fit_rule() << "\n";
-  for (const auto& [name, fit] : p.algorithms)
-    o << "  " << name << ": " << fit_text(fit, operation_info(find_algorithm(name)->op).moves_data) << "\n";
+  for (const auto& [name, fit] : p.algorithms) {
+    const bool moves_data = operation_info(find_algorithm(name)->op).moves_data;
+    std::string text = fit_text(fit, moves_data);
+    if (auto r = p.regimes.find(name); r != p.regimes.end() && !r->second.empty())
+      text.insert(text.size() - 1, regimes_text(r->second, moves_data));
+    o << "  " << name << ": " << text << "\n";
+  }
   write_file_atomically(path, o.str(), "parameters file");
 }
 
@@ -191,8 +239,11 @@ Parameters read_parameters(const std::string& path) {
       const std::string name = kv.first.Scalar();
       const AlgorithmInfo* info = find_algorithm(name);
       if (!info) in.fail(kv.first, "unknown algorithm '" + name + "' (one of: " + algorithm_names() + ")");
-      p.algorithms[std::string(info->name)] =
-          read_fit(in, kv.second, "algorithms." + name, operation_info(info->op).moves_data);
+      const bool moves_data = operation_info(info->op).moves_data;
+      p.algorithms[std::string(info->name)] = read_fit(in, kv.second, "algorithms." + name, moves_data, {"above"});
+      if (kv.second["above"])
+        p.regimes[std::string(info->name)] =
+            read_regimes(in, kv.second["above"], "algorithms." + name + ".above", moves_data);
     }
   }
   if (p.algorithms.empty() && !p.pingpong)
@@ -211,6 +262,13 @@ FormulaConfig formula_config(const Parameters& p, FormulaConfig::Kind kind) {
     for (const auto& [name, fit] : p.algorithms) {
       f.per_algorithm[name] = {fit.alpha, fit.beta};
       if (kind == FormulaConfig::Kind::derived && fit.uncertainty) f.uncertainty[name] = *fit.uncertainty;
+      // Textbook formulas keep one (alpha, beta) for every size, as the traditional approach does.
+      if (auto r = p.regimes.find(name); kind == FormulaConfig::Kind::derived && r != p.regimes.end())
+        for (const RegimeFit& g : r->second) {
+          f.per_algorithm_regimes[name].push_back(
+              {g.from, {g.fit.alpha, g.fit.beta}, g.handshake_messages, g.handshake_bytes});
+          f.regime_uncertainty[name].push_back(g.fit.uncertainty);
+        }
     }
     f.fits_from = p.file.empty() ? "the calibration" : p.file;
   }

@@ -6,6 +6,9 @@
 // and, for every fit, its method and quality, so a prediction can be traced to its measurements.
 // Its numbers are physical or the file is refused (read_parameters): alpha, beta and the
 // reduction's gamma >= 0, gamma(p) >= 1 and non-decreasing, the line past it too, all finite.
+// Fits per protocol regime (a sim calibration) keep the eager regime's fit where one fit always
+// was and the regimes above it in the entry's `above` list (RegimeFit); files without it read as
+// one regime, as they were written.
 #pragma once
 
 #include <map>
@@ -29,6 +32,16 @@ struct HockneyFit {
   // cov_alpha_beta, var_beta and dof in the file, all or none. Files written before intervals
   // have none, and their predictions then have no interval rather than a made-up one.
   std::optional<models::FitUncertainty> uncertainty = std::nullopt;
+};
+
+// The fit of one regime of an algorithm's larger messages (a rendezvous: `calibrate` on an engine
+// whose protocol switches, from its own experiments): payloads of `from` bytes and more, each
+// after handshake_messages control messages of handshake_bytes in all (models::Regime).
+struct RegimeFit {
+  std::size_t from = 0;
+  int handshake_messages = 0;
+  std::size_t handshake_bytes = 0;
+  HockneyFit fit;
 };
 
 // A fit is poor when a parameter sits at its bound 0 (the constrained fit would have taken it
@@ -66,6 +79,9 @@ struct Parameters {
   double reduce_gamma = 0;
   std::optional<HockneyFit> pingpong;            // RTT/2 = alpha + beta*m
   std::map<std::string, HockneyFit> algorithms;  // by algorithm name
+  // By algorithm name, the regimes above its fit in `algorithms` (which then holds the eager
+  // regime's: payloads below the first `from`); absent: one regime for every size.
+  std::map<std::string, std::vector<RegimeFit>> regimes;
 };
 
 void write_parameters(const std::string& path, const Parameters& p);
