@@ -51,14 +51,13 @@ int coarray(const ParsedOptions& o) {
     check_model_options(o, *simulated);
     const ModelConfig model = read_model(o);
     result = run_model(model, spec);
-    // The closed form knows neither ports nor overheads: a point inside a node holds the origin's
-    // send port by default (model_engine.hpp).
-    if (!model.one_port && model.kind != ModelConfig::Kind::loggp && !model.has_overheads() &&
-        !model.serial_send(point.origin, point.target)) {
-      const models::CoarrayCosts costs{model.hockney_between(point.origin, point.target), model.copy_bandwidth};
-      const double t = point.get
-                           ? models::coarray_get_time(point.plan(), costs)
-                           : models::coarray_put_time(point.plan(), costs, point.mode == coarray::PutMode::blocking);
+    // The cost model covers the Hockney kinds, overheads and the origin's port; not one_port's
+    // two ports, nor LogGP.
+    if (!model.one_port && model.kind != ModelConfig::Kind::loggp) {
+      const models::CoarrayCosts costs{model.hockney_between(point.origin, point.target), model.copy_bandwidth,
+                                       model.send_overhead};
+      const double t = point.get ? models::coarray_get_time(point.plan(), costs)
+                                 : models::coarray_put_time(point.plan(), costs, point.mode);
       prediction = format_seconds(t) + "  (" + format_real(t) + " s, models/coarray_cost.hpp)";
     }
   } else {
@@ -86,7 +85,8 @@ Command coarray_command() {
   return {"coarray",
           "collsim coarray --engine sim|model [--put|--get] --local SECTION --local-shape DIMS\n"
           "                       --remote SECTION --remote-shape DIMS [--elem BYTES] [--buffer B]\n"
-          "                       [--registered] [--nonblocking N_PUTS_PER_SEGMENT] [--csv] [options]",
+          "                       [--registered] [--nonblocking safe|nowait|double] [--statements N]\n"
+          "                       [--csv] [options]",
           "coarray PUT/GET: Table 1's case, transfers and time",
           kCoarraySectionsHelp,
           coarray_options(),

@@ -60,6 +60,7 @@ Task<> coarray_statements(Comm& comm, RankBuffers, const AlgorithmParams&) {
   const double start = comm.now();
   if (j.get) {
     for (std::size_t i = 0; i < j.statements; ++i) co_await get_section(comm, ctx, 1, data, s.local, 0, s.remote);
+    co_await end_segment(comm, ctx);  // as a program's segment ends (CoarrayProgram)
   } else {
     co_await put_segment(comm, ctx, 1, data, s.local, 0, s.remote, j.statements, j.mode);
   }
@@ -70,10 +71,11 @@ Task<> coarray_statements(Comm& comm, RankBuffers, const AlgorithmParams&) {
 
 const AlgorithmInfo kCoarrayStatements{"test/coarray", Operation::bcast, 0, 0, "", &coarray_statements};
 
-double run_in_model(Job& j) {
+double run_in_model(Job& j, const models::CoarrayCosts& costs) {
   ModelConfig config;
-  config.hockney = kCosts.hockney;
-  config.copy_bandwidth = kCosts.copy_bandwidth;
+  config.hockney = costs.hockney;
+  config.copy_bandwidth = costs.copy_bandwidth;
+  config.send_overhead = costs.overhead;
   RunSpec spec;
   spec.algorithm = &kCoarrayStatements;
   spec.procs = 2;
@@ -84,24 +86,23 @@ double run_in_model(Job& j) {
   return j.elapsed;
 }
 
-void check_in_model(const Statement& s) {
+void check_in_model(const Statement& s, const models::CoarrayCosts& costs = kCosts) {
   const Scheme scheme = choose_scheme(s.local, s.remote, s.options.buffer_bytes, s.options.registered);
   for (const std::size_t nputs : {1, 4})
-    for (const PutMode mode : {PutMode::blocking, PutMode::nonblocking}) {
+    for (const PutMode mode : kPutModes) {
       Job j;
       j.statement = &s, j.statements = nputs, j.mode = mode;
-      const double model = run_in_model(j);
-      const bool blocking = mode == PutMode::blocking;
-      const double formula = models::coarray_put_time(plan_put(scheme, s.local.bytes(), nputs), kCosts, blocking);
-      EXPECT_EQ(j.error, "") << describe(s);
-      EXPECT_TRUE(same_time(model, formula)) << describe(s) << (blocking ? " blocking, " : " non-blocking, ") << nputs
+      const double model = run_in_model(j, costs);
+      const double formula = models::coarray_put_time(plan_put(scheme, s.local.bytes(), nputs), costs, mode);
+      EXPECT_EQ(j.error, "") << describe(s) << " " << to_string(mode);
+      EXPECT_TRUE(same_time(model, formula)) << describe(s) << " " << to_string(mode) << ", " << nputs
                                              << " PUTs: model " << model << " s, formula " << formula << " s";
     }
   for (const GetBehaviour behaviour : {GetBehaviour::table1, GetBehaviour::omni}) {
     Job j;
     j.statement = &s, j.get = true, j.statements = 2, j.behaviour = behaviour;
-    const double model = run_in_model(j);
-    const double formula = models::coarray_get_time(plan_get(scheme, s.local.bytes(), behaviour, 2), kCosts);
+    const double model = run_in_model(j, costs);
+    const double formula = models::coarray_get_time(plan_get(scheme, s.local.bytes(), behaviour, 2), costs);
     EXPECT_EQ(j.error, "") << describe(s);
     EXPECT_TRUE(same_time(model, formula)) << describe(s) << (behaviour == GetBehaviour::omni ? " omni" : " table1")
                                            << " GET: model " << model << " s, formula " << formula << " s";
@@ -110,6 +111,35 @@ void check_in_model(const Statement& s) {
 
 TEST(CoarrayModel, ClosedFormsOnHandExamples) {
   for (const HandExample& h : hand_examples()) check_in_model(h.statement);
+}
+
+TEST(CoarrayModel, ClosedFormsWithOverheadsOnHandExamples) {
+  for (const HandExample& h : hand_examples()) check_in_model(h.statement, kCostsWithOverheads);
+}
+
+// A grid of sections, buffers and every scheme: the engine and the cost model agree, with
+// overheads or not. The section is 2 x 4 x 8 real(8) elements in both arrays; an array of
+// extents (2x, 4y, 8) keeps runs of 16 B (x = 2), 64 B (x = 1, y = 2) or 512 B (x = y = 1), so NL
+// and NR each take the three values, and B is below, at and between them.
+TEST(CoarrayModel, CostModelEqualsTheEngineOverAGrid) {
+  struct Layout {
+    const char* section;
+    const char* shape;
+  };
+  const Layout layouts[] = {{"1:2,:,:", "4,4,8"}, {":,1:4,:", "2,8,8"}, {":,:,:", "2,4,8"}};
+  int cases[5] = {};
+  for (const Layout& l : layouts)
+    for (const Layout& r : layouts)
+      for (const std::size_t b : {8, 16, 40, 64, 100, 512, 1000})
+        for (const bool registered : {false, true}) {
+          if (registered && b != 8) continue;  // B plays no part in DMA
+          const Statement s = statement(l.section, l.shape, r.section, r.shape, b, registered);
+          ++cases[choose_scheme(s.local, s.remote, b, registered).table_case];
+          check_in_model(s);
+          check_in_model(s, kCostsWithOverheads);
+          if (::testing::Test::HasFailure()) return;
+        }
+  for (int c = 0; c < 5; ++c) EXPECT_GT(cases[c], 0) << "case " << c << " not reached";
 }
 
 TEST(CoarrayModel, ClosedFormsOnRandomSections) {
