@@ -1,7 +1,8 @@
-// The PUT and GET coroutines in the model engine (contention-free Hockney with a copy bandwidth),
-// image 1 to image 2 (ranks 0 and 1): the time of a PUT segment or of GET statements is the
-// closed form of models/coarray_cost.hpp, and the bytes reach image 2's coarrays (PUT) or image
-// 1's array (GET) where Fortran puts them; every Table 1 case, blocking and not.
+// The PUT and GET coroutines in the model engine (Hockney with a copy bandwidth, with and without
+// a per-operation overhead at the origin), image 1 to image 2 (ranks 0 and 1): the time of a PUT
+// segment or of GET statements is the cost model of models/coarray_cost.hpp, and the bytes reach
+// image 2's coarrays (PUT) or image 1's array (GET) where Fortran puts them; every Table 1 case,
+// blocking and in every non-blocking mode, on hand examples and a grid of sections and buffers.
 #include <gtest/gtest.h>
 
 #include <cstring>
