@@ -18,6 +18,15 @@
 namespace collsim::cli {
 namespace {
 
+// Where the per-operation costs come from (README.md, "What one operation costs").
+const char* const kCostsHelp =
+    "\n"
+    "Every put, get and flush first costs the origin a software overhead: the model engine's\n"
+    "--send-overhead (of the operation's bytes, a flush 0; LogGP: o), the sim engine's protocol\n"
+    "profile send_overhead (--protocol-option PROFILE/send_overhead:..., or the platform's); 0 by\n"
+    "default. The origin's port injects one put at a time, busy bytes x beta (LogGP: g + (m-1)G;\n"
+    "sim: the puts share the origin's link), so k puts take at least k times one's wire time.\n";
+
 std::vector<OptionDef> coarray_options() {
   std::vector<OptionDef> defs = {{"engine", "sim|model", "engine to run on (required); real MPI: collsim-mpi coarray"}};
   for (auto& d : coarray_point_options()) defs.push_back(d);
@@ -88,7 +97,7 @@ Command coarray_command() {
           "                       [--registered] [--nonblocking safe|nowait|double] [--statements N]\n"
           "                       [--csv] [options]",
           "coarray PUT/GET: Table 1's case, transfers and time",
-          kCoarraySectionsHelp,
+          std::string(kCoarraySectionsHelp) + kCostsHelp,
           coarray_options(),
           coarray};
 }
