@@ -72,11 +72,7 @@ Task<> coarray_statements(Comm& comm, RankBuffers, const AlgorithmParams&) {
 
 const AlgorithmInfo kCoarrayStatements{"test/coarray", Operation::bcast, 0, 0, "", &coarray_statements};
 
-double run_in_model(Job& j, const models::CoarrayCosts& costs) {
-  ModelConfig config;
-  config.hockney = costs.hockney;
-  config.copy_bandwidth = costs.copy_bandwidth;
-  config.send_overhead = costs.overhead;
+double run_in_model(Job& j, const ModelConfig& config) {
   RunSpec spec;
   spec.algorithm = &kCoarrayStatements;
   spec.procs = 2;
@@ -85,6 +81,14 @@ double run_in_model(Job& j, const models::CoarrayCosts& costs) {
   run_model(config, spec);
   job = nullptr;
   return j.elapsed;
+}
+
+double run_in_model(Job& j, const models::CoarrayCosts& costs) {
+  ModelConfig config;
+  config.hockney = costs.hockney;
+  config.copy_bandwidth = costs.copy_bandwidth;
+  config.send_overhead = costs.overhead;
+  return run_in_model(j, config);
 }
 
 void check_in_model(const Statement& s, const models::CoarrayCosts& costs = kCosts) {
@@ -141,6 +145,36 @@ TEST(CoarrayModel, CostModelEqualsTheEngineOverAGrid) {
           if (::testing::Test::HasFailure()) return;
         }
   for (int c = 0; c < 5; ++c) EXPECT_GT(cases[c], 0) << "case " << c << " not reached";
+}
+
+// LogGP (L 10 us, o 1 us, g 2 us, G 1 ns/B), DMA puts of m = 1001 B (the local array's runs of
+// 1001 integer(1) elements): a put holds the CPU o and the NIC g + (m-1)G = 3 us and arrives
+// o + L + (m-1)G = 12 us after its start; a flush holds the CPU o, then waits for the arrivals
+// and the acknowledgement L.
+//  - blocking, one put: arrives 12, flush 12-13 then 13 + L = 23, the segment end's flush_all
+//    with nothing to flush: o, 24 us;
+//  - non-blocking, two puts: the second starts when the NIC frees at 3 (max(o, g + (m-1)G)
+//    apart), arrives 15; the end waits to 15, flush_all's o to 16, + L: 26 us.
+TEST(CoarrayModel, LogGPOperationsByHand) {
+  ModelConfig config;
+  config.kind = ModelConfig::Kind::loggp;
+  config.loggp = {10e-6, 1e-6, 2e-6, 1e-9};
+  const auto one = [](const char* local, const char* local_shape) {
+    Statement s{parse_section(local, parse_shape(local_shape, 1)), parse_section(":", parse_shape("1001", 1)),
+                CoarrayOptions{400000, true, GetBehaviour::table1}};
+    return s;
+  };
+  const Statement single = one("1:1001", "2002");
+  Job j;
+  j.statement = &single, j.mode = PutMode::blocking;
+  EXPECT_NEAR(run_in_model(j, config), 24e-6, 1e-12);
+  const Statement two{parse_section("1:1001,:", parse_shape("2002,2", 1)),
+                      parse_section(":,:", parse_shape("1001,2", 1)),
+                      CoarrayOptions{400000, true, GetBehaviour::table1}};
+  Job k;
+  k.statement = &two, k.mode = PutMode::nonblocking;
+  EXPECT_NEAR(run_in_model(k, config), 26e-6, 1e-12);
+  EXPECT_EQ(k.error, "");
 }
 
 TEST(CoarrayModel, ClosedFormsOnRandomSections) {
