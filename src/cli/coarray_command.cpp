@@ -1,6 +1,8 @@
-// collsim coarray: one segment of coarray PUT or GET statements on the model or sim engine, with
-// the Table 1 case the runtime picks, what it moves, and the time (the model engine also prints
-// the closed-form cost of models/coarray_cost.hpp next to its own time).
+// collsim coarray: one segment of coarray PUT or GET statements on any coarray engine, with the
+// Table 1 case the runtime picks, what it moves, and the time. The model engine also prints the
+// closed-form cost of models/coarray_cost.hpp next to its own time; mpi and caf-native launch
+// collsim-mpi coarray or collsim-caf under mpirun, as a coarray scenario does, and print the
+// measured median.
 #include <iostream>
 #include <string>
 #include <vector>
@@ -12,6 +14,8 @@
 #include "engines/engine.hpp"
 #include "engines/run_memory.hpp"
 #include "experiment/results/coarray_point.hpp"
+#include "experiment/scenario/coarray_scenario.hpp"
+#include "experiment/sweep/coarray_runner.hpp"
 #include "models/coarray_cost.hpp"
 #include "support/units.hpp"
 
@@ -28,7 +32,10 @@ const char* const kCostsHelp =
     "sim: the puts share the origin's link), so k puts take at least k times one's wire time.\n";
 
 std::vector<OptionDef> coarray_options() {
-  std::vector<OptionDef> defs = {{"engine", "sim|model", "engine to run on (required); real MPI: collsim-mpi coarray"}};
+  std::vector<OptionDef> defs = {
+      {"engine", "sim|model|mpi|caf-native",
+       "engine to run on (required): mpi is collsim-mpi coarray and caf-native collsim-caf (OpenCoarrays), each "
+       "launched with --images processes"}};
   for (auto& d : coarray_point_options()) defs.push_back(d);
   const std::vector<OptionDef> more = {
       {"images", "N", "number of images (processes; default 2)"},
@@ -37,53 +44,77 @@ std::vector<OptionDef> coarray_options() {
   };
   defs.insert(defs.end(), more.begin(), more.end());
   for (auto& d : engine_options(Runs::coarrays)) defs.push_back(d);
+  for (auto& d : mpi_run_options(Runs::coarrays)) defs.push_back(d);
   return defs;
 }
 
+// The point measured by collsim-mpi or collsim-caf, launched as a coarray scenario launches it.
+CoarrayRow measure(const ParsedOptions& o, Engine engine, const CoarrayPoint& point, int images) {
+  if (engine == Engine::caf_native)
+    for (const std::string& name : kOmniRuntimeOptions)
+      if (o.has(name)) throw UsageError(not_for_caf(name));
+  reject_foreign(o, std::string(engine_name(engine)), {"payload"});  // measured data is always real
+  CoarrayScenario sc;
+  sc.images = images;
+  sc.mpi = read_mpi_runs(o);
+  if (const std::string why = coarray_engine_unavailable(sc, engine); !why.empty())
+    throw EngineError(std::string(engine_name(engine)) + ": " + why);
+  return run_coarray_mpi_point(sc, engine, point);
+}
+
 int coarray(const ParsedOptions& o) {
-  if (!o.has("engine")) throw UsageError("missing --engine (sim or model)");
-  const std::string engine = o.text("engine");
-  const auto simulated = parse_engine(engine, {Engine::sim, Engine::model});
-  if (!simulated)
-    throw UsageError("--engine: " + not_an_engine(engine, {Engine::sim, Engine::model}) +
-                     " (real MPI: collsim-mpi coarray)");
+  if (!o.has("engine")) throw UsageError("missing --engine (sim, model, mpi or caf-native)");
+  const std::string name = o.text("engine");
+  const auto engine = parse_engine(name, kCoarrayEngines);
+  if (!engine) throw UsageError("--engine: " + not_an_engine(name, kCoarrayEngines, "a coarray engine"));
   CoarrayPoint point = read_coarray_point(o);
   point.real_bytes = read_payload(o);
   const int images = static_cast<int>(o.integer("images", 2, 2, 1 << 20));
   const CoarrayProgram program(point);
-  const RunSpec spec = coarray_spec(program, images);
-  check_run_memory(*simulated, spec);
+  const RunSpec spec = coarray_spec(program, images);  // checks the images for every engine
 
-  RunResult result;
-  std::string prediction;
-  if (*simulated == Engine::model) {
-    check_model_options(o, *simulated);
-    const ModelConfig model = read_model(o);
-    result = run_model(model, spec);
-    // The cost model covers the Hockney kinds, overheads and the origin's port; not one_port's
-    // two ports, nor LogGP.
-    if (!model.one_port && model.kind != ModelConfig::Kind::loggp) {
-      const models::CoarrayCosts costs{model.hockney_between(point.origin, point.target), model.copy_bandwidth,
-                                       model.send_overhead};
-      const double t = point.get ? models::coarray_get_time(point.plan(), costs)
-                                 : models::coarray_put_time(point.plan(), costs, point.mode);
-      prediction = format_seconds(t) + "  (" + format_real(t) + " s, models/coarray_cost.hpp)";
-    }
-  } else {
-    check_engine_options(o, Engine::sim);
-    const SimConfig sim = read_sim(o);
-    run_sim(sim, std::span<const RunSpec>(&spec, 1), [&](std::size_t, const RunResult& r) { result = r; });
-  }
   CoarrayRow row;
-  row.engine = engine;
-  row.point = point;
-  row.time_s = row.min_s = result.time_s;
-  row.data = !point.real_bytes ? "unchecked" : result.data_error.empty() ? "ok" : result.data_error;
+  std::string prediction;
+  if (is_measured(*engine)) {
+    check_engine_options(o, *engine);
+    row = measure(o, *engine, point, images);
+    if (*engine == Engine::caf_native)
+      prediction = "(case to transfers: what Omni's runtime would do; OpenCoarrays ran the statement its own way)";
+  } else {
+    check_run_memory(*engine, spec);
+    RunResult result;
+    if (*engine == Engine::model) {
+      check_model_options(o, *engine);
+      const ModelConfig model = read_model(o);
+      result = run_model(model, spec);
+      // The cost model covers the Hockney kinds, overheads and the origin's port; not one_port's
+      // two ports, nor LogGP.
+      if (!model.one_port && model.kind != ModelConfig::Kind::loggp) {
+        const models::CoarrayCosts costs{model.hockney_between(point.origin, point.target), model.copy_bandwidth,
+                                         model.send_overhead};
+        const double t = point.get ? models::coarray_get_time(point.plan(), costs)
+                                   : models::coarray_put_time(point.plan(), costs, point.mode);
+        prediction = format_seconds(t) + "  (" + format_real(t) + " s, models/coarray_cost.hpp)";
+      }
+    } else {
+      check_engine_options(o, Engine::sim);
+      const SimConfig sim = read_sim(o);
+      run_sim(sim, std::span<const RunSpec>(&spec, 1), [&](std::size_t, const RunResult& r) { result = r; });
+    }
+    row.engine = name;
+    row.point = point;
+    row.time_s = row.min_s = result.time_s;
+    row.data = !point.real_bytes ? "unchecked" : result.data_error.empty() ? "ok" : result.data_error;
+  }
   if (o.has("csv")) {
     std::cout << coarray_csv_header() << "\n" << coarray_csv_row(row) << "\n";
   } else {
-    std::cout << coarray_summary(row, "engine " + engine, false,
-                                 prediction.empty() ? std::string() : "cost model " + prediction + "\n");
+    std::cout << coarray_summary(row, "engine " + name + ", " + std::to_string(images) + " images",
+                                 is_measured(*engine),
+                                 prediction.empty()              ? std::string()
+                                 : *engine == Engine::caf_native ? prediction + "\n"
+                                                                 : "cost model " + prediction + "\n",
+                                 is_measured(*engine) && read_mpi_runs(o).time_is_min);
   }
   return row.data == "ok" || row.data == "unchecked" ? 0 : 1;
 }
@@ -92,7 +123,7 @@ int coarray(const ParsedOptions& o) {
 
 Command coarray_command() {
   return {"coarray",
-          "collsim coarray --engine sim|model [--put|--get] --local SECTION --local-shape DIMS\n"
+          "collsim coarray --engine sim|model|mpi|caf-native [--put|--get] --local SECTION --local-shape DIMS\n"
           "                       --remote SECTION --remote-shape DIMS [--elem BYTES] [--buffer B]\n"
           "                       [--registered] [--nonblocking safe|nowait|double] [--statements N]\n"
           "                       [--csv] [options]",

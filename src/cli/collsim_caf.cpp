@@ -32,16 +32,13 @@ namespace {
 constexpr int kExitOk = 0;
 constexpr int kExitFailed = 1;
 
-// The options of `collsim coarray` that describe the runtime rather than the statement: OpenCoarrays
-// has no such buffer, registration or GET variant, and its PUT is always blocking.
-constexpr const char* kNotForCaf[] = {"buffer", "registered", "nonblocking", "get-behaviour", "packing"};
-
-// The options collsim-caf offers: those of `collsim coarray` but kNotForCaf, and the stop rule.
+// The options collsim-caf offers: those of `collsim coarray` but Omni's runtime options, and the
+// stop rule.
 std::vector<cli::OptionDef> option_defs() {
   std::vector<cli::OptionDef> defs;
   for (auto& d : cli::coarray_point_options()) {
     bool applies = true;
-    for (const char* name : kNotForCaf) applies = applies && d.name != name;
+    for (const std::string& name : cli::kOmniRuntimeOptions) applies = applies && d.name != name;
     if (d.name == "statements") d.help = "statements per segment, each on its own copy of both arrays (default 1)";
     if (d.name == "elem")
       d.help = "element size: 1, 2, 4, 8 or 16 (integer(1), integer(2), integer(4), real(8), complex(8)); default 8";
@@ -196,7 +193,7 @@ cli::Command caf_command(int argc, char** argv, int rank, int size) {
           [=](const cli::ParsedOptions& options) { return run(options, argc, argv, rank, size); }};
 }
 
-// Runs the command on main's arguments. The options of kNotForCaf are not among its options, so
+// Runs the command on main's arguments. Omni's runtime options are not among its options, so
 // parsing stops at one as unknown: the error says why instead.
 int run_caf(int argc, char** argv, int rank, int size, std::ostream& out) {
   const std::span<char* const> args(argv + 1, static_cast<std::size_t>(argc > 1 ? argc - 1 : 0));
@@ -204,10 +201,8 @@ int run_caf(int argc, char** argv, int rank, int size, std::ostream& out) {
     return cli::run_single(caf_command(argc, argv, rank, size), args, out);
   } catch (const cli::UsageError&) {
     for (const std::string arg : args)
-      for (const std::string name : kNotForCaf)
-        if (arg == "--" + name || arg.starts_with("--" + name + "="))
-          throw cli::UsageError("--" + name +
-                                " does not apply to caf-native (OpenCoarrays has no Omni runtime options; see --help)");
+      for (const std::string& name : cli::kOmniRuntimeOptions)
+        if (arg == "--" + name || arg.starts_with("--" + name + "=")) throw cli::UsageError(cli::not_for_caf(name));
     throw;
   }
 }

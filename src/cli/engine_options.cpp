@@ -63,7 +63,7 @@ std::vector<OptionDef> engine_options(Runs runs) {
   return options_of(SettingGroup::placement, SettingGroup::model, runs);
 }
 
-std::vector<OptionDef> mpi_run_options() { return options_of(SettingGroup::mpi, SettingGroup::mpi, Runs::collectives); }
+std::vector<OptionDef> mpi_run_options(Runs runs) { return options_of(SettingGroup::mpi, SettingGroup::mpi, runs); }
 
 std::vector<OptionDef> timing_options() {
   return options_of(SettingGroup::timing, SettingGroup::timing, Runs::collectives);

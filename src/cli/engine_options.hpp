@@ -17,8 +17,8 @@ enum class Runs { collectives, coarrays };
 
 // The placement, sim and model options (--platform ... --reduce-gamma), in the table's order.
 std::vector<OptionDef> engine_options(Runs runs = Runs::collectives);
-// The mpi engines' run counts (--min-runs, --max-runs).
-std::vector<OptionDef> mpi_run_options();
+// The mpi engines' launcher, run counts, statistic and timeout (--launcher ... --timeout).
+std::vector<OptionDef> mpi_run_options(Runs runs = Runs::collectives);
 // --timing, for the commands that measure a collective call (measure, run).
 std::vector<OptionDef> timing_options();
 
@@ -43,7 +43,7 @@ ModelConfig read_model(const ParsedOptions& o);
 SimConfig read_sim(const ParsedOptions& o);
 // --ranks-per-node N (ppr:N:node) or --map-by POLICY; default ppr:1:node.
 models::MapBy read_map_by(const ParsedOptions& o);
-// --min-runs and --max-runs over the defaults of `launch`.
+// The mpi engines' settings given by mpi_run_options, over the defaults.
 MpiLaunch read_mpi_runs(const ParsedOptions& o);
 // The value of option --NAME as a command line, split at blanks (--launcher "$TESTBED_MPIRUN");
 // UsageError when it has no word.

@@ -74,7 +74,8 @@ TEST(CollsimCoarray, BadSectionsAreOneLineAndExitTwo) {
       "does not conform");
   expect_bad_input("coarray --engine model --remote 1:1000:2 --remote-shape 1000,100 --local 1:500 --local-shape 500",
                    "");
-  expect_bad_input("coarray --engine formula" + kStrided, "--engine: 'formula' is not an engine: sim, model");
+  expect_bad_input("coarray --engine formula" + kStrided,
+                   "--engine: 'formula' is not a coarray engine: model, sim, mpi, caf-native");
   expect_bad_input("coarray --engine model --get --nonblocking 2" + kStrided, "--nonblocking applies to PUT only");
 }
 
@@ -125,6 +126,28 @@ TEST(CollsimCoarray, NonBlockingModesOnThreePuts) {
               std::string::npos)
         << text.out;
   }
+}
+
+// Each engine's options go to that engine only, refused before anything is launched: Omni's
+// runtime options to caf-native (OpenCoarrays has none), the simulated engines' to the measured
+// ones and the other way round, --payload to measured engines (their bytes are always real), and
+// an image beyond --images to every engine.
+TEST(CollsimCoarray, OptionsOfOneEngineAreRefusedByTheOthers) {
+  for (const auto& [name, value] :
+       {std::pair{"buffer", " 64"}, std::pair{"registered", ""}, std::pair{"nonblocking", " 2"},
+        std::pair{"nonblocking", " nowait"}, std::pair{"packing", " omni"}})
+    expect_bad_input(std::string("coarray --engine caf-native --") + name + value + kStrided,
+                     std::string("--") + name + " does not apply to caf-native");
+  expect_bad_input("coarray --engine caf-native --get --get-behaviour omni" + kStrided,
+                   "--get-behaviour does not apply to caf-native");
+  expect_bad_input("coarray --engine mpi --platform x.xml" + kStrided, "--platform does not apply to --engine mpi");
+  expect_bad_input("coarray --engine mpi --payload virtual" + kStrided, "--payload does not apply to --engine mpi");
+  expect_bad_input("coarray --engine sim --min-runs 3" + kStrided, "--min-runs does not apply to --engine sim");
+  expect_bad_input("coarray --engine model --launcher mpirun" + kStrided,
+                   "--launcher does not apply to --engine model");
+  for (const char* engine : {"model", "sim", "mpi", "caf-native"})
+    expect_bad_input(std::string("coarray --engine ") + engine + " --target 3" + kStrided,
+                     "needs the origin and target images among 2 images");
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -175,14 +176,16 @@ TEST(RunMpi, RootOnlyForRootedOperations) {
           launcher.string() + "]}\n");
   collsim("run " + scenario.string() + " --quiet --force --out " + (scratch() / "root").string());
   const std::string args = slurp(scratch() / "root.args");
-  const auto bcast = args.find("--op bcast/binomial"), barrier = args.find("--op barrier/linear");
-  ASSERT_NE(bcast, std::string::npos) << args;
-  ASSERT_NE(barrier, std::string::npos) << args;
-  const auto line_of = [&](std::size_t at) {
-    return args.substr(args.rfind('\n', at) + 1, args.find('\n', at) - args.rfind('\n', at) - 1);
+  // One command line per launch: the line that runs `op`.
+  const auto line_of = [&](const std::string& op) {
+    std::istringstream lines(args);
+    for (std::string line; std::getline(lines, line);)
+      if (line.find("--op " + op + " ") != std::string::npos || line.ends_with("--op " + op)) return line;
+    ADD_FAILURE() << "no launch of " << op << " in\n" << args;
+    return std::string{};
   };
-  EXPECT_NE(line_of(bcast).find(" --root 0"), std::string::npos) << args;
-  EXPECT_EQ(line_of(barrier).find("--root"), std::string::npos) << args;
+  EXPECT_NE(line_of("bcast/binomial").find(" --root 0"), std::string::npos) << args;
+  EXPECT_EQ(line_of("barrier/linear").find("--root"), std::string::npos) << args;
 }
 
 // A SimGrid option that only SimGrid can judge is found when the scenario is checked (its

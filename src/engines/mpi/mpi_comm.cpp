@@ -131,7 +131,6 @@ void MpiComm::start_win_allocate(Op& op) {
     check_rc(MPI_Win_lock_all(MPI_MODE_NOCHECK, got.win), "win_allocate: MPI_Win_lock_all");
   }
   const int id = static_cast<int>(windows_.size()) - 1;
-  live_[id] = got;
   const MPI_Win win = got.win;
   if (bytes > 0) std::memset(got.base, 0, bytes);
   // The zero-fill is a local store: MPI_Win_sync orders it before RMA on the window, and the
@@ -166,9 +165,9 @@ void MpiComm::start_win_free(const Op& op) {
     unlocked = MPI_Win_unlock_all(spare_.win);
     freed = MPI_Win_free(&spare_.win);
   }
-  const auto kept = live_.find(op.window.id);
-  spare_ = kept->second;
-  live_.erase(kept);
+  // The front still holds the window's memory: it forgets it when this free completes.
+  const Buffer memory = local(op.window);
+  spare_ = Spare{win, memory.data(), memory.size()};
   win = MPI_WIN_NULL;
   check_rc(flushed, "win_free of window " + std::to_string(op.window.id) + ": MPI_Win_flush_all");
   check_rc(unlocked, "win_free: MPI_Win_unlock_all of the window kept before");

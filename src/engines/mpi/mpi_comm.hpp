@@ -161,7 +161,6 @@ class MpiComm final : public Comm {
     std::size_t bytes = 0;
   };
   Spare spare_;
-  std::map<int, Spare> live_;  // by window id: what win_free keeps
 };
 
 }  // namespace collsim

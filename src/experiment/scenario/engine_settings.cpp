@@ -506,6 +506,7 @@ std::vector<Setting> make_table() {
        .type = T::text,
        .value_name = "median|min",
        .engines = kOnMpi,
+       .coarray = true,
        .help = "mpi engines: the time of a point, the median of its runs (default) or the fastest run (on a loaded "
                "machine, where other processes only delay runs)",
        .check = statistic_problem,

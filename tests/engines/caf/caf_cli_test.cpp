@@ -111,6 +111,44 @@ TEST(CafCli, CsvRow) {
   EXPECT_NE(o.out.find(",table1,4000,"), std::string::npos) << o.out;
 }
 
+// collsim coarray --engine caf-native and --engine mpi launch collsim-caf and collsim-mpi
+// coarray as a coarray scenario does and print their row: the same statement (a(1:2000:2) of the
+// target from a contiguous local(1:1000) on image 3 of 3: Table 1 case 1, NR = 8 B, so Omni's
+// runtime puts each element, 1000 puts), the data right on both.
+TEST(CafCli, CollsimCoarrayLaunchesTheMeasuredEngines) {
+  const std::string point =
+      " --local 1:1000 --local-shape 1000 --remote 1:2000:2 --remote-shape 2000 --images 3 --target 3 --csv"
+      " --min-runs 2 --max-runs 3";
+  for (const char* engine : {"caf-native", "mpi"}) {
+    const Outcome o = collsim_test::run_command(std::string(COLLSIM_BIN) + " coarray --engine " + engine + point);
+    ASSERT_EQ(o.status, 0) << engine << "\n" << o.err;
+    auto row = csv_row(o.out);
+    EXPECT_EQ(row["engine"], engine);
+    EXPECT_EQ(row["case"], "1");
+    EXPECT_EQ(row["nr_bytes"], "8");
+    EXPECT_EQ(row["transfers"], "1000");
+    EXPECT_EQ(row["bytes"], "8000");
+    EXPECT_EQ(row["data"], "ok");
+    const int runs = std::stoi(row["runs"]);
+    EXPECT_GE(runs, 2);
+    EXPECT_LE(runs, 3);
+    EXPECT_GT(std::stod(row["min_s"]), 0.0);
+    EXPECT_GE(std::stod(row["time_s"]), std::stod(row["min_s"]));
+  }
+}
+
+// mpi.statistic min (--statistic min) makes the row's time its fastest run, for coarrays as for
+// collectives.
+TEST(CafCli, CollsimCoarrayStatisticMinIsTheFastestRun) {
+  const Outcome o = collsim_test::run_command(std::string(COLLSIM_BIN) +
+                                              " coarray --engine mpi --local 1:100 --local-shape 100 --remote 1:100"
+                                              " --remote-shape 100 --csv --min-runs 5 --max-runs 5 --statistic min");
+  ASSERT_EQ(o.status, 0) << o.err;
+  auto row = csv_row(o.out);
+  EXPECT_EQ(row["runs"], "5");
+  EXPECT_EQ(row["time_s"], row["min_s"]);
+}
+
 // OpenCoarrays' rule, counted on the origin: both sides contiguous is one MPI_Put per statement,
 // anything else one MPI_Put per element, each in its own lock/unlock epoch. The counts are in the
 // summary (the CSV row has collsim coarray's columns only).
