@@ -22,6 +22,15 @@
 namespace collsim::cli {
 namespace {
 
+// Where the per-operation costs come from (README.md, "What one operation costs").
+const char* const kCostsHelp =
+    "\n"
+    "Every put, get and flush first costs the origin a software overhead: the model engine's\n"
+    "--send-overhead (of the operation's bytes, a flush 0; LogGP: o), the sim engine's protocol\n"
+    "profile send_overhead (--protocol-option PROFILE/send_overhead:..., or the platform's); 0 by\n"
+    "default. The origin's port injects one put at a time, busy bytes x beta (LogGP: g + (m-1)G;\n"
+    "sim: the puts share the origin's link), so k puts take at least k times one's wire time.\n";
+
 std::vector<OptionDef> coarray_options() {
   std::vector<OptionDef> defs = {
       {"engine", "sim|model|mpi|caf-native",
@@ -78,14 +87,13 @@ int coarray(const ParsedOptions& o) {
       check_model_options(o, *engine);
       const ModelConfig model = read_model(o);
       result = run_model(model, spec);
-      // The closed form knows neither ports nor overheads: a point inside a node holds the origin's
-      // send port by default (model_engine.hpp).
-      if (!model.one_port && model.kind != ModelConfig::Kind::loggp && !model.has_overheads() &&
-          !model.serial_send(point.origin, point.target)) {
-        const models::CoarrayCosts costs{model.hockney_between(point.origin, point.target), model.copy_bandwidth};
-        const double t = point.get
-                             ? models::coarray_get_time(point.plan(), costs)
-                             : models::coarray_put_time(point.plan(), costs, point.mode == coarray::PutMode::blocking);
+      // The cost model covers the Hockney kinds, overheads and the origin's port; not one_port's
+      // two ports, nor LogGP.
+      if (!model.one_port && model.kind != ModelConfig::Kind::loggp) {
+        const models::CoarrayCosts costs{model.hockney_between(point.origin, point.target), model.copy_bandwidth,
+                                         model.send_overhead};
+        const double t = point.get ? models::coarray_get_time(point.plan(), costs)
+                                   : models::coarray_put_time(point.plan(), costs, point.mode);
         prediction = format_seconds(t) + "  (" + format_real(t) + " s, models/coarray_cost.hpp)";
       }
     } else {
@@ -117,9 +125,10 @@ Command coarray_command() {
   return {"coarray",
           "collsim coarray --engine sim|model|mpi|caf-native [--put|--get] --local SECTION --local-shape DIMS\n"
           "                       --remote SECTION --remote-shape DIMS [--elem BYTES] [--buffer B]\n"
-          "                       [--registered] [--nonblocking N_PUTS_PER_SEGMENT] [--csv] [options]",
+          "                       [--registered] [--nonblocking safe|nowait|double] [--statements N]\n"
+          "                       [--csv] [options]",
           "coarray PUT/GET: Table 1's case, transfers and time",
-          kCoarraySectionsHelp,
+          std::string(kCoarraySectionsHelp) + kCostsHelp,
           coarray_options(),
           coarray};
 }

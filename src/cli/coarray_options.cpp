@@ -28,8 +28,11 @@ std::vector<OptionDef> coarray_point_options() {
       {"elem", "BYTES", "element size in bytes (default 8)"},
       {"buffer", "SIZE", "B, the runtime's one local buffer (default 400000 bytes, Omni's)"},
       {"registered", "", "the local array is registered memory: case 0, DMA from it"},
-      {"nonblocking", "N", "PUT: a segment of N non-blocking PUT statements, completed at its end"},
-      {"statements", "N", "statements per segment (blocking PUT or GET; default 1)"},
+      {"nonblocking", "safe|nowait|double",
+       "PUT: non-blocking, completed at the segment's end; before a copy refills the buffer: safe waits for the "
+       "put out of it, nowait (Omni's XMP_PUT_NB, a what-if) does not, double alternates two buffers and waits "
+       "for the put out of the one refilled. A number N is the older spelling of safe --statements N"},
+      {"statements", "N", "statements per segment (default 1)"},
       {"get-behaviour", "table1|omni",
        "GET in cases 2 and 3: Table 1's one get per unit (default) or Omni's one get per NL piece"},
       {"packing", "table1|omni",
@@ -67,13 +70,20 @@ CoarrayPoint read_coarray_point(const ParsedOptions& o) {
   const std::string packing = o.text("packing", "table1");
   if (packing != "table1" && packing != "omni") throw UsageError("--packing: '" + packing + "' is not table1 or omni");
   p.options.packing = packing == "omni" ? coarray::Packing::omni : coarray::Packing::table1;
+  p.statements = static_cast<std::size_t>(o.integer("statements", 1, 1, 1 << 20));
   if (o.has("nonblocking")) {
     if (p.get) throw UsageError("--nonblocking applies to PUT only (GET is always blocking)");
-    if (o.has("statements")) throw UsageError("--nonblocking N gives the statements per segment: drop --statements");
-    p.mode = coarray::PutMode::nonblocking;
-    p.statements = static_cast<std::size_t>(o.integer("nonblocking", 1, 1, 1 << 20));
-  } else {
-    p.statements = static_cast<std::size_t>(o.integer("statements", 1, 1, 1 << 20));
+    const std::string mode = o.text("nonblocking");
+    if (!mode.empty() && mode.find_first_not_of("0123456789") == std::string::npos) {
+      // The older spelling: --nonblocking N, a segment of N safe non-blocking PUTs.
+      if (o.has("statements")) throw UsageError("--nonblocking N gives the statements per segment: drop --statements");
+      p.mode = coarray::PutMode::nonblocking;
+      p.statements = static_cast<std::size_t>(o.integer("nonblocking", 1, 1, 1 << 20));
+    } else if (const auto m = coarray::parse_nonblocking(mode)) {
+      p.mode = *m;
+    } else {
+      throw UsageError("--nonblocking: '" + mode + "' is not safe, nowait or double (or a number of statements)");
+    }
   }
   if (!p.get && o.has("get-behaviour")) throw UsageError("--get-behaviour applies to --get only");
   p.origin = static_cast<int>(o.integer("origin", 1, 1, 1 << 20)) - 1;

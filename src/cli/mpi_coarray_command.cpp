@@ -71,7 +71,8 @@ cli::Command mpi_coarray_command(int rank, int size) {
       "coarray",
       "mpirun -np P collsim-mpi coarray [--put|--get] --local SECTION --local-shape DIMS\n"
       "                    --remote SECTION --remote-shape DIMS [--elem BYTES] [--buffer B] [--registered]\n"
-      "                    [--nonblocking N | --statements N] [--get-behaviour table1|omni] [--csv] [options]",
+      "                    [--nonblocking safe|nowait|double] [--statements N] [--get-behaviour table1|omni]\n"
+      "                    [--csv] [options]",
       "time a segment of coarray PUT/GET statements (Table 1's schemes) over MPI RMA",
       std::string(kAbout) + "\n" + cli::kCoarraySectionsHelp, coarray_options(), measure_coarray, rank, size);
 }

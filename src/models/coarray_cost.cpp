@@ -1,48 +1,83 @@
 #include "models/coarray_cost.hpp"
 
+#include <algorithm>
+
 namespace collsim::models {
 
-// With S = plan.bytes, k = plan.transfers (over all statements), C = plan.bytes_copied / bw the
-// time of every copy together (each byte goes through the buffer once; copies of one unit run
-// back to back, so only their sum matters) and n_i the size of put i (sum n_i = S):
-//
-// Blocking, any case: unit i copies its pieces (c_i), posts its put at t, waits for it (t + alpha
-// + beta*n_i: the put has arrived) and flushes (+ alpha: nothing else is unflushed and it has
-// arrived). Units run one after the other, so the segment's statements take
-//   sum_i (c_i + 2*alpha + beta*n_i) = C + 2*alpha*k + beta*S,
-// and the segment end adds nothing: nothing is outstanding and flush_all finds no unflushed put.
-//
-// Non-blocking, buffered (cases 1 to 4): before copying unit i into the one buffer the rank
-// waits for put i-1 out of it, which completes when it arrives. So unit i starts when put i-1
-// arrives, copies (c_i), posts put i, which arrives alpha + beta*n_i later: the last put arrives
-// at sum_i (c_i + alpha + beta*n_i) = C + alpha*k + beta*S, the statements of one segment
-// chaining through the same buffer. The segment end waits for it (the only outstanding put) and
-// flush_all adds the acknowledgement: + alpha.
-//
-// Non-blocking, DMA (case 0): no copies and no waits, so all k puts, of m = plan.unit() bytes
-// each, are posted at 0 and arrive together at alpha + beta*m (contention-free); the segment end
-// waits for them and flushes: 2*alpha + beta*m, whatever k and the number of statements.
-//
-// No transfers (empty sections): nothing is posted, and flush_all returns at once: 0.
-double coarray_put_time(const coarray::Plan& plan, const CoarrayCosts& costs, bool blocking) {
-  if (plan.transfers == 0) return 0;
-  const double alpha = costs.hockney.alpha, beta = costs.hockney.beta;
-  const auto k = static_cast<double>(plan.transfers);
-  const auto s = static_cast<double>(plan.bytes);
-  const double copies = copy_time(static_cast<double>(plan.bytes_copied), costs.copy_bandwidth);
-  if (blocking) return copies + 2 * alpha * k + beta * s;
-  if (plan.scheme.dma()) return 2 * alpha + beta * static_cast<double>(plan.unit());
-  return copies + alpha * k + beta * s + alpha;
+using coarray::PutMode;
+
+// The units of the segment in order, each of n_i bytes, with c_i = n_i / bw its copies (cases 1
+// to 4 copy each unit's bytes once, in pieces whose sizes do not matter), o_i = o(n_i), f = o(0),
+// w_i = beta*n_i. The origin's clock t and its port p start at 0. Unit i:
+//  - buffered, before its copies, the origin waits for the put that last read the buffer it is
+//    about to fill: none when blocking (each put was waited for) or nowait (its own copy); put
+//    i-1 when safe; put i-2 when double-buffered. DMA waits for nothing;
+//  - copies (buffered): t += c_i; its put's overhead: t += o_i;
+//  - the put starts at s_i = max(t, p), p = s_i + w_i, and arrives at a_i = s_i + alpha + w_i;
+//  - blocking: t = a_i (wait), then the flush: t = t + f + alpha.
+// The segment's end waits for every put (t = max(t, a_i)), then flush_all: t += f, and + alpha
+// if any put is unflushed (every non-blocking one). With o = 0 this sums to the closed forms
+//   blocking          C + 2*alpha*k + beta*S
+//   safe, buffered    C + alpha*(k+1) + beta*S           (each unit waits for the previous put)
+//   DMA, non-blocking alpha*2 + beta*m*k                 (k puts of m bytes back to back)
+// (C all copies, k puts, S bytes); nowait and double-buffered keep the max()es of the rules.
+double coarray_put_time(const coarray::Plan& plan, const CoarrayCosts& costs, PutMode mode) {
+  const double alpha = costs.hockney.alpha, beta = costs.hockney.beta, f = costs.overhead.at(0);
+  const std::size_t per_statement = plan.statements > 0 ? plan.bytes / plan.statements : 0;
+  const coarray::UnitSizes units = coarray::unit_sizes(plan.scheme, per_statement);
+  const bool buffered = !plan.scheme.dma();
+  double t = 0, port = 0, latest = 0;
+  double arrived[2] = {0, 0};  // the last two puts' arrivals: [0] the latest
+  bool unflushed = false;
+  for (std::size_t st = 0; st < plan.statements; ++st)
+    for (std::size_t r = 0; r < units.runs; ++r)
+      for (std::size_t u = 0; u < units.per_run; ++u) {
+        const std::size_t n = u + 1 == units.per_run ? units.last : units.unit;
+        const double bytes = static_cast<double>(n);
+        if (buffered) {
+          if (mode == PutMode::nonblocking) t = std::max(t, arrived[0]);
+          if (mode == PutMode::double_buffered) t = std::max(t, arrived[1]);
+          t += copy_time(bytes, costs.copy_bandwidth);
+        }
+        t += costs.overhead.at(n);
+        const double start = std::max(t, port);
+        port = start + beta * bytes;
+        const double arrival = start + alpha + beta * bytes;
+        arrived[1] = arrived[0], arrived[0] = arrival;
+        latest = std::max(latest, arrival);
+        if (mode == PutMode::blocking) {
+          t = arrival + f + alpha;
+        } else {
+          unflushed = true;
+        }
+      }
+  t = std::max(t, latest) + f;
+  return unflushed ? t + alpha : t;
 }
 
-// Every get is waited for before the next operation: a get of n bytes takes 2*alpha + beta*n,
-// and the copies out of the buffer add C (cases 1 to 4; Table 1's single get per unit or Omni's
-// get per NL piece only change k). DMA gets straight into local memory, C = 0.
-//   k*2*alpha + beta*S + C
+// Every get is waited for before the next operation: a get of n bytes takes o(n) + 2*alpha +
+// beta*n, and the copies out of the buffer add C (cases 1 to 4; Table 1's single get per unit or
+// Omni's get per NL piece only change k and the sizes). DMA gets straight into local memory, C = 0.
+// With o = 0: k*2*alpha + beta*S + C. The segment's end adds f.
 double coarray_get_time(const coarray::Plan& plan, const CoarrayCosts& costs) {
   const double alpha = costs.hockney.alpha, beta = costs.hockney.beta;
+  double overheads = 0;
+  if (!costs.overhead.empty()) {
+    // The gets' sizes: a unit each, or (Omni's per-piece GET in cases 2 and 3) an NL piece each.
+    const std::size_t per_statement = plan.statements > 0 ? plan.bytes / plan.statements : 0;
+    const coarray::UnitSizes units = coarray::unit_sizes(plan.scheme, per_statement);
+    const std::size_t units_total = plan.statements * units.runs * units.per_run;
+    if (plan.transfers != units_total) {
+      overheads = static_cast<double>(plan.transfers) * costs.overhead.at(plan.scheme.nl);
+    } else {
+      const auto last_per_run = static_cast<double>(units.runs * plan.statements);
+      overheads = last_per_run * (static_cast<double>(units.per_run - 1) * costs.overhead.at(units.unit) +
+                                  costs.overhead.at(units.last));
+    }
+    overheads += costs.overhead.at(0);
+  }
   return 2 * alpha * static_cast<double>(plan.transfers) + beta * static_cast<double>(plan.bytes) +
-         copy_time(static_cast<double>(plan.bytes_copied), costs.copy_bandwidth);
+         copy_time(static_cast<double>(plan.bytes_copied), costs.copy_bandwidth) + overheads;
 }
 
 }  // namespace collsim::models

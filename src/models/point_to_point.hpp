@@ -35,6 +35,14 @@ struct Hockney {
     from.send_free = to.recv_free = end;
     return end;
   }
+  // A one-sided put (RMA) of `bytes` ready at `ready`: the origin's port (its NIC) injects one
+  // transfer at a time and is busy while the bytes leave (beta * bytes), so consecutive puts
+  // start at least their wire time apart while their latencies overlap. Returns the arrival.
+  double inject(Ports& from, double ready, double bytes) const {
+    const double start = std::max(ready, from.send_free);
+    from.send_free = start + beta * bytes;
+    return start + transfer(bytes);
+  }
   // Reserves the sender's send port only (a rank's sends inside its node, one at a time).
   double transfer_send_port(Ports& from, double ready, double bytes) const {
     const double end = std::max(ready, from.send_free) + transfer(bytes);

@@ -1,7 +1,8 @@
-// The PUT and GET coroutines in the model engine (contention-free Hockney with a copy bandwidth),
-// image 1 to image 2 (ranks 0 and 1): the time of a PUT segment or of GET statements is the
-// closed form of models/coarray_cost.hpp, and the bytes reach image 2's coarrays (PUT) or image
-// 1's array (GET) where Fortran puts them; every Table 1 case, blocking and not.
+// The PUT and GET coroutines in the model engine (Hockney with a copy bandwidth, with and without
+// a per-operation overhead at the origin), image 1 to image 2 (ranks 0 and 1): the time of a PUT
+// segment or of GET statements is the cost model of models/coarray_cost.hpp, and the bytes reach
+// image 2's coarrays (PUT) or image 1's array (GET) where Fortran puts them; every Table 1 case,
+// blocking and in every non-blocking mode, on hand examples and a grid of sections and buffers.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -60,6 +61,7 @@ Task<> coarray_statements(Comm& comm, RankBuffers, const AlgorithmParams&) {
   const double start = comm.now();
   if (j.get) {
     for (std::size_t i = 0; i < j.statements; ++i) co_await get_section(comm, ctx, 1, data, s.local, 0, s.remote);
+    co_await end_segment(comm, ctx);  // as a program's segment ends (CoarrayProgram)
   } else {
     co_await put_segment(comm, ctx, 1, data, s.local, 0, s.remote, j.statements, j.mode);
   }
@@ -70,10 +72,7 @@ Task<> coarray_statements(Comm& comm, RankBuffers, const AlgorithmParams&) {
 
 const AlgorithmInfo kCoarrayStatements{"test/coarray", Operation::bcast, 0, 0, "", &coarray_statements};
 
-double run_in_model(Job& j) {
-  ModelConfig config;
-  config.hockney = kCosts.hockney;
-  config.copy_bandwidth = kCosts.copy_bandwidth;
+double run_in_model(Job& j, const ModelConfig& config) {
   RunSpec spec;
   spec.algorithm = &kCoarrayStatements;
   spec.procs = 2;
@@ -84,24 +83,31 @@ double run_in_model(Job& j) {
   return j.elapsed;
 }
 
-void check_in_model(const Statement& s) {
+double run_in_model(Job& j, const models::CoarrayCosts& costs) {
+  ModelConfig config;
+  config.hockney = costs.hockney;
+  config.copy_bandwidth = costs.copy_bandwidth;
+  config.send_overhead = costs.overhead;
+  return run_in_model(j, config);
+}
+
+void check_in_model(const Statement& s, const models::CoarrayCosts& costs = kCosts) {
   const Scheme scheme = choose_scheme(s.local, s.remote, s.options.buffer_bytes, s.options.registered);
   for (const std::size_t nputs : {1, 4})
-    for (const PutMode mode : {PutMode::blocking, PutMode::nonblocking}) {
+    for (const PutMode mode : kPutModes) {
       Job j;
       j.statement = &s, j.statements = nputs, j.mode = mode;
-      const double model = run_in_model(j);
-      const bool blocking = mode == PutMode::blocking;
-      const double formula = models::coarray_put_time(plan_put(scheme, s.local.bytes(), nputs), kCosts, blocking);
-      EXPECT_EQ(j.error, "") << describe(s);
-      EXPECT_TRUE(same_time(model, formula)) << describe(s) << (blocking ? " blocking, " : " non-blocking, ") << nputs
+      const double model = run_in_model(j, costs);
+      const double formula = models::coarray_put_time(plan_put(scheme, s.local.bytes(), nputs), costs, mode);
+      EXPECT_EQ(j.error, "") << describe(s) << " " << to_string(mode);
+      EXPECT_TRUE(same_time(model, formula)) << describe(s) << " " << to_string(mode) << ", " << nputs
                                              << " PUTs: model " << model << " s, formula " << formula << " s";
     }
   for (const GetBehaviour behaviour : {GetBehaviour::table1, GetBehaviour::omni}) {
     Job j;
     j.statement = &s, j.get = true, j.statements = 2, j.behaviour = behaviour;
-    const double model = run_in_model(j);
-    const double formula = models::coarray_get_time(plan_get(scheme, s.local.bytes(), behaviour, 2), kCosts);
+    const double model = run_in_model(j, costs);
+    const double formula = models::coarray_get_time(plan_get(scheme, s.local.bytes(), behaviour, 2), costs);
     EXPECT_EQ(j.error, "") << describe(s);
     EXPECT_TRUE(same_time(model, formula)) << describe(s) << (behaviour == GetBehaviour::omni ? " omni" : " table1")
                                            << " GET: model " << model << " s, formula " << formula << " s";
@@ -110,6 +116,65 @@ void check_in_model(const Statement& s) {
 
 TEST(CoarrayModel, ClosedFormsOnHandExamples) {
   for (const HandExample& h : hand_examples()) check_in_model(h.statement);
+}
+
+TEST(CoarrayModel, ClosedFormsWithOverheadsOnHandExamples) {
+  for (const HandExample& h : hand_examples()) check_in_model(h.statement, kCostsWithOverheads);
+}
+
+// A grid of sections, buffers and every scheme: the engine and the cost model agree, with
+// overheads or not. The section is 2 x 4 x 8 real(8) elements in both arrays; an array of
+// extents (2x, 4y, 8) keeps runs of 16 B (x = 2), 64 B (x = 1, y = 2) or 512 B (x = y = 1), so NL
+// and NR each take the three values, and B is below, at and between them.
+TEST(CoarrayModel, CostModelEqualsTheEngineOverAGrid) {
+  struct Layout {
+    const char* section;
+    const char* shape;
+  };
+  const Layout layouts[] = {{"1:2,:,:", "4,4,8"}, {":,1:4,:", "2,8,8"}, {":,:,:", "2,4,8"}};
+  int cases[5] = {};
+  for (const Layout& l : layouts)
+    for (const Layout& r : layouts)
+      for (const std::size_t b : {8, 16, 40, 64, 100, 512, 1000})
+        for (const bool registered : {false, true}) {
+          if (registered && b != 8) continue;  // B plays no part in DMA
+          const Statement s = statement(l.section, l.shape, r.section, r.shape, b, registered);
+          ++cases[choose_scheme(s.local, s.remote, b, registered).table_case];
+          check_in_model(s);
+          check_in_model(s, kCostsWithOverheads);
+          if (::testing::Test::HasFailure()) return;
+        }
+  for (int c = 0; c < 5; ++c) EXPECT_GT(cases[c], 0) << "case " << c << " not reached";
+}
+
+// LogGP (L 10 us, o 1 us, g 2 us, G 1 ns/B), DMA puts of m = 1001 B (the local array's runs of
+// 1001 integer(1) elements): a put holds the CPU o and the NIC g + (m-1)G = 3 us and arrives
+// o + L + (m-1)G = 12 us after its start; a flush holds the CPU o, then waits for the arrivals
+// and the acknowledgement L.
+//  - blocking, one put: arrives 12, flush 12-13 then 13 + L = 23, the segment end's flush_all
+//    with nothing to flush: o, 24 us;
+//  - non-blocking, two puts: the second starts when the NIC frees at 3 (max(o, g + (m-1)G)
+//    apart), arrives 15; the end waits to 15, flush_all's o to 16, + L: 26 us.
+TEST(CoarrayModel, LogGPOperationsByHand) {
+  ModelConfig config;
+  config.kind = ModelConfig::Kind::loggp;
+  config.loggp = {10e-6, 1e-6, 2e-6, 1e-9};
+  const auto one = [](const char* local, const char* local_shape) {
+    Statement s{parse_section(local, parse_shape(local_shape, 1)), parse_section(":", parse_shape("1001", 1)),
+                CoarrayOptions{400000, true, GetBehaviour::table1}};
+    return s;
+  };
+  const Statement single = one("1:1001", "2002");
+  Job j;
+  j.statement = &single, j.mode = PutMode::blocking;
+  EXPECT_NEAR(run_in_model(j, config), 24e-6, 1e-12);
+  const Statement two{parse_section("1:1001,:", parse_shape("2002,2", 1)),
+                      parse_section(":,:", parse_shape("1001,2", 1)),
+                      CoarrayOptions{400000, true, GetBehaviour::table1}};
+  Job k;
+  k.statement = &two, k.mode = PutMode::nonblocking;
+  EXPECT_NEAR(run_in_model(k, config), 26e-6, 1e-12);
+  EXPECT_EQ(k.error, "");
 }
 
 TEST(CoarrayModel, ClosedFormsOnRandomSections) {

@@ -45,13 +45,18 @@ class OneSidedFake final : public Comm {
         op.buffer = windows_.back()[0].view();
         return true;
       }
-      case OpKind::put:
+      case OpKind::put: {
         copy_bytes(remote(op), op.buffer);
-        record(op, now_ + alpha + beta * n);
+        now_ += costs_.overhead.at(op.buffer.size());
+        const double start = std::max(now_, port_free_);  // the port injects one put at a time
+        port_free_ = start + beta * n;
+        record(op, start + alpha + beta * n);
         ++puts;
         return true;
+      }
       case OpKind::get:
         copy_bytes(op.buffer, remote(op));
+        now_ += costs_.overhead.at(op.buffer.size());
         record(op, now_ + 2 * alpha + beta * n);  // complete when waited for: flushes skip gets
         ++gets;
         return true;
@@ -69,6 +74,7 @@ class OneSidedFake final : public Comm {
         return true;
       case OpKind::flush: {
         ++flushes;
+        now_ += costs_.overhead.at(0);
         double latest = -1;
         for (auto it = unflushed_.begin(); it != unflushed_.end();) {
           if (op.peer != -1 && it->first != op.peer) {
@@ -112,6 +118,7 @@ class OneSidedFake final : public Comm {
   models::CoarrayCosts costs_;
   int size_;
   double now_ = 0;
+  double port_free_ = 0;                       // when the origin's port may inject the next put
   std::vector<std::vector<Storage>> windows_;  // [window][rank]
   std::map<std::int64_t, Done> done_;          // by request id, reused as the front reuses ids
   std::map<int, double> unflushed_;            // target -> latest arrival of its unflushed puts

@@ -102,7 +102,7 @@ inline CoarrayPoint random_point(Rng& rng, int table_case, bool edge, int procs,
       if (p.options.buffer_bytes == 0) continue;  // this pair cannot reach the case
     }
     p.get = uniform(rng, 0, 1) == 1;
-    p.mode = uniform(rng, 0, 1) == 1 ? PutMode::nonblocking : PutMode::blocking;
+    p.mode = static_cast<PutMode>(uniform(rng, 0, 3));  // blocking, or one of the three non-blocking modes
     p.options.get = uniform(rng, 0, 1) == 1 ? GetBehaviour::omni : GetBehaviour::table1;
     p.statements = uniform(rng, 1, 3);
     p.origin = static_cast<int>(uniform(rng, 0, static_cast<std::size_t>(procs - 1)));
@@ -130,6 +130,7 @@ struct Coverage {
   std::array<int, 8> array_ranks{};  // of local and remote arrays
   std::array<int, 17> element_bytes{};
   int points = 0, empty = 0, get = 0, put_nonblocking = 0, omni = 0, negative_stride = 0, scalar = 0;
+  std::array<int, 4> put_modes{};  // PUTs by PutMode
   std::array<int, 4> statements{};
 
   void add(const CoarrayPoint& p) {
@@ -145,7 +146,8 @@ struct Coverage {
     ++statements.at(p.statements);
     if (p.get) ++get;
     if (p.get && p.options.get == GetBehaviour::omni) ++omni;
-    if (!p.get && p.mode == PutMode::nonblocking) ++put_nonblocking;
+    if (!p.get && is_nonblocking(p.mode)) ++put_nonblocking;
+    if (!p.get) ++put_modes.at(static_cast<std::size_t>(p.mode));
     if (p.local.bytes() == 0) {
       ++empty;
       return;
@@ -204,7 +206,8 @@ struct Coverage {
         out << " case " << c << " with " << kBoundaryNames[static_cast<std::size_t>(k)] << ";";
     if (get == 0 || get == points) out << " PUT and GET;";
     if (omni == 0 || omni == get) out << " both GET behaviours;";
-    if (put_nonblocking == 0) out << " non-blocking PUT;";
+    for (std::size_t m = 0; m < put_modes.size(); ++m)
+      if (put_modes[m] == 0) out << " PUT " << to_string(static_cast<PutMode>(m)) << ";";
     if (negative_stride == 0) out << " negative strides;";
     if (scalar == 0) out << " scalar subscripts;";
     if (!shapes) return out.str();

@@ -18,6 +18,12 @@ namespace collsim_test {
 using namespace collsim::coarray;
 
 inline const models::CoarrayCosts kCosts{{1e-6, 1e-9}, 2e9};
+// The same with a per-operation overhead at the origin of 0.3 us + 0.5 ns/B: above beta (1 ns/B)
+// for small operations, below it for large ones, so both sides of max(o, beta*n) are reached.
+inline const models::CoarrayCosts kCostsWithOverheads{{1e-6, 1e-9}, 2e9, {{{0, 0.3e-6, 0.5e-9}}}};
+// Every way a PUT statement completes.
+inline constexpr coarray::PutMode kPutModes[] = {coarray::PutMode::blocking, coarray::PutMode::nonblocking,
+                                                 coarray::PutMode::nowait, coarray::PutMode::double_buffered};
 
 struct Statement {
   Section local, remote;

@@ -149,14 +149,15 @@ TEST(CoarrayScenario, ReadmeExampleLoads) {
   EXPECT_EQ(sc.groups[0].remote.contiguous_bytes(), 160000u);
   EXPECT_EQ(sc.model.copy_bandwidth, 5e9);
   EXPECT_EQ(sc.sim.protocol, "tcp+shm");
-  EXPECT_EQ(expand_coarray_plan(sc).size(),
-            4u * (2 * 2 * 2 * 2 * 2 + 1));  // mode, buffer, statements, registered, packing
+  EXPECT_EQ(
+      expand_coarray_plan(sc).size(),
+      4u * (4 * 2 * 2 * 2 * 2 + 1));  // mode (blocking and 3 non-blocking), buffer, statements, registered, packing
 }
 
 TEST(CoarrayScenario, ErrorsNameTheirPosition) {
   EXPECT_EQ(load_error(scenario(kGroup + "      colour: red\n")),
             ":11:7: unknown key 'colour' in a coarray point group (expected one of: sweep, op, mode, elem, local, "
-            "local_shape, remote, remote_shape, buffer, statements, registered, get_behaviour, packing)");
+            "local_shape, remote, remote_shape, buffer, statements, registered, get_behaviour, packing, nonblocking)");
   EXPECT_EQ(load_error(scenario(kGroup + "      op: send\n")), ":11:11: op: 'send' is not put or get");
   EXPECT_EQ(load_error(scenario(kGroup + "      buffer: [4000, 0]\n")), ":11:22: buffer must be at least 1 byte");
   EXPECT_EQ(load_error(scenario(kGroup + "      statements: [1, x]\n")),
@@ -170,6 +171,10 @@ TEST(CoarrayScenario, ErrorsNameTheirPosition) {
             ":11:24: mode: 'eager' is not blocking or nonblocking");
   EXPECT_EQ(load_error(scenario(kGroup + "      op: get\n      mode: nonblocking\n")),
             ":12:13: mode: nonblocking applies to op: put only (GET always blocks)");
+  EXPECT_EQ(load_error(scenario(kGroup + "      mode: nonblocking\n      nonblocking: [safe, eager]\n")),
+            ":12:27: nonblocking: 'eager' is not safe, nowait or double");
+  EXPECT_EQ(load_error(scenario(kGroup + "      nonblocking: nowait\n")),
+            ":11:20: nonblocking applies to mode: nonblocking only (op: put, a non-blocking PUT)");
   EXPECT_EQ(load_error(scenario(kGroup, "[model, gpu]")),
             ":3:18: 'gpu' is not a coarray engine: model, sim, mpi, caf-native");
   // Sections: the algorithms' message, at the text that is wrong.
@@ -218,6 +223,25 @@ TEST(CoarrayScenario, SweepsMultiply) {
   EXPECT_EQ(plan[60].index, 60u);
 }
 
+// `nonblocking` replaces the group's non-blocking mode by its list, in place: blocking, then
+// safe, nowait and double, each with both statement counts; the mpi engine's command names it.
+TEST(CoarrayScenario, NonBlockingModesAreAnAxis) {
+  const fs::path p =
+      write_file(fresh_dir("modes") / "s.yaml", scenario(kGroup + "      mode: [blocking, nonblocking]\n"
+                                                                  "      nonblocking: [safe, nowait, double]\n"
+                                                                  "      statements: [1, 3]\n"));
+  const auto plan = expand_coarray_plan(load_coarray_scenario(p.string()));
+  ASSERT_EQ(plan.size(), 8u);
+  const coarray::PutMode want[] = {coarray::PutMode::blocking, coarray::PutMode::nonblocking, coarray::PutMode::nowait,
+                                   coarray::PutMode::double_buffered};
+  for (std::size_t i = 0; i < plan.size(); ++i) {
+    EXPECT_EQ(plan[i].point.mode, want[i / 2]) << i;
+    EXPECT_EQ(plan[i].point.statements, i % 2 == 0 ? 1u : 3u) << i;
+  }
+  EXPECT_EQ(plan[4].point.op(), "coarray/put-nb-nowait");
+  EXPECT_EQ(plan[6].point.op(), "coarray/put-nb-double");
+}
+
 TEST(CoarrayScenario, MpiCommandLines) {
   const fs::path q =
       write_file(fresh_dir("mpi2") / "s.yaml",
@@ -238,7 +262,8 @@ TEST(CoarrayScenario, MpiCommandLines) {
   };
   EXPECT_EQ(joined(coarray_mpi_command(sc, Engine::mpi, plan[0].point)),
             "mpirun -x A -np 2 /opt/collsim-mpi coarray --put --local 1:100,1:4 --local-shape 100,4 --remote "
-            "1:100,1:4 --remote-shape 200,4 --elem 8 --nonblocking 4 --buffer 400000 --registered --origin 1 "
+            "1:100,1:4 --remote-shape 200,4 --elem 8 --statements 4 --nonblocking safe --buffer 400000 --registered "
+            "--origin 1 "
             "--target 2 --min-runs 3 --max-runs 9 --ci-target 0.05 --csv");
   EXPECT_EQ(joined(coarray_mpi_command(sc, Engine::caf_native, plan[3].point)),
             "mpirun -x A -np 2 /opt/collsim-caf --get --local 1:10 --local-shape 10 --remote 1:20:2 --remote-shape 20 "

@@ -10,9 +10,14 @@ using coarray::choose_scheme;
 using coarray::GetBehaviour;
 using coarray::plan_get;
 using coarray::plan_put;
+using coarray::PutMode;
 
 constexpr double kAlpha = 2e-6, kBeta = 1e-9, kCopyBw = 5e9;
 constexpr std::size_t kB = 400000;
+
+// Equal up to the rounding of summing a time unit by unit (the cost model's order) rather than as
+// the products written here: 1e-9 relative, far below any one latency or overhead of a case.
+#define EXPECT_SAME_TIME(got, want) EXPECT_NEAR(got, want, 1e-9 * (want))
 
 CoarrayCosts costs() { return {{kAlpha, kBeta}, kCopyBw}; }
 
@@ -21,47 +26,109 @@ double copy(double bytes) { return bytes / kCopyBw; }
 TEST(CoarrayCost, BlockingPutPaysTwoAlphasPerPut) {
   // Case 1, NR = NL = 8000, 100 units: copy, put, wait, flush each.
   const auto p = plan_put(choose_scheme(8000, 8000, kB, false), 800000);
-  EXPECT_DOUBLE_EQ(coarray_put_time(p, costs(), true), 100 * (copy(8000) + 2 * kAlpha + kBeta * 8000));
+  EXPECT_SAME_TIME(coarray_put_time(p, costs(), PutMode::blocking), 100 * (copy(8000) + 2 * kAlpha + kBeta * 8000));
   // Case 2, NL 8, NR 8000: 1000 copies of 8 bytes per unit, still one put.
   const auto p2 = plan_put(choose_scheme(8, 8000, kB, false), 800000, 3);
-  EXPECT_DOUBLE_EQ(coarray_put_time(p2, costs(), true), 300 * (copy(8000) + 2 * kAlpha + kBeta * 8000));
+  EXPECT_SAME_TIME(coarray_put_time(p2, costs(), PutMode::blocking), 300 * (copy(8000) + 2 * kAlpha + kBeta * 8000));
   // DMA: no copies.
   const auto p0 = plan_put(choose_scheme(8, 8000, kB, true), 800000);
-  EXPECT_DOUBLE_EQ(coarray_put_time(p0, costs(), true), 100000 * (2 * kAlpha + kBeta * 8));
+  EXPECT_SAME_TIME(coarray_put_time(p0, costs(), PutMode::blocking), 100000 * (2 * kAlpha + kBeta * 8));
 }
 
 TEST(CoarrayCost, NonBlockingBufferedPutChainsThroughTheBuffer) {
   // Case 4, runs of 500000 cut into 400000 + 100000: 8 units over 4 runs, 2 statements.
   const auto p = plan_put(choose_scheme(1000000, 500000, kB, false), 2000000, 2);
   ASSERT_EQ(p.transfers, 16u);
-  EXPECT_DOUBLE_EQ(coarray_put_time(p, costs(), false),
+  EXPECT_SAME_TIME(coarray_put_time(p, costs(), PutMode::nonblocking),
                    2 * 4 * (copy(400000) + kAlpha + kBeta * 400000 + copy(100000) + kAlpha + kBeta * 100000) + kAlpha);
 }
 
-TEST(CoarrayCost, NonBlockingDmaPutsOverlap) {
+TEST(CoarrayCost, NonBlockingDmaPutsLeaveOneAfterAnother) {
+  // 10 statements of 100000 puts of 8 bytes: the port injects them back to back, 8 ns apart;
+  // their latencies overlap. The last arrives at alpha + 1e6 * 8 * beta, the flush adds alpha.
   const auto p = plan_put(choose_scheme(8, 8000, kB, true), 800000, 10);
-  EXPECT_DOUBLE_EQ(coarray_put_time(p, costs(), false), 2 * kAlpha + kBeta * 8);
+  EXPECT_SAME_TIME(coarray_put_time(p, costs(), PutMode::nonblocking), 2 * kAlpha + 1e6 * 8 * kBeta);
+}
+
+// The per-operation rules with an overhead o(n) = 1 us + 0.5 ns/B at the origin (a flush: o(0)).
+CoarrayCosts with_overhead() { return {{kAlpha, kBeta}, kCopyBw, {{{0, 1e-6, 0.5e-9}}}}; }
+double o(double bytes) { return 1e-6 + 0.5e-9 * bytes; }
+
+TEST(CoarrayCost, OnePutPaysItsOverheadThenLatencyAndBytes) {
+  // One DMA put of m = 8000 B, non-blocking: its overhead, then it leaves at once and arrives at
+  // o(m) + alpha + m*beta; the segment's end waits for it and flushes: o(0) + alpha.
+  const auto p = plan_put(choose_scheme(8000, 8000, kB, true), 8000);
+  const double arrival = o(8000) + kAlpha + 8000 * kBeta;
+  EXPECT_SAME_TIME(coarray_put_time(p, with_overhead(), PutMode::nonblocking), arrival + o(0) + kAlpha);
+  // Blocking: the same put waited for, a flush (o(0) + alpha), and the segment end's flush_all
+  // with nothing to flush (o(0)).
+  EXPECT_SAME_TIME(coarray_put_time(p, with_overhead(), PutMode::blocking), arrival + o(0) + kAlpha + o(0));
+}
+
+TEST(CoarrayCost, PutsFromOneOriginStartMaxOfOverheadAndWireTimeApart) {
+  // k = 4 DMA puts of m bytes, non-blocking: put i's overhead ends at i*o(m); it starts at
+  // max(that, the previous start + m*beta). The last arrives at its start + alpha + m*beta.
+  // m = 8000: the wire time (8 us) is above o (5 us): starts o, o+8, o+16, o+24 us.
+  const auto big = plan_put(choose_scheme(8000, 8000, kB, true), 4 * 8000);
+  EXPECT_SAME_TIME(coarray_put_time(big, with_overhead(), PutMode::nonblocking),
+                   o(8000) + 3 * 8000 * kBeta + kAlpha + 8000 * kBeta + o(0) + kAlpha);
+  // m = 8: o (1.004 us) is above the wire time (8 ns): starts o, 2o, 3o, 4o.
+  const auto small = plan_put(choose_scheme(8, 8, kB, true), 4 * 8);
+  EXPECT_SAME_TIME(coarray_put_time(small, with_overhead(), PutMode::nonblocking),
+                   4 * o(8) + kAlpha + 8 * kBeta + o(0) + kAlpha);
+}
+
+TEST(CoarrayCost, EachFlushPaysItsOverheadAndTheAcknowledgement) {
+  // 2 blocking DMA puts of 8 B: each is o(8) + alpha + 8 beta, then its flush o(0) + alpha; the
+  // segment's end o(0).
+  const auto p = plan_put(choose_scheme(8, 8, kB, true), 16);
+  EXPECT_SAME_TIME(coarray_put_time(p, with_overhead(), PutMode::blocking),
+                   2 * (o(8) + kAlpha + 8 * kBeta + o(0) + kAlpha) + o(0));
+}
+
+// A statement of 3 buffered puts of 4000 B (case 1, NR = NL = 4000, B = 4000) with alpha = 2 us,
+// beta = 1 ns/B (wire 4 us), copies at 1 GB/s (4 us), o = 1 us whatever the size. Written out:
+//  safe     put 1: copy 0-4, o 4-5, leaves 5, port free 9, arrives 11. put 2 waits for put 1
+//           (11): copy 11-15, o 15-16, arrives 22. put 3: 22, 26, 27, arrives 33. End: the
+//           flush's o 33-34, + alpha: 36 us.
+//  nowait   put 1 arrives 11 (as above). put 2: copy 5-9, o 9-10, leaves 10 (port free since 9),
+//           arrives 16, port free 14. put 3: copy 10-14, o 14-15, leaves 15, arrives 21. End:
+//           waits to 21, o 22, + alpha: 24 us.
+//  double   put 1 (buffer 0) arrives 11. put 2 (buffer 1, not used yet): copy 5-9, o 9-10,
+//           leaves 10, arrives 16. put 3 (buffer 0) waits for put 1 (11): copy 11-15, o 15-16,
+//           leaves 16 (port free since 14), arrives 22. End: 22 + 1 + 2 = 25 us.
+//  blocking each put: copy 4, o 1, arrival 4 + 1 + 2 + 4 = 11, flush 1 + 2: 14 us; 3 of them
+//           42, and the segment end's flush_all 1: 43 us.
+TEST(CoarrayCost, NonBlockingModesOnThreePutsByHand) {
+  const CoarrayCosts c{{2e-6, 1e-9}, 1e9, {{{0, 1e-6, 0}}}};
+  const auto p = plan_put(choose_scheme(4000, 4000, 4000, false), 12000);
+  ASSERT_EQ(p.scheme.table_case, 1);
+  ASSERT_EQ(p.transfers, 3u);
+  EXPECT_NEAR(coarray_put_time(p, c, PutMode::nonblocking), 36e-6, 1e-15);
+  EXPECT_NEAR(coarray_put_time(p, c, PutMode::nowait), 24e-6, 1e-15);
+  EXPECT_NEAR(coarray_put_time(p, c, PutMode::double_buffered), 25e-6, 1e-15);
+  EXPECT_NEAR(coarray_put_time(p, c, PutMode::blocking), 43e-6, 1e-15);
 }
 
 TEST(CoarrayCost, EmptySegmentIsFree) {
   const auto p = plan_put(choose_scheme(8, 8000, kB, false), 0, 4);
-  EXPECT_EQ(coarray_put_time(p, costs(), false), 0);
-  EXPECT_EQ(coarray_put_time(p, costs(), true), 0);
+  for (const PutMode mode : {PutMode::blocking, PutMode::nonblocking, PutMode::nowait, PutMode::double_buffered})
+    EXPECT_EQ(coarray_put_time(p, costs(), mode), 0);
   EXPECT_EQ(coarray_get_time(plan_get(p.scheme, 0), costs()), 0);
 }
 
 TEST(CoarrayCost, FreeCopies) {
   const auto p = plan_put(choose_scheme(8000, 8000, kB, false), 800000);
-  EXPECT_DOUBLE_EQ(coarray_put_time(p, {{kAlpha, kBeta}, 0}, true), 100 * (2 * kAlpha + kBeta * 8000));
+  EXPECT_SAME_TIME(coarray_put_time(p, {{kAlpha, kBeta}, 0}, PutMode::blocking), 100 * (2 * kAlpha + kBeta * 8000));
 }
 
 TEST(CoarrayCost, GetTable1AndOmni) {
   const auto scheme = choose_scheme(8, 8000, kB, false);  // case 2
-  EXPECT_DOUBLE_EQ(coarray_get_time(plan_get(scheme, 800000), costs()), 100 * (2 * kAlpha + kBeta * 8000 + copy(8000)));
-  EXPECT_DOUBLE_EQ(coarray_get_time(plan_get(scheme, 800000, GetBehaviour::omni), costs()),
+  EXPECT_SAME_TIME(coarray_get_time(plan_get(scheme, 800000), costs()), 100 * (2 * kAlpha + kBeta * 8000 + copy(8000)));
+  EXPECT_SAME_TIME(coarray_get_time(plan_get(scheme, 800000, GetBehaviour::omni), costs()),
                    100000 * (2 * kAlpha + kBeta * 8 + copy(8)));
   const auto dma = choose_scheme(8, 8000, kB, true);
-  EXPECT_DOUBLE_EQ(coarray_get_time(plan_get(dma, 800000), costs()), 100000 * (2 * kAlpha + kBeta * 8));
+  EXPECT_SAME_TIME(coarray_get_time(plan_get(dma, 800000), costs()), 100000 * (2 * kAlpha + kBeta * 8));
 }
 
 }  // namespace

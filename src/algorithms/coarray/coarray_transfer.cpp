@@ -17,9 +17,28 @@ void check_local(Buffer local, const Section& section) {
                                 std::to_string(section.shape().bytes()) + " bytes)");
 }
 
-// The one buffer is about to be overwritten: the put that reads it must be done with it.
-Task<> release_buffer(Comm& comm, CoarrayContext& ctx) {
-  if (!ctx.buffer_put.is_null()) co_await comm.wait(ctx.buffer_put);
+// Buffer `which` is about to be overwritten: the put that reads it must be done with it.
+Task<> release_buffer(Comm& comm, CoarrayContext& ctx, int which = 0) {
+  Request& r = ctx.buffer_put[which];
+  if (!r.is_null()) co_await comm.wait(r);
+  r = Request{};
+}
+
+// Where a buffered unit of `bytes` is packed under `mode`, once it may be overwritten; sets
+// `which` to the buffer's index (-1: nowait's own copy, tracked with the outstanding puts).
+Task<Buffer> buffer_for(Comm& comm, CoarrayContext& ctx, PutMode mode, std::size_t bytes, int& which) {
+  if (mode == PutMode::nowait) {
+    which = -1;
+    co_return ctx.staged.emplace_back(bytes, ctx.real).view();
+  }
+  which = 0;
+  if (mode == PutMode::double_buffered) {
+    which = ctx.next_buffer;
+    ctx.next_buffer = 1 - which;
+    if (ctx.storage[which].size() == 0) ctx.storage[which] = Storage(ctx.capacity(), ctx.real);
+  }
+  co_await release_buffer(comm, ctx, which);
+  co_return ctx.storage[which].view().slice(0, bytes);
 }
 
 // Copies the unit's pieces one after another into the start of the buffer.
@@ -56,21 +75,21 @@ Task<> put_section(Comm& comm, CoarrayContext& ctx, int image, Buffer local, con
   for (Units units(scheme, runs); units.next();) {
     const Unit& unit = units.unit();
     Buffer from;
+    int which = -1;  // the buffer the put reads, if one
     if (scheme.dma()) {
       from = local.slice(unit.pieces.front().local, unit.bytes);
     } else {
-      co_await release_buffer(comm, ctx);
-      co_await pack(comm, ctx.buffer, local, unit);
-      from = ctx.buffer.slice(0, unit.bytes);
+      from = co_await buffer_for(comm, ctx, mode == PutMode::blocking ? PutMode::nonblocking : mode, unit.bytes, which);
+      co_await pack(comm, from, local, unit);
     }
     Request put = co_await comm.put(ctx.window, image, remote_offset + unit.remote, from);
     if (mode == PutMode::blocking) {
       co_await comm.wait(put);
       co_await comm.flush(ctx.window, image);
-    } else if (scheme.dma()) {
+    } else if (which < 0) {
       ctx.outstanding.push_back(put);
     } else {
-      ctx.buffer_put = put;
+      ctx.buffer_put[which] = put;
     }
   }
 }
@@ -90,24 +109,27 @@ Task<> get_section(Comm& comm, CoarrayContext& ctx, int image, Buffer local, con
       continue;
     }
     co_await release_buffer(comm, ctx);
+    const Buffer buffer = ctx.storage[0].view();
     if (per_piece) {
       std::size_t at = 0;
       for (const Piece& p : unit.pieces) {
-        co_await get_and_wait(comm, ctx.window, image, from + at, ctx.buffer.slice(0, p.bytes));
-        co_await comm.copy(local.slice(p.local, p.bytes), ctx.buffer.slice(0, p.bytes));
+        co_await get_and_wait(comm, ctx.window, image, from + at, buffer.slice(0, p.bytes));
+        co_await comm.copy(local.slice(p.local, p.bytes), buffer.slice(0, p.bytes));
         at += p.bytes;
       }
     } else {
-      co_await get_and_wait(comm, ctx.window, image, from, ctx.buffer.slice(0, unit.bytes));
-      co_await unpack(comm, ctx.buffer, local, unit);
+      co_await get_and_wait(comm, ctx.window, image, from, buffer.slice(0, unit.bytes));
+      co_await unpack(comm, buffer, local, unit);
     }
   }
 }
 
 Task<> end_segment(Comm& comm, CoarrayContext& ctx) {
-  if (!ctx.buffer_put.is_null()) ctx.outstanding.push_back(std::exchange(ctx.buffer_put, Request{}));
+  for (Request& r : ctx.buffer_put)
+    if (!r.is_null()) ctx.outstanding.push_back(std::exchange(r, Request{}));
   co_await comm.wait_all(ctx.outstanding);
   ctx.outstanding.clear();
+  ctx.staged.clear();
   co_await comm.sync_memory(ctx.window);
 }
 

@@ -9,10 +9,17 @@
 //    cases 2 and 3 gets and copies out each piece on its own: GetBehaviour::omni).
 //  - Blocking PUT (Omni's default): every put is waited for and flushed (MPI_Put +
 //    MPI_Win_flush), so the data is at the target when the statement ends.
-//  - Non-blocking PUT (section 3.3.3): nothing is flushed until the segment ends
-//    (end_segment: wait for every outstanding put, then sync memory). With one buffer, a put out
-//    of it must have completed locally before the next copy into it (or get into it) overwrites
-//    it; DMA puts stay outstanding until the segment end.
+//  - Non-blocking PUT (section 3.3.3; PutMode, scheme.hpp): nothing is flushed until the segment
+//    ends (end_segment: wait for every outstanding put, then sync memory). DMA puts stay
+//    outstanding until then in every mode. Buffered puts, by mode:
+//     - nonblocking (safe): a put out of the one buffer must have completed locally before the
+//       next copy into it (or get into it) overwrites it;
+//     - double_buffered: two buffers of B bytes alternate; a copy into one waits only for the
+//       put that last read that one;
+//     - nowait (Omni's XMP_PUT_NB): nothing is waited for before the buffer is refilled. On
+//       Omni's one buffer a put may then carry bytes of a later unit; here each unit is packed
+//       into memory of its own (the same copy, into a fresh place), kept until the segment
+//       ends, so every engine's data check still holds while the time is the no-wait rule's.
 //  - GET is blocking: each get is waited for before its data is used.
 #pragma once
 
@@ -24,8 +31,6 @@
 #include "comm/comm.hpp"
 
 namespace collsim::coarray {
-
-enum class PutMode { blocking, nonblocking };
 
 struct CoarrayOptions {
   std::size_t buffer_bytes = kDefaultBufferBytes;  // B
@@ -39,19 +44,20 @@ struct CoarrayContext {
   // `window` comes from comm.win_allocate (collective); the buffer holds real bytes when
   // `real_buffer`, else only a size (as the data does in a size-only run).
   CoarrayContext(Window w, const CoarrayOptions& o, bool real_buffer)
-      : window(w),
-        options(o),
-        storage(buffer_capacity(o.buffer_bytes, o.packing), real_buffer),
-        buffer(storage.view()) {}
+      : window(w), options(o), real(real_buffer), storage{Storage(capacity(), real_buffer), Storage()} {}
   CoarrayContext(const CoarrayContext&) = delete;
   CoarrayContext& operator=(const CoarrayContext&) = delete;
 
+  std::size_t capacity() const { return buffer_capacity(options.buffer_bytes, options.packing); }
+
   Window window;
   CoarrayOptions options;
-  Storage storage;
-  Buffer buffer;
-  Request buffer_put;                // the last non-blocking put out of the buffer, until waited for
-  std::vector<Request> outstanding;  // non-blocking DMA puts of the current segment
+  bool real;
+  Storage storage[2];                // the buffer; the second one only once double buffering uses it
+  Request buffer_put[2];             // the last non-blocking put out of each buffer, until waited for
+  int next_buffer = 0;               // double buffering: the buffer the next unit is packed into
+  std::vector<Storage> staged;       // nowait: each unit's own copy, until the segment ends
+  std::vector<Request> outstanding;  // non-blocking puts of the current segment not tracked above
 };
 
 // local(local_section)[image] -> the remote coarray of shape remote_section.shape() that starts

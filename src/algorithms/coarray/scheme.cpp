@@ -28,6 +28,29 @@ Walk walk(const Scheme& s, std::size_t bytes) {
 
 }  // namespace
 
+const char* to_string(PutMode mode) {
+  switch (mode) {
+    case PutMode::blocking: return "blocking";
+    case PutMode::nonblocking: return "safe";
+    case PutMode::nowait: return "nowait";
+    case PutMode::double_buffered: return "double";
+  }
+  return "?";
+}
+
+std::optional<PutMode> parse_nonblocking(const std::string& name) {
+  for (const PutMode m : {PutMode::nonblocking, PutMode::nowait, PutMode::double_buffered})
+    if (name == to_string(m)) return m;
+  return std::nullopt;
+}
+
+UnitSizes unit_sizes(const Scheme& scheme, std::size_t section_bytes) {
+  const Walk w = walk(scheme, section_bytes);
+  if (w.runs == 0) return {};
+  const std::size_t run_bytes = section_bytes / w.runs;
+  return {w.runs, w.units_per_run, scheme.unit, run_bytes - (w.units_per_run - 1) * scheme.unit};
+}
+
 std::size_t buffer_capacity(std::size_t buffer_bytes, Packing packing) {
   return packing == Packing::omni ? ceil_div(buffer_bytes, 4) * 4 : buffer_bytes;
 }

@@ -28,6 +28,8 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
+#include <string>
 
 #include "algorithms/coarray/section.hpp"
 
@@ -37,6 +39,22 @@ inline constexpr std::size_t kDefaultBufferBytes = 400000;  // Omni's default B 
 
 enum class GetBehaviour { table1, omni };
 enum class Packing { table1, omni };
+
+// How a PUT statement completes its puts (coarray_transfer.hpp has each rule):
+//  - blocking: every put is waited for and flushed (Omni's default: MPI_Put + MPI_Win_flush);
+//  - nonblocking ("safe"): completion at the segment's end; a put out of the one buffer is waited
+//    for before the buffer is refilled (section 3.3.3);
+//  - nowait: Omni's XMP_PUT_NB (libxmp/src/xmp_onesided.c:110-114 sets _XMP_flag_put_nb, and
+//    `_wait_puts` in libxmp/src/xmp_coarray_mpi.c:611-620 then neither flushes nor flushes
+//    locally): the buffer is refilled without waiting, a what-if (see coarray_transfer.hpp);
+//  - double_buffered: two buffers alternate, and only the put out of the one about to be
+//    refilled is waited for.
+enum class PutMode { blocking, nonblocking, nowait, double_buffered };
+// "blocking", "safe", "nowait", "double": the names --nonblocking and the scenario take.
+const char* to_string(PutMode mode);
+// The non-blocking mode named `name` ("safe", "nowait", "double"); nullopt for another name.
+std::optional<PutMode> parse_nonblocking(const std::string& name);
+inline bool is_nonblocking(PutMode mode) { return mode != PutMode::blocking; }
 
 struct Scheme {
   int table_case = 0;                      // 0: DMA; 1 to 4: through the buffer
@@ -72,6 +90,14 @@ struct Plan {
 };
 
 Plan plan_put(const Scheme& scheme, std::size_t section_bytes, std::size_t statements = 1);
+
+// The sizes of one statement's units, in the order they are moved: `runs` runs of `per_run`
+// units each, every unit `unit` bytes but the last of a run, `last` bytes (cases 3 and 4 cut a
+// run into units of B or fewer). Units of one statement of `section_bytes` under `scheme`.
+struct UnitSizes {
+  std::size_t runs = 0, per_run = 1, unit = 0, last = 0;
+};
+UnitSizes unit_sizes(const Scheme& scheme, std::size_t section_bytes);
 Plan plan_get(const Scheme& scheme, std::size_t section_bytes, GetBehaviour behaviour = GetBehaviour::table1,
               std::size_t statements = 1);
 

@@ -556,6 +556,7 @@ bool ModelEngine::collective(int rank, Op& op) {
     // Windows are numbered in allocation order, the same on every rank.
     if (first) {
       if (unflushed_.empty()) unflushed_.resize(static_cast<std::size_t>(size()));
+      if (ports_.empty()) ports_.resize(static_cast<std::size_t>(size()));  // puts take the origin's port
       windows_.emplace_back();
       windows_.back().bytes = op.bytes;
       windows_.back().memory.resize(static_cast<std::size_t>(size()));
@@ -597,10 +598,13 @@ void ModelEngine::land_at(double time, int rank, Buffer destination, Buffer data
   push(time, rank, Event::Kind::land, id);
 }
 
-// A put of m bytes posted at t reaches the target's memory at A (Hockney: t + alpha + beta*m, or
-// later under one-port; LogGP: the first byte as for a send, plus (m-1)G, without the target's
-// CPU: RDMA), and its request completes at A too. The origin's next flush to that target waits
-// for A and then the acknowledgement's latency.
+// A put of m bytes posted at t reaches the target's memory at A, and its request completes at A
+// too. Hockney kinds: the origin first pays its software overhead send_overhead(m) (its core;
+// the rank goes on after it), then its port injects the put when free, holding it beta*m (one
+// transfer at a time, latencies overlapping: models::Hockney::inject), A = start + alpha + beta*m;
+// under one_port both ports are held for the whole transfer, as for sends. LogGP: the first byte
+// as for a send (o at the CPU, g + (m-1)G at the NIC), plus (m-1)G, without the target's CPU:
+// RDMA. The origin's next flush to that target waits for A and then the acknowledgement.
 bool ModelEngine::start_put(int rank, Op& op) {
   Rank& me = ranks_[static_cast<std::size_t>(rank)];
   const double m = static_cast<double>(op.buffer.size());
@@ -617,7 +621,9 @@ bool ModelEngine::start_put(int rank, Op& op) {
     arrival = sent.arrival + p.bytes_time(m);
     cpu_free = sent.cpu_free;
   } else {
-    arrival = hockney_arrival(rank, op.peer, now_, m);
+    cpu_free = config_.has_overheads() ? take_core(rank, now_, config_.send_overhead.at(op.buffer.size())) : now_;
+    arrival = config_.one_port ? hockney_arrival(rank, op.peer, cpu_free, m)
+                               : config_.hockney_between(rank, op.peer).inject(ports(rank), cpu_free, m);
   }
   new_request(rank, op);
   const Buffer target =
@@ -650,9 +656,9 @@ bool ModelEngine::start_put(int rank, Op& op) {
 }
 
 // A get of m bytes posted at t: the request reaches the target after one latency and the data
-// comes back as a transfer of m bytes (Hockney: t + 2*alpha + beta*m; LogGP: the origin's CPU
-// overhead o, then 2L + (m-1)G). The target's bytes are taken when the get is posted: a program
-// that writes them meanwhile races, in MPI too.
+// comes back as a transfer of m bytes (Hockney: the origin's send_overhead(m), then 2*alpha +
+// beta*m; LogGP: the origin's CPU overhead o, then 2L + (m-1)G). The target's bytes are taken when the get is posted: a
+// program that writes them meanwhile races, in MPI too.
 bool ModelEngine::start_get(int rank, Op& op) {
   new_request(rank, op);
   const double m = static_cast<double>(op.buffer.size());
@@ -662,11 +668,13 @@ bool ModelEngine::start_get(int rank, Op& op) {
     done = p.compute(clocks(rank), p.compute_start(clocks(rank), now_), p.o) + 2 * p.L + p.bytes_time(m);
   } else {
     const models::Hockney& h = config_.hockney_between(rank, op.peer);
+    const double ready =
+        config_.has_overheads() ? take_core(rank, now_, config_.send_overhead.at(op.buffer.size())) : now_;
     if (config_.one_port) {
-      const double asked = h.transfer_one_port(ports(rank), ports(op.peer), now_, 0);
+      const double asked = h.transfer_one_port(ports(rank), ports(op.peer), ready, 0);
       done = h.transfer_one_port(ports(op.peer), ports(rank), asked, m);
     } else {
-      done = now_ + h.alpha + h.transfer(m);
+      done = ready + h.alpha + h.transfer(m);
     }
   }
   const Buffer source =
@@ -687,14 +695,23 @@ bool ModelEngine::start_get(int rank, Op& op) {
   return true;
 }
 
-// flush(target) completes once every put to target has arrived, plus the latency of the
-// acknowledgement; with nothing unflushed to target it completes at once. flush_all: every target.
+// flush(target) costs the origin a software overhead first (Hockney kinds: send_overhead(0), the
+// overhead of a message without bytes; LogGP: o at the CPU), then completes once every put to
+// target has arrived, plus the latency of the acknowledgement; with nothing unflushed to target
+// it completes after the overhead. flush_all: every target.
 bool ModelEngine::start_flush(int rank, Op& op) {
   Rank& me = ranks_[static_cast<std::size_t>(rank)];
-  double done = now_;
+  double ready = now_;
+  if (config_.kind == ModelConfig::Kind::loggp) {
+    const models::LogGP& p = config_.loggp;
+    if (p.o > 0) ready = p.compute(clocks(rank), p.compute_start(clocks(rank), now_), p.o);
+  } else if (config_.has_overheads()) {
+    ready = take_core(rank, now_, config_.send_overhead.at(0));
+  }
+  double done = ready;
   auto flushed = [&](const Unflushed& u) {
     if (u.window != op.window.id || (op.peer != -1 && u.target != op.peer)) return false;
-    done = std::max(done, std::max(now_, u.latest) + one_sided_latency(rank, u.target));
+    done = std::max(done, std::max(ready, u.latest) + one_sided_latency(rank, u.target));
     return true;
   };
   std::vector<Unflushed>& unflushed = unflushed_[static_cast<std::size_t>(rank)];

@@ -45,6 +45,12 @@
 //    find a busy resource are retried when it frees, in event order (FIFO among equal times).
 //    Messages are matched to receives when they are handled (Hockney: when sent), in the order
 //    each source sent them.
+// One-sided operations (put, get, flush; models/coarray_cost.hpp states the rules as a cost model):
+// under the Hockney kinds each costs the origin send_overhead of its bytes first (a flush: of 0
+// bytes), and the origin's port injects one put at a time, busy beta*m per put, so a rank's puts
+// leave at least max(overhead, beta*m) apart with their latencies overlapping (one_port: both
+// ports for the whole transfer, as for sends); under LogGP a put is a send for the CPU and NIC
+// (o, g + (m-1)G) and a get and a flush cost o.
 // A local copy of n bytes takes n / copy_bandwidth (free when copy_bandwidth is 0), a local
 // reduction of n bytes n * reduce_gamma (free when 0); under LogGP both hold the CPU, so arrivals
 // meanwhile wait. The barrier is ideal: it releases every rank when the

@@ -408,8 +408,12 @@ void SimComm::win_free(int window) {
 // window when the origin observes the end (finish(), flush(), win_free()), not when the flow
 // ends: SimGrid gives no cheap hook at a flow's end, and a correct program cannot tell, since
 // MPI only makes them visible at the target by the origin's next flush.
+// The origin first pays its software overhead for the operation, the profile's send_overhead of
+// its bytes (protocol.hpp), as the model engine does (models/coarray_cost.hpp). Puts from one
+// origin share its link as any flows do, so k puts of m bytes take k times one's wire time.
 void SimComm::post_put(const Op& op) {
   const std::size_t size = op.buffer.size();
+  one_sided_overhead(op.peer, size);
   auto flow = std::make_shared<PutFlow>();
   flow->window = op.window.id;
   flow->target = op.peer;
@@ -429,6 +433,15 @@ void SimComm::post_put(const Op& op) {
   unflushed_.push_back(std::move(flow));
 }
 
+// The origin's software overhead for a one-sided operation of `bytes` to `peer` (-1, flush_all:
+// the overhead of the profile between nodes, where one-sided traffic of a collective goes).
+void SimComm::one_sided_overhead(int peer, std::size_t bytes) {
+  const ProtocolProfile& profile = !m_.transport ? ideal_
+                                   : peer >= 0   ? m_.transport->profile(rank_, peer)
+                                                 : m_.transport->protocols().inter;
+  if (const double o = profile.send_overhead.at(bytes); o > 0) s4u::this_actor::sleep_for(o);
+}
+
 void SimComm::land(PutFlow& flow) {
   if (flow.observed) return;
   flow.observed = true;
@@ -446,6 +459,7 @@ void SimComm::land(PutFlow& flow) {
 // bytes are read from the target's window then (a program that writes them meanwhile races, in
 // MPI too) and written into the origin's buffer.
 void SimComm::post_get(const Op& op) {
+  one_sided_overhead(op.peer, op.buffer.size());
   const std::int64_t id = op.request.id;
   Pending& p = slot(id);
   p.kind = PendingKind::get;
@@ -486,6 +500,7 @@ void SimComm::post_get(const Op& op) {
 // target at once, each target's acknowledgement leaving when that target's puts have arrived.
 // With nothing unflushed, it returns at once.
 void SimComm::flush(int window, int target) {
+  one_sided_overhead(target, 0);
   auto first = std::stable_partition(unflushed_.begin(), unflushed_.end(), [&](const std::shared_ptr<PutFlow>& f) {
     return f->window != window || (target != -1 && f->target != target);
   });

@@ -223,6 +223,7 @@ class SimComm final : public Comm {
   void win_allocate(Op& op);
   void win_free(int window);
   void post_put(const Op& op);
+  void one_sided_overhead(int peer, std::size_t bytes);
   void post_get(const Op& op);
   void flush(int window, int target);
   void land(PutFlow& flow);

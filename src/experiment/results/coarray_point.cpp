@@ -25,7 +25,13 @@ coarray::Plan CoarrayPoint::plan() const {
 
 std::string CoarrayPoint::op() const {
   if (get) return "coarray/get";
-  return mode == coarray::PutMode::blocking ? "coarray/put" : "coarray/put-nb";
+  switch (mode) {
+    case coarray::PutMode::blocking: return "coarray/put";
+    case coarray::PutMode::nonblocking: return "coarray/put-nb";
+    case coarray::PutMode::nowait: return "coarray/put-nb-nowait";
+    case coarray::PutMode::double_buffered: return "coarray/put-nb-double";
+  }
+  return "coarray/put";
 }
 
 std::string CoarrayPoint::describe() const {
@@ -230,7 +236,10 @@ std::vector<CoarrayRow> parse_coarray_csv(const std::string& text) {
     const std::string op = column(cells, "op");
     CoarrayPoint& p = row.point;
     p.get = op == "coarray/get";
-    p.mode = op == "coarray/put-nb" ? coarray::PutMode::nonblocking : coarray::PutMode::blocking;
+    p.mode = op == "coarray/put-nb"          ? coarray::PutMode::nonblocking
+             : op == "coarray/put-nb-nowait" ? coarray::PutMode::nowait
+             : op == "coarray/put-nb-double" ? coarray::PutMode::double_buffered
+                                             : coarray::PutMode::blocking;
     const std::size_t elem = std::stoul(column(cells, "elem_bytes"));
     p.local = coarray::parse_section(column(cells, "local"), coarray::parse_shape(column(cells, "local_shape"), elem));
     p.remote =

@@ -35,7 +35,8 @@ struct CoarrayPoint {
 
   coarray::Scheme scheme() const;
   coarray::Plan plan() const;
-  std::string op() const;  // "coarray/put", "coarray/put-nb", "coarray/get"
+  // "coarray/put", "coarray/put-nb" (safe), "coarray/put-nb-nowait", "coarray/put-nb-double", "coarray/get"
+  std::string op() const;
   std::string describe() const;
 };
 

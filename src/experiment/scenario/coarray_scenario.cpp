@@ -23,7 +23,7 @@ std::vector<bool> booleans(const Reader& in, const YAML::Node& n, const std::str
 CoarrayGroup read_group(const Reader& in, const YAML::Node& g, std::size_t number) {
   in.only_keys(g, "a coarray point group",
                {"sweep", "op", "mode", "elem", "local", "local_shape", "remote", "remote_shape", "buffer", "statements",
-                "registered", "get_behaviour", "packing"});
+                "registered", "get_behaviour", "packing", "nonblocking"});
   CoarrayGroup group;
   group.label = g["sweep"] ? in.text(g["sweep"], "sweep") : "group " + std::to_string(number);
   if (group.label.find_first_of(",\"\n") != std::string::npos)
@@ -65,6 +65,21 @@ CoarrayGroup read_group(const Reader& in, const YAML::Node& g, std::size_t numbe
       if (m == "nonblocking" && group.get) in.fail(x, "mode: nonblocking applies to op: put only (GET always blocks)");
       return m == "blocking" ? coarray::PutMode::blocking : coarray::PutMode::nonblocking;
     }));
+  if (g["nonblocking"]) {
+    // The non-blocking modes the group's `mode: nonblocking` runs in (default safe alone).
+    const auto nb = std::find(group.modes.begin(), group.modes.end(), coarray::PutMode::nonblocking);
+    if (nb == group.modes.end())
+      in.fail(g["nonblocking"], "nonblocking applies to mode: nonblocking only (op: put, a non-blocking PUT)");
+    const std::vector<coarray::PutMode> modes =
+        in.distinct(g["nonblocking"], "nonblocking", in.list(g["nonblocking"], "nonblocking", [&](const YAML::Node& x) {
+          const std::string m = in.text(x, "nonblocking");
+          const auto mode = coarray::parse_nonblocking(m);
+          if (!mode) in.fail(x, "nonblocking: '" + m + "' is not safe, nowait or double");
+          return *mode;
+        }));
+    const auto at = group.modes.erase(nb);
+    group.modes.insert(at, modes.begin(), modes.end());
+  }
   if (g["buffer"])
     group.buffers = in.distinct(g["buffer"], "buffer", in.list(g["buffer"], "buffer", [&](const YAML::Node& x) {
       const std::size_t b = in.bytes(x, "buffer");

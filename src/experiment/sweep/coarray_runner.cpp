@@ -49,10 +49,12 @@ std::vector<std::string> coarray_point_arguments(const CoarrayPoint& p, bool run
                              p.remote.shape().str(),
                              "--elem",
                              std::to_string(p.local.shape().element_bytes)};
-  // --nonblocking N is "a segment of N non-blocking PUTs": it replaces --statements.
-  const bool nonblocking = runtime_options && !p.get && p.mode == coarray::PutMode::nonblocking;
-  a.push_back(nonblocking ? "--nonblocking" : "--statements");
+  a.push_back("--statements");
   a.push_back(std::to_string(p.statements));
+  if (runtime_options && !p.get && coarray::is_nonblocking(p.mode)) {
+    a.push_back("--nonblocking");
+    a.push_back(coarray::to_string(p.mode));
+  }
   if (runtime_options) {
     a.push_back("--buffer");
     a.push_back(std::to_string(p.options.buffer_bytes));

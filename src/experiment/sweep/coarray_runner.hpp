@@ -16,8 +16,8 @@
 namespace collsim {
 
 // The options that describe `p` to `collsim-mpi coarray` and collsim-caf (cli/coarray_options.hpp
-// names): --put/--get, the sections and shapes, --elem, --buffer, --registered, --nonblocking N
-// or --statements N, --get-behaviour for GET, --origin and --target.
+// names): --put/--get, the sections and shapes, --elem, --statements N, --nonblocking MODE for a
+// non-blocking PUT, --buffer, --registered, --packing, --get-behaviour for GET, --origin and --target.
 // The options of collsim coarray that give point `p`; without runtime_options only the statement
 // (sections, element size, statements, images), as collsim-caf takes it.
 std::vector<std::string> coarray_point_arguments(const CoarrayPoint& p, bool runtime_options);

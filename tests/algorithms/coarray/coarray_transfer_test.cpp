@@ -35,6 +35,7 @@ Task<> run_get(OneSidedFake& comm, const Statement& s, std::vector<std::byte>& l
   CoarrayContext ctx(window, options, true);
   for (std::size_t i = 0; i < statements; ++i)
     co_await get_section(comm, ctx, 1, Buffer(local.data(), local.size()), s.local, 0, s.remote);
+  co_await end_segment(comm, ctx);  // as a program's segment ends (CoarrayProgram)
 }
 
 void run(Task<> task) {
@@ -45,31 +46,30 @@ void run(Task<> task) {
 
 // Runs every way of moving s under s's packing and checks bytes, operations, outstanding
 // requests and time.
-void check_packed_statement(const Statement& s) {
+void check_packed_statement(const Statement& s, const models::CoarrayCosts& costs) {
   const Scheme scheme =
       choose_scheme(s.local, s.remote, s.options.buffer_bytes, s.options.registered, s.options.packing);
   const std::string what = s.local.str() + " / " + s.remote.str() + " B " + std::to_string(s.options.buffer_bytes) +
                            " case " + std::to_string(scheme.table_case) +
                            (s.options.packing == Packing::omni ? " Omni's packing" : "");
   for (const std::size_t nputs : {1, 3})
-    for (const PutMode mode : {PutMode::blocking, PutMode::nonblocking}) {
-      OneSidedFake comm(kCosts);
+    for (const PutMode mode : kPutModes) {
+      OneSidedFake comm(costs);
       std::vector<std::byte> local = pattern(s.local.shape().bytes());
       Window w;
       run(run_put(comm, s, local, nputs, mode, w));
-      const bool blocking = mode == PutMode::blocking;
-      ASSERT_EQ(comm.memory(w, 1), expected_put(s, local, nputs)) << what;
+      ASSERT_EQ(comm.memory(w, 1), expected_put(s, local, nputs)) << what << " " << to_string(mode);
       const Plan plan = plan_put(scheme, s.local.bytes(), nputs);
       EXPECT_EQ(comm.puts, plan.transfers) << what;
       EXPECT_EQ(comm.copies, plan.copies) << what;
       EXPECT_LE(comm.largest_transfer, scheme.unit) << what;
       EXPECT_EQ(comm.requests().live(), 0u) << what;
-      EXPECT_TRUE(same_time(comm.now(), models::coarray_put_time(plan, kCosts, blocking)))
-          << what << (blocking ? " blocking " : " non-blocking ") << nputs << ": " << comm.now() << " vs "
-          << models::coarray_put_time(plan, kCosts, blocking);
+      EXPECT_TRUE(same_time(comm.now(), models::coarray_put_time(plan, costs, mode)))
+          << what << " " << to_string(mode) << " " << nputs << ": " << comm.now() << " vs "
+          << models::coarray_put_time(plan, costs, mode);
     }
   for (const GetBehaviour behaviour : {GetBehaviour::table1, GetBehaviour::omni}) {
-    OneSidedFake comm(kCosts);
+    OneSidedFake comm(costs);
     std::vector<std::byte> local(s.local.shape().bytes());
     const std::vector<std::byte> remote = pattern(s.remote.shape().bytes());
     Window w;
@@ -79,8 +79,8 @@ void check_packed_statement(const Statement& s) {
     EXPECT_EQ(comm.gets, plan.transfers) << what;
     EXPECT_EQ(comm.copies, plan.copies) << what;
     EXPECT_EQ(comm.requests().live(), 0u) << what;
-    EXPECT_TRUE(same_time(comm.now(), models::coarray_get_time(plan, kCosts)))
-        << what << ": " << comm.now() << " vs " << models::coarray_get_time(plan, kCosts);
+    EXPECT_TRUE(same_time(comm.now(), models::coarray_get_time(plan, costs)))
+        << what << ": " << comm.now() << " vs " << models::coarray_get_time(plan, costs);
   }
 }
 
@@ -92,7 +92,8 @@ void check_statement(const Statement& s, int expected_case = -1) {
   for (const Packing packing : {Packing::table1, Packing::omni}) {
     Statement packed = s;
     packed.options.packing = packing;
-    check_packed_statement(packed);
+    check_packed_statement(packed, kCosts);
+    check_packed_statement(packed, kCostsWithOverheads);
   }
 }
 
@@ -122,7 +123,7 @@ TEST(CoarrayTransfer, SizeOnlyBuffersTakeTheSameTime) {
   };
   run(segment());
   EXPECT_EQ(comm.puts, plan.transfers);
-  EXPECT_TRUE(same_time(comm.now(), models::coarray_put_time(plan, kCosts, false)));
+  EXPECT_TRUE(same_time(comm.now(), models::coarray_put_time(plan, kCosts, PutMode::nonblocking)));
 }
 
 TEST(CoarrayTransfer, ConformanceIsChecked) {

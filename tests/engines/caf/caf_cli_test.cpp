@@ -223,8 +223,8 @@ TEST(CafCli, InputErrorsAreOneLine) {
 // Omni's runtime options have no meaning for OpenCoarrays: refused with a line saying so.
 TEST(CafCli, OmniRuntimeOptionsDoNotApply) {
   const std::string point = "--local 1:10 --local-shape 10 --remote 1:10 --remote-shape 10";
-  for (const char* extra :
-       {" --buffer 64", " --registered", " --nonblocking 2", " --get --get-behaviour omni", " --packing omni"}) {
+  for (const char* extra : {" --buffer 64", " --registered", " --nonblocking 2", " --nonblocking nowait",
+                            " --get --get-behaviour omni", " --packing omni"}) {
     const Outcome o = caf(point + extra);
     EXPECT_EQ(o.status, 2) << extra;
     EXPECT_EQ(o.out, "") << extra;

@@ -59,6 +59,13 @@ const std::vector<CasePoint>& case_points() {
       // 3: NL = 8 < B = 256 < NR = 800, three non-blocking statements per segment.
       {"--local 1:200:2 --local-shape 200 --remote 1:100 --remote-shape 100 --buffer 256 --nonblocking 3",
        "coarray/put-nb", "3", "8", "800", "256", "256", "12", "3"},
+      // The same under Omni's XMP_PUT_NB (no wait before the buffer is refilled) and double buffering.
+      {"--local 1:200:2 --local-shape 200 --remote 1:100 --remote-shape 100 --buffer 256 --nonblocking nowait "
+       "--statements 3",
+       "coarray/put-nb-nowait", "3", "8", "800", "256", "256", "12", "3"},
+      {"--local 1:200:2 --local-shape 200 --remote 1:100 --remote-shape 100 --buffer 256 --nonblocking double "
+       "--statements 3",
+       "coarray/put-nb-double", "3", "8", "800", "256", "256", "12", "3"},
       // 4: B = 256 < NR = 800 and B <= NL = 800: in pieces of B straight from the local array.
       {"--local 1:100 --local-shape 100 --remote 1:100 --remote-shape 100 --buffer 256", "coarray/put", "4", "800",
        "800", "256", "256", "4", "1"},
@@ -151,6 +158,8 @@ TEST(MpiCoarrayCli, BadInputIsOneLineAndStatus2) {
   expect_usage_error(3, "--local 1:10 --local-shape 10 --remote 1:10 --remote-shape 10 --target 4", "4");
   expect_usage_error(2, "--get --nonblocking 2 --local 1:10 --local-shape 10 --remote 1:10 --remote-shape 10",
                      "--nonblocking");
+  expect_usage_error(2, "--nonblocking later --local 1:10 --local-shape 10 --remote 1:10 --remote-shape 10",
+                     "--nonblocking: 'later' is not safe, nowait or double");
   // One process (a singleton without mpirun) is one image.
   expect_usage_error(0, "--local 1:10 --local-shape 10 --remote 1:10 --remote-shape 10", "at least 2 images");
 }

@@ -320,6 +320,29 @@ Task<> two_windows(Comm& comm, RankBuffers, const AlgorithmParams&) {
   co_await comm.win_free(c);
 }
 
+// Rank 0 alone, under an origin overhead of 5 us per operation (the profile's send_overhead).
+// Variant 0: a blocking put of m bytes (put, wait, flush); 1: three empty non-blocking puts, then
+// a flush; 2: a get of m bytes.
+Task<> overhead_ops(Comm& comm, RankBuffers, const AlgorithmParams& p) {
+  const std::size_t m = p.segment;
+  const Window w = co_await comm.win_allocate(m, false);
+  if (comm.rank() != 0) co_return;
+  Storage data(m, false), empty(0, false);
+  if (p.fanout == 0) {
+    Request r = co_await comm.put(w, 1, 0, data.view());
+    co_await comm.wait(r);
+    co_await comm.flush(w, 1);
+  } else if (p.fanout == 1) {
+    std::vector<Request> puts;
+    for (int i = 0; i < 3; ++i) puts.push_back(co_await comm.put(w, 1, 0, empty.view()));
+    co_await comm.flush(w, 1);
+    co_await comm.wait_all(puts);  // complete by the flush: no time
+  } else {
+    Request r = co_await comm.get(w, 1, 0, data.view());
+    co_await comm.wait(r);
+  }
+}
+
 // ---- tests ---------------------------------------------------------------------------------
 
 TEST(OneSided, BlockingPutIsATransferAndAnAcknowledgement) {
@@ -368,6 +391,22 @@ TEST(OneSided, ConcurrentPutsShareTheOriginsLink) {
     const RunResult r = run_one(exact("test/star16.xml"), spec_for(alg, 4, 100000, variant));
     expect_close(r.time_s, 2 * kLat + 3 * bytes_time(100000), "variant " + std::to_string(variant));
   }
+}
+
+// Every put, get and flush first costs the origin the profile's send_overhead (o = 5 us here);
+// the operation starts after it.
+TEST(OneSided, EachOperationCostsTheOriginItsOverhead) {
+  const auto alg = test_algorithm("test/overhead_ops", &overhead_ops);
+  SimConfig c = exact("test/star16.xml");
+  c.protocol_options = {"ideal/send_overhead:5us"};
+  const double o = 5e-6, m = 1000;
+  // put: o, then L + m/bw; flush: o, then the acknowledgement L.
+  expect_close(run_one(c, spec_for(alg, 2, 1000, 0)).finish_s[0], o + kLat + bytes_time(1000) + o + kLat, "put");
+  // Empty puts leave at o, 2o, 3o and arrive L later; the flush's overhead ends at 4o = 20 us,
+  // before the last arrival (3o + L = 35 us), whose acknowledgement is back at 55 us.
+  expect_close(run_one(c, spec_for(alg, 2, 0, 1)).finish_s[0], 3 * o + kLat + kLat, "three puts and a flush");
+  // get: o, then the request L and the data L + m/bw.
+  expect_close(run_one(c, spec_for(alg, 2, 1000, 2)).finish_s[0], o + 2 * kLat + m / kBw, "get");
 }
 
 TEST(OneSided, FlushAllWaitsForEveryTarget) {
