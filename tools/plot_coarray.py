@@ -2,7 +2,7 @@
 
 What each sweep varies decides the plot:
   - statements (PUTs per segment): time against statements, blocking (solid) against
-    non-blocking (dashed), one colour per engine;
+    non-blocking (dashed: safe, dotted: nowait, dash-dot: double), one colour per engine;
   - registered: DMA (case 0, dashed) against buffering (solid), time against the contiguous
     length that varies (NL or NR), one colour per engine;
   - the runtime's rule (packing, or GET behaviour): Table 1's (solid) against Omni's (dashed);
@@ -24,6 +24,10 @@ matplotlib.use("Agg")  # files only: no display on the machines that run scenari
 import matplotlib.pyplot as plt  # noqa: E402
 
 AXES = {"nr_bytes": "NR (bytes)", "nl_bytes": "NL (bytes)", "buffer": "B (bytes)", "statements": "PUTs per segment"}
+# PUTs per segment: the put mode of each op, and its line (non-blocking modes broken).
+MODES = {"coarray/put": "blocking", "coarray/put-nb": "non-blocking", "coarray/put-nb-nowait": "nowait",
+         "coarray/put-nb-double": "double"}
+LINES = {"blocking": "-", "non-blocking": "--", "nowait": ":", "double": "-."}
 COLOURS = {"model": "tab:blue", "sim": "tab:orange", "mpi": "tab:green", "caf-native": "tab:red"}
 
 
@@ -113,7 +117,7 @@ def plot_sweep(name, rows, out_dir):
     series = defaultdict(list)
     for r in rows:
         if axis == "statements":
-            style = "non-blocking" if r["op"] == "coarray/put-nb" else "blocking"
+            style = MODES.get(r["op"], r["op"])
         elif by_registered:
             style = "DMA" if r["registered"] == "1" else "buffered"
         elif by_rule:
@@ -126,11 +130,12 @@ def plot_sweep(name, rows, out_dir):
         pts.sort()
         xs, ys, cases = zip(*pts)
         colour = COLOURS.get(engine, "black")
-        dashed = style in ("non-blocking", "DMA", "put-nb", "omni", "omni-get")
+        line = LINES.get(style, "--" if style in ("DMA", "put-nb", "omni", "omni-get") else "-")
+        dashed = line != "-"
         # The model as hollow squares under the other engines' dots: where they agree, both show.
         hollow = engine == "model"
         ax.plot(xs, ys, marker="s" if hollow else "o", markersize=8 if hollow else 4,
-                markerfacecolor="none" if hollow else colour, color=colour, linestyle="--" if dashed else "-",
+                markerfacecolor="none" if hollow else colour, color=colour, linestyle=line,
                 label=f"{engine} {style}")
         mark_cases(ax, xs, ys, cases, colour)
         if not boundaries_drawn and not dashed:

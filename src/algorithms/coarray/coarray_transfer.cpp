@@ -29,6 +29,11 @@ Task<> release_buffer(Comm& comm, CoarrayContext& ctx, int which = 0) {
 Task<Buffer> buffer_for(Comm& comm, CoarrayContext& ctx, PutMode mode, std::size_t bytes, int& which) {
   if (mode == PutMode::nowait) {
     which = -1;
+    if (bytes <= ctx.stage.size() - ctx.stage_used) {
+      const Buffer room = ctx.stage.view().slice(ctx.stage_used, bytes);
+      ctx.stage_used += bytes;
+      co_return room;
+    }
     co_return ctx.staged.emplace_back(bytes, ctx.real).view();
   }
   which = 0;
@@ -65,6 +70,11 @@ Task<> get_and_wait(Comm& comm, Window w, int image, std::size_t offset, Buffer 
 }
 
 }  // namespace
+
+void CoarrayContext::prepare(PutMode mode, std::size_t staged_bytes) {
+  if (mode == PutMode::double_buffered && storage[1].size() == 0) storage[1] = Storage(capacity(), real);
+  if (mode == PutMode::nowait && stage.size() < staged_bytes) stage = Storage(staged_bytes, real);
+}
 
 Task<> put_section(Comm& comm, CoarrayContext& ctx, int image, Buffer local, const Section& local_section,
                    std::size_t remote_offset, const Section& remote_section, PutMode mode) {
@@ -130,6 +140,7 @@ Task<> end_segment(Comm& comm, CoarrayContext& ctx) {
   co_await comm.wait_all(ctx.outstanding);
   ctx.outstanding.clear();
   ctx.staged.clear();
+  ctx.stage_used = 0;
   co_await comm.sync_memory(ctx.window);
 }
 

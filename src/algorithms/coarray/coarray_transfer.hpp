@@ -49,6 +49,12 @@ struct CoarrayContext {
   CoarrayContext& operator=(const CoarrayContext&) = delete;
 
   std::size_t capacity() const { return buffer_capacity(options.buffer_bytes, options.packing); }
+  // Allocates, before the segment is timed, the memory `mode` takes beyond the one buffer, as a
+  // runtime allocates its buffers at start-up: the second buffer (double), or room for
+  // `staged_bytes` of the units' own copies (nowait; a segment's bytes through the buffer).
+  // Without it they are allocated when first used, inside the segment: on real MPI that time
+  // (first touch of fresh pages) would be charged to the statement.
+  void prepare(PutMode mode, std::size_t staged_bytes);
 
   Window window;
   CoarrayOptions options;
@@ -56,7 +62,9 @@ struct CoarrayContext {
   Storage storage[2];                // the buffer; the second one only once double buffering uses it
   Request buffer_put[2];             // the last non-blocking put out of each buffer, until waited for
   int next_buffer = 0;               // double buffering: the buffer the next unit is packed into
-  std::vector<Storage> staged;       // nowait: each unit's own copy, until the segment ends
+  Storage stage;                     // nowait: the units' own copies, one after another (prepare)
+  std::size_t stage_used = 0;        // bytes of `stage` handed out in this segment
+  std::vector<Storage> staged;       // nowait: copies `stage` had no room for, until the segment ends
   std::vector<Request> outstanding;  // non-blocking puts of the current segment not tracked above
 };
 

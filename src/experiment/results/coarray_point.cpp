@@ -78,6 +78,7 @@ class CoarrayRank final : public ProgramRank {
       local_ = Storage(p_.local.shape().bytes() * (p_.get ? p_.statements : 1), p_.real_bytes);
       fill(local_.view(), kLocalSalt + rank_);
       context_ = std::make_unique<coarray::CoarrayContext>(window_, p_.options, p_.real_bytes);
+      if (!p_.get) context_->prepare(p_.mode, p_.plan().bytes_copied);
     }
     co_await comm.sync_all(window_);
   }
@@ -156,10 +157,14 @@ double CoarrayProgram::memory_bytes(int procs) const {
   const CoarrayPoint& p = point_;
   if (!p.real_bytes) return 0;
   // Every image's window of `statements` coarrays; the origin's local array(s), the runtime's
-  // buffer, and the expected bytes the check compares (at most the window).
+  // buffer (two under double buffering, and nowait's copies of the segment's units: see
+  // CoarrayContext::prepare), and the expected bytes the check compares (at most the window).
   const double window = static_cast<double>(p.statements) * static_cast<double>(p.remote.shape().bytes());
   const double local = static_cast<double>(p.local.shape().bytes()) * static_cast<double>(p.get ? p.statements : 1);
-  return procs * window + local + static_cast<double>(p.options.buffer_bytes) + window;
+  const double buffers =
+      static_cast<double>(p.options.buffer_bytes) * (p.mode == coarray::PutMode::double_buffered ? 2.0 : 1.0);
+  const double staged = p.mode == coarray::PutMode::nowait ? static_cast<double>(p.plan().bytes_copied) : 0.0;
+  return procs * window + local + buffers + staged + window;
 }
 
 RunSpec coarray_spec(const CoarrayProgram& program, int procs) {
