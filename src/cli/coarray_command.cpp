@@ -74,12 +74,12 @@ int coarray(const ParsedOptions& o) {
   const RunSpec spec = coarray_spec(program, images);  // checks the images for every engine
 
   CoarrayRow row;
-  std::string prediction;
+  std::string extra;  // lines of the summary after the time
   if (is_measured(*engine)) {
     check_engine_options(o, *engine);
     row = measure(o, *engine, point, images);
     if (*engine == Engine::caf_native)
-      prediction = "(case to transfers: what Omni's runtime would do; OpenCoarrays ran the statement its own way)";
+      extra = "(case to transfers: what Omni's runtime would do; OpenCoarrays ran the statement its own way)\n";
   } else {
     check_run_memory(*engine, spec);
     RunResult result;
@@ -94,7 +94,7 @@ int coarray(const ParsedOptions& o) {
                                          model.send_overhead};
         const double t = point.get ? models::coarray_get_time(point.plan(), costs)
                                    : models::coarray_put_time(point.plan(), costs, point.mode);
-        prediction = format_seconds(t) + "  (" + format_real(t) + " s, models/coarray_cost.hpp)";
+        extra = "cost model " + format_seconds(t) + "  (" + format_real(t) + " s, models/coarray_cost.hpp)\n";
       }
     } else {
       check_engine_options(o, Engine::sim);
@@ -110,11 +110,7 @@ int coarray(const ParsedOptions& o) {
     std::cout << coarray_csv_header() << "\n" << coarray_csv_row(row) << "\n";
   } else {
     std::cout << coarray_summary(row, "engine " + name + ", " + std::to_string(images) + " images",
-                                 is_measured(*engine),
-                                 prediction.empty()              ? std::string()
-                                 : *engine == Engine::caf_native ? prediction + "\n"
-                                                                 : "cost model " + prediction + "\n",
-                                 is_measured(*engine) && read_mpi_runs(o).time_is_min);
+                                 is_measured(*engine), extra, is_measured(*engine) && read_mpi_runs(o).time_is_min);
   }
   return row.data == "ok" || row.data == "unchecked" ? 0 : 1;
 }
