@@ -101,6 +101,54 @@ TEST(OsuCalibration, SyntheticPingPongsGiveTheirParametersBack) {
   EXPECT_EQ(fit.classes[0].rndv_points, 11);   // 4 KiB .. 4 MiB
 }
 
+// osu_bcast -f v7 output of sizes 1 B .. 1 MiB on 2 processes, the root's (smallest) time
+// root(N) and the other rank's other(N), in seconds.
+std::string bcast_file(const std::function<double(double)>& root, const std::function<double(double)>& other) {
+  std::string s =
+      "\n# OSU MPI Broadcast Latency Test v7.3\n# Datatype: MPI_CHAR.\n"
+      "# Size         Avg Latency(us)     Min Latency(us)     Max Latency(us)  Iterations\n";
+  for (long n = 1; n <= 1L << 20; n *= 2) {
+    const double r = root(static_cast<double>(n)) * 1e6, o = other(static_cast<double>(n)) * 1e6;
+    char row[128];
+    std::snprintf(row, sizeof row, "%-10ld%20.2f%20.2f%20.2f%12d\n", n, (r + o) / 2, r, o, 1000);
+    s += row;
+  }
+  return s;
+}
+
+// A send overhead of 0.12 us within a socket: the ping-pong pays it once per one-way time; the
+// root of osu_bcast on the pair returns after it and its copy of the 14-byte header and N bytes
+// (eager), or once the other rank has pulled the data (rendezvous: the whole one-way time).
+constexpr double kSendOs = 0.12e-6;
+double socket_time_os(double n) { return kSendOs + socket_time(n); }
+double root_time(double n) { return n <= 4040 ? kSendOs + (14 + n) / kCopy : socket_time_os(n); }
+
+TEST(OsuCalibration, TheRootOfOsuBcastOnThePairGivesTheSendOverhead) {
+  fs::path dir = layout("bcast-root");
+  write_file(dir / "socket/osu_latency.txt", latency_file(socket_time_os));
+  write_file(dir / "socket/osu_bcast.txt", bcast_file(root_time, [](double n) { return 2 * socket_time_os(n); }));
+  ClusterSpec spec;
+  spec.cores = 12;
+  const OsuFit fit = fit_osu(read_osu_dir(dir.string()), spec, {});
+  // 0.12 us + (14 + N) / 12 GB/s rounded to 10 ns: 0.12 us back within 5 ns, the hand-over too.
+  const OsuParameter& os = parameter(fit, "shm/send_overhead");
+  EXPECT_NEAR(std::stod(os.value), kSendOs, 0.005e-6);
+  EXPECT_EQ(os.from, "osu_bcast -f on the pair: the root's (smallest) time over the eager sizes");
+  EXPECT_NEAR(spec.loopback_latency, kHandover, 0.01e-6);
+  // Without the min column (osu_bcast without -f) nothing is fitted from it: no send overhead; nor
+  // from another osu_bcast*.txt, which may hold more processes.
+  dir = layout("bcast-avg");
+  write_file(dir / "socket/osu_bcast.txt",
+             "# OSU MPI Broadcast Latency Test v7.3\n# Size       Avg Latency(us)\n"
+             "1                    0.30\n2                    0.30\n");
+  write_file(dir / "socket/osu_bcast_p8.txt", bcast_file(root_time, [](double n) { return 2 * socket_time_os(n); }));
+  ClusterSpec plain;
+  plain.cores = 12;
+  const OsuFit avg_only = fit_osu(read_osu_dir(dir.string()), plain, {});
+  for (const OsuParameter& p : avg_only.parameters) EXPECT_NE(p.name, "shm/send_overhead");
+  EXPECT_NEAR(plain.loopback_latency, kHandover, 0.01e-6);
+}
+
 std::string refusal(const fs::path& dir, const std::vector<std::string>& given = {}) {
   try {
     ClusterSpec spec;

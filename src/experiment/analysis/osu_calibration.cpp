@@ -166,10 +166,30 @@ Segments split(const OsuOutput& o, std::size_t eager_payload, bool per_message) 
   return s;
 }
 
-// One class's lines: osu_latency's two, the rendezvous slope from osu_bw when there is one.
+// The smallest rank's time of each eager size in the class's osu_bcast.txt from osu_bcast -f
+// (its "Min Latency(us)" column): on the pair, the root's, which returns once its eager message is
+// handed over. Other osu_bcast*.txt files may hold more processes.
+std::vector<std::pair<double, double>> bcast_root_times(const std::vector<OsuOutput>& bcasts,
+                                                        std::size_t eager_payload) {
+  std::vector<std::pair<double, double>> points;
+  for (const OsuOutput& b : bcasts) {
+    if (fs::path(b.file).filename() != "osu_bcast.txt") continue;
+    if (b.columns.size() < 2 || b.columns[1] != "Min Latency(us)") continue;
+    for (const OsuRow& r : b.rows)
+      if (r.bytes > 0 && r.bytes <= eager_payload)
+        points.emplace_back(static_cast<double>(r.bytes), r.values[1] * 1e-6);
+  }
+  return points;
+}
+
+// One class's lines: osu_latency's two, the rendezvous slope from osu_bw when there is one, and
+// the sender's per-message cost from osu_bw or else from osu_bcast -f on the pair.
 struct ClassLines {
   Line eager, rndv;
-  double bw_intercept = -1;  // osu_bw's per-message cost over the eager sizes; -1 without osu_bw
+  // The sender's time for a message of N eager bytes, a + s N: its intercept a, -1 without a
+  // source; send_from names the source.
+  double send_intercept = -1;
+  std::string send_from = "no osu_bw or osu_bcast -f: 0";
 };
 
 ClassLines class_lines(const OsuClassData& d, std::size_t eager_payload, std::vector<std::string>& notes) {
@@ -180,7 +200,10 @@ ClassLines class_lines(const OsuClassData& d, std::size_t eager_payload, std::ve
   l.rndv = fit_relative(lat.rndv, file + ": sizes above the eager limit (" + std::to_string(eager_payload) + " B)");
   if (d.bw) {
     const Segments bw = split(*d.bw, eager_payload, true);
-    if (bw.eager.size() >= 2) l.bw_intercept = fit_relative(bw.eager, d.bw->file + ": eager sizes").intercept;
+    if (bw.eager.size() >= 2) {
+      l.send_intercept = fit_relative(bw.eager, d.bw->file + ": eager sizes").intercept;
+      l.send_from = d.bw->file + ": per-message time, eager sizes";
+    }
     if (bw.rndv.size() >= 2) {
       const Line r = fit_relative(bw.rndv, d.bw->file + ": rendezvous sizes");
       if (r.slope > 0 && l.rndv.slope > 0)
@@ -193,8 +216,14 @@ ClassLines class_lines(const OsuClassData& d, std::size_t eager_payload, std::ve
     notes.push_back(d.bibw->file + ": " + format_real(d.bibw->main_value(last) / 2e9) + " GB/s each way at " +
                     format_bytes(last.bytes) + " (read, not fitted)");
   }
-  for (const OsuOutput& b : d.bcast)
-    notes.push_back(b.file + ": " + std::to_string(b.rows.size()) + " sizes (read, not fitted)");
+  const std::vector<std::pair<double, double>> root = bcast_root_times(d.bcast, eager_payload);
+  if (l.send_intercept < 0 && root.size() >= 2) {
+    l.send_intercept = fit_relative(root, d.bcast.front().file + ": the root's (smallest) time, eager sizes").intercept;
+    l.send_from = "osu_bcast -f on the pair: the root's (smallest) time over the eager sizes";
+  } else {
+    for (const OsuOutput& b : d.bcast)
+      notes.push_back(b.file + ": " + std::to_string(b.rows.size()) + " sizes (read, not fitted)");
+  }
   return l;
 }
 
@@ -273,7 +302,7 @@ OsuFit fit_osu(const std::vector<OsuClassData>& data, ClusterSpec& spec, const s
       throw InputError(lat + ": the time does not grow with the size above the eager limit: no bandwidth to fit");
     const double bw = 1 / l.rndv.slope;
     const std::string slope_from = lat + ": rendezvous slope";
-    const std::string os_from = d.bw ? d.bw->file + ": per-message time, eager sizes" : "no osu_bw: 0";
+    const std::string& os_from = l.send_from;
     const double eh = static_cast<double>(p.eager_header);
     // The profile's overhead tables, as protocol options of the platform.
     const auto overheads = [&](const std::string& profile, double os, double per_byte, double rndv) {
@@ -290,7 +319,7 @@ OsuFit fit_osu(const std::vector<OsuClassData>& data, ClusterSpec& spec, const s
       case PairClass::socket: {
         for (const char* name : {"memcpy", "loopback_latency"}) refuse_given(given, name, lat);
         m.copy_rate = bw;
-        m.shm_os = l.bw_intercept > 0 ? at_least_zero(l.bw_intercept - eh / bw, "shm/send_overhead", cf.notes) : 0;
+        m.shm_os = l.send_intercept > 0 ? at_least_zero(l.send_intercept - eh / bw, "shm/send_overhead", cf.notes) : 0;
         m.handover = at_least_zero(l.eager.intercept - m.shm_os - eh / bw, "loopback_latency", cf.notes);
         m.shm_or_per_byte = at_least_zero(l.eager.slope - l.rndv.slope, "shm/recv_overhead per byte", cf.notes);
         m.shm_or_rndv = at_least_zero(l.rndv.intercept - m.shm_os - static_cast<double>(p.rndv_bytes) / bw - m.handover,
@@ -334,8 +363,9 @@ OsuFit fit_osu(const std::vector<OsuClassData>& data, ClusterSpec& spec, const s
         param(d.pair_class, "inter_socket_bandwidth", rate_text(bw), slope_from);
         param(d.pair_class, "inter_socket_latency", seconds_text(m.socket_latency),
               lat + ": eager intercept minus socket/'s");
-        if (d.bw)
-          cf.notes.push_back(d.bw->file + ": its per-message cost is socket/'s shm/send_overhead, not refitted");
+        if (l.send_intercept > 0)
+          cf.notes.push_back("the sender's per-message cost is socket/'s shm/send_overhead (" + l.send_from +
+                             " not refitted)");
         break;
       }
       case PairClass::nodes: {
@@ -343,7 +373,7 @@ OsuFit fit_osu(const std::vector<OsuClassData>& data, ClusterSpec& spec, const s
         if (spec.topology != Topology::crossbar)
           throw InputError("topology: the fit of nodes/ is for a crossbar (2 links between two nodes)");
         m.link_bandwidth = bw;
-        m.tcp_os = l.bw_intercept > 0 ? at_least_zero(l.bw_intercept - eh / bw, "tcp/send_overhead", cf.notes) : 0;
+        m.tcp_os = l.send_intercept > 0 ? at_least_zero(l.send_intercept - eh / bw, "tcp/send_overhead", cf.notes) : 0;
         m.link_latency = at_least_zero((l.eager.intercept - m.tcp_os - eh / bw) / 2, "latency", cf.notes);
         m.tcp_or_per_byte = at_least_zero(l.eager.slope - l.rndv.slope, "tcp/recv_overhead per byte", cf.notes);
         const double control = static_cast<double>(p.rndv_bytes + p.answer_bytes + p.data_header + p.fin_bytes);

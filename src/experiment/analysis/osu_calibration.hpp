@@ -20,8 +20,13 @@
 //    platform follows the ping-pong, whose points it is to give back).
 //  - osu_mbw_mr in socket/: the aggregate bandwidth of its pairs at its largest size is the
 //    socket's memory bandwidth (collsim/memory_bandwidth).
-//  - osu_bibw and osu_bcast: read and checked, reported, not fitted.
-// Into the platform, per class (B = 1/s_r; os = osu_bw's intercept, else 0; h, the hand-over):
+//  - osu_bcast.txt, osu_bcast -f on the pair (2 processes), without osu_bw: its smallest rank's time is the
+//    root's, whose eager send returns once the message is handed over, os + (header + N) / B; a
+//    line over the eager sizes gives os as osu_bw's does. OSU separates the calls by a barrier,
+//    so the root never waits for the other rank there.
+//  - osu_bibw, and osu_bcast otherwise: read and checked, reported, not fitted.
+// Into the platform, per class (B = 1/s_r; os = that intercept less the header's copy, else 0;
+// h, the hand-over):
 //  - socket: memcpy = B (one core's copy); an eager message of N bytes costs
 //    os + (14 + N)/B + h + (s_e - s_r) N, so h = loopback_latency = a_e - os - 14/B and the
 //    receiver's copy-out (s_e - s_r) N is shm/recv_overhead's eager per-byte cost; a rendezvous
