@@ -344,19 +344,23 @@ models::TwoLevelHockney Simulation::hockney() const {
   const auto route = [this](s4u::Host* from, s4u::Host* to) { return impl_->checked_route(from, to); };
   const auto& hosts = impl_->hosts;
   models::TwoLevelHockney h;
+  // An empty message's software costs (its profile's send and receive overheads) are part of the
+  // latency a ping-pong on the platform shows, so they are part of the model's alpha.
+  const auto fixed = [](const ProtocolProfile& p) { return p.send_overhead.at(0) + p.recv_overhead.at(0); };
+  const double intra_fixed = fixed(impl_->protocols.intra);
   const Route intra = route(hosts.front(), hosts.front());
-  h.intra = {intra.latency, 1 / intra.bandwidth};
+  h.intra = {intra.latency + intra_fixed, 1 / intra.bandwidth};
   // A host that states an inter-socket link (node_model.hpp) gives the model its socket level: a
   // transfer between sockets pays the link's latency on top and runs at the narrower of the two.
   const sim::NodeShapeFacts node = sim::node_facts(*hosts.front());
   if (node.sockets > 1 && (node.inter_socket_bandwidth > 0 || node.inter_socket_latency > 0))
     h.cross_socket =
-        models::Hockney{intra.latency + node.inter_socket_latency,
+        models::Hockney{intra.latency + intra_fixed + node.inter_socket_latency,
                         1 / (node.inter_socket_bandwidth > 0 ? std::min(intra.bandwidth, node.inter_socket_bandwidth)
                                                              : intra.bandwidth)};
   if (hosts.size() > 1) {
     const Route mean = mean_route(hosts, route);
-    h.inter = {mean.latency, 1 / mean.bandwidth};
+    h.inter = {mean.latency + fixed(impl_->protocols.inter), 1 / mean.bandwidth};
   } else {
     h.inter = h.intra;
   }

@@ -171,7 +171,8 @@ TEST(GeneratedPlatformSim, TaperDividesTheBandwidthOfCrossSwitchFlows) {
   EXPECT_NEAR(simulated(written(spec, "taper-leaf"), k_to_k, 4, 2), want, want * 1e-9);
 }
 
-// The model engine's view: intra = the loopback; inter = the mean route over pairs of nodes.
+// The model engine's view: intra = the loopback; inter = the mean route over pairs of nodes;
+// alpha with an empty message's overheads.
 TEST(GeneratedPlatformSim, HockneyIsTheLoopbackAndTheMeanRoute) {
   const auto expect = [](const ClusterSpec& spec, const char* name, double mean_links) {
     SCOPED_TRACE(name);
@@ -197,6 +198,15 @@ TEST(GeneratedPlatformSim, HockneyIsTheLoopbackAndTheMeanRoute) {
   const models::TwoLevelHockney h = platform_hockney(lv08);
   EXPECT_NEAR(h.inter.alpha, 13.01 * 3.6 * kLat, 1e-15);
   EXPECT_NEAR(h.inter.beta, 1 / (0.97 * kBw), 1e-24);
+  // An empty message's overheads are in alpha, each level its profile's: shm inside the node
+  // (0.1 us sent, 0.05 us received), tcp between nodes (0.3 us sent); the per-byte parts are not.
+  SimConfig costly = exact_on(written(all[0].spec, "crossbar"), 4);
+  costly.protocol = "tcp+shm";
+  costly.protocol_options = {"shm/send_overhead:0:1e-07:2e-10", "shm/recv_overhead:5e-08", "tcp/send_overhead:3e-07"};
+  const models::TwoLevelHockney o = platform_hockney(costly);
+  EXPECT_NEAR(o.intra.alpha, 0.5e-6 + 0.1e-6 + 0.05e-6, 1e-18);
+  EXPECT_NEAR(o.intra.beta, 1 / 4e9, 1e-24);
+  EXPECT_NEAR(o.inter.alpha, 2 * kLat + 0.3e-6, 1e-15);
 }
 
 }  // namespace
