@@ -196,9 +196,9 @@ TEST(CoarrayScenario, ReadmeExampleLoads) {
   EXPECT_EQ(sc.groups[0].remote.contiguous_bytes(), 160000u);
   EXPECT_EQ(sc.model.copy_bandwidth, 5e9);
   EXPECT_EQ(sc.sim.protocol, "tcp+shm");
-  EXPECT_EQ(
-      expand_coarray_plan(sc).size(),
-      4u * (4 * 2 * 2 * 2 * 2 + 1));  // mode (blocking and 3 non-blocking), buffer, statements, registered, packing
+  EXPECT_EQ(expand_coarray_plan(sc).size(),
+            4u * (4 * 2 * 2 * 2 * 2 * 3 + 1));  // mode (blocking and 3 non-blocking), buffer, statements, registered,
+                                                // packing, sync
 }
 
 TEST(CoarrayScenario, ErrorsNameTheirPosition) {
