@@ -88,12 +88,18 @@ int coarray(const ParsedOptions& o) {
       const ModelConfig model = read_model(o);
       result = run_model(model, spec);
       // The cost model covers the Hockney kinds, overheads and the origin's port; not one_port's
-      // two ports, nor LogGP.
-      if (!model.one_port && model.kind != ModelConfig::Kind::loggp) {
+      // two ports, nor LogGP. A sync other than memory adds messages: its term takes no receive
+      // overhead, and sync all's barrier one (alpha, beta) between every two images.
+      const bool sync_covered =
+          point.sync == coarray::SyncKind::memory ||
+          (model.recv_overhead.empty() &&
+           (point.sync == coarray::SyncKind::images || images == 2 || model.kind == ModelConfig::Kind::hockney));
+      if (!model.one_port && model.kind != ModelConfig::Kind::loggp && sync_covered) {
         const models::CoarrayCosts costs{model.hockney_between(point.origin, point.target), model.copy_bandwidth,
                                          model.send_overhead};
-        const double t = point.get ? models::coarray_get_time(point.plan(), costs)
-                                   : models::coarray_put_time(point.plan(), costs, point.mode);
+        const double t = (point.get ? models::coarray_get_time(point.plan(), costs)
+                                    : models::coarray_put_time(point.plan(), costs, point.mode)) +
+                         models::coarray_sync_time(point.sync, images, point.origin, costs);
         extra = "cost model " + format_seconds(t) + "  (" + format_real(t) + " s, models/coarray_cost.hpp)\n";
       }
     } else {
@@ -122,7 +128,7 @@ Command coarray_command() {
           "collsim coarray --engine sim|model|mpi|caf-native [--put|--get] --local SECTION --local-shape DIMS\n"
           "                       --remote SECTION --remote-shape DIMS [--elem BYTES] [--buffer B]\n"
           "                       [--registered] [--nonblocking safe|nowait|double] [--statements N]\n"
-          "                       [--csv] [options]",
+          "                       [--sync memory|all|images] [--csv] [options]",
           "coarray PUT/GET: Table 1's case, transfers and time",
           std::string(kCoarraySectionsHelp) + kCostsHelp,
           coarray_options(),

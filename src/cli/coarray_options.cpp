@@ -33,6 +33,10 @@ std::vector<OptionDef> coarray_point_options() {
        "put out of it, nowait (Omni's XMP_PUT_NB, a what-if) does not, double alternates two buffers and waits "
        "for the put out of the one refilled. A number N is the older spelling of safe --statements N"},
       {"statements", "N", "statements per segment (default 1)"},
+      {"sync", "memory|all|images",
+       "the image control statement that ends the segment: sync memory on the origin (default), sync all on "
+       "every image (sync memory, a barrier, sync memory), or sync images between the origin and the target "
+       "(sync images(target) and sync images(origin)); timed with the segment"},
       {"get-behaviour", "table1|omni",
        "GET in cases 2 and 3: Table 1's one get per unit (default) or Omni's one get per NL piece"},
       {"packing", "table1|omni",
@@ -86,6 +90,11 @@ CoarrayPoint read_coarray_point(const ParsedOptions& o) {
     }
   }
   if (!p.get && o.has("get-behaviour")) throw UsageError("--get-behaviour applies to --get only");
+  if (o.has("sync")) {
+    const auto sync = coarray::parse_sync(o.text("sync"));
+    if (!sync) throw UsageError("--sync: '" + o.text("sync") + "' is not memory, all or images");
+    p.sync = *sync;
+  }
   p.origin = static_cast<int>(o.integer("origin", 1, 1, 1 << 20)) - 1;
   p.target = static_cast<int>(o.integer("target", 2, 1, 1 << 20)) - 1;
   if (p.origin == p.target) throw UsageError("--origin and --target must be different images");

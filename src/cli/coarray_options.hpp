@@ -1,7 +1,8 @@
 // The options that describe a coarray point (experiment/results/coarray_point.hpp), shared by
 // `collsim coarray`, `collsim-mpi coarray` and collsim-caf: the statement (--put/--get, the
 // sections and shapes as in Fortran, the element size), the runtime (--buffer, --registered,
-// --get-behaviour, --packing) and the segment (--statements N, --nonblocking safe|nowait|double).
+// --get-behaviour, --packing) and the segment (--statements N, --nonblocking safe|nowait|double,
+// --sync memory|all|images).
 #pragma once
 
 #include <string>

@@ -58,9 +58,11 @@ const char* const kAbout =
     "runs, per segment, N statements then `sync memory`:\n"
     "  PUT  remote(REMOTE, i)[target] = local(LOCAL, i)    i = 1..N (--statements N)\n"
     "  GET  local(LOCAL, i) = remote(REMOTE, i)[target]\n"
-    "and the call's time is its finish. Untimed around each call: both sides filled with known\n"
-    "patterns, then `sync all` and a check of every element of the assigned side against the\n"
-    "same assignment done by plain Fortran. Other images stay idle.\n"
+    "and the call's time is its finish. --sync all ends the segment with `sync all` on every\n"
+    "image, --sync images with `sync images(target)` on the origin and `sync images(origin)` on\n"
+    "the target; the call's time is then the last image's finish. Untimed around each call: both\n"
+    "sides filled with known patterns, then `sync all` and a check of every element of the\n"
+    "assigned side against the same assignment done by plain Fortran. Other images stay idle.\n"
     "\n"
     "--buffer, --registered, --nonblocking and --get-behaviour describe Omni's runtime, not\n"
     "OpenCoarrays: they do not apply to caf-native (exit status 2).\n"
@@ -103,6 +105,7 @@ CafAssignment caf_assignment(const CoarrayPoint& p, int images) {
   a.copies = static_cast<int>(p.statements);
   a.origin_image = p.origin + 1;
   a.target_image = p.target + 1;
+  a.sync = p.sync;
   if (std::string problem = assignment_problem(a, images); !problem.empty()) throw cli::UsageError(problem);
   return a;
 }

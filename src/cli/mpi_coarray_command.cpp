@@ -20,9 +20,10 @@ const char* const kAbout =
     "Engine mpi: the coarray runtime of `collsim coarray` (Omni XcalableMP's schemes, Table 1)\n"
     "over real MPI one-sided communication, one image per process (P >= 2; images other than\n"
     "--origin and --target only join the synchronisations). Per call, the origin image runs\n"
-    "one segment: N statements, then sync memory. Untimed around each call: windows and\n"
+    "one segment: N statements, then sync memory (--sync all: sync all on every image, --sync\n"
+    "images: sync images between origin and target). Untimed around each call: windows and\n"
     "arrays filled with known patterns, and a check of every byte against the Fortran\n"
-    "assignment. The call's time is the origin's finish, under the timing protocol of\n"
+    "assignment. The call's time is the last image's finish, under the timing protocol of\n"
     "`collsim-mpi measure` (common start date, warm-up, repetition until the 95% CI is\n"
     "tight); the text shows the median, the minimum and the CI half-width. The output is\n"
     "that of `collsim coarray`; --csv gives its header and row, with runs, min_s and ci95_s.\n"
@@ -72,7 +73,7 @@ cli::Command mpi_coarray_command(int rank, int size) {
       "mpirun -np P collsim-mpi coarray [--put|--get] --local SECTION --local-shape DIMS\n"
       "                    --remote SECTION --remote-shape DIMS [--elem BYTES] [--buffer B] [--registered]\n"
       "                    [--nonblocking safe|nowait|double] [--statements N] [--get-behaviour table1|omni]\n"
-      "                    [--csv] [options]",
+      "                    [--sync memory|all|images] [--csv] [options]",
       "time a segment of coarray PUT/GET statements (Table 1's schemes) over MPI RMA",
       std::string(kAbout) + "\n" + cli::kCoarraySectionsHelp, coarray_options(), measure_coarray, rank, size);
 }

@@ -1,6 +1,14 @@
 #include "models/coarray_cost.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "algorithms/ompi41_decision.hpp"
+#include "algorithms/rank_math.hpp"
 
 namespace collsim::models {
 
@@ -78,6 +86,57 @@ double coarray_get_time(const coarray::Plan& plan, const CoarrayCosts& costs) {
   }
   return 2 * alpha * static_cast<double>(plan.transfers) + beta * static_cast<double>(plan.bytes) +
          copy_time(static_cast<double>(plan.bytes_copied), costs.copy_bandwidth) + overheads;
+}
+
+namespace {
+
+// Rank 0's releases down the barrier tree (algorithms/barrier.cpp, barrier_tree): every rank
+// blocking-sends to its children farthest first, each send s after the last; the last arrival
+// after rank 0 starts, in messages.
+double tree_release(int procs) {
+  int depth = 1;
+  while (depth < procs) depth <<= 1;
+  std::vector<double> at(static_cast<std::size_t>(procs), 0);
+  double last = 0;
+  for (int v = 0; v < procs; ++v) {  // a parent before its children
+    const int lowest = v == 0 ? depth : (v & -v);
+    int farthest = 0;
+    for (int jump = 1; jump < lowest && v + jump < procs; jump <<= 1) farthest = jump;
+    double clock = at[static_cast<std::size_t>(v)];
+    for (int jump = farthest; jump > 0; jump >>= 1) at[static_cast<std::size_t>(v + jump)] = clock += 1;
+    last = std::max(last, clock);
+  }
+  return last;
+}
+
+// The barrier's time from the last rank's entry, the origin's, in zero-byte messages.
+double late_barrier_messages(int procs, int origin) {
+  const std::string_view name = ompi41_fixed_choice(Operation::barrier, procs, 0).algorithm;
+  if (name == "recursive_doubling") {
+    const int pof2 = largest_power_of_two(procs), extra = procs - pof2;
+    const int k = std::countr_zero(static_cast<unsigned>(pof2));
+    return k + (extra > 0 ? 1 : 0) + (origin >= pof2 ? 1 : 0);
+  }
+  if (name == "linear") return origin == 0 ? procs - 1 : procs;
+  if (name == "bruck") {
+    int rounds = 0;
+    for (int distance = 1; distance < procs; distance <<= 1) ++rounds;
+    return rounds;
+  }
+  if (name == "tree") return std::popcount(static_cast<unsigned>(origin)) + tree_release(procs);
+  throw std::logic_error("coarray_sync_time: no rule for barrier/" + std::string(name));
+}
+
+}  // namespace
+
+double coarray_sync_time(coarray::SyncKind kind, int images, int origin, const CoarrayCosts& costs) {
+  const double f = costs.overhead.at(0), s = f + costs.hockney.alpha;
+  switch (kind) {
+    case coarray::SyncKind::memory: return 0;
+    case coarray::SyncKind::images: return s + f;
+    case coarray::SyncKind::all: return late_barrier_messages(images, origin) * s + f;
+  }
+  return 0;
 }
 
 }  // namespace collsim::models

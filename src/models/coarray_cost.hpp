@@ -17,6 +17,7 @@
 #pragma once
 
 #include "algorithms/coarray/scheme.hpp"
+#include "algorithms/coarray/segment_end.hpp"
 #include "models/overhead.hpp"
 #include "models/point_to_point.hpp"
 
@@ -35,5 +36,31 @@ double coarray_put_time(const coarray::Plan& plan, const CoarrayCosts& costs, co
 // plan.statements GET statements one after another (GET is blocking), then the segment's end
 // (sync memory: a flush_all with nothing to flush, o(0)).
 double coarray_get_time(const coarray::Plan& plan, const CoarrayCosts& costs);
+
+// What ending the segment with `kind` adds to coarray_put_time and coarray_get_time (which end it
+// with sync memory) on `images` images, the statements run by rank `origin`.
+// Every image but the origin has nothing before the statement, so it waits there
+// from the start; the origin comes last, at the end T of its sync memory. A zero-byte message
+// then takes s = o(0) + alpha from its sender's entry to its arrival (a blocking send completes
+// when it arrives; receives cost nothing: no receive overhead), and each image ends with a sync
+// memory of its own, f = o(0), with nothing to flush:
+//  - memory: 0;
+//  - images: the origin's message to the target, s, then f: alpha + 2*o(0) (the target's message
+//    to the origin left at the start);
+//  - all: the barrier Open MPI 4.1 runs on `images` processes (algorithms/ompi41_decision.hpp),
+//    timed from the origin's entry, then f. With k = log2 p', p' the largest power of two <= P,
+//    and x = P - p':
+//      recursive_doubling  k*s, + s if x > 0 (the extra ranks' release), + s if the origin is
+//                          an extra rank (its announcement); 2 images: s, 3: 2s (origin 0 or 1)
+//      linear              P*s (the origin's report to rank 0, then rank 0's P-1 releases one
+//                          after another), (P-1)*s when the origin is rank 0
+//      bruck               ceil(log2 P)*s: the origin's lateness reaches every rank, one round each
+//      tree                popcount(origin)*s up to rank 0, then rank 0's releases down the tree
+// Exact (the model engine's time, tests/coarray/coarray_model_test.cpp) under Hockney with one
+// (alpha, beta) between every two images, when the others have done all they can without the
+// origin before it enters: T >= f + s on 2 and 3 images, which a segment that moves a byte
+// always takes; on more images the barrier's rounds without the origin take longer (the term
+// is then a lower bound until T covers them).
+double coarray_sync_time(coarray::SyncKind kind, int images, int origin, const CoarrayCosts& costs);
 
 }  // namespace collsim::models

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "common/cli_test_util.hpp"
+#include "support/units.hpp"
 
 namespace collsim_test {
 namespace {
@@ -84,6 +85,32 @@ TEST(CollsimCoarray, BadNonBlockingModesAreOneLineAndExitTwo) {
                    "--nonblocking: 'eager' is not safe, nowait or double");
   expect_bad_input("coarray --engine sim --get --nonblocking nowait" + kStrided, "--nonblocking applies to PUT only");
   expect_bad_input("coarray --engine model --nonblocking 3 --statements 2" + kStrided, "drop --statements");
+}
+
+// --sync: the segment's end, timed with it, in the CSV row; on 3 images under Hockney alpha =
+// 1 us, beta = 1 ns/B, a blocking put of 8000 B (a(1:1000)[2] = b(1:1000), case 1, free copies)
+// takes 2 alpha + 8 us = 10 us; sync images adds the origin's zero-byte message to image 2,
+// alpha: 11 us; sync all adds recursive doubling's exchange with image 2 and the release of
+// image 3: 2 alpha, 12 us. The cost model line says the same.
+TEST(CollsimCoarray, SyncEndsTheSegment) {
+  const std::string whole = " --remote 1:1000 --remote-shape 1000 --local 1:1000 --local-shape 1000 --images 3";
+  const struct {
+    const char* sync;
+    double want_s;
+  } cases[] = {{"memory", 10e-6}, {"images", 11e-6}, {"all", 12e-6}};
+  for (const auto& c : cases) {
+    const std::string args = "coarray --engine model --alpha 1e-6 --beta 1e-9" + whole + " --sync " + c.sync;
+    const Outcome o = collsim(args + " --csv");
+    ASSERT_EQ(o.status, 0) << o.err;
+    EXPECT_EQ(csv_field(o.out, "sync"), c.sync);
+    EXPECT_EQ(csv_field(o.out, "data"), "ok");
+    EXPECT_NEAR(std::stod(csv_field(o.out, "time_s")), c.want_s, 1e-15) << c.sync;
+    const Outcome text = collsim(args);
+    EXPECT_NE(text.out.find("cost model " + collsim::format_seconds(c.want_s)), std::string::npos) << text.out;
+  }
+  expect_bad_input("coarray --engine model --sync barrier" + kStrided,
+                   "--sync: 'barrier' is not memory, all or images");
+  expect_bad_input("coarray --engine sim --sync ALL" + kStrided, "--sync: 'ALL' is not memory, all or images");
 }
 
 // The case: 64 non-blocking DMA puts of 800 KB (32 statements of two runs of 800000 B).

@@ -2,7 +2,9 @@
 // a per-operation overhead at the origin), image 1 to image 2 (ranks 0 and 1): the time of a PUT
 // segment or of GET statements is the cost model of models/coarray_cost.hpp, and the bytes reach
 // image 2's coarrays (PUT) or image 1's array (GET) where Fortran puts them; every Table 1 case,
-// blocking and in every non-blocking mode, on hand examples and a grid of sections and buffers.
+// blocking and in every non-blocking mode, on hand examples and a grid of sections and buffers;
+// and each segment end (sync memory, sync all, sync images) of a CoarrayProgram by hand and
+// against coarray_sync_time on 2 to 9 images, the data checked.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -13,6 +15,7 @@
 #include "common/random_sections.hpp"
 #include "common/statements.hpp"
 #include "engines/model/model_engine.hpp"
+#include "experiment/results/coarray_point.hpp"
 #include "models/coarray_cost.hpp"
 
 namespace collsim::coarray {
@@ -184,6 +187,83 @@ TEST(CoarrayModel, ClosedFormsOnRandomSections) {
     const std::size_t b = uniform(rng, 1, 2 * std::max(p.local.contiguous_bytes(), p.remote.contiguous_bytes()) + 1);
     check_in_model({p.local, p.remote, CoarrayOptions{b, uniform(rng, 0, 5) == 0, GetBehaviour::table1}});
   }
+}
+
+// --- the segment's end ---
+
+// remote(1:1000)[target] = local(1:1000) of real(8) (case 1: NL = NR = 8000 B, one put out of
+// the buffer), or its GET, as a CoarrayProgram (every image runs its part of the segment's end).
+CoarrayPoint whole_array(bool get, SyncKind sync, int origin, int target) {
+  CoarrayPoint p;
+  p.get = get;
+  p.local = parse_section("1:1000", parse_shape("1000", 8));
+  p.remote = parse_section("1:1000", parse_shape("1000", 8));
+  p.sync = sync;
+  p.origin = origin;
+  p.target = target;
+  return p;
+}
+
+// Hockney alpha = 2 us, beta = 1 ns/B, free copies, o = 1 us per operation whatever its size.
+ModelConfig end_model() {
+  ModelConfig c;
+  c.hockney = {2e-6, 1e-9};
+  c.send_overhead = models::Overhead{{{0, 1e-6, 0}}};
+  return c;
+}
+
+RunResult run_point(const CoarrayPoint& p, int images, const ModelConfig& config = end_model()) {
+  const CoarrayProgram program(p);
+  return run_model(config, coarray_spec(program, images));
+}
+
+// Written out (models/coarray_cost_test.cpp has the sync terms):
+//  - PUT, blocking: the put's o 0-1, 8000 B on the wire, arrives 1 + 2 + 8 = 11; its flush's o
+//    and the acknowledgement: 14; the segment end's sync memory (flush_all, nothing left): 15 us.
+//    sync images adds the origin's message to the target (o + alpha) and a last sync memory (o):
+//    19 us; so does sync all on 2 images; on 3, origin image 1: two messages, 22 us; origin
+//    image 3 (the barrier's extra rank): three, 25 us.
+//  - GET: o + 2 alpha + 8000 beta = 13, sync memory 14 us; sync images 18 us; sync all on 3
+//    images from image 3: 24 us.
+TEST(CoarrayModel, SegmentEndsByHand) {
+  const struct {
+    bool get;
+    SyncKind sync;
+    int images, origin, target;
+    double want_s;
+  } cases[] = {
+      {false, SyncKind::memory, 2, 0, 1, 15e-6}, {false, SyncKind::images, 2, 0, 1, 19e-6},
+      {false, SyncKind::all, 2, 0, 1, 19e-6},    {false, SyncKind::memory, 3, 0, 1, 15e-6},
+      {false, SyncKind::images, 3, 0, 1, 19e-6}, {false, SyncKind::all, 3, 0, 1, 22e-6},
+      {false, SyncKind::all, 3, 2, 0, 25e-6},    {true, SyncKind::memory, 2, 0, 1, 14e-6},
+      {true, SyncKind::images, 2, 0, 1, 18e-6},  {true, SyncKind::all, 3, 2, 1, 24e-6},
+  };
+  for (const auto& c : cases) {
+    const RunResult r = run_point(whole_array(c.get, c.sync, c.origin, c.target), c.images);
+    EXPECT_NEAR(r.time_s, c.want_s, 1e-12) << (c.get ? "GET" : "PUT") << " sync " << to_string(c.sync) << " on "
+                                           << c.images << " images from image " << c.origin + 1;
+    EXPECT_EQ(r.data_error, "");
+  }
+}
+
+// The model engine's time of a segment and its end is coarray_put_time (coarray_get_time) plus
+// coarray_sync_time, from every position of the origin on 2 to 9 images: recursive doubling
+// (2, 3, 8, 9 images, extra ranks or not) and linear (4, 5) barriers.
+TEST(CoarrayModel, SegmentEndsEqualTheCostModel) {
+  const ModelConfig config = end_model();
+  const models::CoarrayCosts costs{config.hockney, 0, config.send_overhead};
+  for (const int images : {2, 3, 4, 5, 8, 9})
+    for (int origin = 0; origin < images; ++origin)
+      for (const SyncKind sync : {SyncKind::memory, SyncKind::all, SyncKind::images})
+        for (const bool get : {false, true}) {
+          const CoarrayPoint p = whole_array(get, sync, origin, (origin + 1) % images);
+          const RunResult r = run_point(p, images, config);
+          const double segment = get ? models::coarray_get_time(p.plan(), costs)
+                                     : models::coarray_put_time(p.plan(), costs, PutMode::blocking);
+          EXPECT_TRUE(same_time(r.time_s, segment + models::coarray_sync_time(sync, images, origin, costs)))
+              << p.describe() << " on " << images << " images from image " << origin + 1 << ": model " << r.time_s;
+          EXPECT_EQ(r.data_error, "") << p.describe();
+        }
 }
 
 }  // namespace

@@ -1,8 +1,9 @@
 // The coarray property test on the model engine (issue 9 item 3): random points of
 // common/random_points.hpp, run as CoarrayProgram under each model the engine has (Hockney,
 // Hockney one-port, two-level with origin and target on one node and on two, LogGP), must leave
-// the bytes of Fortran's assignment (data_error ""). Each model gets every Table 1 case and every
-// boundary kind; the tally is printed so a run shows what it covered.
+// the bytes of Fortran's assignment (data_error ""), every third point ended by sync memory,
+// sync all and sync images in turn. Each model gets every Table 1 case and every boundary kind;
+// the tally is printed so a run shows what it covered.
 //
 // And the check itself must be able to fail: a program that runs the point and then corrupts one
 // byte (as a wrong engine would) must be caught, with the image and coarray named.
@@ -48,7 +49,7 @@ Coverage check_model(const ModelConfig& config, std::uint64_t seed, Procs procs,
   limits.max_transfers = 2048;
   for (int i = 0; i < kPoints; ++i) {
     const int images = procs(i);
-    const CoarrayProgram program(random_point(rng, point_case(i), point_edge(i), images, limits));
+    const CoarrayProgram program(ended_in_turn(random_point(rng, point_case(i), point_edge(i), images, limits), i));
     const CoarrayPoint& p = program.point();
     coverage.add(p);
     if (same_node) ++(config.two_level.same_node(p.origin, p.target) ? *same_node : *other_node);

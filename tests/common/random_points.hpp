@@ -1,7 +1,8 @@
 // Random coarray points (experiment/results/coarray_point.hpp) for the property test that every engine
 // runs: shapes of rank 1 to 7, sections with negative strides and scalar subscripts, element
 // sizes 1, 2, 3, 4, 8 and 16, PUT and GET, blocking and not, 1 to 3 statements, both GET
-// behaviours, registered or not, and origin and target anywhere among the images.
+// behaviours, registered or not, origin and target anywhere among the images, and (ended_in_turn)
+// every segment end.
 //
 // B is not drawn blindly: a uniform B almost never lands on Table 1's boundaries, and cases 2
 // and 3 need NL < NR, which random pairs give less often than the others. So each point aims at
@@ -120,6 +121,14 @@ inline bool point_edge(int i) { return (i / 5) % 2 == 0; }
 // What a set of points exercised. Cases and boundaries count non-empty sections only (an empty
 // section moves nothing, whatever its scheme); the B boundaries only buffered cases (B plays no
 // part in case 0).
+// Point i of a property test with its segment's end: sync memory, sync all and sync images in
+// turn (the index, not the Rng, decides, so the points drawn stay those drawn before).
+inline CoarrayPoint ended_in_turn(CoarrayPoint p, int i) {
+  static constexpr std::array<SyncKind, 3> kinds = {SyncKind::memory, SyncKind::all, SyncKind::images};
+  p.sync = kinds[static_cast<std::size_t>(i) % kinds.size()];
+  return p;
+}
+
 struct Coverage {
   enum Boundary { nr_is_b, nl_is_b, nr_is_nl };
   static constexpr std::array<const char*, 3> kBoundaryNames = {"NR=B", "NL=B", "NR=NL"};

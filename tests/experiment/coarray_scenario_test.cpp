@@ -106,8 +106,8 @@ TEST(CoarrayScenario, PackingKeyOnlyWhenOmni) {
             "images=2");
 }
 
-// A results row from before the packing column gains an empty cell after get_behaviour and reads
-// as Table 1's packing.
+// A results row from before the packing and sync columns gains an empty cell after get_behaviour
+// and another after packing, and reads as Table 1's packing and a segment ended by sync memory.
 TEST(CoarrayScenario, ResultsWithoutPackingReadAsTable1) {
   const std::string old =
       "engine,op,case,nl_bytes,nr_bytes,buffer,unit_bytes,transfers,copies,time_s,local,local_shape,remote,"
@@ -118,12 +118,59 @@ TEST(CoarrayScenario, ResultsWithoutPackingReadAsTable1) {
   EXPECT_EQ(upgraded_results_header(old), coarray_csv_header());
   const std::string upgraded = upgraded_results_row(old, row);
   EXPECT_EQ(upgraded,
-            "model,coarray/put,3,8,800,256,256,4,100,0.001,1:200:2,200,1:100,100,8,1,0,table1,,800,1,"
+            "model,coarray/put,3,8,800,256,256,4,100,0.001,1:200:2,200,1:100,100,8,1,0,table1,,,800,1,"
             "0.001,0,,ok");
   const auto rows = parse_coarray_csv(coarray_csv_header() + "\n" + upgraded + "\n");
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0].point.options.packing, coarray::Packing::table1);
+  EXPECT_EQ(rows[0].point.sync, coarray::SyncKind::memory);
   EXPECT_EQ(parse_coarray_csv(old + "\n" + row + "\n").at(0).point.options.packing, coarray::Packing::table1);
+  EXPECT_EQ(parse_coarray_csv(old + "\n" + row + "\n").at(0).point.sync, coarray::SyncKind::memory);
+}
+
+// `sync` is an axis inside packing, outside statements; only a sync other than memory is named in
+// a point's key (so the keys of results written before it resume) and on the measured engines'
+// command lines (caf-native's too: the segment's end is the statement's, not Omni's runtime's);
+// the results row names it and reads back; a row with another value is refused.
+TEST(CoarrayScenario, SyncIsAnAxis) {
+  const fs::path p = write_file(
+      fresh_dir("sync") / "s.yaml",
+      scenario(kGroup + "      sync: [memory, all, images]\n      statements: [1, 2]\n", "[model, caf-native]",
+               "mpi: {launcher: [mpirun], min_runs: 3, max_runs: 9, ci_target: 0.05}\n"));
+  CoarrayScenario sc = load_coarray_scenario(p.string());
+  sc.caf_program = "/opt/collsim-caf";
+  const auto plan = expand_coarray_plan(sc);
+  ASSERT_EQ(plan.size(), 12u);
+  const coarray::SyncKind want[] = {coarray::SyncKind::memory, coarray::SyncKind::all, coarray::SyncKind::images};
+  for (std::size_t i = 0; i < 6; ++i) {
+    EXPECT_EQ(plan[i].point.sync, want[i / 2]) << i;
+    EXPECT_EQ(plan[i].point.statements, i % 2 == 0 ? 1u : 2u) << i;
+  }
+  const std::string head =
+      "engine=model;sweep=s;op=coarray/put;local=1:100,1:4;local_shape=100,4;remote=1:100,1:4;remote_shape=200,4;"
+      "elem=8;statements=1;buffer=400000;registered=0;get_behaviour=table1;";
+  EXPECT_EQ(coarray_point_text(sc, plan[0]), head + "images=2");
+  EXPECT_EQ(coarray_point_text(sc, plan[2]), head + "sync=all;images=2");
+  EXPECT_EQ(coarray_point_text(sc, plan[4]), head + "sync=images;images=2");
+  auto joined = [](const std::vector<std::string>& v) {
+    std::string s;
+    for (const auto& a : v) s += (s.empty() ? "" : " ") + a;
+    return s;
+  };
+  EXPECT_EQ(joined(coarray_mpi_command(sc, Engine::caf_native, plan[8].point)),
+            "mpirun -np 2 /opt/collsim-caf --put --local 1:100,1:4 --local-shape 100,4 --remote 1:100,1:4 "
+            "--remote-shape 200,4 --elem 8 --statements 1 --sync all --origin 1 --target 2 --min-runs 3 "
+            "--max-runs 9 --ci-target 0.05 --csv");
+  CoarrayRow row;
+  row.engine = "model";
+  row.point = plan[4].point;
+  row.data = "ok";
+  const std::string csv = coarray_csv_header() + "\n" + coarray_csv_row(row) + "\n";
+  EXPECT_NE(coarray_csv_row(row).find(",table1,images,"), std::string::npos) << coarray_csv_row(row);
+  EXPECT_EQ(parse_coarray_csv(csv).at(0).point.sync, coarray::SyncKind::images);
+  std::string bad = csv;
+  bad.replace(bad.find(",images,"), 8, ",images2,");
+  EXPECT_THROW(parse_coarray_csv(bad), InputError);
 }
 
 TEST(CoarrayScenario, CollectiveScenarioIsNotCoarray) {
@@ -149,15 +196,16 @@ TEST(CoarrayScenario, ReadmeExampleLoads) {
   EXPECT_EQ(sc.groups[0].remote.contiguous_bytes(), 160000u);
   EXPECT_EQ(sc.model.copy_bandwidth, 5e9);
   EXPECT_EQ(sc.sim.protocol, "tcp+shm");
-  EXPECT_EQ(
-      expand_coarray_plan(sc).size(),
-      4u * (4 * 2 * 2 * 2 * 2 + 1));  // mode (blocking and 3 non-blocking), buffer, statements, registered, packing
+  EXPECT_EQ(expand_coarray_plan(sc).size(),
+            4u * (4 * 2 * 2 * 2 * 2 * 3 + 1));  // mode (blocking and 3 non-blocking), buffer, statements, registered,
+                                                // packing, sync
 }
 
 TEST(CoarrayScenario, ErrorsNameTheirPosition) {
   EXPECT_EQ(load_error(scenario(kGroup + "      colour: red\n")),
             ":11:7: unknown key 'colour' in a coarray point group (expected one of: sweep, op, mode, elem, local, "
-            "local_shape, remote, remote_shape, buffer, statements, registered, get_behaviour, packing, nonblocking)");
+            "local_shape, remote, remote_shape, buffer, statements, registered, get_behaviour, packing, nonblocking, "
+            "sync)");
   EXPECT_EQ(load_error(scenario(kGroup + "      op: send\n")), ":11:11: op: 'send' is not put or get");
   EXPECT_EQ(load_error(scenario(kGroup + "      buffer: [4000, 0]\n")), ":11:22: buffer must be at least 1 byte");
   EXPECT_EQ(load_error(scenario(kGroup + "      statements: [1, x]\n")),
@@ -165,6 +213,9 @@ TEST(CoarrayScenario, ErrorsNameTheirPosition) {
   EXPECT_EQ(load_error(scenario(kGroup + "      packing: [omni, fujitsu]\n")),
             ":11:23: packing: 'fujitsu' is not table1 or omni");
   EXPECT_EQ(load_error(scenario(kGroup + "      packing: [omni, omni]\n")).substr(0, 7), ":11:23:");
+  EXPECT_EQ(load_error(scenario(kGroup + "      sync: [all, barrier]\n")),
+            ":11:19: sync: 'barrier' is not memory, all or images");
+  EXPECT_EQ(load_error(scenario(kGroup + "      sync: [images, images]\n")).substr(0, 7), ":11:22:");
   EXPECT_EQ(load_error(scenario(kGroup + "      registered: maybe\n")),
             ":11:19: registered: 'maybe' is not true or false");
   EXPECT_EQ(load_error(scenario(kGroup + "      mode: [blocking, eager]\n")),

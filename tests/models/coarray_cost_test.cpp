@@ -1,4 +1,5 @@
-// The closed-form coarray times on hand examples, written out from the model engine's rules.
+// The closed-form coarray times on hand examples, written out from the model engine's rules, and
+// the term each segment end (sync memory, sync all, sync images) adds to them.
 #include "models/coarray_cost.hpp"
 
 #include <gtest/gtest.h>
@@ -129,6 +130,40 @@ TEST(CoarrayCost, GetTable1AndOmni) {
                    100000 * (2 * kAlpha + kBeta * 8 + copy(8)));
   const auto dma = choose_scheme(8, 8000, kB, true);
   EXPECT_SAME_TIME(coarray_get_time(plan_get(dma, 800000), costs()), 100000 * (2 * kAlpha + kBeta * 8));
+}
+
+// The segment's end, with alpha = 2 us and o = 1 us per operation whatever its size: a
+// zero-byte message costs its sender s = o + alpha = 3 us to its arrival, and each image's closing
+// sync memory f = o = 1 us.
+//  - sync memory adds nothing;
+//  - sync images, on any number of images: the origin's message to the target, 3, then its
+//    sync memory, 1: 4 us (alpha + 2o; the target's message left when the segment began);
+//  - sync all on 2 images: Open MPI 4.1's barrier is recursive doubling, one exchange: 3 + 1 =
+//    4 us, the same as sync images;
+//  - sync all on 3 images (recursive doubling, p' = 2, one extra rank 2): origin 0 or 1: the
+//    exchange 3, then rank 0 releases rank 2, 3, then f: 7 us; origin 2 (the extra rank): its
+//    announcement to rank 0 first, 3 more: 10 us;
+//  - sync all on 5 images (linear): origin 0 has every report already and releases the 4
+//    others one after another: 4 x 3 + 1 = 13 us; origin 3 first reports to rank 0, 3, then
+//    rank 0's 4 releases: 16 us;
+//  - sync all on 8 images (recursive doubling, 3 exchanges): 9 + 1 = 10 us from any origin.
+// Without the overhead (o = 0) both 2-image ends add alpha alone: 2 us.
+TEST(CoarraySyncCost, EachEndByHand) {
+  const CoarrayCosts c{{2e-6, 1e-9}, 0, {{{0, 1e-6, 0}}}};
+  using coarray::SyncKind;
+  for (const int images : {2, 3, 8}) EXPECT_EQ(coarray_sync_time(SyncKind::memory, images, 0, c), 0);
+  for (const int images : {2, 3, 8}) EXPECT_NEAR(coarray_sync_time(SyncKind::images, images, 0, c), 4e-6, 1e-15);
+  EXPECT_NEAR(coarray_sync_time(SyncKind::all, 2, 0, c), 4e-6, 1e-15);
+  EXPECT_NEAR(coarray_sync_time(SyncKind::all, 2, 1, c), 4e-6, 1e-15);
+  EXPECT_NEAR(coarray_sync_time(SyncKind::all, 3, 0, c), 7e-6, 1e-15);
+  EXPECT_NEAR(coarray_sync_time(SyncKind::all, 3, 1, c), 7e-6, 1e-15);
+  EXPECT_NEAR(coarray_sync_time(SyncKind::all, 3, 2, c), 10e-6, 1e-15);
+  EXPECT_NEAR(coarray_sync_time(SyncKind::all, 5, 0, c), 13e-6, 1e-15);
+  EXPECT_NEAR(coarray_sync_time(SyncKind::all, 5, 3, c), 16e-6, 1e-15);
+  for (const int origin : {0, 5, 7}) EXPECT_NEAR(coarray_sync_time(SyncKind::all, 8, origin, c), 10e-6, 1e-15);
+  const CoarrayCosts no_overhead{{2e-6, 1e-9}, 0};
+  EXPECT_NEAR(coarray_sync_time(SyncKind::images, 2, 0, no_overhead), 2e-6, 1e-15);
+  EXPECT_NEAR(coarray_sync_time(SyncKind::all, 2, 0, no_overhead), 2e-6, 1e-15);
 }
 
 }  // namespace

@@ -134,23 +134,24 @@ Task<> get_section(Comm& comm, CoarrayContext& ctx, int image, Buffer local, con
   }
 }
 
-Task<> end_segment(Comm& comm, CoarrayContext& ctx) {
+Task<> end_segment(Comm& comm, CoarrayContext& ctx, const SegmentEnd& end) {
   for (Request& r : ctx.buffer_put)
     if (!r.is_null()) ctx.outstanding.push_back(std::exchange(r, Request{}));
   co_await comm.wait_all(ctx.outstanding);
   ctx.outstanding.clear();
   ctx.staged.clear();
   ctx.stage_used = 0;
-  co_await comm.sync_memory(ctx.window);
+  co_await sync_statement(comm, ctx.window, end);
 }
 
 Task<> put_segment(Comm& comm, CoarrayContext& ctx, int image, Buffer local, const Section& local_section,
-                   std::size_t remote_offset, const Section& remote_section, std::size_t nputs, PutMode mode) {
+                   std::size_t remote_offset, const Section& remote_section, std::size_t nputs, PutMode mode,
+                   const SegmentEnd& end) {
   const std::size_t coarray_bytes = remote_section.shape().bytes();
   for (std::size_t i = 0; i < nputs; ++i)
     co_await put_section(comm, ctx, image, local, local_section, remote_offset + i * coarray_bytes, remote_section,
                          mode);
-  co_await end_segment(comm, ctx);
+  co_await end_segment(comm, ctx, end);
 }
 
 }  // namespace collsim::coarray

@@ -28,6 +28,7 @@
 
 #include "algorithms/coarray/scheme.hpp"
 #include "algorithms/coarray/section.hpp"
+#include "algorithms/coarray/segment_end.hpp"
 #include "comm/comm.hpp"
 
 namespace collsim::coarray {
@@ -78,14 +79,17 @@ Task<> put_section(Comm& comm, CoarrayContext& ctx, int image, Buffer local, con
 Task<> get_section(Comm& comm, CoarrayContext& ctx, int image, Buffer local, const Section& local_section,
                    std::size_t remote_offset, const Section& remote_section);
 
-// The end of a segment (an image control statement): waits for every outstanding put, then
-// sync memory (flush_all + win_sync): every PUT of the segment is complete at its target.
-Task<> end_segment(Comm& comm, CoarrayContext& ctx);
+// The origin's end of a segment: waits for every outstanding put, then the image control
+// statement `end` says (segment_end.hpp; sync memory by default: flush_all + win_sync): every
+// PUT of the segment is complete at its target. The other images of a sync all or sync images
+// call sync_statement themselves.
+Task<> end_segment(Comm& comm, CoarrayContext& ctx, const SegmentEnd& end = {});
 
 // A segment of `nputs` PUT statements of the same section to `image`, statement i into coarray
 // i (remote coarrays of remote_section.shape() laid one after another from remote_offset, so
 // the window holds at least remote_offset + nputs * remote_section.shape().bytes()), then its end.
 Task<> put_segment(Comm& comm, CoarrayContext& ctx, int image, Buffer local, const Section& local_section,
-                   std::size_t remote_offset, const Section& remote_section, std::size_t nputs, PutMode mode);
+                   std::size_t remote_offset, const Section& remote_section, std::size_t nputs, PutMode mode,
+                   const SegmentEnd& end = {});
 
 }  // namespace collsim::coarray

@@ -211,6 +211,7 @@ CafSpec lower_assignment(const CafAssignment& a) {
   s.get = a.get ? 1 : 0;
   s.origin_image = a.origin_image;
   s.target_image = a.target_image;
+  s.sync = static_cast<std::int32_t>(a.sync);
   return s;
 }
 
@@ -252,9 +253,7 @@ void CafCall::prepare() {
   if (this_image() == a_.origin_image) before_ = counts_now();
 }
 
-void CafCall::run(double /*start_wtime*/) {
-  if (this_image() == a_.origin_image) collsim_caf_run(&spec_);
-}
+void CafCall::run(double /*start_wtime*/) { collsim_caf_run(&spec_); }
 
 std::string CafCall::check() {
   if (before_) counts_ = *counts_now() - *before_;
@@ -274,10 +273,12 @@ std::string CafCall::describe() const {
                   (a_.get ? local + " = " + remote : remote + " = " + local) + ", " + std::to_string(a_.element_bytes) +
                   " B elements";
   if (a_.copies > 1) s += ", " + std::to_string(a_.copies) + " statements per segment";
+  if (a_.sync != coarray::SyncKind::memory) s += std::string(", ended by sync ") + coarray::to_string(a_.sync);
   return s;
 }
 
 double CafCall::time_from(const std::vector<double>& finish_s) const {
+  if (a_.sync != coarray::SyncKind::memory) return CollectiveCall::time_from(finish_s);
   const std::size_t origin = static_cast<std::size_t>(a_.origin_image - 1);
   return origin < finish_s.size() ? finish_s[origin] : 0;
 }

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "algorithms/coarray/segment_end.hpp"
 #include "engines/caf/rma_count.hpp"
 #include "engines/mpi/call_timer.hpp"
 #include "engines/mpi/measure.hpp"
@@ -43,6 +44,7 @@ struct CafSpec {
   std::int32_t get;            // 0: remote(...)[target] = local(...); 1: local(...) = remote(...)[target]
   std::int32_t origin_image;   // 1-based
   std::int32_t target_image;
+  std::int32_t sync;  // the segment's end: 0 sync memory, 1 sync all, 2 sync images
 };
 
 struct CafCheck {
@@ -65,13 +67,14 @@ struct CafDim {
 };
 
 // `remote(...)[target] = local(...)` (PUT) or `local(...) = remote(...)[target]` (GET), `copies`
-// times per segment on distinct copies.
+// times per segment on distinct copies, then `sync`.
 struct CafAssignment {
   std::vector<CafDim> local, remote;  // 1 to 7 dimensions each, first dimension first
   int element_bytes = 8;
   int copies = 1;
   bool get = false;
   int origin_image = 1, target_image = 2;
+  coarray::SyncKind sync = coarray::SyncKind::memory;  // the statement that ends the segment
 };
 
 // "" when Fortran would accept the assignment and the engine can run it on `images` images, else
@@ -104,8 +107,10 @@ void stop_runtime();
 int this_image();
 int num_images();
 
-// One segment's statements as the CollectiveCall the timing protocol runs. Its time is the origin
-// image's finish: the target takes no part in a PUT or GET, it only waits in the check's sync all.
+// One segment's statements as the CollectiveCall the timing protocol runs. Ended by sync memory,
+// its time is the origin image's finish: the target takes no part in a PUT or GET, it only waits
+// in the check's sync all. Ended by sync all or sync images, the other images take part in the
+// segment's end, and its time is the last image's finish, as in the other engines.
 class CafCall final : public CollectiveCall {
  public:
   // Collective: allocates the arrays (a coarray allocation synchronises all images). Throws

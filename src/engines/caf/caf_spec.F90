@@ -24,6 +24,7 @@ module collsim_caf_spec
     integer(c_int32_t) :: get            ! 0: local section PUT into the remote one; 1: GET
     integer(c_int32_t) :: origin_image   ! the image that executes the statements
     integer(c_int32_t) :: target_image   ! the image in the coindex
+    integer(c_int32_t) :: sync           ! the segment's end: 0 sync memory, 1 sync all, 2 sync images
   end type caf_spec
 
   ! The first element (array element order over all copies) that differs from what Fortran's

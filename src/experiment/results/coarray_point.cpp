@@ -8,6 +8,7 @@
 
 #include "algorithms/input_pattern.hpp"
 #include "experiment/results/measurement.hpp"
+#include "registry/registry.hpp"
 #include "support/units.hpp"
 
 namespace collsim {
@@ -39,7 +40,8 @@ std::string CoarrayPoint::describe() const {
                     r = "remote(" + remote.str() + ")[" + std::to_string(target + 1) + "]";
   return op() + " " + (get ? l + " = " + r : r + " = " + l) + ", " + std::to_string(statements) +
          " per segment, B = " + std::to_string(options.buffer_bytes) +
-         (options.packing == coarray::Packing::omni ? ", Omni's packing" : "");
+         (options.packing == coarray::Packing::omni ? ", Omni's packing" : "") +
+         (sync == coarray::SyncKind::memory ? "" : std::string(", ended by sync ") + coarray::to_string(sync));
 }
 
 namespace {
@@ -84,17 +86,22 @@ class CoarrayRank final : public ProgramRank {
   }
 
   Task<> run(Comm& comm) override {
-    if (rank_ != p_.origin) co_return;
+    const coarray::SegmentEnd end = segment_end(comm);
+    if (rank_ != p_.origin) {
+      // The others' side of the statement ending the segment (none for sync memory).
+      if (p_.sync != coarray::SyncKind::memory) co_await coarray::sync_statement(comm, window_, end);
+      co_return;
+    }
     const std::size_t local_bytes = p_.local.shape().bytes(), remote_bytes = p_.remote.shape().bytes();
     if (!p_.get) {
       co_await coarray::put_segment(comm, *context_, p_.target, local_.view(), p_.local, 0, p_.remote, p_.statements,
-                                    p_.mode);
+                                    p_.mode, end);
       co_return;
     }
     for (std::size_t i = 0; i < p_.statements; ++i)
       co_await coarray::get_section(comm, *context_, p_.target, local_.view().slice(i * local_bytes, local_bytes),
                                     p_.local, i * remote_bytes, p_.remote);
-    co_await coarray::end_segment(comm, *context_);
+    co_await coarray::end_segment(comm, *context_, end);
   }
 
   Task<> finish(Comm& comm) override {
@@ -106,6 +113,21 @@ class CoarrayRank final : public ProgramRank {
   std::string check() const override { return error_; }
 
  private:
+  // sync all's barrier is Open MPI 4.1's MPI_Barrier for the image count (its fixed decision, as
+  // OSU timing's barrier), run over messages so that every engine costs it; on the mpi engine it
+  // is the same messages over MPI, as Omni's MPI_Barrier would send them.
+  coarray::SegmentEnd segment_end(Comm& comm) {
+    coarray::SegmentEnd end;
+    end.kind = p_.sync;
+    end.origin = p_.origin;
+    end.target = p_.target;
+    if (p_.sync == coarray::SyncKind::all) {
+      const AlgorithmInfo& barrier = fixed_choice(Operation::barrier, comm.size(), 0, true, 0, barrier_params_);
+      end.barrier = [&barrier, this](Comm& c) { return barrier.run(c, RankBuffers{}, barrier_params_); };
+    }
+    return end;
+  }
+
   // PUT: the target's coarrays; GET: the origin's arrays; against Fortran's assignment.
   std::string verify(Comm& comm) {
     const bool checks = p_.get ? rank_ == p_.origin : rank_ == p_.target;
@@ -140,6 +162,7 @@ class CoarrayRank final : public ProgramRank {
   Window window_;
   Storage local_;
   std::unique_ptr<coarray::CoarrayContext> context_;
+  AlgorithmParams barrier_params_;  // sync all's barrier's, alive while it runs
   std::string error_;
 };
 
@@ -195,8 +218,8 @@ CoarrayRow measured_coarray_row(std::string engine, CoarrayPoint point, const Me
 
 std::string coarray_csv_header() {
   return "engine,op,case,nl_bytes,nr_bytes,buffer,unit_bytes,transfers,copies,time_s,local,local_shape,remote,"
-         "remote_shape,elem_bytes,statements,registered,get_behaviour,packing,bytes,runs,min_s,ci95_s,ci_target_met,"
-         "data";
+         "remote_shape,elem_bytes,statements,registered,get_behaviour,packing,sync,bytes,runs,min_s,ci95_s,"
+         "ci_target_met,data";
 }
 
 std::string coarray_csv_row(const CoarrayRow& row) {
@@ -210,9 +233,9 @@ std::string coarray_csv_row(const CoarrayRow& row) {
       << csv_quoted(p.remote.str()) << ',' << csv_quoted(p.remote.shape().str()) << ',' << p.local.shape().element_bytes
       << ',' << p.statements << ',' << (p.options.registered ? 1 : 0) << ','
       << (p.options.get == coarray::GetBehaviour::omni ? "omni" : "table1") << ','
-      << (p.options.packing == coarray::Packing::omni ? "omni" : "table1") << ',' << plan.bytes << ',' << row.runs
-      << ',' << format_real(row.min_s) << ',' << format_real(row.ci95_s) << ',' << ci_met_cell(row.ci_met) << ','
-      << csv_quoted(row.data);
+      << (p.options.packing == coarray::Packing::omni ? "omni" : "table1") << ',' << coarray::to_string(p.sync) << ','
+      << plan.bytes << ',' << row.runs << ',' << format_real(row.min_s) << ',' << format_real(row.ci95_s) << ','
+      << ci_met_cell(row.ci_met) << ',' << csv_quoted(row.data);
   return out.str();
 }
 
@@ -256,6 +279,12 @@ std::vector<CoarrayRow> parse_coarray_csv(const std::string& text) {
     // Files written before the column existed were Table 1's packing.
     if (std::find(header.begin(), header.end(), "packing") != header.end())
       p.options.packing = column(cells, "packing") == "omni" ? coarray::Packing::omni : coarray::Packing::table1;
+    // Files written before the column existed (or rows kept from them: empty) ended with sync memory.
+    if (std::find(header.begin(), header.end(), "sync") != header.end() && !column(cells, "sync").empty()) {
+      const auto sync = coarray::parse_sync(column(cells, "sync"));
+      if (!sync) throw InputError("coarray results: sync is '" + column(cells, "sync") + "'");
+      p.sync = *sync;
+    }
     p.statements = std::stoul(column(cells, "statements"));
     row.time_s = std::stod(column(cells, "time_s"));
     row.runs = std::stoi(column(cells, "runs"));

@@ -4,8 +4,11 @@
 // The point is Omni XcalableMP's runtime (algorithms/coarray) moving `local(local_section)` to
 // `remote(remote_section)[target]` on image `origin`: Table 1 picks the scheme, `statements`
 // statements make one segment (statement i writes the i-th of `statements` remote coarrays, or
-// reads into the i-th local array for GET), and the segment ends with sync memory. Only the
-// segment is timed, on the origin; windows, inputs and the check are set up and done around it.
+// reads into the i-th local array for GET), and the segment ends with `sync` (segment_end.hpp):
+// sync memory on the origin (the default), sync all on every image, or sync images between the
+// origin and the target. Only the segment is timed, on every image from the common start to the
+// end of its part (the run's time is the last image's); windows, inputs and the check are set up
+// and done around it.
 // With real bytes, the target's coarrays after PUT (the origin's arrays after GET) must equal
 // Fortran's assignment: element k of the remote section gets element k of the local one, and
 // every other element keeps its value.
@@ -30,6 +33,7 @@ struct CoarrayPoint {
   coarray::CoarrayOptions options;                     // B, registered (case 0), GET behaviour
   coarray::PutMode mode = coarray::PutMode::blocking;  // PUT only
   std::size_t statements = 1;                          // per segment
+  coarray::SyncKind sync = coarray::SyncKind::memory;  // the statement that ends the segment
   int origin = 0, target = 1;                          // ranks (images origin+1, target+1)
   bool real_bytes = true;
 
@@ -57,8 +61,8 @@ class CoarrayProgram final : public RankProgram {
 RunSpec coarray_spec(const CoarrayProgram& program, int procs = 2);
 
 // One result row: engine,op,case,nl_bytes,nr_bytes,buffer,unit_bytes,transfers,copies,time_s and
-// what identifies the point (sections, shapes, element size, statements, registered), the
-// statistics of measured engines and the data check.
+// what identifies the point (sections, shapes, element size, statements, registered, packing,
+// sync), the statistics of measured engines and the data check.
 struct CoarrayRow {
   std::string engine;
   CoarrayPoint point;

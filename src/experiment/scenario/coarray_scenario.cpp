@@ -23,7 +23,7 @@ std::vector<bool> booleans(const Reader& in, const YAML::Node& n, const std::str
 CoarrayGroup read_group(const Reader& in, const YAML::Node& g, std::size_t number) {
   in.only_keys(g, "a coarray point group",
                {"sweep", "op", "mode", "elem", "local", "local_shape", "remote", "remote_shape", "buffer", "statements",
-                "registered", "get_behaviour", "packing", "nonblocking"});
+                "registered", "get_behaviour", "packing", "nonblocking", "sync"});
   CoarrayGroup group;
   group.label = g["sweep"] ? in.text(g["sweep"], "sweep") : "group " + std::to_string(number);
   if (group.label.find_first_of(",\"\n") != std::string::npos)
@@ -103,6 +103,13 @@ CoarrayGroup read_group(const Reader& in, const YAML::Node& g, std::size_t numbe
       const std::string b = in.text(x, "packing");
       if (b != "table1" && b != "omni") in.fail(x, "packing: '" + b + "' is not table1 or omni");
       return b == "omni" ? coarray::Packing::omni : coarray::Packing::table1;
+    }));
+  if (g["sync"])
+    group.syncs = in.distinct(g["sync"], "sync", in.list(g["sync"], "sync", [&](const YAML::Node& x) {
+      const std::string k = in.text(x, "sync");
+      const auto sync = coarray::parse_sync(k);
+      if (!sync) in.fail(x, "sync: '" + k + "' is not memory, all or images");
+      return *sync;
     }));
   return group;
 }
@@ -208,20 +215,22 @@ std::vector<CoarrayPlanPoint> expand_coarray_plan(const CoarrayScenario& sc) {
         for (bool registered : g.registered)
           for (std::size_t buffer : g.buffers)
             for (coarray::Packing packing : g.packings)
-              for (std::size_t statements : g.statements) {
-                CoarrayPoint p;
-                p.get = g.get;
-                p.local = g.local;
-                p.remote = g.remote;
-                p.mode = mode;
-                p.statements = statements;
-                p.options.buffer_bytes = buffer;
-                p.options.registered = registered;
-                p.options.get = g.get_behaviour;
-                p.options.packing = packing;
-                p.real_bytes = sc.real_bytes;
-                plan.push_back({engine, g.label, index++, std::move(p)});
-              }
+              for (coarray::SyncKind sync : g.syncs)
+                for (std::size_t statements : g.statements) {
+                  CoarrayPoint p;
+                  p.get = g.get;
+                  p.local = g.local;
+                  p.remote = g.remote;
+                  p.mode = mode;
+                  p.statements = statements;
+                  p.options.buffer_bytes = buffer;
+                  p.options.registered = registered;
+                  p.options.get = g.get_behaviour;
+                  p.options.packing = packing;
+                  p.sync = sync;
+                  p.real_bytes = sc.real_bytes;
+                  plan.push_back({engine, g.label, index++, std::move(p)});
+                }
   }
   return plan;
 }

@@ -30,6 +30,7 @@ struct CoarrayGroup {
   std::vector<bool> registered{false};
   coarray::GetBehaviour get_behaviour = coarray::GetBehaviour::table1;
   std::vector<coarray::Packing> packings{coarray::Packing::table1};
+  std::vector<coarray::SyncKind> syncs{coarray::SyncKind::memory};  // `sync:`, the segment's end
 };
 
 // The engines of coarray studies.
@@ -60,8 +61,8 @@ struct CoarrayPlanPoint {
   CoarrayPoint point;
 };
 
-// Engines outermost, then groups in file order, then mode, registered, buffer and statements as
-// written (statements innermost).
+// Engines outermost, then groups in file order, then mode, registered, buffer, packing, sync and
+// statements as written (statements innermost).
 std::vector<CoarrayPlanPoint> expand_coarray_plan(const CoarrayScenario& scenario);
 
 }  // namespace collsim

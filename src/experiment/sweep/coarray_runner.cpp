@@ -51,6 +51,10 @@ std::vector<std::string> coarray_point_arguments(const CoarrayPoint& p, bool run
                              std::to_string(p.local.shape().element_bytes)};
   a.push_back("--statements");
   a.push_back(std::to_string(p.statements));
+  if (p.sync != coarray::SyncKind::memory) {  // the default, left out as command lines before --sync had it
+    a.push_back("--sync");
+    a.push_back(coarray::to_string(p.sync));
+  }
   if (runtime_options && !p.get && coarray::is_nonblocking(p.mode)) {
     a.push_back("--nonblocking");
     a.push_back(coarray::to_string(p.mode));
@@ -261,6 +265,11 @@ std::string format_coarray_summary(const CoarrayScenario& sc, const std::vector<
   std::snprintf(line, sizeof line, "%-14s %-14s %4s %10s %10s %9s %8s %5s %3s", "sweep", "op", "case", "NL", "NR", "B",
                 "rule", "stmts", "reg");
   out += line;
+  // The segment's end, once a point ends otherwise than by sync memory (tables of older studies
+  // stay as they were).
+  const bool syncs = std::any_of(plan.begin(), plan.end(),
+                                 [](const CoarrayPlanPoint& at) { return at.point.sync != coarray::SyncKind::memory; });
+  if (syncs) out += "   sync";
   for (const auto& e : engines) {
     std::snprintf(line, sizeof line, " %12s", std::string(engine_name(e)).c_str());
     out += line;
@@ -279,6 +288,10 @@ std::string format_coarray_summary(const CoarrayScenario& sc, const std::vector<
                   s.table_case, s.nl, s.nr, p.options.buffer_bytes, rule, p.statements,
                   p.options.registered ? "yes" : "no");
     out += line;
+    if (syncs) {
+      std::snprintf(line, sizeof line, " %6s", coarray::to_string(p.sync));
+      out += line;
+    }
     for (const auto& e : engines) {
       auto it = by_point.find({at.index, e});
       std::string cell = it == by_point.end() ? "-" : format_seconds(it->second->time_s);

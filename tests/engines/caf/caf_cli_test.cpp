@@ -108,7 +108,7 @@ TEST(CafCli, CsvRow) {
   EXPECT_LE(std::stod(row["min_s"]), std::stod(row["time_s"]) * (1 + 1e-6));
   EXPECT_EQ(row["data"], "ok");
   // The whole statement's bytes.
-  EXPECT_NE(o.out.find(",table1,4000,"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find(",table1,memory,4000,"), std::string::npos) << o.out;
 }
 
 // collsim coarray --engine caf-native and --engine mpi launch collsim-caf and collsim-mpi
@@ -185,6 +185,31 @@ TEST(CafCli, CountsOnePutPerElementUnlessContiguous) {
   EXPECT_NE(o.out.find("500 MPI_Put (4000 B), 0 MPI_Get (0 B), 500 MPI_Win_lock, 500 MPI_Win_unlock"),
             std::string::npos)
       << o.out;
+}
+
+// The segment ends with sync all on every image or with sync images between origin (image 3) and
+// target (image 1), on 3 images: the data right for PUT and GET, the row names the end, and the
+// origin's MPI calls per segment show OpenCoarrays' MPI_Barrier for sync all alone.
+TEST(CafCli, SegmentEndsWithSyncAllOrSyncImages) {
+  for (const char* sync : {"all", "images"})
+    for (const char* op : {"--put", "--get"}) {
+      const Outcome o = caf(std::string("--local 1:10:2 --local-shape 10 --remote 1:5 --remote-shape 5 --origin 3 "
+                                        "--target 1 --csv --sync ") +
+                                sync + " " + op + kQuick,
+                            COLLSIM_CAF_BIN, 3);
+      ASSERT_EQ(o.status, 0) << sync << op << "\n" << o.err;
+      auto row = csv_row(o.out);
+      EXPECT_EQ(row["sync"], sync);
+      EXPECT_EQ(row["data"], "ok");
+    }
+  for (const char* sync : {"all", "images"}) {
+    const Outcome o = caf(
+        std::string("--local 1:1000 --local-shape 1000 --remote 1:1000 --remote-shape 1000 --sync ") + sync + kQuick,
+        COLLSIM_CAF_COUNTED_BIN, 3);
+    ASSERT_EQ(o.status, 0) << o.err;
+    EXPECT_NE(o.out.find(std::string("1 MPI_Put (8000 B)")), std::string::npos) << o.out;
+    EXPECT_NE(o.out.find(std::string(sync) == "all" ? "1 MPI_Barrier" : "0 MPI_Barrier"), std::string::npos) << o.out;
+  }
 }
 
 TEST(CafCli, MoreImagesStayIdle) {

@@ -1,8 +1,8 @@
 // The coarray property test on the mpi engine (issue 9 item 3; the model engine's is
 // tests/coarray/coarray_property_test.cpp): random points of common/random_points.hpp, origin
-// and target anywhere in MPI_COMM_WORLD, each run by run_mpi over real MPI-3 RMA, must leave the
-// bytes of Fortran's assignment. Every rank draws the same points (one seed), so they run the
-// same collective calls in the same order.
+// and target anywhere in MPI_COMM_WORLD, each run by run_mpi over real MPI-3 RMA and ended by sync
+// memory, sync all and sync images in turn, must leave the bytes of Fortran's assignment. Every rank draws the same
+// points (one seed), so they run the same collective calls in the same order.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -30,7 +30,7 @@ TEST(MpiCoarrayProperty, RandomPointsLeaveFortranAssignment) {
   limits.max_array_bytes = 1 << 13;
   limits.max_transfers = 256;
   for (int i = 0; i < kPoints; ++i) {
-    const CoarrayProgram program(random_point(rng, point_case(i), point_edge(i), images, limits));
+    const CoarrayProgram program(ended_in_turn(random_point(rng, point_case(i), point_edge(i), images, limits), i));
     const CoarrayPoint& p = program.point();
     coverage.add(p);
     const RunResult r = run_mpi(MPI_COMM_WORLD, coarray_spec(program, images));

@@ -1,7 +1,8 @@
 // The coarray property test on the sim engine (issue 9 item 3; the model engine's is
 // tests/coarray/coarray_property_test.cpp): random points of common/random_points.hpp on
 // star16, with the ideal protocol and with Open MPI's tcp+shm (two images a node, so origin and
-// target share a node or not), must leave the bytes of Fortran's assignment. All of a platform's
+// target share a node or not), ended by sync memory, sync all and sync images in turn, must
+// leave the bytes of Fortran's assignment. All of a platform's
 // points go in one run_sim call (one simulation process, not one per point); each platform gets
 // every Table 1 case and every boundary kind.
 #include <gtest/gtest.h>
@@ -35,7 +36,7 @@ void check_sim(const SimConfig& config, std::uint64_t seed) {
   std::vector<int> images;
   for (int i = 0; i < kPoints; ++i) {
     images.push_back(2 + (i / 5) % 3);
-    programs.emplace_back(random_point(rng, point_case(i), point_edge(i), images.back(), limits));
+    programs.emplace_back(ended_in_turn(random_point(rng, point_case(i), point_edge(i), images.back(), limits), i));
     coverage.add(programs.back().point());
     specs.push_back(coarray_spec(programs.back(), images.back()));
   }
