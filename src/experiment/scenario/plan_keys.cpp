@@ -159,7 +159,12 @@ std::string coarray_point_text(const CoarrayScenario& sc, const CoarrayPlanPoint
          ";registered=" + (p.options.registered ? "1" : "0") +
          ";get_behaviour=" + (p.options.get == coarray::GetBehaviour::omni ? "omni" : "table1") +
          // Only Omni's packing is named, so the keys of Table 1 points written before it resume.
-         (p.options.packing == coarray::Packing::omni ? ";packing=omni" : "") + ";images=" + std::to_string(sc.images);
+         (p.options.packing == coarray::Packing::omni ? ";packing=omni" : "") +
+         // Likewise only per-statement registration, which came later.
+         (p.options.registered && p.options.registration == coarray::RegisterWhen::per_statement
+              ? ";registration=per-statement"
+              : "") +
+         ";images=" + std::to_string(sc.images);
 }
 
 std::string coarray_fingerprint(const CoarrayScenario& sc, const std::vector<CoarrayPlanPoint>& plan) {
