@@ -25,16 +25,14 @@ inline constexpr double kRegistrationPageS = 0.5e-6;
 inline constexpr std::size_t kPageBytes = 4096;
 
 struct RegistrationCost {
-  double call = kRegistrationCallS;     // s per registration (with its deregistration)
+  double call = kRegistrationCallS;      // s per registration (with its deregistration)
   double per_page = kRegistrationPageS;  // s per page registered
-  std::size_t page_size = kPageBytes;   // bytes
+  std::size_t page_size = kPageBytes;    // bytes
 
   // The pages `bytes` from a page boundary span: ceil(bytes / page_size).
   std::size_t pages(std::size_t bytes) const { return page_size > 0 ? (bytes + page_size - 1) / page_size : 0; }
   // One registration of `bytes` from a page boundary: call + pages * per_page (0 bytes: nothing).
-  double time(std::size_t bytes) const {
-    return bytes == 0 ? 0 : call + static_cast<double>(pages(bytes)) * per_page;
-  }
+  double time(std::size_t bytes) const { return bytes == 0 ? 0 : call + static_cast<double>(pages(bytes)) * per_page; }
   bool operator==(const RegistrationCost&) const = default;
 };
 
