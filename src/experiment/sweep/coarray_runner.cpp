@@ -58,10 +58,13 @@ std::vector<std::string> coarray_point_arguments(const CoarrayPoint& p, bool run
   if (runtime_options) {
     a.push_back("--buffer");
     a.push_back(std::to_string(p.options.buffer_bytes));
-    if (p.options.registered) {
-      a.push_back("--registered");
+    if (p.options.registered) a.push_back("--registered");
+    // Only what differs from the defaults, as the older programs took the points without them.
+    if (p.options.registered && p.options.registration != coarray::RegisterWhen::once) {
       a.push_back("--registration");
       a.push_back(coarray::to_string(p.options.registration));
+    }
+    if (p.options.registered && p.options.heap_bytes != coarray::kDefaultHeapBytes) {
       a.push_back("--heap");
       a.push_back(std::to_string(p.options.heap_bytes));
     }
