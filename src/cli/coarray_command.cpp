@@ -13,6 +13,7 @@
 #include "cli/measure_options.hpp"
 #include "engines/engine.hpp"
 #include "engines/run_memory.hpp"
+#include "engines/sim/sim_engine.hpp"
 #include "experiment/results/coarray_point.hpp"
 #include "experiment/scenario/coarray_scenario.hpp"
 #include "experiment/sweep/coarray_runner.hpp"
@@ -48,6 +49,18 @@ std::vector<OptionDef> coarray_options() {
   return defs;
 }
 
+// The summary's line on registering the local data (DMA), under `cost` (the engine's).
+std::string registration_line(const CoarrayPoint& point, const models::RegistrationCost& cost) {
+  if (!point.scheme().dma()) return "";
+  const bool per_statement = point.options.registration == coarray::RegisterWhen::per_statement;
+  const std::size_t bytes = per_statement ? point.registered_bytes_per_statement() : point.local.shape().bytes();
+  const double t = cost.time(bytes);
+  return "registration " + format_seconds(t) + " = " + format_seconds(cost.call) + " + " +
+         std::to_string(cost.pages(bytes)) + " pages of " + std::to_string(cost.page_size) + " B x " +
+         format_seconds(cost.per_page) +
+         (per_statement ? ", per statement, in the time\n" : ", once before the segment, not in the time\n");
+}
+
 // The point measured by collsim-mpi or collsim-caf, launched as a coarray scenario launches it.
 CoarrayRow measure(const ParsedOptions& o, Engine engine, const CoarrayPoint& point, int images) {
   if (engine == Engine::caf_native)
@@ -80,6 +93,10 @@ int coarray(const ParsedOptions& o) {
     row = measure(o, *engine, point, images);
     if (*engine == Engine::caf_native)
       extra = "(case to transfers: what Omni's runtime would do; OpenCoarrays ran the statement its own way)\n";
+    else if (point.scheme().dma())
+      extra =
+          "registration what the MPI library does for MPI_Rput/MPI_Rget from the local array; nothing is "
+          "added\n";
   } else {
     check_run_memory(*engine, spec);
     RunResult result;
@@ -96,16 +113,19 @@ int coarray(const ParsedOptions& o) {
            (point.sync == coarray::SyncKind::images || images == 2 || model.kind == ModelConfig::Kind::hockney));
       if (!model.one_port && model.kind != ModelConfig::Kind::loggp && sync_covered) {
         const models::CoarrayCosts costs{model.hockney_between(point.origin, point.target), model.copy_bandwidth,
-                                         model.send_overhead};
+                                         model.send_overhead, model.registration,
+                                         point.registered_bytes_per_statement()};
         const double t = (point.get ? models::coarray_get_time(point.plan(), costs)
                                     : models::coarray_put_time(point.plan(), costs, point.mode)) +
                          models::coarray_sync_time(point.sync, images, point.origin, costs);
         extra = "cost model " + format_seconds(t) + "  (" + format_real(t) + " s, models/coarray_cost.hpp)\n";
       }
+      extra += registration_line(point, model.registration);
     } else {
       check_engine_options(o, Engine::sim);
       const SimConfig sim = read_sim(o);
       run_sim(sim, std::span<const RunSpec>(&spec, 1), [&](std::size_t, const RunResult& r) { result = r; });
+      extra += registration_line(point, platform_registration(sim));
     }
     row.engine = name;
     row.point = point;
@@ -127,7 +147,8 @@ Command coarray_command() {
   return {"coarray",
           "collsim coarray --engine sim|model|mpi|caf-native [--put|--get] --local SECTION --local-shape DIMS\n"
           "                       --remote SECTION --remote-shape DIMS [--elem BYTES] [--buffer B]\n"
-          "                       [--registered] [--nonblocking safe|nowait|double] [--statements N]\n"
+          "                       [--registered [--registration once|per-statement] [--heap SIZE]]\n"
+          "                       [--nonblocking safe|nowait|double] [--statements N]\n"
           "                       [--sync memory|all|images] [--csv] [options]",
           "coarray PUT/GET: Table 1's case, transfers and time",
           std::string(kCoarraySectionsHelp) + kCostsHelp,

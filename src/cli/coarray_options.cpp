@@ -28,6 +28,13 @@ std::vector<OptionDef> coarray_point_options() {
       {"elem", "BYTES", "element size in bytes (default 8)"},
       {"buffer", "SIZE", "B, the runtime's one local buffer (default 400000 bytes, Omni's)"},
       {"registered", "", "the local array is registered memory: case 0, DMA from it"},
+      {"registration", "once|per-statement",
+       "with --registered: when the local data is registered: once, before the segment and outside its time "
+       "(the default; Omni on MPI-3, where it is a coarray), or by every statement, in its time (call + pages; "
+       "free on --engine mpi, where the MPI library registers what it needs)"},
+      {"heap", "SIZE",
+       "Omni's registered memory, XMP_ONESIDED_HEAP_SIZE (default 27MiB): with --registered once, the local array "
+       "and B must fit in it, else the point is refused as Omni stops the program"},
       {"nonblocking", "safe|nowait|double",
        "PUT: non-blocking, completed at the segment's end; before a copy refills the buffer: safe waits for the "
        "put out of it, nowait (Omni's XMP_PUT_NB, a what-if) does not, double alternates two buffers and waits "
@@ -47,8 +54,8 @@ std::vector<OptionDef> coarray_point_options() {
   };
 }
 
-const std::vector<std::string> kOmniRuntimeOptions = {"buffer", "registered", "nonblocking", "get-behaviour",
-                                                      "packing"};
+const std::vector<std::string> kOmniRuntimeOptions = {"buffer",      "registered",    "registration", "heap",
+                                                      "nonblocking", "get-behaviour", "packing"};
 
 std::string not_for_caf(const std::string& name) {
   return "--" + name + " does not apply to caf-native (OpenCoarrays has no Omni runtime options; see --help)";
@@ -67,6 +74,16 @@ CoarrayPoint read_coarray_point(const ParsedOptions& o) {
   p.options.buffer_bytes = o.bytes("buffer", coarray::kDefaultBufferBytes);
   if (p.options.buffer_bytes == 0) throw UsageError("--buffer must be at least 1 byte");
   p.options.registered = o.has("registered");
+  if (o.has("registration")) {
+    if (!p.options.registered) throw UsageError("--registration applies to --registered only");
+    const std::string when = o.text("registration");
+    const auto w = coarray::parse_register_when(when);
+    if (!w) throw UsageError("--registration: '" + when + "' is not once or per-statement");
+    p.options.registration = *w;
+  }
+  if (o.has("heap") && !p.options.registered) throw UsageError("--heap applies to --registered only");
+  p.options.heap_bytes = o.bytes("heap", coarray::kDefaultHeapBytes);
+  if (p.options.heap_bytes == 0) throw UsageError("--heap must be at least 1 byte");
   const std::string behaviour = o.text("get-behaviour", "table1");
   if (behaviour != "table1" && behaviour != "omni")
     throw UsageError("--get-behaviour: '" + behaviour + "' is not table1 or omni");
@@ -98,6 +115,8 @@ CoarrayPoint read_coarray_point(const ParsedOptions& o) {
   p.origin = static_cast<int>(o.integer("origin", 1, 1, 1 << 20)) - 1;
   p.target = static_cast<int>(o.integer("target", 2, 1, 1 << 20)) - 1;
   if (p.origin == p.target) throw UsageError("--origin and --target must be different images");
+  if (const std::string why = coarray::heap_problem(p.options, p.local.shape().bytes()); !why.empty())
+    throw UsageError("--registered: " + why);
   return p;
 }
 
@@ -106,7 +125,7 @@ namespace {
 const char* case_condition(int c, coarray::Packing packing) {
   const bool omni = packing == coarray::Packing::omni;  // its packed put holds less than B (scheme.hpp)
   switch (c) {
-    case 0: return "the local data is registered: DMA";
+    case 0: return "the local data is registered: DMA";  // when: the summary's registration line
     case 1: return "NR <= B and NR <= NL";
     case 2: return omni ? "NL < NR < B, Omni's packing" : "NL < NR <= B";
     case 3: return omni ? "NL < B <= NR, Omni's packing: floor((B-1)/NL) pieces a put" : "NL < B < NR";

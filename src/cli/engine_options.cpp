@@ -95,6 +95,7 @@ ModelConfig read_model(const ParsedOptions& o) {
   EngineSettings s = read_group(o, SettingGroup::model);
   if (s.model_from_platform) {
     s.model.two_level = platform_hockney(read_sim(o));
+    s.model.registration = platform_registration(read_sim(o));
   } else if (s.model.kind == ModelConfig::Kind::two_level) {
     std::string error;
     const auto placement = models::place(read_map_by(o), s.model_shape(), error);

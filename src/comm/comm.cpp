@@ -34,6 +34,7 @@ const char* to_string(OpKind kind) {
     case OpKind::get: return "get";
     case OpKind::flush: return "flush";
     case OpKind::win_sync: return "win_sync";
+    case OpKind::register_memory: return "register_memory";
   }
   return "?";
 }
@@ -181,7 +182,8 @@ void Comm::check(const Op& op) const {
     case OpKind::flush:
     case OpKind::win_sync: check_window(op); break;
     case OpKind::barrier:
-    case OpKind::win_allocate: break;
+    case OpKind::win_allocate:
+    case OpKind::register_memory: break;
   }
 }
 
@@ -232,7 +234,8 @@ void Comm::record(TraceKind kind, const Op& op) const {
     case OpKind::put:
     case OpKind::get:
     case OpKind::copy:
-    case OpKind::reduce_local: e.bytes = op.buffer.size(); break;
+    case OpKind::reduce_local:
+    case OpKind::register_memory: e.bytes = op.buffer.size(); break;
     case OpKind::win_allocate: e.bytes = op.bytes; break;
     default: break;
   }

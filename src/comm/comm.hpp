@@ -69,12 +69,13 @@ enum class OpKind : std::uint8_t {
   get,
   flush,  // peer = target, or -1 for every target (flush_all)
   win_sync,
+  register_memory,  // buffer = the memory registered with the network card (a local cost)
 };
 
-inline constexpr OpKind kAllOpKinds[] = {OpKind::isend,    OpKind::irecv, OpKind::wait_all,     OpKind::wait_any,
-                                         OpKind::barrier,  OpKind::copy,  OpKind::reduce_local, OpKind::win_allocate,
-                                         OpKind::win_free, OpKind::put,   OpKind::get,          OpKind::flush,
-                                         OpKind::win_sync};
+inline constexpr OpKind kAllOpKinds[] = {
+    OpKind::isend, OpKind::irecv,        OpKind::wait_all,     OpKind::wait_any,       OpKind::barrier,
+    OpKind::copy,  OpKind::reduce_local, OpKind::win_allocate, OpKind::win_free,       OpKind::put,
+    OpKind::get,   OpKind::flush,        OpKind::win_sync,     OpKind::register_memory};
 
 // One operation in flight: what the awaiting coroutine asked for, and where the engine leaves the
 // result. It lives in the rank's Comm until the await completes (a rank is one thread of
@@ -178,6 +179,15 @@ class Comm {
   // Copies src into dst within this rank's memory, charged at the engine's memory-copy cost.
   OpAwaitable<void> copy(Buffer dst, Buffer src) {
     make(OpKind::copy, dst, -1, 0).source = src;
+    return OpAwaitable<void>(*this);
+  }
+
+  // Registers `memory` with the network card so that RDMA may read or write it (and deregisters
+  // it when its user is done), charged at the engine's registration cost (models/registration.hpp):
+  // a local cost of the rank; real MPI registers what it registers itself, so the mpi engine
+  // charges nothing.
+  OpAwaitable<void> register_memory(Buffer memory) {
+    make(OpKind::register_memory, memory, -1, 0);
     return OpAwaitable<void>(*this);
   }
 

@@ -29,6 +29,8 @@ using coarray::PutMode;
 //   safe, buffered    C + alpha*(k+1) + beta*S           (each unit waits for the previous put)
 //   DMA, non-blocking alpha*2 + beta*m*k                 (k puts of m bytes back to back)
 // (C all copies, k puts, S bytes); nowait and double-buffered keep the max()es of the rules.
+// Per-statement registration adds R = registration.time(registered_bytes) to the origin's clock
+// before each statement's first unit: + statements*R when blocking, at most that otherwise.
 double coarray_put_time(const coarray::Plan& plan, const CoarrayCosts& costs, PutMode mode) {
   const double alpha = costs.hockney.alpha, beta = costs.hockney.beta, f = costs.overhead.at(0);
   const std::size_t per_statement = plan.statements > 0 ? plan.bytes / plan.statements : 0;
@@ -37,7 +39,8 @@ double coarray_put_time(const coarray::Plan& plan, const CoarrayCosts& costs, Pu
   double t = 0, port = 0, latest = 0;
   double arrived[2] = {0, 0};  // the last two puts' arrivals: [0] the latest
   bool unflushed = false;
-  for (std::size_t st = 0; st < plan.statements; ++st)
+  for (std::size_t st = 0; st < plan.statements; ++st) {
+    t += costs.registration_per_statement();
     for (std::size_t r = 0; r < units.runs; ++r)
       for (std::size_t u = 0; u < units.per_run; ++u) {
         const std::size_t n = u + 1 == units.per_run ? units.last : units.unit;
@@ -59,6 +62,7 @@ double coarray_put_time(const coarray::Plan& plan, const CoarrayCosts& costs, Pu
           unflushed = true;
         }
       }
+  }
   t = std::max(t, latest) + f;
   return unflushed ? t + alpha : t;
 }
@@ -66,7 +70,7 @@ double coarray_put_time(const coarray::Plan& plan, const CoarrayCosts& costs, Pu
 // Every get is waited for before the next operation: a get of n bytes takes o(n) + 2*alpha +
 // beta*n, and the copies out of the buffer add C (cases 1 to 4; Table 1's single get per unit or
 // Omni's get per NL piece only change k and the sizes). DMA gets straight into local memory, C = 0.
-// With o = 0: k*2*alpha + beta*S + C. The segment's end adds f.
+// With o = 0: k*2*alpha + beta*S + C. The segment's end adds f, each statement its registration.
 double coarray_get_time(const coarray::Plan& plan, const CoarrayCosts& costs) {
   const double alpha = costs.hockney.alpha, beta = costs.hockney.beta;
   double overheads = 0;
@@ -85,7 +89,8 @@ double coarray_get_time(const coarray::Plan& plan, const CoarrayCosts& costs) {
     overheads += costs.overhead.at(0);
   }
   return 2 * alpha * static_cast<double>(plan.transfers) + beta * static_cast<double>(plan.bytes) +
-         copy_time(static_cast<double>(plan.bytes_copied), costs.copy_bandwidth) + overheads;
+         copy_time(static_cast<double>(plan.bytes_copied), costs.copy_bandwidth) + overheads +
+         static_cast<double>(plan.statements) * costs.registration_per_statement();
 }
 
 namespace {

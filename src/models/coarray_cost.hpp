@@ -12,7 +12,9 @@
 //    alpha (the acknowledgement), or at ready if there are none; flush_all likewise;
 //  - a get of n bytes posted at t completes at t + o(n) + 2*alpha + beta*n (request and reply);
 //  - a copy of n bytes takes n / copy_bandwidth (0: free) and holds the rank;
-//  - win_sync and barrier take no time.
+//  - win_sync and barrier take no time;
+//  - a registration of n bytes (per-statement registration of DMA, before each statement's first
+//    transfer) takes registration.time(n) (models/registration.hpp) and holds the origin.
 // The ports of one_port and the LogGP rules are not covered (the engine has them).
 #pragma once
 
@@ -20,6 +22,7 @@
 #include "algorithms/coarray/segment_end.hpp"
 #include "models/overhead.hpp"
 #include "models/point_to_point.hpp"
+#include "models/registration.hpp"
 
 namespace collsim::models {
 
@@ -27,6 +30,10 @@ struct CoarrayCosts {
   Hockney hockney;
   double copy_bandwidth = 0;  // bytes/s of a local memory copy; 0: copies are free
   Overhead overhead{};        // the origin's per put, get (of their bytes) and flush (0 bytes)
+  RegistrationCost registration{};
+  std::size_t registered_bytes = 0;  // registered by each statement first (0: nothing registered)
+
+  double registration_per_statement() const { return registration.time(registered_bytes); }
 };
 
 // A segment of plan.statements PUT statements in `mode`, then its end (sync memory): from the

@@ -30,7 +30,7 @@ class OneSidedFake final : public Comm {
   // Rank r's memory of window w.
   std::vector<std::byte>& memory(Window w, int r) { return windows_.at(static_cast<std::size_t>(w.id)).at(r).bytes(); }
 
-  std::size_t puts = 0, gets = 0, copies = 0, flushes = 0, largest_transfer = 0;
+  std::size_t puts = 0, gets = 0, copies = 0, flushes = 0, registrations = 0, largest_transfer = 0;
 
  protected:
   bool start(Op& op) override {
@@ -87,6 +87,10 @@ class OneSidedFake final : public Comm {
         if (latest >= 0) now_ = std::max(now_, latest) + alpha;
         return true;
       }
+      case OpKind::register_memory:
+        now_ += costs_.registration.time(op.buffer.size());
+        ++registrations;
+        return true;
       case OpKind::win_sync:
       case OpKind::win_free:
       case OpKind::barrier: return true;

@@ -202,10 +202,11 @@ TEST(CoarrayScenario, ReadmeExampleLoads) {
 }
 
 TEST(CoarrayScenario, ErrorsNameTheirPosition) {
-  EXPECT_EQ(load_error(scenario(kGroup + "      colour: red\n")),
-            ":11:7: unknown key 'colour' in a coarray point group (expected one of: sweep, op, mode, elem, local, "
-            "local_shape, remote, remote_shape, buffer, statements, registered, get_behaviour, packing, nonblocking, "
-            "sync)");
+  EXPECT_EQ(
+      load_error(scenario(kGroup + "      colour: red\n")),
+      ":11:7: unknown key 'colour' in a coarray point group (expected one of: sweep, op, mode, elem, local, "
+      "local_shape, remote, remote_shape, buffer, statements, registered, registration, heap, get_behaviour, packing, "
+      "nonblocking, sync)");
   EXPECT_EQ(load_error(scenario(kGroup + "      op: send\n")), ":11:11: op: 'send' is not put or get");
   EXPECT_EQ(load_error(scenario(kGroup + "      buffer: [4000, 0]\n")), ":11:22: buffer must be at least 1 byte");
   EXPECT_EQ(load_error(scenario(kGroup + "      statements: [1, x]\n")),
@@ -251,6 +252,32 @@ TEST(CoarrayScenario, ErrorsNameTheirPosition) {
   EXPECT_EQ(load_error(std::string("name: a/b\n") + scenario(kGroup).substr(std::string("name: tiny\n").size())),
             ":1:7: name: 'a/b' is not a plain name (it names the results folder results/NAME: not empty, not . or "
             ".., no /)");
+}
+
+// registration: a sweep of registered points only; Omni's heap refuses a group whose array
+// registered once does not fit (3200 bytes + B = 403200 in a heap of 1 KiB).
+TEST(CoarrayScenario, RegistrationSweepAndOmnisHeap) {
+  const fs::path p =
+      write_file(fresh_dir("registration") / "s.yaml",
+                 scenario(kGroup + "      registered: [false, true]\n      registration: [once, per-statement]\n"));
+  const CoarrayScenario sc = load_coarray_scenario(p.string());
+  const auto plan = expand_coarray_plan(sc);
+  ASSERT_EQ(plan.size(), 3u);
+  EXPECT_FALSE(plan[0].point.options.registered);
+  EXPECT_EQ(plan[1].point.options.registration, coarray::RegisterWhen::once);
+  EXPECT_EQ(plan[2].point.options.registration, coarray::RegisterWhen::per_statement);
+  EXPECT_EQ(coarray_point_text(sc, plan[1]).find("registration="), std::string::npos);
+  EXPECT_NE(coarray_point_text(sc, plan[2]).find(";registered=1;get_behaviour=table1;registration=per-statement;"),
+            std::string::npos);
+  EXPECT_EQ(load_error(scenario(kGroup + "      registration: once\n")),
+            ":11:21: registration applies to registered: true only");
+  EXPECT_EQ(load_error(scenario(kGroup + "      registered: true\n      registration: [once, sometimes]\n")),
+            ":12:28: registration: 'sometimes' is not once or per-statement");
+  EXPECT_EQ(load_error(scenario(kGroup + "      registered: true\n      heap: 1KiB\n")).substr(0, 60),
+            ":12:13: registered: the registered local array (3200 bytes) ");
+  EXPECT_EQ(
+      load_error(scenario(kGroup + "      registered: true\n      registration: per-statement\n      heap: 1KiB\n")),
+      "");
 }
 
 TEST(CoarrayScenario, SweepsMultiply) {

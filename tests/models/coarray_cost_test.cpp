@@ -168,3 +168,42 @@ TEST(CoarraySyncCost, EachEndByHand) {
 
 }  // namespace
 }  // namespace collsim::models
+
+namespace collsim::models {
+namespace {
+
+// The registration term by hand, with the defaults of models/registration.hpp (20 us a call,
+// 0.5 us a 4 KiB page): 1 MiB spans 1048576 / 4096 = 256 pages, 20 + 256 x 0.5 = 148 us; one byte
+// more takes a 257th page; 2 MiB pages hold it in one.
+TEST(RegistrationCost, OneMebibyteByHand) {
+  const RegistrationCost r;
+  EXPECT_EQ(r.pages(1048576), 256u);
+  EXPECT_DOUBLE_EQ(r.time(1048576), 148e-6);
+  EXPECT_EQ(r.pages(1048577), 257u);
+  EXPECT_DOUBLE_EQ(r.time(1048577), 148.5e-6);
+  EXPECT_EQ(r.pages(1), 1u);
+  EXPECT_DOUBLE_EQ(r.time(1), 20.5e-6);
+  EXPECT_EQ(r.time(0), 0);
+  const RegistrationCost huge{20e-6, 0.5e-6, 2 << 20};
+  EXPECT_DOUBLE_EQ(huge.time(1048576), 20.5e-6);
+}
+
+// The closed forms with the registration term: a(:)[2] = b(:) of 131072 real(8) (1 MiB, case 0,
+// one put) under alpha 1 us, beta 1 ns/B. Blocking: the put arrives at 1 + 1048.576 us, its flush
+// takes alpha: 1050.576 us; registered per statement each statement first adds 148 us:
+// 1198.576 us for one, 2397.152 us for two. A GET: 2 alpha + beta n = 1050.576 us, + 148 us.
+TEST(RegistrationCost, InTheClosedFormsByHand) {
+  const coarray::Scheme dma = coarray::choose_scheme(1048576, 1048576, 400000, true);
+  CoarrayCosts costs{{1e-6, 1e-9}, 2e9};
+  EXPECT_NEAR(coarray_put_time(coarray::plan_put(dma, 1048576, 1), costs, coarray::PutMode::blocking), 1050.576e-6,
+              1e-12);
+  costs.registered_bytes = 1048576;
+  EXPECT_NEAR(coarray_put_time(coarray::plan_put(dma, 1048576, 1), costs, coarray::PutMode::blocking), 1198.576e-6,
+              1e-12);
+  EXPECT_NEAR(coarray_put_time(coarray::plan_put(dma, 1048576, 2), costs, coarray::PutMode::blocking), 2397.152e-6,
+              1e-12);
+  EXPECT_NEAR(coarray_get_time(coarray::plan_get(dma, 1048576), costs), 1198.576e-6, 1e-12);
+}
+
+}  // namespace
+}  // namespace collsim::models

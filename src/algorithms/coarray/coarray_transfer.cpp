@@ -1,5 +1,6 @@
 #include "algorithms/coarray/coarray_transfer.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -64,12 +65,43 @@ Task<> unpack(Comm& comm, Buffer buffer, Buffer local, const Unit& unit) {
   }
 }
 
+Buffer register_span(Buffer local, const Section& local_section) {
+  const Touched t = touched(local_section);
+  return local.slice(t.offset, t.bytes);
+}
+
 Task<> get_and_wait(Comm& comm, Window w, int image, std::size_t offset, Buffer into) {
   Request r = co_await comm.get(w, image, offset, into);
   co_await comm.wait(r);
 }
 
 }  // namespace
+
+const char* to_string(RegisterWhen when) { return when == RegisterWhen::once ? "once" : "per-statement"; }
+
+std::optional<RegisterWhen> parse_register_when(const std::string& name) {
+  for (const RegisterWhen w : {RegisterWhen::once, RegisterWhen::per_statement})
+    if (name == to_string(w)) return w;
+  return std::nullopt;
+}
+
+std::string heap_problem(const CoarrayOptions& options, std::size_t local_bytes) {
+  if (!options.registered || options.registration != RegisterWhen::once) return "";
+  const std::size_t need = local_bytes + buffer_capacity(options.buffer_bytes, options.packing);
+  if (need <= options.heap_bytes) return "";
+  return "the registered local array (" + std::to_string(local_bytes) + " bytes) and the buffer B (" +
+         std::to_string(options.buffer_bytes) + ") take " + std::to_string(need) + " bytes of Omni's heap of " +
+         std::to_string(options.heap_bytes) +
+         " (XMP_ONESIDED_HEAP_SIZE), where Omni stops the program: give a larger --heap, or --registration "
+         "per-statement";
+}
+
+Touched touched(const Section& section) {
+  const std::vector<std::size_t> offsets = section.element_offsets();
+  if (offsets.empty()) return {};
+  const auto [low, high] = std::minmax_element(offsets.begin(), offsets.end());
+  return {*low, *high + section.shape().element_bytes - *low};
+}
 
 void CoarrayContext::prepare(PutMode mode, std::size_t staged_bytes) {
   if (mode == PutMode::double_buffered && storage[1].size() == 0) storage[1] = Storage(capacity(), real);
@@ -81,6 +113,8 @@ Task<> put_section(Comm& comm, CoarrayContext& ctx, int image, Buffer local, con
   check_local(local, local_section);
   const Scheme scheme = choose_scheme(local_section, remote_section, ctx.options.buffer_bytes, ctx.options.registered,
                                       ctx.options.packing);
+  if (scheme.dma() && ctx.options.registration == RegisterWhen::per_statement)
+    co_await comm.register_memory(register_span(local, local_section));
   const Runs runs(local_section, remote_section);
   for (Units units(scheme, runs); units.next();) {
     const Unit& unit = units.unit();
@@ -110,6 +144,8 @@ Task<> get_section(Comm& comm, CoarrayContext& ctx, int image, Buffer local, con
   const Scheme scheme = choose_scheme(local_section, remote_section, ctx.options.buffer_bytes, ctx.options.registered,
                                       ctx.options.packing);
   const bool per_piece = ctx.options.get == GetBehaviour::omni && (scheme.table_case == 2 || scheme.table_case == 3);
+  if (scheme.dma() && ctx.options.registration == RegisterWhen::per_statement)
+    co_await comm.register_memory(register_span(local, local_section));
   const Runs runs(local_section, remote_section);
   for (Units units(scheme, runs); units.next();) {
     const Unit& unit = units.unit();

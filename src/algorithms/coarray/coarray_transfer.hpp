@@ -21,9 +21,17 @@
 //       into memory of its own (the same copy, into a fresh place), kept until the segment
 //       ends, so every engine's data check still holds while the time is the no-wait rule's.
 //  - GET is blocking: each get is waited for before its data is used.
+//  - Registration of the local data (DMA only; RegisterWhen): `once` registers it before the
+//    segment, outside the timed part (Omni on MPI-3: the local data is a coarray, carved out of the
+//    one window of XMP_ONESIDED_HEAP_SIZE bytes registered at start-up); `per_statement` registers
+//    the bytes each statement reads or writes (its first to last element) before its first
+//    transfer and deregisters them after, as Omni's Fujitsu RDMA layer does around every put from
+//    memory that is not a coarray (libxmp/src/xmp_coarray_fjrdma.c:1666-1675, _XMP_TEMP_MEMID).
 #pragma once
 
 #include <cstddef>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "algorithms/coarray/scheme.hpp"
@@ -33,12 +41,42 @@
 
 namespace collsim::coarray {
 
+// When the local data of a DMA statement is registered (the header comment).
+enum class RegisterWhen { once, per_statement };
+// "once", "per-statement": the names --registration and the scenario take.
+const char* to_string(RegisterWhen when);
+// The RegisterWhen named `name`; nullopt for another name.
+std::optional<RegisterWhen> parse_register_when(const std::string& name);
+
+// Omni's registered memory on MPI-3: one window of XMP_ONESIDED_HEAP_SIZE bytes, 27 MiB by default
+// (libxmp/include/xmp_internal.h:418, "27M"), allocated and lock_all'ed at start-up
+// (libxmp/src/xmp_onesided_mpi.c:43); every coarray is carved out of it
+// (_XMP_mpi_coarray_malloc), the local buffer too (XMPCO_malloc_pool, libxmp/src/xmpco_alloc.c:455-486).
+inline constexpr std::size_t kDefaultHeapBytes = std::size_t{27} << 20;
+
 struct CoarrayOptions {
   std::size_t buffer_bytes = kDefaultBufferBytes;  // B
   bool registered = false;                         // the local data may be the source of RDMA: DMA
   GetBehaviour get = GetBehaviour::table1;
-  Packing packing = Packing::table1;  // how many NL pieces one put carries (scheme.hpp)
+  Packing packing = Packing::table1;               // how many NL pieces one put carries (scheme.hpp)
+  RegisterWhen registration = RegisterWhen::once;  // registered only
+  std::size_t heap_bytes = kDefaultHeapBytes;      // Omni's registered memory (registered, once)
 };
+
+// What Omni's runtime would refuse of `options` for a local array of `local_bytes`, or "": with
+// `registered` and `once`, the local array is a coarray in Omni's heap beside the local buffer B,
+// and when they do not fit Omni stops the program ("Cannot allocate coarray. Heap memory size of
+// coarray is too small", libxmp/src/xmp_coarray_mpi.c:281-290) rather than fall back to
+// buffering. Omni rounds each coarray up to its alignment; this counts the bytes themselves.
+// Per-statement registration needs no room there (the memory is registered where it is).
+std::string heap_problem(const CoarrayOptions& options, std::size_t local_bytes);
+
+// The bytes a statement on `section` reads or writes in its array, from its lowest to its highest
+// element (what registering it per statement covers): where they start, and how many.
+struct Touched {
+  std::size_t offset = 0, bytes = 0;
+};
+Touched touched(const Section& section);
 
 // One image's runtime state. Not copyable: `buffer` views the memory it owns.
 struct CoarrayContext {

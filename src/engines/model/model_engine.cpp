@@ -539,6 +539,7 @@ bool ModelEngine::start(int rank, Op& op) {
     case OpKind::get: return start_get(rank, op);
     case OpKind::flush: return start_flush(rank, op);
     case OpKind::win_sync: return true;
+    case OpKind::register_memory: return local_work(rank, config_.registration.time(op.buffer.size()));
   }
   return true;
 }

@@ -53,13 +53,15 @@
 // (o, g + (m-1)G) and a get and a flush cost o.
 // A local copy of n bytes takes n / copy_bandwidth (free when copy_bandwidth is 0), a local
 // reduction of n bytes n * reduce_gamma (free when 0); under LogGP both hold the CPU, so arrivals
-// meanwhile wait. The barrier is ideal: it releases every rank when the
+// meanwhile wait. A registration of n bytes (comm.register_memory) takes registration.time(n)
+// (models/registration.hpp) and holds the rank as a copy does. The barrier is ideal: it releases every rank when the
 // last one enters.
 #pragma once
 
 #include "engines/run.hpp"
 #include "models/overhead.hpp"
 #include "models/point_to_point.hpp"
+#include "models/registration.hpp"
 
 namespace collsim {
 
@@ -72,10 +74,11 @@ struct ModelConfig {
   bool one_port = false;              // Hockney and two-level (LogGP has g and G)
   // Two-level: a rank's sends to ranks of its own node overlap for free (false: one at a time).
   bool concurrent_intra_sends = false;
-  models::Overhead send_overhead;  // Hockney and two-level: per message, the sender's
-  models::Overhead recv_overhead;  // Hockney and two-level: per message, the receiver's
-  double copy_bandwidth = 0;       // bytes/s for comm.copy; 0 = free
-  double reduce_gamma = 0;         // s/byte for comm.reduce_local; 0 = free
+  models::Overhead send_overhead;         // Hockney and two-level: per message, the sender's
+  models::Overhead recv_overhead;         // Hockney and two-level: per message, the receiver's
+  double copy_bandwidth = 0;              // bytes/s for comm.copy; 0 = free
+  double reduce_gamma = 0;                // s/byte for comm.reduce_local; 0 = free
+  models::RegistrationCost registration;  // comm.register_memory; the platform's with --platform
 
   // The Hockney model between ranks a and b (kind hockney or two_level).
   const models::Hockney& hockney_between(int a, int b) const {

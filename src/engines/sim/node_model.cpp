@@ -47,6 +47,15 @@ NodeShapeFacts node_facts(const s4u::Host& host) {
   return f;
 }
 
+models::RegistrationCost host_registration(const s4u::Host& host) {
+  models::RegistrationCost r;
+  if (const char* v = host.get_property("collsim/registration_call")) r.call = parse_seconds(v).value_or(r.call);
+  if (const char* v = host.get_property("collsim/registration_page"))
+    r.per_page = parse_seconds(v).value_or(r.per_page);
+  if (const char* v = host.get_property("collsim/page_size")) r.page_size = parse_bytes(v).value_or(r.page_size);
+  return r;
+}
+
 double NodeModel::fresh_bytes(int owner, double size, double received) const {
   const NodeShapeFacts& f = facts_[static_cast<std::size_t>(owner)];
   const double held = f.private_cache > 0 ? std::min(received, f.private_cache) : received;

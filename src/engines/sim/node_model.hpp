@@ -40,6 +40,8 @@
 
 #include <simgrid/s4u.hpp>
 
+#include "models/registration.hpp"
+
 namespace collsim::sim {
 
 // A node's parameters, from its host's properties.
@@ -59,6 +61,9 @@ struct NodeShapeFacts {
 // The facts a host's properties state (0 for what it does not state). check_platform_file has
 // checked each where it is given.
 NodeShapeFacts node_facts(const simgrid::s4u::Host& host);
+// What registering memory costs on `host` (collsim/registration_call, collsim/registration_page,
+// collsim/page_size; the defaults of models/registration.hpp for those it does not state).
+models::RegistrationCost host_registration(const simgrid::s4u::Host& host);
 
 class NodeModel {
  public:

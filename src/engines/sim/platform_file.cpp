@@ -713,13 +713,16 @@ class Checker {
     const bool sockets = id == "collsim/sockets", protocol = id == "collsim/protocol";
     // Rates of the node model (node_model.hpp) and of a core's copies.
     const bool rate = id == "memcpy_bw" || id == "collsim/memory_bandwidth" || id == "collsim/inter_socket_bandwidth";
-    const bool time = id == "collsim/inter_socket_latency";
+    // Registration (models/registration.hpp): a time per call and per page, the page's size.
+    const bool registration_time = id == "collsim/registration_call" || id == "collsim/registration_page";
+    const bool page = id == "collsim/page_size";
+    const bool time = id == "collsim/inter_socket_latency" || registration_time;
     // Fresh data (node_model.hpp): 0 says the node has none of it.
     const bool rate_or_off = id == "collsim/fresh_copy_bandwidth" || id == "collsim/inter_socket_fresh_copy_bandwidth";
     const bool size = id == "collsim/private_cache";
     const bool profile =
         id.starts_with("collsim/ideal/") || id.starts_with("collsim/tcp/") || id.starts_with("collsim/shm/");
-    if (!sockets && !protocol && !rate && !rate_or_off && !size && !time && !profile) return true;
+    if (!sockets && !protocol && !rate && !rate_or_off && !size && !time && !page && !profile) return true;
     const std::string tag = "<prop id=\"" + id + "\">";
     if (parent != "host" && parent != "cluster")
       return fail(
@@ -732,6 +735,15 @@ class Checker {
       return fail(at, tag + " value '" + value + "' is not a size (e.g. 1MiB; 0: no bound)");
     if (time && !(parse_seconds(value).value_or(-1) >= 0))
       return fail(at, tag + " value '" + value + "' is not a time (e.g. 100ns; a bare number is seconds)");
+    if (page && parse_bytes(value).value_or(0) == 0)
+      return fail(at, tag + " value '" + value + "' is not a page size (e.g. 4KiB or 2MiB)");
+    if (registration_time || page) {
+      // The model engine takes the first value the file states (the sim engine each host's own).
+      auto& r = out_.registration;
+      if (id == "collsim/registration_call" && !seen_call_) r.call = *parse_seconds(value), seen_call_ = true;
+      if (id == "collsim/registration_page" && !seen_page_) r.per_page = *parse_seconds(value), seen_page_ = true;
+      if (page && !seen_page_size_) r.page_size = *parse_bytes(value), seen_page_size_ = true;
+    }
     if (sockets) {
       const long long cores = stack_.back().cores;
       const auto n = whole(value, INT_MAX);
@@ -766,6 +778,7 @@ class Checker {
   std::unordered_map<std::string, long> names_, links_, routes_;  // -> line defined
 
   CheckedPlatform out_;
+  bool seen_call_ = false, seen_page_ = false, seen_page_size_ = false;
 };
 
 // The line and column of the first element for which `match(element, attributes, line)` holds.

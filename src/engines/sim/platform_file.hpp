@@ -21,7 +21,8 @@
 //  - at most kMaxPlatformHosts hosts, at least one;
 //  - collsim's host properties: memcpy_bw a bandwidth, collsim/sockets a whole number that
 //    divides the host's cores, collsim/protocol and collsim/PROFILE/KEY as protocol.hpp reads
-//    them, all in a <host> or <cluster> (elsewhere SimGrid gives them to no host).
+//    them, collsim/registration_call and collsim/registration_page times, collsim/page_size a
+//    size, all in a <host> or <cluster> (elsewhere SimGrid gives them to no host).
 // What only SimGrid can tell (routes, the values of its <config> options) is checked in the
 // simulation process, which names places with the place_of_* functions below.
 #pragma once
@@ -30,6 +31,7 @@
 #include <string_view>
 #include <vector>
 
+#include "models/registration.hpp"
 #include "support/input_error.hpp"
 
 namespace collsim {
@@ -56,6 +58,9 @@ struct PlatformOption {
 
 struct CheckedPlatform {
   std::vector<PlatformOption> options;  // in file order
+  // The registration cost the file states (collsim/registration_call, collsim/registration_page,
+  // collsim/page_size: the first of each), the defaults for what it does not.
+  models::RegistrationCost registration;
 };
 
 // Checks the platform file `file`; throws PlatformError ("FILE: cannot open: ..." when it cannot

@@ -70,6 +70,7 @@ bool SimComm::start(Op& op) {
     case OpKind::get: post_get(op); break;
     case OpKind::flush: flush(op.window.id, op.peer); break;
     case OpKind::win_sync: break;  // the simulated memory is coherent: nothing to order
+    case OpKind::register_memory: register_memory(op.buffer.size()); break;
   }
   return true;
 }
@@ -329,6 +330,11 @@ void SimComm::copy(Buffer dst, Buffer src) {
   copy_bytes(dst, src);
   if (memcpy_rate_ > 0 && src.size() > 0)
     local_work([&] { s4u::this_actor::sleep_for(static_cast<double>(src.size()) / memcpy_rate_); });
+}
+
+// The kernel pins the pages and the NIC learns them: the rank's core is busy meanwhile.
+void SimComm::register_memory(std::size_t bytes) {
+  if (const double t = registration_.time(bytes); t > 0) local_work([&] { s4u::this_actor::sleep_for(t); });
 }
 
 // One flop per element on a core of the rank's host (this_actor::execute), so that ranks sharing

@@ -43,6 +43,7 @@
 #include "engines/run.hpp"
 #include "engines/sim/sim_trace.hpp"
 #include "engines/sim/transport.hpp"
+#include "models/registration.hpp"
 
 namespace collsim::sim {
 
@@ -151,6 +152,8 @@ class SimComm final : public Comm {
   // memcpy_rate: bytes/s of comm.copy on this rank's host; 0 = free.
   SimComm(Measurement& m, Mailboxes& mailboxes, int rank, const ProtocolProfile& ideal, double memcpy_rate);
   double memcpy_rate() const { return memcpy_rate_; }
+  // What comm.register_memory costs on this rank's host (the platform's; the defaults otherwise).
+  void set_registration(const models::RegistrationCost& cost) { registration_ = cost; }
 
   int rank() const override { return rank_; }
   int size() const override { return m_.procs; }
@@ -216,6 +219,7 @@ class SimComm final : public Comm {
   void wait_all(std::span<Request> requests);
   std::size_t wait_any(std::span<Request> requests);
   void copy(Buffer dst, Buffer src);
+  void register_memory(std::size_t bytes);
   void reduce_local(const Op& op);
   template <class F>
   void local_work(F&& work);
@@ -241,6 +245,7 @@ class SimComm final : public Comm {
   int rank_;
   ProtocolProfile ideal_;  // the ideal profile, for messages the Transport does not carry
   double memcpy_rate_;
+  models::RegistrationCost registration_;
   // By request id (ids are reused, so this stays as long as the most requests live at once); each
   // apart, so a payload slot's address stays put while SimGrid writes to it.
   std::vector<std::unique_ptr<Pending>> requests_;

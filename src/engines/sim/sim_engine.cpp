@@ -859,6 +859,10 @@ models::TwoLevelHockney platform_hockney(const SimConfig& config) {
   return h;
 }
 
+models::RegistrationCost platform_registration(const SimConfig& config) {
+  return check_platform_file(config.platform_file).registration;
+}
+
 void end_sim_server() { the_server().reset(); }
 
 std::size_t platform_host_count(const std::string& platform_file) {

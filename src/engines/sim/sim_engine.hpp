@@ -96,6 +96,7 @@
 
 #include "engines/run.hpp"
 #include "models/point_to_point.hpp"
+#include "models/registration.hpp"
 
 namespace collsim {
 
@@ -154,6 +155,12 @@ void end_sim_server();
 // between sockets, the loopback's latency plus the link's, at the narrower bandwidth. Its
 // placement is config.map_by resolved on the platform. Throws InputError like run_sim.
 models::TwoLevelHockney platform_hockney(const SimConfig& config);
+
+// What registering memory costs on config's platform, for the model engine: the first value the
+// file states of collsim/registration_call, collsim/registration_page and collsim/page_size (the
+// sim engine takes each host's own), the defaults of models/registration.hpp for the others.
+// Throws PlatformError (an InputError) for a bad file.
+models::RegistrationCost platform_registration(const SimConfig& config);
 
 // Number of hosts in a platform file (for validation messages); throws InputError.
 std::size_t platform_host_count(const std::string& platform_file);

@@ -196,11 +196,12 @@ Attempt::Error Attempt::error(const char* shared, const std::string& platform_fi
 struct Simulation::Impl {
   SimConfig config;
   Attempt* attempt = nullptr;
-  s4u::Engine* engine = nullptr;     // deliberately never deleted: the process exits after the run
-  std::vector<s4u::Host*> hosts;     // natural order of names: node i of the placement
-  models::Placement placement;       // config.map_by resolved against the hosts
-  std::vector<double> memcpy_rate;   // per host, bytes/s, 0 = free
-  std::unique_ptr<NodeModel> nodes;  // the inside of the nodes in use, under shm
+  s4u::Engine* engine = nullptr;                       // deliberately never deleted: the process exits after the run
+  std::vector<s4u::Host*> hosts;                       // natural order of names: node i of the placement
+  models::Placement placement;                         // config.map_by resolved against the hosts
+  std::vector<double> memcpy_rate;                     // per host, bytes/s, 0 = free
+  std::vector<models::RegistrationCost> registration;  // per host
+  std::unique_ptr<NodeModel> nodes;                    // the inside of the nodes in use, under shm
   Protocols protocols;
   Mailboxes mailboxes;
   Measurement* current = nullptr;
@@ -302,6 +303,7 @@ Simulation::Simulation(const SimConfig& config, const CheckedPlatform& platform,
   for (s4u::Host* h : impl_->hosts) {
     const char* v = h->get_property("memcpy_bw");
     impl_->memcpy_rate.push_back(v ? parse_bandwidth(v) : 0);
+    impl_->registration.push_back(sim::host_registration(*h));
   }
 
   // Protocol settings are host properties (a <prop> in a <cluster> reaches all its hosts); the
@@ -474,6 +476,7 @@ void Simulation::Impl::measure(std::size_t index, const RunSpec& spec) {
   for (std::size_t r = 0; r < P; ++r) {
     m.ranks.push_back(
         std::make_unique<SimComm>(m, mailboxes, static_cast<int>(r), protocols.inter, memcpy_rate[node(r)]));
+    m.ranks.back()->set_registration(registration[node(r)]);
     if (spec.trace) m.ranks.back()->set_trace(&events);
   }
   std::vector<double> finish(P, 0.0), osu(P, 0.0);

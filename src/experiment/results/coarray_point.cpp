@@ -24,6 +24,11 @@ coarray::Plan CoarrayPoint::plan() const {
              : coarray::plan_put(scheme(), local.bytes(), statements);
 }
 
+std::size_t CoarrayPoint::registered_bytes_per_statement() const {
+  if (!scheme().dma() || options.registration != coarray::RegisterWhen::per_statement) return 0;
+  return coarray::touched(local).bytes;
+}
+
 std::string CoarrayPoint::op() const {
   if (get) return "coarray/get";
   switch (mode) {
@@ -41,7 +46,10 @@ std::string CoarrayPoint::describe() const {
   return op() + " " + (get ? l + " = " + r : r + " = " + l) + ", " + std::to_string(statements) +
          " per segment, B = " + std::to_string(options.buffer_bytes) +
          (options.packing == coarray::Packing::omni ? ", Omni's packing" : "") +
-         (sync == coarray::SyncKind::memory ? "" : std::string(", ended by sync ") + coarray::to_string(sync));
+         (sync == coarray::SyncKind::memory ? "" : std::string(", ended by sync ") + coarray::to_string(sync)) +
+         (options.registered && options.registration == coarray::RegisterWhen::per_statement
+              ? ", registered per statement"
+              : "");
 }
 
 namespace {
@@ -216,6 +224,14 @@ CoarrayRow measured_coarray_row(std::string engine, CoarrayPoint point, const Me
   return row;
 }
 
+namespace {
+// 0, 1 (registered once, outside the segment: the column's older values) or per-statement.
+std::string registered_cell(const coarray::CoarrayOptions& o) {
+  if (!o.registered) return "0";
+  return o.registration == coarray::RegisterWhen::per_statement ? coarray::to_string(o.registration) : "1";
+}
+}  // namespace
+
 std::string coarray_csv_header() {
   return "engine,op,case,nl_bytes,nr_bytes,buffer,unit_bytes,transfers,copies,time_s,local,local_shape,remote,"
          "remote_shape,elem_bytes,statements,registered,get_behaviour,packing,sync,bytes,runs,min_s,ci95_s,"
@@ -231,7 +247,7 @@ std::string coarray_csv_row(const CoarrayRow& row) {
       << p.options.buffer_bytes << ',' << s.unit << ',' << plan.transfers << ',' << plan.copies << ','
       << format_real(row.time_s) << ',' << csv_quoted(p.local.str()) << ',' << csv_quoted(p.local.shape().str()) << ','
       << csv_quoted(p.remote.str()) << ',' << csv_quoted(p.remote.shape().str()) << ',' << p.local.shape().element_bytes
-      << ',' << p.statements << ',' << (p.options.registered ? 1 : 0) << ','
+      << ',' << p.statements << ',' << registered_cell(p.options) << ','
       << (p.options.get == coarray::GetBehaviour::omni ? "omni" : "table1") << ','
       << (p.options.packing == coarray::Packing::omni ? "omni" : "table1") << ',' << coarray::to_string(p.sync) << ','
       << plan.bytes << ',' << row.runs << ',' << format_real(row.min_s) << ',' << format_real(row.ci95_s) << ','
@@ -273,7 +289,10 @@ std::vector<CoarrayRow> parse_coarray_csv(const std::string& text) {
     p.remote =
         coarray::parse_section(column(cells, "remote"), coarray::parse_shape(column(cells, "remote_shape"), elem));
     p.options.buffer_bytes = std::stoul(column(cells, "buffer"));
-    p.options.registered = column(cells, "registered") == "1";
+    const std::string& registered = column(cells, "registered");
+    p.options.registered = registered != "0";
+    if (registered == coarray::to_string(coarray::RegisterWhen::per_statement))
+      p.options.registration = coarray::RegisterWhen::per_statement;
     p.options.get =
         column(cells, "get_behaviour") == "omni" ? coarray::GetBehaviour::omni : coarray::GetBehaviour::table1;
     // Files written before the column existed were Table 1's packing.

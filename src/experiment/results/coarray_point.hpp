@@ -39,6 +39,9 @@ struct CoarrayPoint {
 
   coarray::Scheme scheme() const;
   coarray::Plan plan() const;
+  // The bytes each statement registers before its transfers: the local section's span for DMA
+  // registered per statement, else 0 (coarray_transfer.hpp).
+  std::size_t registered_bytes_per_statement() const;
   // "coarray/put", "coarray/put-nb" (safe), "coarray/put-nb-nowait", "coarray/put-nb-double", "coarray/get"
   std::string op() const;
   std::string describe() const;

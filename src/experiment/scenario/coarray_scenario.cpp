@@ -23,7 +23,7 @@ std::vector<bool> booleans(const Reader& in, const YAML::Node& n, const std::str
 CoarrayGroup read_group(const Reader& in, const YAML::Node& g, std::size_t number) {
   in.only_keys(g, "a coarray point group",
                {"sweep", "op", "mode", "elem", "local", "local_shape", "remote", "remote_shape", "buffer", "statements",
-                "registered", "get_behaviour", "packing", "nonblocking", "sync"});
+                "registered", "registration", "heap", "get_behaviour", "packing", "nonblocking", "sync"});
   CoarrayGroup group;
   group.label = g["sweep"] ? in.text(g["sweep"], "sweep") : "group " + std::to_string(number);
   if (group.label.find_first_of(",\"\n") != std::string::npos)
@@ -92,6 +92,22 @@ CoarrayGroup read_group(const Reader& in, const YAML::Node& g, std::size_t numbe
           return static_cast<std::size_t>(in.integer(x, "statements", 1, 1 << 20));
         }));
   if (g["registered"]) group.registered = booleans(in, g["registered"], "registered");
+  const bool any_registered =
+      std::find(group.registered.begin(), group.registered.end(), true) != group.registered.end();
+  for (const char* key : {"registration", "heap"})
+    if (g[key] && !any_registered) in.fail(g[key], std::string(key) + " applies to registered: true only");
+  if (g["registration"])
+    group.registrations = in.distinct(g["registration"], "registration",
+                                      in.list(g["registration"], "registration", [&](const YAML::Node& x) {
+                                        const std::string w = in.text(x, "registration");
+                                        const auto when = coarray::parse_register_when(w);
+                                        if (!when) in.fail(x, "registration: '" + w + "' is not once or per-statement");
+                                        return *when;
+                                      }));
+  if (g["heap"]) {
+    group.heap_bytes = in.bytes(g["heap"], "heap");
+    if (group.heap_bytes == 0) in.fail(g["heap"], "heap must be at least 1 byte");
+  }
   if (g["get_behaviour"]) {
     const std::string b = in.text(g["get_behaviour"], "get_behaviour");
     if (b != "table1" && b != "omni") in.fail(g["get_behaviour"], "get_behaviour: '" + b + "' is not table1 or omni");
@@ -111,6 +127,16 @@ CoarrayGroup read_group(const Reader& in, const YAML::Node& g, std::size_t numbe
       if (!sync) in.fail(x, "sync: '" + k + "' is not memory, all or images");
       return *sync;
     }));
+  // Omni's heap holds a local array registered once (coarray_transfer.hpp, heap_problem).
+  if (any_registered && std::find(group.registrations.begin(), group.registrations.end(),
+                                  coarray::RegisterWhen::once) != group.registrations.end())
+    for (const std::size_t buffer : group.buffers)
+      for (const coarray::Packing packing : group.packings) {
+        coarray::CoarrayOptions o;
+        o.registered = true, o.buffer_bytes = buffer, o.packing = packing, o.heap_bytes = group.heap_bytes;
+        if (const std::string why = coarray::heap_problem(o, group.local.shape().bytes()); !why.empty())
+          in.fail(g["heap"] ? g["heap"] : g["registered"], "registered: " + why);
+      }
   return group;
 }
 
@@ -213,24 +239,28 @@ std::vector<CoarrayPlanPoint> expand_coarray_plan(const CoarrayScenario& sc) {
     for (const auto& g : sc.groups)
       for (coarray::PutMode mode : g.modes)
         for (bool registered : g.registered)
-          for (std::size_t buffer : g.buffers)
-            for (coarray::Packing packing : g.packings)
-              for (coarray::SyncKind sync : g.syncs)
-                for (std::size_t statements : g.statements) {
-                  CoarrayPoint p;
-                  p.get = g.get;
-                  p.local = g.local;
-                  p.remote = g.remote;
-                  p.mode = mode;
-                  p.statements = statements;
-                  p.options.buffer_bytes = buffer;
-                  p.options.registered = registered;
-                  p.options.get = g.get_behaviour;
-                  p.options.packing = packing;
-                  p.sync = sync;
-                  p.real_bytes = sc.real_bytes;
-                  plan.push_back({engine, g.label, index++, std::move(p)});
-                }
+          for (coarray::RegisterWhen when :
+               registered ? g.registrations : std::vector<coarray::RegisterWhen>{coarray::RegisterWhen::once})
+            for (std::size_t buffer : g.buffers)
+              for (coarray::Packing packing : g.packings)
+                for (coarray::SyncKind sync : g.syncs)
+                  for (std::size_t statements : g.statements) {
+                    CoarrayPoint p;
+                    p.get = g.get;
+                    p.local = g.local;
+                    p.remote = g.remote;
+                    p.mode = mode;
+                    p.statements = statements;
+                    p.options.buffer_bytes = buffer;
+                    p.options.registered = registered;
+                    p.options.registration = when;
+                    p.options.heap_bytes = g.heap_bytes;
+                    p.options.get = g.get_behaviour;
+                    p.options.packing = packing;
+                    p.sync = sync;
+                    p.real_bytes = sc.real_bytes;
+                    plan.push_back({engine, g.label, index++, std::move(p)});
+                  }
   }
   return plan;
 }

@@ -28,6 +28,8 @@ struct CoarrayGroup {
   std::vector<std::size_t> buffers{coarray::kDefaultBufferBytes};
   std::vector<std::size_t> statements{1};
   std::vector<bool> registered{false};
+  std::vector<coarray::RegisterWhen> registrations{coarray::RegisterWhen::once};  // registered points only
+  std::size_t heap_bytes = coarray::kDefaultHeapBytes;
   coarray::GetBehaviour get_behaviour = coarray::GetBehaviour::table1;
   std::vector<coarray::Packing> packings{coarray::Packing::table1};
   std::vector<coarray::SyncKind> syncs{coarray::SyncKind::memory};  // `sync:`, the segment's end

@@ -162,6 +162,10 @@ std::string coarray_point_text(const CoarrayScenario& sc, const CoarrayPlanPoint
          (p.options.packing == coarray::Packing::omni ? ";packing=omni" : "") +
          // Likewise only a sync other than memory.
          (p.sync == coarray::SyncKind::memory ? "" : std::string(";sync=") + coarray::to_string(p.sync)) +
+         // Likewise only per-statement registration, which came later.
+         (p.options.registered && p.options.registration == coarray::RegisterWhen::per_statement
+              ? ";registration=per-statement"
+              : "") +
          ";images=" + std::to_string(sc.images);
 }
 

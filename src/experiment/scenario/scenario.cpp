@@ -51,6 +51,7 @@ void place_model(const Reader& in, const YAML::Node& root, const SimConfig& sim,
   try {
     if (from_platform) {
       model.two_level = platform_hockney(sim);
+      model.registration = platform_registration(sim);
       return;
     }
     // Without a socket level (or a shape given) the model only needs to know who shares a node.

@@ -63,6 +63,15 @@ std::vector<std::string> coarray_point_arguments(const CoarrayPoint& p, bool run
     a.push_back("--buffer");
     a.push_back(std::to_string(p.options.buffer_bytes));
     if (p.options.registered) a.push_back("--registered");
+    // Only what differs from the defaults, as the older programs took the points without them.
+    if (p.options.registered && p.options.registration != coarray::RegisterWhen::once) {
+      a.push_back("--registration");
+      a.push_back(coarray::to_string(p.options.registration));
+    }
+    if (p.options.registered && p.options.heap_bytes != coarray::kDefaultHeapBytes) {
+      a.push_back("--heap");
+      a.push_back(std::to_string(p.options.heap_bytes));
+    }
     if (p.options.packing == coarray::Packing::omni) {
       a.push_back("--packing");
       a.push_back("omni");
@@ -261,7 +270,7 @@ std::string format_coarray_summary(const CoarrayScenario& sc, const std::vector<
   std::string out;
   char line[512];
   // rule: how the runtime fills its buffer (--packing); a GET under Omni's behaviour gets each
-  // piece, so its packing does not apply.
+  // piece, so its packing does not apply. reg: registered once (yes), per statement (stm), or not.
   std::snprintf(line, sizeof line, "%-14s %-14s %4s %10s %10s %9s %8s %5s %3s", "sweep", "op", "case", "NL", "NR", "B",
                 "rule", "stmts", "reg");
   out += line;
@@ -286,7 +295,9 @@ std::string format_coarray_summary(const CoarrayScenario& sc, const std::vector<
                                                                              : "table1";
     std::snprintf(line, sizeof line, "%-14s %-14s %4d %10zu %10zu %9zu %8s %5zu %3s", at.group.c_str(), p.op().c_str(),
                   s.table_case, s.nl, s.nr, p.options.buffer_bytes, rule, p.statements,
-                  p.options.registered ? "yes" : "no");
+                  !p.options.registered                                            ? "no"
+                  : p.options.registration == coarray::RegisterWhen::per_statement ? "stm"
+                                                                                   : "yes");
     out += line;
     if (syncs) {
       std::snprintf(line, sizeof line, " %6s", coarray::to_string(p.sync));

@@ -97,6 +97,60 @@ void check_statement(const Statement& s, int expected_case = -1) {
   }
 }
 
+// Per-statement registration registers, before each DMA statement's transfers, the local bytes
+// from its first to its last element, and nothing when buffered or registered once. b(1:100:2) of
+// b(100), real(8): elements at bytes 0, 16, ..., 784, so 792 bytes (one 4 KiB page: 20.5 us).
+TEST(CoarrayTransfer, PerStatementRegistrationRegistersTheTouchedBytes) {
+  Statement s = statement("1:100:2", "100", "1:50", "50", 64, true);
+  EXPECT_EQ(touched(s.local).offset, 0u);
+  EXPECT_EQ(touched(s.local).bytes, 792u);
+  models::CoarrayCosts costs = kCosts;
+  costs.registered_bytes = 792;
+  for (const RegisterWhen when : {RegisterWhen::once, RegisterWhen::per_statement})
+    for (const bool registered : {false, true}) {
+      s.options.registered = registered;
+      s.options.registration = when;
+      OneSidedFake comm(costs);
+      std::vector<std::byte> local = pattern(s.local.shape().bytes());
+      Window w;
+      run(run_put(comm, s, local, 3, PutMode::blocking, w));
+      ASSERT_EQ(comm.memory(w, 1), expected_put(s, local, 3));
+      const bool registers = registered && when == RegisterWhen::per_statement;
+      EXPECT_EQ(comm.registrations, registers ? 3u : 0u) << to_string(when) << " registered " << registered;
+      models::CoarrayCosts charged = costs;
+      if (!registers) charged.registered_bytes = 0;
+      const Plan plan = plan_put(choose_scheme(s.local, s.remote, 64, registered), s.local.bytes(), 3);
+      EXPECT_TRUE(same_time(comm.now(), models::coarray_put_time(plan, charged, PutMode::blocking)));
+    }
+  // b(51:100:2): from byte 400 to 792 + 400.
+  const Statement upper = statement("51:100:2", "100", "1:25", "25", 64, true);
+  EXPECT_EQ(touched(upper.local).offset, 400u);
+  EXPECT_EQ(touched(upper.local).bytes, 392u);
+}
+
+// Omni's heap (XMP_ONESIDED_HEAP_SIZE, 27 MiB = 28311552 bytes) holds the registered local array
+// and B: 28311552 - 400000 = 27911552 bytes fit, one more does not; per-statement registration and
+// unregistered data need no room there.
+TEST(CoarrayTransfer, OmnisHeapRefusesARegisteredArrayThatDoesNotFit) {
+  CoarrayOptions o;
+  o.registered = true;
+  EXPECT_EQ(o.heap_bytes, 28311552u);
+  EXPECT_EQ(heap_problem(o, 27911552), "");
+  const std::string why = heap_problem(o, 27911553);
+  EXPECT_NE(why.find("28311553 bytes of Omni's heap of 28311552"), std::string::npos) << why;
+  o.packing = Packing::omni;  // B rounded up to 4: 400000 already is
+  EXPECT_EQ(heap_problem(o, 27911552), "");
+  o.buffer_bytes = 399999;  // 400000 under Omni's packing, 399999 under Table 1's
+  EXPECT_NE(heap_problem(o, 27911553), "");
+  o.packing = Packing::table1;
+  EXPECT_EQ(heap_problem(o, 27911553), "");
+  o.registration = RegisterWhen::per_statement;
+  EXPECT_EQ(heap_problem(o, std::size_t{1} << 40), "");
+  o.registration = RegisterWhen::once;
+  o.registered = false;
+  EXPECT_EQ(heap_problem(o, std::size_t{1} << 40), "");
+}
+
 TEST(CoarrayTransfer, EveryCaseOnHandExamples) {
   for (const HandExample& h : hand_examples()) check_statement(h.statement, h.table_case);
 }

@@ -50,6 +50,10 @@ const std::vector<CasePoint>& case_points() {
       // 0: registered local data, DMA whatever NL and NR; 50 strided elements, one put each.
       {"--local 1:100:2 --local-shape 100 --remote 1:50 --remote-shape 50 --registered", "coarray/put", "0", "8", "400",
        "400000", "8", "50", "1"},
+      // The same registered per statement: the MPI library registers what it registers, and the
+      // bytes still arrive (nothing is charged on mpi).
+      {"--local 1:100:2 --local-shape 100 --remote 1:50 --remote-shape 50 --registered --registration per-statement",
+       "coarray/put", "0", "8", "400", "400000", "8", "50", "1"},
       // 1: NR = 8 <= NL = 800 and <= B: one put per element of the remote side.
       {"--local 1:100 --local-shape 100 --remote 1:200:2 --remote-shape 200", "coarray/put", "1", "800", "8", "400000",
        "8", "100", "1"},
@@ -123,13 +127,29 @@ TEST(MpiCoarrayCli, ReadableSummary) {
 TEST(MpiCoarrayCli, Help) {
   const Outcome o = collsim_test::run_command(std::string(COLLSIM_MPI_BIN) + " coarray --help");
   EXPECT_EQ(o.status, 0) << o.err;
-  for (const char* text : {"--put",         "--get",        "--local",
-                           "--local-shape", "--remote",     "--remote-shape",
-                           "--elem",        "--buffer",     "--registered",
-                           "--nonblocking", "--statements", "--get-behaviour",
-                           "--packing",     "--origin",     "--target",
-                           "--min-runs",    "--max-runs",   "--ci-target",
-                           "--warmup",      "--csv",        "lower:upper:stride",
+  for (const char* text : {"--put",
+                           "--get",
+                           "--local",
+                           "--local-shape",
+                           "--remote",
+                           "--remote-shape",
+                           "--elem",
+                           "--buffer",
+                           "--registered",
+                           "--registration",
+                           "--heap",
+                           "--nonblocking",
+                           "--statements",
+                           "--get-behaviour",
+                           "--packing",
+                           "--origin",
+                           "--target",
+                           "--min-runs",
+                           "--max-runs",
+                           "--ci-target",
+                           "--warmup",
+                           "--csv",
+                           "lower:upper:stride",
                            "case 0"})
     EXPECT_NE(o.out.find(text), std::string::npos) << text << " missing from\n" << o.out;
   const Outcome top = collsim_test::run_command(std::string(COLLSIM_MPI_BIN) + " --help");

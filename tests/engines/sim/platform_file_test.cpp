@@ -220,6 +220,26 @@ TEST(PlatformFile, CollsimHostProperties) {
             "");
 }
 
+// Registration costs (models/registration.hpp): two times and a page size, refused in one line
+// when bad; the first of each that the file states is what the model engine takes.
+TEST(PlatformFile, RegistrationProperties) {
+  EXPECT_EQ(refusal(cluster(kCluster, "<prop id=\"collsim/registration_call\" value=\"-1us\"/>")),
+            "p.xml:5:5: <prop id=\"collsim/registration_call\"> value '-1us' is not a time (e.g. 100ns; a bare "
+            "number is seconds)");
+  EXPECT_EQ(refusal(cluster(kCluster, "<prop id=\"collsim/registration_page\" value=\"slow\"/>")),
+            "p.xml:5:5: <prop id=\"collsim/registration_page\"> value 'slow' is not a time (e.g. 100ns; a bare "
+            "number is seconds)");
+  EXPECT_EQ(refusal(cluster(kCluster, "<prop id=\"collsim/page_size\" value=\"0\"/>")),
+            "p.xml:5:5: <prop id=\"collsim/page_size\"> value '0' is not a page size (e.g. 4KiB or 2MiB)");
+  const CheckedPlatform p =
+      check_platform_text("p.xml", cluster(kCluster,
+                                           "<prop id=\"collsim/registration_call\" value=\"5us\"/>"
+                                           "<prop id=\"collsim/page_size\" value=\"2MiB\"/>"));
+  EXPECT_EQ(p.registration.call, 5e-6);
+  EXPECT_EQ(p.registration.per_page, models::kRegistrationPageS);  // not stated: the default
+  EXPECT_EQ(p.registration.page_size, 2u << 20);
+}
+
 TEST(PlatformFile, ConfigOptionsAreCollectedWithTheirPlaces) {
   const CheckedPlatform p = check_platform_text(
       "p.xml", kHead +
