@@ -425,6 +425,8 @@ void fit_algorithms(const Experiments& ex, const std::vector<const AlgorithmInfo
     while (i < ex.plan.size() && ex.plan[i].spec.algorithm == a) ++i;
     models::FormulaCosts costs{{}, gamma, out.serial_receive, operation_info(a->op).reduces ? out.reduce_gamma : 0};
     if (protocol_switch) costs.regimes = models::regimes_of(*protocol_switch, {});
+    costs.eager_handover = out.eager_handover;
+    costs.node_ranks = out.node_ranks;
     std::vector<RunSpec> specs;
     for (std::size_t k = first; k < i; ++k) specs.push_back(ex.plan[k].spec);
     try {
@@ -605,13 +607,17 @@ Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std
   });
 
   Parameters out = parameters_of(setup, ex);
+  const std::optional<models::ProtocolSwitch> sw = protocol_switch(setup, protocol_run);
+  out.eager_handover = sw && sw->eager_handover;
+  // The simulated hosts' ranks share the host's link; the model engine gives each rank its own.
+  out.node_ranks = setup.engine == Engine::sim ? std::max(ex.ranks_per_node, 1) : 1;
   fit_gamma(ex, times, setup.method, out);
   // The local reduction first: the algorithms' fits take its time out of theirs.
   if (ex.reduces) {
     out.reduce_gamma = fit_reduce_gamma(ex, times, is_measured(setup.engine));
     if (is_measured(setup.engine) && progress) progress(ex.total, ex.total);
   }
-  fit_algorithms(ex, checked.algorithms, times, setup.method, protocol_switch(setup, protocol_run), out);
+  fit_algorithms(ex, checked.algorithms, times, setup.method, sw, out);
   if (!setup.pingpong_bytes.empty()) out.pingpong = fit_pingpong(setup, ex, times, progress);
   return out;
 }
