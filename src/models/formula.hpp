@@ -77,6 +77,10 @@ struct FormulaCosts {
   // then at least that of the node's sends to other nodes, counted over all its ranks. 1: every
   // rank has its own link, as every formula read it before.
   int node_ranks = 1;
+  // true: the sends a rank posts together share its link and end together (the sim engine's
+  // flows share bandwidth fairly), so each of k children holds a segment at c(k)*t; false: they
+  // leave one after the other and the j-th child holds it at c(j)*t (the model engine's port).
+  bool fair_sharing = false;
 
   double transfer(double bytes) const {
     return regimes.empty() ? hockney.transfer(bytes) : piecewise_transfer(hockney, regimes, bytes);

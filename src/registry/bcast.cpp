@@ -92,6 +92,9 @@ struct Terms {
 // Ranks sharing a node's link (FormulaCosts::node_ranks > 1, block placement): a rank's pace is
 // at least c(K)*t - alpha for the K sends per segment its node's ranks make to other nodes, which
 // leave over one link (trees of up to kCachedProcs processes; larger ones are walked without it).
+// Sends that share the link fairly (FormulaCosts::fair_sharing: the sim engine) end together:
+// every child of a rank with k children holds a segment c(k)*t after its parent sent it, the
+// first as late as the last.
 // Without contention (c = 1) this is (H + n - 1)*t for a tree of height H, and
 // (H + n - 2)*t + t_l with a short last segment; c(k) = k (one port) charges a rank with k
 // children k transfers per segment, and its j-th child receives after j of them.
@@ -150,7 +153,10 @@ double tree_bcast(const FormulaInput& in, TreeFn tree) {
     };
     std::vector<Terms> terms(f.parent.size());
     terms[0] = root_c(pace_of(0));
-    for (std::size_t i = 1; i < terms.size(); ++i) terms[i] = child(terms[f.parent[i]], cs[f.place[i]], pace_of(i));
+    for (std::size_t i = 1; i < terms.size(); ++i) {
+      const std::uint32_t up = f.parent[i];
+      terms[i] = child(terms[up], cs[in.costs.fair_sharing ? f.children[up] : f.place[i]], pace_of(i));
+    }
     return finish;
   }
   struct Node {
@@ -166,7 +172,8 @@ double tree_bcast(const FormulaInput& in, TreeFn tree) {
     stack.pop_back();
     for (std::size_t j = 1; j <= u.node.children.size(); ++j) {
       TreeNode node = tree(u.node.children[j - 1], in.procs, in.params);
-      const Terms v = child(u.terms, c(in, j), c(in, node.children.size()));
+      const std::size_t place = in.costs.fair_sharing ? u.node.children.size() : j;
+      const Terms v = child(u.terms, c(in, place), c(in, node.children.size()));
       if (!node.children.empty()) stack.push_back({std::move(node), v});
     }
   }

@@ -266,9 +266,14 @@ Experiments plan_experiments(const CalibrationSetup& setup, const Checked& check
     pt.spec.procs = p;
     pt.spec.bytes = m;
     pt.spec.params.segment = a->takes(Knob::segment) ? segment : 0;
-    pt.spec.then_gather = then_gather;
-    // A rooted operation's experiment ends on the root; the others' on their last rank.
-    pt.spec.timed_on_root = operation_info(a->op).rooted;
+    // Measured: a rooted operation's experiment ends on the root (a broadcast's by its gather), the
+    // others' on their last rank. Simulated (sim): every call is timed to its last rank with no
+    // gather, as runs are compared: its clock is global, and under tcp's eager hand-over the
+    // gather's messages leave while the broadcast still runs, so the experiment is not the sum of
+    // the two formulas the fit would read.
+    const bool to_last_rank = engine == Engine::sim;
+    pt.spec.then_gather = to_last_rank ? 0 : then_gather;
+    pt.spec.timed_on_root = !to_last_rank && operation_info(a->op).rooted;
     pt.spec.real_bytes = mpi;  // the mpi engines always move real bytes
     plan.push_back(pt);
   };
@@ -427,6 +432,7 @@ void fit_algorithms(const Experiments& ex, const std::vector<const AlgorithmInfo
     if (protocol_switch) costs.regimes = models::regimes_of(*protocol_switch, {});
     costs.eager_handover = out.eager_handover;
     costs.node_ranks = out.node_ranks;
+    costs.fair_sharing = out.fair_sharing;
     std::vector<RunSpec> specs;
     for (std::size_t k = first; k < i; ++k) specs.push_back(ex.plan[k].spec);
     try {
@@ -611,6 +617,8 @@ Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std
   out.eager_handover = sw && sw->eager_handover;
   // The simulated hosts' ranks share the host's link; the model engine gives each rank its own.
   out.node_ranks = setup.engine == Engine::sim ? std::max(ex.ranks_per_node, 1) : 1;
+  // Its flows share a link's bandwidth fairly: a rank's sends posted together end together.
+  out.fair_sharing = setup.engine == Engine::sim;
   fit_gamma(ex, times, setup.method, out);
   // The local reduction first: the algorithms' fits take its time out of theirs.
   if (ex.reduces) {

@@ -72,6 +72,9 @@ struct Parameters {
   // (FormulaCosts::node_ranks): the sim engine's ranks per node; 1 (older files, the model and mpi
   // engines): a link per rank.
   int node_ranks = 1;
+  // Whether a rank's sends posted together share its link and end together (FormulaCosts;
+  // the sim engine). Absent (older files, the model and mpi engines): one after the other.
+  bool fair_sharing = false;
   std::vector<int> procs;          // the experiments' process counts
   std::vector<std::size_t> bytes;  // and message sizes
   // gamma(p) for p = 2..gamma.size()+1, normalised (gamma(2) = 1): `gamma` as the formulas use

@@ -142,6 +142,21 @@ TEST(Derived, EagerHandOverOverlapsEachSegmentsLatency) {
   EXPECT_NEAR(run_formula(f, spec("bcast/binary_tree", 3, 1000, 1000)).time_s, 16.5e-6, 1e-15);
 }
 
+// Sends posted together sharing the link fairly (FormulaCosts::fair_sharing, the sim engine's
+// flows) end together. binomial on 4 ranks: 0 -> 1, 2; 1 -> 3 (Open MPI's bmtree: rank 1 roots
+// the larger subtree). One segment of 1000 B, t = 11 us, c(2) = 1.5. One after the other: rank 1
+// holds it at t, rank 3 at 2 t = 22 us (rank 2 at 1.5 t). Shared: ranks 1 and 2 both at 1.5 t,
+// rank 3 at 2.5 t = 27.5 us. (The sim engine on Grisou, rpn 1, 8 KiB: 59.71 us = 33.14 us, the
+// linear broadcast to 2 ranks, + 26.57 us, to 1.)
+TEST(Derived, FairSharingEndsARanksSendsTogether) {
+  FormulaConfig f = config(FormulaConfig::Kind::derived);
+  f.costs.gamma = models::Gamma({1.0, 1.5});
+  const RunSpec tree = spec("bcast/binomial", 4, 1000, 1000);
+  EXPECT_NEAR(run_formula(f, tree).time_s, 22e-6, 1e-15);
+  f.costs.fair_sharing = true;
+  EXPECT_NEAR(run_formula(f, tree).time_s, 27.5e-6, 1e-15);
+}
+
 // A linear gather of 100 kB from 3 ranks, taken one at a time by the root: t = 110 us. Blocking:
 // 3 t = 330 us. Handed over, the latencies run side by side and each message holds the root for
 // t - alpha = 100 us after the first's 110 us: 110 + 2 * 100 = 310 us.
