@@ -97,16 +97,23 @@ std::string regimes_rule(const std::string& protocol) {
 std::string about() {
   return std::string(
              "Runs the seed's experiments (gamma(p); per algorithm: the broadcast then a linear gather of\n"
-             "one segment timed on the root, any other collective alone; the ping-pong; a local reduction\n"
-             "when a reducing algorithm is calibrated) and fits alpha and beta per algorithm, with float sum\n"
-             "for the reductions, with alpha >= 0 and beta >= 0 (the constrained optimum, GSL's regressions),\n"
-             "and gamma(p) as the non-decreasing fit >= 1 of the measured ratios (the file keeps both).\n") +
+             "one segment timed on the root (on the sim engine, see below), any other collective alone; the\n"
+             "ping-pong; a local reduction when a reducing algorithm is calibrated) and fits alpha and beta\n"
+             "per algorithm, with float sum for the reductions, with alpha >= 0 and beta >= 0 (the\n"
+             "constrained optimum, GSL's regressions), and gamma(p) as the non-decreasing fit >= 1 of the\n"
+             "measured ratios (the file keeps both).\n") +
          wrapped("Each fit is printed with its residuals and its quality, which the file keeps beside it: " +
                  poor_fit_rule() + ".") +
          wrapped(
              "On the sim engine the fits are per protocol regime: the profile between nodes of --protocol "
              "(eager up to its limit, rendezvous above; collsim algorithms shows the formulas per regime). " +
              regimes_rule("")) +
+         wrapped(
+             "On the sim engine every experiment is timed to its last rank, with no gather (its clock is "
+             "global), and the file gets the simulated network's terms that the derived formulas read: "
+             "eager_handover (tcp: an eager send is done once handed over), node_ranks (a node's ranks "
+             "share its link) and fair_sharing (a rank's sends posted together end together); README, "
+             "\"The simulated network's terms\".") +
          "Read the result with: collsim measure --engine formula --params FILE.\n"
          "\n"
          "With --from-osu DIR it runs nothing: it fits a platform (tcp+shm, the node model) to OSU\n"

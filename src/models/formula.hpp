@@ -67,9 +67,28 @@ struct FormulaCosts {
   double reduce_gamma = 0;
   // Regimes of larger messages (a rendezvous), ascending; empty: one regime, hockney's.
   std::vector<Regime> regimes{};
+  // true: a message of the first regime (eager) is done at its sender once handed over, its
+  // latency (hockney.alpha) still to run (ProtocolSwitch::eager_handover: tcp); the sender's next
+  // sends, and the next arrivals at a receiver taking one message at a time, overlap that latency.
+  // false: a send is done when its data has arrived (the model engine).
+  bool eager_handover = false;
+  // Ranks placed in blocks of this many per node whose sends to other nodes share the node's link
+  // (the sim engine's hosts, calibrated with that many ranks per node): a segmented tree's pace is
+  // then at least that of the node's sends to other nodes, counted over all its ranks. 1: every
+  // rank has its own link, as every formula read it before.
+  int node_ranks = 1;
+  // true: the sends a rank posts together share its link and end together (the sim engine's
+  // flows share bandwidth fairly), so each of k children holds a segment at c(k)*t; false: they
+  // leave one after the other and the j-th child holds it at c(j)*t (the model engine's port).
+  bool fair_sharing = false;
 
   double transfer(double bytes) const {
     return regimes.empty() ? hockney.transfer(bytes) : piecewise_transfer(hockney, regimes, bytes);
+  }
+  // The time a message holds its sender (or a receiver taking one at a time) before the next can
+  // go: its transfer, less its latency when that runs on after the hand-over (eager_handover).
+  double occupancy(double bytes) const {
+    return transfer(bytes) - (eager_handover && regime_of(bytes) == 0 ? hockney.alpha : 0);
   }
   // The regime of a payload: 0 for hockney's, k for regimes[k - 1].
   std::size_t regime_of(double bytes) const;
@@ -86,6 +105,11 @@ struct FormulaInput {
   FormulaCosts costs;
 
   double t(double message_bytes) const { return costs.transfer(message_bytes); }
+  // What the latency of a message of this size adds beyond its occupancy (FormulaCosts): alpha
+  // for an eager message handed over, else 0.
+  double overlapped(double message_bytes) const {
+    return costs.transfer(message_bytes) - costs.occupancy(message_bytes);
+  }
 };
 
 // Predicted seconds for one call.

@@ -56,10 +56,14 @@ struct Hockney {
 // and the closed-form formulas read: payloads up to eager_max bytes go eager; a larger one first
 // exchanges handshake_messages control messages of handshake_bytes in all (tcp: RNDV and the
 // receiver's PUT control), each an eager message, before its data moves.
+// With eager_handover an eager send completes once the transport has taken its data, before the
+// data has crossed (tcp: once the socket buffer holds it), so the sender's next messages leave
+// while this one's latency runs.
 struct ProtocolSwitch {
   std::size_t eager_max = 0;
   int handshake_messages = 0;
   std::size_t handshake_bytes = 0;
+  bool eager_handover = false;
 };
 
 // A regime of larger messages for the formulas: payloads of `from` bytes and more (up to the next

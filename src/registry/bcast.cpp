@@ -25,6 +25,7 @@ int vrank(int rank, const FormulaInput& in) { return (rank - in.params.root + in
 // A tree as tree_bcast reads it, parents before children: each rank's parent (an index into
 // these), its place among the parent's children (1-based) and its number of children.
 struct FlatTree {
+  std::vector<int> rank;
   std::vector<std::uint32_t> parent, place, children;
   std::uint32_t widest = 0;  // the most children of a rank
 };
@@ -35,6 +36,7 @@ FlatTree flatten(TreeFn tree, int procs, const AlgorithmParams& params) {
   f.parent.push_back(0);
   f.place.push_back(0);
   for (std::size_t i = 0; i < ranks.size(); ++i) {
+    f.rank.push_back(ranks[i]);
     const TreeNode node = tree(ranks[i], procs, params);
     f.children.push_back(static_cast<std::uint32_t>(node.children.size()));
     f.widest = std::max(f.widest, f.children.back());
@@ -87,39 +89,74 @@ struct Terms {
 // The short last segment: F_v(n-1) = max(F_u(n-1) + c(j)*t_l, D_v + (n-2)*s_v + c(k_v)*t).
 // A rank is done when its last sends are: F_v(n-1) + c(k_v)*t_l (a leaf, k = 0: when the last
 // segment arrived). The call takes the largest of those.
+// Ranks sharing a node's link (FormulaCosts::node_ranks > 1, block placement): a rank's pace is
+// at least c(K)*t - alpha for the K sends per segment its node's ranks make to other nodes, which
+// leave over one link (trees of up to kCachedProcs processes; larger ones are walked without it).
+// Sends that share the link fairly (FormulaCosts::fair_sharing: the sim engine) end together:
+// every child of a rank with k children holds a segment c(k)*t after its parent sent it, the
+// first as late as the last.
 // Without contention (c = 1) this is (H + n - 1)*t for a tree of height H, and
 // (H + n - 2)*t + t_l with a short last segment; c(k) = k (one port) charges a rank with k
 // children k transfers per segment, and its j-th child receives after j of them.
+// Where an eager send is done once handed over (FormulaCosts::eager_handover: tcp), the sends of
+// a segment are done alpha before the last of them arrives, and the next segment's sends start
+// then: S(i) = F(i) + c(k)*t - alpha, while the j-th child still holds it at F(i) + c(j)*t. A
+// pipeline's pace is then c(k)*t - alpha per segment (beta*m_s for one child: the latency is
+// paid once per level, in D, not once per segment), and a rank is done alpha before its last
+// child has the last segment.
 double tree_bcast(const FormulaInput& in, TreeFn tree) {
   if (trivial(in)) return 0;
   const Segmentation seg(in.bytes, in.params.segment);
   const std::size_t n = seg.count();
-  const double t = in.t(static_cast<double>(seg.segment_bytes()));
-  const double t_l = in.t(static_cast<double>(seg.length(n - 1)));
+  const auto s_bytes = static_cast<double>(seg.segment_bytes()), l_bytes = static_cast<double>(seg.length(n - 1));
+  const double t = in.t(s_bytes), t_l = in.t(l_bytes);
+  // The sends of one segment to k children, c(k) = ck: how long they hold the rank (0 for a leaf).
+  const double lat = in.overlapped(s_bytes), lat_l = in.overlapped(l_bytes);
+  auto sends = [&](double ck) { return ck > 0 ? ck * t - lat : 0; };
+  auto last_sends = [&](double ck) { return ck > 0 ? ck * t_l - lat_l : 0; };
   const double full_steps = n >= 2 ? static_cast<double>(n - 2) : 0;
   // A rank with k children, the j-th child of the rank with terms u, from cj = c(j) and ck = c(k):
   // its terms, and its finish taken into the call's.
   double finish = 0;
   auto child = [&](const Terms& u, double cj, double ck) {
-    Terms v{u.D + cj * t, std::max(u.s, ck * t), 0};
-    v.F_last = n == 1 ? u.F_last + cj * t_l : std::max(u.F_last + cj * t_l, v.D + full_steps * v.s + ck * t);
-    finish = std::max(finish, v.F_last + ck * t_l);
+    Terms v{u.D + cj * t, std::max(u.s, sends(ck)), 0};
+    v.F_last = n == 1 ? u.F_last + cj * t_l : std::max(u.F_last + cj * t_l, v.D + full_steps * v.s + sends(ck));
+    finish = std::max(finish, v.F_last + last_sends(ck));
     return v;
   };
-  auto root = [&](std::size_t k) {
-    const double pace = c(in, k) * t;
-    finish = static_cast<double>(n - 1) * pace + c(in, k) * t_l;
+  auto root_c = [&](double ck) {
+    const double pace = sends(ck);
+    finish = static_cast<double>(n - 1) * pace + last_sends(ck);
     return Terms{0, pace, static_cast<double>(n - 1) * pace};
   };
+  auto root = [&](std::size_t k) { return root_c(c(in, k)); };
 
   if (in.procs <= kCachedProcs) {
     const FlatTree& f = cached_tree(tree, in.procs, in.params);
     std::vector<double> cs(f.widest + 1);
     for (std::size_t k = 0; k < cs.size(); ++k) cs[k] = c(in, k);
+    // With ranks sharing a node's link, a rank's sends take the pace of all its node's sends to
+    // other nodes (c of their count): it is held until the link has carried them.
+    const auto shared = static_cast<std::size_t>(std::max(in.costs.node_ranks, 1));
+    std::vector<std::uint32_t> leaving;  // by node: its ranks' children on other nodes
+    if (shared > 1) {
+      leaving.assign(static_cast<std::size_t>(in.procs) / shared + 1, 0);
+      for (std::size_t i = 1; i < f.rank.size(); ++i) {
+        const auto from = static_cast<std::size_t>(f.rank[f.parent[i]]) / shared;
+        if (static_cast<std::size_t>(f.rank[i]) / shared != from) ++leaving[from];
+      }
+    }
+    auto pace_of = [&](std::size_t i) {
+      const std::size_t k = f.children[i];
+      if (shared == 1 || k == 0) return cs[k];
+      return std::max(cs[k], c(in, leaving[static_cast<std::size_t>(f.rank[i]) / shared]));
+    };
     std::vector<Terms> terms(f.parent.size());
-    terms[0] = root(f.children[0]);
-    for (std::size_t i = 1; i < terms.size(); ++i)
-      terms[i] = child(terms[f.parent[i]], cs[f.place[i]], cs[f.children[i]]);
+    terms[0] = root_c(pace_of(0));
+    for (std::size_t i = 1; i < terms.size(); ++i) {
+      const std::uint32_t up = f.parent[i];
+      terms[i] = child(terms[up], cs[in.costs.fair_sharing ? f.children[up] : f.place[i]], pace_of(i));
+    }
     return finish;
   }
   struct Node {
@@ -135,7 +172,8 @@ double tree_bcast(const FormulaInput& in, TreeFn tree) {
     stack.pop_back();
     for (std::size_t j = 1; j <= u.node.children.size(); ++j) {
       TreeNode node = tree(u.node.children[j - 1], in.procs, in.params);
-      const Terms v = child(u.terms, c(in, j), c(in, node.children.size()));
+      const std::size_t place = in.costs.fair_sharing ? u.node.children.size() : j;
+      const Terms v = child(u.terms, c(in, place), c(in, node.children.size()));
       if (!node.children.empty()) stack.push_back({std::move(node), v});
     }
   }

@@ -20,10 +20,14 @@ bool trivial(const FormulaInput& in) { return in.procs <= 1 || in.bytes == 0; }
 
 // basic_linear: the P-1 blocking sends start together. Taken one at a time they end (P-1)*t(m)
 // later, in rank order, the order the root receives in; side by side they all arrive at t(m).
+// Eager messages handed over (FormulaCosts::eager_handover) take the root one after another for
+// their occupancy t(m) - alpha each, their latencies running side by side: t(m) + (P-2)*(t(m) -
+// alpha).
 double derived_gather_basic_linear(const FormulaInput& in) {
   if (trivial(in)) return 0;
-  const double t = in.t(static_cast<double>(in.bytes));
-  return in.costs.serial_receive ? (in.procs - 1) * t : t;
+  const auto m = static_cast<double>(in.bytes);
+  const double t = in.t(m);
+  return in.costs.serial_receive ? t + (in.procs - 2) * in.costs.occupancy(m) : t;
 }
 
 // binomial on the in-order binomial tree: a rank receives its children's subtrees in increasing

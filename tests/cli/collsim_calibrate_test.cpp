@@ -56,6 +56,22 @@ TEST(CliCalibrate, FormulaEngineOptions) {
   expect_bad_input("calibrate --engine warp", "--engine: 'warp' is not an engine: model, sim, mpi, mpi-native");
 }
 
+// The protocol's keys of a parameters file (eager_handover, node_ranks) with a bad value: one line
+// naming the file, the place and the problem, exit 2.
+TEST(CliCalibrate, BadProtocolKeysOfAParametersFileAreRefused) {
+  const fs::path dir = scratch() / "bad-protocol-keys";
+  fs::create_directories(dir);
+  const std::string fit = "algorithms:\n  bcast/binomial: {alpha: 1.0e-5, beta: 1.0e-9}\n";
+  const std::string handover = (dir / "handover.yaml").string(), ranks = (dir / "ranks.yaml").string();
+  std::ofstream(handover) << "collsim: parameters\neager_handover: 2\n" << fit;
+  std::ofstream(ranks) << "collsim: parameters\nnode_ranks: many\n" << fit;
+  const std::string call = " --op bcast/binomial --procs 4 --bytes 8KiB";
+  expect_refused("measure --engine formula --params " + handover + call,
+                 "collsim: " + handover + ":2:17: eager_handover: '2' is not true or false");
+  expect_refused("measure --engine formula --params " + ranks + call,
+                 "collsim: " + ranks + ":2:13: node_ranks: 'many' is not a whole number");
+}
+
 // A parameters file has fits for some algorithms: the formula engine predicts those, and refuses
 // the others in one line naming the file and the algorithm, wherever the file is read (measure,
 // select, a scenario), rather than predicting them with default or ping-pong costs.

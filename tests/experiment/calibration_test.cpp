@@ -441,7 +441,50 @@ TEST(ParametersFile, BadFilesGetOneLineNamingThePlace) {
   expect("collsim: parameters\nsegmnet: 8\n",
          ":2:1: unknown key 'segmnet' in the parameters file (expected one of: "
          "collsim, engine, platform, protocol, ranks_per_node, segment, method, "
-         "serial_receive, procs, bytes, gamma, reduce_gamma, pingpong, algorithms)");
+         "serial_receive, eager_handover, node_ranks, fair_sharing, procs, bytes, gamma, reduce_gamma, pingpong, "
+         "algorithms)");
+  expect("collsim: parameters\neager_handover: sometimes\n" + fit,
+         ":2:17: eager_handover: 'sometimes' is not true or false");
+  expect("collsim: parameters\nnode_ranks: 0\n" + fit, ":2:13: node_ranks: 0 is out of range [1, 1048576]");
+  expect("collsim: parameters\nfair_sharing: [true]\n" + fit, ":2:15: fair_sharing must be a single value");
+}
+
+// The network's terms (eager_handover, node_ranks, fair_sharing): absent, a file means neither (files
+// written before them); written by calibrate and read back, the same; the derived formulas take
+// them and the textbook ones, which read every send as blocking on its own link, do not.
+TEST(ParametersFile, HandOverAndNodeRanksReadBack) {
+  const std::string old_file = scratch("without-protocol-terms.yaml").string();
+  std::ofstream(old_file) << "collsim: parameters\npingpong: {alpha: 1e-6, beta: 1e-9}\n"
+                             "algorithms:\n  bcast/binomial: {alpha: 2e-6, beta: 3e-9}\n";
+  const Parameters old = read_parameters(old_file);
+  EXPECT_FALSE(old.eager_handover);
+  EXPECT_EQ(old.node_ranks, 1);
+  EXPECT_FALSE(old.fair_sharing);
+  EXPECT_FALSE(formula_config(old, FormulaConfig::Kind::derived).costs.eager_handover);
+  EXPECT_EQ(formula_config(old, FormulaConfig::Kind::derived).costs.node_ranks, 1);
+
+  Parameters p = old;
+  p.eager_handover = true;
+  p.node_ranks = 24;
+  p.fair_sharing = true;
+  p.engine = "sim";
+  p.procs = {4, 8};
+  p.bytes = {1024, 8192};
+  p.gamma = {1, 1.5};
+  const std::string file = scratch("with-protocol-terms.yaml").string();
+  write_parameters(file, p);
+  const Parameters q = read_parameters(file);
+  EXPECT_TRUE(q.eager_handover);
+  EXPECT_EQ(q.node_ranks, 24);
+  EXPECT_TRUE(q.fair_sharing);
+  const FormulaConfig d = formula_config(q, FormulaConfig::Kind::derived);
+  EXPECT_TRUE(d.costs.eager_handover);
+  EXPECT_EQ(d.costs.node_ranks, 24);
+  EXPECT_TRUE(d.costs.fair_sharing);
+  const FormulaConfig t = formula_config(q, FormulaConfig::Kind::textbook);
+  EXPECT_FALSE(t.costs.eager_handover);
+  EXPECT_EQ(t.costs.node_ranks, 1);
+  EXPECT_FALSE(t.costs.fair_sharing);
 }
 
 TEST(ParametersFile, TextbookFormulasTakeThePingPongAndDerivedOnesTheirOwn) {

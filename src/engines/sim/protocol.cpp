@@ -179,7 +179,10 @@ models::ProtocolSwitch ProtocolProfile::protocol_switch() const {
   models::ProtocolSwitch s{eager_payload(), 0, 0};
   switch (kind) {
     case ProtocolKind::ideal: break;
-    case ProtocolKind::tcp: s.handshake_messages = 2, s.handshake_bytes = rndv_bytes + answer_bytes; break;
+    case ProtocolKind::tcp:
+      s.handshake_messages = 2, s.handshake_bytes = rndv_bytes + answer_bytes;
+      s.eager_handover = true;  // an eager send completes once the socket buffer holds it (protocol.hpp)
+      break;
     case ProtocolKind::shm: s.handshake_messages = 1, s.handshake_bytes = rndv_bytes; break;
     case ProtocolKind::rdma: s.handshake_messages = 2, s.handshake_bytes = rndv_bytes; break;
   }

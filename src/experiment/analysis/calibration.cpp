@@ -266,9 +266,14 @@ Experiments plan_experiments(const CalibrationSetup& setup, const Checked& check
     pt.spec.procs = p;
     pt.spec.bytes = m;
     pt.spec.params.segment = a->takes(Knob::segment) ? segment : 0;
-    pt.spec.then_gather = then_gather;
-    // A rooted operation's experiment ends on the root; the others' on their last rank.
-    pt.spec.timed_on_root = operation_info(a->op).rooted;
+    // Measured: a rooted operation's experiment ends on the root (a broadcast's by its gather), the
+    // others' on their last rank. Simulated (sim): every call is timed to its last rank with no
+    // gather, as runs are compared: its clock is global, and under tcp's eager hand-over the
+    // gather's messages leave while the broadcast still runs, so the experiment is not the sum of
+    // the two formulas the fit would read.
+    const bool to_last_rank = engine == Engine::sim;
+    pt.spec.then_gather = to_last_rank ? 0 : then_gather;
+    pt.spec.timed_on_root = !to_last_rank && operation_info(a->op).rooted;
     pt.spec.real_bytes = mpi;  // the mpi engines always move real bytes
     plan.push_back(pt);
   };
@@ -425,6 +430,9 @@ void fit_algorithms(const Experiments& ex, const std::vector<const AlgorithmInfo
     while (i < ex.plan.size() && ex.plan[i].spec.algorithm == a) ++i;
     models::FormulaCosts costs{{}, gamma, out.serial_receive, operation_info(a->op).reduces ? out.reduce_gamma : 0};
     if (protocol_switch) costs.regimes = models::regimes_of(*protocol_switch, {});
+    costs.eager_handover = out.eager_handover;
+    costs.node_ranks = out.node_ranks;
+    costs.fair_sharing = out.fair_sharing;
     std::vector<RunSpec> specs;
     for (std::size_t k = first; k < i; ++k) specs.push_back(ex.plan[k].spec);
     try {
@@ -605,13 +613,19 @@ Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std
   });
 
   Parameters out = parameters_of(setup, ex);
+  const std::optional<models::ProtocolSwitch> sw = protocol_switch(setup, protocol_run);
+  out.eager_handover = sw && sw->eager_handover;
+  // The simulated hosts' ranks share the host's link; the model engine gives each rank its own.
+  out.node_ranks = setup.engine == Engine::sim ? std::max(ex.ranks_per_node, 1) : 1;
+  // Its flows share a link's bandwidth fairly: a rank's sends posted together end together.
+  out.fair_sharing = setup.engine == Engine::sim;
   fit_gamma(ex, times, setup.method, out);
   // The local reduction first: the algorithms' fits take its time out of theirs.
   if (ex.reduces) {
     out.reduce_gamma = fit_reduce_gamma(ex, times, is_measured(setup.engine));
     if (is_measured(setup.engine) && progress) progress(ex.total, ex.total);
   }
-  fit_algorithms(ex, checked.algorithms, times, setup.method, protocol_switch(setup, protocol_run), out);
+  fit_algorithms(ex, checked.algorithms, times, setup.method, sw, out);
   if (!setup.pingpong_bytes.empty()) out.pingpong = fit_pingpong(setup, ex, times, progress);
   return out;
 }

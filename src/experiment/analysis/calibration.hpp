@@ -18,6 +18,11 @@
 //    the formulas' reduction gamma, taken out of the reducing experiments before their fits;
 //  - the ping-pong: round trips between rank 0 and the first rank of another node, for the
 //    textbook models' one (alpha, beta).
+// The sim engine times every experiment to its last rank instead, a broadcast without its gather:
+// its clock is global, and under tcp's eager hand-over a gather's messages leave while the
+// broadcast runs, so the experiment would not be the sum of the two formulas. It also records the
+// network's terms the derived formulas read (Parameters: eager_handover, node_ranks,
+// fair_sharing).
 // With gamma known, the derived model of every experiment is alpha*x1 + beta*x2 (x1, x2 read off
 // the registry's derived formula, and the linear gather's, evaluated at (1, 0) and (0, 1)), so the
 // experiments of one algorithm over many (P, m) are fitted by robust regression (Huber) or least

@@ -184,8 +184,13 @@ void write_parameters(const std::string& path, const Parameters& p) {
     << "ranks_per_node: " << p.ranks_per_node << "\n"
     << "segment: " << p.segment << "\n"
     << "method: " << p.method << "\n"
-    << "serial_receive: " << (p.serial_receive ? "true" : "false") << "\n"
-    << "procs: " << list_text(p.procs, [](int x) { return std::to_string(x); }) << "\n"
+    << "serial_receive: " << (p.serial_receive ? "true" : "false") << "\n";
+  if (p.node_ranks > 1)
+    o << "node_ranks: " << p.node_ranks << "  # ranks per node whose sends to other nodes share its link\n";
+  if (p.fair_sharing) o << "fair_sharing: true  # a rank's sends posted together share its link and end together\n";
+  if (p.eager_handover)
+    o << "eager_handover: true  # an eager send is done once handed over, its latency still running\n";
+  o << "procs: " << list_text(p.procs, [](int x) { return std::to_string(x); }) << "\n"
     << "bytes: " << list_text(p.bytes, [](std::size_t x) { return std::to_string(x); }) << "\n"
     << "gamma:\n"
     << "  values: " << list_text(p.gamma, format_real)
@@ -216,7 +221,8 @@ Parameters read_parameters(const std::string& path) {
                         "collsim calibrate writes them)");
   in.only_keys(root, "the parameters file",
                {"collsim", "engine", "platform", "protocol", "ranks_per_node", "segment", "method", "serial_receive",
-                "procs", "bytes", "gamma", "reduce_gamma", "pingpong", "algorithms"});
+                "eager_handover", "node_ranks", "fair_sharing", "procs", "bytes", "gamma", "reduce_gamma", "pingpong",
+                "algorithms"});
   Parameters p;
   p.file = path;
   if (root["engine"]) p.engine = in.text(root["engine"], "engine");
@@ -227,6 +233,9 @@ Parameters read_parameters(const std::string& path) {
   if (root["segment"]) p.segment = in.bytes(root["segment"], "segment");
   if (root["method"]) p.method = in.text(root["method"], "method");
   if (root["serial_receive"]) p.serial_receive = in.boolean(root["serial_receive"], "serial_receive");
+  if (root["eager_handover"]) p.eager_handover = in.boolean(root["eager_handover"], "eager_handover");
+  if (root["node_ranks"]) p.node_ranks = static_cast<int>(in.integer(root["node_ranks"], "node_ranks", 1, 1 << 20));
+  if (root["fair_sharing"]) p.fair_sharing = in.boolean(root["fair_sharing"], "fair_sharing");
   if (root["procs"]) p.procs = in.procs(root["procs"]);
   if (root["bytes"]) p.bytes = in.sizes(root["bytes"], "bytes");
   if (root["gamma"]) read_gamma(in, root["gamma"], p);
@@ -258,6 +267,10 @@ FormulaConfig formula_config(const Parameters& p, FormulaConfig::Kind kind) {
   f.costs.serial_receive = p.serial_receive;
   f.costs.reduce_gamma = p.reduce_gamma;
   if (p.pingpong) f.costs.hockney = {p.pingpong->alpha, p.pingpong->beta};
+  // Derived formulas follow the protocol; the textbook ones keep their blocking reading.
+  f.costs.eager_handover = kind == FormulaConfig::Kind::derived && p.eager_handover;
+  f.costs.node_ranks = kind == FormulaConfig::Kind::derived ? p.node_ranks : 1;
+  f.costs.fair_sharing = kind == FormulaConfig::Kind::derived && p.fair_sharing;
   if (kind == FormulaConfig::Kind::derived || !p.pingpong) {
     for (const auto& [name, fit] : p.algorithms) {
       f.per_algorithm[name] = {fit.alpha, fit.beta};

@@ -65,6 +65,16 @@ struct Parameters {
   // Whether the formulas take a rank's incoming messages one at a time (FormulaCosts): true for
   // measured and simulated networks (the seed's models), the model engine's port setting there.
   bool serial_receive = true;
+  // Whether an eager send is done once handed over, alpha before its data arrives (FormulaCosts;
+  // the protocol's ProtocolSwitch::eager_handover, sim engine under tcp). Absent (older files): no.
+  bool eager_handover = false;
+  // Ranks per node whose sends to other nodes share the node's link in the formulas
+  // (FormulaCosts::node_ranks): the sim engine's ranks per node; 1 (older files, the model and mpi
+  // engines): a link per rank.
+  int node_ranks = 1;
+  // Whether a rank's sends posted together share its link and end together (FormulaCosts;
+  // the sim engine). Absent (older files, the model and mpi engines): one after the other.
+  bool fair_sharing = false;
   std::vector<int> procs;          // the experiments' process counts
   std::vector<std::size_t> bytes;  // and message sizes
   // gamma(p) for p = 2..gamma.size()+1, normalised (gamma(2) = 1): `gamma` as the formulas use

@@ -124,6 +124,68 @@ TEST(Derived, NonLinearGammaHandValues) {
   EXPECT_DOUBLE_EQ(time("scatter/basic_linear", 5, 100000, plain), 4 * tm);
 }
 
+// Eager hand-over (FormulaCosts::eager_handover, tcp): a send is done alpha before its data has
+// arrived, so the sender's next send leaves while the previous one's latency runs. alpha 10 us,
+// beta 1 ns/B, segments of 1000 B: t = 11 us; c(1) = 1, c(2) = 1.5 (gamma {1, 1.5}).
+TEST(Derived, EagerHandOverOverlapsEachSegmentsLatency) {
+  FormulaConfig f = config(FormulaConfig::Kind::derived);
+  f.costs.gamma = models::Gamma({1.0, 1.5});
+  const RunSpec tree = spec("bcast/binary_tree", 3, 2000, 1000);
+  // Rank 0 sends each segment to ranks 1 and 2 (leaves), holding them 1.5 t = 16.5 us. Blocking
+  // reading: segment 2 leaves at 16.5 us and reaches rank 2 at 16.5 + 16.5 = 33 us.
+  EXPECT_NEAR(run_formula(f, tree).time_s, 33e-6, 1e-15);
+  // Handed over: the root is free once the link has taken both, 16.5 - 10 = 6.5 us; segment 2
+  // reaches rank 2 at 6.5 + 16.5 = 23 us (rank 1 at 6.5 + 11 = 17.5 us).
+  f.costs.eager_handover = true;
+  EXPECT_NEAR(run_formula(f, tree).time_s, 23e-6, 1e-15);
+  // One segment: nothing follows it, the last arrival is c(2) t = 16.5 us either way.
+  EXPECT_NEAR(run_formula(f, spec("bcast/binary_tree", 3, 1000, 1000)).time_s, 16.5e-6, 1e-15);
+}
+
+// Sends posted together sharing the link fairly (FormulaCosts::fair_sharing, the sim engine's
+// flows) end together. binomial on 4 ranks: 0 -> 1, 2; 1 -> 3 (Open MPI's bmtree: rank 1 roots
+// the larger subtree). One segment of 1000 B, t = 11 us, c(2) = 1.5. One after the other: rank 1
+// holds it at t, rank 3 at 2 t = 22 us (rank 2 at 1.5 t). Shared: ranks 1 and 2 both at 1.5 t,
+// rank 3 at 2.5 t = 27.5 us. (The sim engine on Grisou, rpn 1, 8 KiB: 59.71 us = 33.14 us, the
+// linear broadcast to 2 ranks, + 26.57 us, to 1.)
+TEST(Derived, FairSharingEndsARanksSendsTogether) {
+  FormulaConfig f = config(FormulaConfig::Kind::derived);
+  f.costs.gamma = models::Gamma({1.0, 1.5});
+  const RunSpec tree = spec("bcast/binomial", 4, 1000, 1000);
+  EXPECT_NEAR(run_formula(f, tree).time_s, 22e-6, 1e-15);
+  f.costs.fair_sharing = true;
+  EXPECT_NEAR(run_formula(f, tree).time_s, 27.5e-6, 1e-15);
+}
+
+// A linear gather of 100 kB from 3 ranks, taken one at a time by the root: t = 110 us. Blocking:
+// 3 t = 330 us. Handed over, the latencies run side by side and each message holds the root for
+// t - alpha = 100 us after the first's 110 us: 110 + 2 * 100 = 310 us.
+TEST(Derived, EagerHandOverInTheLinearGather) {
+  FormulaConfig f = config(FormulaConfig::Kind::derived);
+  f.costs.serial_receive = true;
+  const RunSpec gather = spec("gather/basic_linear", 4, 100000);
+  EXPECT_NEAR(run_formula(f, gather).time_s, 330e-6, 1e-15);
+  f.costs.eager_handover = true;
+  EXPECT_NEAR(run_formula(f, gather).time_s, 310e-6, 1e-15);
+}
+
+// Ranks sharing a node's link (FormulaCosts::node_ranks = 2: nodes {0,1}, {2,3}, {4,5}, {6}).
+// binary_tree on 7 ranks: 0 -> 1, 2; 1 -> 3, 4; 2 -> 5, 6. Node {0,1} sends 0 -> 2, 1 -> 3 and
+// 1 -> 4 to other nodes each segment: three messages over one link, c(3) = 1.8 (gamma
+// {1, 1.5, 1.8}), so ranks 0 and 1 pace 1.8 t instead of c(2) t = 1.5 t. Two segments, t = 11 us.
+TEST(Derived, RanksOfANodeShareItsLink) {
+  FormulaConfig f = config(FormulaConfig::Kind::derived);
+  f.costs.gamma = models::Gamma({1.0, 1.5, 1.8});
+  const RunSpec tree = spec("bcast/binary_tree", 7, 2000, 1000);
+  // A link per rank: segment 2 leaves the root at 1.5 t, reaches rank 2 at 3 t; rank 2's first
+  // sends end at 1.5 t + 1.5 t = 3 t, so it forwards at 3 t and rank 6 holds it at 4.5 t.
+  EXPECT_NEAR(run_formula(f, tree).time_s, 4.5 * 11e-6, 1e-15);
+  // Shared: segment 2 leaves the root at 1.8 t, reaches rank 2 at 3.3 t, which forwards it then
+  // (its own sends, two to node {6} and {4,5}, pace 1.5 t): rank 6 holds it at 4.8 t.
+  f.costs.node_ranks = 2;
+  EXPECT_NEAR(run_formula(f, tree).time_s, 4.8 * 11e-6, 1e-15);
+}
+
 TEST(FormulaEngine, RefusesWhatHasNoTextbookFormula) {
   try {
     run_formula(config(FormulaConfig::Kind::textbook), spec("bcast/chain", 4, 100));
