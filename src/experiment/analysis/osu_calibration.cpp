@@ -166,19 +166,21 @@ Segments split(const OsuOutput& o, std::size_t eager_payload, bool per_message) 
   return s;
 }
 
-// The smallest rank's time of each eager size in the class's osu_bcast.txt from osu_bcast -f
-// (its "Min Latency(us)" column): on the pair, the root's, which returns once its eager message is
-// handed over. Other osu_bcast*.txt files may hold more processes.
-std::vector<std::pair<double, double>> bcast_root_times(const std::vector<OsuOutput>& bcasts,
-                                                        std::size_t eager_payload) {
+// The class's osu_bcast.txt when it is osu_bcast -f output (a "Min Latency(us)" column): on the
+// pair, its smallest rank's time is the root's, which returns once its eager message is handed
+// over. Other osu_bcast*.txt files may hold more processes. nullptr without one.
+const OsuOutput* pair_bcast(const std::vector<OsuOutput>& bcasts) {
+  for (const OsuOutput& b : bcasts)
+    if (fs::path(b.file).filename() == "osu_bcast.txt" && b.columns.size() >= 2 && b.columns[1] == "Min Latency(us)")
+      return &b;
+  return nullptr;
+}
+
+// That file's (bytes, root's seconds) over the eager sizes.
+std::vector<std::pair<double, double>> bcast_root_times(const OsuOutput& b, std::size_t eager_payload) {
   std::vector<std::pair<double, double>> points;
-  for (const OsuOutput& b : bcasts) {
-    if (fs::path(b.file).filename() != "osu_bcast.txt") continue;
-    if (b.columns.size() < 2 || b.columns[1] != "Min Latency(us)") continue;
-    for (const OsuRow& r : b.rows)
-      if (r.bytes > 0 && r.bytes <= eager_payload)
-        points.emplace_back(static_cast<double>(r.bytes), r.values[1] * 1e-6);
-  }
+  for (const OsuRow& r : b.rows)
+    if (r.bytes > 0 && r.bytes <= eager_payload) points.emplace_back(static_cast<double>(r.bytes), r.values[1] * 1e-6);
   return points;
 }
 
@@ -216,9 +218,11 @@ ClassLines class_lines(const OsuClassData& d, std::size_t eager_payload, std::ve
     notes.push_back(d.bibw->file + ": " + format_real(d.bibw->main_value(last) / 2e9) + " GB/s each way at " +
                     format_bytes(last.bytes) + " (read, not fitted)");
   }
-  const std::vector<std::pair<double, double>> root = bcast_root_times(d.bcast, eager_payload);
+  const OsuOutput* pair = pair_bcast(d.bcast);
+  const std::vector<std::pair<double, double>> root =
+      pair ? bcast_root_times(*pair, eager_payload) : std::vector<std::pair<double, double>>{};
   if (l.send_intercept < 0 && root.size() >= 2) {
-    l.send_intercept = fit_relative(root, d.bcast.front().file + ": the root's (smallest) time, eager sizes").intercept;
+    l.send_intercept = fit_relative(root, pair->file + ": the root's (smallest) time, eager sizes").intercept;
     l.send_from = "osu_bcast -f on the pair: the root's (smallest) time over the eager sizes";
   } else {
     for (const OsuOutput& b : d.bcast)
