@@ -119,13 +119,14 @@ void expect_refused(const std::string& name, const std::string& text, const std:
 TEST(ClusterSweep, MistakesAreRefusedWhereTheyAre) {
   expect_refused("bad-value", "engines: [sim]\nplatform:\n  nodes: 4\n  latency: [1us, fast]\n" + kOps,
                  "4:18: platform: latency: 'fast' is not a time (e.g. 10us, 1.5ms, 2e-6; a bare number is seconds)");
-  expect_refused(
-      "bad-name", "engines: [sim]\nplatform:\n  nodes: 4\n  speeed: 1Gf\n" + kOps,
-      "4:11: platform: speeed: not a platform parameter (topology, nodes, sockets, cores, speed, bandwidth, "
-      "latency, loopback_bandwidth, loopback_latency, memcpy, memory_bandwidth, inter_socket_bandwidth, "
-      "inter_socket_latency, fresh_copy_bandwidth, inter_socket_fresh_copy_bandwidth, private_cache, protocol, "
-      "network_model, crosstraffic, levels, down, taper, fat_tree, dims, "
-      "groups, chassis, routers, nodes_per_router, blue_links, black_links, green_links, dragonfly)");
+  expect_refused("bad-name", "engines: [sim]\nplatform:\n  nodes: 4\n  speeed: 1Gf\n" + kOps,
+                 "4:11: platform: speeed: not a platform parameter (topology, nodes, sockets, cores, speed, bandwidth, "
+                 "latency, loopback_bandwidth, loopback_latency, memcpy, memory_bandwidth, inter_socket_bandwidth, "
+                 "inter_socket_latency, fresh_copy_bandwidth, inter_socket_fresh_copy_bandwidth, private_cache, "
+                 "source_read_bandwidth, "
+                 "protocol, "
+                 "network_model, crosstraffic, levels, down, taper, fat_tree, dims, "
+                 "groups, chassis, routers, nodes_per_router, blue_links, black_links, green_links, dragonfly)");
   expect_refused("conflict", "engines: [sim]\nplatform:\n  nodes: 4\n  taper: [1, 2]\n" + kOps,
                  "3:3: platform (nodes 4, taper 1): taper applies to topology fat_tree, not crossbar");
   expect_refused("empty", "engines: [sim]\nplatform:\n  nodes: []\n" + kOps, "3:10: platform.nodes: an empty list");

@@ -330,6 +330,12 @@ const std::vector<Entry>& entries() {
        },
        [](const ClusterSpec& s) { return std::to_string(static_cast<long long>(s.private_cache)); },
        {}},
+      {{"source_read_bandwidth", "BANDWIDTH|0",
+        "bytes the single copies reading one rank's memory move per second together (0: not limited; node_model.hpp)",
+        "0"},
+       [](ClusterSpec& s, auto n, auto v) { s.source_read_bandwidth = parse_bw_or_off(n, v); },
+       [](const ClusterSpec& s) { return s.source_read_bandwidth > 0 ? bw_text(s.source_read_bandwidth) : "0"; },
+       {}},
       {{"protocol", "NAME", "point-to-point protocols of the sim engine (ideal, tcp, tcp+shm, ucx)", "tcp"},
        [](ClusterSpec& s, auto n, auto v) {
          const std::string p(trim(v));

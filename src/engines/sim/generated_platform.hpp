@@ -68,7 +68,8 @@ struct ClusterSpec {
   // Fresh data (node_model.hpp): copies of what a rank has just received; 0 = not modelled.
   double fresh_copy_bandwidth = 0;
   double inter_socket_fresh_copy_bandwidth = 0;
-  double private_cache = 0;  // bytes; 0 = no bound
+  double private_cache = 0;          // bytes; 0 = no bound
+  double source_read_bandwidth = 0;  // bytes/s the single copies reading one rank share; 0 = not limited
   std::string protocol = "tcp";
   // Protocol parameters stated by the platform, "PROFILE/KEY:VALUE" as --protocol-option takes
   // them (protocol.hpp), written as collsim/PROFILE/KEY host properties: e.g. the overhead tables

@@ -44,6 +44,7 @@ NodeShapeFacts node_facts(const s4u::Host& host) {
   f.inter_socket_fresh_copy_rate = rate_property(host, "collsim/inter_socket_fresh_copy_bandwidth");
   if (const char* v = host.get_property("collsim/private_cache"))
     f.private_cache = static_cast<double>(parse_bytes(v).value_or(0));
+  f.source_read_rate = rate_property(host, "collsim/source_read_bandwidth");
   return f;
 }
 
@@ -76,7 +77,7 @@ double NodeModel::fresh_slowdown(int copier, int owner) const {
 }
 
 NodeModel::NodeModel(const std::vector<Placed>& ranks)
-    : endpoints_(ranks.size(), nullptr), socket_(ranks.size(), 0), facts_(ranks.size()) {
+    : endpoints_(ranks.size(), nullptr), pages_(ranks.size(), nullptr), socket_(ranks.size(), 0), facts_(ranks.size()) {
   std::unordered_map<s4u::Host*, std::vector<int>> on_node;  // ranks by node, in rank order
   std::vector<s4u::Host*> order;                             // nodes in order of their first rank
   for (std::size_t r = 0; r < ranks.size(); ++r) {
@@ -109,13 +110,18 @@ NodeModel::NodeModel(const std::vector<Placed>& ranks)
     const auto socket_of = [&](int r) {
       return static_cast<std::size_t>(ranks[static_cast<std::size_t>(r)].socket) % sockets;
     };
-    std::vector<s4u::Link*> core(here.size(), nullptr);
+    std::vector<s4u::Link*> core(here.size(), nullptr), source(here.size(), nullptr);
     for (std::size_t i = 0; i < here.size(); ++i) {
+      const auto r = static_cast<std::size_t>(here[i]);
       const std::string rank = name + ":rank-" + std::to_string(here[i]);
-      endpoints_[static_cast<std::size_t>(here[i])] = zone->create_host(rank, 1.0)->seal();
-      socket_[static_cast<std::size_t>(here[i])] = static_cast<int>(socket_of(here[i]));
-      facts_[static_cast<std::size_t>(here[i])] = f;
+      endpoints_[r] = zone->create_host(rank, 1.0)->seal();
+      socket_[r] = static_cast<int>(socket_of(here[i]));
+      facts_[r] = f;
       if (f.copy_rate > 0) core[i] = make_link(zone, rank + ":core", f.copy_rate, 0);
+      if (f.source_read_rate > 0) {
+        pages_[r] = zone->create_host(rank + ":pages", 1.0)->seal();
+        source[i] = make_link(zone, rank + ":read", f.source_read_rate, 0);
+      }
     }
     for (std::size_t i = 0; i < here.size(); ++i)
       for (std::size_t j = 0; j < here.size(); ++j) {
@@ -134,6 +140,12 @@ NodeModel::NodeModel(const std::vector<Placed>& ranks)
         }
         zone->add_route(endpoints_[static_cast<std::size_t>(here[i])]->get_netpoint(),
                         endpoints_[static_cast<std::size_t>(here[j])]->get_netpoint(), nullptr, nullptr, links, false);
+        if (source[j]) {
+          // Rank i's single copies of rank j's bytes: the same way, then through j's pages.
+          links.emplace_back(source[j]);
+          zone->add_route(endpoints_[static_cast<std::size_t>(here[i])]->get_netpoint(),
+                          pages_[static_cast<std::size_t>(here[j])]->get_netpoint(), nullptr, nullptr, links, false);
+        }
       }
     zone->seal();
   }

@@ -30,6 +30,17 @@
 // The flow carries those bytes as many times more as the route alone is faster, so they also
 // take their share of the memory and inter-socket links.
 //
+// Reading one process. A rendezvous single copy under CMA (process_vm_readv: vader's and UCX's
+// cma single copy when neither XPMEM nor KNEM is there) pins the pages it reads in the sender's
+// address space, a run at a time, under that process's memory-map lock (Linux
+// mm/process_vm_access.c, process_vm_rw_single_vec: mmap_read_lock, pin_user_pages_remote), so
+// the copies that read one process at once share what it can give, whatever the memory could:
+// on ORFEO's THIN nodes the flat tree of 4 ranks at 1 MiB takes every rank 235-239 us, three
+// copies that went together at a third of one copy's rate each (validation/osu-thin.md). A
+// platform that states `collsim/source_read_bandwidth` has every rank's memory behind a link of
+// that bandwidth, which the single copies that read it cross (a host per rank, its pages, with
+// a route from every other rank of the node).
+//
 // The zones have no parent and are never routed to from the platform's hosts: SimGrid finds a
 // route between two hosts of one zone inside it (NetZoneImpl's common-ancestor search starts
 // there). A zone holds a route for each ordered pair of its ranks.
@@ -56,6 +67,7 @@ struct NodeShapeFacts {
   double fresh_copy_rate = 0;
   double inter_socket_fresh_copy_rate = 0;
   double private_cache = 0;
+  double source_read_rate = 0;  // bytes/s the single copies reading one rank share; 0 = not limited
 };
 
 // The facts a host's properties state (0 for what it does not state). check_platform_file has
@@ -89,9 +101,16 @@ class NodeModel {
   // idle route (1 where the platform states no fresh-copy rate).
   double fresh_bytes(int owner, double size, double received) const;
   double fresh_slowdown(int copier, int owner) const;
+  // Where a single copy of rank r's bytes reads them (reading one process, above): the host of
+  // its pages, or its endpoint where the platform does not limit its readers.
+  simgrid::s4u::Host* pages(int rank) const {
+    simgrid::s4u::Host* p = pages_[static_cast<std::size_t>(rank)];
+    return p ? p : endpoint(rank);
+  }
 
  private:
   std::vector<simgrid::s4u::Host*> endpoints_;  // by rank; null where not modelled
+  std::vector<simgrid::s4u::Host*> pages_;      // by rank; null where its readers are not limited
   std::vector<int> socket_;                     // by rank, where modelled
   std::vector<NodeShapeFacts> facts_;           // by rank, where modelled
 };

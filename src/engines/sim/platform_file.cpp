@@ -717,8 +717,9 @@ class Checker {
     const bool registration_time = id == "collsim/registration_call" || id == "collsim/registration_page";
     const bool page = id == "collsim/page_size";
     const bool time = id == "collsim/inter_socket_latency" || registration_time;
-    // Fresh data (node_model.hpp): 0 says the node has none of it.
-    const bool rate_or_off = id == "collsim/fresh_copy_bandwidth" || id == "collsim/inter_socket_fresh_copy_bandwidth";
+    // Fresh data and the readers of one process (node_model.hpp): 0 says the node has none of it.
+    const bool rate_or_off = id == "collsim/fresh_copy_bandwidth" ||
+                             id == "collsim/inter_socket_fresh_copy_bandwidth" || id == "collsim/source_read_bandwidth";
     const bool size = id == "collsim/private_cache";
     const bool profile =
         id.starts_with("collsim/ideal/") || id.starts_with("collsim/tcp/") || id.starts_with("collsim/shm/");

@@ -301,6 +301,8 @@ void Transport::begin_write(Connection& c, const Fragment& f) {
   const bool reversed = f.kind == Fragment::Kind::get && !c.modelled;
   s4u::Host* from = reversed ? c.to_end : c.from_end;
   s4u::Host* to = reversed ? c.from_end : c.to_end;
+  // It reads the sender's pages, which its other readers share (node_model.hpp).
+  if (c.modelled && f.kind == Fragment::Kind::get) to = nodes_->pages(c.to);
   std::size_t bytes = f.moved();
   if (c.modelled && f.kind == Fragment::Kind::get) {
     // The copier (c.from) reads the sender's (c.to) buffer: the bytes still in the sender's cache

@@ -203,6 +203,12 @@ TEST(PlatformFile, CollsimHostProperties) {
   EXPECT_EQ(refusal(cluster(kCluster, "<prop id=\"collsim/private_cache\" value=\"1MB/s\"/>")),
             "p.xml:5:5: <prop id=\"collsim/private_cache\"> value '1MB/s' is not a size (e.g. 1MiB; 0: no bound)");
   EXPECT_EQ(refusal(cluster(kCluster, "<prop id=\"collsim/fresh_copy_bandwidth\" value=\"0\"/>")), "");
+  // What the readers of one rank's memory share: a bandwidth, or 0 for no limit.
+  EXPECT_EQ(
+      refusal(cluster(kCluster, "<prop id=\"collsim/source_read_bandwidth\" value=\"fast\"/>")),
+      "p.xml:5:5: <prop id=\"collsim/source_read_bandwidth\"> value 'fast' is not a bandwidth (e.g. 6GBps; 0: not "
+      "modelled)");
+  EXPECT_EQ(refusal(cluster(kCluster, "<prop id=\"collsim/source_read_bandwidth\" value=\"0\"/>")), "");
   EXPECT_EQ(refusal(cluster(kCluster + " core=\"16\"", "<prop id=\"collsim/sockets\" value=\"3\"/>")),
             "p.xml:5:5: <prop id=\"collsim/sockets\"> value '3' does not divide the 16 cores of the <cluster>");
   EXPECT_EQ(refusal(cluster(kCluster, "<prop id=\"collsim/sockets\" value=\"0\"/>")),

@@ -13,6 +13,7 @@
 
 #include "algorithms/params.hpp"
 #include "comm/buffer.hpp"
+#include "common/files.hpp"
 #include "common/rank_programs.hpp"
 #include "common/sim_test_util.hpp"
 #include "common/test_algorithm.hpp"
@@ -143,6 +144,39 @@ TEST(SimNodeModel, DataJustReceivedIsCopiedOnAtTheFreshRate) {
   const double across =
       first + kAcrossLat + 48 / kAcross + kHandover + kAcrossLat + (n - cached) / kAcross + cached / 0.125e9;
   expect_time(r.finish_s[2], across, "peer on the other socket");
+}
+
+// node2x4 with the single copies that read one rank's memory sharing `rate`.
+SimConfig node_with_source_reads(const std::string& map_by, const std::string& rate) {
+  std::string xml = collsim_test::slurp(collsim_test::platform("test/node2x4.xml"));
+  xml.insert(xml.find("  </cluster>"), "    <prop id=\"collsim/source_read_bandwidth\" value=\"" + rate + "\"/>\n");
+  SimConfig c = node(map_by);
+  c.platform_file =
+      collsim_test::write_file(collsim_test::fresh_dir("sim_node_model", "reads") / "node2x4.xml", xml).string();
+  return c;
+}
+
+TEST(SimNodeModel, SingleCopiesFromOneRankShareWhatItsMemoryGives) {
+  // The root's two rendezvous of 300000 bytes on socket 0, its memory read at 1 GB/s by all its
+  // readers together. Its two RGETs (48 bytes, no data to copy) cross its core's link together
+  // and arrive together; the two single copies then share the root's 1 GB/s (0.5 GB/s each, below
+  // the socket's 0.75 each), and end together. Their FINs (24 bytes) share the socket's 1.5 GB/s.
+  const double n = 300000;
+  const double copied = 2 * 48 / kCopy + kHandover + n / (1e9 / 2);
+  const RunResult r = run_one(node_with_source_reads("ppr:4:node", "1GBps"), spec_for(kRootToAll, 3, 300000));
+  for (int k : {1, 2}) expect_time(r.finish_s[k], copied, "reader " + std::to_string(k));
+  expect_time(r.finish_s[0], copied + 24 / (kSocket / 2) + kHandover, "root");
+  // Without the limit the two copies share the socket alone: 0.75 GB/s each.
+  const RunResult free = run_one(node("ppr:4:node"), spec_for(kRootToAll, 3, 300000));
+  for (int k : {1, 2})
+    expect_time(free.finish_s[k], 2 * 48 / kCopy + kHandover + n / (kSocket / 2), "free reader " + std::to_string(k));
+  // One reader at a core's rate is a lone pair.
+  const RunResult lone = run_one(node_with_source_reads("ppr:4:node", "1GBps"), spec_for(kPairs, 2, 300000));
+  expect_time(lone.finish_s[1], 48 / kCopy + kHandover + n / kCopy, "lone reader");
+  // Eager messages are the sender's own copies, not reads of its memory by others.
+  const RunResult eager = run_one(node_with_source_reads("ppr:4:node", "0.1GBps"), spec_for(kRootToAll, 4, 4000));
+  for (int k = 1; k <= 3; ++k)
+    expect_time(eager.finish_s[k], k * 4014 / kCopy + kHandover, "eager receiver " + std::to_string(k));
 }
 
 TEST(SimNodeModel, ANodeWithoutMemoryBandwidthKeepsItsLoopback) {
