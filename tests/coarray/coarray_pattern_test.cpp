@@ -102,9 +102,10 @@ TEST(CoarrayPattern, ContentionAtTheTargetByHand) {
     bool get;
     double want_s;
   } cases[] = {
-      {Pattern::one, 3, false, 15e-6},        {Pattern::ring, 3, false, 15e-6}, {Pattern::ring, 2, false, 15e-6},
-      {Pattern::all_to_one, 2, false, 15e-6}, {Pattern::all_to_one, 3, false, 23e-6},
-      {Pattern::all_to_one, 4, false, 31e-6}, {Pattern::halo, 3, false, 29e-6}, {Pattern::halo, 4, false, 29e-6},
+      {Pattern::one, 3, false, 15e-6},        {Pattern::ring, 3, false, 15e-6},
+      {Pattern::ring, 2, false, 15e-6},       {Pattern::all_to_one, 2, false, 15e-6},
+      {Pattern::all_to_one, 3, false, 23e-6}, {Pattern::all_to_one, 4, false, 31e-6},
+      {Pattern::halo, 3, false, 29e-6},       {Pattern::halo, 4, false, 29e-6},
       {Pattern::one, 3, true, 14e-6},         {Pattern::all_to_one, 3, true, 22e-6},
   };
   for (const auto& c : cases) {
@@ -133,7 +134,8 @@ TEST(CoarrayPattern, EngineEqualsTheCostModel) {
     for (const Pattern pattern : {Pattern::ring, Pattern::halo}) {
       if (!pattern_problem(pattern, images).empty()) continue;
       for (const bool registered : {false, true})
-        for (const PutMode mode : {PutMode::blocking, PutMode::nonblocking, PutMode::double_buffered, PutMode::nowait}) {
+        for (const PutMode mode :
+             {PutMode::blocking, PutMode::nonblocking, PutMode::double_buffered, PutMode::nowait}) {
           CoarrayPoint p;
           p.local = parse_section("1:25,1:2", parse_shape("25,2", 8));
           p.remote = parse_section("1:50:2,1:2", parse_shape("50,2", 8));

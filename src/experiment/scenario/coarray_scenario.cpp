@@ -239,15 +239,18 @@ CoarrayScenario load_coarray_scenario(const std::string& path) {
   }
   if (uses(Engine::sim)) {
     const PlatformSize size = platform_size_or_fail(path, sc.sim);
-    int most = sc.images;  // the most images of any point, and where they are asked for
-    YAML::Node asked = c["images"];
+    int most = sc.images;  // the most images of any point, and the group that asks for them
+    std::size_t group = sc.groups.size();
     for (std::size_t i = 0; i < sc.groups.size(); ++i)
       for (const int images : sc.groups[i].images)
-        if (images > most) most = images, asked = points[i]["images"];
+        if (images > most) most = images, group = i;
     if (static_cast<std::size_t>(most) > size.capacity)
-      in.fail(asked, "coarray.images: " + std::to_string(most) + " images do not fit platform " + sc.sim.platform_file +
-                         " (" + std::to_string(size.hosts) + " hosts, room for " + std::to_string(size.capacity) +
-                         " placed --map-by " + models::to_string(sc.sim.map_by) + ")");
+      in.fail(group < sc.groups.size() ? points[group]["images"]
+              : c["images"]            ? c["images"]
+                                       : c,
+              "coarray.images: " + std::to_string(most) + " images do not fit platform " + sc.sim.platform_file + " (" +
+                  std::to_string(size.hosts) + " hosts, room for " + std::to_string(size.capacity) +
+                  " placed --map-by " + models::to_string(sc.sim.map_by) + ")");
   }
   return sc;
 }
