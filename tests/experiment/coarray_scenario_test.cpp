@@ -217,6 +217,9 @@ TEST(CoarrayScenario, ImagesAndPatternAreAxes) {
                 .find("pattern: 'star' is not one, all-to-one, ring or halo"),
             std::string::npos);
   EXPECT_NE(load_error(scenario(kGroup + "      images: 1\n")).find("images"), std::string::npos);
+  // A group's images beyond the platform's room are refused where the group asks for them.
+  EXPECT_NE(load_error(scenario(kGroup + "      images: [2, 100000]\n", "[sim]")).find(":11:"), std::string::npos)
+      << load_error(scenario(kGroup + "      images: [2, 100000]\n", "[sim]"));
 }
 
 TEST(CoarrayScenario, CollectiveScenarioIsNotCoarray) {
