@@ -108,7 +108,7 @@ TEST(CafCli, CsvRow) {
   EXPECT_LE(std::stod(row["min_s"]), std::stod(row["time_s"]) * (1 + 1e-6));
   EXPECT_EQ(row["data"], "ok");
   // The whole statement's bytes.
-  EXPECT_NE(o.out.find(",table1,memory,4000,"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find(",table1,memory,one,2,4000,"), std::string::npos) << o.out;
 }
 
 // collsim coarray --engine caf-native and --engine mpi launch collsim-caf and collsim-mpi
