@@ -4,6 +4,7 @@
 // collsim-mpi coarray or collsim-caf under mpirun, as a coarray scenario does, and print the
 // measured median.
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,7 +40,7 @@ std::vector<OptionDef> coarray_options() {
        "launched with --images processes"}};
   for (auto& d : coarray_point_options()) defs.push_back(d);
   const std::vector<OptionDef> more = {
-      {"images", "N", "number of images (processes; default 2)"},
+      {"images", "N", "number of images (processes; default 2): with --pattern one the others are idle"},
       payload_option(),
       {"csv", "", "print a CSV header and row instead of the text"},
   };
@@ -83,6 +84,7 @@ int coarray(const ParsedOptions& o) {
   CoarrayPoint point = read_coarray_point(o);
   point.real_bytes = read_payload(o);
   const int images = static_cast<int>(o.integer("images", 2, 2, 1 << 20));
+  point.images = images;
   const CoarrayProgram program(point);
   const RunSpec spec = coarray_spec(program, images);  // checks the images for every engine
 
@@ -106,19 +108,26 @@ int coarray(const ParsedOptions& o) {
       result = run_model(model, spec);
       // The cost model covers the Hockney kinds, overheads and the origin's port; not one_port's
       // two ports, nor LogGP. A sync other than memory adds messages: its term takes no receive
-      // overhead, and sync all's barrier one (alpha, beta) between every two images.
+      // overhead, and sync all's barrier one (alpha, beta) between every two images. A pattern
+      // other than one: sync memory and one (alpha, beta) between every two images only.
       const bool sync_covered =
           point.sync == coarray::SyncKind::memory ||
           (model.recv_overhead.empty() &&
            (point.sync == coarray::SyncKind::images || images == 2 || model.kind == ModelConfig::Kind::hockney));
-      if (!model.one_port && model.kind != ModelConfig::Kind::loggp && sync_covered) {
+      const bool pattern_covered = point.pattern == coarray::Pattern::one || (point.sync == coarray::SyncKind::memory &&
+                                                                              model.kind == ModelConfig::Kind::hockney);
+      if (!model.one_port && model.kind != ModelConfig::Kind::loggp && sync_covered && pattern_covered) {
         const models::CoarrayCosts costs{model.hockney_between(point.origin, point.target), model.copy_bandwidth,
                                          model.send_overhead, model.registration,
                                          point.registered_bytes_per_statement()};
-        const double t = (point.get ? models::coarray_get_time(point.plan(), costs)
-                                    : models::coarray_put_time(point.plan(), costs, point.mode)) +
-                         models::coarray_sync_time(point.sync, images, point.origin, costs);
-        extra = "cost model " + format_seconds(t) + "  (" + format_real(t) + " s, models/coarray_cost.hpp)\n";
+        const std::optional<double> t =
+            models::coarray_pattern_time(point.pattern, images, point.plan(), costs, point.mode, point.get);
+        if (t) {
+          const double total = *t + models::coarray_sync_time(point.sync, images, point.origin, costs);
+          extra = "cost model " + format_seconds(total) + "  (" + format_real(total) + " s, models/coarray_cost.hpp)\n";
+        } else {
+          extra = "cost model none: all-to-one with more than one transfer per image (models/coarray_cost.hpp)\n";
+        }
       }
       extra += registration_line(point, model.registration);
     } else {
@@ -149,7 +158,8 @@ Command coarray_command() {
           "                       --remote SECTION --remote-shape DIMS [--elem BYTES] [--buffer B]\n"
           "                       [--registered [--registration once|per-statement] [--heap SIZE]]\n"
           "                       [--nonblocking safe|nowait|double] [--statements N]\n"
-          "                       [--sync memory|all|images] [--csv] [options]",
+          "                       [--sync memory|all|images] [--images N --pattern one|all-to-one|ring|halo]\n"
+          "                       [--csv] [options]",
           "coarray PUT/GET: Table 1's case, transfers and time",
           std::string(kCoarraySectionsHelp) + kCostsHelp,
           coarray_options(),

@@ -49,8 +49,13 @@ std::vector<OptionDef> coarray_point_options() {
       {"packing", "table1|omni",
        "cases 2 and 3: Table 1's floor(B/NL) NL pieces per put (default) or Omni's floor((B-1)/NL), "
        "B rounded up to 4 bytes"},
-      {"origin", "IMAGE", "the image that executes the statements (default 1)"},
-      {"target", "IMAGE", "the image whose coarray is accessed (default 2)"},
+      {"origin", "IMAGE", "the image that executes the statements (default 1; --pattern one only)"},
+      {"target", "IMAGE", "the image whose coarray is accessed (default 2; --pattern one only)"},
+      {"pattern", "one|all-to-one|ring|halo",
+       "which images run the statements, each the same, in one segment: one, the origin to the target (default); "
+       "all-to-one, every image but 1 to image 1; ring, image i to i+1 (the last to 1); halo, image i to i-1 and "
+       "i+1, periodic (3 images or more). Each source writes a coarray of its own at its target; every active "
+       "image ends the segment with --sync, and the time is the slowest image's"},
   };
 }
 
@@ -112,6 +117,16 @@ CoarrayPoint read_coarray_point(const ParsedOptions& o) {
     if (!sync) throw UsageError("--sync: '" + o.text("sync") + "' is not memory, all or images");
     p.sync = *sync;
   }
+  if (o.has("pattern")) {
+    const auto pattern = coarray::parse_pattern(o.text("pattern"));
+    if (!pattern) throw UsageError("--pattern: '" + o.text("pattern") + "' is not one, all-to-one, ring or halo");
+    p.pattern = *pattern;
+  }
+  if (p.pattern != coarray::Pattern::one)
+    for (const char* name : {"origin", "target"})
+      if (o.has(name))
+        throw UsageError(std::string("--") + name + " applies to --pattern one only (--pattern " +
+                         coarray::to_string(p.pattern) + " names its own images)");
   p.origin = static_cast<int>(o.integer("origin", 1, 1, 1 << 20)) - 1;
   p.target = static_cast<int>(o.integer("target", 2, 1, 1 << 20)) - 1;
   if (p.origin == p.target) throw UsageError("--origin and --target must be different images");

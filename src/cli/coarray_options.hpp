@@ -2,7 +2,7 @@
 // `collsim coarray`, `collsim-mpi coarray` and collsim-caf: the statement (--put/--get, the
 // sections and shapes as in Fortran, the element size), the runtime (--buffer, --registered,
 // --get-behaviour, --packing) and the segment (--statements N, --nonblocking safe|nowait|double,
-// --sync memory|all|images).
+// --sync memory|all|images, --pattern one|all-to-one|ring|halo).
 #pragma once
 
 #include <string>

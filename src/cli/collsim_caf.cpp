@@ -63,6 +63,9 @@ const char* const kAbout =
     "the target; the call's time is then the last image's finish. Untimed around each call: both\n"
     "sides filled with known patterns, then `sync all` and a check of every element of the\n"
     "assigned side against the same assignment done by plain Fortran. Other images stay idle.\n"
+    "--pattern all-to-one|ring|halo (on mpirun's images) makes every image run the statements to\n"
+    "its target(s), into a copy of its own at each (remote(REMOTE, (s-1)*N + i)[t], s its slot),\n"
+    "and every image checks its side; the time is the last image's finish.\n"
     "\n"
     "--buffer, --registered, --nonblocking and --get-behaviour describe Omni's runtime, not\n"
     "OpenCoarrays: they do not apply to caf-native (exit status 2).\n"
@@ -106,6 +109,7 @@ CafAssignment caf_assignment(const CoarrayPoint& p, int images) {
   a.origin_image = p.origin + 1;
   a.target_image = p.target + 1;
   a.sync = p.sync;
+  a.pattern = p.pattern;
   if (std::string problem = assignment_problem(a, images); !problem.empty()) throw cli::UsageError(problem);
   return a;
 }
@@ -152,7 +156,8 @@ void print_summary(const CafAssignment& a, const CoarrayPoint& point, const CafM
 
 int run(const cli::ParsedOptions& options, int argc, char** argv, int rank, int size) {
   if (size < 2) throw cli::UsageError("needs at least 2 images (mpirun -np 2 collsim-caf ...)");
-  const CoarrayPoint point = cli::read_coarray_point(options);
+  CoarrayPoint point = cli::read_coarray_point(options);
+  point.images = size;
   const CafAssignment a = caf_assignment(point, size);
   const MeasureOptions measure_options = cli::read_measure_options(options);
 

@@ -43,6 +43,7 @@ int measure_coarray(int rank, int size, const cli::ParsedOptions& options) {
     throw cli::UsageError("coarray needs at least 2 images, one per process (mpirun -np 2 collsim-mpi coarray ...)");
   CoarrayPoint point = cli::read_coarray_point(options);
   point.real_bytes = true;  // MPI moves real memory, so it is checked too
+  point.images = size;
   const MeasureOptions measure_opts = cli::read_measure_options(options);
   const CoarrayProgram program(point);
   const RunSpec spec = coarray_spec(program, size);

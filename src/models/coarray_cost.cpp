@@ -144,4 +144,24 @@ double coarray_sync_time(coarray::SyncKind kind, int images, int origin, const C
   return 0;
 }
 
+std::optional<double> coarray_pattern_time(coarray::Pattern pattern, int images, const coarray::Plan& plan,
+                                           const CoarrayCosts& costs, PutMode mode, bool get) {
+  auto alone = [&](const coarray::Plan& p) {
+    return get ? coarray_get_time(p, costs) : coarray_put_time(p, costs, mode);
+  };
+  switch (pattern) {
+    case coarray::Pattern::one:
+    case coarray::Pattern::ring: return alone(plan);
+    case coarray::Pattern::halo: {
+      coarray::Plan both = plan;
+      both.statements *= 2, both.bytes *= 2, both.transfers *= 2, both.copies *= 2, both.bytes_copied *= 2;
+      return alone(both);
+    }
+    case coarray::Pattern::all_to_one:
+      if (plan.transfers != 1) return std::nullopt;
+      return alone(plan) + (images - 2) * costs.hockney.beta * static_cast<double>(plan.bytes);
+  }
+  return std::nullopt;
+}
+
 }  // namespace collsim::models

@@ -18,6 +18,9 @@
 // The ports of one_port and the LogGP rules are not covered (the engine has them).
 #pragma once
 
+#include <optional>
+
+#include "algorithms/coarray/pattern.hpp"
 #include "algorithms/coarray/scheme.hpp"
 #include "algorithms/coarray/segment_end.hpp"
 #include "models/overhead.hpp"
@@ -69,5 +72,22 @@ double coarray_get_time(const coarray::Plan& plan, const CoarrayCosts& costs);
 // always takes; on more images the barrier's rounds without the origin take longer (the term
 // is then a lower bound until T covers them).
 double coarray_sync_time(coarray::SyncKind kind, int images, int origin, const CoarrayCosts& costs);
+
+// A segment of the same statements run by every active image of `pattern` on `images` images
+// (algorithms/coarray/pattern.hpp), ended by sync memory: its time on the slowest image, from the
+// model engine's rules above plus one: the target's port takes in one put at a time, and a
+// target's port sends one get's reply at a time (busy beta*n each). Under one (alpha, beta)
+// between every two images:
+//  - one, ring: coarray_put_time / coarray_get_time (in a ring no two images share a port);
+//  - halo (periodic): the same with twice the statements (each image runs each statement to its
+//    left, then its right neighbour). A target's port takes its two neighbours' transfers at the
+//    times its own port sends its own two, which never overlap, so no transfer waits for it;
+//  - all-to-one, one transfer per image (a segment of one unit): the N-1 images' transfers of n
+//    bytes are ready together and pass the target's port one after another, so the last ends
+//    (N-2)*beta*n after one image alone's: T1 + (N-2)*beta*n;
+//  - all-to-one with more transfers: nullopt (their interleaving at the target, with waits for
+//    flushes and buffers, has no closed form here; the engine has the time).
+std::optional<double> coarray_pattern_time(coarray::Pattern pattern, int images, const coarray::Plan& plan,
+                                           const CoarrayCosts& costs, coarray::PutMode mode, bool get);
 
 }  // namespace collsim::models

@@ -43,6 +43,15 @@ struct Hockney {
     from.send_free = start + beta * bytes;
     return start + transfer(bytes);
   }
+  // The same put when it also takes the target's port, which takes in one transfer at a time:
+  // puts from several origins into one image then serialise there (a many-to-one pattern), each
+  // starting once both ports are free. One origin's puts to one target never wait for it (its
+  // own port spaced them already).
+  double inject(Ports& from, Ports& to, double ready, double bytes) const {
+    const double start = std::max({ready, from.send_free, to.recv_free});
+    from.send_free = to.recv_free = start + beta * bytes;
+    return start + transfer(bytes);
+  }
   // Reserves the sender's send port only (a rank's sends inside its node, one at a time).
   double transfer_send_port(Ports& from, double ready, double bytes) const {
     const double end = std::max(ready, from.send_free) + transfer(bytes);

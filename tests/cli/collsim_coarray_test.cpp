@@ -113,6 +113,47 @@ TEST(CollsimCoarray, SyncEndsTheSegment) {
   expect_bad_input("coarray --engine sim --sync ALL" + kStrided, "--sync: 'ALL' is not memory, all or images");
 }
 
+// --images N --pattern: every image runs the statement. Under Hockney alpha = 1 us, beta =
+// 1 ns/B, free copies, no overheads, a blocking put of 8000 B takes 2 alpha + 8 us = 10 us on
+// one image; all-to-one on 3 images puts twice into image 1, whose port takes one after the
+// other: the second starts 8 us late, 18 us; ring on 3 images: 10 us; halo on 3 images: two
+// puts an image one after the other, 20 us. The CSV names the pattern and the images; all-to-one's
+// cost model line says the same, and none with two statements.
+TEST(CollsimCoarray, PatternsOnTheModel) {
+  const std::string whole = " --remote 1:1000 --remote-shape 1000 --local 1:1000 --local-shape 1000 --images 3";
+  const struct {
+    const char* pattern;
+    double want_s;
+  } cases[] = {{"one", 10e-6}, {"all-to-one", 18e-6}, {"ring", 10e-6}, {"halo", 20e-6}};
+  for (const auto& c : cases) {
+    const std::string args = "coarray --engine model --alpha 1e-6 --beta 1e-9" + whole + " --pattern " + c.pattern;
+    const Outcome o = collsim(args + " --csv");
+    ASSERT_EQ(o.status, 0) << o.err;
+    EXPECT_EQ(csv_field(o.out, "pattern"), c.pattern);
+    EXPECT_EQ(csv_field(o.out, "images"), "3");
+    EXPECT_EQ(csv_field(o.out, "data"), "ok");
+    EXPECT_NEAR(std::stod(csv_field(o.out, "time_s")), c.want_s, 1e-15) << c.pattern;
+  }
+  const Outcome text = collsim("coarray --engine model --alpha 1e-6 --beta 1e-9 --pattern all-to-one" + whole);
+  EXPECT_NE(text.out.find("cost model " + collsim::format_seconds(18e-6)), std::string::npos) << text.out;
+  const Outcome two =
+      collsim("coarray --engine model --alpha 1e-6 --beta 1e-9 --statements 2 --pattern all-to-one" + whole);
+  ASSERT_EQ(two.status, 0) << two.err;
+  EXPECT_NE(two.out.find("cost model none: all-to-one"), std::string::npos) << two.out;
+}
+
+// Bad patterns: one line, exit status 2.
+TEST(CollsimCoarray, BadPatternsAreOneLineAndExitTwo) {
+  expect_bad_input("coarray --engine model --pattern star" + kStrided,
+                   "--pattern: 'star' is not one, all-to-one, ring or halo");
+  expect_bad_input("coarray --engine model --pattern ring --origin 2" + kStrided,
+                   "--origin applies to --pattern one only");
+  expect_bad_input("coarray --engine sim --pattern all-to-one --target 1 --images 3" + kStrided,
+                   "--target applies to --pattern one only");
+  expect_bad_input("coarray --engine model --pattern halo --images 2" + kStrided, "halo needs at least 3 images");
+  expect_bad_input("coarray --engine model --pattern ring --images 1" + kStrided, "--images");
+}
+
 // The case: 64 non-blocking DMA puts of 800 KB (32 statements of two runs of 800000 B).
 // Hockney alpha 10 us, beta 0.8 ns/B: the port injects them one after another, 640 us each, so
 // the last arrives at 64 * 640 us + 10 us and the flush adds 10 us: 40.98 ms, not one put's 660 us.

@@ -106,8 +106,8 @@ TEST(CoarrayScenario, PackingKeyOnlyWhenOmni) {
             "images=2");
 }
 
-// A results row from before the packing and sync columns gains an empty cell after get_behaviour
-// and another after packing, and reads as Table 1's packing and a segment ended by sync memory.
+// A results row from before the packing, sync, pattern and images columns gains an empty cell for
+// each, and reads as Table 1's packing, a segment ended by sync memory, pattern one on 2 images.
 TEST(CoarrayScenario, ResultsWithoutPackingReadAsTable1) {
   const std::string old =
       "engine,op,case,nl_bytes,nr_bytes,buffer,unit_bytes,transfers,copies,time_s,local,local_shape,remote,"
@@ -118,12 +118,14 @@ TEST(CoarrayScenario, ResultsWithoutPackingReadAsTable1) {
   EXPECT_EQ(upgraded_results_header(old), coarray_csv_header());
   const std::string upgraded = upgraded_results_row(old, row);
   EXPECT_EQ(upgraded,
-            "model,coarray/put,3,8,800,256,256,4,100,0.001,1:200:2,200,1:100,100,8,1,0,table1,,,800,1,"
+            "model,coarray/put,3,8,800,256,256,4,100,0.001,1:200:2,200,1:100,100,8,1,0,table1,,,,,800,1,"
             "0.001,0,,ok");
   const auto rows = parse_coarray_csv(coarray_csv_header() + "\n" + upgraded + "\n");
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0].point.options.packing, coarray::Packing::table1);
   EXPECT_EQ(rows[0].point.sync, coarray::SyncKind::memory);
+  EXPECT_EQ(rows[0].point.pattern, coarray::Pattern::one);
+  EXPECT_EQ(rows[0].point.images, 2);
   EXPECT_EQ(parse_coarray_csv(old + "\n" + row + "\n").at(0).point.options.packing, coarray::Packing::table1);
   EXPECT_EQ(parse_coarray_csv(old + "\n" + row + "\n").at(0).point.sync, coarray::SyncKind::memory);
 }
@@ -169,8 +171,55 @@ TEST(CoarrayScenario, SyncIsAnAxis) {
   EXPECT_NE(coarray_csv_row(row).find(",table1,images,"), std::string::npos) << coarray_csv_row(row);
   EXPECT_EQ(parse_coarray_csv(csv).at(0).point.sync, coarray::SyncKind::images);
   std::string bad = csv;
-  bad.replace(bad.find(",images,"), 8, ",images2,");
+  bad.replace(bad.find(",images,", bad.find('\n')), 8, ",images2,");  // the row's sync, not the header's column
   EXPECT_THROW(parse_coarray_csv(bad), InputError);
+}
+
+// `images` and `pattern` are the innermost axes (pattern innermost); a point's key names a pattern
+// other than one, and its images; the measured engines' command lines take -np from the point and
+// name the pattern instead of --origin/--target; halo on 2 images and an unknown pattern are
+// refused at their place.
+TEST(CoarrayScenario, ImagesAndPatternAreAxes) {
+  const fs::path p = write_file(fresh_dir("pattern") / "s.yaml",
+                                scenario(kGroup + "      images: [3, 4]\n      pattern: [one, all-to-one, halo]\n",
+                                         "[model, mpi]", "mpi: {launcher: [mpirun], min_runs: 3, max_runs: 9}\n"));
+  const CoarrayScenario sc = load_coarray_scenario(p.string());
+  const auto plan = expand_coarray_plan(sc);
+  ASSERT_EQ(plan.size(), 12u);
+  EXPECT_EQ(plan[0].point.images, 3);
+  EXPECT_EQ(plan[1].point.pattern, coarray::Pattern::all_to_one);
+  EXPECT_EQ(plan[5].point.images, 4);
+  EXPECT_EQ(plan[5].point.pattern, coarray::Pattern::halo);
+  const std::string head =
+      "engine=model;sweep=s;op=coarray/put;local=1:100,1:4;local_shape=100,4;remote=1:100,1:4;remote_shape=200,4;"
+      "elem=8;statements=1;buffer=400000;registered=0;get_behaviour=table1;";
+  EXPECT_EQ(coarray_point_text(sc, plan[0]), head + "images=3");
+  EXPECT_EQ(coarray_point_text(sc, plan[5]), head + "pattern=halo;images=4");
+  const std::vector<std::string> argv = coarray_mpi_command(sc, Engine::mpi, plan[11].point);
+  std::string line;
+  for (const auto& a : argv) line += " " + a;
+  EXPECT_NE(line.find(" -np 4 "), std::string::npos) << line;
+  EXPECT_NE(line.find(" --pattern halo "), std::string::npos) << line;
+  EXPECT_EQ(line.find("--origin"), std::string::npos) << line;
+  CoarrayRow row;
+  row.engine = "model";
+  row.point = plan[5].point;
+  row.data = "ok";
+  const auto back = parse_coarray_csv(coarray_csv_header() + "\n" + coarray_csv_row(row) + "\n").at(0).point;
+  EXPECT_EQ(back.pattern, coarray::Pattern::halo);
+  EXPECT_EQ(back.images, 4);
+
+  EXPECT_NE(load_error(scenario(kGroup + "      pattern: [ring, halo]\n"))
+                .find(":11:23: pattern: halo needs at least 3 images"),
+            std::string::npos)
+      << load_error(scenario(kGroup + "      pattern: [ring, halo]\n"));
+  EXPECT_NE(load_error(scenario(kGroup + "      pattern: star\n"))
+                .find("pattern: 'star' is not one, all-to-one, ring or halo"),
+            std::string::npos);
+  EXPECT_NE(load_error(scenario(kGroup + "      images: 1\n")).find("images"), std::string::npos);
+  // A group's images beyond the platform's room are refused where the group asks for them.
+  EXPECT_NE(load_error(scenario(kGroup + "      images: [2, 100000]\n", "[sim]")).find(":11:"), std::string::npos)
+      << load_error(scenario(kGroup + "      images: [2, 100000]\n", "[sim]"));
 }
 
 TEST(CoarrayScenario, CollectiveScenarioIsNotCoarray) {
@@ -197,8 +246,8 @@ TEST(CoarrayScenario, ReadmeExampleLoads) {
   EXPECT_EQ(sc.model.copy_bandwidth, 5e9);
   EXPECT_EQ(sc.sim.protocol, "tcp+shm");
   EXPECT_EQ(expand_coarray_plan(sc).size(),
-            4u * (4 * 2 * 2 * 2 * 2 * 3 + 1));  // mode (blocking and 3 non-blocking), buffer, statements, registered,
-                                                // packing, sync
+            4u * (4 * 2 * 2 * 2 * 2 * 3 * 2 * 2 + 1));  // mode (blocking and 3 non-blocking), buffer,
+                                                        // statements, registered, packing, sync, images, pattern
 }
 
 TEST(CoarrayScenario, ErrorsNameTheirPosition) {
@@ -206,7 +255,7 @@ TEST(CoarrayScenario, ErrorsNameTheirPosition) {
       load_error(scenario(kGroup + "      colour: red\n")),
       ":11:7: unknown key 'colour' in a coarray point group (expected one of: sweep, op, mode, elem, local, "
       "local_shape, remote, remote_shape, buffer, statements, registered, registration, heap, get_behaviour, packing, "
-      "nonblocking, sync)");
+      "nonblocking, sync, pattern, images)");
   EXPECT_EQ(load_error(scenario(kGroup + "      op: send\n")), ":11:11: op: 'send' is not put or get");
   EXPECT_EQ(load_error(scenario(kGroup + "      buffer: [4000, 0]\n")), ":11:22: buffer must be at least 1 byte");
   EXPECT_EQ(load_error(scenario(kGroup + "      statements: [1, x]\n")),

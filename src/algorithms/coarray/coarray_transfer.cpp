@@ -180,14 +180,23 @@ Task<> end_segment(Comm& comm, CoarrayContext& ctx, const SegmentEnd& end) {
   co_await sync_statement(comm, ctx.window, end);
 }
 
-Task<> put_segment(Comm& comm, CoarrayContext& ctx, int image, Buffer local, const Section& local_section,
-                   std::size_t remote_offset, const Section& remote_section, std::size_t nputs, PutMode mode,
+Task<> put_segment(Comm& comm, CoarrayContext& ctx, std::vector<Destination> to, Buffer local,
+                   const Section& local_section, const Section& remote_section, std::size_t nputs, PutMode mode,
                    const SegmentEnd& end) {
   const std::size_t coarray_bytes = remote_section.shape().bytes();
   for (std::size_t i = 0; i < nputs; ++i)
-    co_await put_section(comm, ctx, image, local, local_section, remote_offset + i * coarray_bytes, remote_section,
-                         mode);
+    for (const Destination& d : to)
+      co_await put_section(comm, ctx, d.image, local, local_section, d.remote_offset + i * coarray_bytes,
+                           remote_section, mode);
   co_await end_segment(comm, ctx, end);
+}
+
+Task<> put_segment(Comm& comm, CoarrayContext& ctx, int image, Buffer local, const Section& local_section,
+                   std::size_t remote_offset, const Section& remote_section, std::size_t nputs, PutMode mode,
+                   const SegmentEnd& end) {
+  // Built first: GCC 12 rejects an initializer list inside a co_await's operands.
+  std::vector<Destination> to(1, Destination{image, remote_offset});
+  co_await put_segment(comm, ctx, std::move(to), local, local_section, remote_section, nputs, mode, end);
 }
 
 }  // namespace collsim::coarray

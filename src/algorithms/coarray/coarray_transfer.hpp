@@ -123,6 +123,19 @@ Task<> get_section(Comm& comm, CoarrayContext& ctx, int image, Buffer local, con
 // call sync_statement themselves.
 Task<> end_segment(Comm& comm, CoarrayContext& ctx, const SegmentEnd& end = {});
 
+// One target of a many-image statement (pattern.hpp): the image, and where its coarrays for this
+// origin start in its window.
+struct Destination {
+  int image = 1;
+  std::size_t remote_offset = 0;
+};
+
+// A segment of `nputs` PUT statements of the same section to each of `to`: statement i into
+// coarray i at every destination (to[0] first, then to[1], ...), then its end.
+Task<> put_segment(Comm& comm, CoarrayContext& ctx, std::vector<Destination> to, Buffer local,
+                   const Section& local_section, const Section& remote_section, std::size_t nputs, PutMode mode,
+                   const SegmentEnd& end = {});
+
 // A segment of `nputs` PUT statements of the same section to `image`, statement i into coarray
 // i (remote coarrays of remote_section.shape() laid one after another from remote_offset, so
 // the window holds at least remote_offset + nputs * remote_section.shape().bytes()), then its end.

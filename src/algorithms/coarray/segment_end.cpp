@@ -30,7 +30,9 @@ Task<> sync_statement(Comm& comm, Window w, const SegmentEnd& end) {
       co_await comm.sync_memory(w);
       break;
     case SyncKind::images:
-      if (rank == end.origin || rank == end.target) {
+      if (end.partners) {
+        if (!end.partners->empty()) co_await comm.sync_images(w, *end.partners);
+      } else if (rank == end.origin || rank == end.target) {
         const int partner[] = {rank == end.origin ? end.target : end.origin};
         co_await comm.sync_images(w, partner);
       }

@@ -8,12 +8,14 @@
 //    caller's (SegmentEnd::barrier): Comm::barrier is free in the simulated engines, and a
 //    segment's end must cost what its messages cost.
 //  - sync images: the origin executes sync images(target) and the target sync images(origin):
-//    sync memory, a zero-byte message each way, sync memory. Other images take no part.
+//    sync memory, a zero-byte message each way, sync memory. Other images take no part. Under a
+//    many-image pattern (pattern.hpp) each image names its targets and sources (`partners`).
 #pragma once
 
 #include <functional>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 #include "comm/comm.hpp"
 
@@ -28,6 +30,9 @@ std::optional<SyncKind> parse_sync(std::string_view name);
 struct SegmentEnd {
   SyncKind kind = SyncKind::memory;
   int origin = 0, target = 1;  // ranks: the image that ran the statements and its target
+  // sync images' list of this rank when set (a many-image pattern); else origin and target name
+  // each other.
+  std::optional<std::vector<int>> partners;
   // sync all's barrier among every rank of comm (required for SyncKind::all).
   std::function<Task<>(Comm&)> barrier;
 };

@@ -138,6 +138,7 @@ std::string assignment_problem(const CafAssignment& a, int images) {
     if (image < 1 || image > images)
       return "image " + std::to_string(image) + " does not exist (images 1 to " + std::to_string(images) + ")";
   if (a.origin_image == a.target_image) return "origin and target are both image " + std::to_string(a.origin_image);
+  if (a.pattern != coarray::Pattern::one) return coarray::pattern_problem(a.pattern, images);
   return "";
 }
 
@@ -212,6 +213,7 @@ CafSpec lower_assignment(const CafAssignment& a) {
   s.origin_image = a.origin_image;
   s.target_image = a.target_image;
   s.sync = static_cast<std::int32_t>(a.sync);
+  s.pattern = static_cast<std::int32_t>(a.pattern);
   return s;
 }
 
@@ -274,11 +276,14 @@ std::string CafCall::describe() const {
                   " B elements";
   if (a_.copies > 1) s += ", " + std::to_string(a_.copies) + " statements per segment";
   if (a_.sync != coarray::SyncKind::memory) s += std::string(", ended by sync ") + coarray::to_string(a_.sync);
+  if (a_.pattern != coarray::Pattern::one) s += std::string(", pattern ") + coarray::to_string(a_.pattern);
   return s;
 }
 
 double CafCall::time_from(const std::vector<double>& finish_s) const {
-  if (a_.sync != coarray::SyncKind::memory) return CollectiveCall::time_from(finish_s);
+  // Every image runs statements (a pattern), or takes part in the end: the last image's finish.
+  if (a_.sync != coarray::SyncKind::memory || a_.pattern != coarray::Pattern::one)
+    return CollectiveCall::time_from(finish_s);
   const std::size_t origin = static_cast<std::size_t>(a_.origin_image - 1);
   return origin < finish_s.size() ? finish_s[origin] : 0;
 }

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "algorithms/coarray/pattern.hpp"
 #include "algorithms/coarray/segment_end.hpp"
 #include "engines/caf/rma_count.hpp"
 #include "engines/mpi/call_timer.hpp"
@@ -44,7 +45,8 @@ struct CafSpec {
   std::int32_t get;            // 0: remote(...)[target] = local(...); 1: local(...) = remote(...)[target]
   std::int32_t origin_image;   // 1-based
   std::int32_t target_image;
-  std::int32_t sync;  // the segment's end: 0 sync memory, 1 sync all, 2 sync images
+  std::int32_t sync;     // the segment's end: 0 sync memory, 1 sync all, 2 sync images
+  std::int32_t pattern;  // coarray::Pattern: 0 one, 1 all-to-one, 2 ring, 3 halo (caf_pattern.F90)
 };
 
 struct CafCheck {
@@ -75,11 +77,13 @@ struct CafAssignment {
   bool get = false;
   int origin_image = 1, target_image = 2;
   coarray::SyncKind sync = coarray::SyncKind::memory;  // the statement that ends the segment
+  coarray::Pattern pattern = coarray::Pattern::one;    // which images run it, to whom (pattern.hpp)
 };
 
 // "" when Fortran would accept the assignment and the engine can run it on `images` images, else
 // one line saying why: element size not 1/2/4/8/16, rank, zero stride, a subscript outside its
-// dimension, an empty section, shapes that do not conform, copies < 1, images out of range or equal.
+// dimension, an empty section, shapes that do not conform, copies < 1, images out of range or equal,
+// a pattern that means nothing on `images` images.
 std::string assignment_problem(const CafAssignment& a, int images);
 // Section elements and bytes of one statement.
 std::int64_t section_elements(const std::vector<CafDim>& side);

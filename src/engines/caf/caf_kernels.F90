@@ -19,6 +19,7 @@
 module collsim_caf_i1
   use, intrinsic :: iso_c_binding
   use collsim_caf_spec
+  use collsim_caf_pattern
   implicit none
   private
   public :: setup, teardown, prepare, run, check
@@ -34,6 +35,7 @@ end module collsim_caf_i1
 module collsim_caf_i2
   use, intrinsic :: iso_c_binding
   use collsim_caf_spec
+  use collsim_caf_pattern
   implicit none
   private
   public :: setup, teardown, prepare, run, check
@@ -49,6 +51,7 @@ end module collsim_caf_i2
 module collsim_caf_i4
   use, intrinsic :: iso_c_binding
   use collsim_caf_spec
+  use collsim_caf_pattern
   implicit none
   private
   public :: setup, teardown, prepare, run, check
@@ -64,6 +67,7 @@ end module collsim_caf_i4
 module collsim_caf_r8
   use, intrinsic :: iso_c_binding
   use collsim_caf_spec
+  use collsim_caf_pattern
   implicit none
   private
   public :: setup, teardown, prepare, run, check
@@ -80,6 +84,7 @@ end module collsim_caf_r8
 module collsim_caf_c16
   use, intrinsic :: iso_c_binding
   use collsim_caf_spec
+  use collsim_caf_pattern
   implicit none
   private
   public :: setup, teardown, prepare, run, check
@@ -94,6 +99,7 @@ end module collsim_caf_c16
 module collsim_caf_kernels
   use, intrinsic :: iso_c_binding
   use collsim_caf_spec
+  use collsim_caf_pattern
   use collsim_caf_i1, only: i1_setup => setup, i1_teardown => teardown, i1_prepare => prepare, i1_run => run, &
                             i1_check => check
   use collsim_caf_i2, only: i2_setup => setup, i2_teardown => teardown, i2_prepare => prepare, i2_run => run, &

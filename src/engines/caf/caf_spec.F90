@@ -25,6 +25,7 @@ module collsim_caf_spec
     integer(c_int32_t) :: origin_image   ! the image that executes the statements
     integer(c_int32_t) :: target_image   ! the image in the coindex
     integer(c_int32_t) :: sync           ! the segment's end: 0 sync memory, 1 sync all, 2 sync images
+    integer(c_int32_t) :: pattern        ! 0 one, 1 all-to-one, 2 ring, 3 halo (caf_pattern.F90)
   end type caf_spec
 
   ! The first element (array element order over all copies) that differs from what Fortran's

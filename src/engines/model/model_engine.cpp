@@ -603,9 +603,10 @@ void ModelEngine::land_at(double time, int rank, Buffer destination, Buffer data
 // too. Hockney kinds: the origin first pays its software overhead send_overhead(m) (its core;
 // the rank goes on after it), then its port injects the put when free, holding it beta*m (one
 // transfer at a time, latencies overlapping: models::Hockney::inject), A = start + alpha + beta*m;
-// under one_port both ports are held for the whole transfer, as for sends. LogGP: the first byte
-// as for a send (o at the CPU, g + (m-1)G at the NIC), plus (m-1)G, without the target's CPU:
-// RDMA. The origin's next flush to that target waits for A and then the acknowledgement.
+// the target's port takes one put's bytes at a time too, so puts of several origins into one
+// image serialise (start = max(ready, both ports free)); under one_port both ports are held for the whole transfer, as
+// for sends. LogGP: the first byte as for a send (o at the CPU, g + (m-1)G at the NIC), plus (m-1)G, without the
+// target's CPU: RDMA. The origin's next flush to that target waits for A and then the acknowledgement.
 bool ModelEngine::start_put(int rank, Op& op) {
   Rank& me = ranks_[static_cast<std::size_t>(rank)];
   const double m = static_cast<double>(op.buffer.size());
@@ -623,8 +624,9 @@ bool ModelEngine::start_put(int rank, Op& op) {
     cpu_free = sent.cpu_free;
   } else {
     cpu_free = config_.has_overheads() ? take_core(rank, now_, config_.send_overhead.at(op.buffer.size())) : now_;
-    arrival = config_.one_port ? hockney_arrival(rank, op.peer, cpu_free, m)
-                               : config_.hockney_between(rank, op.peer).inject(ports(rank), cpu_free, m);
+    arrival = config_.one_port
+                  ? hockney_arrival(rank, op.peer, cpu_free, m)
+                  : config_.hockney_between(rank, op.peer).inject(ports(rank), ports(op.peer), cpu_free, m);
   }
   new_request(rank, op);
   const Buffer target =
@@ -658,8 +660,9 @@ bool ModelEngine::start_put(int rank, Op& op) {
 
 // A get of m bytes posted at t: the request reaches the target after one latency and the data
 // comes back as a transfer of m bytes (Hockney: the origin's send_overhead(m), then 2*alpha +
-// beta*m; LogGP: the origin's CPU overhead o, then 2L + (m-1)G). The target's bytes are taken when the get is posted: a
-// program that writes them meanwhile races, in MPI too.
+// beta*m, the reply leaving once the target's port is free: the replies to several origins
+// serialise there, beta*m each; LogGP: the origin's CPU overhead o, then 2L + (m-1)G). The target's bytes are taken
+// when the get is posted: a program that writes them meanwhile races, in MPI too.
 bool ModelEngine::start_get(int rank, Op& op) {
   new_request(rank, op);
   const double m = static_cast<double>(op.buffer.size());
@@ -675,7 +678,10 @@ bool ModelEngine::start_get(int rank, Op& op) {
       const double asked = h.transfer_one_port(ports(rank), ports(op.peer), ready, 0);
       done = h.transfer_one_port(ports(op.peer), ports(rank), asked, m);
     } else {
-      done = ready + h.alpha + h.transfer(m);
+      models::Hockney::Ports& source = ports(op.peer);
+      const double reply = std::max(ready + h.alpha, source.send_free);
+      source.send_free = reply + h.beta * m;
+      done = reply + h.transfer(m);
     }
   }
   const Buffer source =

@@ -41,12 +41,16 @@ std::string CoarrayPoint::op() const {
 }
 
 std::string CoarrayPoint::describe() const {
-  const std::string l = "local(" + local.str() + ")",
-                    r = "remote(" + remote.str() + ")[" + std::to_string(target + 1) + "]";
+  const std::string to = pattern == coarray::Pattern::one          ? std::to_string(target + 1)
+                         : pattern == coarray::Pattern::all_to_one ? "1"
+                         : pattern == coarray::Pattern::ring       ? "i+1"
+                                                                   : "i-1 and i+1";
+  const std::string l = "local(" + local.str() + ")", r = "remote(" + remote.str() + ")[" + to + "]";
   return op() + " " + (get ? l + " = " + r : r + " = " + l) + ", " + std::to_string(statements) +
          " per segment, B = " + std::to_string(options.buffer_bytes) +
          (options.packing == coarray::Packing::omni ? ", Omni's packing" : "") +
          (sync == coarray::SyncKind::memory ? "" : std::string(", ended by sync ") + coarray::to_string(sync)) +
+         (pattern == coarray::Pattern::one ? "" : std::string(", pattern ") + coarray::to_string(pattern)) +
          (options.registered && options.registration == coarray::RegisterWhen::per_statement
               ? ", registered per statement"
               : "");
@@ -78,37 +82,44 @@ std::string first_difference(const std::string& what, Buffer got, const std::vec
 
 class CoarrayRank final : public ProgramRank {
  public:
-  CoarrayRank(const CoarrayPoint& p, int rank) : p_(p), rank_(rank) {}
+  CoarrayRank(const CoarrayPoint& p, int rank, int procs)
+      : p_(p), rank_(rank), traffic_{p.pattern, procs, p.origin, p.target}, targets_(traffic_.targets(rank)) {}
 
   Task<> setup(Comm& comm) override {
     const std::size_t remote_bytes = p_.remote.shape().bytes();
-    window_ = co_await comm.win_allocate(p_.statements * remote_bytes, p_.real_bytes);
+    window_ = co_await comm.win_allocate(p_.statements * window_slots() * remote_bytes, p_.real_bytes);
     fill(comm.local(window_), rank_);
-    if (rank_ == p_.origin) {
-      local_ = Storage(p_.local.shape().bytes() * (p_.get ? p_.statements : 1), p_.real_bytes);
+    if (!targets_.empty()) {
+      local_ = Storage(p_.local.shape().bytes() * (p_.get ? p_.statements * targets_.size() : 1), p_.real_bytes);
       fill(local_.view(), kLocalSalt + rank_);
       context_ = std::make_unique<coarray::CoarrayContext>(window_, p_.options, p_.real_bytes);
-      if (!p_.get) context_->prepare(p_.mode, p_.plan().bytes_copied);
+      if (!p_.get) context_->prepare(p_.mode, p_.plan().bytes_copied * targets_.size());
     }
     co_await comm.sync_all(window_);
   }
 
   Task<> run(Comm& comm) override {
     const coarray::SegmentEnd end = segment_end(comm);
-    if (rank_ != p_.origin) {
+    if (targets_.empty()) {
       // The others' side of the statement ending the segment (none for sync memory).
       if (p_.sync != coarray::SyncKind::memory) co_await coarray::sync_statement(comm, window_, end);
       co_return;
     }
     const std::size_t local_bytes = p_.local.shape().bytes(), remote_bytes = p_.remote.shape().bytes();
     if (!p_.get) {
-      co_await coarray::put_segment(comm, *context_, p_.target, local_.view(), p_.local, 0, p_.remote, p_.statements,
+      std::vector<coarray::Destination> to;
+      for (const int t : targets_)
+        to.push_back({t, static_cast<std::size_t>(traffic_.slot(t, rank_)) * p_.statements * remote_bytes});
+      co_await coarray::put_segment(comm, *context_, std::move(to), local_.view(), p_.local, p_.remote, p_.statements,
                                     p_.mode, end);
       co_return;
     }
+    // Statement i from target k into local array k * statements + i (the target's coarray i).
     for (std::size_t i = 0; i < p_.statements; ++i)
-      co_await coarray::get_section(comm, *context_, p_.target, local_.view().slice(i * local_bytes, local_bytes),
-                                    p_.local, i * remote_bytes, p_.remote);
+      for (std::size_t k = 0; k < targets_.size(); ++k)
+        co_await coarray::get_section(comm, *context_, targets_[k],
+                                      local_.view().slice((k * p_.statements + i) * local_bytes, local_bytes), p_.local,
+                                      i * remote_bytes, p_.remote);
     co_await coarray::end_segment(comm, *context_, end);
   }
 
@@ -129,6 +140,7 @@ class CoarrayRank final : public ProgramRank {
     end.kind = p_.sync;
     end.origin = p_.origin;
     end.target = p_.target;
+    if (p_.pattern != coarray::Pattern::one) end.partners = traffic_.partners(rank_);
     if (p_.sync == coarray::SyncKind::all) {
       const AlgorithmInfo& barrier = fixed_choice(Operation::barrier, comm.size(), 0, true, 0, barrier_params_);
       end.barrier = [&barrier, this](Comm& c) { return barrier.run(c, RankBuffers{}, barrier_params_); };
@@ -136,37 +148,50 @@ class CoarrayRank final : public ProgramRank {
     return end;
   }
 
-  // PUT: the target's coarrays; GET: the origin's arrays; against Fortran's assignment.
+  // Coarrays per statement in every window: PUT's slots, one per source of the busiest target.
+  std::size_t window_slots() const { return p_.get ? 1 : static_cast<std::size_t>(traffic_.slots()); }
+
+  // Against Fortran's assignment, on every image: PUT, this image's window, slot k holding the
+  // copies of its k-th source (slots without one untouched); GET, its local arrays, array
+  // k * statements + i holding its k-th target's coarray i.
   std::string verify(Comm& comm) {
-    const bool checks = p_.get ? rank_ == p_.origin : rank_ == p_.target;
-    if (!checks) return "";
     const Section& to = p_.get ? p_.local : p_.remote;
     const Section& from = p_.get ? p_.remote : p_.local;
     const std::size_t to_bytes = to.shape().bytes(), from_bytes = from.shape().bytes();
     const std::size_t elem = to.shape().element_bytes;
+    const std::vector<int> peers = p_.get ? targets_ : traffic_.sources(rank_);
+    const std::size_t groups = p_.get ? peers.size() : window_slots();
+    if (p_.get && peers.empty()) return "";
     const Buffer memory = p_.get ? local_.view() : comm.local(window_);
     const std::vector<std::size_t> to_offsets = to.element_offsets(), from_offsets = from.element_offsets();
-    for (std::size_t copy = 0; copy < p_.statements; ++copy) {
-      std::vector<std::byte> want(to_bytes);
-      const int before = p_.get ? kLocalSalt + p_.origin : p_.target;
-      const int source = p_.get ? p_.target : kLocalSalt + p_.origin;
-      // The source of copy `copy`: GET reads the target's coarray `copy`, PUT the one local array.
-      const std::size_t source_base = p_.get ? copy * from_bytes : 0;
-      for (std::size_t i = 0; i < to_bytes; ++i) want[i] = pattern_byte(before, copy * to_bytes + i);
-      for (std::size_t k = 0; k < to_offsets.size(); ++k)
-        for (std::size_t b = 0; b < elem; ++b)
-          want[to_offsets[k] + b] = pattern_byte(source, source_base + from_offsets[k] + b);
-      const std::string what = (p_.get ? "image " + std::to_string(rank_ + 1) + "'s local array "
-                                       : "image " + std::to_string(rank_ + 1) + "'s coarray ") +
-                               std::to_string(copy + 1);
-      std::string e = first_difference(what, memory.slice(copy * to_bytes, to_bytes), want);
-      if (!e.empty()) return e;
-    }
+    const int before = p_.get ? kLocalSalt + rank_ : rank_;
+    for (std::size_t k = 0; k < groups; ++k)
+      for (std::size_t i = 0; i < p_.statements; ++i) {
+        const std::size_t copy = k * p_.statements + i;
+        std::vector<std::byte> want(to_bytes);
+        for (std::size_t b = 0; b < to_bytes; ++b) want[b] = pattern_byte(before, copy * to_bytes + b);
+        if (k < peers.size()) {
+          const int peer = peers[k];
+          const int source = p_.get ? peer : kLocalSalt + peer;
+          // GET reads the target's coarray i, PUT the one local array.
+          const std::size_t source_base = p_.get ? i * from_bytes : 0;
+          for (std::size_t e = 0; e < to_offsets.size(); ++e)
+            for (std::size_t b = 0; b < elem; ++b)
+              want[to_offsets[e] + b] = pattern_byte(source, source_base + from_offsets[e] + b);
+        }
+        const std::string what = (p_.get ? "image " + std::to_string(rank_ + 1) + "'s local array "
+                                         : "image " + std::to_string(rank_ + 1) + "'s coarray ") +
+                                 std::to_string(copy + 1);
+        std::string e = first_difference(what, memory.slice(copy * to_bytes, to_bytes), want);
+        if (!e.empty()) return e;
+      }
     return "";
   }
 
   const CoarrayPoint& p_;
   int rank_;
+  coarray::Traffic traffic_;
+  std::vector<int> targets_;  // the images this one runs the statements to
   Window window_;
   Storage local_;
   std::unique_ptr<coarray::CoarrayContext> context_;
@@ -176,8 +201,8 @@ class CoarrayRank final : public ProgramRank {
 
 }  // namespace
 
-std::unique_ptr<ProgramRank> CoarrayProgram::rank(int rank, int /*procs*/) const {
-  return std::make_unique<CoarrayRank>(point_, rank);
+std::unique_ptr<ProgramRank> CoarrayProgram::rank(int rank, int procs) const {
+  return std::make_unique<CoarrayRank>(point_, rank, procs);
 }
 
 std::string CoarrayProgram::describe(int procs) const {
@@ -190,16 +215,26 @@ double CoarrayProgram::memory_bytes(int procs) const {
   // Every image's window of `statements` coarrays; the origin's local array(s), the runtime's
   // buffer (two under double buffering, and nowait's copies of the segment's units: see
   // CoarrayContext::prepare), and the expected bytes the check compares (at most the window).
-  const double window = static_cast<double>(p.statements) * static_cast<double>(p.remote.shape().bytes());
+  const coarray::Traffic t{p.pattern, procs, p.origin, p.target};
+  // Every active image (at most all of them) holds the origin's share, per target for a GET's
+  // arrays and nowait's copies (halo: two targets).
+  const double targets = p.pattern == coarray::Pattern::halo ? 2.0 : 1.0;
+  const double slots = p.get ? 1.0 : static_cast<double>(t.slots());
+  const double window = static_cast<double>(p.statements) * slots * static_cast<double>(p.remote.shape().bytes());
   const double local = static_cast<double>(p.local.shape().bytes()) * static_cast<double>(p.get ? p.statements : 1);
   const double buffers =
       static_cast<double>(p.options.buffer_bytes) * (p.mode == coarray::PutMode::double_buffered ? 2.0 : 1.0);
-  const double staged = p.mode == coarray::PutMode::nowait ? static_cast<double>(p.plan().bytes_copied) : 0.0;
-  return procs * window + local + buffers + staged + window;
+  const double staged = p.mode == coarray::PutMode::nowait ? static_cast<double>(p.plan().bytes_copied) * targets : 0.0;
+  const double active = p.pattern == coarray::Pattern::one ? 1.0 : procs;
+  return procs * window + active * (local * (p.get ? targets : 1.0) + buffers + staged) + window;
 }
 
 RunSpec coarray_spec(const CoarrayProgram& program, int procs) {
   const CoarrayPoint& p = program.point();
+  if (procs == 0) procs = p.images;
+  if (const std::string why = coarray::pattern_problem(p.pattern, procs);
+      !why.empty() && p.pattern != coarray::Pattern::one)
+    throw InputError("--pattern " + why);
   if (procs < 2 || p.origin < 0 || p.target < 0 || p.origin >= procs || p.target >= procs)
     throw InputError("a coarray point needs the origin and target images among " + std::to_string(procs) +
                      " images (origin " + std::to_string(p.origin + 1) + ", target " + std::to_string(p.target + 1) +
@@ -234,7 +269,8 @@ std::string registered_cell(const coarray::CoarrayOptions& o) {
 
 std::string coarray_csv_header() {
   return "engine,op,case,nl_bytes,nr_bytes,buffer,unit_bytes,transfers,copies,time_s,local,local_shape,remote,"
-         "remote_shape,elem_bytes,statements,registered,get_behaviour,packing,sync,bytes,runs,min_s,ci95_s,"
+         "remote_shape,elem_bytes,statements,registered,get_behaviour,packing,sync,pattern,images,bytes,runs,min_s,"
+         "ci95_s,"
          "ci_target_met,data";
 }
 
@@ -250,8 +286,9 @@ std::string coarray_csv_row(const CoarrayRow& row) {
       << ',' << p.statements << ',' << registered_cell(p.options) << ','
       << (p.options.get == coarray::GetBehaviour::omni ? "omni" : "table1") << ','
       << (p.options.packing == coarray::Packing::omni ? "omni" : "table1") << ',' << coarray::to_string(p.sync) << ','
-      << plan.bytes << ',' << row.runs << ',' << format_real(row.min_s) << ',' << format_real(row.ci95_s) << ','
-      << ci_met_cell(row.ci_met) << ',' << csv_quoted(row.data);
+      << coarray::to_string(p.pattern) << ',' << p.images << ',' << plan.bytes << ',' << row.runs << ','
+      << format_real(row.min_s) << ',' << format_real(row.ci95_s) << ',' << ci_met_cell(row.ci_met) << ','
+      << csv_quoted(row.data);
   return out.str();
 }
 
@@ -304,6 +341,14 @@ std::vector<CoarrayRow> parse_coarray_csv(const std::string& text) {
       if (!sync) throw InputError("coarray results: sync is '" + column(cells, "sync") + "'");
       p.sync = *sync;
     }
+    // Files written before the columns existed: one pattern on the scenario's images (2 unless said).
+    if (std::find(header.begin(), header.end(), "pattern") != header.end() && !column(cells, "pattern").empty()) {
+      const auto pattern = coarray::parse_pattern(column(cells, "pattern"));
+      if (!pattern) throw InputError("coarray results: pattern is '" + column(cells, "pattern") + "'");
+      p.pattern = *pattern;
+    }
+    if (std::find(header.begin(), header.end(), "images") != header.end() && !column(cells, "images").empty())
+      p.images = std::stoi(column(cells, "images"));
     p.statements = std::stoul(column(cells, "statements"));
     row.time_s = std::stod(column(cells, "time_s"));
     row.runs = std::stoi(column(cells, "runs"));

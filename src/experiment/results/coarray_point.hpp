@@ -9,9 +9,14 @@
 // origin and the target. Only the segment is timed, on every image from the common start to the
 // end of its part (the run's time is the last image's); windows, inputs and the check are set up
 // and done around it.
+// With `pattern` other than one (algorithms/coarray/pattern.hpp), every active image runs the same
+// statements to its target(s) in the one segment, each source into a coarray slot of its own at
+// its target (GET: each target's coarrays into a local array of its own per target), every image
+// ends it with `sync`, and the time is still the last image's.
 // With real bytes, the target's coarrays after PUT (the origin's arrays after GET) must equal
 // Fortran's assignment: element k of the remote section gets element k of the local one, and
-// every other element keeps its value.
+// every other element keeps its value; every image checks its own window (and, for GET, its local
+// arrays).
 #pragma once
 
 #include <cstddef>
@@ -20,6 +25,7 @@
 #include <string>
 
 #include "algorithms/coarray/coarray_transfer.hpp"
+#include "algorithms/coarray/pattern.hpp"
 #include "algorithms/coarray/scheme.hpp"
 #include "algorithms/coarray/section.hpp"
 #include "engines/run.hpp"
@@ -35,9 +41,12 @@ struct CoarrayPoint {
   std::size_t statements = 1;                          // per segment
   coarray::SyncKind sync = coarray::SyncKind::memory;  // the statement that ends the segment
   int origin = 0, target = 1;                          // ranks (images origin+1, target+1)
+  coarray::Pattern pattern = coarray::Pattern::one;    // who runs the statements, to whom
+  int images = 2;                                      // the images the point runs on
   bool real_bytes = true;
 
   coarray::Scheme scheme() const;
+  coarray::Traffic traffic() const { return {pattern, images, origin, target}; }
   coarray::Plan plan() const;
   // The bytes each statement registers before its transfers: the local section's span for DMA
   // registered per statement, else 0 (coarray_transfer.hpp).
@@ -60,12 +69,13 @@ class CoarrayProgram final : public RankProgram {
   CoarrayPoint point_;
 };
 
-// A RunSpec running `program` on `procs` processes (at least two: the origin and the target).
-RunSpec coarray_spec(const CoarrayProgram& program, int procs = 2);
+// A RunSpec running `program` on `procs` processes (at least two: the origin and the target; 0:
+// the point's images). InputError when the pattern means nothing on `procs` images.
+RunSpec coarray_spec(const CoarrayProgram& program, int procs = 0);
 
 // One result row: engine,op,case,nl_bytes,nr_bytes,buffer,unit_bytes,transfers,copies,time_s and
 // what identifies the point (sections, shapes, element size, statements, registered, packing,
-// sync), the statistics of measured engines and the data check.
+// sync, pattern, images), the statistics of measured engines and the data check.
 struct CoarrayRow {
   std::string engine;
   CoarrayPoint point;

@@ -47,11 +47,16 @@ namespace {
 // Columns added to results files after they were first written, each after the column named
 // beside it (which may be one added before it in this list); a file without one reads as if its
 // cells were empty.
-constexpr std::pair<const char*, const char*> kAddedColumns[] = {
-    {"ci_target_met", "ci95_s"},     {"osu_avg_s", "reduce_op"},
-    {"osu_min_s", "osu_avg_s"},      {"osu_max_s", "osu_min_s"},
-    {"interval_low_s", "osu_max_s"}, {"interval_high_s", "interval_low_s"},
-    {"packing", "get_behaviour"},    {"sync", "packing"}};
+constexpr std::pair<const char*, const char*> kAddedColumns[] = {{"ci_target_met", "ci95_s"},
+                                                                 {"osu_avg_s", "reduce_op"},
+                                                                 {"osu_min_s", "osu_avg_s"},
+                                                                 {"osu_max_s", "osu_min_s"},
+                                                                 {"interval_low_s", "osu_max_s"},
+                                                                 {"interval_high_s", "interval_low_s"},
+                                                                 {"packing", "get_behaviour"},
+                                                                 {"sync", "packing"},
+                                                                 {"pattern", "sync"},
+                                                                 {"images", "pattern"}};
 
 // `header` with the added columns it lacks, each after its anchor (none when it lacks the anchor:
 // not a results header); `at` gets where each one landed, in increasing order.

@@ -20,10 +20,11 @@ std::vector<bool> booleans(const Reader& in, const YAML::Node& n, const std::str
   return in.distinct(n, what, in.list(n, what, [&](const YAML::Node& x) { return in.boolean(x, what); }));
 }
 
-CoarrayGroup read_group(const Reader& in, const YAML::Node& g, std::size_t number) {
-  in.only_keys(g, "a coarray point group",
-               {"sweep", "op", "mode", "elem", "local", "local_shape", "remote", "remote_shape", "buffer", "statements",
-                "registered", "registration", "heap", "get_behaviour", "packing", "nonblocking", "sync"});
+CoarrayGroup read_group(const Reader& in, const YAML::Node& g, std::size_t number, int scenario_images) {
+  in.only_keys(
+      g, "a coarray point group",
+      {"sweep", "op", "mode", "elem", "local", "local_shape", "remote", "remote_shape", "buffer", "statements",
+       "registered", "registration", "heap", "get_behaviour", "packing", "nonblocking", "sync", "pattern", "images"});
   CoarrayGroup group;
   group.label = g["sweep"] ? in.text(g["sweep"], "sweep") : "group " + std::to_string(number);
   if (group.label.find_first_of(",\"\n") != std::string::npos)
@@ -127,6 +128,21 @@ CoarrayGroup read_group(const Reader& in, const YAML::Node& g, std::size_t numbe
       if (!sync) in.fail(x, "sync: '" + k + "' is not memory, all or images");
       return *sync;
     }));
+  group.images = {scenario_images};
+  if (g["images"])
+    group.images = in.distinct(g["images"], "images", in.list(g["images"], "images", [&](const YAML::Node& x) {
+      return static_cast<int>(in.integer(x, "images", 2, 1 << 20));
+    }));
+  if (g["pattern"])
+    group.patterns = in.distinct(g["pattern"], "pattern", in.list(g["pattern"], "pattern", [&](const YAML::Node& x) {
+      const std::string k = in.text(x, "pattern");
+      const auto pattern = coarray::parse_pattern(k);
+      if (!pattern) in.fail(x, "pattern: '" + k + "' is not one, all-to-one, ring or halo");
+      for (const int images : group.images)
+        if (const std::string why = coarray::pattern_problem(*pattern, images); !why.empty())
+          in.fail(x, "pattern: " + why + ", and the group runs on " + std::to_string(images));
+      return *pattern;
+    }));
   // Omni's heap holds a local array registered once (coarray_transfer.hpp, heap_problem).
   if (any_registered && std::find(group.registrations.begin(), group.registrations.end(),
                                   coarray::RegisterWhen::once) != group.registrations.end())
@@ -215,7 +231,7 @@ CoarrayScenario load_coarray_scenario(const std::string& path) {
   if (!c["points"]) in.fail(c, "coarray needs 'points:', a list of point groups");
   const YAML::Node points = c["points"];
   if (!points.IsSequence() || points.size() == 0) in.fail(points, "coarray.points must be a non-empty list");
-  for (const auto& g : points) sc.groups.push_back(read_group(in, g, sc.groups.size() + 1));
+  for (const auto& g : points) sc.groups.push_back(read_group(in, g, sc.groups.size() + 1, sc.images));
 
   if (uses(Engine::model)) {
     sc.model.kind = ModelConfig::Kind::two_level;
@@ -223,11 +239,18 @@ CoarrayScenario load_coarray_scenario(const std::string& path) {
   }
   if (uses(Engine::sim)) {
     const PlatformSize size = platform_size_or_fail(path, sc.sim);
-    if (static_cast<std::size_t>(sc.images) > size.capacity)
-      in.fail(c["images"], "coarray.images: " + std::to_string(sc.images) + " images do not fit platform " +
-                               sc.sim.platform_file + " (" + std::to_string(size.hosts) + " hosts, room for " +
-                               std::to_string(size.capacity) + " placed --map-by " + models::to_string(sc.sim.map_by) +
-                               ")");
+    int most = sc.images;  // the most images of any point, and the group that asks for them
+    std::size_t group = sc.groups.size();
+    for (std::size_t i = 0; i < sc.groups.size(); ++i)
+      for (const int images : sc.groups[i].images)
+        if (images > most) most = images, group = i;
+    if (static_cast<std::size_t>(most) > size.capacity)
+      in.fail(group < sc.groups.size() ? points[group]["images"]
+              : c["images"]            ? c["images"]
+                                       : c,
+              "coarray.images: " + std::to_string(most) + " images do not fit platform " + sc.sim.platform_file + " (" +
+                  std::to_string(size.hosts) + " hosts, room for " + std::to_string(size.capacity) +
+                  " placed --map-by " + models::to_string(sc.sim.map_by) + ")");
   }
   return sc;
 }
@@ -259,7 +282,12 @@ std::vector<CoarrayPlanPoint> expand_coarray_plan(const CoarrayScenario& sc) {
                     p.options.packing = packing;
                     p.sync = sync;
                     p.real_bytes = sc.real_bytes;
-                    plan.push_back({engine, g.label, index++, std::move(p)});
+                    for (const int images : g.images)
+                      for (const coarray::Pattern pattern : g.patterns) {
+                        p.images = images;
+                        p.pattern = pattern;
+                        plan.push_back({engine, g.label, index++, p});
+                      }
                   }
   }
   return plan;

@@ -33,6 +33,8 @@ struct CoarrayGroup {
   coarray::GetBehaviour get_behaviour = coarray::GetBehaviour::table1;
   std::vector<coarray::Packing> packings{coarray::Packing::table1};
   std::vector<coarray::SyncKind> syncs{coarray::SyncKind::memory};  // `sync:`, the segment's end
+  std::vector<coarray::Pattern> patterns{coarray::Pattern::one};    // `pattern:` (pattern.hpp)
+  std::vector<int> images;                                          // `images:`; default coarray.images
 };
 
 // The engines of coarray studies.
@@ -63,8 +65,8 @@ struct CoarrayPlanPoint {
   CoarrayPoint point;
 };
 
-// Engines outermost, then groups in file order, then mode, registered, buffer, packing, sync and
-// statements as written (statements innermost).
+// Engines outermost, then groups in file order, then mode, registered, buffer, packing, sync,
+// statements, images and pattern as written (pattern innermost).
 std::vector<CoarrayPlanPoint> expand_coarray_plan(const CoarrayScenario& scenario);
 
 }  // namespace collsim

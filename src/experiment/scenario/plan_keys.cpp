@@ -150,7 +150,7 @@ std::string collective_fingerprint(const Scenario& sc, const std::vector<PlanPoi
   return hash_hex(all);
 }
 
-std::string coarray_point_text(const CoarrayScenario& sc, const CoarrayPlanPoint& at) {
+std::string coarray_point_text(const CoarrayScenario& /*sc*/, const CoarrayPlanPoint& at) {
   const CoarrayPoint& p = at.point;
   return "engine=" + std::string(engine_name(at.engine)) + ";sweep=" + at.group + ";op=" + p.op() +
          ";local=" + p.local.str() + ";local_shape=" + p.local.shape().str() + ";remote=" + p.remote.str() +
@@ -166,7 +166,9 @@ std::string coarray_point_text(const CoarrayScenario& sc, const CoarrayPlanPoint
          (p.options.registered && p.options.registration == coarray::RegisterWhen::per_statement
               ? ";registration=per-statement"
               : "") +
-         ";images=" + std::to_string(sc.images);
+         // Likewise only a pattern other than one.
+         (p.pattern == coarray::Pattern::one ? "" : std::string(";pattern=") + coarray::to_string(p.pattern)) +
+         ";images=" + std::to_string(p.images);
 }
 
 std::string coarray_fingerprint(const CoarrayScenario& sc, const std::vector<CoarrayPlanPoint>& plan) {

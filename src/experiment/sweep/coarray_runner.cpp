@@ -55,6 +55,10 @@ std::vector<std::string> coarray_point_arguments(const CoarrayPoint& p, bool run
     a.push_back("--sync");
     a.push_back(coarray::to_string(p.sync));
   }
+  if (p.pattern != coarray::Pattern::one) {  // likewise
+    a.push_back("--pattern");
+    a.push_back(coarray::to_string(p.pattern));
+  }
   if (runtime_options && !p.get && coarray::is_nonblocking(p.mode)) {
     a.push_back("--nonblocking");
     a.push_back(coarray::to_string(p.mode));
@@ -81,10 +85,11 @@ std::vector<std::string> coarray_point_arguments(const CoarrayPoint& p, bool run
       a.push_back(p.options.get == coarray::GetBehaviour::omni ? "omni" : "table1");
     }
   }
-  for (auto [name, rank] : {std::pair{"--origin", p.origin}, std::pair{"--target", p.target}}) {
-    a.push_back(name);
-    a.push_back(std::to_string(rank + 1));
-  }
+  if (p.pattern == coarray::Pattern::one)  // the others name their own images
+    for (auto [name, rank] : {std::pair{"--origin", p.origin}, std::pair{"--target", p.target}}) {
+      a.push_back(name);
+      a.push_back(std::to_string(rank + 1));
+    }
   return a;
 }
 
@@ -96,7 +101,7 @@ std::string coarray_engine_program(const CoarrayScenario& sc, Engine engine) {
 std::vector<std::string> coarray_mpi_command(const CoarrayScenario& sc, Engine engine, const CoarrayPoint& p) {
   std::vector<std::string> argv = launcher_command(sc.mpi);
   argv.push_back("-np");
-  argv.push_back(std::to_string(sc.images));
+  argv.push_back(std::to_string(p.images));
   argv.push_back(coarray_engine_program(sc, engine));
   if (engine == Engine::mpi) argv.push_back("coarray");
   // OpenCoarrays has none of Omni's runtime options: caf-native runs the statement as written.
@@ -200,11 +205,11 @@ void run_coarray_unit(const CoarrayScenario& sc, const std::vector<CoarrayPlanPo
     // The program must outlive the run (RunSpec::program does not own it).
     const CoarrayProgram program(at.point);
     if (engine == Engine::sim) {
-      const RunSpec spec = coarray_spec(program, sc.images);
+      const RunSpec spec = coarray_spec(program);
       run_sim(sc.sim, std::span<const RunSpec>(&spec, 1),
               [&](std::size_t, const RunResult& r) { on_row(i, simulated_row(Engine::sim, at.point, r)); });
     } else if (engine == Engine::model) {
-      on_row(i, simulated_row(Engine::model, at.point, run_model(sc.model, coarray_spec(program, sc.images))));
+      on_row(i, simulated_row(Engine::model, at.point, run_model(sc.model, coarray_spec(program))));
     } else {
       on_row(i, run_coarray_mpi_point(sc, engine, at.point));
     }
@@ -279,6 +284,11 @@ std::string format_coarray_summary(const CoarrayScenario& sc, const std::vector<
   const bool syncs = std::any_of(plan.begin(), plan.end(),
                                  [](const CoarrayPlanPoint& at) { return at.point.sync != coarray::SyncKind::memory; });
   if (syncs) out += "   sync";
+  // Likewise the pattern and images, once a point has a pattern other than one or more images.
+  const bool many = std::any_of(plan.begin(), plan.end(), [](const CoarrayPlanPoint& at) {
+    return at.point.pattern != coarray::Pattern::one || at.point.images != 2;
+  });
+  if (many) out += "    pattern  N";
   for (const auto& e : engines) {
     std::snprintf(line, sizeof line, " %12s", std::string(engine_name(e)).c_str());
     out += line;
@@ -301,6 +311,10 @@ std::string format_coarray_summary(const CoarrayScenario& sc, const std::vector<
     out += line;
     if (syncs) {
       std::snprintf(line, sizeof line, " %6s", coarray::to_string(p.sync));
+      out += line;
+    }
+    if (many) {
+      std::snprintf(line, sizeof line, " %10s %2d", coarray::to_string(p.pattern), p.images);
       out += line;
     }
     for (const auto& e : engines) {
@@ -334,10 +348,10 @@ int run_coarray_scenario(const std::string& path, const std::string& out_dir, co
   for (const CoarrayPlanPoint& p : plan) {
     if (!records_traces(p.engine)) continue;  // the engines that hold every image here (model, sim)
     const CoarrayProgram program(p.point);
-    const RunSpec spec = coarray_spec(program, sc.images);
+    const RunSpec spec = coarray_spec(program);
     check_memory(
         estimate_run_memory(p.engine, spec),
-        path + ": the point " + program.describe(sc.images) + " on engine " + std::string(engine_name(p.engine)),
+        path + ": the point " + program.describe(p.point.images) + " on engine " + std::string(engine_name(p.engine)),
         p.engine, options.jobs > 0 ? options.jobs : usable_cores(), "coarray.payload: virtual");
   }
   const std::string dir = !out_dir.empty() ? out_dir : !sc.out_dir.empty() ? sc.out_dir : "results/" + sc.name;

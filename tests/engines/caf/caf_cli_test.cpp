@@ -108,7 +108,7 @@ TEST(CafCli, CsvRow) {
   EXPECT_LE(std::stod(row["min_s"]), std::stod(row["time_s"]) * (1 + 1e-6));
   EXPECT_EQ(row["data"], "ok");
   // The whole statement's bytes.
-  EXPECT_NE(o.out.find(",table1,memory,4000,"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find(",table1,memory,one,2,4000,"), std::string::npos) << o.out;
 }
 
 // collsim coarray --engine caf-native and --engine mpi launch collsim-caf and collsim-mpi
@@ -209,6 +209,36 @@ TEST(CafCli, SegmentEndsWithSyncAllOrSyncImages) {
     ASSERT_EQ(o.status, 0) << o.err;
     EXPECT_NE(o.out.find(std::string("1 MPI_Put (8000 B)")), std::string::npos) << o.out;
     EXPECT_NE(o.out.find(std::string(sync) == "all" ? "1 MPI_Barrier" : "0 MPI_Barrier"), std::string::npos) << o.out;
+  }
+}
+
+// Every pattern on 3 images (ring and all-to-one on 2 too): each image runs the statements to its
+// target(s) into a copy of its own, contiguous and strided, PUT and GET, ended by each sync; every
+// image checks its side. halo on 2 images and --origin with a pattern are refused in one line.
+TEST(CafCli, PatternsOnEveryImage) {
+  struct Case {
+    const char* pattern;
+    int images;
+    const char* sync;
+  };
+  for (const Case c : {Case{"all-to-one", 3, "memory"}, Case{"ring", 3, "images"}, Case{"halo", 3, "all"},
+                       Case{"halo", 3, "images"}, Case{"ring", 2, "memory"}, Case{"all-to-one", 2, "images"}})
+    for (const char* op : {"--put", "--get"})
+      for (const char* sections : {"--local 1:10:2 --local-shape 10 --remote 1:5 --remote-shape 5",
+                                   "--local 1:5 --local-shape 5 --remote 1:10:2 --remote-shape 10"}) {
+        const std::string args = std::string(sections) + " --statements 2 --csv --pattern " + c.pattern + " --sync " +
+                                 c.sync + " " + op + kQuick;
+        const Outcome o = caf(args, COLLSIM_CAF_BIN, c.images);
+        ASSERT_EQ(o.status, 0) << args << "\n" << o.err;
+        auto row = csv_row(o.out);
+        EXPECT_EQ(row["pattern"], c.pattern) << args;
+        EXPECT_EQ(row["images"], std::to_string(c.images)) << args;
+        EXPECT_EQ(row["data"], "ok") << args;
+      }
+  for (const char* bad : {"--pattern halo", "--pattern ring --origin 2"}) {
+    const Outcome o = caf(std::string("--local 1:10 --local-shape 10 --remote 1:10 --remote-shape 10 ") + bad);
+    EXPECT_EQ(o.status, 2) << bad << "\n" << o.err;
+    EXPECT_EQ(lines(o.err).size(), 1u) << o.err;
   }
 }
 
