@@ -33,6 +33,7 @@ struct CoarrayGroup {
   coarray::GetBehaviour get_behaviour = coarray::GetBehaviour::table1;
   std::vector<coarray::Packing> packings{coarray::Packing::table1};
   std::vector<coarray::SyncKind> syncs{coarray::SyncKind::memory};  // `sync:`, the segment's end
+  coarray::Method scheme = coarray::Method::table1;                 // `scheme:` table1 or datatype
 };
 
 // The engines of coarray studies.
