@@ -24,7 +24,8 @@ std::string cell(const std::string& out, const std::string& column) {
 // m = 8 B, S = 200000 B.
 const std::string kStrided = " --remote 1:1000:2,1:50 --remote-shape 1000,100 --local 1:500,1:50 --local-shape 500,50";
 // alpha 1 us, beta 1 ns/B, o = 0.1 us for every operation whatever its size.
-const std::string kModel = "coarray --engine model --alpha 1e-6 --beta 1e-9 --send-overhead 0:0.1us:0 --scheme datatype";
+const std::string kModel =
+    "coarray --engine model --alpha 1e-6 --beta 1e-9 --send-overhead 0:0.1us:0 --scheme datatype";
 
 TEST(CollsimCoarrayDatatype, BlockingPutByHand) {
   // k*o = 25000 x 0.1 us = 2500 us; the bytes: alpha + beta*S = 1 + 200 us, so the put arrives at

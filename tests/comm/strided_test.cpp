@@ -70,7 +70,7 @@ TEST(Strided, ProblemsNameTheBlocks) {
   EXPECT_EQ(strided_problem(s, 55, false), "blocks 4 x 8 B at 0, steps 4x16 reach bytes 0 to 56 of memory of 55 bytes");
   const Strided back{8, 8, {{2, -16}}};  // a block at -8
   EXPECT_NE(strided_problem(back, 100, false).find("reach bytes -8 to 16"), std::string::npos);
-  const Strided overlapping{0, 8, {{3, 4}}};  // blocks at 0, 4, 8 of 8 B
+  const Strided overlapping{0, 8, {{3, 4}}};                // blocks at 0, 4, 8 of 8 B
   EXPECT_EQ(strided_problem(overlapping, 100, false), "");  // read only: allowed
   EXPECT_EQ(strided_problem(overlapping, 100, true),
             "blocks 3 x 8 B at 0, steps 3x4 overlap at byte 4 (MPI leaves overlapping writes of one put or get "

@@ -30,8 +30,8 @@ const Case kCases[] = {
 TEST(MpiCoarrayDatatype, StridedSectionsArriveOnTwoProcesses) {
   for (const char* op : {"--put", "--get"})
     for (const Case& c : kCases) {
-      const std::string args = std::string(" coarray --scheme datatype --csv --warmup 1 --min-runs 2 --max-runs 3 ") +
-                               op + c.args;
+      const std::string args =
+          std::string(" coarray --scheme datatype --csv --warmup 1 --min-runs 2 --max-runs 3 ") + op + c.args;
       const Outcome o = collsim_test::mpirun(2, std::string(COLLSIM_MPI_BIN) + args);
       ASSERT_EQ(o.status, 0) << args << "\n" << o.out << o.err;
       auto row = collsim_test::csv_row(o.out, collsim::coarray_csv_header());
