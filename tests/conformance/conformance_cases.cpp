@@ -146,6 +146,38 @@ Task<> put_around_a_ring(Comm& comm, RankBuffers, const AlgorithmParams&) {
   co_await comm.win_free(w);
 }
 
+// A strided put and get (one derived-datatype transfer each, comm/strided.hpp): words 0, 2 and 4
+// of a local array go to words 5, 3 and 1 of the next rank's window (a negative step), then the
+// origin gets words 1, 3 and 5 of the next rank's window back into 3 contiguous words (blocks of
+// 24 B against 8 B: 3 pieces).
+Task<> strided_put_and_get(Comm& comm, RankBuffers, const AlgorithmParams&) {
+  const Window w = co_await comm.win_allocate(48);
+  const Buffer mine = comm.local(w);
+  co_await comm.barrier();
+  Words v(6);
+  const auto me = static_cast<std::uint64_t>(comm.rank()), before = static_cast<std::uint64_t>(previous(comm));
+  for (std::size_t i = 0; i < 6; ++i) v.set(i, 1000 * me + i);
+  const StridedTransfer put{{0, 8, {{3, 16}}}, {40, 8, {{3, -16}}}};
+  Request r = co_await comm.put_strided(w, next(comm), v.all(), put);
+  co_await comm.wait(r);
+  co_await comm.flush(w, next(comm));
+  co_await comm.sync_all(w);
+  expect(comm,
+         word_of(mine, 5) == 1000 * before && word_of(mine, 3) == 1000 * before + 2 &&
+             word_of(mine, 1) == 1000 * before + 4,
+         "strided put did not land");
+  expect(comm, word_of(mine, 0) == 0 && word_of(mine, 2) == 0 && word_of(mine, 4) == 0,
+         "strided put wrote outside its blocks");
+  Words got(3);
+  const StridedTransfer get{{0, 24, {}}, {8, 8, {{3, 16}}}};
+  Request g = co_await comm.get_strided(w, next(comm), got.all(), get);
+  co_await comm.wait(g);
+  expect(comm, got.get(0) == 1000 * me + 4 && got.get(1) == 1000 * me + 2 && got.get(2) == 1000 * me,
+         "strided get read the wrong bytes");
+  co_await comm.sync_all(w);
+  co_await comm.win_free(w);
+}
+
 // Non-blocking puts to every rank (itself included) at distinct offsets, completed by one
 // flush_all; the source buffer is reused only once its put completed locally.
 Task<> nonblocking_puts_to_everyone(Comm& comm, RankBuffers, const AlgorithmParams&) {
@@ -277,6 +309,12 @@ Task<> put_past_the_window(Comm& comm, RankBuffers, const AlgorithmParams&) {
   (void)co_await comm.put(w, 0, 8, Buffer::virtual_of(16));
   co_await comm.win_free(w);
 }
+Task<> strided_put_past_the_window(Comm& comm, RankBuffers, const AlgorithmParams&) {
+  const Window w = co_await comm.win_allocate(16);
+  const StridedTransfer t{{0, 24, {}}, {0, 8, {{3, 16}}}};
+  (void)co_await comm.put_strided(w, 0, Buffer::virtual_of(24), t);
+  co_await comm.win_free(w);
+}
 Task<> get_from_nobody(Comm& comm, RankBuffers, const AlgorithmParams&) {
   const Window w = co_await comm.win_allocate(16);
   (void)co_await comm.get(w, comm.size(), 0, Buffer::virtual_of(8));
@@ -306,6 +344,7 @@ const std::vector<Case>& all() {
        ""},
       {collsim_test::test_algorithm("conformance/flush_then_message", &flush_then_message), 2, 4, ""},
       {collsim_test::test_algorithm("conformance/get_from_the_next", &get_from_the_next), 1, 4, ""},
+      {collsim_test::test_algorithm("conformance/strided_put_and_get", &strided_put_and_get), 1, 4, ""},
       {collsim_test::test_algorithm("conformance/sync_images_in_pairs", &sync_images_in_pairs), 1, 4, ""},
       {collsim_test::test_algorithm("conformance/two_windows_one_virtual", &two_windows_one_virtual), 1, 4, ""},
       {collsim_test::test_algorithm("conformance/isend_to_nobody", &isend_to_nobody), 1, 3,
@@ -324,6 +363,9 @@ const std::vector<Case>& all() {
        "rank 0: copy of 4 bytes into a buffer of 8 bytes"},
       {collsim_test::test_algorithm("conformance/put_past_the_window", &put_past_the_window), 1, 2,
        ": put of 16 bytes at offset 8 of rank 0's window 0, which has 16 bytes"},
+      {collsim_test::test_algorithm("conformance/strided_put_past_the_window", &strided_put_past_the_window), 1, 2,
+       ": strided put to rank 0 (window 0): remote blocks 3 x 8 B at 0, steps 3x16 reach bytes 0 to 40 of memory of "
+       "16 bytes (the window)"},
       {collsim_test::test_algorithm("conformance/get_from_nobody", &get_from_nobody), 1, 3,
        ": get from rank {P}, which does not exist ({P} ranks)"},
       {collsim_test::test_algorithm("conformance/put_on_no_window", &put_on_no_window), 1, 2,

@@ -347,6 +347,9 @@ TEST(CoarrayScenario, DatatypeScheme) {
             ":12:16: packing means nothing with scheme: datatype (no buffer, nothing registered)");
   EXPECT_EQ(load_error(scenario(kGroup + "      scheme: datatype\n      buffer: 4000\n")),
             ":12:15: buffer means nothing with scheme: datatype (no buffer, nothing registered)");
+  EXPECT_EQ(load_error(scenario(kGroup + "      scheme: datatype\n", "[model, caf-native]")),
+            ":11:15: scheme: datatype cannot run on caf-native: Debian's OpenCoarrays is built without -DSTRIDED "
+            "(drop caf-native from engines, or the key)");
 }
 
 TEST(CoarrayScenario, MpiCommandLines) {

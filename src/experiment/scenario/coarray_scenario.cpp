@@ -232,7 +232,14 @@ CoarrayScenario load_coarray_scenario(const std::string& path) {
   if (!c["points"]) in.fail(c, "coarray needs 'points:', a list of point groups");
   const YAML::Node points = c["points"];
   if (!points.IsSequence() || points.size() == 0) in.fail(points, "coarray.points must be a non-empty list");
-  for (const auto& g : points) sc.groups.push_back(read_group(in, g, sc.groups.size() + 1));
+  for (const auto& g : points) {
+    sc.groups.push_back(read_group(in, g, sc.groups.size() + 1));
+    // OpenCoarrays on Debian has no datatype put (cli/coarray_options.cpp, not_for_caf).
+    if (sc.groups.back().scheme == coarray::Method::datatype && uses(Engine::caf_native))
+      in.fail(g["scheme"],
+              "scheme: datatype cannot run on caf-native: Debian's OpenCoarrays is built without "
+              "-DSTRIDED (drop caf-native from engines, or the key)");
+  }
 
   if (uses(Engine::model)) {
     sc.model.kind = ModelConfig::Kind::two_level;
