@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "algorithms/coarray/section.hpp"
+#include "common/test_algorithm.hpp"
+#include "engines/model/model_engine.hpp"
 
 namespace collsim {
 namespace {
@@ -76,6 +78,33 @@ TEST(Strided, ProblemsNameTheBlocks) {
             "blocks 3 x 8 B at 0, steps 3x4 overlap at byte 4 (MPI leaves overlapping writes of one put or get "
             "undefined)");
   EXPECT_EQ(strided_problem(Strided{0, 8, {{0, 8}}}, 0, true), "");  // empty: nothing to check
+}
+
+// The front's check of a strided put, one wording for every engine (here the model's): a remote
+// layout reaching past the window is refused before the engine sees it.
+Task<> put_past_the_window(Comm& comm, RankBuffers, const AlgorithmParams&) {
+  const Window w = co_await comm.win_allocate(16);
+  const StridedTransfer t{{0, 24, {}}, {0, 8, {{3, 16}}}};
+  (void)co_await comm.put_strided(w, 0, Buffer::virtual_of(24), t);
+  co_await comm.win_free(w);
+}
+
+TEST(Strided, FrontRefusesAPutPastTheWindow) {
+  const AlgorithmInfo algorithm = collsim_test::test_algorithm("test/strided_past_the_window", &put_past_the_window);
+  RunSpec spec;
+  spec.algorithm = &algorithm;
+  spec.procs = 1;
+  spec.real_bytes = false;
+  std::string error;
+  try {
+    run_model(ModelConfig{}, spec);
+  } catch (const EngineError& e) {
+    error = e.what();
+  }
+  EXPECT_NE(error.find("rank 0: strided put to rank 0 (window 0): remote blocks 3 x 8 B at 0, steps 3x16 reach bytes "
+                       "0 to 40 of memory of 16 bytes (the window)"),
+            std::string::npos)
+      << error;
 }
 
 }  // namespace

@@ -309,12 +309,6 @@ Task<> put_past_the_window(Comm& comm, RankBuffers, const AlgorithmParams&) {
   (void)co_await comm.put(w, 0, 8, Buffer::virtual_of(16));
   co_await comm.win_free(w);
 }
-Task<> strided_put_past_the_window(Comm& comm, RankBuffers, const AlgorithmParams&) {
-  const Window w = co_await comm.win_allocate(16);
-  const StridedTransfer t{{0, 24, {}}, {0, 8, {{3, 16}}}};
-  (void)co_await comm.put_strided(w, 0, Buffer::virtual_of(24), t);
-  co_await comm.win_free(w);
-}
 Task<> get_from_nobody(Comm& comm, RankBuffers, const AlgorithmParams&) {
   const Window w = co_await comm.win_allocate(16);
   (void)co_await comm.get(w, comm.size(), 0, Buffer::virtual_of(8));
@@ -363,9 +357,6 @@ const std::vector<Case>& all() {
        "rank 0: copy of 4 bytes into a buffer of 8 bytes"},
       {collsim_test::test_algorithm("conformance/put_past_the_window", &put_past_the_window), 1, 2,
        ": put of 16 bytes at offset 8 of rank 0's window 0, which has 16 bytes"},
-      {collsim_test::test_algorithm("conformance/strided_put_past_the_window", &strided_put_past_the_window), 1, 2,
-       ": strided put to rank 0 (window 0): remote blocks 3 x 8 B at 0, steps 3x16 reach bytes 0 to 40 of memory of "
-       "16 bytes (the window)"},
       {collsim_test::test_algorithm("conformance/get_from_nobody", &get_from_nobody), 1, 3,
        ": get from rank {P}, which does not exist ({P} ranks)"},
       {collsim_test::test_algorithm("conformance/put_on_no_window", &put_on_no_window), 1, 2,
