@@ -49,6 +49,11 @@ std::vector<OptionDef> coarray_point_options() {
       {"packing", "table1|omni",
        "cases 2 and 3: Table 1's floor(B/NL) NL pieces per put (default) or Omni's floor((B-1)/NL), "
        "B rounded up to 4 bytes"},
+      {"scheme", "table1|datatype",
+       "how a statement moves its section: Table 1's buffering or DMA (default), or datatype: one put (get) of "
+       "MPI derived datatypes straight from (into) the local array, as Omni's XMP/C runtime does; with datatype, "
+       "--buffer, --registered, --packing, --get-behaviour and --nonblocking nowait|double mean nothing and are "
+       "refused"},
       {"origin", "IMAGE", "the image that executes the statements (default 1; --pattern one only)"},
       {"target", "IMAGE", "the image whose coarray is accessed (default 2; --pattern one only)"},
       {"pattern", "one|all-to-one|ring|halo",
@@ -60,9 +65,12 @@ std::vector<OptionDef> coarray_point_options() {
 }
 
 const std::vector<std::string> kOmniRuntimeOptions = {"buffer",      "registered",    "registration", "heap",
-                                                      "nonblocking", "get-behaviour", "packing"};
+                                                      "nonblocking", "get-behaviour", "packing",      "scheme"};
 
 std::string not_for_caf(const std::string& name) {
+  if (name == "scheme")
+    return "--scheme does not apply to caf-native: Debian's OpenCoarrays is built without -DSTRIDED, so it moves a "
+           "strided section element by element, never as one datatype put (see --help)";
   return "--" + name + " does not apply to caf-native (OpenCoarrays has no Omni runtime options; see --help)";
 }
 
@@ -127,6 +135,21 @@ CoarrayPoint read_coarray_point(const ParsedOptions& o) {
       if (o.has(name))
         throw UsageError(std::string("--") + name + " applies to --pattern one only (--pattern " +
                          coarray::to_string(p.pattern) + " names its own images)");
+  const std::string scheme = o.text("scheme", "table1");
+  const auto method = coarray::parse_method(scheme);
+  if (!method) throw UsageError("--scheme: '" + scheme + "' is not table1 or datatype");
+  p.options.scheme = *method;
+  if (p.options.scheme == coarray::Method::datatype) {
+    // The options of Table 1's buffer and DMA: a datatype transfer has neither.
+    for (const char* name : {"buffer", "registered", "registration", "heap", "packing", "get-behaviour"})
+      if (o.has(name))
+        throw UsageError(std::string("--") + name +
+                         " means nothing with --scheme datatype (no buffer, "
+                         "nothing registered: one datatype transfer per statement)");
+    if (p.mode == coarray::PutMode::nowait || p.mode == coarray::PutMode::double_buffered)
+      throw UsageError(std::string("--nonblocking ") + coarray::to_string(p.mode) +
+                       " means nothing with --scheme datatype (no buffer to refill): use --nonblocking safe");
+  }
   p.origin = static_cast<int>(o.integer("origin", 1, 1, 1 << 20)) - 1;
   p.target = static_cast<int>(o.integer("target", 2, 1, 1 << 20)) - 1;
   if (p.origin == p.target) throw UsageError("--origin and --target must be different images");
@@ -157,9 +180,15 @@ std::string coarray_summary(const CoarrayRow& row, const std::string& where, boo
   const coarray::Plan plan = point.plan();
   const coarray::Scheme& s = plan.scheme;
   std::ostringstream out;
-  out << point.describe() << " on " << where << "\n"
-      << "case       " << s.table_case << "  (" << case_condition(s.table_case, point.options.packing) << ")\n"
-      << "NL, NR     " << s.nl << " B, " << s.nr << " B   (B = " << s.buffer << ")\n"
+  out << point.describe() << " on " << where << "\n";
+  if (s.datatype())
+    out << "scheme     datatype  (one " << (point.get ? "get" : "put")
+        << " of MPI derived datatypes a statement: " << coarray::Runs(point.local, point.remote).count()
+        << " pieces of min(NL, NR) bytes)\n";
+  else
+    out << "case       " << s.table_case << "  (" << case_condition(s.table_case, point.options.packing) << ")\n";
+  out << "NL, NR     " << s.nl << " B, " << s.nr << " B"
+      << (s.datatype() ? "" : "   (B = " + std::to_string(s.buffer) + ")") << "\n"
       << "unit       " << s.unit << " B\n"
       << "transfers  " << plan.transfers << (point.get ? " gets" : " puts") << ", " << plan.copies << " copies ("
       << plan.bytes_copied << " B) for " << plan.bytes << " B\n";

@@ -123,7 +123,10 @@ void Comm::check_peer(int peer, const char* verb) const {
 
 void Comm::check_window(const Op& op) const {
   const Buffer memory = local(op.window);  // throws if not allocated
-  if (op.kind == OpKind::put || op.kind == OpKind::get) {
+  if ((op.kind == OpKind::put || op.kind == OpKind::get) && op.strided) {
+    check_peer(op.peer, verb_of(op.kind));
+    check_strided(op, memory.size());
+  } else if (op.kind == OpKind::put || op.kind == OpKind::get) {
     check_peer(op.peer, verb_of(op.kind));
     if (op.offset > memory.size() || op.buffer.size() > memory.size() - op.offset)
       throw CommError(where() + ": " + to_string(op.kind) + " of " + std::to_string(op.buffer.size()) +
@@ -133,6 +136,20 @@ void Comm::check_window(const Op& op) const {
   } else if (op.kind == OpKind::flush && op.peer != -1) {
     check_peer(op.peer, verb_of(op.kind));
   }
+}
+
+void Comm::check_strided(const Op& op, std::size_t window_bytes) const {
+  const StridedTransfer& t = *op.strided;
+  const bool put = op.kind == OpKind::put;
+  const std::string what = where() + ": strided " + to_string(op.kind) + (put ? " to" : " from") + " rank " +
+                           std::to_string(op.peer) + " (window " + std::to_string(op.window.id) + "): ";
+  if (t.local.bytes() != t.remote.bytes())
+    throw CommError(what + std::to_string(t.local.bytes()) + " local bytes against " +
+                    std::to_string(t.remote.bytes()) + " remote bytes");
+  if (std::string why = strided_problem(t.local, op.buffer.size(), !put); !why.empty())
+    throw CommError(what + "local " + why);
+  if (std::string why = strided_problem(t.remote, window_bytes, put); !why.empty())
+    throw CommError(what + "remote " + why + " (the window)");
 }
 
 void Comm::check_requests(const Op& op) const {
@@ -232,7 +249,7 @@ void Comm::record(TraceKind kind, const Op& op) const {
     case OpKind::isend:
     case OpKind::irecv:
     case OpKind::put:
-    case OpKind::get:
+    case OpKind::get: e.bytes = op.strided ? op.strided->local.bytes() : op.buffer.size(); break;
     case OpKind::copy:
     case OpKind::reduce_local:
     case OpKind::register_memory: e.bytes = op.buffer.size(); break;

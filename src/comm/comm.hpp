@@ -25,6 +25,10 @@
 //    flush(w, target) / flush_all(w) of the origin (remote completion), not before.
 //  - get(w, target, offset, dst) reads target's memory into dst; its request completes when dst
 //    holds the data.
+//  - put_strided / get_strided(w, target, local, t) are one put or get of MPI derived datatypes:
+//    the blocks of t.local in `local` (offsets from its start) to or from the blocks of t.remote
+//    in target's memory (comm/strided.hpp), the bytes paired in order; one request, completing
+//    as a put's or get's does. `t` must outlive the co_await that submits it.
 //  - win_sync(w) is MPI_Win_sync: the memory barrier between this rank's window accesses and
 //    the RMA of others.
 // Within one epoch an algorithm must not put to and read the same target bytes without a flush
@@ -44,6 +48,7 @@
 #include "comm/buffer.hpp"
 #include "comm/reduction.hpp"
 #include "comm/request_table.hpp"
+#include "comm/strided.hpp"
 #include "comm/task.hpp"
 #include "comm/trace.hpp"
 
@@ -98,8 +103,10 @@ struct Op {
                   // reduce_local: the inout operand;
                   // win_allocate: set by the engine to this rank's window memory
   union {
-    Buffer source;                // copy: source; reduce_local: the in (left) operand
-    std::span<Request> requests;  // wait_all / wait_any
+    Buffer source;                   // copy: source; reduce_local: the in (left) operand
+    std::span<Request> requests;     // wait_all / wait_any
+    const StridedTransfer* strided;  // put, get: the blocks of a strided one (buffer: the whole
+                                     // local memory, offset 0); null for a contiguous one
   };
   union {
     std::size_t offset = 0;  // put, get: byte offset in the target's window memory
@@ -225,6 +232,14 @@ class Comm {
   OpAwaitable<Request> get(Window w, int target, std::size_t offset, Buffer dst) {
     return make_rma<Request>(OpKind::get, w, target, offset, dst);
   }
+  // One put (get) of derived datatypes: t.local's blocks of `local` to (from) t.remote's blocks of
+  // target's window memory (see the header comment).
+  OpAwaitable<Request> put_strided(Window w, int target, Buffer local, const StridedTransfer& t) {
+    return make_strided(OpKind::put, w, target, local, t);
+  }
+  OpAwaitable<Request> get_strided(Window w, int target, Buffer local, const StridedTransfer& t) {
+    return make_strided(OpKind::get, w, target, local, t);
+  }
   OpAwaitable<void> flush(Window w, int target) { return make_rma<void>(OpKind::flush, w, target, 0, {}); }
   OpAwaitable<void> flush_all(Window w) { return make_rma<void>(OpKind::flush, w, -1, 0, {}); }
   OpAwaitable<void> win_sync(Window w) { return make_rma<void>(OpKind::win_sync, w, -1, 0, {}); }
@@ -289,8 +304,17 @@ class Comm {
     Op& op = make(kind, data, target, 0);
     op.window = w;
     op.offset = offset;
+    if (kind == OpKind::put || kind == OpKind::get) op.strided = nullptr;
     return OpAwaitable<R>(*this);
   }
+  OpAwaitable<Request> make_strided(OpKind kind, Window w, int target, Buffer local, const StridedTransfer& t) {
+    Op& op = make(kind, local, target, 0);
+    op.window = w;
+    op.offset = 0;
+    op.strided = &t;
+    return OpAwaitable<Request>(*this);
+  }
+  void check_strided(const Op& op, std::size_t window_bytes) const;
   void check(const Op& op) const;
   void check_peer(int peer, const char* verb) const;
   void check_window(const Op& op) const;

@@ -14,6 +14,12 @@ namespace collsim::models {
 
 using coarray::PutMode;
 
+double datatype_overhead(const coarray::Scheme& scheme, std::size_t bytes, const Overhead& overhead) {
+  const std::size_t m = std::min(scheme.nl, scheme.nr);
+  if (m == 0 || bytes == 0) return 0;
+  return static_cast<double>(bytes / m) * overhead.at(m);
+}
+
 // The units of the segment in order, each of n_i bytes, with c_i = n_i / bw its copies (cases 1
 // to 4 copy each unit's bytes once, in pieces whose sizes do not matter), o_i = o(n_i), f = o(0),
 // w_i = beta*n_i. The origin's clock t and its port p start at 0. Unit i:
@@ -31,11 +37,18 @@ using coarray::PutMode;
 // (C all copies, k puts, S bytes); nowait and double-buffered keep the max()es of the rules.
 // Per-statement registration adds R = registration.time(registered_bytes) to the origin's clock
 // before each statement's first unit: + statements*R when blocking, at most that otherwise.
+//
+// The datatype scheme is one unit of all S_st bytes a statement, not buffered, whose overhead is
+// that of its k pieces, k * o(m) (m = min(NL, NR), k = S_st / m; datatype_overhead): blocking,
+// k*o(m) + 2*alpha + beta*S_st + f a statement, and the end's f.
 double coarray_put_time(const coarray::Plan& plan, const CoarrayCosts& costs, PutMode mode) {
   const double alpha = costs.hockney.alpha, beta = costs.hockney.beta, f = costs.overhead.at(0);
   const std::size_t per_statement = plan.statements > 0 ? plan.bytes / plan.statements : 0;
-  const coarray::UnitSizes units = coarray::unit_sizes(plan.scheme, per_statement);
-  const bool buffered = !plan.scheme.dma();
+  const bool datatype = plan.scheme.datatype();
+  const coarray::UnitSizes units =
+      datatype ? coarray::UnitSizes{per_statement > 0 ? 1U : 0U, 1, per_statement, per_statement}
+               : coarray::unit_sizes(plan.scheme, per_statement);
+  const bool buffered = !plan.scheme.dma() && !datatype;
   double t = 0, port = 0, latest = 0;
   double arrived[2] = {0, 0};  // the last two puts' arrivals: [0] the latest
   bool unflushed = false;
@@ -50,7 +63,7 @@ double coarray_put_time(const coarray::Plan& plan, const CoarrayCosts& costs, Pu
           if (mode == PutMode::double_buffered) t = std::max(t, arrived[1]);
           t += copy_time(bytes, costs.copy_bandwidth);
         }
-        t += costs.overhead.at(n);
+        t += datatype ? datatype_overhead(plan.scheme, n, costs.overhead) : costs.overhead.at(n);
         const double start = std::max(t, port);
         port = start + beta * bytes;
         const double arrival = start + alpha + beta * bytes;
@@ -74,7 +87,11 @@ double coarray_put_time(const coarray::Plan& plan, const CoarrayCosts& costs, Pu
 double coarray_get_time(const coarray::Plan& plan, const CoarrayCosts& costs) {
   const double alpha = costs.hockney.alpha, beta = costs.hockney.beta;
   double overheads = 0;
-  if (!costs.overhead.empty()) {
+  if (plan.scheme.datatype() && !costs.overhead.empty()) {  // a get of k pieces a statement: k * o(m)
+    const std::size_t per_statement = plan.statements > 0 ? plan.bytes / plan.statements : 0;
+    overheads = static_cast<double>(plan.transfers) * datatype_overhead(plan.scheme, per_statement, costs.overhead) +
+                costs.overhead.at(0);
+  } else if (!costs.overhead.empty()) {
     // The gets' sizes: a unit each, or (Omni's per-piece GET in cases 2 and 3) an NL piece each.
     const std::size_t per_statement = plan.statements > 0 ? plan.bytes / plan.statements : 0;
     const coarray::UnitSizes units = coarray::unit_sizes(plan.scheme, per_statement);

@@ -15,6 +15,16 @@
 //  - win_sync and barrier take no time;
 //  - a registration of n bytes (per-statement registration of DMA, before each statement's first
 //    transfer) takes registration.time(n) (models/registration.hpp) and holds the origin.
+//  - a strided put or get (the datatype scheme: one put or get of MPI derived datatypes) is one
+//    RDMA per piece contiguous on both sides, as Open MPI's one-sided components issue it: osc
+//    rdma cuts the two datatypes into their contiguous pieces and calls its contiguous transfer
+//    once per piece (ompi/mca/osc/rdma/osc_rdma_comm.c:191-300, the length at :257, the call at
+//    :277), osc ucx likewise, one ucp put per piece (ompi/mca/osc/ucx/osc_ucx_comm.c:157-200,
+//    open-mpi/ompi 8efebee). So the origin pays o(m) for each of its k pieces of m bytes, k*o(m),
+//    and the bytes leave back to back, one transfer of k*m bytes at the port (Hockney's latencies
+//    of back-to-back transfers overlap); the k posting overheads all come before the first byte
+//    leaves, which overstates by at most (k-1)*o(m) where posting and the wire overlap. A
+//    contiguous section is one piece: the same as one contiguous put.
 // The ports of one_port and the LogGP rules are not covered (the engine has them).
 #pragma once
 
@@ -38,6 +48,10 @@ struct CoarrayCosts {
 
   double registration_per_statement() const { return registration.time(registered_bytes); }
 };
+
+// The origin's overhead for one datatype transfer of `bytes` under `scheme` (a datatype scheme):
+// k * o(m), its k = bytes / m pieces of m = min(NL, NR) bytes each.
+double datatype_overhead(const coarray::Scheme& scheme, std::size_t bytes, const Overhead& overhead);
 
 // A segment of plan.statements PUT statements in `mode`, then its end (sync memory): from the
 // first statement's start to the end of the sync memory.

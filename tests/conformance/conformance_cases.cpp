@@ -146,6 +146,38 @@ Task<> put_around_a_ring(Comm& comm, RankBuffers, const AlgorithmParams&) {
   co_await comm.win_free(w);
 }
 
+// A strided put and get (one derived-datatype transfer each, comm/strided.hpp): words 0, 2 and 4
+// of a local array go to words 5, 3 and 1 of the next rank's window (a negative step), then the
+// origin gets words 1, 3 and 5 of the next rank's window back into 3 contiguous words (blocks of
+// 24 B against 8 B: 3 pieces).
+Task<> strided_put_and_get(Comm& comm, RankBuffers, const AlgorithmParams&) {
+  const Window w = co_await comm.win_allocate(48);
+  const Buffer mine = comm.local(w);
+  co_await comm.barrier();
+  Words v(6);
+  const auto me = static_cast<std::uint64_t>(comm.rank()), before = static_cast<std::uint64_t>(previous(comm));
+  for (std::size_t i = 0; i < 6; ++i) v.set(i, 1000 * me + i);
+  const StridedTransfer put{{0, 8, {{3, 16}}}, {40, 8, {{3, -16}}}};
+  Request r = co_await comm.put_strided(w, next(comm), v.all(), put);
+  co_await comm.wait(r);
+  co_await comm.flush(w, next(comm));
+  co_await comm.sync_all(w);
+  expect(comm,
+         word_of(mine, 5) == 1000 * before && word_of(mine, 3) == 1000 * before + 2 &&
+             word_of(mine, 1) == 1000 * before + 4,
+         "strided put did not land");
+  expect(comm, word_of(mine, 0) == 0 && word_of(mine, 2) == 0 && word_of(mine, 4) == 0,
+         "strided put wrote outside its blocks");
+  Words got(3);
+  const StridedTransfer get{{0, 24, {}}, {8, 8, {{3, 16}}}};
+  Request g = co_await comm.get_strided(w, next(comm), got.all(), get);
+  co_await comm.wait(g);
+  expect(comm, got.get(0) == 1000 * me + 4 && got.get(1) == 1000 * me + 2 && got.get(2) == 1000 * me,
+         "strided get read the wrong bytes");
+  co_await comm.sync_all(w);
+  co_await comm.win_free(w);
+}
+
 // Non-blocking puts to every rank (itself included) at distinct offsets, completed by one
 // flush_all; the source buffer is reused only once its put completed locally.
 Task<> nonblocking_puts_to_everyone(Comm& comm, RankBuffers, const AlgorithmParams&) {
@@ -306,6 +338,7 @@ const std::vector<Case>& all() {
        ""},
       {collsim_test::test_algorithm("conformance/flush_then_message", &flush_then_message), 2, 4, ""},
       {collsim_test::test_algorithm("conformance/get_from_the_next", &get_from_the_next), 1, 4, ""},
+      {collsim_test::test_algorithm("conformance/strided_put_and_get", &strided_put_and_get), 1, 4, ""},
       {collsim_test::test_algorithm("conformance/sync_images_in_pairs", &sync_images_in_pairs), 1, 4, ""},
       {collsim_test::test_algorithm("conformance/two_windows_one_virtual", &two_windows_one_virtual), 1, 4, ""},
       {collsim_test::test_algorithm("conformance/isend_to_nobody", &isend_to_nobody), 1, 3,

@@ -255,7 +255,7 @@ TEST(CoarrayScenario, ErrorsNameTheirPosition) {
       load_error(scenario(kGroup + "      colour: red\n")),
       ":11:7: unknown key 'colour' in a coarray point group (expected one of: sweep, op, mode, elem, local, "
       "local_shape, remote, remote_shape, buffer, statements, registered, registration, heap, get_behaviour, packing, "
-      "nonblocking, sync, pattern, images)");
+      "nonblocking, sync, scheme, pattern, images)");
   EXPECT_EQ(load_error(scenario(kGroup + "      op: send\n")), ":11:11: op: 'send' is not put or get");
   EXPECT_EQ(load_error(scenario(kGroup + "      buffer: [4000, 0]\n")), ":11:22: buffer must be at least 1 byte");
   EXPECT_EQ(load_error(scenario(kGroup + "      statements: [1, x]\n")),
@@ -367,6 +367,38 @@ TEST(CoarrayScenario, NonBlockingModesAreAnAxis) {
   }
   EXPECT_EQ(plan[4].point.op(), "coarray/put-nb-nowait");
   EXPECT_EQ(plan[6].point.op(), "coarray/put-nb-double");
+}
+
+// `scheme: datatype` runs every point of its group as one datatype transfer a statement: its key
+// names it, collsim-mpi is given --scheme datatype and none of Table 1's runtime options, and the
+// keys that mean nothing for it are refused where they are written.
+TEST(CoarrayScenario, DatatypeScheme) {
+  const fs::path p = write_file(fresh_dir("dt") / "s.yaml",
+                                scenario(kGroup + "      scheme: datatype\n      mode: [blocking, nonblocking]\n",
+                                         "[model, mpi]", "mpi: {launcher: [mpirun], program: /opt/collsim-mpi}\n"));
+  const CoarrayScenario sc = load_coarray_scenario(p.string());
+  const auto plan = expand_coarray_plan(sc);
+  ASSERT_EQ(plan.size(), 4u);
+  EXPECT_EQ(plan[0].point.options.scheme, coarray::Method::datatype);
+  EXPECT_EQ(coarray_point_text(sc, plan[0]),
+            "engine=model;sweep=s;op=coarray/put;local=1:100,1:4;local_shape=100,4;remote=1:100,1:4;"
+            "remote_shape=200,4;elem=8;statements=1;buffer=400000;registered=0;get_behaviour=table1;scheme=datatype;"
+            "images=2");
+  std::string line;
+  for (const auto& a : coarray_mpi_command(sc, Engine::mpi, plan[3].point)) line += (line.empty() ? "" : " ") + a;
+  EXPECT_EQ(line,
+            "mpirun -np 2 /opt/collsim-mpi coarray --put --local 1:100,1:4 --local-shape 100,4 --remote 1:100,1:4 "
+            "--remote-shape 200,4 --elem 8 --statements 1 --nonblocking safe --scheme datatype --origin 1 --target 2 "
+            "--min-runs 10 --max-runs 200 --ci-target 0.025 --csv");
+  EXPECT_EQ(load_error(scenario(kGroup + "      scheme: vector\n")),
+            ":11:15: scheme: 'vector' is not table1 or datatype");
+  EXPECT_EQ(load_error(scenario(kGroup + "      scheme: datatype\n      packing: omni\n")),
+            ":12:16: packing means nothing with scheme: datatype (no buffer, nothing registered)");
+  EXPECT_EQ(load_error(scenario(kGroup + "      scheme: datatype\n      buffer: 4000\n")),
+            ":12:15: buffer means nothing with scheme: datatype (no buffer, nothing registered)");
+  EXPECT_EQ(load_error(scenario(kGroup + "      scheme: datatype\n", "[model, caf-native]")),
+            ":11:15: scheme: datatype cannot run on caf-native: Debian's OpenCoarrays is built without -DSTRIDED "
+            "(drop caf-native from engines, or the key)");
 }
 
 TEST(CoarrayScenario, MpiCommandLines) {

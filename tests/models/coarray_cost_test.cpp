@@ -205,5 +205,31 @@ TEST(RegistrationCost, InTheClosedFormsByHand) {
   EXPECT_NEAR(coarray_get_time(coarray::plan_get(dma, 1048576), costs), 1198.576e-6, 1e-12);
 }
 
+// The datatype scheme's closed form: a(1:1000:2,1:50)[2] = b(1:500,1:50) of real(8) as one put of
+// k = 25000 pieces of m = min(NL, NR) = 8 B, S = 200000 B, under alpha 2 us, beta 1 ns/B and
+// o = 0.1 us for every operation. One blocking statement: the overheads 25000 x 0.1 = 2500 us,
+// the bytes arrive 2 + 200 us later (2702 us), the flush o + alpha (2704.1 us), the end's flush_all
+// o: 2704.2 us. Two: the second's overheads end at 5204.1 us (the port is free since 2700), it
+// arrives at 5406.1, is flushed at 5408.2, the end 5408.3 us. Two GETs: 2 x (2500 + 4 + 200) + the
+// end's 0.1 = 5408.1 us. Without overheads one put is alpha + beta*S + alpha = 204 us, one
+// contiguous put's time.
+TEST(CoarrayCost, DatatypeTransferByHand) {
+  const coarray::Scheme dt{coarray::Scheme::kDatatypeCase, 200000, 8, 0, 200000};
+  ASSERT_TRUE(dt.datatype());
+  CoarrayCosts c{{kAlpha, kBeta}, kCopyBw, Overhead{{{0, 0.1e-6, 0}}}};
+  EXPECT_DOUBLE_EQ(datatype_overhead(dt, 200000, c.overhead), 2500e-6);
+  const auto one = plan_put(dt, 200000, 1), two = plan_put(dt, 200000, 2);
+  EXPECT_EQ(one.transfers, 1u);
+  EXPECT_EQ(one.copies, 0u);
+  EXPECT_EQ(plan_put(dt, 0, 3).transfers, 0u);  // an empty section moves nothing
+  EXPECT_NEAR(coarray_put_time(one, c, PutMode::blocking), 2704.2e-6, 1e-12);
+  EXPECT_NEAR(coarray_put_time(two, c, PutMode::blocking), 5408.3e-6, 1e-12);
+  EXPECT_NEAR(coarray_get_time(plan_get(dt, 200000, GetBehaviour::table1, 2), c), 5408.1e-6, 1e-12);
+  // Non-blocking (safe), two statements: the second arrives at 5000 + 2 + 200 = 5202 us; the end's
+  // flush_all o + alpha: 5204.1 us.
+  EXPECT_NEAR(coarray_put_time(two, c, PutMode::nonblocking), 5204.1e-6, 1e-12);
+  EXPECT_NEAR(coarray_put_time(one, costs(), PutMode::blocking), 204e-6, 1e-12);
+}
+
 }  // namespace
 }  // namespace collsim::models

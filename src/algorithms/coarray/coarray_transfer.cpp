@@ -75,6 +75,35 @@ Task<> get_and_wait(Comm& comm, Window w, int image, std::size_t offset, Buffer 
   co_await comm.wait(r);
 }
 
+// The two sides of a datatype statement: the remote coarray starts at `remote_offset` of the window.
+StridedTransfer datatype_transfer(const Section& local_section, std::size_t remote_offset,
+                                  const Section& remote_section) {
+  StridedTransfer t{local_section.layout(), remote_section.layout()};
+  t.remote.first += static_cast<std::int64_t>(remote_offset);
+  return t;
+}
+
+Task<> put_datatype(Comm& comm, CoarrayContext& ctx, int image, Buffer local, const Section& local_section,
+                    std::size_t remote_offset, const Section& remote_section, PutMode mode) {
+  if (local_section.elements() == 0) co_return;
+  const StridedTransfer t = datatype_transfer(local_section, remote_offset, remote_section);
+  Request put = co_await comm.put_strided(ctx.window, image, local, t);
+  if (mode == PutMode::blocking) {
+    co_await comm.wait(put);
+    co_await comm.flush(ctx.window, image);
+  } else {
+    ctx.outstanding.push_back(put);
+  }
+}
+
+Task<> get_datatype(Comm& comm, CoarrayContext& ctx, int image, Buffer local, const Section& local_section,
+                    std::size_t remote_offset, const Section& remote_section) {
+  if (local_section.elements() == 0) co_return;
+  const StridedTransfer t = datatype_transfer(local_section, remote_offset, remote_section);
+  Request get = co_await comm.get_strided(ctx.window, image, local, t);
+  co_await comm.wait(get);
+}
+
 }  // namespace
 
 const char* to_string(RegisterWhen when) { return when == RegisterWhen::once ? "once" : "per-statement"; }
@@ -111,6 +140,11 @@ void CoarrayContext::prepare(PutMode mode, std::size_t staged_bytes) {
 Task<> put_section(Comm& comm, CoarrayContext& ctx, int image, Buffer local, const Section& local_section,
                    std::size_t remote_offset, const Section& remote_section, PutMode mode) {
   check_local(local, local_section);
+  if (ctx.options.scheme == Method::datatype) {
+    check_conformable(local_section, remote_section);
+    co_await put_datatype(comm, ctx, image, local, local_section, remote_offset, remote_section, mode);
+    co_return;
+  }
   const Scheme scheme = choose_scheme(local_section, remote_section, ctx.options.buffer_bytes, ctx.options.registered,
                                       ctx.options.packing);
   if (scheme.dma() && ctx.options.registration == RegisterWhen::per_statement)
@@ -141,6 +175,11 @@ Task<> put_section(Comm& comm, CoarrayContext& ctx, int image, Buffer local, con
 Task<> get_section(Comm& comm, CoarrayContext& ctx, int image, Buffer local, const Section& local_section,
                    std::size_t remote_offset, const Section& remote_section) {
   check_local(local, local_section);
+  if (ctx.options.scheme == Method::datatype) {
+    check_conformable(local_section, remote_section);
+    co_await get_datatype(comm, ctx, image, local, local_section, remote_offset, remote_section);
+    co_return;
+  }
   const Scheme scheme = choose_scheme(local_section, remote_section, ctx.options.buffer_bytes, ctx.options.registered,
                                       ctx.options.packing);
   const bool per_piece = ctx.options.get == GetBehaviour::omni && (scheme.table_case == 2 || scheme.table_case == 3);

@@ -20,6 +20,11 @@
 //       Omni's one buffer a put may then carry bytes of a later unit; here each unit is packed
 //       into memory of its own (the same copy, into a fresh place), kept until the segment
 //       ends, so every engine's data check still holds while the time is the no-wait rule's.
+//  - Datatype (Method::datatype, instead of Table 1): each statement is one put (get) of MPI
+//    derived datatypes describing both sections (Comm::put_strided), straight from (into) the
+//    local array: no buffer, no copies, nothing registered. Blocking: waited for and flushed;
+//    non-blocking (safe): outstanding until the segment ends, as a DMA put. An empty section
+//    moves nothing.
 //  - GET is blocking: each get is waited for before its data is used.
 //  - Registration of the local data (DMA only; RegisterWhen): `once` registers it before the
 //    segment, outside the timed part (Omni on MPI-3: the local data is a coarray, carved out of the
@@ -59,6 +64,7 @@ struct CoarrayOptions {
   bool registered = false;                         // the local data may be the source of RDMA: DMA
   GetBehaviour get = GetBehaviour::table1;
   Packing packing = Packing::table1;               // how many NL pieces one put carries (scheme.hpp)
+  Method scheme = Method::table1;                  // Table 1, or one datatype put (get) per statement
   RegisterWhen registration = RegisterWhen::once;  // registered only
   std::size_t heap_bytes = kDefaultHeapBytes;      // Omni's registered memory (registered, once)
 };

@@ -44,6 +44,19 @@ std::optional<PutMode> parse_nonblocking(const std::string& name) {
   return std::nullopt;
 }
 
+const char* to_string(Method method) { return method == Method::datatype ? "datatype" : "table1"; }
+
+std::optional<Method> parse_method(const std::string& name) {
+  for (const Method m : {Method::table1, Method::datatype})
+    if (name == to_string(m)) return m;
+  return std::nullopt;
+}
+
+Scheme datatype_scheme(const Section& local, const Section& remote) {
+  check_conformable(local, remote);
+  return {Scheme::kDatatypeCase, local.contiguous_bytes(), remote.contiguous_bytes(), 0, local.bytes()};
+}
+
 UnitSizes unit_sizes(const Scheme& scheme, std::size_t section_bytes) {
   const Walk w = walk(scheme, section_bytes);
   if (w.runs == 0) return {};
@@ -86,6 +99,10 @@ Scheme choose_scheme(const Section& local, const Section& remote, std::size_t bu
 
 Plan plan_put(const Scheme& scheme, std::size_t section_bytes, std::size_t statements) {
   Plan p{scheme, statements, section_bytes * statements, 0, 0, 0};
+  if (scheme.datatype()) {  // one transfer a statement, none for an empty section; no copies
+    p.transfers = section_bytes > 0 ? statements : 0;
+    return p;
+  }
   const Walk w = walk(scheme, section_bytes);
   p.transfers = statements * w.runs * w.units_per_run;
   if (scheme.dma()) return p;
@@ -97,7 +114,7 @@ Plan plan_put(const Scheme& scheme, std::size_t section_bytes, std::size_t state
 
 Plan plan_get(const Scheme& scheme, std::size_t section_bytes, GetBehaviour behaviour, std::size_t statements) {
   Plan p = plan_put(scheme, section_bytes, statements);  // Table 1 mirrors PUT: a get per unit, copies out
-  if (behaviour == GetBehaviour::omni && (scheme.table_case == 2 || scheme.table_case == 3))
+  if (behaviour == GetBehaviour::omni && !scheme.datatype() && (scheme.table_case == 2 || scheme.table_case == 3))
     p.transfers = p.copies;  // one get per NL piece
   return p;
 }

@@ -40,6 +40,15 @@ inline constexpr std::size_t kDefaultBufferBytes = 400000;  // Omni's default B 
 enum class GetBehaviour { table1, omni };
 enum class Packing { table1, omni };
 
+// How a statement moves its section (--scheme): by Table 1 (the default), or as one put (get) of
+// MPI derived datatypes describing both sides, straight from (into) the local array with no
+// buffer, as Omni's XMP/C runtime does for a non-contiguous section
+// (libxmp/src/xmp_coarray_mpi.c:678-734, omni-compiler 14f1b66: an MPI_Type_create_hvector per
+// dimension on each side, one MPI_Put or MPI_Get) and OpenCoarrays built with -DSTRIDED.
+enum class Method { table1, datatype };
+const char* to_string(Method method);  // "table1", "datatype"
+std::optional<Method> parse_method(const std::string& name);
+
 // How a PUT statement completes its puts (coarray_transfer.hpp has each rule):
 //  - blocking: every put is waited for and flushed (Omni's default: MPI_Put + MPI_Win_flush);
 //  - nonblocking ("safe"): completion at the segment's end; a put out of the one buffer is waited
@@ -57,11 +66,13 @@ std::optional<PutMode> parse_nonblocking(const std::string& name);
 inline bool is_nonblocking(PutMode mode) { return mode != PutMode::blocking; }
 
 struct Scheme {
-  int table_case = 0;                      // 0: DMA; 1 to 4: through the buffer
+  int table_case = 0;                      // 0: DMA; 1 to 4: through the buffer; -1: datatype
   std::size_t nl = 0, nr = 0, buffer = 0;  // bytes
   std::size_t unit = 0;                    // Table 1's unit size: bytes per put or get, at most
 
   bool dma() const { return table_case == 0; }
+  bool datatype() const { return table_case == kDatatypeCase; }
+  static constexpr int kDatatypeCase = -1;
   std::size_t run() const { return nl < nr ? nl : nr; }  // m = min(NL, NR)
 };
 
@@ -76,6 +87,10 @@ Scheme choose_scheme(std::size_t nl, std::size_t nr, std::size_t buffer_bytes, b
 // The scheme of a statement moving `local` to or from `remote` (conformable sections).
 Scheme choose_scheme(const Section& local, const Section& remote, std::size_t buffer_bytes, bool registered,
                      Packing packing = Packing::table1);
+
+// The datatype scheme of a statement moving `local` to or from `remote`: NL and NR as Table 1
+// sees them, the unit the whole section (one transfer, no buffer: B is 0).
+Scheme datatype_scheme(const Section& local, const Section& remote);
 
 // What `statements` PUT (or GET) statements of one section each cost in operations.
 struct Plan {

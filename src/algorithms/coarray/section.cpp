@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <utility>
 
 namespace collsim::coarray {
 
@@ -196,6 +197,12 @@ std::size_t Section::element_offset(std::size_t index) const {
     index /= n;
   }
   return static_cast<std::size_t>(offset);
+}
+
+Strided Section::layout() const {
+  Strided s{first_, shape_.element_bytes, {}};
+  for (std::size_t d = 0; d < dims_.size(); ++d) s.dims.push_back({dims_[d].count(), step_[d]});
+  return normalized(std::move(s));
 }
 
 std::vector<std::size_t> Section::element_offsets() const {

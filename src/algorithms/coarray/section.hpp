@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "comm/strided.hpp"
 #include "support/input_error.hpp"
 
 namespace collsim::coarray {
@@ -74,6 +75,9 @@ class Section {
   // Byte offset, from the coarray's first element, of the section's element `index` (0-based, Fortran order).
   std::size_t element_offset(std::size_t index) const;
   std::vector<std::size_t> element_offsets() const;
+  // The section's bytes as blocks of NL bytes (comm/strided.hpp), normalized, offsets from the
+  // coarray's first element: what an MPI derived datatype of the section covers.
+  Strided layout() const;
   std::string str() const;  // "1:1000:2,1:50"
 
  private:

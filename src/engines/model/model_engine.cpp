@@ -373,6 +373,18 @@ class ModelEngine {
   bool start_flush(int rank, Op& op);
   void land_at(double time, int rank, Buffer destination, Buffer data);
   double one_sided_latency(int a, int b) const;
+  // The bytes a put or get moves, and the origin's overhead for it (Hockney kinds): one
+  // send_overhead of its bytes, or of each piece of a strided one.
+  static std::size_t rma_bytes(const Op& op) {
+    const bool strided = (op.kind == OpKind::put || op.kind == OpKind::get) && op.strided;
+    return strided ? op.strided->local.bytes() : op.buffer.size();
+  }
+  double origin_overhead(const Op& op) const {
+    if (!op.strided) return config_.send_overhead.at(op.buffer.size());
+    double sum = 0;
+    for_each_piece(*op.strided, [&](std::size_t, std::size_t, std::size_t n) { sum += config_.send_overhead.at(n); });
+    return sum;
+  }
   bool loggp_local_work(int rank, double duration);
   void loggp_arrive(int rank, std::int64_t id);
   bool try_wait(int rank, Op& op);
@@ -607,9 +619,15 @@ void ModelEngine::land_at(double time, int rank, Buffer destination, Buffer data
 // image serialise (start = max(ready, both ports free)); under one_port both ports are held for the whole transfer, as
 // for sends. LogGP: the first byte as for a send (o at the CPU, g + (m-1)G at the NIC), plus (m-1)G, without the
 // target's CPU: RDMA. The origin's next flush to that target waits for A and then the acknowledgement.
+//
+// A strided put (op.strided) is one RDMA per piece contiguous on both sides, as Open MPI's osc
+// rdma and osc ucx components issue it (models/coarray_cost.hpp): the origin pays the overhead of
+// each piece, send_overhead(piece) (LogGP: o per piece beyond the first), before its bytes leave
+// back to back, as one transfer of their sum.
 bool ModelEngine::start_put(int rank, Op& op) {
   Rank& me = ranks_[static_cast<std::size_t>(rank)];
-  const double m = static_cast<double>(op.buffer.size());
+  const std::size_t bytes = rma_bytes(op);
+  const double m = static_cast<double>(bytes);
   double arrival = 0, cpu_free = now_;
   if (config_.kind == ModelConfig::Kind::loggp) {
     const models::LogGP& p = config_.loggp;
@@ -620,19 +638,24 @@ bool ModelEngine::start_put(int rank, Op& op) {
       return false;
     }
     const models::LogGP::Send sent = p.send(clocks(rank), now_, m);
-    arrival = sent.arrival + p.bytes_time(m);
-    cpu_free = sent.cpu_free;
+    const double more = op.strided ? static_cast<double>(piece_count(*op.strided) - 1) * p.o : 0;
+    arrival = sent.arrival + p.bytes_time(m) + more;
+    cpu_free = more > 0 ? p.compute(clocks(rank), sent.cpu_free, more) : sent.cpu_free;
   } else {
-    cpu_free = config_.has_overheads() ? take_core(rank, now_, config_.send_overhead.at(op.buffer.size())) : now_;
+    cpu_free = config_.has_overheads() ? take_core(rank, now_, origin_overhead(op)) : now_;
     arrival = config_.one_port
                   ? hockney_arrival(rank, op.peer, cpu_free, m)
                   : config_.hockney_between(rank, op.peer).inject(ports(rank), ports(op.peer), cpu_free, m);
   }
   new_request(rank, op);
-  const Buffer target =
-      windows_[static_cast<std::size_t>(op.window.id)].memory[static_cast<std::size_t>(op.peer)].view().slice(
-          op.offset, op.buffer.size());
-  land_at(arrival, op.peer, target, op.buffer);
+  const Buffer window =
+      windows_[static_cast<std::size_t>(op.window.id)].memory[static_cast<std::size_t>(op.peer)].view();
+  if (op.strided)
+    for_each_piece(*op.strided, [&](std::size_t local, std::size_t remote, std::size_t n) {
+      land_at(arrival, op.peer, window.slice(remote, n), op.buffer.slice(local, n));
+    });
+  else
+    land_at(arrival, op.peer, window.slice(op.offset, bytes), op.buffer);
   push(arrival, rank, Event::Kind::complete, op.request.id);
   if (trace_) {
     const std::int64_t id = messages_++;
@@ -640,9 +663,8 @@ bool ModelEngine::start_put(int rank, Op& op) {
                              ? now_
                              : arrival - config_.hockney_between(rank, op.peer).transfer(m);  // after a busy port
     trace_send(start, one_sided_latency(rank, op.peer), rank, op, id, TraceProtocol::one_sided);
-    trace_at(TraceKind::arrive, arrival, op.peer, rank, 0, OpKind::put, op.buffer.size(), id, -1,
-             TraceProtocol::one_sided);
-    trace_at(TraceKind::request_done, arrival, rank, op.peer, 0, OpKind::put, op.buffer.size(), id, op.request.id,
+    trace_at(TraceKind::arrive, arrival, op.peer, rank, 0, OpKind::put, bytes, id, -1, TraceProtocol::one_sided);
+    trace_at(TraceKind::request_done, arrival, rank, op.peer, 0, OpKind::put, bytes, id, op.request.id,
              TraceProtocol::one_sided);
   }
   std::vector<Unflushed>& unflushed = unflushed_[static_cast<std::size_t>(rank)];
@@ -663,17 +685,20 @@ bool ModelEngine::start_put(int rank, Op& op) {
 // beta*m, the reply leaving once the target's port is free: the replies to several origins
 // serialise there, beta*m each; LogGP: the origin's CPU overhead o, then 2L + (m-1)G). The target's bytes are taken
 // when the get is posted: a program that writes them meanwhile races, in MPI too.
+// A strided get (op.strided) pays the overhead of each piece, as a strided put does, and moves
+// the pieces' bytes as one transfer.
 bool ModelEngine::start_get(int rank, Op& op) {
   new_request(rank, op);
-  const double m = static_cast<double>(op.buffer.size());
+  const std::size_t bytes = rma_bytes(op);
+  const double m = static_cast<double>(bytes);
   double done = 0;
   if (config_.kind == ModelConfig::Kind::loggp) {
     const models::LogGP& p = config_.loggp;
-    done = p.compute(clocks(rank), p.compute_start(clocks(rank), now_), p.o) + 2 * p.L + p.bytes_time(m);
+    const double pieces = op.strided ? static_cast<double>(piece_count(*op.strided)) : 1;
+    done = p.compute(clocks(rank), p.compute_start(clocks(rank), now_), pieces * p.o) + 2 * p.L + p.bytes_time(m);
   } else {
     const models::Hockney& h = config_.hockney_between(rank, op.peer);
-    const double ready =
-        config_.has_overheads() ? take_core(rank, now_, config_.send_overhead.at(op.buffer.size())) : now_;
+    const double ready = config_.has_overheads() ? take_core(rank, now_, origin_overhead(op)) : now_;
     if (config_.one_port) {
       const double asked = h.transfer_one_port(ports(rank), ports(op.peer), ready, 0);
       done = h.transfer_one_port(ports(op.peer), ports(rank), asked, m);
@@ -684,19 +709,22 @@ bool ModelEngine::start_get(int rank, Op& op) {
       done = reply + h.transfer(m);
     }
   }
-  const Buffer source =
-      windows_[static_cast<std::size_t>(op.window.id)].memory[static_cast<std::size_t>(op.peer)].view().slice(
-          op.offset, op.buffer.size());
-  land_at(done, rank, op.buffer, source);
+  const Buffer window =
+      windows_[static_cast<std::size_t>(op.window.id)].memory[static_cast<std::size_t>(op.peer)].view();
+  if (op.strided)
+    for_each_piece(*op.strided, [&](std::size_t local, std::size_t remote, std::size_t n) {
+      land_at(done, rank, op.buffer.slice(local, n), window.slice(remote, n));
+    });
+  else
+    land_at(done, rank, op.buffer, window.slice(op.offset, bytes));
   push(done, rank, Event::Kind::complete, op.request.id);
   if (trace_) {
     // The data moves from the target back to this rank; its start is when the request got there.
     const std::int64_t id = messages_++;
-    trace_at(TraceKind::send_start, now_ + one_sided_latency(rank, op.peer), op.peer, rank, 0, OpKind::get,
-             op.buffer.size(), id, -1, TraceProtocol::one_sided, one_sided_latency(op.peer, rank));
-    trace_at(TraceKind::arrive, done, rank, op.peer, 0, OpKind::get, op.buffer.size(), id, -1,
-             TraceProtocol::one_sided);
-    trace_at(TraceKind::request_done, done, rank, op.peer, 0, OpKind::get, op.buffer.size(), id, op.request.id,
+    trace_at(TraceKind::send_start, now_ + one_sided_latency(rank, op.peer), op.peer, rank, 0, OpKind::get, bytes, id,
+             -1, TraceProtocol::one_sided, one_sided_latency(op.peer, rank));
+    trace_at(TraceKind::arrive, done, rank, op.peer, 0, OpKind::get, bytes, id, -1, TraceProtocol::one_sided);
+    trace_at(TraceKind::request_done, done, rank, op.peer, 0, OpKind::get, bytes, id, op.request.id,
              TraceProtocol::one_sided);
   }
   return true;
@@ -778,8 +806,7 @@ bool ModelEngine::start_isend(int rank, Op& op) {
 
 void ModelEngine::trace_send(double start, double latency, int rank, const Op& op, std::int64_t message,
                              TraceProtocol protocol) {
-  trace_at(TraceKind::send_start, start, rank, op.peer, op.tag, op.kind, op.buffer.size(), message, -1, protocol,
-           latency);
+  trace_at(TraceKind::send_start, start, rank, op.peer, op.tag, op.kind, rma_bytes(op), message, -1, protocol, latency);
 }
 
 void ModelEngine::trace_at(TraceKind kind, double time, int rank, int peer, int tag, OpKind op, std::size_t bytes,

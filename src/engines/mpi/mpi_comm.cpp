@@ -5,6 +5,7 @@
 #include <limits>
 #include <utility>
 
+#include "engines/mpi/mpi_datatype.hpp"
 #include "engines/mpi/mpi_util.hpp"
 
 namespace collsim {
@@ -189,6 +190,7 @@ MpiComm::Slot& MpiComm::new_slot(std::int64_t id, RequestKind kind, int peer, st
 }
 
 void MpiComm::post_rma(const Op& op) {
+  if (op.strided) return post_strided_rma(op);
   const bool get = op.kind == OpKind::get;
   const std::size_t bytes = op.buffer.size();
   if (bytes > static_cast<std::size_t>(INT_MAX))
@@ -212,6 +214,34 @@ void MpiComm::post_rma(const Op& op) {
     s = Slot{};
     throw CommError(where() + ": " + (get ? "get from" : "put to") + " rank " + std::to_string(op.peer) + " (window " +
                     std::to_string(op.window.id) + ") failed: " + mpi_error_text(rc));
+  }
+}
+
+// One MPI_Rput (MPI_Rget) of two derived datatypes (mpi_datatype.hpp), anchored at the first
+// block of each side; the types are freed at once (MPI completes the operation regardless). A
+// virtual local buffer is replaced by zeroed scratch as big as the layout's reach.
+void MpiComm::post_strided_rma(const Op& op) {
+  const bool get = op.kind == OpKind::get;
+  const StridedTransfer& t = *op.strided;
+  const std::string what = where() + ": strided " + (get ? "get from" : "put to") + " rank " + std::to_string(op.peer);
+  const std::int64_t id = op.request.id;
+  Slot& s = new_slot(id, get ? RequestKind::get : RequestKind::put, op.peer, t.local.bytes());
+  s.window = op.window.id;
+  std::byte* base = op.buffer.data();
+  if (op.buffer.is_virtual() && op.buffer.size() > 0) {
+    s.scratch.assign(op.buffer.size(), std::byte{0});
+    base = s.scratch.data();
+  }
+  const StridedType local(t.local, what), remote(t.remote, what);
+  const int count = t.local.bytes() > 0 ? 1 : 0;
+  void* origin = base + t.local.first;
+  const auto disp = static_cast<MPI_Aint>(t.remote.first);
+  const MPI_Win win = windows_[static_cast<std::size_t>(op.window.id)];
+  const int rc = get ? MPI_Rget(origin, count, local.type(), op.peer, disp, count, remote.type(), win, &s.handle)
+                     : MPI_Rput(origin, count, local.type(), op.peer, disp, count, remote.type(), win, &s.handle);
+  if (rc != MPI_SUCCESS) {
+    s = Slot{};
+    throw CommError(what + " (window " + std::to_string(op.window.id) + ") failed: " + mpi_error_text(rc));
   }
 }
 

@@ -120,6 +120,7 @@ class MpiComm final : public Comm {
   Slot& new_slot(std::int64_t id, RequestKind kind, int peer, std::size_t bytes);
   void post(const Op& op);
   void post_rma(const Op& op);
+  void post_strided_rma(const Op& op);
   void start_win_allocate(Op& op);
   void start_win_free(const Op& op);
   void start_flush(const Op& op);

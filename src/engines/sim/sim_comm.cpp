@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <mutex>
+#include <optional>
 
 namespace collsim::sim {
 
@@ -417,16 +418,31 @@ void SimComm::win_free(int window) {
 // The origin first pays its software overhead for the operation, the profile's send_overhead of
 // its bytes (protocol.hpp), as the model engine does (models/coarray_cost.hpp). Puts from one
 // origin share its link as any flows do, so k puts of m bytes take k times one's wire time.
+//
+// A strided put (op.strided) costs as the model engine's does (models/coarray_cost.hpp): the
+// overhead of each piece contiguous on both sides, then one flow of all their bytes; the bytes are
+// gathered at post time and scattered into the target's window when the origin observes the end.
 void SimComm::post_put(const Op& op) {
-  const std::size_t size = op.buffer.size();
-  one_sided_overhead(op.peer, size);
+  const std::size_t size = op.strided ? op.strided->local.bytes() : op.buffer.size();
+  if (op.strided)
+    strided_overhead(op.peer, *op.strided);
+  else
+    one_sided_overhead(op.peer, size);
   auto flow = std::make_shared<PutFlow>();
   flow->window = op.window.id;
   flow->target = op.peer;
   flow->offset = op.offset;
   const Storage& target = m_.windows[static_cast<std::size_t>(op.window.id)].memory[static_cast<std::size_t>(op.peer)];
-  if (!op.buffer.is_virtual() && !target.is_virtual() && size > 0)
-    flow->bytes.assign(op.buffer.data(), op.buffer.data() + size);  // the origin may reuse src once complete
+  if (!op.buffer.is_virtual() && !target.is_virtual() && size > 0) {
+    if (op.strided) {
+      for_each_piece(*op.strided, [&](std::size_t local, std::size_t remote, std::size_t n) {
+        flow->bytes.insert(flow->bytes.end(), op.buffer.data() + local, op.buffer.data() + local + n);
+        flow->pieces.emplace_back(remote, n);
+      });
+    } else {
+      flow->bytes.assign(op.buffer.data(), op.buffer.data() + size);  // the origin may reuse src once complete
+    }
+  }
   flow->comm = start_flow(m_.hosts[static_cast<std::size_t>(rank_)], m_.hosts[static_cast<std::size_t>(op.peer)], size);
   Pending& p = slot(op.request.id);
   p.kind = PendingKind::put;
@@ -448,11 +464,28 @@ void SimComm::one_sided_overhead(int peer, std::size_t bytes) {
   if (const double o = profile.send_overhead.at(bytes); o > 0) s4u::this_actor::sleep_for(o);
 }
 
+void SimComm::strided_overhead(int peer, const StridedTransfer& t) {
+  const ProtocolProfile& profile = !m_.transport ? ideal_ : m_.transport->profile(rank_, peer);
+  double sum = 0;
+  for_each_piece(t, [&](std::size_t, std::size_t, std::size_t n) { sum += profile.send_overhead.at(n); });
+  if (sum > 0) s4u::this_actor::sleep_for(sum);
+}
+
 void SimComm::land(PutFlow& flow) {
   if (flow.observed) return;
   flow.observed = true;
   if (flow.bytes.empty()) return;
   Storage& memory = m_.windows[static_cast<std::size_t>(flow.window)].memory[static_cast<std::size_t>(flow.target)];
+  if (!flow.pieces.empty()) {
+    std::size_t at = 0;
+    for (const auto& [offset, n] : flow.pieces) {
+      if (!memory.is_virtual() && offset + n <= memory.bytes().size())
+        std::memcpy(memory.bytes().data() + offset, flow.bytes.data() + at, n);
+      at += n;
+    }
+    flow.bytes = {};
+    return;
+  }
   // A freed window takes nothing (a program that frees it under an unfinished put is wrong anyway).
   if (!memory.is_virtual() && flow.offset + flow.bytes.size() <= memory.bytes().size())
     std::memcpy(memory.bytes().data() + flow.offset, flow.bytes.data(), flow.bytes.size());
@@ -464,33 +497,46 @@ void SimComm::land(PutFlow& flow) {
 // of the origin's host drives the two and completes the request when the data flow ends; the
 // bytes are read from the target's window then (a program that writes them meanwhile races, in
 // MPI too) and written into the origin's buffer.
+// A strided get (op.strided) pays the overhead of each piece, moves their bytes as one flow and
+// copies them piece by piece.
 void SimComm::post_get(const Op& op) {
-  one_sided_overhead(op.peer, op.buffer.size());
+  const std::size_t size = op.strided ? op.strided->local.bytes() : op.buffer.size();
+  if (op.strided)
+    strided_overhead(op.peer, *op.strided);
+  else
+    one_sided_overhead(op.peer, size);
   const std::int64_t id = op.request.id;
   Pending& p = slot(id);
   p.kind = PendingKind::get;
   p.channel = {rank_, op.peer, 0};
-  p.size = op.buffer.size();
+  p.size = size;
   p.live = true;
   p.flagged = true;
   s4u::Host* here = m_.hosts[static_cast<std::size_t>(rank_)];
   s4u::Host* there = m_.hosts[static_cast<std::size_t>(op.peer)];
   s4u::Actor::create(
       "get-" + std::to_string(rank_), here,
-      [this, id, here, there, dst = op.buffer, window = op.window.id, target = op.peer, offset = op.offset,
-       keep = shared_waker()] {
+      [this, id, here, there, dst = op.buffer, window = op.window.id, target = op.peer, offset = op.offset, size,
+       strided = op.strided ? std::optional<StridedTransfer>(*op.strided) : std::nullopt, keep = shared_waker()] {
         s4u::Comm::sendto(here, there, 0);
         // The data moves from the target back to this rank once the request is there.
         SimTrace* trace = m_.trace;
         const std::int64_t message = trace ? trace->fresh() : -1;
         const auto event = [&](TraceKind kind, int at, int peer, std::int64_t request) {
-          trace->record(s4u::Engine::get_clock(), {kind, at, peer, 0, OpKind::get, dst.size(), message, request,
+          trace->record(s4u::Engine::get_clock(), {kind, at, peer, 0, OpKind::get, size, message, request,
                                                    TraceProtocol::one_sided, trace->latency(there, here)});
         };
         if (trace) event(TraceKind::send_start, target, rank_, -1);
-        s4u::Comm::sendto(there, here, static_cast<std::uint64_t>(dst.size()));
+        s4u::Comm::sendto(there, here, static_cast<std::uint64_t>(size));
         Storage& memory = m_.windows[static_cast<std::size_t>(window)].memory[static_cast<std::size_t>(target)];
-        if (offset + dst.size() <= memory.size()) copy_bytes(dst, memory.view().slice(offset, dst.size()));
+        if (strided) {
+          if (memory.size() > 0)
+            for_each_piece(*strided, [&](std::size_t local, std::size_t remote, std::size_t n) {
+              copy_bytes(dst.slice(local, n), memory.view().slice(remote, n));
+            });
+        } else if (offset + dst.size() <= memory.size()) {
+          copy_bytes(dst, memory.view().slice(offset, dst.size()));
+        }
         if (trace) {
           event(TraceKind::arrive, rank_, target, -1);
           event(TraceKind::request_done, rank_, target, id);

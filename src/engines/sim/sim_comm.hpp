@@ -34,6 +34,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include <simgrid/s4u.hpp>
@@ -194,7 +195,9 @@ class SimComm final : public Comm {
     int target = 0;
     std::size_t offset = 0;
     std::vector<std::byte> bytes;  // snapshot of the source at post time (empty: nothing to write)
-    bool observed = false;         // the origin saw the flow end and wrote the bytes
+    // A strided put: where `bytes` go, piece by piece (offset, length); empty: all at `offset`.
+    std::vector<std::pair<std::size_t, std::size_t>> pieces;
+    bool observed = false;  // the origin saw the flow end and wrote the bytes
   };
   enum class PendingKind : std::uint8_t { send, recv, put, get };
   struct Pending {
@@ -228,6 +231,8 @@ class SimComm final : public Comm {
   void win_free(int window);
   void post_put(const Op& op);
   void one_sided_overhead(int peer, std::size_t bytes);
+  // The origin's overhead for each piece of a strided put or get, slept at once.
+  void strided_overhead(int peer, const StridedTransfer& t);
   void post_get(const Op& op);
   void flush(int window, int target);
   void land(PutFlow& flow);

@@ -16,6 +16,7 @@ namespace collsim {
 using coarray::Section;
 
 coarray::Scheme CoarrayPoint::scheme() const {
+  if (options.scheme == coarray::Method::datatype) return coarray::datatype_scheme(local, remote);
   return coarray::choose_scheme(local, remote, options.buffer_bytes, options.registered, options.packing);
 }
 
@@ -46,8 +47,9 @@ std::string CoarrayPoint::describe() const {
                          : pattern == coarray::Pattern::ring       ? "i+1"
                                                                    : "i-1 and i+1";
   const std::string l = "local(" + local.str() + ")", r = "remote(" + remote.str() + ")[" + to + "]";
-  return op() + " " + (get ? l + " = " + r : r + " = " + l) + ", " + std::to_string(statements) +
-         " per segment, B = " + std::to_string(options.buffer_bytes) +
+  const bool datatype = options.scheme == coarray::Method::datatype;
+  return op() + " " + (get ? l + " = " + r : r + " = " + l) + ", " + std::to_string(statements) + " per segment" +
+         (datatype ? ", one datatype transfer each" : ", B = " + std::to_string(options.buffer_bytes)) +
          (options.packing == coarray::Packing::omni ? ", Omni's packing" : "") +
          (sync == coarray::SyncKind::memory ? "" : std::string(", ended by sync ") + coarray::to_string(sync)) +
          (pattern == coarray::Pattern::one ? "" : std::string(", pattern ") + coarray::to_string(pattern)) +
@@ -279,7 +281,8 @@ std::string coarray_csv_row(const CoarrayRow& row) {
   const coarray::Plan plan = p.plan();
   const coarray::Scheme& s = plan.scheme;
   std::ostringstream out;
-  out << csv_quoted(row.engine) << ',' << p.op() << ',' << s.table_case << ',' << s.nl << ',' << s.nr << ','
+  out << csv_quoted(row.engine) << ',' << p.op() << ','
+      << (s.datatype() ? std::string("datatype") : std::to_string(s.table_case)) << ',' << s.nl << ',' << s.nr << ','
       << p.options.buffer_bytes << ',' << s.unit << ',' << plan.transfers << ',' << plan.copies << ','
       << format_real(row.time_s) << ',' << csv_quoted(p.local.str()) << ',' << csv_quoted(p.local.shape().str()) << ','
       << csv_quoted(p.remote.str()) << ',' << csv_quoted(p.remote.shape().str()) << ',' << p.local.shape().element_bytes
@@ -326,6 +329,8 @@ std::vector<CoarrayRow> parse_coarray_csv(const std::string& text) {
     p.remote =
         coarray::parse_section(column(cells, "remote"), coarray::parse_shape(column(cells, "remote_shape"), elem));
     p.options.buffer_bytes = std::stoul(column(cells, "buffer"));
+    // The datatype scheme is named in the case column (it has no Table 1 case).
+    if (column(cells, "case") == "datatype") p.options.scheme = coarray::Method::datatype;
     const std::string& registered = column(cells, "registered");
     p.options.registered = registered != "0";
     if (registered == coarray::to_string(coarray::RegisterWhen::per_statement))

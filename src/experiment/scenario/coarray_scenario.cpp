@@ -23,8 +23,9 @@ std::vector<bool> booleans(const Reader& in, const YAML::Node& n, const std::str
 CoarrayGroup read_group(const Reader& in, const YAML::Node& g, std::size_t number, int scenario_images) {
   in.only_keys(
       g, "a coarray point group",
-      {"sweep", "op", "mode", "elem", "local", "local_shape", "remote", "remote_shape", "buffer", "statements",
-       "registered", "registration", "heap", "get_behaviour", "packing", "nonblocking", "sync", "pattern", "images"});
+      {"sweep",        "op",          "mode",       "elem",       "local",        "local_shape", "remote",
+       "remote_shape", "buffer",      "statements", "registered", "registration", "heap",        "get_behaviour",
+       "packing",      "nonblocking", "sync",       "scheme",     "pattern",      "images"});
   CoarrayGroup group;
   group.label = g["sweep"] ? in.text(g["sweep"], "sweep") : "group " + std::to_string(number);
   if (group.label.find_first_of(",\"\n") != std::string::npos)
@@ -143,6 +144,23 @@ CoarrayGroup read_group(const Reader& in, const YAML::Node& g, std::size_t numbe
           in.fail(x, "pattern: " + why + ", and the group runs on " + std::to_string(images));
       return *pattern;
     }));
+  if (g["scheme"]) {
+    const std::string name = in.text(g["scheme"], "scheme");
+    const auto method = coarray::parse_method(name);
+    if (!method) in.fail(g["scheme"], "scheme: '" + name + "' is not table1 or datatype");
+    group.scheme = *method;
+    // A datatype transfer has no buffer and registers nothing (cli/coarray_options.cpp says the same).
+    if (group.scheme == coarray::Method::datatype) {
+      for (const char* key : {"buffer", "registered", "registration", "heap", "packing", "get_behaviour"})
+        if (g[key])
+          in.fail(g[key], std::string(key) + " means nothing with scheme: datatype (no buffer, nothing registered)");
+      for (const coarray::PutMode m : group.modes)
+        if (m == coarray::PutMode::nowait || m == coarray::PutMode::double_buffered)
+          in.fail(
+              g["nonblocking"] ? g["nonblocking"] : g["mode"],
+              std::string("nonblocking ") + coarray::to_string(m) + " means nothing with scheme: datatype (no buffer)");
+    }
+  }
   // Omni's heap holds a local array registered once (coarray_transfer.hpp, heap_problem).
   if (any_registered && std::find(group.registrations.begin(), group.registrations.end(),
                                   coarray::RegisterWhen::once) != group.registrations.end())
@@ -231,7 +249,14 @@ CoarrayScenario load_coarray_scenario(const std::string& path) {
   if (!c["points"]) in.fail(c, "coarray needs 'points:', a list of point groups");
   const YAML::Node points = c["points"];
   if (!points.IsSequence() || points.size() == 0) in.fail(points, "coarray.points must be a non-empty list");
-  for (const auto& g : points) sc.groups.push_back(read_group(in, g, sc.groups.size() + 1, sc.images));
+  for (const auto& g : points) {
+    sc.groups.push_back(read_group(in, g, sc.groups.size() + 1, sc.images));
+    // OpenCoarrays on Debian has no datatype put (cli/coarray_options.cpp, not_for_caf).
+    if (sc.groups.back().scheme == coarray::Method::datatype && uses(Engine::caf_native))
+      in.fail(g["scheme"],
+              "scheme: datatype cannot run on caf-native: Debian's OpenCoarrays is built without "
+              "-DSTRIDED (drop caf-native from engines, or the key)");
+  }
 
   if (uses(Engine::model)) {
     sc.model.kind = ModelConfig::Kind::two_level;
@@ -280,6 +305,7 @@ std::vector<CoarrayPlanPoint> expand_coarray_plan(const CoarrayScenario& sc) {
                     p.options.heap_bytes = g.heap_bytes;
                     p.options.get = g.get_behaviour;
                     p.options.packing = packing;
+                    p.options.scheme = g.scheme;
                     p.sync = sync;
                     p.real_bytes = sc.real_bytes;
                     for (const int images : g.images)

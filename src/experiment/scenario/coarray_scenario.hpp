@@ -35,6 +35,7 @@ struct CoarrayGroup {
   std::vector<coarray::SyncKind> syncs{coarray::SyncKind::memory};  // `sync:`, the segment's end
   std::vector<coarray::Pattern> patterns{coarray::Pattern::one};    // `pattern:` (pattern.hpp)
   std::vector<int> images;                                          // `images:`; default coarray.images
+  coarray::Method scheme = coarray::Method::table1;                 // `scheme:` table1 or datatype
 };
 
 // The engines of coarray studies.

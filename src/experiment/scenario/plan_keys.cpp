@@ -160,6 +160,7 @@ std::string coarray_point_text(const CoarrayScenario& /*sc*/, const CoarrayPlanP
          ";get_behaviour=" + (p.options.get == coarray::GetBehaviour::omni ? "omni" : "table1") +
          // Only Omni's packing is named, so the keys of Table 1 points written before it resume.
          (p.options.packing == coarray::Packing::omni ? ";packing=omni" : "") +
+         (p.options.scheme == coarray::Method::datatype ? ";scheme=datatype" : "") +
          // Likewise only a sync other than memory.
          (p.sync == coarray::SyncKind::memory ? "" : std::string(";sync=") + coarray::to_string(p.sync)) +
          // Likewise only per-statement registration, which came later.

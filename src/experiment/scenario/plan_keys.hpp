@@ -37,7 +37,7 @@ std::string collective_point_text(const PlanPoint& point);
 std::string collective_fingerprint(const Scenario& scenario, const std::vector<PlanPoint>& plan);
 
 // "engine=sim;sweep=LABEL;op=coarray/put;local=...;local_shape=...;remote=...;remote_shape=...;
-// elem=8;statements=1;buffer=400000;registered=0;get_behaviour=table1[;packing=omni];images=2".
+// elem=8;statements=1;buffer=400000;registered=0;get_behaviour=table1[;packing=omni][;scheme=datatype];images=2".
 std::string coarray_point_text(const CoarrayScenario& scenario, const CoarrayPlanPoint& point);
 std::string coarray_fingerprint(const CoarrayScenario& scenario, const std::vector<CoarrayPlanPoint>& plan);
 

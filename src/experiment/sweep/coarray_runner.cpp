@@ -63,7 +63,10 @@ std::vector<std::string> coarray_point_arguments(const CoarrayPoint& p, bool run
     a.push_back("--nonblocking");
     a.push_back(coarray::to_string(p.mode));
   }
-  if (runtime_options) {
+  if (runtime_options && p.options.scheme == coarray::Method::datatype) {
+    a.push_back("--scheme");  // no buffer, nothing registered, no packing (cli/coarray_options.cpp)
+    a.push_back("datatype");
+  } else if (runtime_options) {
     a.push_back("--buffer");
     a.push_back(std::to_string(p.options.buffer_bytes));
     if (p.options.registered) a.push_back("--registered");

@@ -1,0 +1,119 @@
+// collsim coarray --scheme datatype: one put (get) of MPI derived datatypes a statement, on the
+// model engine against hand calculations of its cost rule (models/coarray_cost.hpp: the origin's
+// overhead o(m) for each of its k pieces of m = min(NL, NR) bytes, then the bytes as one
+// transfer) and the closed form it prints; the data of strided sections (1-D strided, a 2-D
+// column section, a negative stride, a rank-3 section, an empty one) checked on the model and sim
+// engines, PUT and GET; and the options that mean nothing for it refused with one line, exit 2.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "common/cli_test_util.hpp"
+#include "common/csv_row.hpp"
+#include "experiment/results/coarray_point.hpp"
+
+namespace collsim_test {
+namespace {
+
+// The one row's cell of `column` (quoted cells hold commas: sections).
+std::string cell(const std::string& out, const std::string& column) {
+  return csv_row(out, collsim::coarray_csv_header())[column];
+}
+
+// a(1:1000:2,1:50)[2] = b(1:500,1:50) of real(8): NL = 200000 B, NR = 8 B, so k = 25000 pieces of
+// m = 8 B, S = 200000 B.
+const std::string kStrided = " --remote 1:1000:2,1:50 --remote-shape 1000,100 --local 1:500,1:50 --local-shape 500,50";
+// alpha 1 us, beta 1 ns/B, o = 0.1 us for every operation whatever its size.
+const std::string kModel =
+    "coarray --engine model --alpha 1e-6 --beta 1e-9 --send-overhead 0:0.1us:0 --scheme datatype";
+
+TEST(CollsimCoarrayDatatype, BlockingPutByHand) {
+  // k*o = 25000 x 0.1 us = 2500 us; the bytes: alpha + beta*S = 1 + 200 us, so the put arrives at
+  // 2701 us; its flush: o(0) + alpha = 1.1 us, 2702.1 us; the segment's sync memory: o(0), nothing
+  // to flush: 2702.2 us. (Table 1 on the same section is case 1, 25000 blocking puts.)
+  const Outcome o = collsim(kModel + " --csv" + kStrided);
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(cell(o.out, "case"), "datatype");
+  EXPECT_EQ(cell(o.out, "nl_bytes"), "200000");
+  EXPECT_EQ(cell(o.out, "nr_bytes"), "8");
+  EXPECT_EQ(cell(o.out, "unit_bytes"), "200000");
+  EXPECT_EQ(cell(o.out, "transfers"), "1");
+  EXPECT_EQ(cell(o.out, "copies"), "0");
+  EXPECT_NEAR(std::stod(cell(o.out, "time_s")), 2702.2e-6, 1e-11);
+  EXPECT_EQ(cell(o.out, "data"), "ok");
+  // The readable summary: the scheme, its pieces, and the closed form, equal.
+  const Outcome text = collsim(kModel + kStrided);
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("scheme     datatype  (one put of MPI derived datatypes a statement: 25000 pieces"),
+            std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("cost model 2.702 ms  (0.0027022 s"), std::string::npos) << text.out;
+  // Without overheads: alpha + beta*S + alpha = 202 us, one contiguous put's time.
+  const Outcome bare = collsim("coarray --engine model --alpha 1e-6 --beta 1e-9 --scheme datatype --csv" + kStrided);
+  ASSERT_EQ(bare.status, 0) << bare.err;
+  EXPECT_NEAR(std::stod(cell(bare.out, "time_s")), 202e-6, 1e-11);
+}
+
+TEST(CollsimCoarrayDatatype, NonBlockingAndGetByHand) {
+  // Two non-blocking statements: the first's bytes leave at 2500 us and hold the port 200 us;
+  // the second's overheads end at 5000 us, its put arrives at 5000 + 1 + 200 = 5201 us; the
+  // end's flush_all: o(0), then the acknowledgement: 5202.1 us.
+  const Outcome nb = collsim(kModel + " --nonblocking safe --statements 2 --csv" + kStrided);
+  ASSERT_EQ(nb.status, 0) << nb.err;
+  EXPECT_EQ(cell(nb.out, "transfers"), "2");
+  EXPECT_NEAR(std::stod(cell(nb.out, "time_s")), 5202.1e-6, 1e-11);
+  EXPECT_EQ(cell(nb.out, "data"), "ok");
+  // GET of the same section: 2500 us of overheads, 2*alpha + beta*S = 202 us, the end's o(0):
+  // 2702.1 us.
+  const Outcome get = collsim(kModel + " --get --csv" + kStrided);
+  ASSERT_EQ(get.status, 0) << get.err;
+  EXPECT_EQ(cell(get.out, "op"), "coarray/get");
+  EXPECT_NEAR(std::stod(cell(get.out, "time_s")), 2702.1e-6, 1e-11);
+  EXPECT_EQ(cell(get.out, "data"), "ok");
+}
+
+// Sections with 8-byte elements, PUT and GET, each engine; the data column must be ok.
+struct Case {
+  std::string args, transfers;
+};
+const Case kCases[] = {
+    // 1-D strided: every other element of b(200) into a(1:100): 100 pieces of 8 B.
+    {" --local 1:200:2 --local-shape 200 --remote 1:100 --remote-shape 100", "1"},
+    // 2-D column section: columns 2, 5 and 8 of a(10,10) from b(10,3): three pieces of 80 B.
+    {" --local :,: --local-shape 10,3 --remote :,2:8:3 --remote-shape 10,10", "1"},
+    // A negative stride: b(100:1:-1) reversed into a(1:100).
+    {" --local 100:1:-1 --local-shape 100 --remote 1:100 --remote-shape 100", "1"},
+    // Rank 3: a(2:3,1:4:3,2:3) of a(4,4,4) from b(2,2,2) (contiguous): 4 pieces of 16 B.
+    {" --local :,:,: --local-shape 2,2,2 --remote 2:3,1:4:3,2:3 --remote-shape 4,4,4", "1"},
+    // Empty: a(5:4) = b(3:2), nothing moved.
+    {" --local 3:2 --local-shape 10 --remote 5:4 --remote-shape 10", "0"},
+};
+
+TEST(CollsimCoarrayDatatype, DataOnModelAndSim) {
+  for (const char* engine : {"model", "sim"})
+    for (const char* op : {"--put", "--get"})
+      for (const Case& c : kCases) {
+        const std::string args = std::string("coarray --engine ") + engine + " --scheme datatype --csv " + op + c.args;
+        const Outcome o = collsim(args);
+        ASSERT_EQ(o.status, 0) << args << "\n" << o.err;
+        EXPECT_EQ(cell(o.out, "case"), "datatype") << args;
+        EXPECT_EQ(cell(o.out, "transfers"), c.transfers) << args;
+        EXPECT_EQ(cell(o.out, "data"), "ok") << args;
+      }
+}
+
+TEST(CollsimCoarrayDatatype, OptionsThatMeanNothingAreRefused) {
+  for (const char* option : {"--packing omni", "--buffer 64", "--registered", "--registered --heap 1GiB"})
+    expect_bad_input(std::string("coarray --engine model --scheme datatype ") + option + kStrided,
+                     "means nothing with --scheme datatype");
+  expect_bad_input("coarray --engine model --scheme datatype --get --get-behaviour omni" + kStrided,
+                   "--get-behaviour means nothing with --scheme datatype");
+  expect_bad_input("coarray --engine model --scheme datatype --nonblocking nowait" + kStrided,
+                   "--nonblocking nowait means nothing with --scheme datatype");
+  expect_bad_input("coarray --engine model --scheme vector" + kStrided, "--scheme: 'vector' is not table1 or datatype");
+  expect_bad_input("coarray --engine caf-native --scheme datatype" + kStrided,
+                   "--scheme does not apply to caf-native: Debian's OpenCoarrays is built without -DSTRIDED");
+}
+
+}  // namespace
+}  // namespace collsim_test
