@@ -95,6 +95,9 @@ struct Terms {
 // Sends that share the link fairly (FormulaCosts::fair_sharing: the sim engine) end together:
 // every child of a rank with k children holds a segment c(k)*t after its parent sent it, the
 // first as late as the last.
+// A child on its parent's node, where messages inside a node are priced apart
+// (FormulaCosts::intra, measured), holds a segment t_in after its parent forwarded it, not c(j)*t
+// (the loopback or shared memory does not cross the node's link); the parent's pace is unchanged.
 // Without contention (c = 1) this is (H + n - 1)*t for a tree of height H, and
 // (H + n - 2)*t + t_l with a short last segment; c(k) = k (one port) charges a rank with k
 // children k transfers per segment, and its j-th child receives after j of them.
@@ -118,9 +121,14 @@ double tree_bcast(const FormulaInput& in, TreeFn tree) {
   // A rank with k children, the j-th child of the rank with terms u, from cj = c(j) and ck = c(k):
   // its terms, and its finish taken into the call's.
   double finish = 0;
-  auto child = [&](const Terms& u, double cj, double ck) {
-    Terms v{u.D + cj * t, std::max(u.s, sends(ck)), 0};
-    v.F_last = n == 1 ? u.F_last + cj * t_l : std::max(u.F_last + cj * t_l, v.D + full_steps * v.s + sends(ck));
+  // A child on its parent's node, where that is priced apart (FormulaCosts::intra), holds a
+  // segment one transfer inside the node after its parent sent it.
+  const double t_in = in.costs.intra ? in.costs.intra_transfer(s_bytes) : 0;
+  const double t_in_l = in.costs.intra ? in.costs.intra_transfer(l_bytes) : 0;
+  auto child = [&](const Terms& u, double cj, double ck, bool inside = false) {
+    const double arrive = inside ? t_in : cj * t, arrive_l = inside ? t_in_l : cj * t_l;
+    Terms v{u.D + arrive, std::max(u.s, sends(ck)), 0};
+    v.F_last = n == 1 ? u.F_last + arrive_l : std::max(u.F_last + arrive_l, v.D + full_steps * v.s + sends(ck));
     finish = std::max(finish, v.F_last + last_sends(ck));
     return v;
   };
@@ -155,7 +163,8 @@ double tree_bcast(const FormulaInput& in, TreeFn tree) {
     terms[0] = root_c(pace_of(0));
     for (std::size_t i = 1; i < terms.size(); ++i) {
       const std::uint32_t up = f.parent[i];
-      terms[i] = child(terms[up], cs[in.costs.fair_sharing ? f.children[up] : f.place[i]], pace_of(i));
+      terms[i] = child(terms[up], cs[in.costs.fair_sharing ? f.children[up] : f.place[i]], pace_of(i),
+                       in.costs.inside_node(f.rank[up], f.rank[i]));
     }
     return finish;
   }
@@ -203,7 +212,8 @@ double derived_bcast_knomial(const FormulaInput& in) { return tree_bcast(in, kno
 // (their blocking sends run side by side, one each). Rank v's phase 1 ends at E_v (its last send
 // done, or its last arrival). Phase 2: the left rank v (odd vrank) and v+1 swap halves with
 // sendrecv, and both are done at max(E_v + t'(L), E_{v+1} + t'(R)), t' = c(n)*t for a swap
-// between nodes whose sender's node has n such swaps, else t; a rendezvous half (a regime above
+// between nodes whose sender's node has n such swaps, else t (a message inside a node priced
+// apart, FormulaCosts::intra, takes its own Hockney there and in phase 1); a rendezvous half (a regime above
 // the first) also waits for its receiver to post, at its E. With P even the root then sends the
 // right half to the last vrank: E_root + t'(R), and that rank is done at max(E_last, that).
 // Evaluated segment by segment down each subtree (the two halves' segment counts may differ by
@@ -250,12 +260,16 @@ double derived_bcast_split_binary_tree(const FormulaInput& in) {
     return c(in, static_cast<std::size_t>(count[static_cast<std::size_t>(node(from))]));
   };
   // How long a send of segment i of `half` from rank `from` to rank `to` holds its sender, and the
-  // latency after it.
+  // latency after it (a message inside a node priced apart, FormulaCosts::intra: by its own).
   auto hold = [&](int half, std::size_t i, int from, int to) {
     const auto x = static_cast<double>(seg[half].length(i));
+    if (in.costs.inside_node(from, to)) return in.costs.intra_transfer(x) - in.costs.intra_overlapped(x);
     return shares(senders, from, to) * in.t(x) - in.overlapped(x);
   };
-  auto lat = [&](int half, std::size_t i) { return in.overlapped(static_cast<double>(seg[half].length(i))); };
+  auto lat = [&](int half, std::size_t i, int from, int to) {
+    const auto x = static_cast<double>(seg[half].length(i));
+    return in.costs.inside_node(from, to) ? in.costs.intra_overlapped(x) : in.overlapped(x);
+  };
 
   std::vector<double> end(static_cast<std::size_t>(P), 0);   // E by vrank
   std::vector<double> last(static_cast<std::size_t>(P), 0);  // last phase-1 arrival by vrank
@@ -269,7 +283,7 @@ double derived_bcast_split_binary_tree(const FormulaInput& in) {
       const int half = static_cast<int>(ch);
       if (i >= seg[half].count()) continue;
       clock += hold(half, i, in.params.root, top.children[ch]);
-      arrivals[ch].push_back(clock + lat(half, i));
+      arrivals[ch].push_back(clock + lat(half, i, in.params.root, top.children[ch]));
     }
   end[0] = clock;
 
@@ -292,7 +306,7 @@ double derived_bcast_split_binary_tree(const FormulaInput& in) {
         sent = std::max(v.arrive[i], sent);
         for (std::size_t j = 0; j < k; ++j) {
           sent += hold(half, i, v.rank, tn.children[j]);
-          down[j][i] = sent + lat(half, i);
+          down[j][i] = sent + lat(half, i, v.rank, tn.children[j]);
         }
       }
       const auto me = static_cast<std::size_t>(vrank(v.rank, in));
@@ -311,6 +325,7 @@ double derived_bcast_split_binary_tree(const FormulaInput& in) {
     double ready = end[a];
     if (in.costs.regime_of(x) > 0) ready = std::max(ready, end[b]);
     if (in.costs.serial_receive) ready = std::max(ready, last[b]);
+    if (in.costs.inside_node(from, to)) return ready + in.costs.intra_transfer(x);
     return ready + shares(swaps, from, to) * in.t(x);
   };
   double finish = end[0];

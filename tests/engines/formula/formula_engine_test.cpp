@@ -228,6 +228,33 @@ TEST(Derived, SplitBinaryTreesRendezvousHalfWaitsForItsReceiver) {
   EXPECT_NEAR(run_formula(f, split).time_s, 23e-6, 1e-15);
 }
 
+// Messages inside a node priced by their own Hockney (FormulaCosts::intra: alpha 1 us, beta
+// 0.1 ns/B, t_in(1000) = 1.1 us), the calibration's ping-pong inside a node. Nodes {0,1}, {2,3};
+// one segment of 1000 B, t = 11 us, c(1) = 1, c(2) = 1.5; no hand-over.
+TEST(Derived, MessagesInsideANodeTakeTheirOwnCost) {
+  FormulaConfig f = config(FormulaConfig::Kind::derived);
+  f.costs.gamma = models::Gamma({1.0, 1.5, 1.8});
+  f.costs.node_ranks = 2;
+  // binary_tree: 0 -> 1, 2; 1 -> 3. Node {0,1} sends 0 -> 2 and 1 -> 3 to node {2,3}: both ranks
+  // send at c(2) t = 16.5 us. Rank 1 holds the segment at t = 11 us and its send is done at
+  // 11 + 16.5 = 27.5 us; inside the node it holds it at 1.1 us, done at 1.1 + 16.5 = 17.6 us
+  // (rank 2 at 16.5, rank 3 at 1.1 + 11 = 12.1).
+  const RunSpec tree = spec("bcast/binary_tree", 4, 1000, 1000);
+  EXPECT_NEAR(run_formula(f, tree).time_s, 27.5e-6, 1e-15);
+  // split_binary_tree (the case of SplitBinaryTreeSharesTheNodesLinkAndHandsOver, 44 us): 0 -> 1
+  // takes 1.1 us, 0 -> 2 then 16.5 (root done, rank 2 holds it, at 17.6); rank 1 forwards to 3 by
+  // 1.1 + 16.5 = 17.6. Swaps 1 -> 2 and 0 -> 3 at 17.6 + 16.5 = 34.1 us (2 -> 1 at 28.6).
+  const RunSpec split = spec("bcast/split_binary_tree", 4, 2000, 1000);
+  EXPECT_NEAR(run_formula(f, split).time_s, 44e-6, 1e-15);
+  f.costs.intra = models::Hockney{1e-6, 0.1e-9};
+  EXPECT_NEAR(run_formula(f, tree).time_s, 17.6e-6, 1e-15);
+  EXPECT_NEAR(run_formula(f, split).time_s, 34.1e-6, 1e-15);
+  // With a link per rank (node_ranks = 1) there is no node to be inside: as without it.
+  f.costs.node_ranks = 1;
+  f.costs.gamma = models::Gamma({1.0, 1.5});
+  EXPECT_NEAR(run_formula(f, tree).time_s, 22e-6, 1e-15);
+}
+
 TEST(FormulaEngine, RefusesWhatHasNoTextbookFormula) {
   try {
     run_formula(config(FormulaConfig::Kind::textbook), spec("bcast/chain", 4, 100));
