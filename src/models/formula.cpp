@@ -67,6 +67,7 @@ std::vector<bool> regimes_used(Formula formula, const FormulaInput& in) {
   FormulaInput probe = in;
   probe.costs.reduce_gamma = 0;
   for (Regime& r : probe.costs.regimes) r.handshake_messages = 0, r.handshake_bytes = 0;
+  if (probe.costs.intra) probe.costs.intra = Hockney{0, 0};  // messages inside a node are in no regime
   for (std::size_t k = 0; k < used.size(); ++k) {
     for (std::size_t j = 0; j < used.size(); ++j) probe.costs.regime_costs(j) = j == k ? Hockney{1, 1} : Hockney{0, 0};
     used[k] = formula(probe) > 0;

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "algorithms/params.hpp"
@@ -81,6 +82,11 @@ struct FormulaCosts {
   // flows share bandwidth fairly), so each of k children holds a segment at c(k)*t; false: they
   // leave one after the other and the j-th child holds it at c(j)*t (the model engine's port).
   bool fair_sharing = false;
+  // A message between two ranks of one node (node_ranks > 1, block placement), when measured: its
+  // Hockney (the loopback or shared memory, not the node's link; the calibration's ping-pong
+  // inside a node), handed over as `eager_handover` says for the first regime. Absent: it costs
+  // what a message between nodes does.
+  std::optional<Hockney> intra{};
 
   double transfer(double bytes) const {
     return regimes.empty() ? hockney.transfer(bytes) : piecewise_transfer(hockney, regimes, bytes);
@@ -90,6 +96,13 @@ struct FormulaCosts {
   double occupancy(double bytes) const {
     return transfer(bytes) - (eager_handover && regime_of(bytes) == 0 ? hockney.alpha : 0);
   }
+  // Between ranks `from` and `to`: whether they share a node (node_ranks > 1) and a message between
+  // them is priced by `intra`.
+  bool inside_node(int from, int to) const { return intra && node_ranks > 1 && from / node_ranks == to / node_ranks; }
+  // A message inside a node (`intra`): its transfer, and the part of it that runs on after the
+  // hand-over (its latency, for an eager one under eager_handover).
+  double intra_transfer(double bytes) const { return intra->transfer(bytes); }
+  double intra_overlapped(double bytes) const { return eager_handover && regime_of(bytes) == 0 ? intra->alpha : 0; }
   // The regime of a payload: 0 for hockney's, k for regimes[k - 1].
   std::size_t regime_of(double bytes) const;
   // The (alpha, beta) of regime k (0: hockney), to read or set.
@@ -117,7 +130,8 @@ using Formula = double (*)(const FormulaInput&);
 
 // Which regimes of in.costs the messages `formula` charges at `in` fall in: used[k] for regime k
 // (0: hockney's). Read by pricing one regime's messages at a time (1 s each, 1 s per byte), every
-// other cost 0, handshakes and reductions free: a regime is used when that gives a time > 0.
+// other cost 0 (messages inside a node too: FormulaCosts::intra), handshakes and reductions free: a
+// regime is used when that gives a time > 0.
 std::vector<bool> regimes_used(Formula formula, const FormulaInput& in);
 // The highest regime `formula` uses at `in` (0 when it sends nothing).
 std::size_t top_regime(Formula formula, const FormulaInput& in);

@@ -95,6 +95,9 @@ struct Terms {
 // Sends that share the link fairly (FormulaCosts::fair_sharing: the sim engine) end together:
 // every child of a rank with k children holds a segment c(k)*t after its parent sent it, the
 // first as late as the last.
+// A child on its parent's node, where messages inside a node are priced apart
+// (FormulaCosts::intra, measured), holds a segment t_in after its parent forwarded it, not c(j)*t
+// (the loopback or shared memory does not cross the node's link); the parent's pace is unchanged.
 // Without contention (c = 1) this is (H + n - 1)*t for a tree of height H, and
 // (H + n - 2)*t + t_l with a short last segment; c(k) = k (one port) charges a rank with k
 // children k transfers per segment, and its j-th child receives after j of them.
@@ -118,9 +121,14 @@ double tree_bcast(const FormulaInput& in, TreeFn tree) {
   // A rank with k children, the j-th child of the rank with terms u, from cj = c(j) and ck = c(k):
   // its terms, and its finish taken into the call's.
   double finish = 0;
-  auto child = [&](const Terms& u, double cj, double ck) {
-    Terms v{u.D + cj * t, std::max(u.s, sends(ck)), 0};
-    v.F_last = n == 1 ? u.F_last + cj * t_l : std::max(u.F_last + cj * t_l, v.D + full_steps * v.s + sends(ck));
+  // A child on its parent's node, where that is priced apart (FormulaCosts::intra), holds a
+  // segment one transfer inside the node after its parent sent it.
+  const double t_in = in.costs.intra ? in.costs.intra_transfer(s_bytes) : 0;
+  const double t_in_l = in.costs.intra ? in.costs.intra_transfer(l_bytes) : 0;
+  auto child = [&](const Terms& u, double cj, double ck, bool inside = false) {
+    const double arrive = inside ? t_in : cj * t, arrive_l = inside ? t_in_l : cj * t_l;
+    Terms v{u.D + arrive, std::max(u.s, sends(ck)), 0};
+    v.F_last = n == 1 ? u.F_last + arrive_l : std::max(u.F_last + arrive_l, v.D + full_steps * v.s + sends(ck));
     finish = std::max(finish, v.F_last + last_sends(ck));
     return v;
   };
@@ -155,7 +163,8 @@ double tree_bcast(const FormulaInput& in, TreeFn tree) {
     terms[0] = root_c(pace_of(0));
     for (std::size_t i = 1; i < terms.size(); ++i) {
       const std::uint32_t up = f.parent[i];
-      terms[i] = child(terms[up], cs[in.costs.fair_sharing ? f.children[up] : f.place[i]], pace_of(i));
+      terms[i] = child(terms[up], cs[in.costs.fair_sharing ? f.children[up] : f.place[i]], pace_of(i),
+                       in.costs.inside_node(f.rank[up], f.rank[i]));
     }
     return finish;
   }
@@ -193,12 +202,20 @@ double derived_bcast_knomial(const FormulaInput& in) { return tree_bcast(in, kno
 
 // split_binary_tree: halves of L = ceil(m/2) and R = floor(m/2) bytes, each cut into segments.
 // Phase 1 uses blocking sends only, so every cost is a sum: the root sends left segment i then
-// right segment i, one transfer each; a relay forwards segment i at F(i) = max(A(i), S(i-1)) to its
-// children one after the other (the j-th holds it at F(i) + j*t_i; S(i) = F(i) + k*t_i); a leaf
-// is done when its last segment arrives. Rank v's phase 1 ends at E_v (its last send, or last
-// arrival). Phase 2: the left rank v (odd vrank) and v+1 swap halves with sendrecv, and both are
-// done at max(E_v + t(L), E_{v+1} + t(R)); with P even the root then sends the right half to the
-// last vrank: E_root + t(R), and that rank is done at max(E_last, E_root + t(R)).
+// right segment i, one after the other; a relay forwards segment i at F(i) = max(A(i), S(i-1)) to
+// its children one after the other; a leaf is done when its last segment arrives. A send of x
+// bytes holds its sender o(x) = t(x) - lat(x) (lat: the latency that runs on after an eager
+// hand-over, FormulaCosts::eager_handover; else 0) and arrives lat(x) after it is done: the j-th
+// child holds segment i at F(i) + j*o_i + lat_i, and S(i) = F(i) + k*o_i. Where ranks share a
+// node's link (FormulaCosts::node_ranks > 1, block placement), a send to another node holds its
+// sender c(n)*t - lat instead, n being the node's ranks that send to other nodes in that phase
+// (their blocking sends run side by side, one each). Rank v's phase 1 ends at E_v (its last send
+// done, or its last arrival). Phase 2: the left rank v (odd vrank) and v+1 swap halves with
+// sendrecv, and both are done at max(E_v + t'(L), E_{v+1} + t'(R)), t' = c(n)*t for a swap
+// between nodes whose sender's node has n such swaps, else t (a message inside a node priced
+// apart, FormulaCosts::intra, takes its own Hockney there and in phase 1); a rendezvous half (a regime above
+// the first) also waits for its receiver to post, at its E. With P even the root then sends the
+// right half to the last vrank: E_root + t'(R), and that rank is done at max(E_last, that).
 // Evaluated segment by segment down each subtree (the two halves' segment counts may differ by
 // one, so the closed form of tree_bcast does not apply); cost O(P * segments).
 // With serial receives (one port), a swap transfer into rank b also waits until b's last
@@ -213,9 +230,47 @@ double derived_bcast_split_binary_tree(const FormulaInput& in) {
   const std::size_t L = (in.bytes + 1) / 2, R = in.bytes / 2;
   if (R == 0 || in.params.segment > R) return derived_bcast_pipeline(in);  // Open MPI 4.1's fallback
   const std::array<Segmentation, 2> seg{Segmentation(L, in.params.segment), Segmentation(R, in.params.segment)};
-  auto t_seg = [&](int half, std::size_t i) { return in.t(static_cast<double>(seg[half].length(i))); };
 
   const int P = in.procs;
+  const int shared = std::max(in.costs.node_ranks, 1);
+  auto node = [&](int rank) { return rank / shared; };
+  auto rank_of = [&](int v) { return (v + in.params.root) % P; };
+  // Phase 1's sends from each node to other nodes: how many of its ranks make them.
+  std::vector<int> senders(static_cast<std::size_t>(P / shared + 1), 0);
+  std::vector<int> swaps(senders.size(), 0);  // phase 2's transfers leaving each node for another
+  if (shared > 1) {
+    for (int r = 0; r < P; ++r) {
+      const TreeNode tn = binary_node(r, P, in.params);
+      const bool off = std::any_of(tn.children.begin(), tn.children.end(), [&](int ch) { return node(ch) != node(r); });
+      if (off) ++senders[static_cast<std::size_t>(node(r))];
+    }
+    auto swap_from = [&](int a, int b) {
+      if (node(a) != node(b)) ++swaps[static_cast<std::size_t>(node(a))];
+    };
+    for (int v = 1; v + 1 < P; v += 2) {
+      swap_from(rank_of(v), rank_of(v + 1));
+      swap_from(rank_of(v + 1), rank_of(v));
+    }
+    if (P % 2 == 0) swap_from(in.params.root, rank_of(P - 1));
+  }
+  // A transfer from rank `from` to rank `to` on another node takes c(n) transfers' time for the n
+  // its node's link carries at once (`count`, by node); one inside a node, or with a link per rank.
+  auto shares = [&](const std::vector<int>& count, int from, int to) {
+    if (shared == 1 || node(from) == node(to)) return 1.0;
+    return c(in, static_cast<std::size_t>(count[static_cast<std::size_t>(node(from))]));
+  };
+  // How long a send of segment i of `half` from rank `from` to rank `to` holds its sender, and the
+  // latency after it (a message inside a node priced apart, FormulaCosts::intra: by its own).
+  auto hold = [&](int half, std::size_t i, int from, int to) {
+    const auto x = static_cast<double>(seg[half].length(i));
+    if (in.costs.inside_node(from, to)) return in.costs.intra_transfer(x) - in.costs.intra_overlapped(x);
+    return shares(senders, from, to) * in.t(x) - in.overlapped(x);
+  };
+  auto lat = [&](int half, std::size_t i, int from, int to) {
+    const auto x = static_cast<double>(seg[half].length(i));
+    return in.costs.inside_node(from, to) ? in.costs.intra_overlapped(x) : in.overlapped(x);
+  };
+
   std::vector<double> end(static_cast<std::size_t>(P), 0);   // E by vrank
   std::vector<double> last(static_cast<std::size_t>(P), 0);  // last phase-1 arrival by vrank
   // The root's blocking sends: left child (half 0) and right child (half 1), segment by segment.
@@ -224,8 +279,12 @@ double derived_bcast_split_binary_tree(const FormulaInput& in) {
   std::vector<std::vector<double>> arrivals(children);
   double clock = 0;
   for (std::size_t i = 0; i < seg[0].count(); ++i)
-    for (std::size_t ch = 0; ch < children; ++ch)
-      if (i < seg[ch].count()) arrivals[ch].push_back(clock += t_seg(static_cast<int>(ch), i));
+    for (std::size_t ch = 0; ch < children; ++ch) {
+      const int half = static_cast<int>(ch);
+      if (i >= seg[half].count()) continue;
+      clock += hold(half, i, in.params.root, top.children[ch]);
+      arrivals[ch].push_back(clock + lat(half, i, in.params.root, top.children[ch]));
+    }
   end[0] = clock;
 
   // Each subtree relays its half; (rank, arrival times of its segments).
@@ -239,35 +298,42 @@ double derived_bcast_split_binary_tree(const FormulaInput& in) {
     while (!stack.empty()) {
       Pending v = std::move(stack.back());
       stack.pop_back();
-      const TreeNode node = binary_node(v.rank, P, in.params);
-      const std::size_t k = node.children.size(), n = v.arrive.size();
+      const TreeNode tn = binary_node(v.rank, P, in.params);
+      const std::size_t k = tn.children.size(), n = v.arrive.size();
       std::vector<std::vector<double>> down(k, std::vector<double>(n));
       double sent = 0;  // S(i-1)
       for (std::size_t i = 0; i < n; ++i) {
-        const double F = std::max(v.arrive[i], sent);
-        for (std::size_t j = 0; j < k; ++j) down[j][i] = F + static_cast<double>(j + 1) * t_seg(half, i);
-        sent = F + static_cast<double>(k) * t_seg(half, i);
+        sent = std::max(v.arrive[i], sent);
+        for (std::size_t j = 0; j < k; ++j) {
+          sent += hold(half, i, v.rank, tn.children[j]);
+          down[j][i] = sent + lat(half, i, v.rank, tn.children[j]);
+        }
       }
       const auto me = static_cast<std::size_t>(vrank(v.rank, in));
       end[me] = k == 0 ? v.arrive.back() : sent;
       last[me] = v.arrive.back();
-      for (std::size_t j = 0; j < k; ++j) stack.push_back({node.children[j], std::move(down[j])});
+      for (std::size_t j = 0; j < k; ++j) stack.push_back({tn.children[j], std::move(down[j])});
     }
   }
 
-  const double tL = in.t(static_cast<double>(L)), tR = in.t(static_cast<double>(R));
-  // When a transfer into rank `to`, posted at `ready`, can start.
-  auto start = [&](double ready, std::size_t to) {
-    return in.costs.serial_receive ? std::max(ready, last[to]) : ready;
+  // A swap transfer of `bytes` from vrank a to vrank b: when it has arrived. It starts once a's
+  // phase 1 is done, a rendezvous once b has posted too, a serial receiver's once b's last
+  // segment is in.
+  auto swap = [&](std::size_t a, std::size_t b, std::size_t bytes) {
+    const auto x = static_cast<double>(bytes);
+    const int from = rank_of(static_cast<int>(a)), to = rank_of(static_cast<int>(b));
+    double ready = end[a];
+    if (in.costs.regime_of(x) > 0) ready = std::max(ready, end[b]);
+    if (in.costs.serial_receive) ready = std::max(ready, last[b]);
+    if (in.costs.inside_node(from, to)) return ready + in.costs.intra_transfer(x);
+    return ready + shares(swaps, from, to) * in.t(x);
   };
   double finish = end[0];
-  for (int v = 1; v + 1 < P; v += 2) {
-    const auto a = static_cast<std::size_t>(v);
-    finish = std::max({finish, start(end[a], a + 1) + tL, start(end[a + 1], a) + tR});
-  }
+  for (std::size_t a = 1; a + 1 < static_cast<std::size_t>(P); a += 2)
+    finish = std::max({finish, swap(a, a + 1, L), swap(a + 1, a, R)});
   if (P % 2 == 0) {
     const auto lone = static_cast<std::size_t>(P - 1);
-    finish = std::max({finish, start(end[0], lone) + tR, end[lone]});
+    finish = std::max({finish, swap(0, lone, R), end[lone]});
   }
   return finish;
 }

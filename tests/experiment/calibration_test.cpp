@@ -442,11 +442,13 @@ TEST(ParametersFile, BadFilesGetOneLineNamingThePlace) {
          ":2:1: unknown key 'segmnet' in the parameters file (expected one of: "
          "collsim, engine, platform, protocol, ranks_per_node, segment, method, "
          "serial_receive, eager_handover, node_ranks, fair_sharing, procs, bytes, gamma, reduce_gamma, pingpong, "
-         "algorithms)");
+         "intra_pingpong, algorithms)");
   expect("collsim: parameters\neager_handover: sometimes\n" + fit,
          ":2:17: eager_handover: 'sometimes' is not true or false");
   expect("collsim: parameters\nnode_ranks: 0\n" + fit, ":2:13: node_ranks: 0 is out of range [1, 1048576]");
   expect("collsim: parameters\nfair_sharing: [true]\n" + fit, ":2:15: fair_sharing must be a single value");
+  expect("collsim: parameters\nintra_pingpong: {alpha: -1e-6, beta: 1e-10}\n" + fit,
+         ":2:25: intra_pingpong.alpha: -1e-6 must be at least 0");
 }
 
 // The network's terms (eager_handover, node_ranks, fair_sharing): absent, a file means neither (files
@@ -485,6 +487,35 @@ TEST(ParametersFile, HandOverAndNodeRanksReadBack) {
   EXPECT_FALSE(t.costs.eager_handover);
   EXPECT_EQ(t.costs.node_ranks, 1);
   EXPECT_FALSE(t.costs.fair_sharing);
+}
+
+// The ping-pong inside a node: absent, a message inside a node costs what one between nodes does
+// (no FormulaCosts::intra); written and read back, the derived formulas take it where ranks share
+// a node (node_ranks > 1), the textbook ones never.
+TEST(ParametersFile, IntraNodePingPongReadBack) {
+  Parameters p;
+  p.engine = "sim";
+  p.procs = {4, 8};
+  p.bytes = {1024, 8192};
+  p.gamma = {1, 1.5};
+  p.algorithms["bcast/binomial"] = HockneyFit{2e-6, 3e-9};
+  p.node_ranks = 2;
+  EXPECT_FALSE(formula_config(p, FormulaConfig::Kind::derived).costs.intra);
+  p.intra_pingpong = HockneyFit{5e-6, 3.3e-10};
+  const std::string file = scratch("with-intra.yaml").string();
+  write_parameters(file, p);
+  const Parameters q = read_parameters(file);
+  ASSERT_TRUE(q.intra_pingpong);
+  EXPECT_EQ(q.intra_pingpong->alpha, 5e-6);
+  EXPECT_EQ(q.intra_pingpong->beta, 3.3e-10);
+  const FormulaConfig d = formula_config(q, FormulaConfig::Kind::derived);
+  ASSERT_TRUE(d.costs.intra);
+  EXPECT_EQ(d.costs.intra->alpha, 5e-6);
+  EXPECT_EQ(d.costs.intra->beta, 3.3e-10);
+  EXPECT_FALSE(formula_config(q, FormulaConfig::Kind::textbook).costs.intra);
+  Parameters one = q;
+  one.node_ranks = 1;
+  EXPECT_FALSE(formula_config(one, FormulaConfig::Kind::derived).costs.intra);
 }
 
 TEST(ParametersFile, TextbookFormulasTakeThePingPongAndDerivedOnesTheirOwn) {

@@ -109,7 +109,8 @@ Observation equation(const RunSpec& spec, double time, const models::FormulaCost
     return model_time(spec, c);
   };
   if (reduce_gamma <= 0 || alpha0 <= 0 || beta0 <= 0) {
-    const bool rest = !costs.regimes.empty();  // other regimes may have a part: take it out
+    // Other regimes, and messages inside a node (FormulaCosts::intra), may have a part: take it out.
+    const bool rest = !costs.regimes.empty() || costs.intra.has_value();
     const double base = rest ? f(0, 0, 0) : 0;
     return {f(1, 0, 0) - base, f(0, 1, 0) - base, time - (reduce_gamma > 0 || rest ? f(0, 0, reduce_gamma) : 0)};
   }
@@ -235,7 +236,8 @@ Checked check_setup(const CalibrationSetup& setup) {
 struct Experiments {
   std::vector<PlanPoint> plan;
   std::size_t gamma_points = 0;           // plan[0, gamma_points): gamma(p) for p = 2..gamma_max
-  std::size_t pingpong_begin = 0;         // plan[pingpong_begin, reduce_begin): the ping-pong
+  std::size_t pingpong_begin = 0;         // plan[pingpong_begin, intra_begin): the ping-pong
+  std::size_t intra_begin = 0;            // plan[intra_begin, reduce_begin): the same inside a node
   std::size_t reduce_begin = 0;           // plan[reduce_begin, end): the local reduction
   bool reduces = false;                   // a reducing algorithm is calibrated
   std::vector<std::size_t> reduce_bytes;  // the local reduction's sizes, ascending
@@ -326,6 +328,11 @@ Experiments plan_experiments(const CalibrationSetup& setup, const Checked& check
   ex.pingpong_begin = plan.size();
   if (!mpi)
     for (std::size_t m : setup.pingpong_bytes) add(&kPingPong, std::max(ex.ranks_per_node, 1) + 1, m, 0, 0);
+  // The simulated hosts' ranks talk over the loopback or shared memory, not the host's link: the
+  // ping-pong between ranks 0 and 1 of one host prices the derived formulas' messages inside a node.
+  ex.intra_begin = plan.size();
+  if (engine == Engine::sim && ex.ranks_per_node > 1)
+    for (std::size_t m : setup.pingpong_bytes) add(&kPingPong, 2, m, 0, 0);
   ex.reduce_begin = plan.size();
   if (!mpi)
     for (std::size_t m : reduce_bytes) add(&kReduceLocal, 1, m, 0, 0);
@@ -433,6 +440,8 @@ void fit_algorithms(const Experiments& ex, const std::vector<const AlgorithmInfo
     costs.eager_handover = out.eager_handover;
     costs.node_ranks = out.node_ranks;
     costs.fair_sharing = out.fair_sharing;
+    if (out.intra_pingpong && out.node_ranks > 1)
+      costs.intra = models::Hockney{out.intra_pingpong->alpha, out.intra_pingpong->beta};
     std::vector<RunSpec> specs;
     for (std::size_t k = first; k < i; ++k) specs.push_back(ex.plan[k].spec);
     try {
@@ -457,7 +466,7 @@ HockneyFit fit_pingpong(const CalibrationSetup& setup, const Experiments& ex, co
     y = mpi_pingpong(setup.env.mpi, setup.pingpong_bytes);
     if (progress) progress(ex.total, ex.total);
   } else {
-    for (std::size_t i = ex.pingpong_begin; i < ex.reduce_begin; ++i) y.push_back(times[i] / 2);
+    for (std::size_t i = ex.pingpong_begin; i < ex.intra_begin; ++i) y.push_back(times[i] / 2);
   }
   for (std::size_t s : setup.pingpong_bytes) x.push_back(static_cast<double>(s));
   try {
@@ -466,6 +475,28 @@ HockneyFit fit_pingpong(const CalibrationSetup& setup, const Experiments& ex, co
     return f;
   } catch (const std::invalid_argument& e) {
     throw InputError(std::string("calibrate: ping-pong: ") + e.what());
+  }
+}
+
+// The ping-pong inside a node (sim, ranks per node > 1): one (alpha, beta) over its sizes below
+// the protocol's switch inside a node (`limit`, 0: none), the eager sizes a segment has. Fewer
+// than two such sizes: none, and messages inside a node cost what those between nodes do.
+std::optional<HockneyFit> fit_intra_pingpong(const CalibrationSetup& setup, const Experiments& ex,
+                                             const std::vector<double>& times, std::size_t limit, FitMethod method) {
+  std::vector<double> x, y;
+  for (std::size_t i = ex.intra_begin; i < ex.reduce_begin; ++i) {
+    const std::size_t m = setup.pingpong_bytes[i - ex.intra_begin];
+    if (limit > 0 && m >= limit) continue;
+    x.push_back(static_cast<double>(m));
+    y.push_back(times[i] / 2);
+  }
+  if (x.size() < 2) return std::nullopt;
+  try {
+    HockneyFit f = to_fit(fit_line_nonnegative(x, y, method), x.size());
+    f.quality = fit_quality(f, true);
+    return f;
+  } catch (const std::invalid_argument& e) {
+    throw InputError(std::string("calibrate: ping-pong inside a node: ") + e.what());
   }
 }
 
@@ -624,6 +655,13 @@ Parameters calibrate(const CalibrationSetup& setup, const std::function<void(std
   if (ex.reduces) {
     out.reduce_gamma = fit_reduce_gamma(ex, times, is_measured(setup.engine));
     if (is_measured(setup.engine) && progress) progress(ex.total, ex.total);
+  }
+  if (ex.intra_begin < ex.reduce_begin) {
+    const Protocols p =
+        resolve_protocols(protocol_run.empty() ? setup.env.sim.protocol : protocol_run, setup.env.sim.protocol_options,
+                          setup.env.sim.eager_limit, [](const std::string&) { return std::string(); });
+    const std::vector<models::Regime> regimes = models::regimes_of(p.intra.protocol_switch(), {});
+    out.intra_pingpong = fit_intra_pingpong(setup, ex, times, regimes.empty() ? 0 : regimes.front().from, setup.method);
   }
   fit_algorithms(ex, checked.algorithms, times, setup.method, sw, out);
   if (!setup.pingpong_bytes.empty()) out.pingpong = fit_pingpong(setup, ex, times, progress);

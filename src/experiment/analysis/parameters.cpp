@@ -201,6 +201,9 @@ void write_parameters(const std::string& path, const Parameters& p) {
     << "  slope: " << format_real(p.gamma_slope) << "\n"
     << "reduce_gamma: " << format_real(p.reduce_gamma) << "  # s/byte of a local reduction\n";
   if (p.pingpong) o << "pingpong: " << fit_text(*p.pingpong, true) << "\n";
+  if (p.intra_pingpong)
+    o << "intra_pingpong: " << fit_text(*p.intra_pingpong, true)
+      << "  # two ranks of one node, eager sizes: a message inside a node in the derived formulas\n";
   o << "algorithms:  # quality: " << poor_fit_rule() << "\n";
   for (const auto& [name, fit] : p.algorithms) {
     const bool moves_data = operation_info(find_algorithm(name)->op).moves_data;
@@ -222,7 +225,7 @@ Parameters read_parameters(const std::string& path) {
   in.only_keys(root, "the parameters file",
                {"collsim", "engine", "platform", "protocol", "ranks_per_node", "segment", "method", "serial_receive",
                 "eager_handover", "node_ranks", "fair_sharing", "procs", "bytes", "gamma", "reduce_gamma", "pingpong",
-                "algorithms"});
+                "intra_pingpong", "algorithms"});
   Parameters p;
   p.file = path;
   if (root["engine"]) p.engine = in.text(root["engine"], "engine");
@@ -241,6 +244,7 @@ Parameters read_parameters(const std::string& path) {
   if (root["gamma"]) read_gamma(in, root["gamma"], p);
   if (root["reduce_gamma"]) p.reduce_gamma = in.real(root["reduce_gamma"], "reduce_gamma", 0);
   if (root["pingpong"]) p.pingpong = read_fit(in, root["pingpong"], "pingpong", true);
+  if (root["intra_pingpong"]) p.intra_pingpong = read_fit(in, root["intra_pingpong"], "intra_pingpong", true);
   if (root["algorithms"]) {
     const YAML::Node a = root["algorithms"];
     if (!a.IsMap()) in.fail(a, "algorithms must be a mapping of algorithm: {alpha, beta}");
@@ -271,6 +275,8 @@ FormulaConfig formula_config(const Parameters& p, FormulaConfig::Kind kind) {
   f.costs.eager_handover = kind == FormulaConfig::Kind::derived && p.eager_handover;
   f.costs.node_ranks = kind == FormulaConfig::Kind::derived ? p.node_ranks : 1;
   f.costs.fair_sharing = kind == FormulaConfig::Kind::derived && p.fair_sharing;
+  if (kind == FormulaConfig::Kind::derived && p.intra_pingpong && p.node_ranks > 1)
+    f.costs.intra = models::Hockney{p.intra_pingpong->alpha, p.intra_pingpong->beta};
   if (kind == FormulaConfig::Kind::derived || !p.pingpong) {
     for (const auto& [name, fit] : p.algorithms) {
       f.per_algorithm[name] = {fit.alpha, fit.beta};

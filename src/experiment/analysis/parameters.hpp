@@ -87,7 +87,11 @@ struct Parameters {
   // Seconds per byte of a local reduction (the formulas' reduction gamma), from timing
   // comm.reduce_local alone; 0 when nothing reducing was calibrated.
   double reduce_gamma = 0;
-  std::optional<HockneyFit> pingpong;            // RTT/2 = alpha + beta*m
+  std::optional<HockneyFit> pingpong;  // RTT/2 = alpha + beta*m
+  // The same between two ranks of one node, over its eager sizes (sim engine, ranks_per_node > 1):
+  // what the derived formulas charge a message inside a node (FormulaCosts::intra). Absent (older
+  // files, one rank per node): such a message costs what one between nodes does.
+  std::optional<HockneyFit> intra_pingpong;
   std::map<std::string, HockneyFit> algorithms;  // by algorithm name
   // By algorithm name, the regimes above its fit in `algorithms` (which then holds the eager
   // regime's: payloads below the first `from`); absent: one regime for every size.

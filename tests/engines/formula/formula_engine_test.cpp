@@ -186,6 +186,75 @@ TEST(Derived, RanksOfANodeShareItsLink) {
   EXPECT_NEAR(run_formula(f, tree).time_s, 4.8 * 11e-6, 1e-15);
 }
 
+// split_binary_tree under the sim engine's terms. 4 ranks, 2000 B in segments of 1000 B: halves of
+// 1000 B, one segment each; t = 11 us, c(1) = 1, c(2) = 1.5. Tree 0 -> 1, 2; 1 -> 3; swaps 1 <-> 2
+// and, P even, 0 -> 3. Nodes {0,1}, {2,3} (node_ranks = 2): ranks 0 and 1 both send to node
+// {2,3} in phase 1, and two swaps (1 -> 2, 0 -> 3) leave node {0,1}, one (2 -> 1) leaves {2,3}.
+TEST(Derived, SplitBinaryTreeSharesTheNodesLinkAndHandsOver) {
+  FormulaConfig f = config(FormulaConfig::Kind::derived);
+  f.costs.gamma = models::Gamma({1.0, 1.5, 1.8});
+  const RunSpec split = spec("bcast/split_binary_tree", 4, 2000, 1000);
+  // A link per rank, blocking: the root's two sends end at 11 and 22 us, rank 1 forwards to 3 by
+  // 22 us; every swap (and the root's half to rank 3) takes one t more: 33 us.
+  EXPECT_NEAR(run_formula(f, split).time_s, 33e-6, 1e-15);
+  // Shared: 0 -> 1 stays inside the node (11 us); 0 -> 2 and 1 -> 3 take c(2) t = 16.5 us: both
+  // arrive at 27.5 us. The swap 1 -> 2 and the half 0 -> 3 take c(2) t: 27.5 + 16.5 = 44 us
+  // (2 -> 1, alone on its node's link: 27.5 + 11 = 38.5 us).
+  f.costs.node_ranks = 2;
+  EXPECT_NEAR(run_formula(f, split).time_s, 44e-6, 1e-15);
+  // Handed over, a send holds its sender alpha = 10 us less than it takes to arrive: 0 -> 1 holds
+  // the root 1 us (arrives at 11), 0 -> 2 6.5 us more (root done at 7.5, rank 2 holds it at 17.5);
+  // rank 1 forwards at 11, done at 17.5, rank 3 holds it at 27.5. Swaps arrive whole: 1 -> 2 at
+  // 17.5 + 16.5 = 34 us, 2 -> 1 at 28.5, 0 -> 3 at 7.5 + 16.5 = 24 (rank 3 done at 27.5): 34 us.
+  f.costs.eager_handover = true;
+  EXPECT_NEAR(run_formula(f, split).time_s, 34e-6, 1e-15);
+}
+
+// A half in the rendezvous regime waits for its receiver to post (its phase 1 done); its eager
+// segments do not. 4 ranks, 2000 B in segments of 500 B (2 per half), a regime from 1000 B with
+// the same alpha and beta and no handshake; handed over, a link per rank. Segments: t = 10.5 us,
+// holding the sender 0.5 us. The root's four sends end at 0.5, 1, 1.5, 2 us: rank 1 holds its
+// segments at 10.5 and 11.5, rank 2 at 11 and 12 (done). Rank 1 forwards at 10.5 and 11.5, done
+// at 12; rank 3 holds them at 21 and 22. Halves (t(1000) = 11 us, rendezvous: no hand-over): 1 <->
+// 2 from 12 us, at 23 us; the root's half to rank 3 starts when rank 3 posts it, at 22: 33 us.
+// Were the halves eager (regime from 2000 B), it would leave at 2 and arrive at 13: 23 us.
+TEST(Derived, SplitBinaryTreesRendezvousHalfWaitsForItsReceiver) {
+  FormulaConfig f = config(FormulaConfig::Kind::derived);
+  f.costs.eager_handover = true;
+  f.costs.regimes = {models::Regime{1000, {kAlpha, kBeta}, 0, 0}};
+  const RunSpec split = spec("bcast/split_binary_tree", 4, 2000, 500);
+  EXPECT_NEAR(run_formula(f, split).time_s, 33e-6, 1e-15);
+  f.costs.regimes = {models::Regime{2000, {kAlpha, kBeta}, 0, 0}};
+  EXPECT_NEAR(run_formula(f, split).time_s, 23e-6, 1e-15);
+}
+
+// Messages inside a node priced by their own Hockney (FormulaCosts::intra: alpha 1 us, beta
+// 0.1 ns/B, t_in(1000) = 1.1 us), the calibration's ping-pong inside a node. Nodes {0,1}, {2,3};
+// one segment of 1000 B, t = 11 us, c(1) = 1, c(2) = 1.5; no hand-over.
+TEST(Derived, MessagesInsideANodeTakeTheirOwnCost) {
+  FormulaConfig f = config(FormulaConfig::Kind::derived);
+  f.costs.gamma = models::Gamma({1.0, 1.5, 1.8});
+  f.costs.node_ranks = 2;
+  // binary_tree: 0 -> 1, 2; 1 -> 3. Node {0,1} sends 0 -> 2 and 1 -> 3 to node {2,3}: both ranks
+  // send at c(2) t = 16.5 us. Rank 1 holds the segment at t = 11 us and its send is done at
+  // 11 + 16.5 = 27.5 us; inside the node it holds it at 1.1 us, done at 1.1 + 16.5 = 17.6 us
+  // (rank 2 at 16.5, rank 3 at 1.1 + 11 = 12.1).
+  const RunSpec tree = spec("bcast/binary_tree", 4, 1000, 1000);
+  EXPECT_NEAR(run_formula(f, tree).time_s, 27.5e-6, 1e-15);
+  // split_binary_tree (the case of SplitBinaryTreeSharesTheNodesLinkAndHandsOver, 44 us): 0 -> 1
+  // takes 1.1 us, 0 -> 2 then 16.5 (root done, rank 2 holds it, at 17.6); rank 1 forwards to 3 by
+  // 1.1 + 16.5 = 17.6. Swaps 1 -> 2 and 0 -> 3 at 17.6 + 16.5 = 34.1 us (2 -> 1 at 28.6).
+  const RunSpec split = spec("bcast/split_binary_tree", 4, 2000, 1000);
+  EXPECT_NEAR(run_formula(f, split).time_s, 44e-6, 1e-15);
+  f.costs.intra = models::Hockney{1e-6, 0.1e-9};
+  EXPECT_NEAR(run_formula(f, tree).time_s, 17.6e-6, 1e-15);
+  EXPECT_NEAR(run_formula(f, split).time_s, 34.1e-6, 1e-15);
+  // With a link per rank (node_ranks = 1) there is no node to be inside: as without it.
+  f.costs.node_ranks = 1;
+  f.costs.gamma = models::Gamma({1.0, 1.5});
+  EXPECT_NEAR(run_formula(f, tree).time_s, 22e-6, 1e-15);
+}
+
 TEST(FormulaEngine, RefusesWhatHasNoTextbookFormula) {
   try {
     run_formula(config(FormulaConfig::Kind::textbook), spec("bcast/chain", 4, 100));
