@@ -10,6 +10,7 @@
 
 #include "common/cli_test_util.hpp"
 #include "common/csv_row.hpp"
+#include "common/datatype_sections.hpp"
 #include "experiment/results/coarray_point.hpp"
 
 namespace collsim_test {
@@ -72,27 +73,11 @@ TEST(CollsimCoarrayDatatype, NonBlockingAndGetByHand) {
   EXPECT_EQ(cell(get.out, "data"), "ok");
 }
 
-// Sections with 8-byte elements, PUT and GET, each engine; the data column must be ok.
-struct Case {
-  std::string args, transfers;
-};
-const Case kCases[] = {
-    // 1-D strided: every other element of b(200) into a(1:100): 100 pieces of 8 B.
-    {" --local 1:200:2 --local-shape 200 --remote 1:100 --remote-shape 100", "1"},
-    // 2-D column section: columns 2, 5 and 8 of a(10,10) from b(10,3): three pieces of 80 B.
-    {" --local :,: --local-shape 10,3 --remote :,2:8:3 --remote-shape 10,10", "1"},
-    // A negative stride: b(100:1:-1) reversed into a(1:100).
-    {" --local 100:1:-1 --local-shape 100 --remote 1:100 --remote-shape 100", "1"},
-    // Rank 3: a(2:3,1:4:3,2:3) of a(4,4,4) from b(2,2,2) (contiguous): 4 pieces of 16 B.
-    {" --local :,:,: --local-shape 2,2,2 --remote 2:3,1:4:3,2:3 --remote-shape 4,4,4", "1"},
-    // Empty: a(5:4) = b(3:2), nothing moved.
-    {" --local 3:2 --local-shape 10 --remote 5:4 --remote-shape 10", "0"},
-};
-
+// The sections of common/datatype_sections.hpp, PUT and GET, each engine; the data column must be ok.
 TEST(CollsimCoarrayDatatype, DataOnModelAndSim) {
   for (const char* engine : {"model", "sim"})
     for (const char* op : {"--put", "--get"})
-      for (const Case& c : kCases) {
+      for (const DatatypeSection& c : kDatatypeSections) {
         const std::string args = std::string("coarray --engine ") + engine + " --scheme datatype --csv " + op + c.args;
         const Outcome o = collsim(args);
         ASSERT_EQ(o.status, 0) << args << "\n" << o.err;
