@@ -92,8 +92,6 @@ TEST(Compare, BadInput) {
 TEST(Compare, Plots) {
   const fs::path csv = scratch_file("rows.csv", kRows);
   const fs::path png = scratch() / "compare-png";
-  // The scratch folder is named by the process id, which an earlier process may have had.
-  fs::remove_all(png);
   // Without a Python that has matplotlib: one line, exit 2, nothing written.
   const Outcome none = run_command("COLLSIM_PYTHON=/nonexistent/python3 " + std::string(COLLSIM_BIN) + " compare " +
                                    csv.string() + " --plots " + png.string());

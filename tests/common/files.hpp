@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -34,10 +35,13 @@ inline std::vector<std::string> lines(const std::string& text) {
   return out;
 }
 
-// The folder collsim-SUITE-PID of the temporary directory, made if missing.
+// The folder collsim-SUITE-PID of the temporary directory. It is emptied on this process's first
+// use of it: an earlier process that had the same id (ids are reused) may have left files there.
 inline std::filesystem::path scratch_dir(const std::string& suite) {
+  static std::set<std::string> emptied;
   const std::filesystem::path dir =
       std::filesystem::temp_directory_path() / ("collsim-" + suite + "-" + std::to_string(::getpid()));
+  if (emptied.insert(suite).second) std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;
 }
