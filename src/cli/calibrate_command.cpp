@@ -116,7 +116,8 @@ std::string about() {
              "\"The simulated network's terms\".") +
          "Read the result with: collsim measure --engine formula --params FILE.\n"
          "\n"
-         "With --from-osu DIR it runs nothing: it fits a platform (tcp+shm, the node model) to OSU\n"
+         "With --from-osu DIR it runs nothing: it fits a platform (the node model, and the protocols of\n"
+         "--protocol: tcp+shm, the default, or ucx) to OSU\n"
          "micro-benchmark output measured on a cluster, one folder per placement of the pair (socket/,\n"
          "sockets/, nodes/), prints the fit with its residuals and writes the platform through\n"
          "collsim platform's writer (platforms/README.md, \"A platform from OSU measurements\").";
@@ -126,7 +127,7 @@ int calibrate_from_osu(const ParsedOptions& o) {
   const std::vector<OptionDef> own_options = from_osu_options();
   for (const auto& d : calibrate_options()) {
     const bool own =
-        d.name == "output" || d.name == "quiet" ||
+        d.name == "output" || d.name == "quiet" || d.name == "protocol" ||
         std::any_of(own_options.begin(), own_options.end(), [&](const OptionDef& f) { return f.name == d.name; });
     if (!own && o.has(d.name)) throw UsageError("--" + d.name + " does not go with --from-osu");
   }
@@ -142,7 +143,7 @@ int calibrate_from_osu(const ParsedOptions& o) {
     given.push_back(name);
   };
   spec.nodes = 2;
-  for (const char* name : {"sockets", "cores", "nodes"})
+  for (const char* name : {"sockets", "cores", "nodes", "protocol"})
     if (o.has(name)) set(name, o.text(name), std::string("--") + name);
   for (const std::string& p : o.all("param")) {
     const auto eq = p.find('=');

@@ -397,6 +397,16 @@ TEST(CliCalibrate, FromOsuWritesAPlatformAndItsFit) {
       "--payload virtual --csv --platform " +
       out);
   EXPECT_EQ(run.status, 0) << run.err;
+  // Under pml ucx's protocols: its profiles' overhead tables, and the platform says ucx.
+  const std::string ucx = (scratch() / "osu-ucx.xml").string();
+  const Outcome u =
+      collsim("calibrate --from-osu " + src("tests/data/osu/cluster") + " --cores 4 --protocol ucx -o " + ucx);
+  ASSERT_EQ(u.status, 0) << u.err;
+  const std::string ucx_xml = slurp(ucx);
+  EXPECT_NE(ucx_xml.find("<prop id=\"collsim/protocol\" value=\"ucx\"/>"), std::string::npos) << ucx_xml;
+  EXPECT_NE(ucx_xml.find("<prop id=\"collsim/ucx_sm/recv_overhead\" value=\"0:0:"), std::string::npos) << ucx_xml;
+  EXPECT_NE(ucx_xml.find("<prop id=\"collsim/ucx/recv_overhead\" value=\"0:0:"), std::string::npos) << ucx_xml;
+  EXPECT_EQ(ucx_xml.find("collsim/shm/"), std::string::npos) << ucx_xml;
 }
 
 // What `dir` holds makes calibrate --from-osu exit with 2 and this one line.
@@ -424,6 +434,9 @@ TEST(CliCalibrate, FromOsuRefusesBadFilesAndOptionsInOneLine) {
                      "/socket/osu_latency.txt, so it cannot be given as well (drop the option)");
   expect_refusal("--from-osu " + src("tests/data/osu/cluster") + " --cores 4 --param speed",
                  "--param: 'speed' is not NAME=VALUE");
+  expect_refusal("--from-osu " + src("tests/data/osu/cluster") + " --cores 4 --protocol ideal",
+                 "protocol: 'ideal' cannot be fitted: the fit is of tcp+shm (Open MPI's ob1: vader inside a node, "
+                 "tcp between nodes) or ucx (pml ucx: its shared memory inside a node, InfiniBand between nodes)");
 }
 
 }  // namespace

@@ -149,6 +149,76 @@ TEST(OsuCalibration, TheRootOfOsuBcastOnThePairGivesTheSendOverhead) {
   EXPECT_NEAR(plain.loopback_latency, kHandover, 0.01e-6);
 }
 
+// The same measurements under pml ucx (protocol.hpp's ucx and ucx_sm): osu_latency's MPI_Send
+// is eager up to 262143 bytes on both. Inside a node the sender copies 8 + N bytes into the
+// receiver's FIFO, then the hand-over and the receiver's copy-out; from 262144 bytes an RTS of 50
+// bytes, the receiver's single copy and its set-up. Between nodes 8 + N bytes over the route of
+// two links up to 2038 bytes (short), from 2039 bytes the sender first copies N bytes at the
+// socket's copy rate (bcopy), and from 262144 bytes an RTS of 58 bytes, the receiver's read request
+// and the data: three crossings, then its set-up.
+constexpr double kUcxCopy = 14e9, kUcxHandover = 0.18e-6, kUcxCopyOut = 0.1e-9, kUcxRndvSetup = 0.9e-6;
+constexpr double kIbLink = 12e9, kIbLinkLat = 0.5e-6, kIbPerByte = 0.1e-9, kIbRndvSetup = 1.2e-6;
+
+double ucx_socket_time(double n) {
+  return n < 262144 ? (8 + n) / kUcxCopy + kUcxHandover + kUcxCopyOut * n
+                    : 50 / kUcxCopy + kUcxHandover + n / kUcxCopy + kUcxRndvSetup;
+}
+double ucx_nodes_time(double n) {
+  if (n >= 262144) return 6 * kIbLinkLat + (58 + n) / kIbLink + kIbRndvSetup;
+  return (n > 2038 ? n / kUcxCopy : 0) + 2 * kIbLinkLat + (8 + n) / kIbLink + kIbPerByte * n;
+}
+
+TEST(OsuCalibration, UnderUcxTheSameMeasurementsGiveUcxParameters) {
+  const fs::path dir = fresh_dir("osu_calibration", "ucx");
+  write_file(dir / "socket/osu_latency.txt", latency_file(ucx_socket_time));
+  write_file(dir / "nodes/osu_latency.txt", latency_file(ucx_nodes_time));
+  ClusterSpec spec;
+  spec.cores = 12;
+  spec.protocol = "ucx";
+  const OsuFit fit = fit_osu(read_osu_dir(dir.string()), spec, {"protocol"});
+  EXPECT_EQ(spec.protocol, "ucx");
+  EXPECT_NEAR(spec.memcpy, kUcxCopy, 0.01 * kUcxCopy);
+  EXPECT_NEAR(spec.loopback_latency, kUcxHandover, 0.01e-6);
+  EXPECT_NEAR(spec.bandwidth, kIbLink, 0.01 * kIbLink);
+  EXPECT_NEAR(spec.latency, kIbLinkLat, 0.01e-6);
+  // The tables switch at MPI_Isend's eager limits: 8256 - 1 inside a node, 29119 - 1 between.
+  double per_byte = 0, setup = 0;
+  const std::string sm = parameter(fit, "ucx_sm/recv_overhead").value;
+  ASSERT_EQ(std::sscanf(sm.c_str(), "0:0:%lf;8256:%lf:0", &per_byte, &setup), 2) << sm;
+  EXPECT_NEAR(per_byte, kUcxCopyOut, 0.05 * kUcxCopyOut);
+  EXPECT_NEAR(setup, kUcxRndvSetup, 0.03e-6);
+  const std::string ib = parameter(fit, "ucx/recv_overhead").value;
+  ASSERT_EQ(std::sscanf(ib.c_str(), "0:0:%lf;29119:%lf:0", &per_byte, &setup), 2) << ib;
+  // Over the short sizes only (up to 1 KiB), the 10 ns rounding leaves some 5% on the slope.
+  EXPECT_NEAR(per_byte, kIbPerByte, 0.1 * kIbPerByte);
+  EXPECT_NEAR(setup, kIbRndvSetup, 0.05e-6);
+  for (const OsuParameter& p : fit.parameters) EXPECT_FALSE(p.name.starts_with("shm/") || p.name.starts_with("tcp/"));
+  // Lines: inside a node the 14 sizes up to 8 KiB and the 5 from 256 KiB; between nodes the 11
+  // short sizes up to 1 KiB and the same 5. The sizes between are checked against the platform:
+  // the bcopy sizes between nodes up to 16 KiB follow it (the sender's copy), and so do
+  // at least half of all the points.
+  ASSERT_EQ(fit.classes.size(), 2u);
+  EXPECT_EQ(fit.classes[0].eager_points, 14);
+  EXPECT_EQ(fit.classes[0].rndv_points, 5);
+  EXPECT_EQ(fit.classes[1].eager_points, 11);
+  EXPECT_EQ(fit.classes[1].rndv_points, 5);
+  for (const OsuClassFit& c : fit.classes) EXPECT_LT(c.median_rel_residual, 0.01) << to_string(c.pair_class);
+}
+
+TEST(OsuCalibration, OnlyTcpShmAndUcxAreFitted) {
+  ClusterSpec spec;
+  spec.cores = 12;
+  spec.protocol = "ideal";
+  try {
+    fit_osu(read_osu_dir(layout("ideal").string()), spec, {"protocol"});
+    ADD_FAILURE() << "ideal was fitted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "protocol: 'ideal' cannot be fitted: the fit is of tcp+shm (Open MPI's ob1: vader inside a node, tcp "
+              "between nodes) or ucx (pml ucx: its shared memory inside a node, InfiniBand between nodes)");
+  }
+}
+
 std::string refusal(const fs::path& dir, const std::vector<std::string>& given = {}) {
   try {
     ClusterSpec spec;

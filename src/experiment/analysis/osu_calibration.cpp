@@ -143,8 +143,8 @@ struct Model {
   double copy_rate = 0, handover = 0;                       // shm
   double shm_os = 0, shm_or_per_byte = 0, shm_or_rndv = 0;  // shm overheads
   double socket_latency = 0, socket_bandwidth = 0;          // between sockets
-  double link_latency = 0, link_bandwidth = 0;              // tcp, per link
-  double tcp_os = 0, tcp_or_per_byte = 0, tcp_or_rndv = 0;
+  double link_latency = 0, link_bandwidth = 0;              // between nodes, per link
+  double net_os = 0, net_or_per_byte = 0, net_or_rndv = 0;  // tcp or ucx overheads
   double memory_bandwidth = 0;
 };
 
@@ -152,7 +152,10 @@ struct Segments {
   std::vector<std::pair<double, double>> eager, rndv;  // (bytes, seconds)
 };
 
-Segments split(const OsuOutput& o, std::size_t eager_payload, bool per_message) {
+// The sizes up to eager_line_max make the eager line and those above eager_payload the
+// rendezvous line; ucx's bcopy sizes in between (the sender's copy adds a slope of its own) make
+// neither and are only checked against the platform.
+Segments split(const OsuOutput& o, std::size_t eager_line_max, std::size_t eager_payload, bool per_message) {
   Segments s;
   for (const OsuRow& r : o.rows) {
     const double n = static_cast<double>(r.bytes);
@@ -161,7 +164,10 @@ Segments split(const OsuOutput& o, std::size_t eager_payload, bool per_message) 
       if (r.bytes == 0 || !(t > 0)) continue;
       t = n / t;
     }
-    (r.bytes <= eager_payload ? s.eager : s.rndv).emplace_back(n, t);
+    if (r.bytes <= eager_line_max)
+      s.eager.emplace_back(n, t);
+    else if (r.bytes > eager_payload)
+      s.rndv.emplace_back(n, t);
   }
   return s;
 }
@@ -194,14 +200,29 @@ struct ClassLines {
   std::string send_from = "no osu_bw or osu_bcast -f: 0";
 };
 
-ClassLines class_lines(const OsuClassData& d, std::size_t eager_payload, std::vector<std::string>& notes) {
+// The profile's sizes: osu_latency sends with MPI_Send, osu_bw with MPI_Isend, whose eager limits
+// differ under ucx (protocol.hpp). The eager line stops at MPI_Isend's limit, where the
+// recv_overhead table (keyed by size) switches to the rendezvous' base, and between nodes under
+// ucx at its short sizes, above which the sender's copy adds its own slope.
+struct ProfileSizes {
+  std::size_t eager_line_max, blocking_payload, nonblocking_payload;
+};
+
+ProfileSizes sizes_of(const ProtocolProfile& p) {
+  const std::size_t nonblocking = p.eager_payload(false);
+  return {p.kind == ProtocolKind::rdma ? std::min(p.inline_limit, nonblocking) : nonblocking, p.eager_payload(true),
+          nonblocking};
+}
+
+ClassLines class_lines(const OsuClassData& d, const ProfileSizes& z, std::vector<std::string>& notes) {
   const std::string file = d.latency->file;
-  const Segments lat = split(*d.latency, eager_payload, false);
+  const Segments lat = split(*d.latency, z.eager_line_max, z.blocking_payload, false);
   ClassLines l;
-  l.eager = fit_relative(lat.eager, file + ": sizes up to the eager limit (" + std::to_string(eager_payload) + " B)");
-  l.rndv = fit_relative(lat.rndv, file + ": sizes above the eager limit (" + std::to_string(eager_payload) + " B)");
+  l.eager = fit_relative(lat.eager, file + ": sizes up to " + std::to_string(z.eager_line_max) + " B (eager)");
+  l.rndv =
+      fit_relative(lat.rndv, file + ": sizes above the eager limit (" + std::to_string(z.blocking_payload) + " B)");
   if (d.bw) {
-    const Segments bw = split(*d.bw, eager_payload, true);
+    const Segments bw = split(*d.bw, std::min(z.eager_line_max, z.nonblocking_payload), z.nonblocking_payload, true);
     if (bw.eager.size() >= 2) {
       l.send_intercept = fit_relative(bw.eager, d.bw->file + ": eager sizes").intercept;
       l.send_from = d.bw->file + ": per-message time, eager sizes";
@@ -220,7 +241,8 @@ ClassLines class_lines(const OsuClassData& d, std::size_t eager_payload, std::ve
   }
   const OsuOutput* pair = pair_bcast(d.bcast);
   const std::vector<std::pair<double, double>> root =
-      pair ? bcast_root_times(*pair, eager_payload) : std::vector<std::pair<double, double>>{};
+      pair ? bcast_root_times(*pair, std::min(z.eager_line_max, z.nonblocking_payload))
+           : std::vector<std::pair<double, double>>{};
   if (l.send_intercept < 0 && root.size() >= 2) {
     l.send_intercept = fit_relative(root, pair->file + ": the root's (smallest) time, eager sizes").intercept;
     l.send_from = "osu_bcast -f on the pair: the root's (smallest) time over the eager sizes";
@@ -253,26 +275,41 @@ std::string overhead_table(std::size_t eager_payload, double eager_per_byte, dou
          seconds_text(rndv_base) + ":0";
 }
 
-double one_way(const Model& m, const ClusterSpec& spec, PairClass c, std::size_t bytes) {
+// The bytes a rendezvous moves before its receive completes, besides the payload: tcp's RNDV, PUT
+// control, data header and FIN; ucx's RTS (its read request carries no payload bytes).
+double rendezvous_bytes(const ProtocolProfile& p) {
+  const std::size_t after = p.kind == ProtocolKind::tcp ? p.answer_bytes + p.fin_bytes : 0;
+  return static_cast<double>(p.rndv_bytes + p.data_header + after);
+}
+
+// The crossings of the route before a rendezvous' receive completes: tcp's RNDV, PUT control and
+// data; ucx's RTS, read request and data.
+constexpr double kRendezvousCrossings = 3;
+
+// osu_latency's one-way time (MPI_Send) of `bytes` on the fitted platform, step by step as the
+// sim engine's transport takes it under profile p (protocol.hpp), with the recv_overhead table
+// the fit writes (per byte up to the non-blocking eager sizes, the rendezvous' base above).
+double one_way(const Model& m, const ClusterSpec& spec, PairClass c, const ProtocolProfile& p, std::size_t bytes) {
   const double n = static_cast<double>(bytes);
+  const bool eager = p.is_eager(bytes, true);
+  const double eh = static_cast<double>(p.eager_header);
   if (c == PairClass::nodes) {
-    const ProtocolProfile p = *default_profile("tcp");
     const double route = 2 * m.link_latency, bw = m.link_bandwidth;
-    if (p.is_eager(bytes))
-      return m.tcp_os + route + (static_cast<double>(p.eager_header) + n) / bw + m.tcp_or_per_byte * n;
-    const double control = static_cast<double>(p.rndv_bytes + p.answer_bytes + p.data_header + p.fin_bytes);
-    return m.tcp_os + 3 * route + (control + n) / bw + m.tcp_or_rndv;
+    const double recv = bytes <= p.eager_payload(false) ? m.net_or_per_byte * n : m.net_or_rndv;
+    if (!eager) return m.net_os + kRendezvousCrossings * route + (rendezvous_bytes(p) + n) / bw + recv;
+    // ucx: a bcopy send copies the payload into registered buffers first.
+    const double copy = p.kind == ProtocolKind::rdma && bytes > p.inline_limit ? n / spec.memcpy : 0;
+    return m.net_os + copy + route + (eh + n) / bw + recv;
   }
-  const ProtocolProfile p = *default_profile("shm");
+  const double recv = bytes <= p.eager_payload(false) ? m.shm_or_per_byte * n : m.shm_or_rndv;
   double bw = std::min(spec.memcpy, spec.memory_bandwidth);
   double across = 0;
   if (c == PairClass::sockets) {
     bw = std::min(bw, spec.inter_socket_bandwidth);
     across = spec.inter_socket_latency;
   }
-  if (p.is_eager(bytes))
-    return m.shm_os + across + (static_cast<double>(p.eager_header) + n) / bw + m.handover + m.shm_or_per_byte * n;
-  return m.shm_os + 2 * across + static_cast<double>(p.rndv_bytes) / bw + m.handover + n / bw + m.shm_or_rndv;
+  if (eager) return m.shm_os + across + (eh + n) / bw + m.handover + recv;
+  return m.shm_os + 2 * across + static_cast<double>(p.rndv_bytes) / bw + m.handover + n / bw + recv;
 }
 
 }  // namespace
@@ -280,11 +317,14 @@ double one_way(const Model& m, const ClusterSpec& spec, PairClass c, std::size_t
 OsuFit fit_osu(const std::vector<OsuClassData>& data, ClusterSpec& spec, const std::vector<std::string>& given) {
   OsuFit fit;
   Model m;
-  const ProtocolProfile shm = *default_profile("shm"), tcp = *default_profile("tcp");
-  for (const std::string& g : given)
-    if (g == "protocol" && spec.protocol != "tcp+shm")
-      throw InputError("protocol: the fit is of the tcp+shm protocols (inside a node shm, between nodes tcp)");
-  spec.protocol = "tcp+shm";
+  const bool protocol_given = std::find(given.begin(), given.end(), "protocol") != given.end();
+  if (!protocol_given) spec.protocol = "tcp+shm";
+  if (spec.protocol != "tcp+shm" && spec.protocol != "ucx")
+    throw InputError("protocol: '" + spec.protocol +
+                     "' cannot be fitted: the fit is of tcp+shm (Open MPI's ob1: vader inside a node, tcp between "
+                     "nodes) or ucx (pml ucx: its shared memory inside a node, InfiniBand between nodes)");
+  const bool ucx = spec.protocol == "ucx";
+  const ProtocolProfile intra = *default_profile(ucx ? "ucx_sm" : "shm"), inter = *default_profile(ucx ? "ucx" : "tcp");
   const auto param = [&](PairClass c, const std::string& name, const std::string& value, const std::string& from) {
     fit.parameters.push_back({c, name, value, from});
   };
@@ -294,8 +334,8 @@ OsuFit fit_osu(const std::vector<OsuClassData>& data, ClusterSpec& spec, const s
     cf.pair_class = d.pair_class;
     const std::string lat = d.latency->file;
     const bool nodes = d.pair_class == PairClass::nodes;
-    const ProtocolProfile& p = nodes ? tcp : shm;
-    const ClassLines l = class_lines(d, p.eager_payload(), cf.notes);
+    const ProtocolProfile& p = nodes ? inter : intra;
+    const ClassLines l = class_lines(d, sizes_of(p), cf.notes);
     cf.eager_intercept = l.eager.intercept;
     cf.eager_slope = l.eager.slope;
     cf.rndv_intercept = l.rndv.intercept;
@@ -314,7 +354,8 @@ OsuFit fit_osu(const std::vector<OsuClassData>& data, ClusterSpec& spec, const s
         spec.protocol_options.push_back(profile + "/send_overhead:" + seconds_text(os));
         param(d.pair_class, profile + "/send_overhead", seconds_text(os), os_from);
       }
-      const std::string table = overhead_table(p.eager_payload(), per_byte, rndv);
+      // Keyed by size, so at the eager limit of MPI_Isend, which the collectives mostly post.
+      const std::string table = overhead_table(p.eager_payload(false), per_byte, rndv);
       spec.protocol_options.push_back(profile + "/recv_overhead:" + table);
       param(d.pair_class, profile + "/recv_overhead", table,
             lat + ": eager minus rendezvous slope; rendezvous intercept");
@@ -323,17 +364,20 @@ OsuFit fit_osu(const std::vector<OsuClassData>& data, ClusterSpec& spec, const s
       case PairClass::socket: {
         for (const char* name : {"memcpy", "loopback_latency"}) refuse_given(given, name, lat);
         m.copy_rate = bw;
-        m.shm_os = l.send_intercept > 0 ? at_least_zero(l.send_intercept - eh / bw, "shm/send_overhead", cf.notes) : 0;
+        m.shm_os = l.send_intercept > 0
+                       ? at_least_zero(l.send_intercept - eh / bw, intra.name + std::string("/send_overhead"), cf.notes)
+                       : 0;
         m.handover = at_least_zero(l.eager.intercept - m.shm_os - eh / bw, "loopback_latency", cf.notes);
-        m.shm_or_per_byte = at_least_zero(l.eager.slope - l.rndv.slope, "shm/recv_overhead per byte", cf.notes);
+        m.shm_or_per_byte =
+            at_least_zero(l.eager.slope - l.rndv.slope, intra.name + std::string("/recv_overhead per byte"), cf.notes);
         m.shm_or_rndv = at_least_zero(l.rndv.intercept - m.shm_os - static_cast<double>(p.rndv_bytes) / bw - m.handover,
-                                      "shm/recv_overhead above the eager sizes", cf.notes);
+                                      intra.name + std::string("/recv_overhead above the eager sizes"), cf.notes);
         socket_eager_intercept = l.eager.intercept;
         spec.memcpy = m.copy_rate;
         spec.loopback_latency = m.handover;
         param(d.pair_class, "memcpy", rate_text(bw), slope_from);
         param(d.pair_class, "loopback_latency", seconds_text(m.handover), lat + ": eager intercept");
-        overheads("shm", m.shm_os, m.shm_or_per_byte, m.shm_or_rndv);
+        overheads(intra.name, m.shm_os, m.shm_or_per_byte, m.shm_or_rndv);
         if (d.mbw_mr) {
           refuse_given(given, "memory_bandwidth", d.mbw_mr->file);
           const OsuRow& last = d.mbw_mr->rows.back();
@@ -368,26 +412,34 @@ OsuFit fit_osu(const std::vector<OsuClassData>& data, ClusterSpec& spec, const s
         param(d.pair_class, "inter_socket_latency", seconds_text(m.socket_latency),
               lat + ": eager intercept minus socket/'s");
         if (l.send_intercept > 0)
-          cf.notes.push_back("the sender's per-message cost is socket/'s shm/send_overhead (" + l.send_from +
-                             " not refitted)");
+          cf.notes.push_back("the sender's per-message cost is socket/'s " + std::string(intra.name) +
+                             "/send_overhead (" + l.send_from + " not refitted)");
         break;
       }
       case PairClass::nodes: {
         for (const char* name : {"bandwidth", "latency"}) refuse_given(given, name, lat);
         if (spec.topology != Topology::crossbar)
           throw InputError("topology: the fit of nodes/ is for a crossbar (2 links between two nodes)");
+        const std::string name = inter.name;
         m.link_bandwidth = bw;
-        m.tcp_os = l.send_intercept > 0 ? at_least_zero(l.send_intercept - eh / bw, "tcp/send_overhead", cf.notes) : 0;
-        m.link_latency = at_least_zero((l.eager.intercept - m.tcp_os - eh / bw) / 2, "latency", cf.notes);
-        m.tcp_or_per_byte = at_least_zero(l.eager.slope - l.rndv.slope, "tcp/recv_overhead per byte", cf.notes);
-        const double control = static_cast<double>(p.rndv_bytes + p.answer_bytes + p.data_header + p.fin_bytes);
-        m.tcp_or_rndv = at_least_zero(l.rndv.intercept - m.tcp_os - 6 * m.link_latency - control / bw,
-                                      "tcp/recv_overhead above the eager sizes", cf.notes);
+        // tcp's sender writes the header as well; ucx's short send (the eager line's sizes) copies nothing.
+        const double sent = p.kind == ProtocolKind::tcp ? eh / bw : 0;
+        m.net_os = l.send_intercept > 0 ? at_least_zero(l.send_intercept - sent, name + "/send_overhead", cf.notes) : 0;
+        m.link_latency = at_least_zero((l.eager.intercept - m.net_os - eh / bw) / 2, "latency", cf.notes);
+        m.net_or_per_byte = at_least_zero(l.eager.slope - l.rndv.slope, name + "/recv_overhead per byte", cf.notes);
+        m.net_or_rndv = at_least_zero(
+            l.rndv.intercept - m.net_os - kRendezvousCrossings * 2 * m.link_latency - rendezvous_bytes(p) / bw,
+            name + "/recv_overhead above the eager sizes", cf.notes);
         spec.bandwidth = bw;
         spec.latency = m.link_latency;
         param(d.pair_class, "bandwidth", rate_text(bw), slope_from);
         param(d.pair_class, "latency", seconds_text(m.link_latency), lat + ": eager intercept, over 2 links");
-        overheads("tcp", m.tcp_os, m.tcp_or_per_byte, m.tcp_or_rndv);
+        overheads(name, m.net_os, m.net_or_per_byte, m.net_or_rndv);
+        if (p.kind == ProtocolKind::rdma)
+          cf.notes.push_back(lat + ": ucx's thresholds kept at their defaults (max_short " +
+                             std::to_string(p.inline_limit) + ", zcopy " + std::to_string(p.zcopy_limit) +
+                             ", rendezvous of MPI_Isend " + std::to_string(p.eager_limit) +
+                             " B): osu_latency's MPI_Send does not show them");
         break;
       }
     }
@@ -397,10 +449,11 @@ OsuFit fit_osu(const std::vector<OsuClassData>& data, ClusterSpec& spec, const s
   for (std::size_t i = 0; i < data.size(); ++i) {
     OsuClassFit& cf = fit.classes[i];
     std::vector<double> rel;
+    const ProtocolProfile& p = cf.pair_class == PairClass::nodes ? inter : intra;
     for (const OsuRow& r : data[i].latency->rows) {
+      cf.predicted.push_back(one_way(m, spec, cf.pair_class, p, r.bytes));
       const double t = data[i].latency->main_value(r);
-      if (!(t > 0)) continue;
-      rel.push_back(std::abs(one_way(m, spec, cf.pair_class, r.bytes) - t) / t);
+      if (t > 0) rel.push_back(std::abs(cf.predicted.back() - t) / t);
     }
     cf.points = static_cast<int>(rel.size());
     cf.max_rel_residual = rel.empty() ? 0 : *std::max_element(rel.begin(), rel.end());

@@ -37,6 +37,13 @@
 //  - nodes (crossbar, tcp): bandwidth = B, latency per link = (a_e - os - 22/B) / 2 (a route crosses
 //    2 links), tcp/recv_overhead per byte s_e - s_r on eager sizes and base R on the rendezvous (RNDV,
 //    PUT control, data, FIN: three crossings), tcp/send_overhead os.
+// Under ucx (--protocol ucx) the same, for ucx_sm inside a node and ucx between nodes: the lines
+// are cut where osu_latency's MPI_Send changes protocol (eager up to 262143 bytes on both), the
+// eager line keeps the sizes MPI_Isend also sends eager (ucx_sm: up to 8255) and, between nodes,
+// the short ones (up to 2038: above them the sender's bcopy adds N / memcpy); ucx's send
+// overhead is the intercept alone (a short send copies nothing) and its rendezvous crosses the
+// route three times (RTS, read request, data) with the 58-byte RTS. The overhead tables switch
+// at MPI_Isend's eager limits.
 // A value that would be negative is 0, and the report says so. The fit's residuals are those of
 // the platform: each measured osu_latency point against the time the fitted parameters give.
 #pragma once
@@ -77,7 +84,9 @@ struct OsuClassFit {
   // The lines fitted to osu_latency (seconds, seconds per byte) and the points in each.
   double eager_intercept = 0, eager_slope = 0, rndv_intercept = 0, rndv_slope = 0;
   int eager_points = 0, rndv_points = 0;
-  // The platform's one-way time against each measured point: |predicted - measured| / measured.
+  // The platform's one-way time of each osu_latency row (seconds; the sim engine's steps written
+  // out), and against the measured ones: |predicted - measured| / measured.
+  std::vector<double> predicted;
   double max_rel_residual = 0, median_rel_residual = 0;
   int points = 0;
   std::vector<std::string> notes;  // what was read but not fitted, what was clamped
@@ -89,8 +98,9 @@ struct OsuFit {
 };
 
 // Fits the classes and sets the results in `spec` (whose other parameters stay as given; its
-// protocol becomes tcp+shm). Throws InputError when a fitted parameter was also given in
-// `given` (names of parameters set by the user) or when a class has too few points to fit.
+// protocol becomes tcp+shm unless `given` names protocol, which must then be tcp+shm or ucx). Throws InputError when a
+// fitted parameter was also given in `given` (names of parameters set by the user) or when a class has too few points
+// to fit.
 OsuFit fit_osu(const std::vector<OsuClassData>& data, ClusterSpec& spec, const std::vector<std::string>& given);
 
 // The fit as CSV: class,parameter,value,from, then per class its lines and residuals.
