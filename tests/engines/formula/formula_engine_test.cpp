@@ -255,6 +255,27 @@ TEST(Derived, MessagesInsideANodeTakeTheirOwnCost) {
   EXPECT_NEAR(run_formula(f, tree).time_s, 22e-6, 1e-15);
 }
 
+// Fair sharing with ranks sharing a node's link (the sim engine's hosts): a rank's first segment
+// shares only with its own sends, its node's other ranks having nothing yet, but by the last
+// segment the link carries every stream leaving the node. binomial on 4 ranks, 0 -> 1, 2; 1 -> 3;
+// nodes {0,1}, {2,3}: node {0,1} sends 0 -> 2 and 1 -> 3 to node {2,3}, K = 2, c(2) = 1.5
+// (gamma {1, 1.5, 1.8}); segments of 1000 B, t = 11 us; handed over (a send holds its sender
+// alpha = 10 us less than it takes to arrive), no price of its own inside a node.
+TEST(Derived, TheLastSegmentSharesTheNodesLinkWithAllItsStreams) {
+  FormulaConfig f = config(FormulaConfig::Kind::derived);
+  f.costs.gamma = models::Gamma({1.0, 1.5, 1.8});
+  f.costs.fair_sharing = true;
+  f.costs.eager_handover = true;
+  f.costs.node_ranks = 2;
+  // Two segments. The root's two sends of a segment hold it 1.5 t - 10 = 6.5 us: segment 2 leaves
+  // at 6.5 and reaches ranks 1 and 2 at 6.5 + 1.5 t = 23 us. Rank 1 forwards segment 1 at 16.5
+  // (rank 3 holds it at 27.5) and segment 2 at 23, when the link carries both of the node's
+  // streams: rank 3 holds it at 23 + 1.5 t = 39.5 us (34 us were it priced as rank 1's one send).
+  EXPECT_NEAR(run_formula(f, spec("bcast/binomial", 4, 2000, 1000)).time_s, 39.5e-6, 1e-15);
+  // One segment is the first: rank 3 holds it at 16.5 + t = 27.5 us (rank 1 is done at 23).
+  EXPECT_NEAR(run_formula(f, spec("bcast/binomial", 4, 1000, 1000)).time_s, 27.5e-6, 1e-15);
+}
+
 TEST(FormulaEngine, RefusesWhatHasNoTextbookFormula) {
   try {
     run_formula(config(FormulaConfig::Kind::textbook), spec("bcast/chain", 4, 100));
