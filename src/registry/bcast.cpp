@@ -94,9 +94,11 @@ struct Terms {
 // leave over one link (trees of up to kCachedProcs processes; larger ones are walked without it).
 // Sends that share the link fairly (FormulaCosts::fair_sharing: the sim engine) end together:
 // every child of a rank with k children holds a segment c(k)*t after its parent sent it, the
-// first as late as the last; with ranks sharing a node's link, a child on another node holds it
-// after c(K)*t for the K sends the link carries at once (its pace's c), as the parent's sends
-// share the link with those of its node's other ranks.
+// first as late as the last. With ranks sharing a node's link, a child on another node holds
+// the last of n >= 2 segments c(K)*t_l after it was sent, K the node's sends to other nodes per
+// segment (the c of the parent's pace): by then the link carries the streams of all the node's
+// ranks, where the first segment left before the node's other ranks had anything to send (under
+// the sim engine's tcp, single segments of two ranks of one node do not slow each other).
 // A child on its parent's node, where messages inside a node are priced apart
 // (FormulaCosts::intra, measured), holds a segment t_in after its parent forwarded it, not c(j)*t
 // (the loopback or shared memory does not cross the node's link); the parent's pace is unchanged.
