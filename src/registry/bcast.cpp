@@ -94,7 +94,11 @@ struct Terms {
 // leave over one link (trees of up to kCachedProcs processes; larger ones are walked without it).
 // Sends that share the link fairly (FormulaCosts::fair_sharing: the sim engine) end together:
 // every child of a rank with k children holds a segment c(k)*t after its parent sent it, the
-// first as late as the last.
+// first as late as the last. With ranks sharing a node's link, a child on another node holds
+// the last of n >= 2 segments c(K)*t_l after it was sent, K the node's sends to other nodes per
+// segment (the c of the parent's pace): by then the link carries the streams of all the node's
+// ranks, where the first segment left before the node's other ranks had anything to send (under
+// the sim engine's tcp, single segments of two ranks of one node do not slow each other).
 // A child on its parent's node, where messages inside a node are priced apart
 // (FormulaCosts::intra, measured), holds a segment t_in after its parent forwarded it, not c(j)*t
 // (the loopback or shared memory does not cross the node's link); the parent's pace is unchanged.
@@ -125,8 +129,11 @@ double tree_bcast(const FormulaInput& in, TreeFn tree) {
   // segment one transfer inside the node after its parent sent it.
   const double t_in = in.costs.intra ? in.costs.intra_transfer(s_bytes) : 0;
   const double t_in_l = in.costs.intra ? in.costs.intra_transfer(l_bytes) : 0;
-  auto child = [&](const Terms& u, double cj, double ck, bool inside = false) {
-    const double arrive = inside ? t_in : cj * t, arrive_l = inside ? t_in_l : cj * t_l;
+  // The last segment arrives c(j_last)*t_l after it was sent (cj_last: the last segment's c,
+  // FormulaCosts::fair_sharing with ranks sharing a node's link); one segment is the first.
+  auto child = [&](const Terms& u, double cj, double ck, bool inside = false, double cj_last = 0) {
+    if (n == 1 || cj_last == 0) cj_last = cj;
+    const double arrive = inside ? t_in : cj * t, arrive_l = inside ? t_in_l : cj_last * t_l;
     Terms v{u.D + arrive, std::max(u.s, sends(ck)), 0};
     v.F_last = n == 1 ? u.F_last + arrive_l : std::max(u.F_last + arrive_l, v.D + full_steps * v.s + sends(ck));
     finish = std::max(finish, v.F_last + last_sends(ck));
@@ -163,8 +170,9 @@ double tree_bcast(const FormulaInput& in, TreeFn tree) {
     terms[0] = root_c(pace_of(0));
     for (std::size_t i = 1; i < terms.size(); ++i) {
       const std::uint32_t up = f.parent[i];
-      terms[i] = child(terms[up], cs[in.costs.fair_sharing ? f.children[up] : f.place[i]], pace_of(i),
-                       in.costs.inside_node(f.rank[up], f.rank[i]));
+      const bool fair = in.costs.fair_sharing;
+      terms[i] = child(terms[up], cs[fair ? f.children[up] : f.place[i]], pace_of(i),
+                       in.costs.inside_node(f.rank[up], f.rank[i]), fair ? pace_of(up) : 0);
     }
     return finish;
   }

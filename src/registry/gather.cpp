@@ -22,12 +22,22 @@ bool trivial(const FormulaInput& in) { return in.procs <= 1 || in.bytes == 0; }
 // later, in rank order, the order the root receives in; side by side they all arrive at t(m).
 // Eager messages handed over (FormulaCosts::eager_handover) take the root one after another for
 // their occupancy t(m) - alpha each, their latencies running side by side: t(m) + (P-2)*(t(m) -
-// alpha).
+// alpha). Messages from ranks on the root's node, where those are priced apart
+// (FormulaCosts::intra), do not cross the node's link: they take their own turns, side by side
+// with those of the n ranks on other nodes, t(m) + (n-1)*(t(m) - alpha).
 double derived_gather_basic_linear(const FormulaInput& in) {
   if (trivial(in)) return 0;
   const auto m = static_cast<double>(in.bytes);
-  const double t = in.t(m);
-  return in.costs.serial_receive ? t + (in.procs - 2) * in.costs.occupancy(m) : t;
+  int inside = 0;
+  for (int r = 0; r < in.procs; ++r)
+    if (r != in.params.root && in.costs.inside_node(r, in.params.root)) ++inside;
+  // n messages over one path: the first takes `t`, each next `held` more when taken one at a time.
+  auto over = [&](int n, double t, double held) {
+    return n == 0 ? 0 : t + (in.costs.serial_receive ? (n - 1) * held : 0);
+  };
+  const double t_in = inside > 0 ? in.costs.intra_transfer(m) : 0;
+  return std::max(over(in.procs - 1 - inside, in.t(m), in.costs.occupancy(m)),
+                  over(inside, t_in, t_in - (inside > 0 ? in.costs.intra_overlapped(m) : 0)));
 }
 
 // binomial on the in-order binomial tree: a rank receives its children's subtrees in increasing
@@ -38,7 +48,8 @@ double derived_gather_basic_linear(const FormulaInput& in) {
 // max(C_c, previous) + t(blocks*m). The root's time is the call's (its rotation copies are
 // free). Powers of two: log2(P)*alpha + (P-1)*beta*m either way. (Under one port the model
 // engine grants a port in the order sends are posted, not in receive order; children become
-// ready in increasing mask order, so the two orders agree.)
+// ready in increasing mask order, so the two orders agree.) A child on its parent's node, where
+// that is priced apart (FormulaCosts::intra), sends over it: t_in(blocks*m).
 double derived_gather_binomial(const FormulaInput& in) {
   if (trivial(in)) return 0;
   const std::int64_t P = in.procs;
@@ -51,7 +62,11 @@ double derived_gather_binomial(const FormulaInput& in) {
       if (child >= P) break;
       const double blocks = static_cast<double>(std::min(mask, P - child));
       const double C = ready[static_cast<std::size_t>(child)];
-      const double arrival = (in.costs.serial_receive ? std::max(C, clock) : C) + in.t(blocks * m);
+      const double bytes = blocks * m;
+      const bool inside = in.costs.inside_node(static_cast<int>((child + in.params.root) % P),
+                                               static_cast<int>((v + in.params.root) % P));
+      const double arrival =
+          (in.costs.serial_receive ? std::max(C, clock) : C) + (inside ? in.costs.intra_transfer(bytes) : in.t(bytes));
       clock = std::max(clock, arrival);
     }
     ready[static_cast<std::size_t>(v)] = clock;
@@ -67,14 +82,27 @@ double derived_gather_binomial(const FormulaInput& in) {
 // a turn's first segment also waits for the previous rank's second segment, which has taken the
 // root's port since the turn began (t(r) >= alpha): every turn after the first takes
 // t(r) + t(f) = 2*alpha + beta*m, so (2*alpha + beta*f) + (P-2)*(2*alpha + beta*m) + t(r).
+// A rank on the root's node, where that is priced apart (FormulaCosts::intra), takes its turn
+// inside the node, t_in(0) + t_in(f), and its second segment, t_in(r), does not hold the node's
+// link: the next turn does not wait for it. The call ends when the last second segment is in.
 double derived_gather_linear_sync(const FormulaInput& in) {
   if (trivial(in)) return 0;
   const double f = static_cast<double>(Segmentation(in.bytes, in.params.segment).segment_bytes());
   const double r = static_cast<double>(in.bytes) - f;
-  // The turn's zero-byte synchronisation and its segments, each in the regime of its own size.
-  const double first_turn = in.t(0) + in.t(f);
-  const double turn = in.costs.serial_receive ? in.t(r) + in.t(f) : first_turn;
-  return first_turn + (in.procs - 2) * turn + in.t(r);
+  // Each message in the regime of its own size.
+  double clock = 0, finish = 0;
+  bool first = true, after_link = false;  // whether the previous rank's second segment crossed the link
+  for (int rank = 0; rank < in.procs; ++rank) {
+    if (rank == in.params.root) continue;
+    const bool inside = in.costs.inside_node(rank, in.params.root);
+    auto x = [&](double bytes) { return inside ? in.costs.intra_transfer(bytes) : in.t(bytes); };
+    const bool waits = !first && !inside && after_link && in.costs.serial_receive;
+    clock += (waits ? in.t(r) : x(0)) + x(f);
+    finish = std::max(finish, clock + x(r));
+    first = false;
+    after_link = !inside;
+  }
+  return finish;
 }
 
 constexpr std::array kEntries{

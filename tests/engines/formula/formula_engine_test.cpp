@@ -255,6 +255,55 @@ TEST(Derived, MessagesInsideANodeTakeTheirOwnCost) {
   EXPECT_NEAR(run_formula(f, tree).time_s, 22e-6, 1e-15);
 }
 
+// The gathers with messages inside a node priced apart: nodes {0,1}, {2,3}, root 0, one at a
+// time at the root (serial receives), no hand-over; t(1000) = 11 us between nodes, t_in(1000) =
+// 1 + 0.1 = 1.1 us inside (alpha 1 us, beta 0.1 ns/B).
+TEST(Derived, GathersTakeTheirMessagesInsideANodeApart) {
+  FormulaConfig f = config(FormulaConfig::Kind::derived);
+  f.costs.serial_receive = true;
+  f.costs.node_ranks = 2;
+  const RunSpec linear = spec("gather/basic_linear", 4, 1000);
+  const RunSpec binomial = spec("gather/binomial", 4, 1000);
+  const RunSpec sync = spec("gather/linear_sync", 4, 1000, 400);
+  // Without a price inside a node: basic_linear 3 t = 33 us; binomial: rank 2 has rank 3's block
+  // at 11, the root rank 1's at 11 and then rank 2's two blocks, t(2000) = 12 us, at 23 us;
+  // linear_sync (f = 400, r = 600 B): t(0) + t(400) = 20.4, two turns of t(600) + t(400) = 21 us
+  // and the last second segment, 10.6: 73 us.
+  EXPECT_NEAR(run_formula(f, linear).time_s, 33e-6, 1e-15);
+  EXPECT_NEAR(run_formula(f, binomial).time_s, 23e-6, 1e-15);
+  EXPECT_NEAR(run_formula(f, sync).time_s, 73e-6, 1e-15);
+  f.costs.intra = models::Hockney{1e-6, 0.1e-9};
+  // basic_linear: rank 1's block comes in at 1.1 us beside ranks 2 and 3's over the link, 2 t.
+  EXPECT_NEAR(run_formula(f, linear).time_s, 22e-6, 1e-15);
+  // binomial: rank 3 -> 2 and 1 -> 0 inside their nodes at 1.1 us; then 2 -> 0: 1.1 + 12 = 13.1.
+  EXPECT_NEAR(run_formula(f, binomial).time_s, 13.1e-6, 1e-15);
+  // linear_sync: rank 1's turn inside, t_in(0) + t_in(400) = 1 + 1.04 = 2.04 us (its second
+  // segment in at 3.1); rank 2's does not wait for it: 2.04 + t(0) + t(400) = 22.44; rank 3's waits
+  // for rank 2's second segment: 22.44 + 21 = 43.44; its second segment in at 54.04 us.
+  EXPECT_NEAR(run_formula(f, sync).time_s, 54.04e-6, 1e-15);
+}
+
+// Fair sharing with ranks sharing a node's link (the sim engine's hosts): a rank's first segment
+// shares only with its own sends, its node's other ranks having nothing yet, but by the last
+// segment the link carries every stream leaving the node. binomial on 4 ranks, 0 -> 1, 2; 1 -> 3;
+// nodes {0,1}, {2,3}: node {0,1} sends 0 -> 2 and 1 -> 3 to node {2,3}, K = 2, c(2) = 1.5
+// (gamma {1, 1.5, 1.8}); segments of 1000 B, t = 11 us; handed over (a send holds its sender
+// alpha = 10 us less than it takes to arrive), no price of its own inside a node.
+TEST(Derived, TheLastSegmentSharesTheNodesLinkWithAllItsStreams) {
+  FormulaConfig f = config(FormulaConfig::Kind::derived);
+  f.costs.gamma = models::Gamma({1.0, 1.5, 1.8});
+  f.costs.fair_sharing = true;
+  f.costs.eager_handover = true;
+  f.costs.node_ranks = 2;
+  // Two segments. The root's two sends of a segment hold it 1.5 t - 10 = 6.5 us: segment 2 leaves
+  // at 6.5 and reaches ranks 1 and 2 at 6.5 + 1.5 t = 23 us. Rank 1 forwards segment 1 at 16.5
+  // (rank 3 holds it at 27.5) and segment 2 at 23, when the link carries both of the node's
+  // streams: rank 3 holds it at 23 + 1.5 t = 39.5 us (34 us were it priced as rank 1's one send).
+  EXPECT_NEAR(run_formula(f, spec("bcast/binomial", 4, 2000, 1000)).time_s, 39.5e-6, 1e-15);
+  // One segment is the first: rank 3 holds it at 16.5 + t = 27.5 us (rank 1 is done at 23).
+  EXPECT_NEAR(run_formula(f, spec("bcast/binomial", 4, 1000, 1000)).time_s, 27.5e-6, 1e-15);
+}
+
 TEST(FormulaEngine, RefusesWhatHasNoTextbookFormula) {
   try {
     run_formula(config(FormulaConfig::Kind::textbook), spec("bcast/chain", 4, 100));
