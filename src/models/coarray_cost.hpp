@@ -26,6 +26,10 @@
 //    leaves, which overstates by at most (k-1)*o(m) where posting and the wire overlap. A
 //    contiguous section is one piece: the same as one contiguous put.
 // The ports of one_port and the LogGP rules are not covered (the engine has them).
+// On shared memory (Open MPI's osc sm maps the target's window into the origin) a put or get is a
+// copy by the origin's core and a flush has nothing in flight: these rules with alpha = 0, beta the
+// copy rate and o the measured cost of one operation, as tools/calibrate_shm states this machine
+// (platforms/README.md, "This machine's shared memory"). A copy's per-call cost is not a rule yet.
 #pragma once
 
 #include <optional>

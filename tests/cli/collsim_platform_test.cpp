@@ -104,10 +104,11 @@ TEST(CollsimPlatform, HelpListsEveryParameter) {
 // flushed): 4 x (40 us + 100 ns + 40 us + 100 ns) = 320.8 us.
 TEST(CollsimPlatform, StatesProtocolOptionsTheSimEngineCharges) {
   const fs::path file = scratch() / "shm.xml";
-  Outcome o = collsim("platform --nodes 1 --sockets 1 --cores 2 --protocol tcp+shm --loopback-latency 0 "
-                      "--loopback-bandwidth 10GBps --memcpy 10GBps --memory-bandwidth 10GBps "
-                      "--protocol-option shm/send_overhead:100ns -o " +
-                      file.string());
+  Outcome o = collsim(
+      "platform --nodes 1 --sockets 1 --cores 2 --protocol tcp+shm --loopback-latency 0 "
+      "--loopback-bandwidth 10GBps --memcpy 10GBps --memory-bandwidth 10GBps "
+      "--protocol-option shm/send_overhead:100ns -o " +
+      file.string());
   ASSERT_EQ(o.status, 0) << o.err;
   EXPECT_NE(slurp(file).find("<prop id=\"collsim/shm/send_overhead\" value=\"100ns\"/>"), std::string::npos);
   const std::string sim = "coarray --engine sim --ranks-per-node 2 --csv --platform " + file.string();
