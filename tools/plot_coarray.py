@@ -18,10 +18,16 @@ import os
 import sys
 from collections import defaultdict
 
-import matplotlib
 
-matplotlib.use("Agg")  # files only: no display on the machines that run scenarios
-import matplotlib.pyplot as plt  # noqa: E402
+
+def pyplot():
+    """matplotlib's pyplot, imported for the plots only: --tables and --ratios need none."""
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only: no display on the machines that run scenarios
+    import matplotlib.pyplot as plt
+
+    return plt
 
 AXES = {"nr_bytes": "NR (bytes)", "nl_bytes": "NL (bytes)", "buffer": "B (bytes)", "statements": "PUTs per segment"}
 # PUTs per segment: the put mode of each op, and its line (non-blocking modes broken).
@@ -105,6 +111,7 @@ def case_boundaries(ax, points):
 
 
 def plot_sweep(name, rows, out_dir):
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(7, 4.5))
     by_registered = varying(rows, "registered")
     by_rule = len({rule(r) for r in rows}) > 1

@@ -215,7 +215,6 @@ TEST(Report, PlotCoarrayRefusesBadInputInOneLine) {
 // and DMA (case 0: sim 100 us, mpi 250 us: 0.40, outside); DMA / buffered is 250 / 200 = 1.25
 // measured (DMA slower, no tie) and 100 / 290 = 0.34 simulated (DMA faster): not the same order.
 TEST(Report, PlotCoarrayRatiosFlagsPointsAndOrders) {
-  if (!have_python_matplotlib()) GTEST_SKIP() << "no /usr/bin/python3 with matplotlib";
   const fs::path csv = scratch() / "coarray-ratios.csv";
   const std::string header =
       "engine,op,case,nl_bytes,nr_bytes,buffer,unit_bytes,transfers,copies,time_s,local,local_shape,remote,"
