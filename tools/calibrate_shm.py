@@ -39,9 +39,13 @@ def fail(msg):
 
 
 def run(cmd):
-    p = subprocess.run(cmd, capture_output=True, text=True)
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True)
+    except OSError as e:
+        fail(f"'{cmd[0]}': {e.strerror}")
     if p.returncode != 0:
-        fail(f"'{' '.join(cmd)}' exited {p.returncode}: {p.stderr.strip().splitlines()[-1:] or ''}")
+        said = [line for line in p.stderr.splitlines() if any(c.isalpha() for c in line)]
+        fail(f"'{' '.join(cmd)}' exited {p.returncode}{': ' + said[-1].strip() if said else ''}")
     return p.stdout
 
 

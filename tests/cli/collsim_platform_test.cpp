@@ -124,6 +124,16 @@ TEST(CollsimPlatform, StatesProtocolOptionsTheSimEngineCharges) {
   EXPECT_NEAR(std::stod(csv_field(o.out, "time_s")), 320.8e-6, 1e-12);
 }
 
+// tools/calibrate_shm measures with the mpi engine (10 s, not run here); a launcher it cannot
+// start is one line, exit status 2, and no platform.
+TEST(CollsimPlatform, CalibrateShmRefusesALauncherItCannotStart) {
+  const fs::path file = scratch() / "shm-none.xml";
+  const Outcome o = run_command(src("tools/calibrate_shm") + " --launcher /nonexistent/mpirun -o " + file.string());
+  EXPECT_EQ(o.status, 2) << o.err;
+  EXPECT_EQ(o.err, "calibrate_shm: '/nonexistent/mpirun': No such file or directory\n");
+  EXPECT_FALSE(fs::exists(file));
+}
+
 TEST(CollsimPlatform, BadOptionsOneLine) {
   expect_refused("platform --nodes 0", "collsim: --nodes: '0' is not a whole number from 1 to 4194304");
   expect_refused("platform --nodes 4 --latency soon",
