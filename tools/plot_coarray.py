@@ -18,10 +18,16 @@ import os
 import sys
 from collections import defaultdict
 
-import matplotlib
 
-matplotlib.use("Agg")  # files only: no display on the machines that run scenarios
-import matplotlib.pyplot as plt  # noqa: E402
+
+def pyplot():
+    """matplotlib's pyplot, imported for the plots only: --tables and --ratios need none."""
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only: no display on the machines that run scenarios
+    import matplotlib.pyplot as plt
+
+    return plt
 
 AXES = {"nr_bytes": "NR (bytes)", "nl_bytes": "NL (bytes)", "buffer": "B (bytes)", "statements": "PUTs per segment"}
 # PUTs per segment: the put mode of each op, and its line (non-blocking modes broken).
@@ -105,6 +111,7 @@ def case_boundaries(ax, points):
 
 
 def plot_sweep(name, rows, out_dir):
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(7, 4.5))
     by_registered = varying(rows, "registered")
     by_rule = len({rule(r) for r in rows}) > 1
@@ -189,6 +196,68 @@ def tables(sweeps):
     return "\n".join(out)
 
 
+TIE = 0.10  # two measured times closer than this share are no order (the runs' spread here)
+
+
+def ratios(rows, engine="sim", reference="mpi"):
+    """Markdown: per point (and images) the engine's time over the reference's, flagged outside
+    0.67-1.5x; then per pair of schemes (DMA against buffering, non-blocking against blocking)
+    whether the engine orders them as the reference does (a tie when the reference's two are within
+    TIE of each other)."""
+    key_columns = ("sweep", "op", "case", "nl_bytes", "nr_bytes", "buffer", "registered", "statements", "images")
+    times = defaultdict(dict)
+    for r in rows:
+        times[tuple(r[c] for c in key_columns)][r["engine"]] = float(r["time_s"])
+    points = [k for k, t in times.items() if engine in t and reference in t]
+    if not points:
+        refuse(f"no point has both {engine} and {reference} rows")
+    out = [f"| sweep | op | case | NL (B) | NR (B) | B | DMA | statements | images | {engine} (us) | {reference} (us) | "
+           f"{engine} / {reference} |", "|" + "---|" * 12]
+    inside = defaultdict(lambda: [0, 0])
+    for k in points:
+        t = times[k]
+        q = t[engine] / t[reference]
+        ok = 0.67 <= q <= 1.5
+        inside[k[8]][0] += ok
+        inside[k[8]][1] += 1
+        cells = [k[0], k[1].replace("coarray/", ""), *k[2:6], "yes" if k[6] == "1" else "no", k[7], k[8],
+                 f"{t[engine] * 1e6:.1f}", f"{t[reference] * 1e6:.1f}", f"{q:.2f}" if ok else f"**{q:.2f}**"]
+        out.append("| " + " | ".join(cells) + " |")
+    out.append("")
+    out.append(f"Within 0.67-1.5x: " + "; ".join(f"{n} images {a} of {b}" for n, (a, b) in sorted(inside.items())) + ".")
+    out.append("")
+    # The pairs: the same section and images, DMA (registered) against buffered, non-blocking
+    # (put-nb) against blocking (put).
+    # DMA is case 0 whatever the buffered case: match without the case.
+    by_section = {k[:2] + k[3:]: k for k in points}
+    pairs = []
+    for k in points:
+        if k[6] == "1":
+            other = by_section.get(k[:2] + k[3:6] + ("0",) + k[7:])
+            pairs.append(("DMA / buffered", k, other))
+        if k[1] == "coarray/put-nb":
+            other = by_section.get(k[:1] + ("coarray/put",) + k[3:])
+            pairs.append(("non-blocking / blocking", k, other))
+    out.append(f"| pair | sweep | NL (B) | NR (B) | statements | images | {reference} | {engine} | same order |")
+    out.append("|" + "---|" * 9)
+    same = defaultdict(lambda: [0, 0])
+    for what, a, b in pairs:
+        if b is None:
+            continue
+        m = times[a][reference] / times[b][reference]
+        e = times[a][engine] / times[b][engine]
+        tie = abs(m - 1) < TIE
+        agree = tie or (m < 1) == (e < 1)
+        same[a[8]][0] += agree
+        same[a[8]][1] += 1
+        verdict = "tie" if tie else ("yes" if agree else "**no**")
+        out.append(f"| {what} | {a[0]} | {a[3]} | {a[4]} | {a[7]} | {a[8]} | {m:.2f} | {e:.2f} | {verdict} |")
+    out.append("")
+    out.append("Same order (measured within 10% counts as a tie): " +
+               "; ".join(f"{n} images {a} of {b}" for n, (a, b) in sorted(same.items())) + ".")
+    return "\n".join(out)
+
+
 def main(argv):
     if len(argv) == 3 and argv[1] == "--tables":
         rows = read_rows(argv[2])
@@ -197,9 +266,13 @@ def main(argv):
             sweeps[r["sweep"]].append(r)
         print(tables(sweeps))
         return 0
+    if len(argv) == 3 and argv[1] == "--ratios":
+        print(ratios(read_rows(argv[2])))
+        return 0
     if len(argv) != 3 or argv[1] in ("-h", "--help"):
         print(__doc__ + "\nusage: tools/plot_coarray RESULTS.csv OUTDIR\n       tools/plot_coarray --tables RESULTS.csv"
-              "   (the report's Markdown tables)", file=sys.stderr if len(argv) != 2 else sys.stdout)
+              "   (the report's Markdown tables)\n"
+              "       tools/plot_coarray --ratios RESULTS.csv   (sim / mpi per point, and the order of the schemes)", file=sys.stderr if len(argv) != 2 else sys.stdout)
         return 0 if len(argv) == 2 else 2
     rows = read_rows(argv[1])
     os.makedirs(argv[2], exist_ok=True)

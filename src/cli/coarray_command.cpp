@@ -126,7 +126,9 @@ int coarray(const ParsedOptions& o) {
           const double total = *t + models::coarray_sync_time(point.sync, images, point.origin, costs);
           extra = "cost model " + format_seconds(total) + "  (" + format_real(total) + " s, models/coarray_cost.hpp)\n";
         } else {
-          extra = "cost model none: all-to-one with more than one transfer per image (models/coarray_cost.hpp)\n";
+          extra =
+              "cost model none: all-to-one of GETs, non-blocking or datatype PUTs, units of two sizes or "
+              "registration per statement (models/coarray_cost.hpp)\n";
         }
       }
       extra += registration_line(point, model.registration);

@@ -27,6 +27,10 @@ std::vector<OptionDef> platform_options() {
     if (!p.fallback.empty()) help += " (default " + std::string(p.fallback) + ")";
     defs.push_back({option_name(p.name), std::string(p.value), help});
   }
+  defs.push_back({"protocol-option", "PROFILE/KEY:VALUE",
+                  "a protocol parameter the file states (collsim/PROFILE/KEY), as collsim measure's --protocol-option "
+                  "takes it, e.g. shm/send_overhead:80ns (repeatable)",
+                  true});
   defs.push_back({"output", "FILE", "write the platform to FILE (also -o FILE); without it, to standard output"});
   defs.push_back({"describe", "", "print a summary of the cluster instead of the XML (unless --output is given)"});
   return defs;
@@ -58,6 +62,7 @@ int platform(const ParsedOptions& o) {
       throw UsageError("--" + std::string(e.what()));
     }
   }
+  spec.protocol_options = o.all("protocol-option");
   check(spec);  // InputError: names the parameters in conflict
 
   std::string command = "collsim platform";

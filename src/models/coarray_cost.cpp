@@ -174,9 +174,19 @@ std::optional<double> coarray_pattern_time(coarray::Pattern pattern, int images,
       both.statements *= 2, both.bytes *= 2, both.transfers *= 2, both.copies *= 2, both.bytes_copied *= 2;
       return alone(both);
     }
-    case coarray::Pattern::all_to_one:
-      if (plan.transfers != 1) return std::nullopt;
-      return alone(plan) + (images - 2) * costs.hockney.beta * static_cast<double>(plan.bytes);
+    case coarray::Pattern::all_to_one: {
+      if (plan.transfers == 1) return alone(plan) + (images - 2) * costs.hockney.beta * static_cast<double>(plan.bytes);
+      // Blocking PUTs of k units of one size n: each unit a cycle C = p + 2*alpha + beta*n + f.
+      if (get || mode != PutMode::blocking || plan.scheme.datatype() || costs.registration_per_statement() > 0)
+        return std::nullopt;
+      const std::size_t per_statement = plan.statements > 0 ? plan.bytes / plan.statements : 0;
+      const coarray::UnitSizes units = coarray::unit_sizes(plan.scheme, per_statement);
+      if (units.last != units.unit) return std::nullopt;
+      const double alpha = costs.hockney.alpha, beta = costs.hockney.beta, f = costs.overhead.at(0);
+      const double n = static_cast<double>(units.unit), k = static_cast<double>(plan.transfers);
+      const double p = (plan.scheme.dma() ? 0 : copy_time(n, costs.copy_bandwidth)) + costs.overhead.at(units.unit);
+      return std::max(alone(plan) + (images - 2) * beta * n, p + (images - 1) * k * beta * n + 2 * alpha + 2 * f);
+    }
   }
   return std::nullopt;
 }

@@ -26,6 +26,10 @@
 //    leaves, which overstates by at most (k-1)*o(m) where posting and the wire overlap. A
 //    contiguous section is one piece: the same as one contiguous put.
 // The ports of one_port and the LogGP rules are not covered (the engine has them).
+// On shared memory (Open MPI's osc sm maps the target's window into the origin) a put or get is a
+// copy by the origin's core and a flush has nothing in flight: these rules with alpha = 0, beta the
+// copy rate and o the measured cost of one operation, as tools/calibrate_shm states this machine
+// (platforms/README.md, "This machine's shared memory"). A copy's per-call cost is not a rule yet.
 #pragma once
 
 #include <optional>
@@ -99,8 +103,16 @@ double coarray_sync_time(coarray::SyncKind kind, int images, int origin, const C
 //  - all-to-one, one transfer per image (a segment of one unit): the N-1 images' transfers of n
 //    bytes are ready together and pass the target's port one after another, so the last ends
 //    (N-2)*beta*n after one image alone's: T1 + (N-2)*beta*n;
-//  - all-to-one with more transfers: nullopt (their interleaving at the target, with waits for
-//    flushes and buffers, has no closed form here; the engine has the time).
+//  - all-to-one of blocking PUTs, k units of one size n an image (not the datatype scheme, no
+//    per-statement registration): each unit is a cycle C = p + 2*alpha + beta*n + f, p its
+//    copy (buffered) and o(n) before it starts. The first units pass the target's port one after
+//    another, so image j starts j*beta*n late. If (N-1)*beta*n <= C every image is ready before its
+//    turn comes round again and they keep that lag: T1 + (N-2)*beta*n. Otherwise the port is busy
+//    from the first start to the last unit's end, (N-1)*k*beta*n, then the last arrives (alpha),
+//    its flush and the end's: p + (N-1)*k*beta*n + 2*alpha + 2*f. The two differ by
+//    (k-1)*(C - (N-1)*beta*n), so the time is the larger. (k = 1 is the line above.)
+//  - all-to-one otherwise (GET, non-blocking, units of two sizes): nullopt (their interleaving at
+//    the target, with waits for flushes and buffers, has no closed form here; the engine has it).
 std::optional<double> coarray_pattern_time(coarray::Pattern pattern, int images, const coarray::Plan& plan,
                                            const CoarrayCosts& costs, coarray::PutMode mode, bool get);
 

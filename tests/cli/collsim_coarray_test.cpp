@@ -118,7 +118,9 @@ TEST(CollsimCoarray, SyncEndsTheSegment) {
 // one image; all-to-one on 3 images puts twice into image 1, whose port takes one after the
 // other: the second starts 8 us late, 18 us; ring on 3 images: 10 us; halo on 3 images: two
 // puts an image one after the other, 20 us. The CSV names the pattern and the images; all-to-one's
-// cost model line says the same, and none with two statements.
+// cost model line says the same. Two statements all-to-one: image 2 holds image 1's port 0-8,
+// acknowledged at 10; image 3 8-16, at 18; their second puts 16-24 and 24-32, the last
+// acknowledged at 34 us; none when non-blocking.
 TEST(CollsimCoarray, PatternsOnTheModel) {
   const std::string whole = " --remote 1:1000 --remote-shape 1000 --local 1:1000 --local-shape 1000 --images 3";
   const struct {
@@ -136,10 +138,13 @@ TEST(CollsimCoarray, PatternsOnTheModel) {
   }
   const Outcome text = collsim("coarray --engine model --alpha 1e-6 --beta 1e-9 --pattern all-to-one" + whole);
   EXPECT_NE(text.out.find("cost model " + collsim::format_seconds(18e-6)), std::string::npos) << text.out;
-  const Outcome two =
-      collsim("coarray --engine model --alpha 1e-6 --beta 1e-9 --statements 2 --pattern all-to-one" + whole);
-  ASSERT_EQ(two.status, 0) << two.err;
-  EXPECT_NE(two.out.find("cost model none: all-to-one"), std::string::npos) << two.out;
+  const std::string two = "coarray --engine model --alpha 1e-6 --beta 1e-9 --statements 2 --pattern all-to-one" + whole;
+  const Outcome blocking = collsim(two);
+  ASSERT_EQ(blocking.status, 0) << blocking.err;
+  EXPECT_NE(blocking.out.find("cost model " + collsim::format_seconds(34e-6)), std::string::npos) << blocking.out;
+  const Outcome nonblocking = collsim(two + " --nonblocking safe");
+  ASSERT_EQ(nonblocking.status, 0) << nonblocking.err;
+  EXPECT_NE(nonblocking.out.find("cost model none: all-to-one"), std::string::npos) << nonblocking.out;
 }
 
 // Bad patterns: one line, exit status 2.

@@ -96,6 +96,44 @@ TEST(CollsimPlatform, HelpListsEveryParameter) {
   EXPECT_NE(collsim("--help").out.find("collsim platform"), std::string::npos);
 }
 
+// A platform of shared memory as tools/calibrate_shm writes it: no latency inside the node, one
+// copy rate (10 GB/s) and the shm profile's send_overhead (100 ns) for every put and flush, stated
+// by --protocol-option. In the sim engine a blocking DMA put of 1.6 MB is o + 1.6e6 / 1e10 =
+// 160.1 us, then its flush, o: 160.2 us; ten blocking puts of 8 B: 10 x (2 o + 8 / 1e10) =
+// 2.008 us; the same 1.6 MB buffered (case 4: 4 units of 400000 B, each copied, put and
+// flushed): 4 x (40 us + 100 ns + 40 us + 100 ns) = 320.8 us.
+TEST(CollsimPlatform, StatesProtocolOptionsTheSimEngineCharges) {
+  const fs::path file = scratch() / "shm.xml";
+  Outcome o = collsim(
+      "platform --nodes 1 --sockets 1 --cores 2 --protocol tcp+shm --loopback-latency 0 "
+      "--loopback-bandwidth 10GBps --memcpy 10GBps --memory-bandwidth 10GBps "
+      "--protocol-option shm/send_overhead:100ns -o " +
+      file.string());
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_NE(slurp(file).find("<prop id=\"collsim/shm/send_overhead\" value=\"100ns\"/>"), std::string::npos);
+  const std::string sim = "coarray --engine sim --ranks-per-node 2 --csv --platform " + file.string();
+  const std::string whole = " --local : --local-shape 200000 --remote : --remote-shape 200000";
+  o = collsim(sim + " --registered" + whole);
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_NEAR(std::stod(csv_field(o.out, "time_s")), 160.2e-6, 1e-12);
+  o = collsim(sim + " --registered --local 1:10 --local-shape 10 --remote 1:20:2 --remote-shape 20");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_NEAR(std::stod(csv_field(o.out, "time_s")), 2.008e-6, 1e-12);
+  o = collsim(sim + whole);
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_NEAR(std::stod(csv_field(o.out, "time_s")), 320.8e-6, 1e-12);
+}
+
+// tools/calibrate_shm measures with the mpi engine (10 s, not run here); a launcher it cannot
+// start is one line, exit status 2, and no platform.
+TEST(CollsimPlatform, CalibrateShmRefusesALauncherItCannotStart) {
+  const fs::path file = scratch() / "shm-none.xml";
+  const Outcome o = run_command(src("tools/calibrate_shm") + " --launcher /nonexistent/mpirun -o " + file.string());
+  EXPECT_EQ(o.status, 2) << o.err;
+  EXPECT_EQ(o.err, "calibrate_shm: '/nonexistent/mpirun': No such file or directory\n");
+  EXPECT_FALSE(fs::exists(file));
+}
+
 TEST(CollsimPlatform, BadOptionsOneLine) {
   expect_refused("platform --nodes 0", "collsim: --nodes: '0' is not a whole number from 1 to 4194304");
   expect_refused("platform --nodes 4 --latency soon",
@@ -111,6 +149,9 @@ TEST(CollsimPlatform, BadOptionsOneLine) {
                  "collsim: nodes 1000 is not k^2 for a whole k: give down (children per switch at each level, e.g. "
                  "32,32)");
   expect_refused("platform --nodes 4 -o", "collsim: option -o needs a value (FILE)");
+  expect_refused("platform --nodes 1 --protocol-option shm/bogus:1",
+                 "collsim: protocol option 'shm/bogus:1': unknown key for the shm profile (eager_limit, send_overhead, "
+                 "recv_overhead, inline_limit)");
   expect_refused("platform --colour blue", "collsim: unknown option --colour (see --help)");
   expect_bad_input("platform --nodes 4 -o /nonexistent/dir/x.xml", "/nonexistent/dir/x.xml: cannot open for writing");
 }

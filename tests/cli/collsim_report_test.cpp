@@ -209,6 +209,38 @@ TEST(Report, PlotCoarrayRefusesBadInputInOneLine) {
   }
 }
 
+// tools/plot_coarray --ratios, the table of validation/coarray-cases.md's shared-memory section:
+// per point sim / mpi, bold outside 0.67-1.5x; per pair of schemes the two ratios and whether
+// they order alike. A 1.6 MB put on 2 images, buffered (case 4: sim 290 us, mpi 200 us: 1.45)
+// and DMA (case 0: sim 100 us, mpi 250 us: 0.40, outside); DMA / buffered is 250 / 200 = 1.25
+// measured (DMA slower, no tie) and 100 / 290 = 0.34 simulated (DMA faster): not the same order.
+TEST(Report, PlotCoarrayRatiosFlagsPointsAndOrders) {
+  const fs::path csv = scratch() / "coarray-ratios.csv";
+  const std::string header =
+      "engine,op,case,nl_bytes,nr_bytes,buffer,unit_bytes,transfers,copies,time_s,local,local_shape,remote,"
+      "remote_shape,elem_bytes,statements,registered,get_behaviour,packing,sync,pattern,images,bytes,runs,min_s,"
+      "ci95_s,ci_target_met,data,sweep,key\n";
+  const auto row = [](const std::string& engine, const std::string& c, const std::string& reg, const std::string& t) {
+    return engine + ",coarray/put," + c + ",1600000,1600000,400000,400000,4,4," + t + ",:,200000,:,200000,8,1," + reg +
+           ",table1,table1,memory,one,2,1600000,1," + t + ",0,,ok,dma,k\n";
+  };
+  std::ofstream(csv) << header << row("sim", "4", "0", "2.9e-4") << row("mpi", "4", "0", "2e-4")
+                     << row("sim", "0", "1", "1e-4") << row("mpi", "0", "1", "2.5e-4");
+  const Outcome o = run_command(src("tools/plot_coarray") + " --ratios " + csv.string());
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_NE(o.out.find("| dma | put | 4 | 1600000 | 1600000 | 400000 | no | 1 | 2 | 290.0 | 200.0 | 1.45 |"),
+            std::string::npos)
+      << o.out;
+  EXPECT_NE(o.out.find("| dma | put | 0 | 1600000 | 1600000 | 400000 | yes | 1 | 2 | 100.0 | 250.0 | **0.40** |"),
+            std::string::npos)
+      << o.out;
+  EXPECT_NE(o.out.find("Within 0.67-1.5x: 2 images 1 of 2."), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("| DMA / buffered | dma | 1600000 | 1600000 | 1 | 2 | 1.25 | 0.34 | **no** |"),
+            std::string::npos)
+      << o.out;
+  EXPECT_NE(o.out.find("2 images 0 of 1."), std::string::npos) << o.out;
+}
+
 // Log axes of times are labelled readably at any range (tools/plot_axes.py, used by the report
 // and the compare plots): at least two ticks in units, where one decade tick alone said nothing.
 TEST(Report, LogAxesAreLabelledAtAnyRange) {

@@ -92,6 +92,14 @@ RunResult run_point(const CoarrayPoint& p, const ModelConfig& config = hand_mode
 //  - halo on 3 images: each image's put to its left neighbour as above (flushed at 14), then its
 //    put to its right one: o 14-15, arrives 25, flushed 28, sync memory 29 us (its target's port
 //    took the other neighbour's put at 1-9, long free).
+//  - all-to-one of 2 statements (k = 2 puts an image; a cycle of o, 8 us on the wire, 2 alpha
+//    and the flush's o: C = 1 + 8 + 4 + 1 = 14 us): on 2 images 2 x 14 + 1 = 29 us. On 3 images
+//    images 2 and 3 are ready at 1; image 2 holds image 1's port 1-9, flushed at 14, ready again
+//    at 15; image 3 holds it 9-17, flushed 22, ready 23; image 2's second waits for the port,
+//    17-25, arrives 27, flushed 30, sync memory 31; image 3's second 25-33, arrives 35, flushed
+//    38, sync memory 39 us: the port never idles once 2 x 8 us > C. On 4 images it passes
+//    3 x 2 puts back to back from 1, 48 us, then the last's alpha, flush and sync memory: 1 + 48
+//    + 2 + 1 + 2 + 1 = 55 us.
 //  - GET, all-to-one on 3 images: both requests reach image 1 at 1 + 2 = 3; the first reply
 //    leaves its port 3-11 and arrives 13, the second leaves 11-19 and arrives 21; sync memory's
 //    o: 22 us (one image alone: 14 us).
@@ -113,11 +121,22 @@ TEST(CoarrayPattern, ContentionAtTheTargetByHand) {
     EXPECT_NEAR(r.time_s, c.want_s, 1e-12) << to_string(c.pattern) << " on " << c.images << (c.get ? " GET" : " PUT");
     EXPECT_EQ(r.data_error, "");
   }
+  const ModelConfig config = hand_model();
+  const models::CoarrayCosts costs{config.hockney, 0, config.send_overhead};
+  for (const auto& [images, want_s] : {std::pair{2, 29e-6}, {3, 39e-6}, {4, 55e-6}}) {
+    CoarrayPoint p = whole(Pattern::all_to_one, images);
+    p.statements = 2;
+    EXPECT_NEAR(run_point(p).time_s, want_s, 1e-12) << "2 statements on " << images;
+    const auto t = models::coarray_pattern_time(p.pattern, images, p.plan(), costs, p.mode, false);
+    ASSERT_TRUE(t.has_value());
+    EXPECT_NEAR(*t, want_s, 1e-12) << "2 statements on " << images;
+  }
 }
 
 // The engine's time is coarray_pattern_time wherever that has one: ring and halo on 2 to 5
 // images for a strided section (50 puts of one 8-byte element per statement, buffered or DMA),
-// every mode, and all-to-one of one transfer per image on 2 to 6 images.
+// every mode, all-to-one of one transfer per image on 2 to 6 images, and of blocking PUTs of
+// that section.
 TEST(CoarrayPattern, EngineEqualsTheCostModel) {
   const ModelConfig config = hand_model();
   const models::CoarrayCosts costs{config.hockney, 2e9, config.send_overhead};
@@ -151,12 +170,32 @@ TEST(CoarrayPattern, EngineEqualsTheCostModel) {
           }
         }
     }
-  for (int images = 2; images <= 6; ++images)
+  for (int images = 2; images <= 6; ++images) {
     for (const bool get : {false, true}) check(whole(Pattern::all_to_one, images, get));
-  // More than one transfer into one target has no closed form here.
+    // Blocking PUTs of many units of one size, buffered or DMA: 2 statements of the 8000 B put
+    // (the target's port never idles from 4 images on, buffered: (N-1) x 8 us > a cycle of 4 us
+    // of copy + 14 us; from 3 DMA), and the strided section's 2 x 50 puts of 8 B (it always idles).
+    for (const bool registered : {false, true}) {
+      CoarrayPoint w = whole(Pattern::all_to_one, images);
+      w.options.registered = registered;
+      w.statements = 2;
+      check(w);
+      CoarrayPoint p;
+      p.local = parse_section("1:25,1:2", parse_shape("25,2", 8));
+      p.remote = parse_section("1:50:2,1:2", parse_shape("50,2", 8));
+      p.options.registered = registered;
+      p.statements = 2;
+      p.pattern = Pattern::all_to_one;
+      p.images = images;
+      check(p);
+    }
+  }
+  // More than one transfer into one target, non-blocking or GET, has no closed form here.
   CoarrayPoint two = whole(Pattern::all_to_one, 3);
   two.statements = 2;
-  EXPECT_FALSE(models::coarray_pattern_time(two.pattern, 3, two.plan(), costs, two.mode, false).has_value());
+  EXPECT_FALSE(
+      models::coarray_pattern_time(two.pattern, 3, two.plan(), costs, PutMode::nonblocking, false).has_value());
+  EXPECT_FALSE(models::coarray_pattern_time(two.pattern, 3, two.plan(), costs, two.mode, true).has_value());
 }
 
 // Every image's window (PUT) or local arrays (GET) hold Fortran's assignment after each pattern,
