@@ -1,5 +1,6 @@
 #include "models/placement.hpp"
 
+#include <algorithm>
 #include <charconv>
 
 namespace collsim::models {
@@ -55,6 +56,28 @@ int Placement::socket_of(int rank) const {
   return within / (block / sockets);
 }
 
+int Placement::core_of(int rank) const {
+  if (round_robin > 0) return cores_per_socket > 0 ? rank / round_robin % cores_per_socket : -1;
+  const int within = rank % block;
+  if (by_socket) {
+    const int per = block / std::max(1, sockets);
+    return per > 0 ? within / std::max(1, sockets) % per : -1;
+  }
+  if (cores_per_socket > 0) return within % cores_per_socket;
+  if (sockets > 1 && block % sockets == 0) return within % (block / sockets);  // ppr:K:socket
+  return -1;
+}
+
+int Placement::group_of(int rank) const {
+  const int core = core_of(rank);
+  return cores_per_group > 0 && core >= 0 ? core / cores_per_group : 0;
+}
+
+int Placement::numa_of(int rank) const {
+  const int core = core_of(rank);
+  return cores_per_numa > 0 && core >= 0 ? core / cores_per_numa : 0;
+}
+
 int Placement::nodes_used(int procs) const {
   if (procs <= 0) return 0;
   if (round_robin > 0) return procs < round_robin ? procs : round_robin;
@@ -76,32 +99,40 @@ std::optional<Placement> place(const MapBy& m, const NodeShape& shape, std::stri
   // The cores of a socket, when the shape says (sockets dividing cores, as platforms are checked).
   const int per_socket = shape.sockets > 0 && shape.cores >= shape.sockets ? shape.cores / shape.sockets : 0;
   const int sockets = per_socket > 0 ? shape.sockets : 1;
+  // The levels inside a socket, where the shape knows the socket's cores.
+  const int per_group = per_socket > 0 && shape.core_group > 0 ? shape.core_group : 0;
+  const int per_numa = per_socket > 0 && shape.numa_domains > 0 ? per_socket / shape.numa_domains : 0;
+  const auto with_levels = [&](Placement p) {
+    p.cores_per_group = per_group;
+    p.cores_per_numa = per_numa;
+    return p;
+  };
   switch (m.policy) {
-    case MapBy::Policy::ppr_node: return Placement{m.per, 0, sockets, false, per_socket};
+    case MapBy::Policy::ppr_node: return with_levels({m.per, 0, sockets, false, per_socket});
     case MapBy::Policy::core:
       if (shape.cores < 1) {
         error = name + " needs the number of cores per node (from a platform)";
         return std::nullopt;
       }
-      return Placement{shape.cores, 0, sockets, false, per_socket};
+      return with_levels({shape.cores, 0, sockets, false, per_socket});
     case MapBy::Policy::ppr_socket:
       if (shape.sockets < 1) {
         error = name + " needs the number of sockets per node (a platform host property collsim/sockets)";
         return std::nullopt;
       }
-      return Placement{m.per * shape.sockets, 0, shape.sockets, false};
+      return with_levels({m.per * shape.sockets, 0, shape.sockets, false});
     case MapBy::Policy::node:
       if (shape.nodes < 1) {
         error = name + " needs the number of nodes (from a platform)";
         return std::nullopt;
       }
-      return Placement{1, shape.nodes, sockets, false, per_socket};
+      return with_levels({1, shape.nodes, sockets, false, per_socket});
     case MapBy::Policy::socket:
       if (shape.cores < 1) {
         error = name + " needs the number of cores per node (from a platform)";
         return std::nullopt;
       }
-      return Placement{shape.cores, 0, shape.sockets > 0 ? shape.sockets : 1, true};
+      return with_levels({shape.cores, 0, shape.sockets > 0 ? shape.sockets : 1, true});
   }
   error = name + ": unknown policy";
   return std::nullopt;

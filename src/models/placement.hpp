@@ -11,7 +11,10 @@
 //   node          round-robin over the nodes                 node(r) = r % N, socket = r / N / c
 //   socket        round-robin over a node's sockets, filling
 //                 the node's C cores before the next node    node(r) = r / C, socket = r % C % S
-// (socket taken modulo S where a node receives more ranks than cores). The sim engine's node
+// (socket taken modulo S where a node receives more ranks than cores). Within its socket a rank
+// takes the next core: the k-th rank a socket receives runs on its core k (modulo its cores), so
+// map-by core fills a core group (AMD's CCX) and a NUMA domain before the next, as hwloc numbers
+// them, and map-by socket puts ranks r and r + S on neighbouring cores. The sim engine's node
 // model (engines/sim/node_model.hpp) places a rank's copies on its socket; the model engine's
 // two-level Hockney prices a pair by node, and by socket when it has a socket level.
 #pragma once
@@ -42,6 +45,10 @@ struct NodeShape {
   int nodes = 0;
   int sockets = 0;  // per node
   int cores = 0;    // per node
+  // Levels inside a socket, where the platform states them (0: none): cores per core group
+  // (collsim/core_group) and NUMA domains per socket (collsim/numa_domains).
+  int core_group = 0;
+  int numa_domains = 0;
 };
 
 struct Placement {
@@ -50,10 +57,21 @@ struct Placement {
   int sockets = 1;      // sockets per node, for socket_of
   bool by_socket = false;
   int cores_per_socket = 0;  // > 0: a node's ranks take its cores in order (0: not known)
+  // Levels inside a socket (0: none): cores of a core group and of a NUMA domain.
+  int cores_per_group = 0;
+  int cores_per_numa = 0;
 
   int node_of(int rank) const { return round_robin > 0 ? rank % round_robin : rank / block; }
   bool same_node(int a, int b) const { return node_of(a) == node_of(b); }
   int socket_of(int rank) const;
+  // The core a rank runs on within its socket (-1 where the placement does not know the cores),
+  // and its core group and NUMA domain within the socket (0 where the level is absent).
+  int core_of(int rank) const;
+  int group_of(int rank) const;
+  int numa_of(int rank) const;
+  // Whether two ranks of one node and socket sit in two core groups / two NUMA domains.
+  bool cross_group(int a, int b) const { return cores_per_group > 0 && group_of(a) != group_of(b); }
+  bool cross_numa(int a, int b) const { return cores_per_numa > 0 && numa_of(a) != numa_of(b); }
   // Nodes used by ranks 0..procs-1.
   int nodes_used(int procs) const;
   // The most ranks that fit on `nodes` nodes of `cores` cores (round-robin fills every core;

@@ -82,6 +82,13 @@ std::string model_settings_text(const ModelConfig& m) {
     t += ";cross_socket=" + hockney_text(*m.two_level.cross_socket) + ";sockets=" + std::to_string(p.sockets) + "/" +
          std::to_string(p.cores_per_socket) + "/" + (p.by_socket ? "1" : "0");
   }
+  if (m.kind == ModelConfig::Kind::two_level && (m.two_level.cross_numa || m.two_level.cross_group)) {
+    const models::Placement& p = m.two_level.placement;
+    t += ";cores=" + std::to_string(p.cores_per_socket) + "/" + std::to_string(p.cores_per_numa) + "/" +
+         std::to_string(p.cores_per_group) + "/" + (p.by_socket ? "1" : "0");
+    if (m.two_level.cross_numa) t += ";cross_numa=" + hockney_text(*m.two_level.cross_numa);
+    if (m.two_level.cross_group) t += ";cross_group=" + hockney_text(*m.two_level.cross_group);
+  }
   if (m.kind != ModelConfig::Kind::loggp && !m.send_overhead.empty())
     t += ";send_overhead=" + models::to_string(m.send_overhead);
   if (m.kind != ModelConfig::Kind::loggp && !m.recv_overhead.empty())
