@@ -122,7 +122,9 @@ TEST(ClusterSweep, MistakesAreRefusedWhereTheyAre) {
   expect_refused("bad-name", "engines: [sim]\nplatform:\n  nodes: 4\n  speeed: 1Gf\n" + kOps,
                  "4:11: platform: speeed: not a platform parameter (topology, nodes, sockets, cores, speed, bandwidth, "
                  "latency, loopback_bandwidth, loopback_latency, memcpy, memory_bandwidth, inter_socket_bandwidth, "
-                 "inter_socket_latency, fresh_copy_bandwidth, inter_socket_fresh_copy_bandwidth, private_cache, "
+                 "inter_socket_latency, core_group, numa_domains, core_group_latency, core_group_bandwidth, "
+                 "numa_latency, numa_memory_bandwidth, fresh_copy_bandwidth, inter_socket_fresh_copy_bandwidth, "
+                 "private_cache, "
                  "source_read_bandwidth, "
                  "protocol, "
                  "network_model, crosstraffic, levels, down, taper, fat_tree, dims, "
