@@ -20,6 +20,7 @@ std::optional<MapBy> parse_map_by(std::string_view text) {
   if (text == "node") return MapBy{MapBy::Policy::node, 1};
   if (text == "socket") return MapBy{MapBy::Policy::socket, 1};
   if (text == "core") return MapBy{MapBy::Policy::core, 1};
+  if (text == "numa") return MapBy{MapBy::Policy::numa, 1};
   if (text.starts_with("block:")) {
     if (auto k = positive(text.substr(6))) return MapBy{MapBy::Policy::ppr_node, *k};
     return std::nullopt;
@@ -33,6 +34,7 @@ std::optional<MapBy> parse_map_by(std::string_view text) {
   if (!k) return std::nullopt;
   if (object == "node") return MapBy{MapBy::Policy::ppr_node, *k};
   if (object == "socket") return MapBy{MapBy::Policy::ppr_socket, *k};
+  if (object == "numa") return MapBy{MapBy::Policy::ppr_numa, *k};
   return std::nullopt;
 }
 
@@ -43,11 +45,28 @@ std::string to_string(const MapBy& m) {
     case MapBy::Policy::node: return "node";
     case MapBy::Policy::socket: return "socket";
     case MapBy::Policy::core: return "core";
+    case MapBy::Policy::numa: return "numa";
+    case MapBy::Policy::ppr_numa: return "ppr:" + std::to_string(m.per) + ":numa";
   }
   return "?";
 }
 
+namespace {
+// By NUMA domain: the domain of a node's `within`-th rank (over all its sockets' domains) and the
+// rank's place among that domain's ranks.
+struct InDomain {
+  int domain;
+  int index;
+};
+InDomain in_domain(const Placement& p, int within) {
+  const int domains = p.sockets * (p.cores_per_socket / p.cores_per_numa);
+  if (p.numa_block > 0) return {within / p.numa_block % domains, within % p.numa_block};
+  return {within % domains, within / domains};
+}
+}  // namespace
+
 int Placement::socket_of(int rank) const {
+  if (by_numa) return in_domain(*this, rank % block).domain / (cores_per_socket / cores_per_numa);
   if (sockets <= 1) return 0;
   if (round_robin > 0) return cores_per_socket > 0 ? rank / round_robin / cores_per_socket % sockets : 0;
   const int within = rank % block;
@@ -57,6 +76,10 @@ int Placement::socket_of(int rank) const {
 }
 
 int Placement::core_of(int rank) const {
+  if (by_numa) {
+    const InDomain d = in_domain(*this, rank % block);
+    return d.domain % (cores_per_socket / cores_per_numa) * cores_per_numa + d.index % cores_per_numa;
+  }
   if (round_robin > 0) return cores_per_socket > 0 ? rank / round_robin % cores_per_socket : -1;
   const int within = rank % block;
   if (by_socket) {
@@ -133,6 +156,19 @@ std::optional<Placement> place(const MapBy& m, const NodeShape& shape, std::stri
         return std::nullopt;
       }
       return with_levels({shape.cores, 0, shape.sockets > 0 ? shape.sockets : 1, true});
+    case MapBy::Policy::numa:
+    case MapBy::Policy::ppr_numa: {
+      if (per_numa < 1) {
+        error = name + " needs NUMA domains (platform host properties collsim/sockets and collsim/numa_domains)";
+        return std::nullopt;
+      }
+      const bool ppr = m.policy == MapBy::Policy::ppr_numa;
+      Placement p = with_levels(
+          {ppr ? m.per * shape.sockets * shape.numa_domains : shape.cores, 0, shape.sockets, false, per_socket});
+      p.by_numa = true;
+      p.numa_block = ppr ? m.per : 0;
+      return p;
+    }
   }
   error = name + ": unknown policy";
   return std::nullopt;

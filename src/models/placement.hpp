@@ -1,6 +1,6 @@
 // Rank placement: which node (and socket) each rank runs on, as `mpirun --map-by` decides it.
 //
-// The user's request (MapBy: core, ppr:N:node, ppr:N:socket, node, socket) is resolved against the
+// The user's request (MapBy: core, ppr:N:node, ppr:N:socket, node, socket, numa, ppr:N:numa) is resolved against the
 // shape of the cluster (nodes, sockets per node, cores per node) into a Placement, the value the
 // engines and the two-level models ask "are ranks a and b on one node?". Open MPI's mapping rules
 // (orte rmaps: ppr and round-robin by object), for P ranks on N nodes of S sockets and C cores
@@ -11,12 +11,16 @@
 //   node          round-robin over the nodes                 node(r) = r % N, socket = r / N / c
 //   socket        round-robin over a node's sockets, filling
 //                 the node's C cores before the next node    node(r) = r / C, socket = r % C % S
-// (socket taken modulo S where a node receives more ranks than cores). Within its socket a rank
-// takes the next core: the k-th rank a socket receives runs on its core k (modulo its cores), so
+//   numa          the same over a node's S D NUMA domains    node(r) = r / C, domain = r % C % (S D)
+//   ppr:K:numa    K per NUMA domain, domains in order        node(r) = r / (K S D), domain = r % (K S D) / K
+// (socket taken modulo S where a node receives more ranks than cores; a node's D NUMA domains a
+// socket numbered socket by socket, as hwloc does: socket = domain / D). Within its socket (or
+// domain) a rank takes the next core: the k-th rank a socket receives runs on its core k (modulo its cores), so
 // map-by core fills a core group (AMD's CCX) and a NUMA domain before the next, as hwloc numbers
 // them, and map-by socket puts ranks r and r + S on neighbouring cores. The sim engine's node
-// model (engines/sim/node_model.hpp) places a rank's copies on its socket; the model engine's
-// two-level Hockney prices a pair by node, and by socket when it has a socket level.
+// model (engines/sim/node_model.hpp) places a rank's copies on its socket, NUMA domain and core
+// group; the model engine's two-level Hockney prices a pair by node, and by socket, NUMA domain
+// and core group when it has those levels.
 #pragma once
 
 #include <optional>
@@ -26,19 +30,21 @@
 namespace collsim::models {
 
 struct MapBy {
-  enum class Policy { ppr_node, ppr_socket, node, socket, core };
+  enum class Policy { ppr_node, ppr_socket, node, socket, core, numa, ppr_numa };
   Policy policy = Policy::ppr_node;
   int per = 1;  // ppr: ranks per node or per socket
 
   bool operator==(const MapBy&) const = default;
 };
 
-// "core", "ppr:K:node" (also "block:K"), "ppr:K:socket", "node", "socket"; nullopt otherwise.
+// "core", "ppr:K:node" (also "block:K"), "ppr:K:socket", "node", "socket", "numa", "ppr:K:numa";
+// nullopt otherwise.
 std::optional<MapBy> parse_map_by(std::string_view text);
 // The canonical spelling: "ppr:2:node", "node", ...
 std::string to_string(const MapBy& m);
 // What parse_map_by accepts, for messages and --help.
-inline constexpr const char* map_by_forms = "core, ppr:K:node (or block:K), ppr:K:socket, node, socket";
+inline constexpr const char* map_by_forms =
+    "core, ppr:K:node (or block:K), ppr:K:socket, node, socket, numa, ppr:K:numa";
 
 // The cluster as the mapping sees it. Unknown values are 0.
 struct NodeShape {
@@ -60,6 +66,10 @@ struct Placement {
   // Levels inside a socket (0: none): cores of a core group and of a NUMA domain.
   int cores_per_group = 0;
   int cores_per_numa = 0;
+  // By NUMA domain (map-by numa, ppr:K:numa; needs cores_per_socket and cores_per_numa): a node's
+  // ranks go round-robin over its domains (numa_block 0) or numa_block to a domain in turn.
+  bool by_numa = false;
+  int numa_block = 0;
 
   int node_of(int rank) const { return round_robin > 0 ? rank % round_robin : rank / block; }
   bool same_node(int a, int b) const { return node_of(a) == node_of(b); }

@@ -24,7 +24,8 @@ Placement resolve(const std::string& text, NodeShape shape) {
 }
 
 TEST(MapBy, ParsesMpirunFormsAndPrintsThemBack) {
-  for (const char* text : {"ppr:1:node", "ppr:16:node", "ppr:2:socket", "node", "socket", "core"}) {
+  for (const char* text :
+       {"ppr:1:node", "ppr:16:node", "ppr:2:socket", "node", "socket", "core", "numa", "ppr:3:numa"}) {
     const auto m = parse_map_by(text);
     ASSERT_TRUE(m) << text;
     EXPECT_EQ(to_string(*m), text);
@@ -143,6 +144,31 @@ TEST(Placement, RanksTakeCoresInOrderSoCoreGroupsAndNumaDomainsFillInTurn) {
   const Placement flat = resolve("core", kShape);
   EXPECT_FALSE(flat.cross_group(0, 3));
   EXPECT_FALSE(flat.cross_numa(0, 3));
+}
+
+// By NUMA domain on the same shape (2 sockets x 2 domains of 4 cores a node, domains numbered
+// socket by socket): map-by numa sends rank r of a node to domain r % 4, its (r / 4)-th rank,
+// so ranks 0-3 go to domains 0, 1 (socket 0), 2, 3 (socket 1) at their first cores 0, 4, 0, 4,
+// and rank 4 to domain 0's second core; ppr:2:numa puts ranks 2d and 2d + 1 on domain d, 8 a node.
+TEST(Placement, ByNumaRoundRobinsOverANodesDomainsAndPprPutsKOnEach) {
+  NodeShape shape{2, 2, 16};
+  shape.core_group = 2;
+  shape.numa_domains = 2;
+  const Placement numa = resolve("numa", shape);
+  EXPECT_EQ(nodes(numa, 17), (std::vector<int>{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}));
+  EXPECT_EQ(sockets(numa, 8), (std::vector<int>{0, 0, 1, 1, 0, 0, 1, 1}));
+  EXPECT_EQ(cores(numa, 8), (std::vector<int>{0, 4, 0, 4, 1, 5, 1, 5}));
+  EXPECT_TRUE(numa.cross_numa(0, 1));
+  EXPECT_FALSE(numa.cross_group(0, 4));  // cores 0 and 1 of domain 0: one group
+  const Placement ppr = resolve("ppr:2:numa", shape);
+  EXPECT_EQ(nodes(ppr, 9), (std::vector<int>{0, 0, 0, 0, 0, 0, 0, 0, 1}));
+  EXPECT_EQ(sockets(ppr, 8), (std::vector<int>{0, 0, 0, 0, 1, 1, 1, 1}));
+  EXPECT_EQ(cores(ppr, 8), (std::vector<int>{0, 1, 4, 5, 0, 1, 4, 5}));
+  EXPECT_EQ(ppr.capacity(shape), 16);
+  std::string error;
+  EXPECT_FALSE(place(*parse_map_by("numa"), kShape, error));
+  EXPECT_EQ(error,
+            "map-by numa needs NUMA domains (platform host properties collsim/sockets and collsim/numa_domains)");
 }
 
 TEST(Placement, PoliciesThatNeedTheClusterSaySo) {

@@ -65,7 +65,7 @@ class RecordWriter final : public sim::Reporter {
     for (double v : {h.intra.alpha, h.intra.beta, h.inter.alpha, h.inter.beta}) put(p, v);
     const models::Placement& pl = h.placement;
     for (int v : {pl.block, pl.round_robin, pl.sockets, pl.by_socket ? 1 : 0, pl.cores_per_socket, pl.cores_per_group,
-                  pl.cores_per_numa})
+                  pl.cores_per_numa, pl.by_numa ? 1 : 0, pl.numa_block})
       put(p, static_cast<std::int64_t>(v));
     // The socket, NUMA and core-group levels, each if any: a flag, then its alpha and beta.
     for (const auto* level : {&h.cross_socket, &h.cross_numa, &h.cross_group}) {
@@ -340,6 +340,8 @@ void read_records(int fd, Outcome& o, std::span<const RunSpec> specs,
           pl.cores_per_socket = static_cast<int>(rec.get<std::int64_t>());
           pl.cores_per_group = static_cast<int>(rec.get<std::int64_t>());
           pl.cores_per_numa = static_cast<int>(rec.get<std::int64_t>());
+          pl.by_numa = rec.get<std::int64_t>() != 0;
+          pl.numa_block = static_cast<int>(rec.get<std::int64_t>());
           for (auto* level : {&hockney->cross_socket, &hockney->cross_numa, &hockney->cross_group})
             if (rec.get<std::int64_t>() != 0) {
               const double alpha = rec.get<double>();

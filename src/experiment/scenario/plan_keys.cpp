@@ -47,7 +47,7 @@ std::string placement_text(const models::Placement& p) {
   // earlier results still resume.
   const int sockets = p.cores_per_socket > 0 ? 1 : p.sockets;
   return std::to_string(p.block) + "/" + std::to_string(p.round_robin) + "/" + std::to_string(sockets) + "/" +
-         (p.by_socket ? "1" : "0");
+         (p.by_socket ? "1" : "0") + (p.by_numa ? "/numa:" + std::to_string(p.numa_block) : std::string());
 }
 
 std::string hockney_text(const models::Hockney& h) { return format_real(h.alpha) + "/" + format_real(h.beta); }
