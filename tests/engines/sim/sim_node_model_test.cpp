@@ -218,6 +218,10 @@ TEST(SimNodeModel, ACopyInsideASocketGoesThroughTheLevelItsRanksShare) {
   received = kNumaLat + 48 / kGroupBw + kHandover + kNumaLat + n / kGroupBw;
   expect_time(r.finish_s[4], received, "other NUMA domain");
   expect_time(r.finish_s[0], received + kNumaLat + 24 / kGroupBw + kHandover, "sender to the other domain");
+  // map-by ppr:2:numa puts ranks 2 and 3 on domain 1 (cores 4 and 5): rank 2 is as far as rank 4
+  // was under ppr:16:node.
+  r = run_one(node_with_levels("ppr:2:numa"), spec_for(kOneToPeer, 4, 300000, 2));
+  expect_time(r.finish_s[2], received, "other NUMA domain, ppr:2:numa");
 }
 
 TEST(SimNodeModel, CopiesOfOneNumaDomainShareItsMemoryBandwidth) {
