@@ -115,11 +115,18 @@ struct TwoLevelHockney {
   Hockney inter;  // ranks of two nodes
   Placement placement;
   std::optional<Hockney> cross_socket;  // ranks on two sockets of one node
+  // Levels inside a socket (placement.hpp's core groups and NUMA domains): ranks of one socket in
+  // two NUMA domains, else in two core groups; `intra` is then between ranks of one core group.
+  std::optional<Hockney> cross_numa;
+  std::optional<Hockney> cross_group;
 
   bool same_node(int a, int b) const { return placement.same_node(a, b); }
   const Hockney& between(int a, int b) const {
     if (!same_node(a, b)) return inter;
-    return cross_socket && placement.socket_of(a) != placement.socket_of(b) ? *cross_socket : intra;
+    if (cross_socket && placement.socket_of(a) != placement.socket_of(b)) return *cross_socket;
+    if (cross_numa && placement.cross_numa(a, b)) return *cross_numa;
+    if (cross_group && placement.cross_group(a, b)) return *cross_group;
+    return intra;
   }
 };
 

@@ -32,7 +32,7 @@ ModelConfig model(ModelConfig::Kind kind, bool one_port = false) {
   ModelConfig c;
   c.kind = kind;
   c.hockney = {1e-6, 1e-9};
-  c.two_level = {{0.2e-6, 0.1e-9}, {2e-6, 1e-9}, models::block_placement(2), std::nullopt};
+  c.two_level = {{0.2e-6, 0.1e-9}, {2e-6, 1e-9}, models::block_placement(2), std::nullopt, std::nullopt, std::nullopt};
   c.one_port = one_port;
   c.copy_bandwidth = 2e9;
   return c;

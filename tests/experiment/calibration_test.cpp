@@ -83,7 +83,8 @@ TEST(Calibration, GammaUnderOnePortIsOneTransferPerReceiver) {
 TEST(Calibration, GammaFromOneModelRunEqualsARunPerProcessCount) {
   ModelConfig two_level;
   two_level.kind = ModelConfig::Kind::two_level;
-  two_level.two_level = {{1e-6, 0.2e-9}, {kAlpha, kBeta}, models::block_placement(2), std::nullopt};
+  two_level.two_level = {{1e-6, 0.2e-9}, {kAlpha, kBeta}, models::block_placement(2),
+                         std::nullopt,   std::nullopt,    std::nullopt};
   two_level.one_port = true;
   ModelConfig loggp;
   loggp.kind = ModelConfig::Kind::loggp;

@@ -122,7 +122,9 @@ TEST(ClusterSweep, MistakesAreRefusedWhereTheyAre) {
   expect_refused("bad-name", "engines: [sim]\nplatform:\n  nodes: 4\n  speeed: 1Gf\n" + kOps,
                  "4:11: platform: speeed: not a platform parameter (topology, nodes, sockets, cores, speed, bandwidth, "
                  "latency, loopback_bandwidth, loopback_latency, memcpy, memory_bandwidth, inter_socket_bandwidth, "
-                 "inter_socket_latency, fresh_copy_bandwidth, inter_socket_fresh_copy_bandwidth, private_cache, "
+                 "inter_socket_latency, core_group, numa_domains, core_group_latency, core_group_bandwidth, "
+                 "numa_latency, numa_memory_bandwidth, fresh_copy_bandwidth, inter_socket_fresh_copy_bandwidth, "
+                 "private_cache, "
                  "source_read_bandwidth, "
                  "protocol, "
                  "network_model, crosstraffic, levels, down, taper, fat_tree, dims, "
@@ -130,9 +132,9 @@ TEST(ClusterSweep, MistakesAreRefusedWhereTheyAre) {
   expect_refused("conflict", "engines: [sim]\nplatform:\n  nodes: 4\n  taper: [1, 2]\n" + kOps,
                  "3:3: platform (nodes 4, taper 1): taper applies to topology fat_tree, not crossbar");
   expect_refused("empty", "engines: [sim]\nplatform:\n  nodes: []\n" + kOps, "3:10: platform.nodes: an empty list");
-  expect_refused(
-      "map", "engines: [sim]\nplatform: {nodes: 4}\nmap_by: [node, ppr:two:node]\n" + kOps,
-      "3:16: map_by: 'ppr:two:node' is not one of core, ppr:K:node (or block:K), ppr:K:socket, node, socket");
+  expect_refused("map", "engines: [sim]\nplatform: {nodes: 4}\nmap_by: [node, ppr:two:node]\n" + kOps,
+                 "3:16: map_by: 'ppr:two:node' is not one of core, ppr:K:node (or block:K), ppr:K:socket, node, "
+                 "socket, numa, ppr:K:numa");
   expect_refused("fit",
                  "engines: [sim]\nplatform: {nodes: 2}\nranks_per_node: [1, 2]\nprocs: [4]\nbytes: [1]\n"
                  "operations: [bcast/binomial]\n",

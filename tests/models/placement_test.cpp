@@ -24,7 +24,8 @@ Placement resolve(const std::string& text, NodeShape shape) {
 }
 
 TEST(MapBy, ParsesMpirunFormsAndPrintsThemBack) {
-  for (const char* text : {"ppr:1:node", "ppr:16:node", "ppr:2:socket", "node", "socket", "core"}) {
+  for (const char* text :
+       {"ppr:1:node", "ppr:16:node", "ppr:2:socket", "node", "socket", "core", "numa", "ppr:3:numa"}) {
     const auto m = parse_map_by(text);
     ASSERT_TRUE(m) << text;
     EXPECT_EQ(to_string(*m), text);
@@ -96,6 +97,78 @@ TEST(Placement, ByCoreFillsSocketZeroOfNodeZeroFirst) {
   EXPECT_EQ(sockets(rr, 15), (std::vector<int>{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1}));
   // Without a shape (no platform), ppr:K:node knows no sockets.
   EXPECT_EQ(sockets(resolve("ppr:6:node", {}), 6), (std::vector<int>(6, 0)));
+}
+
+std::vector<int> cores(const Placement& p, int procs) {
+  std::vector<int> v;
+  for (int r = 0; r < procs; ++r) v.push_back(p.core_of(r));
+  return v;
+}
+
+// Levels inside a socket: 2 nodes of 2 sockets x 8 cores, 2 NUMA domains of 4 cores a socket,
+// core groups of 2. A rank's core in its socket, by hand from mpirun's rules (placement.hpp):
+//  - core: rank r of a node is on core r % 8 of socket r / 8, so ranks 0-1 share group 0, 2-3
+//    group 1 (both NUMA 0), 4-7 are NUMA 1; rank 8 starts socket 1 at core 0;
+//  - socket: sockets alternate, so ranks 0, 2, 4, ... take cores 0, 1, 2, ... of socket 0:
+//    ranks 0 and 2 share a group, 4 is in the next, 8 (core 4) in NUMA 1;
+//  - node (2 nodes): a node's k-th rank (r / 2) takes its k-th core: ranks 0 and 2 share group 0
+//    of node 0, rank 4 is core 2 (group 1), rank 8 core 4 (NUMA 1);
+//  - ppr:3:socket: rank r's core is r % 3 in socket r % 6 / 3.
+TEST(Placement, RanksTakeCoresInOrderSoCoreGroupsAndNumaDomainsFillInTurn) {
+  NodeShape shape{2, 2, 16};
+  shape.core_group = 2;
+  shape.numa_domains = 2;
+  const Placement core = resolve("core", shape);
+  EXPECT_EQ(cores(core, 17), (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0}));
+  EXPECT_EQ(core.cores_per_group, 2);
+  EXPECT_EQ(core.cores_per_numa, 4);
+  EXPECT_FALSE(core.cross_group(0, 1));
+  EXPECT_TRUE(core.cross_group(1, 2));
+  EXPECT_FALSE(core.cross_numa(1, 2));
+  EXPECT_TRUE(core.cross_numa(3, 4));
+  EXPECT_EQ(core.numa_of(9), 0);  // socket 1, core 1
+  const Placement socket = resolve("socket", shape);
+  EXPECT_EQ(cores(socket, 10), (std::vector<int>{0, 0, 1, 1, 2, 2, 3, 3, 4, 4}));
+  EXPECT_FALSE(socket.cross_group(0, 2));
+  EXPECT_TRUE(socket.cross_group(0, 4));
+  EXPECT_TRUE(socket.cross_numa(0, 8));
+  const Placement node = resolve("node", shape);
+  EXPECT_EQ(cores(node, 10), (std::vector<int>{0, 0, 1, 1, 2, 2, 3, 3, 4, 4}));
+  EXPECT_FALSE(node.cross_group(0, 2));
+  EXPECT_TRUE(node.cross_numa(0, 8));
+  const Placement ppr = resolve("ppr:3:socket", shape);
+  EXPECT_EQ(cores(ppr, 7), (std::vector<int>{0, 1, 2, 0, 1, 2, 0}));
+  EXPECT_TRUE(ppr.cross_group(0, 2));
+  EXPECT_FALSE(ppr.cross_numa(0, 2));
+  // Without the levels, no pair crosses one.
+  const Placement flat = resolve("core", kShape);
+  EXPECT_FALSE(flat.cross_group(0, 3));
+  EXPECT_FALSE(flat.cross_numa(0, 3));
+}
+
+// By NUMA domain on the same shape (2 sockets x 2 domains of 4 cores a node, domains numbered
+// socket by socket): map-by numa sends rank r of a node to domain r % 4, its (r / 4)-th rank,
+// so ranks 0-3 go to domains 0, 1 (socket 0), 2, 3 (socket 1) at their first cores 0, 4, 0, 4,
+// and rank 4 to domain 0's second core; ppr:2:numa puts ranks 2d and 2d + 1 on domain d, 8 a node.
+TEST(Placement, ByNumaRoundRobinsOverANodesDomainsAndPprPutsKOnEach) {
+  NodeShape shape{2, 2, 16};
+  shape.core_group = 2;
+  shape.numa_domains = 2;
+  const Placement numa = resolve("numa", shape);
+  EXPECT_EQ(nodes(numa, 17), (std::vector<int>{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}));
+  EXPECT_EQ(sockets(numa, 8), (std::vector<int>{0, 0, 1, 1, 0, 0, 1, 1}));
+  EXPECT_EQ(cores(numa, 8), (std::vector<int>{0, 4, 0, 4, 1, 5, 1, 5}));
+  EXPECT_TRUE(numa.cross_numa(0, 1));
+  EXPECT_FALSE(numa.cross_group(0, 4));  // cores 0 and 1 of domain 0: one group
+  const Placement ppr = resolve("ppr:2:numa", shape);
+  EXPECT_EQ(nodes(ppr, 9), (std::vector<int>{0, 0, 0, 0, 0, 0, 0, 0, 1}));
+  EXPECT_EQ(sockets(ppr, 8), (std::vector<int>{0, 0, 0, 0, 1, 1, 1, 1}));
+  EXPECT_EQ(cores(ppr, 8), (std::vector<int>{0, 1, 4, 5, 0, 1, 4, 5}));
+  EXPECT_EQ(ppr.capacity(shape), 16);
+  std::string error;
+  EXPECT_FALSE(place(*parse_map_by("numa"), kShape, error));
+  EXPECT_EQ(error,
+            "map-by numa needs NUMA domains (platform host properties collsim/sockets and collsim/numa_domains)");
 }
 
 TEST(Placement, PoliciesThatNeedTheClusterSaySo) {

@@ -76,6 +76,11 @@ long long parse_count(std::string_view name, std::string_view v, long long max =
   return *n;
 }
 
+// A count, or 0 for a level the platform does not have.
+long long parse_count_or_off(std::string_view name, std::string_view v, long long max) {
+  return trim(v) == "0" ? 0 : parse_count(name, v, max);
+}
+
 // "8,8,16" (or "8x8x16" for dimensions).
 std::vector<long long> parse_list(std::string_view name, std::string_view v) {
   std::vector<long long> out;
@@ -309,6 +314,34 @@ const std::vector<Entry>& entries() {
       {{"inter_socket_latency", "TIME", "a copy between two sockets of a node, added", "200ns"},
        [](ClusterSpec& s, auto n, auto v) { s.inter_socket_latency = parse_time(n, v); },
        [](const ClusterSpec& s) { return time_text(s.inter_socket_latency); },
+       {}},
+      {{"core_group", "K|0",
+        "cores per core group sharing a last-level cache, e.g. AMD's CCX (0: none; host property collsim/core_group)",
+        "0"},
+       [](ClusterSpec& s, auto n, auto v) { s.core_group = static_cast<int>(parse_count_or_off(n, v, 4096)); },
+       [](const ClusterSpec& s) { return std::to_string(s.core_group); },
+       {}},
+      {{"numa_domains", "D|0", "NUMA domains per socket, e.g. AMD's NPS4 (0: none; collsim/numa_domains)", "0"},
+       [](ClusterSpec& s, auto n, auto v) { s.numa_domains = static_cast<int>(parse_count_or_off(n, v, 4096)); },
+       [](const ClusterSpec& s) { return std::to_string(s.numa_domains); },
+       {}},
+      {{"core_group_latency", "TIME", "a copy between two core groups of one NUMA domain, added", "0"},
+       [](ClusterSpec& s, auto n, auto v) { s.core_group_latency = parse_time(n, v); },
+       [](const ClusterSpec& s) { return time_text(s.core_group_latency); },
+       {}},
+      {{"core_group_bandwidth", "BANDWIDTH|0",
+        "a copy between two core groups of one socket, each direction (0: not limited)", "0"},
+       [](ClusterSpec& s, auto n, auto v) { s.core_group_bandwidth = parse_bw_or_off(n, v); },
+       [](const ClusterSpec& s) { return s.core_group_bandwidth > 0 ? bw_text(s.core_group_bandwidth) : "0"; },
+       {}},
+      {{"numa_latency", "TIME", "a copy between two NUMA domains of one socket, added", "0"},
+       [](ClusterSpec& s, auto n, auto v) { s.numa_latency = parse_time(n, v); },
+       [](const ClusterSpec& s) { return time_text(s.numa_latency); },
+       {}},
+      {{"numa_memory_bandwidth", "BANDWIDTH|0",
+        "bytes a NUMA domain's cores copy per second together (0: memory_bandwidth / numa_domains)", "0"},
+       [](ClusterSpec& s, auto n, auto v) { s.numa_memory_bandwidth = parse_bw_or_off(n, v); },
+       [](const ClusterSpec& s) { return s.numa_memory_bandwidth > 0 ? bw_text(s.numa_memory_bandwidth) : "0"; },
        {}},
       {{"fresh_copy_bandwidth", "BANDWIDTH|0",
         "a copy of data its owner has just received, read from its core's cache (0: as any copy; node_model.hpp)", "0"},
@@ -622,6 +655,13 @@ void check(ClusterSpec& s) {
   for (const std::string& option : s.protocol_options)
     if (const std::string problem = check_protocol_option(option); !problem.empty())
       throw InputError("protocol option " + problem);
+  if (s.numa_domains > 0 && s.cores % s.numa_domains != 0)
+    throw InputError("numa_domains " + std::to_string(s.numa_domains) + " does not divide the " +
+                     std::to_string(s.cores) + " cores of a socket");
+  if (const int of = s.numa_domains > 0 ? s.cores / s.numa_domains : s.cores;
+      s.core_group > 0 && of % s.core_group != 0)
+    throw InputError("core_group " + std::to_string(s.core_group) + " does not divide the " + std::to_string(of) +
+                     " cores of " + (s.numa_domains > 0 ? "a NUMA domain" : "a socket"));
   if (static_cast<long long>(s.sockets) * s.cores > 1 << 20)
     throw InputError("sockets x cores = " + std::to_string(static_cast<long long>(s.sockets) * s.cores) +
                      " cores per node is too many");
@@ -770,6 +810,9 @@ std::string platform_xml(const ClusterSpec& spec, const std::string& command) {
     const bool raw_tree = !s.fat_tree.empty();
     const bool tree_field = e.doc.name == "levels" || e.doc.name == "down" || e.doc.name == "taper";
     if (e.doc.name == "dragonfly" || (e.doc.name == "fat_tree" && !raw_tree) || (tree_field && raw_tree)) continue;
+    // The levels inside a socket only where the node has them, so that other platforms read as before.
+    const bool group_field = e.doc.name.starts_with("core_group"), numa_field = e.doc.name.starts_with("numa_");
+    if ((group_field && s.core_group == 0) || (numa_field && s.numa_domains == 0)) continue;
     stated.emplace_back(std::string(e.doc.name), e.get(s));
   }
   if (s.topology != Topology::crossbar) stated.emplace_back("topo_parameters", topo_parameters(s));

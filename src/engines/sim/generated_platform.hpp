@@ -65,6 +65,13 @@ struct ClusterSpec {
   double memory_bandwidth = 22e9;
   double inter_socket_bandwidth = 16e9;  // each direction
   double inter_socket_latency = 200e-9;
+  // Levels inside a socket (node_model.hpp); 0 = none, and then they are not stated.
+  int core_group = 0;    // cores per core group
+  int numa_domains = 0;  // per socket
+  double core_group_latency = 0;
+  double core_group_bandwidth = 0;  // 0 = not limited
+  double numa_latency = 0;
+  double numa_memory_bandwidth = 0;  // 0 = memory_bandwidth / numa_domains
   // Fresh data (node_model.hpp): copies of what a rank has just received; 0 = not modelled.
   double fresh_copy_bandwidth = 0;
   double inter_socket_fresh_copy_bandwidth = 0;

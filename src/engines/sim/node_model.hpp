@@ -18,6 +18,18 @@
 // when both are busy). The node's loopback latency is not in these routes: it is the hand-over
 // delay after a copy, which the core does not wait for (transport.cpp).
 //
+// Levels inside a socket. A host that states `collsim/core_group` (cores sharing a last-level
+// cache, e.g. AMD Rome's CCX of 4) or `collsim/numa_domains` (per socket, e.g. Rome's NPS4) has
+// a rank's core (placement.hpp) in a core group and a NUMA domain. A copy between two ranks of
+// one socket then goes through the level they share: within a core group as before; between two
+// core groups of one NUMA domain over a link for that ordered pair of groups
+// (`collsim/core_group_latency`, `collsim/core_group_bandwidth`); between two NUMA domains of the
+// socket over the same kind of link carrying `collsim/numa_latency` instead. The cache lines of
+// another group cross the die's fabric, hence a latency and a narrower rate. With NUMA domains,
+// memory is a link per domain (`collsim/numa_memory_bandwidth`, else the socket's memory
+// bandwidth split evenly), which a copy crosses on the copier's side and, when the peer's domain
+// differs, on the peer's too; copies of one domain share its bandwidth.
+//
 // Fresh data. A rank that has just received a message holds it in its core's private cache
 // (Skylake-SP: 1 MiB of L2 per core, beside a non-inclusive L3), so another core that copies it
 // onwards reads lines it must snoop out of that cache: measured on ORFEO's THIN nodes, a 1 MiB
@@ -68,6 +80,13 @@ struct NodeShapeFacts {
   double inter_socket_fresh_copy_rate = 0;
   double private_cache = 0;
   double source_read_rate = 0;  // bytes/s the single copies reading one rank share; 0 = not limited
+  // Levels inside a socket (above); 0 where the host does not state them.
+  int core_group = 0;                // cores per core group
+  int numa_domains = 0;              // NUMA domains per socket
+  double core_group_latency = 0;     // seconds, between two core groups of one NUMA domain
+  double core_group_rate = 0;        // bytes/s each direction between two core groups; 0 = not limited
+  double numa_latency = 0;           // seconds, between two NUMA domains of one socket
+  double numa_memory_bandwidth = 0;  // bytes/s of one NUMA domain's memory; 0 = the socket's split
 };
 
 // The facts a host's properties state (0 for what it does not state). check_platform_file has
@@ -82,6 +101,7 @@ class NodeModel {
   struct Placed {
     simgrid::s4u::Host* node;
     int socket;
+    int core = -1;  // within the socket (placement.hpp's core_of); -1 = not known
   };
   // Builds the zones of the nodes that hold two ranks or more of `ranks` (rank r at ranks[r])
   // and state a memory bandwidth. Call before the simulation runs (SimGrid refuses new hosts and
@@ -112,6 +132,7 @@ class NodeModel {
   std::vector<simgrid::s4u::Host*> endpoints_;  // by rank; null where not modelled
   std::vector<simgrid::s4u::Host*> pages_;      // by rank; null where its readers are not limited
   std::vector<int> socket_;                     // by rank, where modelled
+  std::vector<int> unit_;                       // by rank: its core group, else NUMA domain, in its socket
   std::vector<NodeShapeFacts> facts_;           // by rank, where modelled
 };
 

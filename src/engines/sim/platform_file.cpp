@@ -460,6 +460,10 @@ class Checker {
     const Rule* rule;
     long line;
     long long cores = 1;  // a <host>'s or <cluster>'s
+    // Its collsim/sockets, collsim/numa_domains and collsim/core_group as stated so far (0: not).
+    int sockets = 0;
+    int numa_domains = 0;
+    int core_group = 0;
   };
 
   bool fail(const std::string& where, const std::string& what) {
@@ -711,19 +715,24 @@ class Checker {
       return true;
     }
     const bool sockets = id == "collsim/sockets", protocol = id == "collsim/protocol";
+    // The levels inside a socket (node_model.hpp): whole numbers checked against the cores at the end.
+    const bool level = id == "collsim/core_group" || id == "collsim/numa_domains";
     // Rates of the node model (node_model.hpp) and of a core's copies.
     const bool rate = id == "memcpy_bw" || id == "collsim/memory_bandwidth" || id == "collsim/inter_socket_bandwidth";
     // Registration (models/registration.hpp): a time per call and per page, the page's size.
     const bool registration_time = id == "collsim/registration_call" || id == "collsim/registration_page";
     const bool page = id == "collsim/page_size";
-    const bool time = id == "collsim/inter_socket_latency" || registration_time;
-    // Fresh data and the readers of one process (node_model.hpp): 0 says the node has none of it.
-    const bool rate_or_off = id == "collsim/fresh_copy_bandwidth" ||
+    const bool time = id == "collsim/inter_socket_latency" || id == "collsim/core_group_latency" ||
+                      id == "collsim/numa_latency" || registration_time;
+    // Fresh data, the readers of one process and the levels' rates (node_model.hpp): 0 says the
+    // node has none of it (or, for a NUMA domain's memory, the socket's split).
+    const bool rate_or_off = id == "collsim/fresh_copy_bandwidth" || id == "collsim/core_group_bandwidth" ||
+                             id == "collsim/numa_memory_bandwidth" ||
                              id == "collsim/inter_socket_fresh_copy_bandwidth" || id == "collsim/source_read_bandwidth";
     const bool size = id == "collsim/private_cache";
     const bool profile =
         id.starts_with("collsim/ideal/") || id.starts_with("collsim/tcp/") || id.starts_with("collsim/shm/");
-    if (!sockets && !protocol && !rate && !rate_or_off && !size && !time && !page && !profile) return true;
+    if (!sockets && !level && !protocol && !rate && !rate_or_off && !size && !time && !page && !profile) return true;
     const std::string tag = "<prop id=\"" + id + "\">";
     if (parent != "host" && parent != "cluster")
       return fail(
@@ -751,6 +760,29 @@ class Checker {
       if (!n || *n < 1 || cores % *n != 0)
         return fail(at, tag + " value '" + value + "' does not divide the " + std::to_string(cores) + " core" +
                             (cores == 1 ? "" : "s") + " of the <" + std::string(parent) + ">");
+      stack_.back().sockets = static_cast<int>(*n);
+    }
+    if (level) {
+      // A socket's cores (collsim/sockets stated before, in the same element) split evenly into
+      // NUMA domains, and a NUMA domain's (or the socket's) into core groups.
+      Frame& frame = stack_.back();
+      if (frame.sockets < 1)
+        return fail(at, tag + " needs collsim/sockets stated before it in the <" + std::string(parent) + ">");
+      const long long per_socket = frame.cores / frame.sockets;
+      const bool group = id == "collsim/core_group";
+      const long long per_domain = frame.numa_domains > 0 ? per_socket / frame.numa_domains : per_socket;
+      const long long of = group ? per_domain : per_socket;
+      const auto n = whole(value, INT_MAX);
+      if (!n || *n < 1 || of % *n != 0)
+        return fail(at, tag + " value '" + value + "' does not divide the " + std::to_string(of) + " cores of " +
+                            (group && frame.numa_domains > 0 ? "a NUMA domain" : "a socket"));
+      if (group)
+        frame.core_group = static_cast<int>(*n);
+      else if (frame.core_group > 0 && (per_socket / *n) % frame.core_group != 0)
+        return fail(at, tag + " value '" + value + "' leaves NUMA domains of " + std::to_string(per_socket / *n) +
+                            " cores, not a whole number of core groups of " + std::to_string(frame.core_group));
+      else
+        frame.numa_domains = static_cast<int>(*n);
     }
     if (protocol && !is_protocol_name(value))
       return fail(at, tag + " value '" + value + "' is not a protocol (" + protocol_names() + ")");

@@ -64,12 +64,15 @@ class RecordWriter final : public sim::Reporter {
     std::string p;
     for (double v : {h.intra.alpha, h.intra.beta, h.inter.alpha, h.inter.beta}) put(p, v);
     const models::Placement& pl = h.placement;
-    for (int v : {pl.block, pl.round_robin, pl.sockets, pl.by_socket ? 1 : 0, pl.cores_per_socket})
+    for (int v : {pl.block, pl.round_robin, pl.sockets, pl.by_socket ? 1 : 0, pl.cores_per_socket, pl.cores_per_group,
+                  pl.cores_per_numa, pl.by_numa ? 1 : 0, pl.numa_block})
       put(p, static_cast<std::int64_t>(v));
-    // The socket level, if any: a flag, then its alpha and beta.
-    put(p, static_cast<std::int64_t>(h.cross_socket ? 1 : 0));
-    if (h.cross_socket)
-      for (double v : {h.cross_socket->alpha, h.cross_socket->beta}) put(p, v);
+    // The socket, NUMA and core-group levels, each if any: a flag, then its alpha and beta.
+    for (const auto* level : {&h.cross_socket, &h.cross_numa, &h.cross_group}) {
+      put(p, static_cast<std::int64_t>(*level ? 1 : 0));
+      if (*level)
+        for (double v : {(*level)->alpha, (*level)->beta}) put(p, v);
+    }
     send(Kind::hockney, p);
   }
   void done() { send(Kind::done, {}); }
@@ -335,10 +338,15 @@ void read_records(int fd, Outcome& o, std::span<const RunSpec> specs,
           pl.sockets = static_cast<int>(rec.get<std::int64_t>());
           pl.by_socket = static_cast<int>(rec.get<std::int64_t>()) != 0;
           pl.cores_per_socket = static_cast<int>(rec.get<std::int64_t>());
-          if (rec.get<std::int64_t>() != 0) {
-            const double alpha = rec.get<double>();
-            hockney->cross_socket = models::Hockney{alpha, rec.get<double>()};
-          }
+          pl.cores_per_group = static_cast<int>(rec.get<std::int64_t>());
+          pl.cores_per_numa = static_cast<int>(rec.get<std::int64_t>());
+          pl.by_numa = rec.get<std::int64_t>() != 0;
+          pl.numa_block = static_cast<int>(rec.get<std::int64_t>());
+          for (auto* level : {&hockney->cross_socket, &hockney->cross_numa, &hockney->cross_group})
+            if (rec.get<std::int64_t>() != 0) {
+              const double alpha = rec.get<double>();
+              *level = models::Hockney{alpha, rec.get<double>()};
+            }
         }
         break;
       case Kind::input_error: o.input_error = rec.rest(); break;

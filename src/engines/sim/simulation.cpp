@@ -119,7 +119,10 @@ models::NodeShape node_shape(const std::vector<s4u::Host*>& hosts) {
   models::NodeShape shape;
   shape.nodes = static_cast<int>(hosts.size());
   shape.cores = hosts.front()->get_core_count();
-  shape.sockets = node_facts(*hosts.front()).sockets;
+  const sim::NodeShapeFacts facts = node_facts(*hosts.front());
+  shape.sockets = facts.sockets;
+  shape.core_group = facts.core_group;
+  shape.numa_domains = facts.numa_domains;
   return shape;
 }
 
@@ -360,6 +363,15 @@ models::TwoLevelHockney Simulation::hockney() const {
         models::Hockney{intra.latency + intra_fixed + node.inter_socket_latency,
                         1 / (node.inter_socket_bandwidth > 0 ? std::min(intra.bandwidth, node.inter_socket_bandwidth)
                                                              : intra.bandwidth)};
+  // The levels inside a socket (node_model.hpp): the latency of the level two ranks share on
+  // top, at the narrower of the loopback and the link between core groups.
+  const double group_bw = node.core_group > 0 && node.core_group_rate > 0
+                              ? std::min(intra.bandwidth, node.core_group_rate)
+                              : intra.bandwidth;
+  if (node.core_group > 0 && (node.core_group_latency > 0 || node.core_group_rate > 0))
+    h.cross_group = models::Hockney{intra.latency + intra_fixed + node.core_group_latency, 1 / group_bw};
+  if (node.numa_domains > 1 && (node.numa_latency > 0 || node.core_group_rate > 0))
+    h.cross_numa = models::Hockney{intra.latency + intra_fixed + node.numa_latency, 1 / group_bw};
   if (hosts.size() > 1) {
     const Route mean = mean_route(hosts, route);
     h.inter = {mean.latency + fixed(impl_->protocols.inter), 1 / mean.bandwidth};
@@ -435,8 +447,8 @@ void Simulation::run(std::span<const RunSpec> specs, Reporter& reporter) {
   if (impl->protocols.intra.kind == ProtocolKind::shm) {
     std::vector<NodeModel::Placed> placed;
     for (int r = 0; r < procs; ++r)
-      placed.push_back(
-          {impl->hosts[static_cast<std::size_t>(impl->placement.node_of(r))], impl->placement.socket_of(r)});
+      placed.push_back({impl->hosts[static_cast<std::size_t>(impl->placement.node_of(r))], impl->placement.socket_of(r),
+                        impl->placement.core_of(r)});
     impl->nodes = std::make_unique<NodeModel>(placed);
   }
 

@@ -115,8 +115,8 @@ std::vector<Setting> make_table() {
        .engines = kPlaced,
        .coarray = true,
        .help = "sim, and model with --intra or --platform: rank placement like mpirun's: core (fill a node's "
-               "cores, socket 0's first), ppr:K:node, ppr:K:socket, node (round-robin over nodes), socket "
-               "(default ppr:1:node)",
+               "cores, socket 0's first), ppr:K:node, ppr:K:socket, node (round-robin over nodes), socket, numa "
+               "(round-robin over a node's sockets or NUMA domains), ppr:K:numa (default ppr:1:node)",
        .check = map_by_problem,
        .store = [](EngineSettings& s, const SettingValue& v) { s.sim.map_by = *models::parse_map_by(text_of(v)); },
        .show = [](const EngineSettings& s) { return json_string(models::to_string(s.sim.map_by)); }},

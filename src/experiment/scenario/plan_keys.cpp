@@ -47,7 +47,7 @@ std::string placement_text(const models::Placement& p) {
   // earlier results still resume.
   const int sockets = p.cores_per_socket > 0 ? 1 : p.sockets;
   return std::to_string(p.block) + "/" + std::to_string(p.round_robin) + "/" + std::to_string(sockets) + "/" +
-         (p.by_socket ? "1" : "0");
+         (p.by_socket ? "1" : "0") + (p.by_numa ? "/numa:" + std::to_string(p.numa_block) : std::string());
 }
 
 std::string hockney_text(const models::Hockney& h) { return format_real(h.alpha) + "/" + format_real(h.beta); }
@@ -81,6 +81,13 @@ std::string model_settings_text(const ModelConfig& m) {
     const models::Placement& p = m.two_level.placement;
     t += ";cross_socket=" + hockney_text(*m.two_level.cross_socket) + ";sockets=" + std::to_string(p.sockets) + "/" +
          std::to_string(p.cores_per_socket) + "/" + (p.by_socket ? "1" : "0");
+  }
+  if (m.kind == ModelConfig::Kind::two_level && (m.two_level.cross_numa || m.two_level.cross_group)) {
+    const models::Placement& p = m.two_level.placement;
+    t += ";cores=" + std::to_string(p.cores_per_socket) + "/" + std::to_string(p.cores_per_numa) + "/" +
+         std::to_string(p.cores_per_group) + "/" + (p.by_socket ? "1" : "0");
+    if (m.two_level.cross_numa) t += ";cross_numa=" + hockney_text(*m.two_level.cross_numa);
+    if (m.two_level.cross_group) t += ";cross_group=" + hockney_text(*m.two_level.cross_group);
   }
   if (m.kind != ModelConfig::Kind::loggp && !m.send_overhead.empty())
     t += ";send_overhead=" + models::to_string(m.send_overhead);

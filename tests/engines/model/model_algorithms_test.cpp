@@ -68,7 +68,7 @@ ModelConfig one_port() {
 ModelConfig two_level() {
   ModelConfig c;
   c.kind = ModelConfig::Kind::two_level;
-  c.two_level = {{1e-6, 0.2e-9}, {10e-6, 0.8e-9}, models::block_placement(3), std::nullopt};
+  c.two_level = {{1e-6, 0.2e-9}, {10e-6, 0.8e-9}, models::block_placement(3), std::nullopt, std::nullopt, std::nullopt};
   return c;
 }
 

@@ -32,7 +32,7 @@ ModelConfig hockney(double alpha, double beta) {
 TEST(ModelEngine, TwoLevelHockneyChoosesByNode) {
   ModelConfig c;
   c.kind = ModelConfig::Kind::two_level;
-  c.two_level = {{1e-6, 0.1e-9}, {20e-6, 1e-9}, models::block_placement(2), std::nullopt};
+  c.two_level = {{1e-6, 0.1e-9}, {20e-6, 1e-9}, models::block_placement(2), std::nullopt, std::nullopt, std::nullopt};
   const double m = 100000, intra = 1e-6 + 0.1e-9 * m, inter = 20e-6 + 1e-9 * m;
   RunSpec s = named_spec("bcast/basic_linear", 6, 100000);
   RunResult r = run_model(c, s);
@@ -119,6 +119,31 @@ TEST(ModelEngine, CrossSocketPairsTakeTheirOwnCosts) {
   c.two_level.cross_socket.reset();
   r = run_model(c, s);
   for (std::size_t k = 1; k < 4; ++k) EXPECT_NEAR(r.finish_s[k], within, 1e-15) << "rank " << k;
+}
+
+// One socket of 8 cores, 2 NUMA domains of 4, core groups of 2; map-by core puts rank r on core
+// r. A linear broadcast from 0 (concurrent sends) reaches rank 1 (its core group) at `intra`,
+// ranks 2 and 3 (the other group of NUMA 0) at `cross_group`, ranks 4-7 (NUMA 1) at
+// `cross_numa`: the level each pair shares.
+TEST(ModelEngine, PairsInsideASocketTakeTheLevelTheyShare) {
+  ModelConfig c;
+  c.kind = ModelConfig::Kind::two_level;
+  c.concurrent_intra_sends = true;
+  c.two_level.intra = {0.15e-6, 0.1e-9};
+  c.two_level.inter = {20e-6, 1e-9};
+  c.two_level.cross_group = models::Hockney{0.3e-6, 0.2e-9};
+  c.two_level.cross_numa = models::Hockney{0.4e-6, 0.3e-9};
+  const double m = 1000, group = 0.15e-6 + 0.1e-9 * m, ccx = 0.3e-6 + 0.2e-9 * m, numa = 0.4e-6 + 0.3e-9 * m;
+  models::NodeShape shape{1, 1, 8};
+  shape.core_group = 2;
+  shape.numa_domains = 2;
+  std::string error;
+  const auto core = models::place(*models::parse_map_by("core"), shape, error);
+  ASSERT_TRUE(core) << error;
+  c.two_level.placement = *core;
+  const RunResult r = run_model(c, named_spec("bcast/basic_linear", 8, 1000));
+  const double want[] = {0, group, ccx, ccx, numa, numa, numa, numa};
+  for (std::size_t k = 1; k < 8; ++k) EXPECT_NEAR(r.finish_s[k], want[k], 1e-15) << "rank " << k;
 }
 
 // Overhead tables (Hockney, alpha 10 us, beta 1 ns): a send of m bytes costs the sender
@@ -374,7 +399,8 @@ TEST(ModelEngine, RanksThatReceiveFirstStartLateWithTheSameResults) {
   loggp.kind = ModelConfig::Kind::loggp;
   ModelConfig two_level;
   two_level.kind = ModelConfig::Kind::two_level;
-  two_level.two_level = {{1e-6, 0.1e-9}, {20e-6, 1e-9}, models::block_placement(3), std::nullopt};
+  two_level.two_level = {{1e-6, 0.1e-9}, {20e-6, 1e-9}, models::block_placement(3),
+                         std::nullopt,   std::nullopt,  std::nullopt};
   NullSink sink;
   int checked = 0;
   for (const AlgorithmInfo& a : all_algorithms()) {

@@ -213,6 +213,29 @@ TEST(PlatformFile, CollsimHostProperties) {
             "p.xml:5:5: <prop id=\"collsim/sockets\"> value '3' does not divide the 16 cores of the <cluster>");
   EXPECT_EQ(refusal(cluster(kCluster, "<prop id=\"collsim/sockets\" value=\"0\"/>")),
             "p.xml:5:5: <prop id=\"collsim/sockets\"> value '0' does not divide the 1 core of the <cluster>");
+  // Levels inside a socket: after collsim/sockets, dividing a socket's (or NUMA domain's) cores.
+  EXPECT_EQ(refusal(cluster(kCluster + " core=\"16\"", "<prop id=\"collsim/core_group\" value=\"4\"/>")),
+            "p.xml:5:5: <prop id=\"collsim/core_group\"> needs collsim/sockets stated before it in the <cluster>");
+  EXPECT_EQ(refusal(cluster(kCluster + " core=\"16\"",
+                            "<prop id=\"collsim/sockets\" value=\"2\"/>"
+                            "<prop id=\"collsim/numa_domains\" value=\"3\"/>")),
+            "p.xml:5:43: <prop id=\"collsim/numa_domains\"> value '3' does not divide the 8 cores of a socket");
+  EXPECT_EQ(refusal(cluster(kCluster + " core=\"16\"",
+                            "<prop id=\"collsim/sockets\" value=\"2\"/>"
+                            "<prop id=\"collsim/numa_domains\" value=\"4\"/>"
+                            "<prop id=\"collsim/core_group\" value=\"4\"/>")),
+            "p.xml:5:86: <prop id=\"collsim/core_group\"> value '4' does not divide the 2 cores of a NUMA domain");
+  EXPECT_EQ(refusal(cluster(kCluster, "<prop id=\"collsim/numa_latency\" value=\"soon\"/>")),
+            "p.xml:5:5: <prop id=\"collsim/numa_latency\"> value 'soon' is not a time (e.g. 100ns; a bare number is "
+            "seconds)");
+  EXPECT_EQ(refusal(cluster(kCluster, "<prop id=\"collsim/core_group_bandwidth\" value=\"wide\"/>")),
+            "p.xml:5:5: <prop id=\"collsim/core_group_bandwidth\"> value 'wide' is not a bandwidth (e.g. 6GBps; 0: "
+            "not modelled)");
+  EXPECT_EQ(refusal(cluster(kCluster + " core=\"16\"",
+                            "<prop id=\"collsim/sockets\" value=\"2\"/>"
+                            "<prop id=\"collsim/numa_domains\" value=\"2\"/>"
+                            "<prop id=\"collsim/core_group\" value=\"2\"/>")),
+            "");
   EXPECT_EQ(refusal(cluster(kCluster, "<prop id=\"collsim/protocol\" value=\"udp\"/>")),
             "p.xml:5:5: <prop id=\"collsim/protocol\"> value 'udp' is not a protocol (ideal, tcp, tcp+shm, ucx)");
   EXPECT_EQ(refusal(cluster(kCluster, "<prop id=\"collsim/tcp/buffer\" value=\"big\"/>")),

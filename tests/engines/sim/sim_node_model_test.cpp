@@ -179,6 +179,63 @@ TEST(SimNodeModel, SingleCopiesFromOneRankShareWhatItsMemoryGives) {
     expect_time(eager.finish_s[k], k * 4014 / kCopy + kHandover, "eager receiver " + std::to_string(k));
 }
 
+// node2x4 with 8 cores a socket and levels inside it: 2 NUMA domains of 4 cores (each with
+// 1.2 GB/s of memory), core groups of 2; a copy between two groups of one domain crosses a link
+// of 0.4 GB/s and 3 us, between two domains of one socket a link of 0.4 GB/s and 5 us. map-by
+// ppr:16:node puts rank r on core r of socket 0 (r < 8): group r / 2, NUMA domain r / 4.
+constexpr double kGroupBw = 0.4e9, kGroupLat = 3 * kUs, kNumaLat = 5 * kUs, kDomain = 1.2e9;
+
+SimConfig node_with_levels(const std::string& map_by) {
+  std::string xml = collsim_test::slurp(collsim_test::platform("test/node2x4.xml"));
+  xml.replace(xml.find("core=\"8\""), 8, "core=\"16\"");
+  xml.insert(xml.find("  </cluster>"),
+             "    <prop id=\"collsim/numa_domains\" value=\"2\"/>\n"
+             "    <prop id=\"collsim/core_group\" value=\"2\"/>\n"
+             "    <prop id=\"collsim/core_group_latency\" value=\"3us\"/>\n"
+             "    <prop id=\"collsim/core_group_bandwidth\" value=\"0.4GBps\"/>\n"
+             "    <prop id=\"collsim/numa_latency\" value=\"5us\"/>\n"
+             "    <prop id=\"collsim/numa_memory_bandwidth\" value=\"1.2GBps\"/>\n");
+  SimConfig c = node(map_by);
+  c.platform_file =
+      collsim_test::write_file(collsim_test::fresh_dir("sim_node_model", "levels") / "node2x8.xml", xml).string();
+  return c;
+}
+
+TEST(SimNodeModel, ACopyInsideASocketGoesThroughTheLevelItsRanksShare) {
+  // A rendezvous of N bytes from rank 0: the RGET (48 bytes), the receiver's single copy, the FIN
+  // (24 bytes), each over the pair's route. Same core group: a lone pair at a core's 1 GB/s (the
+  // domain's 1.2 GB/s is wider).
+  const double n = 300000;
+  RunResult r = run_one(node_with_levels("ppr:16:node"), spec_for(kOneToPeer, 8, 300000, 1));
+  expect_time(r.finish_s[1], 48 / kCopy + kHandover + n / kCopy, "same core group");
+  // Rank 2, the other group of NUMA domain 0: every piece crosses the 0.4 GB/s, 3 us link.
+  r = run_one(node_with_levels("ppr:16:node"), spec_for(kOneToPeer, 8, 300000, 2));
+  double received = kGroupLat + 48 / kGroupBw + kHandover + kGroupLat + n / kGroupBw;
+  expect_time(r.finish_s[2], received, "other core group");
+  expect_time(r.finish_s[0], received + kGroupLat + 24 / kGroupBw + kHandover, "sender to the other group");
+  // Rank 4, NUMA domain 1 of the same socket: the same link's rate, the NUMA latency.
+  r = run_one(node_with_levels("ppr:16:node"), spec_for(kOneToPeer, 8, 300000, 4));
+  received = kNumaLat + 48 / kGroupBw + kHandover + kNumaLat + n / kGroupBw;
+  expect_time(r.finish_s[4], received, "other NUMA domain");
+  expect_time(r.finish_s[0], received + kNumaLat + 24 / kGroupBw + kHandover, "sender to the other domain");
+  // map-by ppr:2:numa puts ranks 2 and 3 on domain 1 (cores 4 and 5): rank 2 is as far as rank 4
+  // was under ppr:16:node.
+  r = run_one(node_with_levels("ppr:2:numa"), spec_for(kOneToPeer, 4, 300000, 2));
+  expect_time(r.finish_s[2], received, "other NUMA domain, ppr:2:numa");
+}
+
+TEST(SimNodeModel, CopiesOfOneNumaDomainShareItsMemoryBandwidth) {
+  // Four pairs at once, each inside one core group: (0,1) and (2,3) in domain 0, (4,5) and (6,7)
+  // in domain 1. Each domain's 1.2 GB/s goes to its two copies, 0.6 GB/s each (below a core's
+  // 1 GB/s), whatever the other domain does; the socket's 1.5 GB/s is no longer one pool (it
+  // would give 0.375 GB/s each).
+  const double n = 300000, each = kDomain / 2;
+  const RunResult r = run_one(node_with_levels("ppr:16:node"), spec_for(kPairs, 8, 300000));
+  const double shared = 48 / each + kHandover + n / each;
+  for (int k : {1, 3, 5, 7}) expect_time(r.finish_s[k], shared, "receiver " + std::to_string(k));
+  for (int k : {0, 2, 4, 6}) expect_time(r.finish_s[k], shared + 24 / each + kHandover, "sender " + std::to_string(k));
+}
+
 TEST(SimNodeModel, ANodeWithoutMemoryBandwidthKeepsItsLoopback) {
   // star16 states no memory bandwidth: the root's copies go out together on the host's links
   // (20 us and 1.25 GB/s), shared three ways.
