@@ -116,15 +116,14 @@ NodeModel::NodeModel(const std::vector<Placed>& ranks)
     impl->set_host_model(models->get_host_model());
 
     const auto sockets = static_cast<std::size_t>(std::max(1, f.sockets));
-    // The levels inside a socket (above): a rank's NUMA domain and its unit, the core group where
-    // the host has them, else the NUMA domain.
-    const int per_socket = host->get_core_count() / static_cast<int>(sockets);
+    // The levels inside a socket (above), as the placement put the rank: its NUMA domain, and its
+    // unit, the core group where the host has them, else the NUMA domain.
     const auto domains = static_cast<std::size_t>(f.numa_domains > 0 ? f.numa_domains : 1);
-    const int per_domain = std::max(1, per_socket / static_cast<int>(domains));
-    const auto core_of = [&](int r) { return std::max(0, ranks[static_cast<std::size_t>(r)].core); };
-    const auto domain_of = [&](int r) { return static_cast<std::size_t>(core_of(r) / per_domain) % domains; };
+    const auto domain_of = [&](int r) {
+      return static_cast<std::size_t>(std::max(0, ranks[static_cast<std::size_t>(r)].numa)) % domains;
+    };
     const auto unit_of = [&](int r) {
-      if (f.core_group > 0) return core_of(r) / f.core_group;
+      if (f.core_group > 0) return ranks[static_cast<std::size_t>(r)].group;
       return f.numa_domains > 0 ? static_cast<int>(domain_of(r)) : 0;
     };
     const double domain_bw = f.numa_domains > 0

@@ -101,7 +101,9 @@ class NodeModel {
   struct Placed {
     simgrid::s4u::Host* node;
     int socket;
-    int core = -1;  // within the socket (placement.hpp's core_of); -1 = not known
+    // Within the socket (placement.hpp's numa_of and group_of; 0 where the platform has no such level).
+    int numa = 0;
+    int group = 0;
   };
   // Builds the zones of the nodes that hold two ranks or more of `ranks` (rank r at ranks[r])
   // and state a memory bandwidth. Call before the simulation runs (SimGrid refuses new hosts and

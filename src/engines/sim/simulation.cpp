@@ -448,7 +448,7 @@ void Simulation::run(std::span<const RunSpec> specs, Reporter& reporter) {
     std::vector<NodeModel::Placed> placed;
     for (int r = 0; r < procs; ++r)
       placed.push_back({impl->hosts[static_cast<std::size_t>(impl->placement.node_of(r))], impl->placement.socket_of(r),
-                        impl->placement.core_of(r)});
+                        impl->placement.numa_of(r), impl->placement.group_of(r)});
     impl->nodes = std::make_unique<NodeModel>(placed);
   }
 
