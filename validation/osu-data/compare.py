@@ -2,7 +2,7 @@
 """Set collsim's predictions of OSU collectives beside published measurements (issue 29, item 7).
 
     validation/osu-data/compare.py --measured POINTS.csv --results RESULTS.csv [--results MORE.csv]
-                                   [--op bcast] [--ompi PREFIX] [--note TEXT] [--default ompi-4.0]
+                                   [--op bcast] [--ompi PREFIX] [--note TEXT] [--default ompi-4.0|ompi-4.1]
                                    [--mapping core]
                                    [--markdown OUT.md] [--csv OUT.csv]
 
@@ -16,8 +16,9 @@ partition of a dataset).
 
 With --default ompi-4.0 the measured rows are those of Open MPI's default (algorithm "default",
 nothing forced), and each is set beside the prediction for the algorithm that Open MPI 3.1-4.0's
-fixed decision runs at that point (ompi40_decision below, written from the v4.0.3 source); the
-ranking table then has nothing to rank.
+fixed decision runs at that point (ompi40_decision below, written from the v4.0.3 source; with
+--default ompi-4.1, Open MPI 4.1's, ompi41_decision, for the barrier); the ranking table then has
+nothing to rank.
 
 Reported, per engine and per (algorithm, mapping): points, median of predicted/measured, its
 inter-quartile range, share of points within 1.25x and 2x (either way). Per engine and mapping,
@@ -72,6 +73,23 @@ def ompi40_decision(op, procs, size):
     fail(f"--default ompi-4.0: no decision written here for {op}")
 
 
+def ompi41_decision(op, procs, size):
+    """The algorithm Open MPI 4.1's coll/tuned runs when nothing is forced (its fixed decision,
+    ompi/mca/coll/tuned/coll_tuned_decision_fixed.c at v4.1.x; also what it runs under
+    coll_tuned_use_dynamic_rules with no rule for the collective): the barrier depends on the
+    communicator size only."""
+    if op == "barrier":
+        for below, algorithm in ((4, "recursive_doubling"), (8, "linear"), (64, "recursive_doubling"),
+                                 (256, "bruck"), (512, "tree"), (1024, "bruck"), (4096, "tree")):
+            if procs < below:
+                return algorithm
+        return "bruck"
+    fail(f"--default ompi-4.1: no decision written here for {op}")
+
+
+DECISIONS = {"ompi-4.0": ompi40_decision, "ompi-4.1": ompi41_decision}
+
+
 def read_measured(path, op, ompi, note="", default=""):
     """{(algorithm, mapping, procs, bytes): avg seconds} of the forced algorithms of op (with
     --default, of its default rows, keyed by the algorithm the decision runs)."""
@@ -86,7 +104,7 @@ def read_measured(path, op, ompi, note="", default=""):
                     continue
                 try:
                     procs, size = int(row["procs"]), int(row["bytes"])
-                    algorithm = ompi40_decision(op, procs, size) if default else row["algorithm"]
+                    algorithm = DECISIONS[default](op, procs, size) if default else row["algorithm"]
                     key = (algorithm, row["mapping"], procs, size)
                     sums[key].append(float(row["osu_avg_us"]) * 1e-6)
                 except ValueError as e:
@@ -213,7 +231,7 @@ def main():
     parser.add_argument("--ompi", default="", help="keep measured rows whose ompi column starts with this")
     parser.add_argument("--mapping", default="", help="the mapping of result rows without a map_by value")
     parser.add_argument("--note", default="", help="keep measured rows whose note column is this")
-    parser.add_argument("--default", choices=["ompi-4.0"], help="compare Open MPI's default rows (see above)")
+    parser.add_argument("--default", choices=sorted(DECISIONS), help="compare Open MPI's default rows (see above)")
     parser.add_argument("--markdown", help="write the tables as Markdown here (else to standard output)")
     parser.add_argument("--csv", help="write the per-point comparison here")
     args = parser.parse_args()
