@@ -121,9 +121,12 @@ int coarray(const ParsedOptions& o) {
       const bool pattern_covered = point.pattern == coarray::Pattern::one || (point.sync == coarray::SyncKind::memory &&
                                                                               model.kind == ModelConfig::Kind::hockney);
       if (!model.one_port && model.kind != ModelConfig::Kind::loggp && sync_covered && pattern_covered) {
-        const models::CoarrayCosts costs{model.hockney_between(point.origin, point.target), model.copy_bandwidth,
-                                         model.send_overhead, model.registration,
-                                         point.registered_bytes_per_statement(), model.copy_overhead,
+        const models::CoarrayCosts costs{model.hockney_between(point.origin, point.target),
+                                         model.copy_bandwidth,
+                                         model.send_overhead,
+                                         model.registration,
+                                         point.registered_bytes_per_statement(),
+                                         model.copy_overhead,
                                          model.sync_overhead};
         const std::optional<double> t =
             models::coarray_pattern_time(point.pattern, images, point.plan(), costs, point.mode, point.get);

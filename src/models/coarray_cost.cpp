@@ -27,8 +27,7 @@ namespace {
 double unit_copies(const coarray::Scheme& scheme, std::size_t n, const CoarrayCosts& costs) {
   if (n == 0) return 0;
   const std::size_t k = scheme.table_case == 2 || scheme.table_case == 3 ? n / scheme.nl : 1;
-  return static_cast<double>(k) *
-         copy_time(static_cast<double>(n / k), costs.copy_bandwidth, costs.copy_overhead);
+  return static_cast<double>(k) * copy_time(static_cast<double>(n / k), costs.copy_bandwidth, costs.copy_overhead);
 }
 
 }  // namespace
@@ -200,7 +199,8 @@ std::optional<double> coarray_pattern_time(coarray::Pattern pattern, int images,
       if (units.last != units.unit) return std::nullopt;
       const double alpha = costs.hockney.alpha, beta = costs.hockney.beta, f = costs.overhead.at(0);
       const double n = static_cast<double>(units.unit), k = static_cast<double>(plan.transfers);
-      const double p = (plan.scheme.dma() ? 0 : unit_copies(plan.scheme, units.unit, costs)) + costs.overhead.at(units.unit);
+      const double p =
+          (plan.scheme.dma() ? 0 : unit_copies(plan.scheme, units.unit, costs)) + costs.overhead.at(units.unit);
       return std::max(alone(plan) + (images - 2) * beta * n,
                       p + (images - 1) * k * beta * n + 2 * alpha + 2 * f + costs.sync_overhead);
     }

@@ -433,9 +433,10 @@ std::vector<Setting> make_table() {
        .help = "model: a local copy's per-call cost besides its bytes, c0 (a copy of n bytes: c0 + n / copy "
                "rate), e.g. 100ns (default 0); the sim's is the platform's collsim/copy_overhead",
        .store = [](EngineSettings& s, const SettingValue& v) { s.model.copy_overhead = real_of(v); },
-       .show = [](const EngineSettings& s) {
-         return s.model.copy_overhead > 0 ? format_real(s.model.copy_overhead) : std::string();
-       }},
+       .show =
+           [](const EngineSettings& s) {
+             return s.model.copy_overhead > 0 ? format_real(s.model.copy_overhead) : std::string();
+           }},
       {.group = G::model,
        .option = "sync-overhead",
        .key = "model.sync_overhead",
@@ -447,9 +448,10 @@ std::vector<Setting> make_table() {
        .help = "model: the rank's core time per win_sync, F (a coarray's sync memory runs one), e.g. 2us "
                "(default 0), as the sim's PROFILE/sync_overhead",
        .store = [](EngineSettings& s, const SettingValue& v) { s.model.sync_overhead = real_of(v); },
-       .show = [](const EngineSettings& s) {
-         return s.model.sync_overhead > 0 ? format_real(s.model.sync_overhead) : std::string();
-       }},
+       .show =
+           [](const EngineSettings& s) {
+             return s.model.sync_overhead > 0 ? format_real(s.model.sync_overhead) : std::string();
+           }},
       // A coarray program reduces nothing.
       {.group = G::model,
        .option = "reduce-gamma",
