@@ -3,16 +3,28 @@ machine's shared memory").
 
 Open MPI's one-sided shared memory (osc sm) maps the target's window into the origin: a put or a
 get is a copy by the origin's core, and a flush has nothing in flight to wait for. The platform
-states that with what the sim engine has: no latency inside the node, a copy rate, and a software
-overhead o for every put, get and flush (shm/send_overhead). The three measurements, each the
-fastest of many runs (other processes share the two cores and only ever delay a run):
+states that with what the sim engine has: no latency inside the node, a copy rate, a software
+overhead o for every put, get and flush (shm/send_overhead), a cost F of the segment's end, its
+win_sync (shm/sync_overhead; the flush_all before it goes by the tcp profile, free here), and a
+per-call cost c0 of every local copy (collsim/copy_overhead: a copy of n bytes is c0 + n / rate).
+The five measurements, each the fastest of many runs (other processes share the two cores and
+only ever delay a run):
 
-  1. many small puts: 10000 blocking DMA puts of 8 B (each a put and its flush) in one segment,
-     t_small; each costs 2 o in the sim engine, so o = t_small / 10000 / 2;
-  2. one large put: one blocking DMA put of 1.6 MB, t_large = 2 o + 1.6e6 / rate, so the copy rate
-     rate = 1.6e6 / (t_large - 2 o), for the put's copy (loopback bandwidth, memory bandwidth)
-     and the runtime's local copies into its buffer (memcpy) alike;
-  3. the ping-pong of 1 B (collsim-mpi pingpong), one way = min RTT / 2 = o + r: what the
+  1. one small put: one blocking DMA put of 8 B (a put and its flush) and the segment's end,
+     t_one = 2 o + F;
+  2. many small puts: 10000 of them in one segment, t_small = 10000 x 2 o + F; with 1,
+     o = (t_small - t_one) / (2 x 10000 - 2) and F = t_one - 2 o (clamped at 0, then o =
+     t_small / 20000, as the fit file says). The 8 B of each put (0.3 ns here) go into o;
+  3. one large put: one blocking DMA put of 1.6 MB, t_large = 2 o + 1.6e6 / rate + F, so the copy
+     rate = 1.6e6 / (t_large - 2 o - F), for the put's copy (loopback bandwidth, memory
+     bandwidth) and the runtime's local copies into its buffer (memcpy) alike;
+  4. many small copies: one buffered statement whose local section is 20000 pieces of 8 B apart
+     and whose remote is contiguous (remote(1:20000) = local(1:40000:2), B = 400000: case 2, each
+     unit packed from its 8-byte pieces and put at once), t_copies = copies x c0 + bytes / rate
+     (the copies' bytes) + puts x (2 o + unit / rate) + F, the counts the plan's own (the csv's
+     copies and transfers), so c0 = (t_copies - puts x 2 o - F - 2 x bytes / rate) / copies
+     (clamped at 0);
+  5. the ping-pong of 1 B (collsim-mpi pingpong), one way = min RTT / 2 = o + r: what the
      receiver of a two-sided message spends, r = one way - o, is shm/recv_overhead (one-sided
      operations have no receiver).
 
@@ -31,6 +43,7 @@ import sys
 
 PUTS = 10000
 LARGE = 1600000
+PIECES = 20000  # 8-byte pieces of the copies' statement
 
 
 def fail(msg):
@@ -49,13 +62,18 @@ def run(cmd):
     return p.stdout
 
 
-def coarray_min(binary, args, runs):
-    cmd = [f"{binary}/collsim", "coarray", "--engine", "mpi", "--registered", *args, "--statistic", "min",
-           "--min-runs", str(runs), "--max-runs", str(runs), "--csv"]
+def coarray_row(binary, args, runs, registered=True):
+    cmd = [f"{binary}/collsim", "coarray", "--engine", "mpi", *(["--registered"] if registered else []), *args,
+           "--statistic", "min", "--min-runs", str(runs), "--max-runs", str(runs), "--csv"]
     rows = list(csv.DictReader(io.StringIO(run(cmd))))
     if len(rows) != 1 or rows[0]["data"] != "ok":
         fail(f"'{' '.join(cmd)}' gave no checked row")
-    return float(rows[0]["time_s"]), " ".join(cmd)
+    return rows[0], " ".join(cmd)
+
+
+def coarray_min(binary, args, runs):
+    row, cmd = coarray_row(binary, args, runs)
+    return float(row["time_s"]), cmd
 
 
 def main():
@@ -73,31 +91,61 @@ def main():
         one_way = float(next(csv.DictReader(f))["min_rtt_s"]) / 2
     os.remove(pp_csv)
 
+    t_one, one_cmd = coarray_min(a.bin, ["--local", "1:1", "--local-shape", "1", "--remote", "1:1",
+                                         "--remote-shape", "1"], 200)
     t_small, small_cmd = coarray_min(a.bin, ["--local", "1:10000", "--local-shape", "10000", "--remote",
                                              f"1:{2 * PUTS}:2", "--remote-shape", str(2 * PUTS)], 50)
     t_large, large_cmd = coarray_min(a.bin, ["--local", ":", "--local-shape", str(LARGE // 8), "--remote", ":",
                                              "--remote-shape", str(LARGE // 8)], 100)
-    o = t_small / PUTS / 2
-    if t_large <= 2 * o:
-        fail(f"the 1.6 MB put ({t_large:.3e} s) took no longer than two overheads ({2 * o:.3e} s)")
-    rate = LARGE / (t_large - 2 * o)
+    copies_row, copies_cmd = coarray_row(a.bin, ["--local", f"1:{2 * PIECES}:2", "--local-shape", str(2 * PIECES),
+                                                 "--remote", ":", "--remote-shape", str(PIECES)], 50, registered=False)
+    o = (t_small - t_one) / (2 * PUTS - 2)
+    if o <= 0:
+        fail(f"{PUTS} puts ({t_small:.3e} s) took no longer than one ({t_one:.3e} s)")
+    f = t_one - 2 * o
+    f_note = ""
+    if f < 0:
+        f_note = f" (t_one - 2 o = {f * 1e9:.0f} ns, clamped at 0; o = t_small / {2 * PUTS} instead)"
+        f, o = 0.0, t_small / PUTS / 2
+    if t_large <= 2 * o + f:
+        fail(f"the 1.6 MB put ({t_large:.3e} s) took no longer than two overheads and F ({2 * o + f:.3e} s)")
+    rate = LARGE / (t_large - 2 * o - f)
+    t_copies = float(copies_row["time_s"])
+    copies, puts, moved = (int(copies_row[k]) for k in ("copies", "transfers", "bytes"))
+    if copies_row["case"] not in ("2", "3") or copies == 0:
+        fail(f"'{copies_cmd}' is case {copies_row['case']} with {copies} copies, not a statement packing pieces")
+    c0 = (t_copies - puts * 2 * o - f - 2 * moved / rate) / copies
+    c0_note = ""
+    if c0 < 0:
+        c0_note = f" ({c0 * 1e9:.1f} ns, clamped at 0)"
+        c0 = 0.0
     r = max(0.0, one_way - o)
 
     ns = lambda s: f"{s * 1e9:.0f}ns"
     gbps = f"{rate / 1e9:.2f}GBps"
     platform_cmd = [f"{a.bin}/collsim", "platform", "--nodes", "1", "--sockets", "1", "--cores", "2",
                     "--protocol", "tcp+shm", "--loopback-latency", "0", "--loopback-bandwidth", gbps,
-                    "--memcpy", gbps, "--memory-bandwidth", gbps,
+                    "--memcpy", gbps, "--memory-bandwidth", gbps, "--copy-overhead", ns(c0),
                     "--protocol-option", f"shm/send_overhead:{ns(o)}",
-                    "--protocol-option", f"shm/recv_overhead:{ns(r)}", "-o", a.output]
+                    "--protocol-option", f"shm/recv_overhead:{ns(r)}",
+                    "--protocol-option", f"shm/sync_overhead:{ns(f)}", "-o", a.output]
     run(platform_cmd)
     lines = [
         f"# {a.output}: measured here (tools/calibrate_shm), each the fastest run",
+        f"one small put: one blocking DMA put of 8 B and sync memory in {t_one * 1e6:.3f} us (fastest of 200): "
+        f"t_one = 2 o + F",
+        f"  {one_cmd}",
         f"small puts: {PUTS} blocking DMA puts of 8 B in {t_small * 1e6:.1f} us (fastest of 50): "
-        f"o = {o * 1e9:.1f} ns per put and per flush",
+        f"o = (t_small - t_one) / {2 * PUTS - 2} = {o * 1e9:.1f} ns per put and per flush",
         f"  {small_cmd}",
-        f"large put: 1.6 MB in {t_large * 1e6:.1f} us (fastest of 100): rate = {rate / 1e9:.2f} GB/s",
+        f"segment end: F = t_one - 2 o = {f * 1e9:.0f} ns{f_note}",
+        f"large put: 1.6 MB in {t_large * 1e6:.1f} us (fastest of 100): rate = 1.6e6 / (t_large - 2 o - F) = "
+        f"{rate / 1e9:.2f} GB/s",
         f"  {large_cmd}",
+        f"small copies: {copies} copies of 8 B into the buffer and {puts} put(s) of {moved} B in all, case "
+        f"{copies_row['case']}, in {t_copies * 1e6:.1f} us (fastest of 50): c0 = (t - {puts} x 2 o - F - 2 x "
+        f"{moved} / rate) / {copies} = {c0 * 1e9:.1f} ns per copy{c0_note}",
+        f"  {copies_cmd}",
         f"ping-pong of 1 B: one way {one_way * 1e9:.0f} ns (min RTT / 2 of 20000): "
         f"receiver's r = {r * 1e9:.0f} ns",
         f"  {' '.join(pp_cmd)}",

@@ -31,7 +31,11 @@ const char* const kCostsHelp =
     "--send-overhead (of the operation's bytes, a flush 0; LogGP: o), the sim engine's protocol\n"
     "profile send_overhead (--protocol-option PROFILE/send_overhead:..., or the platform's); 0 by\n"
     "default. The origin's port injects one put at a time, busy bytes x beta (LogGP: g + (m-1)G;\n"
-    "sim: the puts share the origin's link), so k puts take at least k times one's wire time.\n";
+    "sim: the puts share the origin's link), so k puts take at least k times one's wire time.\n"
+    "A local copy into or out of the buffer costs c0 + bytes / rate: the model's --copy-overhead and\n"
+    "--copy-bandwidth, the sim's platform (collsim/copy_overhead, memcpy_bw). Each win_sync (sync memory\n"
+    "is flush_all and win_sync; sync all and sync images run two) costs F: the model's --sync-overhead,\n"
+    "the sim's PROFILE/sync_overhead of the profile inside the node. All 0 by default.\n";
 
 std::vector<OptionDef> coarray_options() {
   std::vector<OptionDef> defs = {
@@ -117,9 +121,13 @@ int coarray(const ParsedOptions& o) {
       const bool pattern_covered = point.pattern == coarray::Pattern::one || (point.sync == coarray::SyncKind::memory &&
                                                                               model.kind == ModelConfig::Kind::hockney);
       if (!model.one_port && model.kind != ModelConfig::Kind::loggp && sync_covered && pattern_covered) {
-        const models::CoarrayCosts costs{model.hockney_between(point.origin, point.target), model.copy_bandwidth,
-                                         model.send_overhead, model.registration,
-                                         point.registered_bytes_per_statement()};
+        const models::CoarrayCosts costs{model.hockney_between(point.origin, point.target),
+                                         model.copy_bandwidth,
+                                         model.send_overhead,
+                                         model.registration,
+                                         point.registered_bytes_per_statement(),
+                                         model.copy_overhead,
+                                         model.sync_overhead};
         const std::optional<double> t =
             models::coarray_pattern_time(point.pattern, images, point.plan(), costs, point.mode, point.get);
         if (t) {

@@ -20,8 +20,20 @@ double datatype_overhead(const coarray::Scheme& scheme, std::size_t bytes, const
   return static_cast<double>(bytes / m) * overhead.at(m);
 }
 
-// The units of the segment in order, each of n_i bytes, with c_i = n_i / bw its copies (cases 1
-// to 4 copy each unit's bytes once, in pieces whose sizes do not matter), o_i = o(n_i), f = o(0),
+namespace {
+
+// The copies of one buffered unit of n bytes: its n / NL pieces one by one in cases 2 and 3, the
+// unit at once in cases 1 and 4 (coarray_transfer.cpp's pack and unpack), each c0 + bytes / bw.
+double unit_copies(const coarray::Scheme& scheme, std::size_t n, const CoarrayCosts& costs) {
+  if (n == 0) return 0;
+  const std::size_t k = scheme.table_case == 2 || scheme.table_case == 3 ? n / scheme.nl : 1;
+  return static_cast<double>(k) * copy_time(static_cast<double>(n / k), costs.copy_bandwidth, costs.copy_overhead);
+}
+
+}  // namespace
+
+// The units of the segment in order, each of n_i bytes, with c_i = k_i*c0 + n_i / bw its copies
+// (cases 1 to 4 copy each unit's bytes once, in k_i pieces: unit_copies), o_i = o(n_i), f = o(0),
 // w_i = beta*n_i. The origin's clock t and its port p start at 0. Unit i:
 //  - buffered, before its copies, the origin waits for the put that last read the buffer it is
 //    about to fill: none when blocking (each put was waited for) or nowait (its own copy); put
@@ -30,7 +42,8 @@ double datatype_overhead(const coarray::Scheme& scheme, std::size_t bytes, const
 //  - the put starts at s_i = max(t, p), p = s_i + w_i, and arrives at a_i = s_i + alpha + w_i;
 //  - blocking: t = a_i (wait), then the flush: t = t + f + alpha.
 // The segment's end waits for every put (t = max(t, a_i)), then flush_all: t += f, and + alpha
-// if any put is unflushed (every non-blocking one). With o = 0 this sums to the closed forms
+// if any put is unflushed (every non-blocking one), then win_sync: t += F. With o = F = 0 this
+// sums to the closed forms
 //   blocking          C + 2*alpha*k + beta*S
 //   safe, buffered    C + alpha*(k+1) + beta*S           (each unit waits for the previous put)
 //   DMA, non-blocking alpha*2 + beta*m*k                 (k puts of m bytes back to back)
@@ -61,7 +74,7 @@ double coarray_put_time(const coarray::Plan& plan, const CoarrayCosts& costs, Pu
         if (buffered) {
           if (mode == PutMode::nonblocking) t = std::max(t, arrived[0]);
           if (mode == PutMode::double_buffered) t = std::max(t, arrived[1]);
-          t += copy_time(bytes, costs.copy_bandwidth);
+          t += unit_copies(plan.scheme, n, costs);
         }
         t += datatype ? datatype_overhead(plan.scheme, n, costs.overhead) : costs.overhead.at(n);
         const double start = std::max(t, port);
@@ -76,14 +89,15 @@ double coarray_put_time(const coarray::Plan& plan, const CoarrayCosts& costs, Pu
         }
       }
   }
-  t = std::max(t, latest) + f;
-  return unflushed ? t + alpha : t;
+  t = std::max(t, latest) + f + (unflushed ? alpha : 0);
+  return t + costs.sync_overhead;
 }
 
 // Every get is waited for before the next operation: a get of n bytes takes o(n) + 2*alpha +
-// beta*n, and the copies out of the buffer add C (cases 1 to 4; Table 1's single get per unit or
-// Omni's get per NL piece only change k and the sizes). DMA gets straight into local memory, C = 0.
-// With o = 0: k*2*alpha + beta*S + C. The segment's end adds f, each statement its registration.
+// beta*n, and the copies out of the buffer add C = copies*c0 + S_copied / bw (cases 1 to 4;
+// Table 1's single get per unit or Omni's get per NL piece only change k and the sizes). DMA gets
+// straight into local memory, C = 0. With o = 0: k*2*alpha + beta*S + C. The segment's end adds
+// f + F, each statement its registration.
 double coarray_get_time(const coarray::Plan& plan, const CoarrayCosts& costs) {
   const double alpha = costs.hockney.alpha, beta = costs.hockney.beta;
   double overheads = 0;
@@ -106,8 +120,9 @@ double coarray_get_time(const coarray::Plan& plan, const CoarrayCosts& costs) {
     overheads += costs.overhead.at(0);
   }
   return 2 * alpha * static_cast<double>(plan.transfers) + beta * static_cast<double>(plan.bytes) +
-         copy_time(static_cast<double>(plan.bytes_copied), costs.copy_bandwidth) + overheads +
-         static_cast<double>(plan.statements) * costs.registration_per_statement();
+         copy_time(static_cast<double>(plan.bytes_copied), costs.copy_bandwidth) +
+         static_cast<double>(plan.copies) * costs.copy_overhead + overheads +
+         static_cast<double>(plan.statements) * costs.registration_per_statement() + costs.sync_overhead;
 }
 
 namespace {
@@ -152,11 +167,11 @@ double late_barrier_messages(int procs, int origin) {
 }  // namespace
 
 double coarray_sync_time(coarray::SyncKind kind, int images, int origin, const CoarrayCosts& costs) {
-  const double f = costs.overhead.at(0), s = f + costs.hockney.alpha;
+  const double f = costs.overhead.at(0), s = f + costs.hockney.alpha, end = f + costs.sync_overhead;
   switch (kind) {
     case coarray::SyncKind::memory: return 0;
-    case coarray::SyncKind::images: return s + f;
-    case coarray::SyncKind::all: return late_barrier_messages(images, origin) * s + f;
+    case coarray::SyncKind::images: return s + end;
+    case coarray::SyncKind::all: return late_barrier_messages(images, origin) * s + end;
   }
   return 0;
 }
@@ -184,8 +199,10 @@ std::optional<double> coarray_pattern_time(coarray::Pattern pattern, int images,
       if (units.last != units.unit) return std::nullopt;
       const double alpha = costs.hockney.alpha, beta = costs.hockney.beta, f = costs.overhead.at(0);
       const double n = static_cast<double>(units.unit), k = static_cast<double>(plan.transfers);
-      const double p = (plan.scheme.dma() ? 0 : copy_time(n, costs.copy_bandwidth)) + costs.overhead.at(units.unit);
-      return std::max(alone(plan) + (images - 2) * beta * n, p + (images - 1) * k * beta * n + 2 * alpha + 2 * f);
+      const double p =
+          (plan.scheme.dma() ? 0 : unit_copies(plan.scheme, units.unit, costs)) + costs.overhead.at(units.unit);
+      return std::max(alone(plan) + (images - 2) * beta * n,
+                      p + (images - 1) * k * beta * n + 2 * alpha + 2 * f + costs.sync_overhead);
     }
   }
   return std::nullopt;

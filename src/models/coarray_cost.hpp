@@ -11,8 +11,11 @@
 //  - flush(target) completes at max(ready, the latest arrival of the unflushed puts to target) +
 //    alpha (the acknowledgement), or at ready if there are none; flush_all likewise;
 //  - a get of n bytes posted at t completes at t + o(n) + 2*alpha + beta*n (request and reply);
-//  - a copy of n bytes takes n / copy_bandwidth (0: free) and holds the rank;
-//  - win_sync and barrier take no time;
+//  - a copy of n bytes takes c0 + n / copy_bandwidth (c0 = copy_overhead, its per-call cost;
+//    copy_bandwidth 0: the bytes are free) and holds the rank: a buffered unit is one copy in
+//    cases 1 and 4, one per NL piece in cases 2 and 3 (Plan::copies in all);
+//  - win_sync (half of sync memory: flush_all then win_sync; sync all and sync images run two)
+//    takes F = sync_overhead on the rank's core; a barrier takes no time;
 //  - a registration of n bytes (per-statement registration of DMA, before each statement's first
 //    transfer) takes registration.time(n) (models/registration.hpp) and holds the origin.
 //  - a strided put or get (the datatype scheme: one put or get of MPI derived datatypes) is one
@@ -29,7 +32,7 @@
 // On shared memory (Open MPI's osc sm maps the target's window into the origin) a put or get is a
 // copy by the origin's core and a flush has nothing in flight: these rules with alpha = 0, beta the
 // copy rate and o the measured cost of one operation, as tools/calibrate_shm states this machine
-// (platforms/README.md, "This machine's shared memory"). A copy's per-call cost is not a rule yet.
+// (platforms/README.md, "This machine's shared memory"), with its c0 and F.
 #pragma once
 
 #include <optional>
@@ -49,6 +52,8 @@ struct CoarrayCosts {
   Overhead overhead{};        // the origin's per put, get (of their bytes) and flush (0 bytes)
   RegistrationCost registration{};
   std::size_t registered_bytes = 0;  // registered by each statement first (0: nothing registered)
+  double copy_overhead = 0;          // c0: s per local copy, besides its bytes
+  double sync_overhead = 0;          // F: s per win_sync
 
   double registration_per_statement() const { return registration.time(registered_bytes); }
 };
@@ -57,12 +62,12 @@ struct CoarrayCosts {
 // k * o(m), its k = bytes / m pieces of m = min(NL, NR) bytes each.
 double datatype_overhead(const coarray::Scheme& scheme, std::size_t bytes, const Overhead& overhead);
 
-// A segment of plan.statements PUT statements in `mode`, then its end (sync memory): from the
-// first statement's start to the end of the sync memory.
+// A segment of plan.statements PUT statements in `mode`, then its end (sync memory: flush_all,
+// then win_sync's F): from the first statement's start to the end of the sync memory.
 double coarray_put_time(const coarray::Plan& plan, const CoarrayCosts& costs, coarray::PutMode mode);
 
 // plan.statements GET statements one after another (GET is blocking), then the segment's end
-// (sync memory: a flush_all with nothing to flush, o(0)).
+// (sync memory: a flush_all with nothing to flush, o(0), and F).
 double coarray_get_time(const coarray::Plan& plan, const CoarrayCosts& costs);
 
 // What ending the segment with `kind` adds to coarray_put_time and coarray_get_time (which end it
@@ -71,12 +76,12 @@ double coarray_get_time(const coarray::Plan& plan, const CoarrayCosts& costs);
 // from the start; the origin comes last, at the end T of its sync memory. A zero-byte message
 // then takes s = o(0) + alpha from its sender's entry to its arrival (a blocking send completes
 // when it arrives; receives cost nothing: no receive overhead), and each image ends with a sync
-// memory of its own, f = o(0), with nothing to flush:
+// memory of its own, f + F (f = o(0), with nothing to flush; F its win_sync):
 //  - memory: 0;
-//  - images: the origin's message to the target, s, then f: alpha + 2*o(0) (the target's message
-//    to the origin left at the start);
+//  - images: the origin's message to the target, s, then f + F: alpha + 2*o(0) + F (the target's
+//    message to the origin left at the start);
 //  - all: the barrier Open MPI 4.1 runs on `images` processes (algorithms/ompi41_decision.hpp),
-//    timed from the origin's entry, then f. With k = log2 p', p' the largest power of two <= P,
+//    timed from the origin's entry, then f + F. With k = log2 p', p' the largest power of two <= P,
 //    and x = P - p':
 //      recursive_doubling  k*s, + s if x > 0 (the extra ranks' release), + s if the origin is
 //                          an extra rank (its announcement); 2 images: s, 3: 2s (origin 0 or 1)
@@ -86,7 +91,7 @@ double coarray_get_time(const coarray::Plan& plan, const CoarrayCosts& costs);
 //      tree                popcount(origin)*s up to rank 0, then rank 0's releases down the tree
 // Exact (the model engine's time, tests/coarray/coarray_model_test.cpp) under Hockney with one
 // (alpha, beta) between every two images, when the others have done all they can without the
-// origin before it enters: T >= f + s on 2 and 3 images, which a segment that moves a byte
+// origin before it enters: T >= f + F + s on 2 and 3 images, which a segment that moves a byte
 // always takes; on more images the barrier's rounds without the origin take longer (the term
 // is then a lower bound until T covers them).
 double coarray_sync_time(coarray::SyncKind kind, int images, int origin, const CoarrayCosts& costs);
@@ -109,7 +114,7 @@ double coarray_sync_time(coarray::SyncKind kind, int images, int origin, const C
 //    another, so image j starts j*beta*n late. If (N-1)*beta*n <= C every image is ready before its
 //    turn comes round again and they keep that lag: T1 + (N-2)*beta*n. Otherwise the port is busy
 //    from the first start to the last unit's end, (N-1)*k*beta*n, then the last arrives (alpha),
-//    its flush and the end's: p + (N-1)*k*beta*n + 2*alpha + 2*f. The two differ by
+//    its flush and the end's: p + (N-1)*k*beta*n + 2*alpha + 2*f + F. The two differ by
 //    (k-1)*(C - (N-1)*beta*n), so the time is the larger. (k = 1 is the line above.)
 //  - all-to-one otherwise (GET, non-blocking, units of two sizes): nullopt (their interleaving at
 //    the target, with waits for flushes and buffers, has no closed form here; the engine has it).

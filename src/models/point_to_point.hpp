@@ -203,7 +203,12 @@ struct LogGP {
   double compute(Rank& r, double start, double duration) const { return r.cpu_free = start + duration; }
 };
 
-// A local copy of `bytes` at `bandwidth` bytes/s; free when bandwidth is 0.
-inline double copy_time(double bytes, double bandwidth) { return bandwidth > 0 ? bytes / bandwidth : 0; }
+// A local copy of `bytes` at `bandwidth` bytes/s (the bytes are free when it is 0), plus its
+// per-call cost `overhead` (the call, the loop set-up: a copy of 8 bytes is not 8 / rate); a copy
+// of nothing is no call, and free.
+inline double copy_time(double bytes, double bandwidth, double overhead = 0) {
+  if (bytes <= 0) return 0;
+  return overhead + (bandwidth > 0 ? bytes / bandwidth : 0);
+}
 
 }  // namespace collsim::models

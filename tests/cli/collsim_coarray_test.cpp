@@ -258,6 +258,15 @@ TEST(CollsimCoarray, BadRegistrationOptionsAreOneLine) {
                      "does not apply to caf-native");
 }
 
+TEST(CollsimCoarray, BadCopyAndSyncOverheadsAreOneLine) {
+  const std::string time = "' is not a time (e.g. 10us, 1.5ms, 2e-6; a bare number is seconds)";
+  expect_bad_input("coarray --engine model --copy-overhead fast" + kStrided, "--copy-overhead: 'fast" + time);
+  expect_bad_input("coarray --engine model --sync-overhead -1us" + kStrided,
+                   "--sync-overhead: -1us must be at least 0");
+  expect_bad_input("coarray --engine sim --copy-overhead 1us" + kStrided,
+                   "--copy-overhead does not apply to --engine sim");
+}
+
 TEST(CollsimCoarray, OptionsOfOneEngineAreRefusedByTheOthers) {
   for (const auto& [name, value] :
        {std::pair{"buffer", " 64"}, std::pair{"registered", ""}, std::pair{"nonblocking", " 2"},

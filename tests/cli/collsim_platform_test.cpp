@@ -153,6 +153,44 @@ TEST(CollsimPlatform, StatesProtocolOptionsTheSimEngineCharges) {
   EXPECT_NEAR(std::stod(csv_field(o.out, "time_s")), 320.8e-6, 1e-12);
 }
 
+// A copy's per-call cost (--copy-overhead, host property collsim/copy_overhead) and win_sync's
+// (shm/sync_overhead) on the platform above with c0 = 50 ns and F = 2 us. In the sim engine one
+// blocking DMA put of 8 B: o + 8 / 1e10 + o (its flush), then sync memory: flush_all of nothing
+// under tcp (free) and win_sync's F: 0.2008 + 2 = 2.2008 us. remote(1:10)[2] = local(1:20:2)
+// (case 2: 10 pieces of 8 B packed, one put of 80 B): 10 x (50 + 0.8) ns = 508 ns of copies,
+// the put 100 + 8 ns, its flush 100 ns, F 2000 ns: 2.716 us. The model engine under the same
+// costs (--send-overhead 100ns for every put and flush, the end's flush_all too: + 100 ns):
+// 2.816 us, and its closed form the same.
+TEST(CollsimPlatform, CopyAndSyncOverheadsTheEnginesCharge) {
+  const fs::path file = scratch() / "shm-c0.xml";
+  Outcome o = collsim(
+      "platform --nodes 1 --sockets 1 --cores 2 --protocol tcp+shm --loopback-latency 0 "
+      "--loopback-bandwidth 10GBps --memcpy 10GBps --memory-bandwidth 10GBps --copy-overhead 50ns "
+      "--protocol-option shm/send_overhead:100ns --protocol-option shm/sync_overhead:2us -o " +
+      file.string());
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_NE(slurp(file).find("<prop id=\"collsim/copy_overhead\" value=\"50ns\"/>"), std::string::npos);
+  EXPECT_NE(slurp(file).find("<prop id=\"collsim/shm/sync_overhead\" value=\"2us\"/>"), std::string::npos);
+  const std::string sim = "coarray --engine sim --ranks-per-node 2 --csv --platform " + file.string();
+  const std::string pieces = " --local 1:20:2 --local-shape 20 --remote : --remote-shape 10";
+  o = collsim(sim + " --registered --local 1:1 --local-shape 1 --remote 1:1 --remote-shape 1");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_NEAR(std::stod(csv_field(o.out, "time_s")), 2.2008e-6, 1e-12);
+  o = collsim(sim + pieces);
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(csv_field(o.out, "copies"), "10");
+  EXPECT_NEAR(std::stod(csv_field(o.out, "time_s")), 2.716e-6, 1e-12);
+  const std::string model =
+      "coarray --engine model --alpha 0 --beta 10GBps --copy-bandwidth 10GBps --send-overhead 100ns "
+      "--copy-overhead 50ns --sync-overhead 2us" +
+      pieces;
+  o = collsim(model + " --csv");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_NEAR(std::stod(csv_field(o.out, "time_s")), 2.816e-6, 1e-12);
+  o = collsim(model);
+  EXPECT_NE(o.out.find("cost model 2.816 us"), std::string::npos) << o.out;
+}
+
 // tools/calibrate_shm measures with the mpi engine (10 s, not run here); a launcher it cannot
 // start is one line, exit status 2, and no platform.
 TEST(CollsimPlatform, CalibrateShmRefusesALauncherItCannotStart) {
@@ -180,7 +218,11 @@ TEST(CollsimPlatform, BadOptionsOneLine) {
   expect_refused("platform --nodes 4 -o", "collsim: option -o needs a value (FILE)");
   expect_refused("platform --nodes 1 --protocol-option shm/bogus:1",
                  "collsim: protocol option 'shm/bogus:1': unknown key for the shm profile (eager_limit, send_overhead, "
-                 "recv_overhead, inline_limit)");
+                 "recv_overhead, sync_overhead, inline_limit)");
+  expect_refused("platform --nodes 1 --copy-overhead -5ns",
+                 "collsim: --copy-overhead: '-5ns' is not a time (e.g. 10us, 1.5ms, 2e-6; a bare number is seconds)");
+  expect_refused("platform --nodes 1 --protocol-option shm/sync_overhead:soon",
+                 "collsim: protocol option 'shm/sync_overhead:soon': 'soon' is not a time of 0 or more (e.g. 1.5us)");
   expect_refused("platform --colour blue", "collsim: unknown option --colour (see --help)");
   expect_bad_input("platform --nodes 4 -o /nonexistent/dir/x.xml", "/nonexistent/dir/x.xml: cannot open for writing");
 }

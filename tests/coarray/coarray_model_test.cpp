@@ -92,6 +92,8 @@ double run_in_model(Job& j, const models::CoarrayCosts& costs) {
   config.copy_bandwidth = costs.copy_bandwidth;
   config.send_overhead = costs.overhead;
   config.registration = costs.registration;
+  config.copy_overhead = costs.copy_overhead;
+  config.sync_overhead = costs.sync_overhead;
   return run_in_model(j, config);
 }
 
@@ -159,11 +161,12 @@ TEST(CoarrayModel, ClosedFormsOnHandExamples) {
 
 TEST(CoarrayModel, ClosedFormsWithOverheadsOnHandExamples) {
   for (const HandExample& h : hand_examples()) check_in_model(h.statement, kCostsWithOverheads);
+  for (const HandExample& h : hand_examples()) check_in_model(h.statement, kCostsWithCallCosts);
 }
 
 // A grid of sections, buffers and every scheme: the engine and the cost model agree, with
-// overheads or not. The section is 2 x 4 x 8 real(8) elements in both arrays; an array of
-// extents (2x, 4y, 8) keeps runs of 16 B (x = 2), 64 B (x = 1, y = 2) or 512 B (x = y = 1), so NL
+// overheads or not, and with a copy's per-call cost and win_sync's. The section is 2 x 4 x 8 real(8) elements in both
+// arrays; an array of extents (2x, 4y, 8) keeps runs of 16 B (x = 2), 64 B (x = 1, y = 2) or 512 B (x = y = 1), so NL
 // and NR each take the three values, and B is below, at and between them.
 TEST(CoarrayModel, CostModelEqualsTheEngineOverAGrid) {
   struct Layout {
@@ -180,7 +183,7 @@ TEST(CoarrayModel, CostModelEqualsTheEngineOverAGrid) {
           const Statement s = statement(l.section, l.shape, r.section, r.shape, b, registered);
           ++cases[choose_scheme(s.local, s.remote, b, registered).table_case];
           check_in_model(s);
-          check_in_model(s, kCostsWithOverheads);
+          check_in_model(s, kCostsWithCallCosts);
           if (::testing::Test::HasFailure()) return;
         }
   for (int c = 0; c < 5; ++c) EXPECT_GT(cases[c], 0) << "case " << c << " not reached";
@@ -284,10 +287,12 @@ TEST(CoarrayModel, SegmentEndsByHand) {
 
 // The model engine's time of a segment and its end is coarray_put_time (coarray_get_time) plus
 // coarray_sync_time, from every position of the origin on 2 to 9 images: recursive doubling
-// (2, 3, 8, 9 images, extra ranks or not) and linear (4, 5) barriers.
+// (2, 3, 8, 9 images, extra ranks or not) and linear (4, 5) barriers; with a copy's per-call cost
+// c0 = 0.2 us and win_sync's F = 0.7 us (sync all and sync images run it twice).
 TEST(CoarrayModel, SegmentEndsEqualTheCostModel) {
-  const ModelConfig config = end_model();
-  const models::CoarrayCosts costs{config.hockney, 0, config.send_overhead};
+  ModelConfig config = end_model();
+  config.copy_overhead = 0.2e-6, config.sync_overhead = 0.7e-6;
+  const models::CoarrayCosts costs{config.hockney, 0, config.send_overhead, {}, 0, 0.2e-6, 0.7e-6};
   for (const int images : {2, 3, 4, 5, 8, 9})
     for (int origin = 0; origin < images; ++origin)
       for (const SyncKind sync : {SyncKind::memory, SyncKind::all, SyncKind::images})

@@ -21,6 +21,9 @@ inline const models::CoarrayCosts kCosts{{1e-6, 1e-9}, 2e9};
 // The same with a per-operation overhead at the origin of 0.3 us + 0.5 ns/B: above beta (1 ns/B)
 // for small operations, below it for large ones, so both sides of max(o, beta*n) are reached.
 inline const models::CoarrayCosts kCostsWithOverheads{{1e-6, 1e-9}, 2e9, {{{0, 0.3e-6, 0.5e-9}}}};
+// And a copy's per-call cost c0 = 0.2 us and win_sync's F = 0.7 us besides.
+inline const models::CoarrayCosts kCostsWithCallCosts{{1e-6, 1e-9}, 2e9,   {{{0, 0.3e-6, 0.5e-9}}}, {}, 0,
+                                                      0.2e-6,       0.7e-6};
 // Every way a PUT statement completes.
 inline constexpr coarray::PutMode kPutModes[] = {coarray::PutMode::blocking, coarray::PutMode::nonblocking,
                                                  coarray::PutMode::nowait, coarray::PutMode::double_buffered};

@@ -121,7 +121,8 @@ TEST(ClusterSweep, MistakesAreRefusedWhereTheyAre) {
                  "4:18: platform: latency: 'fast' is not a time (e.g. 10us, 1.5ms, 2e-6; a bare number is seconds)");
   expect_refused("bad-name", "engines: [sim]\nplatform:\n  nodes: 4\n  speeed: 1Gf\n" + kOps,
                  "4:11: platform: speeed: not a platform parameter (topology, nodes, sockets, cores, speed, bandwidth, "
-                 "latency, loopback_bandwidth, loopback_latency, memcpy, memory_bandwidth, inter_socket_bandwidth, "
+                 "latency, loopback_bandwidth, loopback_latency, memcpy, copy_overhead, memory_bandwidth, "
+                 "inter_socket_bandwidth, "
                  "inter_socket_latency, core_group, numa_domains, core_group_latency, core_group_bandwidth, "
                  "numa_latency, numa_memory_bandwidth, fresh_copy_bandwidth, inter_socket_fresh_copy_bandwidth, "
                  "private_cache, "

@@ -55,6 +55,20 @@ std::string load_error(const std::string& text) {
   return "";
 }
 
+// Of the model's settings a coarray scenario takes the copy's rate and per-call cost (the model
+// is the platform's otherwise); win_sync's cost is not one of them.
+TEST(CoarrayScenario, TheModelsCopyCosts) {
+  const fs::path p = write_file(fresh_dir("copy") / "s.yaml",
+                                scenario(kGroup, "[model]", "model: {copy_bandwidth: 5GBps, copy_overhead: 30ns}\n"));
+  const CoarrayScenario sc = load_coarray_scenario(p.string());
+  EXPECT_EQ(sc.model.copy_bandwidth, 5e9);
+  EXPECT_DOUBLE_EQ(sc.model.copy_overhead, 30e-9);
+  EXPECT_NE(load_error(scenario(kGroup, "[model]", "model: {copy_overhead: -1ns}\n")).find("model.copy_overhead"),
+            std::string::npos);
+  EXPECT_NE(load_error(scenario(kGroup, "[model]", "model: {sync_overhead: 1us}\n")).find("sync_overhead"),
+            std::string::npos);
+}
+
 TEST(CoarrayScenario, GoodFileLoads) {
   const fs::path p = write_file(
       fresh_dir("good") / "s.yaml",

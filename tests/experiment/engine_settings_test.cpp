@@ -269,9 +269,12 @@ TEST(EngineSettings, TheTableIsConsistent) {
   EXPECT_THROW(engine_setting("model.nope"), std::logic_error);
 }
 
+// Every setting with a member is recorded; the copy's and win_sync's per-call costs only when set
+// (so run.json files from before them read the same), so they are set here, and then not.
 TEST(EngineSettings, RunJsonRecordsEverySettingWithAMember) {
   EngineSettings s;
   s.model.hockney = {3e-6, 2e-9};
+  s.model.copy_overhead = 5e-8, s.model.sync_overhead = 1e-6;
   s.sim.protocol = "ideal";
   s.mpi.min_runs = 7;
   const std::vector<std::string> lines = settings_json(s);
@@ -291,6 +294,12 @@ TEST(EngineSettings, RunJsonRecordsEverySettingWithAMember) {
       for (auto at = line.find(quoted); at != std::string::npos; at = line.find(quoted, at + 1)) ++found;
     EXPECT_GE(found, 1u) << quoted;
   }
+  EXPECT_NE(lines[0].find("\"copy_overhead\": 5e-08"), std::string::npos) << lines[0];
+  EXPECT_NE(lines[0].find("\"sync_overhead\": 1e-06"), std::string::npos) << lines[0];
+  s.model.copy_overhead = s.model.sync_overhead = 0;
+  const std::string unset = settings_json(s)[0];
+  EXPECT_EQ(unset.find("copy_overhead"), std::string::npos) << unset;
+  EXPECT_EQ(unset.find("sync_overhead"), std::string::npos) << unset;
 }
 
 TEST(EngineSettings, AnOptionOfAnotherEngineIsRefusedByName) {

@@ -233,3 +233,36 @@ TEST(CoarrayCost, DatatypeTransferByHand) {
 
 }  // namespace
 }  // namespace collsim::models
+
+namespace collsim::models {
+namespace {
+
+// A copy's per-call cost c0 and win_sync's F, by hand: remote(1:10000)[2] = local(1:20000:2) of
+// real(8), B = 400000: case 2 (NL 8 < NR 80000 <= B), one unit of 80000 B packed from 10000
+// pieces of 8 B. Under alpha 0, beta 0.04 ns/B (25 GB/s), copies at 25 GB/s, o = 90 ns, c0 =
+// 100 ns, F = 2 us, blocking: 10000 x (100 + 0.32) ns of copies = 1003.2 us, the put's o 0.09
+// and its 80000 x 0.04 ns = 3.2 us, its flush's o 0.09, the end's flush_all 0.09 and F 2:
+// 1008.67 us. Without c0 and F: 3.2 + 3.2 + 0.27 = 6.67 us. The GET of the same section: o + 3.2
+// (the get), the 10000 copies out 1003.2, the end's 0.09 + 2: 1008.58 us.
+TEST(CoarrayCost, CopyCallsAndWinSyncByHand) {
+  const coarray::Scheme s = coarray::choose_scheme(8, 80000, 400000, false);
+  ASSERT_EQ(s.table_case, 2);
+  const coarray::Plan put = coarray::plan_put(s, 80000);
+  ASSERT_EQ(put.copies, 10000u);
+  CoarrayCosts c{{0, 0.04e-9}, 25e9, Overhead{{{0, 90e-9, 0}}}};
+  EXPECT_NEAR(coarray_put_time(put, c, coarray::PutMode::blocking), 6.67e-6, 1e-12);
+  c.copy_overhead = 100e-9, c.sync_overhead = 2e-6;
+  EXPECT_NEAR(coarray_put_time(put, c, coarray::PutMode::blocking), 1008.67e-6, 1e-12);
+  EXPECT_NEAR(coarray_get_time(coarray::plan_get(s, 80000), c), 1008.58e-6, 1e-12);
+  // Case 1 copies a unit at once: 8000 B in one copy, 0.1 + 0.32 us; the put 0.09 + 0.32, the
+  // flush 0.09, the end 0.09 + 2: 3.01 us.
+  const coarray::Plan whole = coarray::plan_put(coarray::choose_scheme(8000, 8000, 400000, false), 8000);
+  EXPECT_NEAR(coarray_put_time(whole, c, coarray::PutMode::blocking), 3.01e-6, 1e-12);
+  // A sync images or sync all end runs a second sync memory, F again: on 2 images with alpha 0,
+  // the message s = o(0) = 0.09 us, then f + F = 2.09 us: 2.18 us.
+  EXPECT_NEAR(coarray_sync_time(coarray::SyncKind::images, 2, 0, c), 2.18e-6, 1e-15);
+  EXPECT_NEAR(coarray_sync_time(coarray::SyncKind::all, 2, 0, c), 2.18e-6, 1e-15);
+}
+
+}  // namespace
+}  // namespace collsim::models

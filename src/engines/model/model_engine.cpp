@@ -364,7 +364,8 @@ class ModelEngine {
   // The time a local copy or reduction takes.
   double local_duration(const Op& op) const {
     const auto bytes = static_cast<double>(op.buffer.size());
-    return op.kind == OpKind::copy ? models::copy_time(bytes, config_.copy_bandwidth) : bytes * config_.reduce_gamma;
+    return op.kind == OpKind::copy ? models::copy_time(bytes, config_.copy_bandwidth, config_.copy_overhead)
+                                   : bytes * config_.reduce_gamma;
   }
   bool loggp_send(int rank, Op& op);
   bool collective(int rank, Op& op);
@@ -550,7 +551,7 @@ bool ModelEngine::start(int rank, Op& op) {
     case OpKind::put: return start_put(rank, op);
     case OpKind::get: return start_get(rank, op);
     case OpKind::flush: return start_flush(rank, op);
-    case OpKind::win_sync: return true;
+    case OpKind::win_sync: return local_work(rank, config_.sync_overhead);
     case OpKind::register_memory: return local_work(rank, config_.registration.time(op.buffer.size()));
   }
   return true;

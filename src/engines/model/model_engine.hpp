@@ -51,11 +51,12 @@
 // leave at least max(overhead, beta*m) apart with their latencies overlapping (one_port: both
 // ports for the whole transfer, as for sends); under LogGP a put is a send for the CPU and NIC
 // (o, g + (m-1)G) and a get and a flush cost o.
-// A local copy of n bytes takes n / copy_bandwidth (free when copy_bandwidth is 0), a local
-// reduction of n bytes n * reduce_gamma (free when 0); under LogGP both hold the CPU, so arrivals
+// A local copy of n > 0 bytes takes copy_overhead + n / copy_bandwidth (the bytes free when
+// copy_bandwidth is 0; models::copy_time), a local reduction of n bytes n * reduce_gamma (free
+// when 0), a win_sync sync_overhead (0 by default); under LogGP they hold the CPU, so arrivals
 // meanwhile wait. A registration of n bytes (comm.register_memory) takes registration.time(n)
-// (models/registration.hpp) and holds the rank as a copy does. The barrier is ideal: it releases every rank when the
-// last one enters.
+// (models/registration.hpp) and holds the rank as a copy does. The barrier is ideal: it releases
+// every rank when the last one enters.
 #pragma once
 
 #include "engines/run.hpp"
@@ -77,6 +78,8 @@ struct ModelConfig {
   models::Overhead send_overhead;         // Hockney and two-level: per message, the sender's
   models::Overhead recv_overhead;         // Hockney and two-level: per message, the receiver's
   double copy_bandwidth = 0;              // bytes/s for comm.copy; 0 = free
+  double copy_overhead = 0;               // s per comm.copy besides its bytes (c0)
+  double sync_overhead = 0;               // s per win_sync, on the rank's core (F)
   double reduce_gamma = 0;                // s/byte for comm.reduce_local; 0 = free
   models::RegistrationCost registration;  // comm.register_memory; the platform's with --platform
 

@@ -302,6 +302,12 @@ const std::vector<Entry>& entries() {
        [](ClusterSpec& s, auto n, auto v) { s.memcpy = parse_bw(n, v); },
        [](const ClusterSpec& s) { return bw_text(s.memcpy); },
        {}},
+      {{"copy_overhead", "TIME",
+        "a local copy's per-call cost, besides its bytes at memcpy (host property collsim/copy_overhead; 0: none)",
+        "0"},
+       [](ClusterSpec& s, auto n, auto v) { s.copy_overhead = parse_time(n, v); },
+       [](const ClusterSpec& s) { return time_text(s.copy_overhead); },
+       {}},
       {{"memory_bandwidth", "BANDWIDTH", "bytes a socket's cores copy per second together (tcp+shm's node model)",
         "22GBps"},
        [](ClusterSpec& s, auto n, auto v) { s.memory_bandwidth = parse_bw(n, v); },
@@ -813,6 +819,7 @@ std::string platform_xml(const ClusterSpec& spec, const std::string& command) {
     // The levels inside a socket only where the node has them, so that other platforms read as before.
     const bool group_field = e.doc.name.starts_with("core_group"), numa_field = e.doc.name.starts_with("numa_");
     if ((group_field && s.core_group == 0) || (numa_field && s.numa_domains == 0)) continue;
+    if (e.doc.name == "copy_overhead" && s.copy_overhead == 0) continue;
     stated.emplace_back(std::string(e.doc.name), e.get(s));
   }
   if (s.topology != Topology::crossbar) stated.emplace_back("topo_parameters", topo_parameters(s));

@@ -59,7 +59,8 @@ struct ClusterSpec {
   double latency = 10e-6;     // s per link
   double loopback_bandwidth = 3e9;
   double loopback_latency = 5e-6;
-  double memcpy = 5e9;  // bytes/s of a local copy by one core
+  double memcpy = 5e9;       // bytes/s of a local copy by one core
+  double copy_overhead = 0;  // s per local copy besides its bytes (host property collsim/copy_overhead)
   // The node model of shm copies (node_model.hpp), Haswell-EP's figures (platforms/README.md):
   // bytes copied per second by a socket's cores together, and between two sockets.
   double memory_bandwidth = 22e9;

@@ -722,8 +722,9 @@ class Checker {
     // Registration (models/registration.hpp): a time per call and per page, the page's size.
     const bool registration_time = id == "collsim/registration_call" || id == "collsim/registration_page";
     const bool page = id == "collsim/page_size";
+    // A copy's per-call cost (models::copy_time) is a time too.
     const bool time = id == "collsim/inter_socket_latency" || id == "collsim/core_group_latency" ||
-                      id == "collsim/numa_latency" || registration_time;
+                      id == "collsim/numa_latency" || id == "collsim/copy_overhead" || registration_time;
     // Fresh data, the readers of one process and the levels' rates (node_model.hpp): 0 says the
     // node has none of it (or, for a NUMA domain's memory, the socket's split).
     const bool rate_or_off = id == "collsim/fresh_copy_bandwidth" || id == "collsim/core_group_bandwidth" ||

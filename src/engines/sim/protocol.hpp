@@ -79,7 +79,8 @@
 // properties of the platform (`<prop id="collsim/tcp/buffer" value="1MiB"/>`, in a <cluster> for
 // all its hosts) and by options "PROFILE/KEY:VALUE" (scenario `sim: protocol_options:`, command
 // line --protocol-option). Keys: eager_limit (size; ideal, tcp, shm), buffer (size, tcp),
-// send_overhead and recv_overhead (an Overhead, below), connect (tcp: established or first_use),
+// send_overhead and recv_overhead (an Overhead, below), sync_overhead (a time, every profile),
+// connect (tcp: established or first_use),
 // interface (tcp: shared or fifo), inline_limit (size, shm), header (size, ideal: bytes every
 // message carries besides its payload, 0 by default; SimGrid's SMPI sends 16); ucx and ucx_sm
 // take UCX's names: rndv_thresh and rndv_send_nbr_thresh (sizes: the first rendezvous payload
@@ -90,7 +91,10 @@
 // recv_overhead(N) in the call that completes its receive, after the message has arrived; its
 // actor is busy meanwhile, so one rank's messages pay them one after another. Both are 0 by
 // default (Open MPI's per-message cost is small beside a network's latency; inside a node it is
-// not, which a platform states per profile).
+// not, which a platform states per profile). One-sided operations pay send_overhead too (of their
+// bytes; a flush of 0), and a win_sync (MPI_Win_sync, half of a coarray's sync memory) costs the
+// rank sync_overhead, 0 by default, of the profile inside its node (it orders the rank's own
+// window); models/coarray_cost.hpp's F.
 //
 // tcp connections: by default taken as established, as they are after the warm-up calls of a
 // measured run (and as SMPI takes them). With tcp/connect:first_use, a pair's socket opens when
@@ -139,6 +143,7 @@ struct ProtocolProfile {
   std::size_t buffer = 0;             // tcp: socket buffer a sender may run ahead of the wire by
   Overhead send_overhead{};           // the sender's, before the message moves
   Overhead recv_overhead{};           // the receiver's, once the message has arrived
+  double sync_overhead = 0;           // s a win_sync takes the rank's core (one-sided; see the file comment)
   bool connect_on_first_use = false;  // tcp: simulate the socket's set-up (see the file comment)
   bool fifo_interface = false;        // tcp: a host's sockets leave through one FIFO (see the file comment)
 

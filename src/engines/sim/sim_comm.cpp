@@ -70,7 +70,7 @@ bool SimComm::start(Op& op) {
     case OpKind::put: post_put(op); break;
     case OpKind::get: post_get(op); break;
     case OpKind::flush: flush(op.window.id, op.peer); break;
-    case OpKind::win_sync: break;  // the simulated memory is coherent: nothing to order
+    case OpKind::win_sync: win_sync(); break;
     case OpKind::register_memory: register_memory(op.buffer.size()); break;
   }
   return true;
@@ -327,10 +327,11 @@ std::size_t SimComm::wait_any(std::span<Request> requests) {
   return i;
 }
 
+// c0 + n / rate, as the model engine's (models::copy_time).
 void SimComm::copy(Buffer dst, Buffer src) {
   copy_bytes(dst, src);
-  if (memcpy_rate_ > 0 && src.size() > 0)
-    local_work([&] { s4u::this_actor::sleep_for(static_cast<double>(src.size()) / memcpy_rate_); });
+  if (const double t = models::copy_time(static_cast<double>(src.size()), memcpy_rate_, copy_overhead_); t > 0)
+    local_work([&] { s4u::this_actor::sleep_for(t); });
 }
 
 // The kernel pins the pages and the NIC learns them: the rank's core is busy meanwhile.
@@ -462,6 +463,14 @@ void SimComm::one_sided_overhead(int peer, std::size_t bytes) {
                                    : peer >= 0   ? m_.transport->profile(rank_, peer)
                                                  : m_.transport->protocols().inter;
   if (const double o = profile.send_overhead.at(bytes); o > 0) s4u::this_actor::sleep_for(o);
+}
+
+// The simulated memory is coherent, so a win_sync orders nothing; what the MPI library spends in it
+// (osc's bookkeeping at a segment's end) is the profile's sync_overhead, taken from the profile
+// inside the rank's node: MPI_Win_sync has no target, and the window it orders is the rank's own.
+void SimComm::win_sync() {
+  const ProtocolProfile& profile = !m_.transport ? ideal_ : m_.transport->protocols().intra;
+  if (profile.sync_overhead > 0) s4u::this_actor::sleep_for(profile.sync_overhead);
 }
 
 void SimComm::strided_overhead(int peer, const StridedTransfer& t) {

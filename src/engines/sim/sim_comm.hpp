@@ -153,6 +153,8 @@ class SimComm final : public Comm {
   // memcpy_rate: bytes/s of comm.copy on this rank's host; 0 = free.
   SimComm(Measurement& m, Mailboxes& mailboxes, int rank, const ProtocolProfile& ideal, double memcpy_rate);
   double memcpy_rate() const { return memcpy_rate_; }
+  // What comm.copy costs per call on this rank's host besides its bytes (collsim/copy_overhead).
+  void set_copy_overhead(double seconds) { copy_overhead_ = seconds; }
   // What comm.register_memory costs on this rank's host (the platform's; the defaults otherwise).
   void set_registration(const models::RegistrationCost& cost) { registration_ = cost; }
 
@@ -231,6 +233,7 @@ class SimComm final : public Comm {
   void win_free(int window);
   void post_put(const Op& op);
   void one_sided_overhead(int peer, std::size_t bytes);
+  void win_sync();
   // The origin's overhead for each piece of a strided put or get, slept at once.
   void strided_overhead(int peer, const StridedTransfer& t);
   void post_get(const Op& op);
@@ -250,6 +253,7 @@ class SimComm final : public Comm {
   int rank_;
   ProtocolProfile ideal_;  // the ideal profile, for messages the Transport does not carry
   double memcpy_rate_;
+  double copy_overhead_ = 0;
   models::RegistrationCost registration_;
   // By request id (ids are reused, so this stays as long as the most requests live at once); each
   // apart, so a payload slot's address stays put while SimGrid writes to it.

@@ -31,8 +31,9 @@
 //    default is SimGrid's (LV08: latency x 13.01, bandwidth x 0.97, TCP-like sharing);
 //    "network/model:CM02", "network/crosstraffic:0" and a large "network/TCP-gamma" give
 //    exactly latency + size / bandwidth on an idle route.
-//  - comm.copy of n bytes takes n / memcpy rate of the rank's host, read from the host property
-//    `memcpy_bw` (bytes/s, SimGrid bandwidth units accepted: "6GBps"). A `<prop>` inside a
+//  - comm.copy of n bytes takes c0 + n / memcpy rate of the rank's host (models::copy_time), read
+//    from the host properties `memcpy_bw` (bytes/s, SimGrid bandwidth units accepted: "6GBps")
+//    and `collsim/copy_overhead` (c0, a time; 0 when absent). A `<prop>` inside a
 //    `<cluster>` applies to every host of the cluster in SimGrid 3.32; a host without the property
 //    copies for free. Concurrent copies by ranks of one host do not slow each other down.
 //  - comm.reduce_local of n elements executes n flops on a core of the rank's host (the host's
@@ -51,7 +52,8 @@
 //    each target's acknowledgement leaves when its own puts have arrived; they travel
 //    concurrently); with nothing to flush it returns at once. A get is an empty request flow
 //    origin -> target and, when it arrives, a flow of m bytes back; its request completes when
-//    that ends. win_sync is free. On an idle route of latency L and bandwidth bw: blocking put
+//    that ends. win_sync costs the rank the sync_overhead of the profile inside its node (protocol.hpp;
+//    0 by default). On an idle route of latency L and bandwidth bw: blocking put
 //    (put, wait, flush) = (L + m/bw) + L, get = 2L + m/bw. A put's source bytes are copied when
 //    it is posted and written into the target's window when the origin sees the put complete
 //    (its wait or flush); a get reads the target's bytes when its data flow ends.

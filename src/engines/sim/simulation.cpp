@@ -203,6 +203,7 @@ struct Simulation::Impl {
   std::vector<s4u::Host*> hosts;                       // natural order of names: node i of the placement
   models::Placement placement;                         // config.map_by resolved against the hosts
   std::vector<double> memcpy_rate;                     // per host, bytes/s, 0 = free
+  std::vector<double> copy_overhead;                   // per host, s per copy besides its bytes
   std::vector<models::RegistrationCost> registration;  // per host
   std::unique_ptr<NodeModel> nodes;                    // the inside of the nodes in use, under shm
   Protocols protocols;
@@ -306,6 +307,8 @@ Simulation::Simulation(const SimConfig& config, const CheckedPlatform& platform,
   for (s4u::Host* h : impl_->hosts) {
     const char* v = h->get_property("memcpy_bw");
     impl_->memcpy_rate.push_back(v ? parse_bandwidth(v) : 0);
+    const char* c0 = h->get_property("collsim/copy_overhead");
+    impl_->copy_overhead.push_back(c0 ? parse_seconds(c0).value_or(0) : 0);
     impl_->registration.push_back(sim::host_registration(*h));
   }
 
@@ -489,6 +492,7 @@ void Simulation::Impl::measure(std::size_t index, const RunSpec& spec) {
     m.ranks.push_back(
         std::make_unique<SimComm>(m, mailboxes, static_cast<int>(r), protocols.inter, memcpy_rate[node(r)]));
     m.ranks.back()->set_registration(registration[node(r)]);
+    m.ranks.back()->set_copy_overhead(copy_overhead[node(r)]);
     if (spec.trace) m.ranks.back()->set_trace(&events);
   }
   std::vector<double> finish(P, 0.0), osu(P, 0.0);

@@ -221,10 +221,12 @@ CoarrayScenario load_coarray_scenario(const std::string& path) {
     in.fail(root["engines"], "the model and sim engines need a 'platform' (a SimGrid platform file)");
   }
   // The model is the platform's two-level Hockney, so that the two simulated engines describe one
-  // cluster; of its settings only the copy rate is given here, as the platform file has no
-  // accessor for its hosts' memcpy_bw on the model's side (grisou.xml's is 5 GBps).
-  const ScenarioSettings settings(
-      in, root, [](const Setting& s) { return s.group != SettingGroup::model || s.key == "model.copy_bandwidth"; });
+  // cluster; of its settings only the copy's costs are given here (rate, per-call cost), as the
+  // platform file has no accessor for its hosts' memcpy_bw on the model's side (grisou.xml's is
+  // 5 GBps).
+  const ScenarioSettings settings(in, root, [](const Setting& s) {
+    return s.group != SettingGroup::model || s.key == "model.copy_bandwidth" || s.key == "model.copy_overhead";
+  });
   EngineSettings engine_settings;
   engine_settings.sim.platform_file = sc.sim.platform_file;
   for (SettingGroup g : {SettingGroup::placement, SettingGroup::model, SettingGroup::sim, SettingGroup::mpi})

@@ -420,6 +420,38 @@ std::vector<Setting> make_table() {
        .help = "model: local copy rate, e.g. 5GBps (default 0 = copies are free)",
        .store = [](EngineSettings& s, const SettingValue& v) { s.model.copy_bandwidth = real_of(v); },
        .show = [](const EngineSettings& s) { return format_real(s.model.copy_bandwidth); }},
+      // The two below are recorded only when set (show ""), so that earlier run.json files still
+      // read the same.
+      {.group = G::model,
+       .option = "copy-overhead",
+       .key = "model.copy_overhead",
+       .json = "model.copy_overhead",
+       .type = T::time,
+       .value_name = "TIME",
+       .engines = kOnModel,
+       .coarray = true,
+       .help = "model: a local copy's per-call cost besides its bytes, c0 (a copy of n bytes: c0 + n / copy "
+               "rate), e.g. 100ns (default 0); the sim's is the platform's collsim/copy_overhead",
+       .store = [](EngineSettings& s, const SettingValue& v) { s.model.copy_overhead = real_of(v); },
+       .show =
+           [](const EngineSettings& s) {
+             return s.model.copy_overhead > 0 ? format_real(s.model.copy_overhead) : std::string();
+           }},
+      {.group = G::model,
+       .option = "sync-overhead",
+       .key = "model.sync_overhead",
+       .json = "model.sync_overhead",
+       .type = T::time,
+       .value_name = "TIME",
+       .engines = kOnModel,
+       .coarray = true,
+       .help = "model: the rank's core time per win_sync, F (a coarray's sync memory runs one), e.g. 2us "
+               "(default 0), as the sim's PROFILE/sync_overhead",
+       .store = [](EngineSettings& s, const SettingValue& v) { s.model.sync_overhead = real_of(v); },
+       .show =
+           [](const EngineSettings& s) {
+             return s.model.sync_overhead > 0 ? format_real(s.model.sync_overhead) : std::string();
+           }},
       // A coarray program reduces nothing.
       {.group = G::model,
        .option = "reduce-gamma",
@@ -714,8 +746,9 @@ std::vector<std::string> settings_json(const EngineSettings& settings) {
     bool first = true;
     for (const Setting& s : engine_setting_table()) {
       if (s.json.substr(0, object.size() + 1) != std::string(object) + ".") continue;
-      line +=
-          (first ? "" : ", ") + json_string(std::string(s.json.substr(object.size() + 1))) + ": " + s.show(settings);
+      const std::string value = s.show(settings);
+      if (value.empty()) continue;  // recorded only when set
+      line += (first ? "" : ", ") + json_string(std::string(s.json.substr(object.size() + 1))) + ": " + value;
       first = false;
     }
     out.push_back(line + "}");

@@ -269,6 +269,20 @@ TEST(PlatformFile, RegistrationProperties) {
   EXPECT_EQ(p.registration.page_size, 2u << 20);
 }
 
+// A copy's per-call cost (models::copy_time): a time of 0 or more, refused in one line otherwise.
+TEST(PlatformFile, CopyOverheadProperty) {
+  EXPECT_EQ(refusal(cluster(kCluster, "<prop id=\"collsim/copy_overhead\" value=\"-1ns\"/>")),
+            "p.xml:5:5: <prop id=\"collsim/copy_overhead\"> value '-1ns' is not a time (e.g. 100ns; a bare "
+            "number is seconds)");
+  EXPECT_EQ(refusal(cluster(kCluster, "<prop id=\"collsim/copy_overhead\" value=\"quick\"/>")),
+            "p.xml:5:5: <prop id=\"collsim/copy_overhead\"> value 'quick' is not a time (e.g. 100ns; a bare "
+            "number is seconds)");
+  EXPECT_EQ(refusal(cluster(kCluster, "<prop id=\"collsim/copy_overhead\" value=\"90ns\"/>")), "");
+  EXPECT_EQ(refusal(cluster(kCluster, "<prop id=\"collsim/shm/sync_overhead\" value=\"-2us\"/>")),
+            "p.xml:5:5: <prop id=\"collsim/shm/sync_overhead\">: 'shm/sync_overhead:-2us': '-2us' is not a time of 0 "
+            "or more (e.g. 1.5us)");
+}
+
 TEST(PlatformFile, ConfigOptionsAreCollectedWithTheirPlaces) {
   const CheckedPlatform p = check_platform_text(
       "p.xml", kHead +

@@ -411,6 +411,40 @@ TEST(Protocols, RanksMapOntoHostsInNaturalOrderOfNames) {
   for (std::size_t r = 0; r < 6; ++r) expect_close(two.finish_s[r], want[r], "two ranks per node");
 }
 
+// A copy of n bytes is its host's per-call cost and its bytes at memcpy_bw: on a host of 1 GB/s
+// and collsim/copy_overhead 2 us, 1000 bytes take 2 + 1 = 3 us and 1 MB 2 + 1000 = 1002 us (two
+// sizes: the slope and the constant). Without the property the same copies take 1 and 1000 us.
+Task<> copy_of_segment(Comm& comm, RankBuffers, const AlgorithmParams& p) {
+  Storage x(p.segment, false), y(p.segment, false);
+  co_await comm.copy(x.view(), y.view());
+}
+
+TEST(Protocols, ACopyCostsItsCallAndItsBytes) {
+  const auto alg = test_algorithm("test/copy_of_segment", &copy_of_segment);
+  auto host = [](const std::string& props) {
+    return "<?xml version='1.0'?>\n"
+           "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+           "<platform version=\"4.1\">\n"
+           "  <zone id=\"z\" routing=\"Full\">\n"
+           "    <host id=\"h\" speed=\"1Gf\"><prop id=\"memcpy_bw\" value=\"1GBps\"/>" +
+           props +
+           "</host>\n"
+           "  </zone>\n"
+           "</platform>\n";
+  };
+  SimConfig with, without;
+  with.platform_file =
+      write_temp("collsim_copy_overhead.xml", host("<prop id=\"collsim/copy_overhead\" value=\"2us\"/>"));
+  without.platform_file = write_temp("collsim_no_copy_overhead.xml", host(""));
+  for (const std::size_t n : {std::size_t{1000}, std::size_t{1000000}}) {
+    RunSpec spec = spec_for(alg, 1, 0, false);
+    spec.params.segment = n;
+    const double bytes = static_cast<double>(n) / 1e9;
+    expect_close(run_one(with, spec).time_s, 2e-6 + bytes, n == 1000 ? "1000 B: 3 us" : "1 MB: 1002 us");
+    expect_close(run_one(without, spec).time_s, bytes, n == 1000 ? "1000 B: 1 us" : "1 MB: 1000 us");
+  }
+}
+
 // ---- (d) deadlocks and misuse -----------------------------------------------------------
 
 TEST(Errors, DeadlockNamesTheRanksAndWhatTheyWaitFor) {

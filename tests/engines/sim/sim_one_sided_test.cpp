@@ -343,6 +343,18 @@ Task<> overhead_ops(Comm& comm, RankBuffers, const AlgorithmParams& p) {
   }
 }
 
+// Rank 0 puts m bytes to rank 1, waits, flushes, then ends the segment with sync memory
+// (flush_all, with nothing left to flush, and win_sync).
+Task<> put_then_sync_memory(Comm& comm, RankBuffers, const AlgorithmParams& p) {
+  const Window w = co_await comm.win_allocate(p.segment, false);
+  if (comm.rank() != 0) co_return;
+  Storage data(p.segment, false);
+  Request r = co_await comm.put(w, 1, 0, data.view());
+  co_await comm.wait(r);
+  co_await comm.flush(w, 1);
+  co_await comm.sync_memory(w);
+}
+
 // ---- tests ---------------------------------------------------------------------------------
 
 TEST(OneSided, BlockingPutIsATransferAndAnAcknowledgement) {
@@ -407,6 +419,22 @@ TEST(OneSided, EachOperationCostsTheOriginItsOverhead) {
   expect_close(run_one(c, spec_for(alg, 2, 0, 1)).finish_s[0], 3 * o + kLat + kLat, "three puts and a flush");
   // get: o, then the request L and the data L + m/bw.
   expect_close(run_one(c, spec_for(alg, 2, 1000, 2)).finish_s[0], o + 2 * kLat + m / kBw, "get");
+}
+
+// A segment of one put of 1000 B: the put L + m/bw, its flush L, then sync memory: a flush_all of
+// nothing (free) and a win_sync, which costs F of the profile inside the rank's node. Under
+// tcp+shm with shm/sync_overhead 3 us it ends 3 us later than without (the tcp profile's 100 us,
+// between nodes, is not the one a win_sync pays); under ideal, ideal's F.
+TEST(OneSided, SyncMemoryCostsTheWinSyncOverhead) {
+  const auto alg = test_algorithm("test/put_then_sync_memory", &put_then_sync_memory);
+  const double segment = 2 * kLat + bytes_time(1000);
+  SimConfig c = exact("test/star16.xml", 1, "tcp+shm");
+  expect_close(run_one(c, spec_for(alg, 2, 1000)).finish_s[0], segment, "no F");
+  c.protocol_options = {"shm/sync_overhead:3us", "tcp/sync_overhead:100us"};
+  expect_close(run_one(c, spec_for(alg, 2, 1000)).finish_s[0], segment + 3e-6, "shm's F");
+  SimConfig ideal = exact("test/star16.xml");
+  ideal.protocol_options = {"ideal/sync_overhead:7us"};
+  expect_close(run_one(ideal, spec_for(alg, 2, 1000)).finish_s[0], segment + 7e-6, "ideal's F");
 }
 
 TEST(OneSided, FlushAllWaitsForEveryTarget) {
