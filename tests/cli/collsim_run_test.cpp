@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -140,6 +141,36 @@ TEST(RunMpi, StatisticChoosesTheMedianOrTheFastestRun) {
   const fs::path bad = scratch_file("statistic-bad.yaml", kMpiOnly + "mpi:\n  statistic: mean\n");
   expect_bad_input("run " + bad.string(), bad.string() + ":6:");
   expect_bad_input("run " + bad.string(), "'mean' is not median or min");
+}
+
+// mpi.launches: each point in N launches, its row the median launch's (by its time) or, under
+// statistic min, the fastest launch's. The stand-in's three launches print medians of 5, 2 and
+// 4 ms with fastest runs of half that: the median launch is the 4 ms one, the fastest 1 ms.
+TEST(RunMpi, LaunchesTakeTheMedianOrTheFastestLaunch) {
+  const fs::path counter = scratch() / "launches.count";
+  const fs::path launcher = scratch_file(
+      "launches.sh", "n=$(cat " + counter.string() + " 2>/dev/null || echo 0); n=$((n + 1)); echo $n >" +
+                         counter.string() +
+                         "\ncase $n in 1) t=0.005 m=0.0025 ;; 2) t=0.002 m=0.001 ;; *) t=0.004 m=0.002 ;; esac"
+                         "\necho engine,op,procs,bytes,segment,root,time_s,runs,mean_s,median_s,min_s,max_s,ci95_s,"
+                         "ci_target_met,data,protocol,datatype,reduce_op,osu_avg_s,osu_min_s,osu_max_s"
+                         "\necho mpi,bcast/binomial,2,1000,0,0,$t,10,$t,$t,$m,0.009,0.0002,1,ok,,,,,,\n");
+  for (const auto& [statistic, time, min] :
+       {std::tuple<std::string, std::string, std::string>{"median", "0.004", "0.002"}, {"min", "0.001", "0.001"}}) {
+    fs::remove(counter);
+    const fs::path scenario = scratch_file("launches.yaml", kMpiOnly + "mpi: {launcher: [sh, " + launcher.string() +
+                                                                "], launches: 3, statistic: " + statistic + "}\n");
+    const fs::path out = scratch() / ("launches-" + statistic);
+    const Outcome o = collsim("run " + scenario.string() + " --quiet --force --out " + out.string());
+    ASSERT_EQ(o.status, 0) << o.err;
+    EXPECT_EQ(slurp(counter), "3\n") << "not three launches";
+    const std::string csv = slurp(out / "results.csv");
+    EXPECT_EQ(csv_field(csv, "time_s"), time) << statistic << "\n" << csv;
+    EXPECT_EQ(csv_field(csv, "min_s"), min) << statistic << "\n" << csv;
+    EXPECT_NE(slurp(out / "run.json").find("\"launches\": 3"), std::string::npos) << slurp(out / "run.json");
+  }
+  const fs::path bad = scratch_file("launches-bad.yaml", kMpiOnly + "mpi:\n  launches: 0\n");
+  expect_bad_input("run " + bad.string(), bad.string() + ":6:");
 }
 
 // run --launcher: the launcher line of a testbed ("$TESTBED_MPIRUN", one string) instead of the

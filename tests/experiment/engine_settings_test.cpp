@@ -277,6 +277,7 @@ TEST(EngineSettings, RunJsonRecordsEverySettingWithAMember) {
   s.model.copy_overhead = 5e-8, s.model.sync_overhead = 1e-6;
   s.sim.protocol = "ideal";
   s.mpi.min_runs = 7;
+  s.mpi.launches = 3;
   const std::vector<std::string> lines = settings_json(s);
   // model, sim, mpi, then the top-level members (the timing).
   ASSERT_EQ(lines.size(), 4u);
@@ -300,6 +301,9 @@ TEST(EngineSettings, RunJsonRecordsEverySettingWithAMember) {
   const std::string unset = settings_json(s)[0];
   EXPECT_EQ(unset.find("copy_overhead"), std::string::npos) << unset;
   EXPECT_EQ(unset.find("sync_overhead"), std::string::npos) << unset;
+  EXPECT_NE(lines[2].find("\"launches\": 3"), std::string::npos) << lines[2];
+  s.mpi.launches = 1;
+  EXPECT_EQ(settings_json(s)[2].find("launches"), std::string::npos) << "one launch, the default, is not recorded";
 }
 
 TEST(EngineSettings, AnOptionOfAnotherEngineIsRefusedByName) {

@@ -13,12 +13,23 @@
 #include <vector>
 
 #include "common/files.hpp"
+#include "experiment/sweep/mpi_launcher.hpp"
 #include "experiment/sweep/sweep.hpp"
 
 namespace collsim {
 namespace {
 
 namespace fs = std::filesystem;
+
+// mpi.launches: of launches timed 5, 2, 4 and 3 (here the rows are their times), the fastest is
+// 2; the median of the four is the lower middle one, 3; of one launch, that one.
+TEST(MpiLaunches, TheFastestOrTheLowerMiddleLaunch) {
+  const auto self = [](double t) { return t; };
+  EXPECT_EQ(pick_launch(std::vector<double>{5, 2, 4, 3}, true, self), 2);
+  EXPECT_EQ(pick_launch(std::vector<double>{5, 2, 4, 3}, false, self), 3);
+  EXPECT_EQ(pick_launch(std::vector<double>{5, 2, 4}, false, self), 4);
+  EXPECT_EQ(pick_launch(std::vector<double>{7}, false, self), 7);
+}
 
 fs::path scratch(const std::string& name) {
   const fs::path dir = fs::temp_directory_path() / ("collsim-sweep-test-" + std::to_string(::getpid())) / name;

@@ -142,9 +142,9 @@ HockneyFit to_fit(const LinearFit2& f, std::size_t points) {
   return {f.c1, f.c2, static_cast<int>(points), f.rms_residual, f.max_rel_residual};
 }
 
-// One-way times of the ping-pong sizes under collsim-mpi pingpong (2 ranks): half the median round
-// trip, or half the fastest with the launch's statistic min (as the experiments' times).
-std::vector<double> mpi_pingpong(const MpiLaunch& launch, const std::vector<std::size_t>& sizes) {
+// One-way times of the ping-pong sizes under one launch of collsim-mpi pingpong (2 ranks): half the
+// median round trip, or half the fastest with the launch's statistic min (as the experiments' times).
+std::vector<double> mpi_pingpong_launch(const MpiLaunch& launch, const std::vector<std::size_t>& sizes) {
   const auto dir = std::filesystem::temp_directory_path() / ("collsim-pingpong-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   const std::string csv = (dir / "pingpong.csv").string();
@@ -172,6 +172,20 @@ std::vector<double> mpi_pingpong(const MpiLaunch& launch, const std::vector<std:
   std::filesystem::remove_all(dir);
   if (status != 0 || one_way.size() != sizes.size())
     throw EngineError("collsim-mpi pingpong failed (exit status " + std::to_string(status) + "): " + cmd);
+  return one_way;
+}
+
+// Each size's one-way time from mpi.launches launches: the fastest launch's with statistic min,
+// else the median launch's, as a point's row (pick_launch).
+std::vector<double> mpi_pingpong(const MpiLaunch& launch, const std::vector<std::size_t>& sizes) {
+  std::vector<std::vector<double>> launches;
+  for (int i = 0; i < std::max(1, launch.launches); ++i) launches.push_back(mpi_pingpong_launch(launch, sizes));
+  std::vector<double> one_way(sizes.size());
+  for (std::size_t k = 0; k < sizes.size(); ++k) {
+    std::vector<double> times;
+    for (const auto& l : launches) times.push_back(l[k]);
+    one_way[k] = pick_launch(std::move(times), launch.time_is_min, [](double t) { return t; });
+  }
   return one_way;
 }
 

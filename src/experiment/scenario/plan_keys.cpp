@@ -54,9 +54,9 @@ std::string hockney_text(const models::Hockney& h) { return format_real(h.alpha)
 
 std::string mpi_text(const MpiLaunch& m) {
   // How the program is launched (paths differ between machines) does not change what it measures.
-  // The statistic only when not the default median, so that earlier runs still resume.
+  // The statistic and the launches only when not the defaults, so that earlier runs still resume.
   return "runs=" + std::to_string(m.min_runs) + "-" + std::to_string(m.max_runs) + ";ci=" + format_real(m.ci_target) +
-         (m.time_is_min ? ";time=min" : "");
+         (m.time_is_min ? ";time=min" : "") + (m.launches > 1 ? ";launches=" + std::to_string(m.launches) : "");
 }
 
 }  // namespace

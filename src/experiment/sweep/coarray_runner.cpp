@@ -132,7 +132,9 @@ std::string coarray_engine_unavailable(const CoarrayScenario& sc, Engine engine)
   return "";
 }
 
-CoarrayRow run_coarray_mpi_point(const CoarrayScenario& sc, Engine engine, const CoarrayPoint& p) {
+namespace {
+
+CoarrayRow run_coarray_mpi_launch(const CoarrayScenario& sc, Engine engine, const CoarrayPoint& p) {
   const std::vector<std::string> argv = coarray_mpi_command(sc, engine, p);
   const Captured c = run_captured(argv, sc.mpi.timeout_s);
   const std::string what = std::string(engine_name(engine)) + " " + p.describe();
@@ -157,6 +159,14 @@ CoarrayRow run_coarray_mpi_point(const CoarrayScenario& sc, Engine engine, const
   row.point = p;
   if (sc.mpi.time_is_min) row.time_s = row.min_s;  // mpi.statistic: min, as for collectives
   return row;
+}
+
+}  // namespace
+
+CoarrayRow run_coarray_mpi_point(const CoarrayScenario& sc, Engine engine, const CoarrayPoint& p) {
+  std::vector<CoarrayRow> rows;
+  for (int i = 0; i < std::max(1, sc.mpi.launches); ++i) rows.push_back(run_coarray_mpi_launch(sc, engine, p));
+  return pick_launch(std::move(rows), sc.mpi.time_is_min, [](const CoarrayRow& r) { return r.time_s; });
 }
 
 namespace {

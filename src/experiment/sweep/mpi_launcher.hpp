@@ -5,7 +5,9 @@
 // the ranks printed and does not take the others down; the timeout turns a hang into an error.
 #pragma once
 
+#include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engines/engine.hpp"
@@ -26,7 +28,18 @@ struct MpiLaunch {
   // The row's time_s: the median of the runs (default), or their minimum. Delays from other
   // processes on a loaded machine only add time, so the fastest run is the least disturbed one.
   bool time_is_min = false;
+  // mpirun launches per point. On a machine shared with others a whole launch can run slow (its
+  // pages, its cores' neighbours), which no number of runs inside it undoes.
+  int launches = 1;
 };
+
+// The row of a point measured in several launches: the fastest launch's with `time_is_min`, else
+// the median launch's (the lower of the middle two of an even count). `time_of` gives a row's time.
+template <class Row, class TimeOf>
+Row pick_launch(std::vector<Row> rows, bool time_is_min, TimeOf time_of) {
+  std::sort(rows.begin(), rows.end(), [&](const Row& a, const Row& b) { return time_of(a) < time_of(b); });
+  return std::move(rows[time_is_min ? 0 : (rows.size() - 1) / 2]);
+}
 
 // What a child process printed and how it ended.
 struct Captured {
