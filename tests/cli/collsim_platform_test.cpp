@@ -142,15 +142,10 @@ TEST(CollsimPlatform, StatesProtocolOptionsTheSimEngineCharges) {
   EXPECT_NE(slurp(file).find("<prop id=\"collsim/shm/send_overhead\" value=\"100ns\"/>"), std::string::npos);
   const std::string sim = "coarray --engine sim --ranks-per-node 2 --csv --platform " + file.string();
   const std::string whole = " --local : --local-shape 200000 --remote : --remote-shape 200000";
-  o = collsim(sim + " --registered" + whole);
-  ASSERT_EQ(o.status, 0) << o.err;
-  EXPECT_NEAR(std::stod(csv_field(o.out, "time_s")), 160.2e-6, 1e-12);
-  o = collsim(sim + " --registered --local 1:10 --local-shape 10 --remote 1:20:2 --remote-shape 20");
-  ASSERT_EQ(o.status, 0) << o.err;
-  EXPECT_NEAR(std::stod(csv_field(o.out, "time_s")), 2.008e-6, 1e-12);
-  o = collsim(sim + whole);
-  ASSERT_EQ(o.status, 0) << o.err;
-  EXPECT_NEAR(std::stod(csv_field(o.out, "time_s")), 320.8e-6, 1e-12);
+  EXPECT_NEAR(csv_time(sim + " --registered" + whole), 160.2e-6, 1e-12);
+  EXPECT_NEAR(csv_time(sim + " --registered --local 1:10 --local-shape 10 --remote 1:20:2 --remote-shape 20"), 2.008e-6,
+              1e-12);
+  EXPECT_NEAR(csv_time(sim + whole), 320.8e-6, 1e-12);
 }
 
 // A copy's per-call cost (--copy-overhead, host property collsim/copy_overhead) and win_sync's
@@ -173,9 +168,8 @@ TEST(CollsimPlatform, CopyAndSyncOverheadsTheEnginesCharge) {
   EXPECT_NE(slurp(file).find("<prop id=\"collsim/shm/sync_overhead\" value=\"2us\"/>"), std::string::npos);
   const std::string sim = "coarray --engine sim --ranks-per-node 2 --csv --platform " + file.string();
   const std::string pieces = " --local 1:20:2 --local-shape 20 --remote : --remote-shape 10";
-  o = collsim(sim + " --registered --local 1:1 --local-shape 1 --remote 1:1 --remote-shape 1");
-  ASSERT_EQ(o.status, 0) << o.err;
-  EXPECT_NEAR(std::stod(csv_field(o.out, "time_s")), 2.2008e-6, 1e-12);
+  EXPECT_NEAR(csv_time(sim + " --registered --local 1:1 --local-shape 1 --remote 1:1 --remote-shape 1"), 2.2008e-6,
+              1e-12);
   o = collsim(sim + pieces);
   ASSERT_EQ(o.status, 0) << o.err;
   EXPECT_EQ(csv_field(o.out, "copies"), "10");
@@ -184,9 +178,7 @@ TEST(CollsimPlatform, CopyAndSyncOverheadsTheEnginesCharge) {
       "coarray --engine model --alpha 0 --beta 10GBps --copy-bandwidth 10GBps --send-overhead 100ns "
       "--copy-overhead 50ns --sync-overhead 2us" +
       pieces;
-  o = collsim(model + " --csv");
-  ASSERT_EQ(o.status, 0) << o.err;
-  EXPECT_NEAR(std::stod(csv_field(o.out, "time_s")), 2.816e-6, 1e-12);
+  EXPECT_NEAR(csv_time(model + " --csv"), 2.816e-6, 1e-12);
   o = collsim(model);
   EXPECT_NE(o.out.find("cost model 2.816 us"), std::string::npos) << o.out;
 }

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -68,6 +69,14 @@ inline std::string csv_field(const std::string& csv, const std::string& column) 
   const std::vector<std::string> values = csv_column(csv, column);
   if (values.empty()) ADD_FAILURE() << "no data row in:\n" << csv;
   return values.empty() ? std::string() : values.front();
+}
+
+// time_s of the first row `collsim ARGS --csv ...` prints; a failure, and NaN (which no
+// expectation matches), when the command does not exit 0.
+inline double csv_time(const std::string& args) {
+  const Outcome o = collsim(args);
+  EXPECT_EQ(o.status, 0) << args << "\nstderr: " << o.err;
+  return o.status == 0 ? std::stod(csv_field(o.out, "time_s")) : std::nan("");
 }
 
 // Bad input: exit status 2 and one line on stderr that contains `fragment`.
