@@ -291,7 +291,7 @@ int merge(const ParsedOptions& o) {
   const std::vector<std::string> parts(o.positional.begin() + 1, o.positional.end());
   check_report_possible(o);
   const std::string& out = o.positional[0];
-  std::cout << merge_results(out, parts, o.has("partial")) << "\n";
+  std::cout << merge_results(out, parts, o.has("partial"), o.has("fastest")) << "\n";
   // A coarray scenario's rows are not collective measurements: tools/plot_coarray draws them.
   std::ifstream json(std::filesystem::path(out) / "run.json");
   const std::string settings{std::istreambuf_iterator<char>(json), {}};
@@ -366,12 +366,15 @@ Program collsim_program() {
            "The scenario format is documented in scenarios/README.md.", run_options(), run, true},
           report_command(),
           {"merge",
-           "collsim merge OUT DIR... [--partial] [--report]",
-           "join the results folders of a scenario's shards",
+           "collsim merge OUT DIR... [--partial] [--fastest] [--report]",
+           "join the results folders of a scenario's shards, or of its repeated runs",
            "Joins the results folders of one scenario's shards (collsim run --shard K/N) into OUT,\n"
            "rows in plan order; refuses folders of other scenarios, conflicting rows and missing points.\n"
+           "With --fastest the folders may be whole runs of the scenario made at different times: each\n"
+           "point keeps its fastest row (on a machine whose speed drifts from one minute to the next).\n"
            "Then shows the rows as collsim run shows them when it ends.",
            {{"partial", "", "merge even when points of the plan are in no part (run.json's status says partial)"},
+            {"fastest", "", "a point with different rows in several folders keeps the one with the smallest time_s"},
             {"report", "", "then write OUT's HTML page, OUT/report.html (collsim report --help)"}},
            merge,
            true},

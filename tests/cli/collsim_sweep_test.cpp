@@ -316,6 +316,49 @@ TEST(Merge, RefusesConflictsOtherScenariosAndMissingPoints) {
                    "the results of another scenario or of other settings");
 }
 
+// The row `row` with its cell `column` (counted from 0) replaced by `value`.
+std::string with_cell(const std::string& row, std::size_t column, const std::string& value) {
+  std::size_t begin = 0;
+  for (std::size_t c = 0; c < column; ++c) begin = row.find(',', begin) + 1;
+  const std::size_t end = row.find(',', begin);
+  return row.substr(0, begin) + value + row.substr(end);
+}
+
+// --fastest: runs of one scenario made at different times; each point keeps its fastest row,
+// whichever folder has it, and the rows two folders share are kept once.
+TEST(Merge, FastestKeepsEachPointsSmallestTime) {
+  const fs::path s = write_file(scratch() / "fastest.yaml",
+                                "engines: [model]\nprocs: [2, 4]\nbytes: [1000, 2000]\noperations: [bcast/binomial]\n");
+  const fs::path a = scratch() / "fast-a", b = scratch() / "fast-b";
+  ASSERT_EQ(collsim("run " + s.string() + " --out " + a.string()).status, 0);
+  std::vector<std::string> rows = lines(slurp(a / "results.csv"));
+  ASSERT_EQ(rows.size(), 5u);
+  ASSERT_EQ(rows[0].rfind("engine,op,procs,bytes,segment,root,time_s,", 0), 0u) << rows[0];
+  // Folder a: points 1 and 2 at 5 and 3 ms; folder b: the same points at 4 and 6 ms, the other
+  // two as in a.
+  std::vector<std::string> in_a = rows, in_b = rows;
+  in_a[1] = with_cell(rows[1], 6, "0.005");
+  in_a[2] = with_cell(rows[2], 6, "0.003");
+  in_b[1] = with_cell(rows[1], 6, "0.004");
+  in_b[2] = with_cell(rows[2], 6, "0.006");
+  auto text = [](const std::vector<std::string>& r) {
+    std::string t;
+    for (const auto& line : r) t += line + "\n";
+    return t;
+  };
+  fs::create_directories(b);
+  fs::copy_file(a / "run.json", b / "run.json");
+  write_file(a / "results.csv", text(in_a));
+  write_file(b / "results.csv", text(in_b));
+  const fs::path out = scratch() / "fast-out";
+  expect_bad_input("merge " + out.string() + " " + a.string() + " " + b.string(), "conflicting results of one point");
+  const Outcome m = collsim("merge " + out.string() + " " + a.string() + " " + b.string() + " --fastest");
+  ASSERT_EQ(m.status, 0) << m.err;
+  EXPECT_NE(m.out.find("the fastest row of each point: 4 of 4 points, complete"), std::string::npos) << m.out;
+  EXPECT_EQ(slurp(out / "results.csv"), text({rows[0], in_b[1], in_a[2], rows[3], rows[4]}));
+  EXPECT_NE(slurp(out / "run.json").find("\"merged_rows\": \"fastest\""), std::string::npos);
+}
+
 // A results folder written before the ci_target_met column (no such column in its header and
 // rows) still resumes and merges, into today's columns: its rows gain the empty cell.
 TEST(Sweep, FoldersFromBeforeTheCiTargetColumnResumeAndMerge) {

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -16,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -145,8 +147,10 @@ class PlanRows {
   }
 
   // Adds the rows of `csv` (read_rows: its header must be `header`); returns how many points
-  // had no row before.
-  std::size_t add_file(const std::string& csv, const std::string& header) {
+  // had no row before. A point already given another row is a conflict, unless `fastest` names
+  // the time column (its index in the header): then the row with the smaller time is kept.
+  std::size_t add_file(const std::string& csv, const std::string& header,
+                       std::optional<std::size_t> fastest = std::nullopt) {
     std::size_t number = 1, added = 0;
     for (std::string& line : read_rows(csv, header)) {
       ++number;
@@ -155,9 +159,12 @@ class PlanRows {
       if (it == index_.end())
         throw InputError(csv + ": row " + std::to_string(number) + "'s key '" + key + "' is not a point of the plan");
       auto& row = rows_[it->second];
-      if (row && *row != line)
-        throw InputError(csv + ": row " + std::to_string(number) + " (key " + key + ") differs from " +
-                         from_[it->second] + ": conflicting results of one point");
+      if (row && *row != line) {
+        if (!fastest)
+          throw InputError(csv + ": row " + std::to_string(number) + " (key " + key + ") differs from " +
+                           from_[it->second] + ": conflicting results of one point");
+        if (!(time_of(line, *fastest) < time_of(*row, *fastest))) continue;
+      }
       added += !row;
       row = std::move(line);
       from_[it->second] = "row " + std::to_string(number) + " of " + csv;
@@ -168,6 +175,13 @@ class PlanRows {
   std::vector<std::optional<std::string>>& rows() { return rows_; }
 
  private:
+  // The time a row states in column `column`; a row that states none is never the faster.
+  static double time_of(const std::string& line, std::size_t column) {
+    const std::vector<std::string> cells = split_csv(line);
+    const std::optional<double> t = column < cells.size() ? parse_real(cells[column]) : std::nullopt;
+    return t.value_or(std::numeric_limits<double>::infinity());
+  }
+
   std::map<std::string, std::size_t> index_;
   std::vector<std::optional<std::string>> rows_;
   std::vector<std::string> from_;  // "row N of FILE"
@@ -590,12 +604,13 @@ std::vector<std::string> run_sweep(const Sweep& sw, const std::string& dir, cons
   return rows;
 }
 
-std::string merge_results(const std::string& out, const std::vector<std::string>& parts, bool partial) {
+std::string merge_results(const std::string& out, const std::vector<std::string>& parts, bool partial, bool fastest) {
   if (parts.empty()) throw InputError("merge: no results folders to merge (collsim merge OUT DIR...)");
   Members first;
   std::string fingerprint, header;
   std::vector<std::string> keys;
   std::optional<PlanRows> plan_rows;
+  std::optional<std::size_t> time_column;  // --fastest: where each row states its time
   std::string sources = "[";
   for (const std::string& dir : parts) {
     const std::string json = (fs::path(dir) / "run.json").string(), csv = (fs::path(dir) / "results.csv").string();
@@ -613,12 +628,18 @@ std::string merge_results(const std::string& out, const std::vector<std::string>
       header = upgraded_results_header(h);
       keys = keys_from_json(member(m, "plan_keys"));
       plan_rows.emplace(keys);
+      if (fastest) {
+        const std::vector<std::string> columns = split_csv(header);
+        const auto at = std::find(columns.begin(), columns.end(), "time_s");
+        if (at == columns.end()) throw InputError(csv + ": no time_s column: --fastest cannot compare its rows");
+        time_column = static_cast<std::size_t>(at - columns.begin());
+      }
     } else if (fp != fingerprint) {
       throw InputError(json + ": the results of another scenario or of other settings than " + parts.front() +
                        " (plan " + fp + ", not " + fingerprint + ")");
     }
     sources += std::string(sources.size() > 1 ? ", " : "") + json_string(dir);
-    plan_rows->add_file(csv, header);
+    plan_rows->add_file(csv, header, time_column);
   }
   const std::vector<std::optional<std::string>>& rows = plan_rows->rows();
   std::size_t present = 0;
@@ -658,13 +679,15 @@ std::string merge_results(const std::string& out, const std::vector<std::string>
     if (name == "measurements_written") value = std::to_string(present);
     if (name == "shard") {
       m.emplace_back("merged_from", sources + "]");
+      if (fastest) m.emplace_back("merged_rows", json_string("fastest"));
       continue;
     }
     m.emplace_back(name, value);
   }
   write_json_members((fs::path(out) / "run.json").string(), m);
-  return "merged " + std::to_string(parts.size()) + " folder(s): " + std::to_string(present) + " of " +
-         std::to_string(keys.size()) + " points, " + status + ", in " + (fs::path(out) / "results.csv").string();
+  return "merged " + std::to_string(parts.size()) + " folder(s)" + (fastest ? ", the fastest row of each point" : "") +
+         ": " + std::to_string(present) + " of " + std::to_string(keys.size()) + " points, " + status + ", in " +
+         (fs::path(out) / "results.csv").string();
 }
 
 }  // namespace collsim

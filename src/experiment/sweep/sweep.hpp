@@ -72,8 +72,11 @@ std::vector<std::string> run_sweep(const Sweep& sweep, const std::string& dir, c
                                    const std::function<void()>& on_failure);
 
 // collsim merge: joins the results folders `parts` of one scenario (equal fingerprints) into
-// `out`: rows by key in plan order; the same key with another row is an error, and so are points
-// of the plan that no part has, unless `partial`. Returns a one-line summary; throws InputError.
-std::string merge_results(const std::string& out, const std::vector<std::string>& parts, bool partial);
+// `out`: rows by key in plan order; the same key with another row is an error, unless `fastest`
+// (the parts are one scenario measured at different times: the row with the smallest time_s is
+// kept), and so are points of the plan that no part has, unless `partial`. Returns a one-line
+// summary; throws InputError.
+std::string merge_results(const std::string& out, const std::vector<std::string>& parts, bool partial,
+                          bool fastest = false);
 
 }  // namespace collsim
