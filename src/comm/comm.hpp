@@ -158,6 +158,10 @@ class Comm {
   virtual int size() const = 0;
   // Current time in seconds, in this engine's clock (simulated or wall clock).
   virtual double now() const = 0;
+  // Whether a program's timed run must follow an untimed one: an engine whose costs depend on
+  // what the run before left behind (the sim engine's node cache) asks for it, as the measured
+  // engines time a run that follows others.
+  virtual bool warms_up() const { return false; }
 
   OpAwaitable<Request> isend(Buffer data, int dest, int tag) {
     make(OpKind::isend, data, dest, tag);

@@ -66,6 +66,10 @@ Task<> RankWork::run_osu(Comm& comm) {
 
 Task<> RankWork::run_program(Comm& comm) {
   co_await program_->setup(comm);
+  if (comm.warms_up()) {
+    co_await program_->run(comm);
+    co_await comm.barrier();
+  }
   const double start = comm.now();
   co_await program_->run(comm);
   timed_s_ = comm.now() - start;

@@ -30,7 +30,9 @@ namespace collsim {
 // What the ranks run when a run is not a collective call: a program against Comm (the coarray
 // statements of experiment/results/coarray_point.hpp) in three phases, of which only run() is timed:
 // setup (allocate windows, fill inputs, synchronise), run, finish (synchronise, check results).
-// A rank's time is its run phase; the run's time is the longest of them.
+// A rank's time is its run phase; the run's time is the longest of them. run must give the same
+// results when run twice after one setup: an engine that warms up (Comm::warms_up) times the
+// second, after a barrier.
 class ProgramRank {
  public:
   virtual ~ProgramRank() = default;

@@ -148,6 +148,44 @@ TEST(CollsimPlatform, StatesProtocolOptionsTheSimEngineCharges) {
   EXPECT_NEAR(csv_time(sim + whole), 320.8e-6, 1e-12);
 }
 
+// The node's cache (--shared-cache, --uncached-copy-bandwidth; engines/sim/copy_cache.hpp) on the
+// platform above: the blocking DMA put of 1.6 MB takes o + 160 us + o = 160.2 us at 10 GB/s.
+// It touches 25000 lines of its source and 25000 of the window (3.2 MB). The timed run follows an
+// untimed one, so a cache of 4 MiB (65536 lines) holds them all: 160.2 us. One of 2 MiB (32768
+// lines) holds neither, as the run cycles over more than it holds: every line is missed and
+// moves at 5 GB/s instead of 10, 2 x 160 us: 320.2 us.
+TEST(CollsimPlatform, ASharedCacheCostsWhatItMisses) {
+  auto platform = [](const std::string& name, const std::string& cache) {
+    const fs::path file = scratch() / name;
+    const Outcome o = collsim(
+        "platform --nodes 1 --sockets 1 --cores 2 --protocol tcp+shm --loopback-latency 0 "
+        "--loopback-bandwidth 10GBps --memcpy 10GBps --memory-bandwidth 10GBps "
+        "--protocol-option shm/send_overhead:100ns " +
+        cache + " -o " + file.string());
+    EXPECT_EQ(o.status, 0) << o.err;
+    return file;
+  };
+  const fs::path big = platform("cache-4m.xml", "--shared-cache 4MiB --uncached-copy-bandwidth 5GBps");
+  const fs::path small = platform("cache-2m.xml", "--shared-cache 2MiB --uncached-copy-bandwidth 5GBps");
+  EXPECT_NE(slurp(big).find("<prop id=\"collsim/shared_cache\" value=\"4194304\"/>"), std::string::npos);
+  EXPECT_NE(slurp(big).find("<prop id=\"collsim/uncached_copy_bandwidth\" value=\"5GBps\"/>"), std::string::npos);
+  const std::string put = " --registered --local : --local-shape 200000 --remote : --remote-shape 200000";
+  auto sim = [](const fs::path& file) {
+    return "coarray --engine sim --ranks-per-node 2 --csv --platform " + file.string();
+  };
+  EXPECT_NEAR(csv_time(sim(big) + put), 160.2e-6, 1e-12);
+  EXPECT_NEAR(csv_time(sim(small) + put), 320.2e-6, 1e-12);
+  // One without the other is refused, in one line, exit 2.
+  for (const std::string half : {"--shared-cache 4MiB", "--uncached-copy-bandwidth 5GBps"}) {
+    const Outcome o = collsim("platform --nodes 1 " + half + " -o " + (scratch() / "half.xml").string());
+    EXPECT_EQ(o.status, 2) << half;
+    EXPECT_NE(o.err.find(half.find("shared") != std::string::npos ? "shared_cache needs uncached_copy_bandwidth"
+                                                                  : "uncached_copy_bandwidth needs shared_cache"),
+              std::string::npos)
+        << o.err;
+  }
+}
+
 // A copy's per-call cost (--copy-overhead, host property collsim/copy_overhead) and win_sync's
 // (shm/sync_overhead) on the platform above with c0 = 50 ns and F = 2 us. In the sim engine one
 // blocking DMA put of 8 B: o + 8 / 1e10 + o (its flush), then sync memory: flush_all of nothing

@@ -369,6 +369,22 @@ const std::vector<Entry>& entries() {
        },
        [](const ClusterSpec& s) { return std::to_string(static_cast<long long>(s.private_cache)); },
        {}},
+      {{"shared_cache", "SIZE",
+        "the node's last-level cache as its copies see it: what they touched last stays in it (0: none; "
+        "copy_cache.hpp)",
+        "0"},
+       [](ClusterSpec& s, auto n, auto v) {
+         const auto b = parse_bytes(trim(v));
+         if (!b) bad(n, v, "is not a size (e.g. 4MiB; 0: none)");
+         s.shared_cache = static_cast<double>(*b);
+       },
+       [](const ClusterSpec& s) { return std::to_string(static_cast<long long>(s.shared_cache)); },
+       {}},
+      {{"uncached_copy_bandwidth", "BANDWIDTH|0",
+        "a copy of lines not in the shared cache, from and to memory (needs shared_cache; 0: none)", "0"},
+       [](ClusterSpec& s, auto n, auto v) { s.uncached_copy_bandwidth = parse_bw_or_off(n, v); },
+       [](const ClusterSpec& s) { return s.uncached_copy_bandwidth > 0 ? bw_text(s.uncached_copy_bandwidth) : "0"; },
+       {}},
       {{"source_read_bandwidth", "BANDWIDTH|0",
         "bytes the single copies reading one rank's memory move per second together (0: not limited; node_model.hpp)",
         "0"},
@@ -668,6 +684,10 @@ void check(ClusterSpec& s) {
       s.core_group > 0 && of % s.core_group != 0)
     throw InputError("core_group " + std::to_string(s.core_group) + " does not divide the " + std::to_string(of) +
                      " cores of " + (s.numa_domains > 0 ? "a NUMA domain" : "a socket"));
+  if ((s.shared_cache > 0) != (s.uncached_copy_bandwidth > 0))
+    throw InputError(s.shared_cache > 0
+                         ? "shared_cache needs uncached_copy_bandwidth (the rate of what it misses)"
+                         : "uncached_copy_bandwidth needs shared_cache (the cache it is the miss rate of)");
   if (static_cast<long long>(s.sockets) * s.cores > 1 << 20)
     throw InputError("sockets x cores = " + std::to_string(static_cast<long long>(s.sockets) * s.cores) +
                      " cores per node is too many");
@@ -820,6 +840,7 @@ std::string platform_xml(const ClusterSpec& spec, const std::string& command) {
     const bool group_field = e.doc.name.starts_with("core_group"), numa_field = e.doc.name.starts_with("numa_");
     if ((group_field && s.core_group == 0) || (numa_field && s.numa_domains == 0)) continue;
     if (e.doc.name == "copy_overhead" && s.copy_overhead == 0) continue;
+    if ((e.doc.name == "shared_cache" || e.doc.name == "uncached_copy_bandwidth") && s.shared_cache == 0) continue;
     stated.emplace_back(std::string(e.doc.name), e.get(s));
   }
   if (s.topology != Topology::crossbar) stated.emplace_back("topo_parameters", topo_parameters(s));

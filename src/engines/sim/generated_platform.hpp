@@ -78,6 +78,10 @@ struct ClusterSpec {
   double inter_socket_fresh_copy_bandwidth = 0;
   double private_cache = 0;          // bytes; 0 = no bound
   double source_read_bandwidth = 0;  // bytes/s the single copies reading one rank share; 0 = not limited
+  // The node's cache as its copies see it (copy_cache.hpp): its bytes, and the rate of a copy of
+  // lines not in it; 0 = none (both or neither).
+  double shared_cache = 0;
+  double uncached_copy_bandwidth = 0;
   std::string protocol = "tcp";
   // Protocol parameters stated by the platform, "PROFILE/KEY:VALUE" as --protocol-option takes
   // them (protocol.hpp), written as collsim/PROFILE/KEY host properties: e.g. the overhead tables

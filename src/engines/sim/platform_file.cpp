@@ -729,8 +729,10 @@ class Checker {
     // node has none of it (or, for a NUMA domain's memory, the socket's split).
     const bool rate_or_off = id == "collsim/fresh_copy_bandwidth" || id == "collsim/core_group_bandwidth" ||
                              id == "collsim/numa_memory_bandwidth" ||
-                             id == "collsim/inter_socket_fresh_copy_bandwidth" || id == "collsim/source_read_bandwidth";
-    const bool size = id == "collsim/private_cache";
+                             id == "collsim/inter_socket_fresh_copy_bandwidth" ||
+                             id == "collsim/source_read_bandwidth" || id == "collsim/uncached_copy_bandwidth";
+    // A core's private cache and the node's cache its copies see (copy_cache.hpp).
+    const bool size = id == "collsim/private_cache" || id == "collsim/shared_cache";
     const bool profile =
         id.starts_with("collsim/ideal/") || id.starts_with("collsim/tcp/") || id.starts_with("collsim/shm/");
     if (!sockets && !level && !protocol && !rate && !rate_or_off && !size && !time && !page && !profile) return true;

@@ -22,8 +22,9 @@
 //  - collsim's host properties: memcpy_bw a bandwidth, collsim/sockets a whole number that
 //    divides the host's cores, collsim/protocol and collsim/PROFILE/KEY as protocol.hpp reads
 //    them, collsim/registration_call, collsim/registration_page and collsim/copy_overhead times,
-//    collsim/page_size a size, all in a <host> or <cluster> (elsewhere SimGrid gives them to no
-//    host).
+//    collsim/page_size, collsim/private_cache and collsim/shared_cache sizes,
+//    collsim/uncached_copy_bandwidth a bandwidth or 0, all in a <host> or <cluster> (elsewhere
+//    SimGrid gives them to no host).
 // What only SimGrid can tell (routes, the values of its <config> options) is checked in the
 // simulation process, which names places with the place_of_* functions below.
 #pragma once

@@ -1,6 +1,7 @@
 #include "engines/sim/sim_comm.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <mutex>
 #include <optional>
@@ -327,11 +328,39 @@ std::size_t SimComm::wait_any(std::span<Request> requests) {
   return i;
 }
 
-// c0 + n / rate, as the model engine's (models::copy_time).
+// c0 + n / rate, as the model engine's (models::copy_time); through the node's cache, the bytes
+// whose lines it misses cost rate / uncached rate times more.
 void SimComm::copy(Buffer dst, Buffer src) {
   copy_bytes(dst, src);
-  if (const double t = models::copy_time(static_cast<double>(src.size()), memcpy_rate_, copy_overhead_); t > 0)
+  const CopyPiece piece{src.data(), dst.data(), src.size()};
+  const double bytes = static_cast<double>(src.size()) * cache_factor({&piece, 1});
+  if (const double t = models::copy_time(bytes, memcpy_rate_, copy_overhead_); t > 0)
     local_work([&] { s4u::this_actor::sleep_for(t); });
+}
+
+double SimComm::cache_factor(std::span<const CopyPiece> pieces) {
+  return cache_ ? sim::cache_factor(*cache_, memcpy_rate_, uncached_rate_, pieces) : 1;
+}
+
+// The pieces of a one-sided transfer between `local` (the origin's buffer) and the target's window
+// memory at `offset` (or the strided transfer's pieces): put copies local -> window, get the other
+// way. Empty when the target is on another node: a NIC moves those bytes, not this node's cores.
+std::vector<CopyPiece> SimComm::one_sided_pieces(const Op& op, const Storage& window, bool get) const {
+  std::vector<CopyPiece> pieces;
+  if (!cache_ || m_.hosts[static_cast<std::size_t>(rank_)] != m_.hosts[static_cast<std::size_t>(op.peer)])
+    return pieces;
+  const std::byte* local = op.buffer.data();
+  const std::byte* remote = window.is_virtual() || window.bytes().empty() ? nullptr : window.bytes().data();
+  auto add = [&](std::size_t at_local, std::size_t at_remote, std::size_t n) {
+    const std::byte* l = local ? local + at_local : nullptr;
+    const std::byte* r = remote && at_remote + n <= window.bytes().size() ? remote + at_remote : nullptr;
+    pieces.push_back(get ? CopyPiece{r, l, n} : CopyPiece{l, r, n});
+  };
+  if (op.strided)
+    for_each_piece(*op.strided, add);
+  else
+    add(0, op.offset, op.buffer.size());
+  return pieces;
 }
 
 // The kernel pins the pages and the NIC learns them: the rank's core is busy meanwhile.
@@ -444,7 +473,10 @@ void SimComm::post_put(const Op& op) {
       flow->bytes.assign(op.buffer.data(), op.buffer.data() + size);  // the origin may reuse src once complete
     }
   }
-  flow->comm = start_flow(m_.hosts[static_cast<std::size_t>(rank_)], m_.hosts[static_cast<std::size_t>(op.peer)], size);
+  // Through the node's cache the flow carries the bytes it misses rate / uncached rate times over.
+  const double factor = cache_factor(one_sided_pieces(op, target, false));
+  flow->comm = start_flow(m_.hosts[static_cast<std::size_t>(rank_)], m_.hosts[static_cast<std::size_t>(op.peer)],
+                          static_cast<std::size_t>(std::llround(static_cast<double>(size) * factor)));
   Pending& p = slot(op.request.id);
   p.kind = PendingKind::put;
   p.channel = {rank_, op.peer, 0};
@@ -523,10 +555,15 @@ void SimComm::post_get(const Op& op) {
   p.flagged = true;
   s4u::Host* here = m_.hosts[static_cast<std::size_t>(rank_)];
   s4u::Host* there = m_.hosts[static_cast<std::size_t>(op.peer)];
+  // Through the node's cache the data flow carries the bytes it misses rate / uncached rate times over.
+  const double factor = cache_factor(one_sided_pieces(
+      op, m_.windows[static_cast<std::size_t>(op.window.id)].memory[static_cast<std::size_t>(op.peer)], true));
+  const auto flow_bytes = static_cast<std::uint64_t>(std::llround(static_cast<double>(size) * factor));
   s4u::Actor::create(
       "get-" + std::to_string(rank_), here,
       [this, id, here, there, dst = op.buffer, window = op.window.id, target = op.peer, offset = op.offset, size,
-       strided = op.strided ? std::optional<StridedTransfer>(*op.strided) : std::nullopt, keep = shared_waker()] {
+       flow_bytes, strided = op.strided ? std::optional<StridedTransfer>(*op.strided) : std::nullopt,
+       keep = shared_waker()] {
         s4u::Comm::sendto(here, there, 0);
         // The data moves from the target back to this rank once the request is there.
         SimTrace* trace = m_.trace;
@@ -536,7 +573,7 @@ void SimComm::post_get(const Op& op) {
                                                    TraceProtocol::one_sided, trace->latency(there, here)});
         };
         if (trace) event(TraceKind::send_start, target, rank_, -1);
-        s4u::Comm::sendto(there, here, static_cast<std::uint64_t>(size));
+        s4u::Comm::sendto(there, here, flow_bytes);
         Storage& memory = m_.windows[static_cast<std::size_t>(window)].memory[static_cast<std::size_t>(target)];
         if (strided) {
           if (memory.size() > 0)

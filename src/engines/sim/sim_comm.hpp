@@ -32,6 +32,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -42,6 +43,7 @@
 #include "comm/buffer.hpp"
 #include "comm/comm.hpp"
 #include "engines/run.hpp"
+#include "engines/sim/copy_cache.hpp"
 #include "engines/sim/sim_trace.hpp"
 #include "engines/sim/transport.hpp"
 #include "models/registration.hpp"
@@ -157,6 +159,15 @@ class SimComm final : public Comm {
   void set_copy_overhead(double seconds) { copy_overhead_ = seconds; }
   // What comm.register_memory costs on this rank's host (the platform's; the defaults otherwise).
   void set_registration(const models::RegistrationCost& cost) { registration_ = cost; }
+  // The node's cache (copy_cache.hpp), shared by its ranks, and the rate of a copy of lines not in
+  // it (collsim/shared_cache, collsim/uncached_copy_bandwidth); none: every copy at its rate.
+  void set_cache(CopyCache* cache, double uncached_rate) {
+    cache_ = cache;
+    uncached_rate_ = uncached_rate;
+  }
+  // A run's copies cost what the cache holds, which the run before left: a program runs once
+  // untimed first (RankWork::run_program), as the measured engines' fastest run follows others.
+  bool warms_up() const override { return cache_ != nullptr; }
 
   int rank() const override { return rank_; }
   int size() const override { return m_.procs; }
@@ -255,6 +266,12 @@ class SimComm final : public Comm {
   double memcpy_rate_;
   double copy_overhead_ = 0;
   models::RegistrationCost registration_;
+  CopyCache* cache_ = nullptr;
+  double uncached_rate_ = 0;
+  // How many times longer than at the copy rate a copy of `pieces` takes through the node's cache
+  // (1 without one); touches their lines.
+  double cache_factor(std::span<const CopyPiece> pieces);
+  std::vector<CopyPiece> one_sided_pieces(const Op& op, const Storage& window, bool get) const;
   // By request id (ids are reused, so this stays as long as the most requests live at once); each
   // apart, so a payload slot's address stays put while SimGrid writes to it.
   std::vector<std::unique_ptr<Pending>> requests_;

@@ -35,7 +35,11 @@
 //    from the host properties `memcpy_bw` (bytes/s, SimGrid bandwidth units accepted: "6GBps")
 //    and `collsim/copy_overhead` (c0, a time; 0 when absent). A `<prop>` inside a
 //    `<cluster>` applies to every host of the cluster in SimGrid 3.32; a host without the property
-//    copies for free. Concurrent copies by ranks of one host do not slow each other down.
+//    copies for free. Concurrent copies by ranks of one host do not slow each other down. A host
+//    that states `collsim/shared_cache` (a size) and `collsim/uncached_copy_bandwidth` has its
+//    copies, and the puts and gets between its ranks, go through its cache (copy_cache.hpp): the
+//    bytes of lines it misses cost memcpy rate / uncached rate times more, and a program's timed
+//    run follows an untimed one (Comm::warms_up).
 //  - comm.reduce_local of n elements executes n flops on a core of the rank's host (the host's
 //    `speed`), also outside MPI.
 //  - barrier is free (zero simulated time): it only synchronises. So are win_allocate and

@@ -204,6 +204,8 @@ struct Simulation::Impl {
   models::Placement placement;                         // config.map_by resolved against the hosts
   std::vector<double> memcpy_rate;                     // per host, bytes/s, 0 = free
   std::vector<double> copy_overhead;                   // per host, s per copy besides its bytes
+  std::vector<double> shared_cache;                    // per host, bytes of its copies' cache; 0: none
+  std::vector<double> uncached_rate;                   // per host, bytes/s of a copy of lines not in it
   std::vector<models::RegistrationCost> registration;  // per host
   std::unique_ptr<NodeModel> nodes;                    // the inside of the nodes in use, under shm
   Protocols protocols;
@@ -309,6 +311,18 @@ Simulation::Simulation(const SimConfig& config, const CheckedPlatform& platform,
     impl_->memcpy_rate.push_back(v ? parse_bandwidth(v) : 0);
     const char* c0 = h->get_property("collsim/copy_overhead");
     impl_->copy_overhead.push_back(c0 ? parse_seconds(c0).value_or(0) : 0);
+    // The node's cache (copy_cache.hpp) needs both its size and the rate of what it misses.
+    const char* cache = h->get_property("collsim/shared_cache");
+    const char* uncached = h->get_property("collsim/uncached_copy_bandwidth");
+    const double cache_bytes = cache ? static_cast<double>(parse_bytes(cache).value_or(0)) : 0;
+    const double uncached_rate = uncached ? parse_bandwidth(uncached) : 0;
+    if ((cache_bytes > 0) != (uncached_rate > 0))
+      throw PlatformError(place_of_host(file, h->get_name()) + ": host " + h->get_name() + " states " +
+                          (cache_bytes > 0 ? "collsim/shared_cache without collsim/uncached_copy_bandwidth"
+                                           : "collsim/uncached_copy_bandwidth without collsim/shared_cache") +
+                          ": the node's cache needs both");
+    impl_->shared_cache.push_back(cache_bytes);
+    impl_->uncached_rate.push_back(uncached_rate);
     impl_->registration.push_back(sim::host_registration(*h));
   }
 
@@ -494,6 +508,14 @@ void Simulation::Impl::measure(std::size_t index, const RunSpec& spec) {
     m.ranks.back()->set_registration(registration[node(r)]);
     m.ranks.back()->set_copy_overhead(copy_overhead[node(r)]);
     if (spec.trace) m.ranks.back()->set_trace(&events);
+  }
+  // Each node's cache, cold at every measurement (a program warms it: Comm::warms_up).
+  std::vector<std::unique_ptr<CopyCache>> caches(hosts.size());
+  for (std::size_t r = 0; r < P; ++r) {
+    const std::size_t n = node(r);
+    if (shared_cache[n] <= 0) continue;
+    if (!caches[n]) caches[n] = std::make_unique<CopyCache>(shared_cache[n]);
+    m.ranks[r]->set_cache(caches[n].get(), uncached_rate[n]);
   }
   std::vector<double> finish(P, 0.0), osu(P, 0.0);
   std::vector<std::string> errors(P);
