@@ -7,7 +7,7 @@ states that with what the sim engine has: no latency inside the node, a copy rat
 overhead o for every put, get and flush (shm/send_overhead), a cost F of the segment's end, its
 win_sync (shm/sync_overhead; the flush_all before it goes by the tcp profile, free here), and a
 per-call cost c0 of every local copy (collsim/copy_overhead: a copy of n bytes is c0 + n / rate).
-The seven measurements, each the fastest of many runs in the fastest of 3 launches (other
+The eight measurements, each the fastest of many runs in the fastest of 3 launches (other
 processes share the two cores and only ever delay a run, and a whole launch can run slow), and
 the fastest of --rounds rounds (default 3) that run every measurement one after another, so that
 each spans minutes (this VM's cache runs slow in some of them):
@@ -36,7 +36,12 @@ each spans minutes (this VM's cache runs slow in some of them):
      A put counts as cached when its time per byte is nearer the cached rate's than the uncached
      one's (below the mean of 1 / rate and 1 / uncached). The node's cache (collsim/shared_cache)
      is then what the largest cached put and the smallest uncached one touch, halfway: s_lo +
-     s_hi, for the sim engine's LRU cache of 64-byte lines (src/engines/sim/copy_cache.hpp).
+     s_hi, for the sim engine's LRU cache of 64-byte lines (src/engines/sim/copy_cache.hpp);
+  8. the yield: the 10000 small puts again with --mca mpi_yield_when_idle 1, which Open MPI
+     sets itself when a node runs more processes than cores (ompi_info); its 10000 flushes and
+     the end's flush_all each yield (osc sm's MPI_Rput, MPI_Rget, MPI_Wait and MPI_Win_sync do not
+     here), y = (t_yield - t_small) / 10001 (shm/yield_overhead: what an oversubscribed node's
+     flushes add).
 
 Then it writes the platform with collsim platform (the command is in the file's collsim/command
 property) and the measurements, with the commands that made them, to FILE.fit.txt.
@@ -79,8 +84,9 @@ def run(cmd):
     return p.stdout
 
 
-def coarray_row(binary, args, runs, registered=True):
-    cmd = [f"{binary}/collsim", "coarray", "--engine", "mpi", *(["--registered"] if registered else []), *args,
+def coarray_row(binary, args, runs, registered=True, launcher=None):
+    cmd = [f"{binary}/collsim", "coarray", "--engine", "mpi", *(["--launcher", launcher] if launcher else []),
+           *(["--registered"] if registered else []), *args,
            "--statistic", "min", "--min-runs", str(runs), "--max-runs", str(runs), "--launches", str(LAUNCHES),
            "--csv"]
     rows = list(csv.DictReader(io.StringIO(run(cmd))))
@@ -109,7 +115,8 @@ def main():
     os.remove(pp_csv)
 
     whole = lambda n: ["--local", ":", "--local-shape", str(n // 8), "--remote", ":", "--remote-shape", str(n // 8)]
-    # name: (section, runs, registered)
+    # name: (section, runs, registered[, launcher])
+    yielding = a.launcher + " --mca mpi_yield_when_idle 1"
     plan = {
         "one": (["--local", "1:1", "--local-shape", "1", "--remote", "1:1", "--remote-shape", "1"], 200, True),
         "small": (["--local", "1:10000", "--local-shape", "10000", "--remote", f"1:{2 * PUTS}:2", "--remote-shape",
@@ -118,14 +125,16 @@ def main():
         "copies": (["--local", f"1:{2 * PIECES}:2", "--local-shape", str(2 * PIECES), "--remote", ":", "--remote-shape",
                     str(PIECES)], 50, False),
         "huge": (whole(HUGE), 10, True),
+        "yield": (["--local", "1:10000", "--local-shape", "10000", "--remote", f"1:{2 * PUTS}:2", "--remote-shape",
+                   str(2 * PUTS)], 50, True, yielding),
         **{f"sweep{n}": (whole(n), 20, True) for n in SWEEP},
     }
     # Every measurement once a round, the rounds one after another: each keeps its fastest row, so
     # a minute in which this VM's cache runs slow (finding 19) decides none alone.
     best = {}
     for _ in range(a.rounds):
-        for name, (section, runs, registered) in plan.items():
-            row, cmd = coarray_row(a.bin, section, runs, registered)
+        for name, (section, runs, registered, *launcher) in plan.items():
+            row, cmd = coarray_row(a.bin, section, runs, registered, *launcher)
             if name not in best or float(row["time_s"]) < float(best[name][0]["time_s"]):
                 best[name] = (row, cmd)
     t = lambda name: float(best[name][0]["time_s"])
@@ -134,6 +143,7 @@ def main():
     t_large, large_cmd = t("large"), best["large"][1]
     copies_row, copies_cmd = best["copies"]
     t_huge, huge_cmd = t("huge"), best["huge"][1]
+    t_yield, yield_cmd = t("yield"), best["yield"][1]
     sweep = [(n, t(f"sweep{n}"), best[f"sweep{n}"][1]) for n in SWEEP]
     o = (t_small - t_one) / (2 * PUTS - 2)
     if o <= 0:
@@ -170,6 +180,12 @@ def main():
         c0_note = f" ({c0 * 1e9:.1f} ns, clamped at 0)"
         c0 = 0.0
     r = max(0.0, one_way - o)
+    # The yielding segment's 10000 flushes and its flush_all each yield once.
+    y = (t_yield - t_small) / (PUTS + 1)
+    y_note = ""
+    if y < 0:
+        y_note = f" ({y * 1e9:.0f} ns, clamped at 0)"
+        y = 0.0
 
     ns = lambda s: f"{s * 1e9:.0f}ns"
     gbps = f"{rate / 1e9:.2f}GBps"
@@ -179,7 +195,8 @@ def main():
                     "--shared-cache", str(cache), "--uncached-copy-bandwidth", f"{uncached / 1e9:.2f}GBps",
                     "--protocol-option", f"shm/send_overhead:{ns(o)}",
                     "--protocol-option", f"shm/recv_overhead:{ns(r)}",
-                    "--protocol-option", f"shm/sync_overhead:{ns(f)}", "-o", a.output]
+                    "--protocol-option", f"shm/sync_overhead:{ns(f)}",
+                    "--protocol-option", f"shm/yield_overhead:{ns(y)}", "-o", a.output]
     run(platform_cmd)
     lines = [
         f"# {a.output}: measured here (tools/calibrate_shm), each the fastest run",
@@ -203,6 +220,10 @@ def main():
         f"uncached put: 25.6 MB in {t_huge * 1e6:.1f} us (fastest of 10 runs in 3 launches, in {a.rounds} rounds): uncached = 25.6e6 / "
         f"(t - 2 o - F) = {uncached / 1e9:.2f} GB/s",
         f"  {huge_cmd}",
+        f"yield: the {PUTS} small puts with mpi_yield_when_idle on (as Open MPI sets it on an oversubscribed node) in "
+        f"{t_yield * 1e6:.1f} us (fastest of 50 runs in 3 launches, in {a.rounds} rounds): y = (t - t_small) / "
+        f"{PUTS + 1} = {y * 1e9:.1f} ns per flush and flush_all{y_note}",
+        f"  {yield_cmd}",
         f"cache: puts cached when (t - 2 o - F) / n <= (1 / rate + 1 / uncached) / 2 = {middle * 1e12:.2f} ps/B "
         f"(fastest of 20 runs in 3 launches, in {a.rounds} rounds, each):",
         *[f"  {n / 1e6:g} MB: {t * 1e6:.1f} us, {n / (t - 2 * o - f) / 1e9:.2f} GB/s, "

@@ -221,6 +221,30 @@ TEST(CollsimPlatform, CopyAndSyncOverheadsTheEnginesCharge) {
   EXPECT_NE(o.out.find("cost model 2.816 us"), std::string::npos) << o.out;
 }
 
+// An oversubscribed node (shm/yield_overhead; protocol.hpp): on the platform above (o = 100 ns, F =
+// 2 us, 2 cores) with y = 1 us, one blocking DMA put of 8 B and sync memory on 2 images takes
+// 2.2008 us as before. On 4 images the node holds 4 ranks on 2 cores: the put's flush and the
+// end's flush_all each add y, 4.2008 us; a GET (o + 8 B, no flush, then flush_all and F) only the
+// flush_all's. The idle images' cores are not modelled.
+TEST(CollsimPlatform, AnOversubscribedNodeYieldsOnEveryFlush) {
+  const fs::path file = scratch() / "shm-yield.xml";
+  const Outcome o = collsim(
+      "platform --nodes 1 --sockets 1 --cores 2 --protocol tcp+shm --loopback-latency 0 "
+      "--loopback-bandwidth 10GBps --memcpy 10GBps --memory-bandwidth 10GBps "
+      "--protocol-option shm/send_overhead:100ns --protocol-option shm/sync_overhead:2us "
+      "--protocol-option shm/yield_overhead:1us -o " +
+      file.string());
+  ASSERT_EQ(o.status, 0) << o.err;
+  const std::string put =
+      " --csv --registered --local 1:1 --local-shape 1 --remote 1:1 --remote-shape 1 --platform " + file.string();
+  EXPECT_NEAR(csv_time("coarray --engine sim --ranks-per-node 4 --images 2" + put), 2.2008e-6, 1e-12);
+  EXPECT_NEAR(csv_time("coarray --engine sim --ranks-per-node 4 --images 4" + put), 4.2008e-6, 1e-12);
+  EXPECT_NEAR(csv_time("coarray --engine sim --ranks-per-node 4 --images 2 --get" + put), 2.1008e-6, 1e-12);
+  EXPECT_NEAR(csv_time("coarray --engine sim --ranks-per-node 4 --images 4 --get" + put), 3.1008e-6, 1e-12);
+  expect_refused("platform --nodes 1 --protocol-option shm/yield_overhead:soon",
+                 "collsim: protocol option 'shm/yield_overhead:soon': 'soon' is not a time of 0 or more (e.g. 1.5us)");
+}
+
 // tools/calibrate_shm measures with the mpi engine (10 s, not run here); a launcher it cannot
 // start is one line, exit status 2, and no platform.
 TEST(CollsimPlatform, CalibrateShmRefusesALauncherItCannotStart) {
@@ -248,7 +272,7 @@ TEST(CollsimPlatform, BadOptionsOneLine) {
   expect_refused("platform --nodes 4 -o", "collsim: option -o needs a value (FILE)");
   expect_refused("platform --nodes 1 --protocol-option shm/bogus:1",
                  "collsim: protocol option 'shm/bogus:1': unknown key for the shm profile (eager_limit, send_overhead, "
-                 "recv_overhead, sync_overhead, inline_limit)");
+                 "recv_overhead, sync_overhead, yield_overhead, inline_limit)");
   expect_refused("platform --nodes 1 --copy-overhead -5ns",
                  "collsim: --copy-overhead: '-5ns' is not a time (e.g. 10us, 1.5ms, 2e-6; a bare number is seconds)");
   expect_refused("platform --nodes 1 --protocol-option shm/sync_overhead:soon",

@@ -383,7 +383,7 @@ TEST(Scenario, FieldsThatDoNotApplyAreRefused) {
                  "6:17: sim.protocol: 'udp' is not a protocol (ideal, tcp, tcp+shm, ucx)");
   expect_refused(dir / "protoopt.yaml", head + "  - bcast/binomial\nsim: {protocol_options: [tcp/bufer:1MiB]}\n",
                  "6:26: sim.protocol_options: 'tcp/bufer:1MiB': unknown key for the tcp profile (eager_limit, "
-                 "send_overhead, recv_overhead, sync_overhead, buffer, connect, interface)");
+                 "send_overhead, recv_overhead, sync_overhead, yield_overhead, buffer, connect, interface)");
   // As on the command line (--one-port with --loggp): LogGP's g and G already serialise sends.
   expect_refused(dir / "oneport.yaml", head + "  - bcast/binomial\nmodel: {kind: loggp, one_port: true}\n",
                  "6:32: model.one_port applies to Hockney only (LogGP's g and G already serialise sends)");

@@ -24,8 +24,7 @@ class CopyCache {
  public:
   static constexpr std::size_t kLine = 64;
 
-  explicit CopyCache(double capacity_bytes)
-      : capacity_lines_(static_cast<std::size_t>(capacity_bytes) / kLine) {}
+  explicit CopyCache(double capacity_bytes) : capacity_lines_(static_cast<std::size_t>(capacity_bytes) / kLine) {}
 
   // Touches the lines of [address, address + bytes) and returns how many of them were in the
   // cache; they are all in it afterwards (as far as it holds them), the most recent last touched.

@@ -36,7 +36,7 @@ bool is_ucx(const ProtocolProfile& p) { return std::string(p.name).starts_with("
 
 // The keys profile `p` takes, for the message naming an unknown one.
 std::string keys_of(const ProtocolProfile& p) {
-  const std::string overheads = "send_overhead, recv_overhead, sync_overhead";
+  const std::string overheads = "send_overhead, recv_overhead, sync_overhead, yield_overhead";
   if (is_ucx(p))
     return "rndv_thresh, rndv_send_nbr_thresh" +
            std::string(p.kind == ProtocolKind::rdma ? ", zcopy_thresh, max_short, " : ", ") + overheads;
@@ -65,10 +65,10 @@ std::string apply(ProtocolProfile& p, const std::string& key, const std::string&
     (key == "send_overhead" ? p.send_overhead : p.recv_overhead) = *table;
     return "";
   }
-  if (key == "sync_overhead") {
+  if (key == "sync_overhead" || key == "yield_overhead") {
     const auto t = parse_seconds(value);
     if (!t || *t < 0 || !std::isfinite(*t)) return "'" + value + "' is not a time of 0 or more (e.g. 1.5us)";
-    p.sync_overhead = *t;
+    (key == "sync_overhead" ? p.sync_overhead : p.yield_overhead) = *t;
     return "";
   }
   if (ucx && key == "rndv_thresh") return size(p.eager_limit, 1);
@@ -264,10 +264,10 @@ Protocols resolve_protocols(const std::string& name, const std::vector<std::stri
   for (ProtocolProfile* target : {&p.inter, &p.intra})
     if (target->kind == ProtocolKind::ideal) target->eager_limit = ideal_eager_limit.value_or(kIdealEagerLimit);
   // Platform properties, then options.
-  static const char* const kKeys[] = {"eager_limit", "send_overhead", "recv_overhead", "sync_overhead",
-                                      "buffer",      "connect",       "interface",     "inline_limit",
-                                      "header",      "rndv_thresh",   "zcopy_thresh",  "rndv_send_nbr_thresh",
-                                      "max_short"};
+  static const char* const kKeys[] = {"eager_limit",          "send_overhead", "recv_overhead", "sync_overhead",
+                                      "yield_overhead",       "buffer",        "connect",       "interface",
+                                      "inline_limit",         "header",        "rndv_thresh",   "zcopy_thresh",
+                                      "rndv_send_nbr_thresh", "max_short"};
   for (const char* profile : kProfiles)
     for (const char* key : kKeys) {
       const std::string prop = std::string("collsim/") + profile + "/" + key;

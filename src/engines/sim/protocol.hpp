@@ -79,7 +79,8 @@
 // properties of the platform (`<prop id="collsim/tcp/buffer" value="1MiB"/>`, in a <cluster> for
 // all its hosts) and by options "PROFILE/KEY:VALUE" (scenario `sim: protocol_options:`, command
 // line --protocol-option). Keys: eager_limit (size; ideal, tcp, shm), buffer (size, tcp),
-// send_overhead and recv_overhead (an Overhead, below), sync_overhead (a time, every profile),
+// send_overhead and recv_overhead (an Overhead, below), sync_overhead and yield_overhead (times,
+// every profile),
 // connect (tcp: established or first_use),
 // interface (tcp: shared or fifo), inline_limit (size, shm), header (size, ideal: bytes every
 // message carries besides its payload, 0 by default; SimGrid's SMPI sends 16); ucx and ucx_sm
@@ -95,6 +96,17 @@
 // bytes; a flush of 0), and a win_sync (MPI_Win_sync, half of a coarray's sync memory) costs the
 // rank sync_overhead, 0 by default, of the profile inside its node (it orders the rank's own
 // window); models/coarray_cost.hpp's F.
+//
+// Oversubscribed nodes: Open MPI turns mpi_yield_when_idle on when a node runs more processes than
+// it has cores (ompi_info: "will default to 1 when oversubscribing nodes"), and a process that then
+// polls for progress calls sched_yield each time it finds nothing. On this project's machine (osc
+// sm) MPI_Win_flush and MPI_Win_flush_all poll so; MPI_Rput, MPI_Rget, their MPI_Wait and
+// MPI_Win_sync do not: forcing the yield on 2 processes of 2 cores adds 0.62 us to each of 10000
+// blocking puts (put, wait, flush) and nothing measurable to 10000 gets or non-blocking puts
+// (validation/coarray-cases.md, finding 21). A rank whose node holds more ranks than the node has
+// cores pays yield_overhead, 0 by default, of the profile inside its node, on every flush and
+// flush_all. The time slices the waiting processes take meanwhile are not modelled, nor the polls
+// of two-sided messages.
 //
 // tcp connections: by default taken as established, as they are after the warm-up calls of a
 // measured run (and as SMPI takes them). With tcp/connect:first_use, a pair's socket opens when
@@ -144,6 +156,7 @@ struct ProtocolProfile {
   Overhead send_overhead{};           // the sender's, before the message moves
   Overhead recv_overhead{};           // the receiver's, once the message has arrived
   double sync_overhead = 0;           // s a win_sync takes the rank's core (one-sided; see the file comment)
+  double yield_overhead = 0;          // s a flush adds on an oversubscribed node (see the file comment)
   bool connect_on_first_use = false;  // tcp: simulate the socket's set-up (see the file comment)
   bool fifo_interface = false;        // tcp: a host's sockets leave through one FIFO (see the file comment)
 

@@ -497,6 +497,13 @@ void SimComm::one_sided_overhead(int peer, std::size_t bytes) {
   if (const double o = profile.send_overhead.at(bytes); o > 0) s4u::this_actor::sleep_for(o);
 }
 
+// What a flush adds on an oversubscribed node (protocol.hpp): the profile inside the rank's node,
+// whose cores the yield is about.
+double SimComm::yield_overhead() const {
+  if (!oversubscribed_) return 0;
+  return (!m_.transport ? ideal_ : m_.transport->protocols().intra).yield_overhead;
+}
+
 // The simulated memory is coherent, so a win_sync orders nothing; what the MPI library spends in it
 // (osc's bookkeeping at a segment's end) is the profile's sync_overhead, taken from the profile
 // inside the rank's node: MPI_Win_sync has no target, and the window it orders is the rank's own.
@@ -599,6 +606,7 @@ void SimComm::post_get(const Op& op) {
 // With nothing unflushed, it returns at once.
 void SimComm::flush(int window, int target) {
   one_sided_overhead(target, 0);
+  if (const double y = yield_overhead(); y > 0) s4u::this_actor::sleep_for(y);
   auto first = std::stable_partition(unflushed_.begin(), unflushed_.end(), [&](const std::shared_ptr<PutFlow>& f) {
     return f->window != window || (target != -1 && f->target != target);
   });

@@ -165,6 +165,9 @@ class SimComm final : public Comm {
     cache_ = cache;
     uncached_rate_ = uncached_rate;
   }
+  // Whether this rank's node holds more ranks than it has cores: its flushes then yield
+  // (protocol.hpp, yield_overhead).
+  void set_oversubscribed(bool oversubscribed) { oversubscribed_ = oversubscribed; }
   // A run's copies cost what the cache holds, which the run before left: a program runs once
   // untimed first (RankWork::run_program), as the measured engines' fastest run follows others.
   bool warms_up() const override { return cache_ != nullptr; }
@@ -266,6 +269,8 @@ class SimComm final : public Comm {
   double memcpy_rate_;
   double copy_overhead_ = 0;
   models::RegistrationCost registration_;
+  bool oversubscribed_ = false;
+  double yield_overhead() const;
   CopyCache* cache_ = nullptr;
   double uncached_rate_ = 0;
   // How many times longer than at the copy rate a copy of `pieces` takes through the node's cache

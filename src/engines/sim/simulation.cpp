@@ -509,6 +509,11 @@ void Simulation::Impl::measure(std::size_t index, const RunSpec& spec) {
     m.ranks.back()->set_copy_overhead(copy_overhead[node(r)]);
     if (spec.trace) m.ranks.back()->set_trace(&events);
   }
+  // A node holding more ranks than it has cores is oversubscribed (protocol.hpp, yield_overhead).
+  std::vector<int> ranks_on(hosts.size(), 0);
+  for (std::size_t r = 0; r < P; ++r) ++ranks_on[node(r)];
+  for (std::size_t r = 0; r < P; ++r)
+    m.ranks[r]->set_oversubscribed(ranks_on[node(r)] > hosts[node(r)]->get_core_count());
   // Each node's cache, cold at every measurement (a program warms it: Comm::warms_up).
   std::vector<std::unique_ptr<CopyCache>> caches(hosts.size());
   for (std::size_t r = 0; r < P; ++r) {

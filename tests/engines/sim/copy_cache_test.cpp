@@ -15,21 +15,21 @@ TEST(CopyCache, CountsTheLinesARangeSpans) {
   EXPECT_EQ(CopyCache::lines(0, 0), 0u);
   EXPECT_EQ(CopyCache::lines(0, 64), 1u);
   EXPECT_EQ(CopyCache::lines(0, 65), 2u);
-  EXPECT_EQ(CopyCache::lines(63, 2), 2u);   // straddles a boundary
+  EXPECT_EQ(CopyCache::lines(63, 2), 2u);  // straddles a boundary
   EXPECT_EQ(CopyCache::lines(128, 640), 10u);
 }
 
 // 4 lines of capacity: the least recently touched line leaves first.
 TEST(CopyCache, KeepsTheLinesTouchedLast) {
   CopyCache cache(4 * 64);
-  EXPECT_EQ(cache.touch(0, 128), 0u);      // lines 0, 1: cold
-  EXPECT_EQ(cache.touch(0, 128), 2u);      // both cached
-  EXPECT_EQ(cache.touch(256, 128), 0u);    // lines 4, 5: the cache is full (0, 1, 4, 5)
-  EXPECT_EQ(cache.touch(0, 64), 1u);       // line 0 becomes the most recent: 1, 4, 5, 0
-  EXPECT_EQ(cache.touch(512, 64), 0u);     // line 8 evicts line 1, the least recent
-  EXPECT_EQ(cache.touch(64, 64), 0u);      // line 1 is gone (and now evicts line 4): 1, 8, 0, 5
-  EXPECT_EQ(cache.touch(320, 64), 1u);     // line 5 is still there
-  EXPECT_EQ(cache.touch(256, 64), 0u);     // line 4 is not
+  EXPECT_EQ(cache.touch(0, 128), 0u);    // lines 0, 1: cold
+  EXPECT_EQ(cache.touch(0, 128), 2u);    // both cached
+  EXPECT_EQ(cache.touch(256, 128), 0u);  // lines 4, 5: the cache is full (0, 1, 4, 5)
+  EXPECT_EQ(cache.touch(0, 64), 1u);     // line 0 becomes the most recent: 1, 4, 5, 0
+  EXPECT_EQ(cache.touch(512, 64), 0u);   // line 8 evicts line 1, the least recent
+  EXPECT_EQ(cache.touch(64, 64), 0u);    // line 1 is gone (and now evicts line 4): 1, 8, 0, 5
+  EXPECT_EQ(cache.touch(320, 64), 1u);   // line 5 is still there
+  EXPECT_EQ(cache.touch(256, 64), 0u);   // line 4 is not
   // A pattern cycling over more lines than the capacity never hits (LRU).
   CopyCache small(4 * 64);
   small.touch(0, 5 * 64);
