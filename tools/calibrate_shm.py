@@ -32,7 +32,7 @@ each spans minutes (this VM's cache runs slow in some of them):
   6. one very large put: one blocking DMA put of 25.6 MB, whose 51.2 MB of source and window no
      cache here holds between runs: the rate of a copy from and to memory,
      uncached = 25.6e6 / (t - 2 o - F) (collsim/uncached_copy_bandwidth);
-  7. the cache a copy sees: blocking DMA puts of 0.8 to 6.4 MB, each touching twice its bytes.
+  7. the cache a copy sees: blocking DMA puts of 0.8 to 12.8 MB, each touching twice its bytes.
      A put counts as cached when its time per byte is nearer the cached rate's than the uncached
      one's (below the mean of 1 / rate and 1 / uncached). The node's cache (collsim/shared_cache)
      is then what the largest cached put and the smallest uncached one touch, halfway: s_lo +
@@ -60,8 +60,9 @@ PUTS = 10000
 LARGE = 1600000
 PIECES = 20000  # 8-byte pieces of the copies' statement
 HUGE = 25600000  # the uncached put: 51.2 MB touched, beyond this VM's 32 MiB L3
-# The cache sweep's puts (bytes): 0.8 to 6.4 MB, finer where this VM's puts turn uncached.
-SWEEP = [800000, 1200000, 1600000, 2000000, 2400000, 2800000, 3200000, 4000000, 4800000, 6400000]
+# The cache sweep's puts (bytes): 0.8 to 12.8 MB, finer where this VM's puts turn uncached.
+SWEEP = [800000, 1200000, 1600000, 2000000, 2400000, 2800000, 3200000, 4000000, 4800000, 6400000, 8000000,
+         9600000, 12800000]
 # Each coarray measurement is the fastest of its runs in the fastest of this many mpirun launches:
 # here a whole launch sometimes runs 2-3x slow (the same 1.6 MB put: 70-82 us in 11 launches of
 # 12, 201 us in one), which more runs inside it do not undo.
@@ -92,7 +93,7 @@ def coarray_row(binary, args, runs, registered=True, launcher=None):
     rows = list(csv.DictReader(io.StringIO(run(cmd))))
     if len(rows) != 1 or rows[0]["data"] != "ok":
         fail(f"'{' '.join(cmd)}' gave no checked row")
-    return rows[0], " ".join(cmd)
+    return rows[0], shlex.join(cmd)
 
 
 def main():

@@ -357,6 +357,14 @@ TEST(Merge, FastestKeepsEachPointsSmallestTime) {
   EXPECT_NE(m.out.find("the fastest row of each point: 4 of 4 points, complete"), std::string::npos) << m.out;
   EXPECT_EQ(slurp(out / "results.csv"), text({rows[0], in_b[1], in_a[2], rows[3], rows[4]}));
   EXPECT_NE(slurp(out / "run.json").find("\"merged_rows\": \"fastest\""), std::string::npos);
+  // The merged folder resumes as the whole plan: nothing to run, its rows and provenance kept.
+  const Outcome r = collsim("run " + s.string() + " --resume --out " + out.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(slurp(out / "results.csv"), text({rows[0], in_b[1], in_a[2], rows[3], rows[4]}));
+  const std::string json = slurp(out / "run.json");
+  EXPECT_NE(json.find("\"merged_rows\": \"fastest\""), std::string::npos) << json;
+  EXPECT_NE(json.find("\"merged_from\": ["), std::string::npos) << json;
+  EXPECT_NE(json.find("\"shard\": \"1/1\""), std::string::npos) << json;
 }
 
 // A results folder written before the ci_target_met column (no such column in its header and

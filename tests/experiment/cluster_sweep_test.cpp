@@ -125,7 +125,7 @@ TEST(ClusterSweep, MistakesAreRefusedWhereTheyAre) {
                  "inter_socket_bandwidth, "
                  "inter_socket_latency, core_group, numa_domains, core_group_latency, core_group_bandwidth, "
                  "numa_latency, numa_memory_bandwidth, fresh_copy_bandwidth, inter_socket_fresh_copy_bandwidth, "
-                 "private_cache, "
+                 "private_cache, shared_cache, uncached_copy_bandwidth, "
                  "source_read_bandwidth, "
                  "protocol, "
                  "network_model, crosstraffic, levels, down, taper, fat_tree, dims, "

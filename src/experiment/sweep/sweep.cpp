@@ -213,7 +213,11 @@ class Folder {
         throw InputError(json_path_ + ": the results of another scenario or of other settings (plan " +
                          (fp.empty() ? "unknown" : fp) + ", this one's " + sw.fingerprint +
                          "): cannot resume them; give another --out, or --force to start over");
-      const std::string shard = unquoted(member(old, "shard"));
+      // A merged folder (collsim merge) has the rows of every shard: it resumes as the whole plan,
+      // and keeps saying where its rows came from.
+      merged_ = {{"merged_from", member(old, "merged_from")}, {"merged_rows", member(old, "merged_rows")}};
+      const bool merged = !merged_.front().second.empty();
+      const std::string shard = merged ? "1/1" : unquoted(member(old, "shard"));
       if (shard != shard_text(o))
         throw InputError(json_path_ + ": the results of shard " + shard + ", not " + shard_text(o) +
                          ": resume it with --shard " + shard);
@@ -283,6 +287,8 @@ class Folder {
     m.emplace_back("results_csv", json_string("results.csv"));
     for (auto& s : members_of(sw_.json_settings)) m.push_back(std::move(s));
     m.emplace_back("shard", json_string(shard_text(o_)));
+    for (const auto& [name, value] : merged_)
+      if (!value.empty()) m.emplace_back(name, value);
     m.emplace_back("plan_points", std::to_string(sw_.keys.size()));
     m.emplace_back("plan_fingerprint", json_string(sw_.fingerprint));
     m.emplace_back("plan_keys", json_keys(sw_.keys));
@@ -291,6 +297,7 @@ class Folder {
 
   const Sweep& sw_;
   const SweepOptions& o_;
+  Members merged_;  // a resumed merged folder's merged_from and merged_rows (empty otherwise)
   std::size_t planned_, written_ = 0, resumed_ = 0;
   std::vector<std::optional<std::string>> rows_;
   std::string csv_path_, json_path_, started_;
