@@ -165,11 +165,13 @@ def main():
              "no cache to model (run again on an idle machine)")
     # Per byte, halfway between the two rates: below it a put counts as cached.
     middle = (1 / rate + 1 / uncached) / 2
-    cached = [(n, (t - 2 * o - f) / n <= middle) for n, t, _ in sweep]
+    cached = [(n, (tn - 2 * o - f) / n <= middle) for n, tn, _ in sweep]
     first_uncached = next((k for k, (_, c) in enumerate(cached) if not c), None)
-    if first_uncached is None or first_uncached == 0:
-        fail(f"puts of {SWEEP[0] / 1e6:g} to {SWEEP[-1] / 1e6:g} MB were all "
-             f"{'cached' if first_uncached is None else 'uncached'}: the cache is outside the sweep")
+    if first_uncached is None:
+        fail(f"puts of {SWEEP[0] / 1e6:g} to {SWEEP[-1] / 1e6:g} MB were all cached: the cache is beyond the sweep")
+    if first_uncached == 0:
+        fail(f"the smallest put, {SWEEP[0] / 1e6:g} MB, was already uncached: the cache is below the sweep "
+             "(run again on an idle machine)")
     cache = SWEEP[first_uncached - 1] + SWEEP[first_uncached]
     t_copies = float(copies_row["time_s"])
     copies, puts, moved = (int(copies_row[k]) for k in ("copies", "transfers", "bytes"))
@@ -227,8 +229,8 @@ def main():
         f"  {yield_cmd}",
         f"cache: puts cached when (t - 2 o - F) / n <= (1 / rate + 1 / uncached) / 2 = {middle * 1e12:.2f} ps/B "
         f"(fastest of 20 runs in 3 launches, in {a.rounds} rounds, each):",
-        *[f"  {n / 1e6:g} MB: {t * 1e6:.1f} us, {n / (t - 2 * o - f) / 1e9:.2f} GB/s, "
-          f"{'cached' if c else 'uncached'}" for (n, t, _), (_, c) in zip(sweep, cached)],
+        *[f"  {n / 1e6:g} MB: {tn * 1e6:.1f} us, {n / (tn - 2 * o - f) / 1e9:.2f} GB/s, "
+          f"{'cached' if c else 'uncached'}" for (n, tn, _), (_, c) in zip(sweep, cached)],
         f"  shared cache = {SWEEP[first_uncached - 1] / 1e6:g} MB + {SWEEP[first_uncached] / 1e6:g} MB touched = "
         f"{cache} B",
         f"  {sweep[0][2]} (and the other sizes)",
