@@ -184,6 +184,19 @@ TEST(CollsimPlatform, ASharedCacheCostsWhatItMisses) {
               std::string::npos)
         << o.err;
   }
+  // A platform file written by hand with one of the two: the sim engine refuses it, exit 2.
+  std::string xml = slurp(big);
+  const std::string rate = "<prop id=\"collsim/uncached_copy_bandwidth\" value=\"5GBps\"/>";
+  ASSERT_NE(xml.find(rate), std::string::npos);
+  xml.erase(xml.find(rate), rate.size());
+  const fs::path half = scratch() / "cache-half.xml";
+  std::ofstream(half) << xml;
+  const Outcome refused = collsim(sim(half) + put);
+  EXPECT_EQ(refused.status, 2) << refused.err;
+  EXPECT_NE(refused.err.find("states collsim/shared_cache without collsim/uncached_copy_bandwidth: the node's cache "
+                             "needs both"),
+            std::string::npos)
+      << refused.err;
 }
 
 // A copy's per-call cost (--copy-overhead, host property collsim/copy_overhead) and win_sync's

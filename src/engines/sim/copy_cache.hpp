@@ -1,8 +1,7 @@
 // A node's last-level cache as its copies see it (internal to the sim engine). A copy moves at the
 // node's copy rate only while its lines are in the cache; a copy of lines that are not runs at the
-// memory's rate. On this project's 2-core VM a contiguous put of 0.4-1.6 MB runs at 19-28 GB/s, one
-// of 6.4-25.6 MB at 9-10 GB/s whatever the minute (validation/coarray-cases.md, finding 20): 16
-// statements of 1.6 MB each, 27 MB touched in a segment, run at the second rate.
+// memory's rate: a segment whose puts and copies touch more than the cache holds runs at the
+// second (validation/coarray-cases.md, finding 20, has this machine's figures).
 //
 // The cache is least-recently-used over 64-byte lines, shared by every rank of the node. A copy
 // touches its source's lines and its destination's; the share of them found in the cache moves at

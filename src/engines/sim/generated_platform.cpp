@@ -64,6 +64,13 @@ double parse_bw(std::string_view name, std::string_view v) {
 // A bandwidth, or 0 for a rate the platform does not model.
 double parse_bw_or_off(std::string_view name, std::string_view v) { return trim(v) == "0" ? 0 : parse_bw(name, v); }
 
+// A size in bytes; `zero` says what 0 means, for the message.
+double parse_size(std::string_view name, std::string_view v, const std::string& zero) {
+  const auto b = parse_bytes(trim(v));
+  if (!b) bad(name, v, "is not a size (e.g. 1MiB; 0: " + zero + ")");
+  return static_cast<double>(*b);
+}
+
 double parse_speed(std::string_view name, std::string_view v) {
   const auto s = with_unit(v, {{"", 1}, {"f", 1}, {"kf", 1e3}, {"Mf", 1e6}, {"Gf", 1e9}, {"Tf", 1e12}, {"Pf", 1e15}});
   if (!s || !(*s > 0)) bad(name, v, "is not a speed in flop/s (e.g. 38.4Gf; a bare number is flop/s)");
@@ -362,22 +369,14 @@ const std::vector<Entry>& entries() {
        },
        {}},
       {{"private_cache", "SIZE", "a core's private cache (L2), the most fresh data it holds (0: no bound)", "0"},
-       [](ClusterSpec& s, auto n, auto v) {
-         const auto b = parse_bytes(trim(v));
-         if (!b) bad(n, v, "is not a size (e.g. 1MiB; 0: no bound)");
-         s.private_cache = static_cast<double>(*b);
-       },
+       [](ClusterSpec& s, auto n, auto v) { s.private_cache = parse_size(n, v, "no bound"); },
        [](const ClusterSpec& s) { return std::to_string(static_cast<long long>(s.private_cache)); },
        {}},
       {{"shared_cache", "SIZE",
         "the node's last-level cache as its copies see it: what they touched last stays in it (0: none; "
         "copy_cache.hpp)",
         "0"},
-       [](ClusterSpec& s, auto n, auto v) {
-         const auto b = parse_bytes(trim(v));
-         if (!b) bad(n, v, "is not a size (e.g. 4MiB; 0: none)");
-         s.shared_cache = static_cast<double>(*b);
-       },
+       [](ClusterSpec& s, auto n, auto v) { s.shared_cache = parse_size(n, v, "none"); },
        [](const ClusterSpec& s) { return std::to_string(static_cast<long long>(s.shared_cache)); },
        {}},
       {{"uncached_copy_bandwidth", "BANDWIDTH|0",

@@ -101,12 +101,11 @@
 // it has cores (ompi_info: "will default to 1 when oversubscribing nodes"), and a process that then
 // polls for progress calls sched_yield each time it finds nothing. On this project's machine (osc
 // sm) MPI_Win_flush and MPI_Win_flush_all poll so; MPI_Rput, MPI_Rget, their MPI_Wait and
-// MPI_Win_sync do not: forcing the yield on 2 processes of 2 cores adds 0.62 us to each of 10000
-// blocking puts (put, wait, flush) and nothing measurable to 10000 gets or non-blocking puts
-// (validation/coarray-cases.md, finding 21). A rank whose node holds more ranks than the node has
-// cores pays yield_overhead, 0 by default, of the profile inside its node, on every flush and
-// flush_all. The time slices the waiting processes take meanwhile are not modelled, nor the polls
-// of two-sided messages.
+// MPI_Win_sync do not: forcing the yield slows blocking puts and leaves gets and non-blocking puts
+// as they were (validation/coarray-cases.md, finding 21). A rank whose node holds more ranks than
+// the node has cores pays yield_overhead, 0 by default, of the profile inside its node, on every
+// flush and flush_all. The time slices the waiting processes take meanwhile are not modelled, nor
+// the polls of two-sided messages.
 //
 // tcp connections: by default taken as established, as they are after the warm-up calls of a
 // measured run (and as SMPI takes them). With tcp/connect:first_use, a pair's socket opens when
