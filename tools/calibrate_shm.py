@@ -4,10 +4,11 @@ machine's shared memory").
 Open MPI's one-sided shared memory (osc sm) maps the target's window into the origin: a put or a
 get is a copy by the origin's core, and a flush has nothing in flight to wait for. The platform
 states that with what the sim engine has: no latency inside the node, a copy rate, a software
-overhead o for every put, get and flush (shm/send_overhead), a cost F of the segment's end, its
-win_sync (shm/sync_overhead; the flush_all before it goes by the tcp profile, free here), and a
-per-call cost c0 of every local copy (collsim/copy_overhead: a copy of n bytes is c0 + n / rate).
-The eight measurements, each the fastest of many runs in the fastest of 3 launches (other
+overhead o for every put and flush (shm/send_overhead) and o_get for every get
+(shm/get_overhead), a cost F of the segment's end, its win_sync (shm/sync_overhead; the
+flush_all before it goes by the tcp profile, free here), and a per-call cost c0 of every local
+copy (collsim/copy_overhead: a copy of n bytes is c0 + n / rate).
+The nine measurements, each the fastest of many runs in the fastest of 3 launches (other
 processes share the two cores and only ever delay a run, and a whole launch can run slow), and
 the fastest of --rounds rounds (default 3) that run every measurement one after another, so that
 each spans minutes (this VM's cache runs slow in some of them):
@@ -41,7 +42,11 @@ each spans minutes (this VM's cache runs slow in some of them):
      sets itself when a node runs more processes than cores (ompi_info); its 10000 flushes and
      the end's flush_all each yield (osc sm's MPI_Rput, MPI_Rget, MPI_Wait and MPI_Win_sync do not
      here), y = (t_yield - t_small) / 10001 (shm/yield_overhead: what an oversubscribed node's
-     flushes add).
+     flushes add);
+  9. many small gets: 10000 DMA gets of 8 B in one segment (MPI_Rget and its MPI_Wait each, no
+     flush), t_gets = 10000 o_get + F, so o_get = (t_gets - F) / 10000 (shm/get_overhead: a get
+     costs the origin more than a put here, validation/coarray-cases.md finding 15). The 8 B of
+     each get go into o_get, as a put's into o.
 
 Then it writes the platform with collsim platform (the command is in the file's collsim/command
 property) and the measurements, with the commands that made them, to FILE.fit.txt.
@@ -126,6 +131,8 @@ def main():
         "copies": (["--local", f"1:{2 * PIECES}:2", "--local-shape", str(2 * PIECES), "--remote", ":", "--remote-shape",
                     str(PIECES)], 50, False),
         "huge": (whole(HUGE), 10, True),
+        "gets": (["--get", "--local", "1:10000", "--local-shape", "10000", "--remote", f"1:{2 * PUTS}:2",
+                  "--remote-shape", str(2 * PUTS)], 50, True),
         "yield": (["--local", "1:10000", "--local-shape", "10000", "--remote", f"1:{2 * PUTS}:2", "--remote-shape",
                    str(2 * PUTS)], 50, True, yielding),
         **{f"sweep{n}": (whole(n), 20, True) for n in SWEEP},
@@ -145,6 +152,7 @@ def main():
     copies_row, copies_cmd = best["copies"]
     t_huge, huge_cmd = t("huge"), best["huge"][1]
     t_yield, yield_cmd = t("yield"), best["yield"][1]
+    t_gets, gets_cmd = t("gets"), best["gets"][1]
     sweep = [(n, t(f"sweep{n}"), best[f"sweep{n}"][1]) for n in SWEEP]
     o = (t_small - t_one) / (2 * PUTS - 2)
     if o <= 0:
@@ -189,6 +197,9 @@ def main():
     if y < 0:
         y_note = f" ({y * 1e9:.0f} ns, clamped at 0)"
         y = 0.0
+    og = (t_gets - f) / PUTS
+    if og <= 0:
+        fail(f"{PUTS} gets ({t_gets:.3e} s) took no longer than the segment's end F ({f:.3e} s)")
 
     ns = lambda s: f"{s * 1e9:.0f}ns"
     gbps = f"{rate / 1e9:.2f}GBps"
@@ -197,6 +208,7 @@ def main():
                     "--memcpy", gbps, "--memory-bandwidth", gbps, "--copy-overhead", ns(c0),
                     "--shared-cache", str(cache), "--uncached-copy-bandwidth", f"{uncached / 1e9:.2f}GBps",
                     "--protocol-option", f"shm/send_overhead:{ns(o)}",
+                    "--protocol-option", f"shm/get_overhead:{ns(og)}",
                     "--protocol-option", f"shm/recv_overhead:{ns(r)}",
                     "--protocol-option", f"shm/sync_overhead:{ns(f)}",
                     "--protocol-option", f"shm/yield_overhead:{ns(y)}", "-o", a.output]
@@ -227,6 +239,9 @@ def main():
         f"{t_yield * 1e6:.1f} us (fastest of 50 runs in 3 launches, in {a.rounds} rounds): y = (t - t_small) / "
         f"{PUTS + 1} = {y * 1e9:.1f} ns per flush and flush_all{y_note}",
         f"  {yield_cmd}",
+        f"small gets: {PUTS} DMA gets of 8 B in {t_gets * 1e6:.1f} us (fastest of 50 runs in 3 launches, in {a.rounds} rounds): "
+        f"o_get = (t_gets - F) / {PUTS} = {og * 1e9:.1f} ns per get",
+        f"  {gets_cmd}",
         f"cache: puts cached when (t - 2 o - F) / n <= (1 / rate + 1 / uncached) / 2 = {middle * 1e12:.2f} ps/B "
         f"(fastest of 20 runs in 3 launches, in {a.rounds} rounds, each):",
         *[f"  {n / 1e6:g} MB: {tn * 1e6:.1f} us, {n / (tn - 2 * o - f) / 1e9:.2f} GB/s, "

@@ -30,7 +30,8 @@ const char* const kCostsHelp =
     "Every put, get and flush first costs the origin a software overhead: the model engine's\n"
     "--send-overhead (of the operation's bytes, a flush 0; LogGP: o), the sim engine's protocol\n"
     "profile send_overhead (--protocol-option PROFILE/send_overhead:..., or the platform's); 0 by\n"
-    "default. The origin's port injects one put at a time, busy bytes x beta (LogGP: g + (m-1)G;\n"
+    "default. A get pays the model's --get-overhead, the sim's PROFILE/get_overhead, where given.\n"
+    "The origin's port injects one put at a time, busy bytes x beta (LogGP: g + (m-1)G;\n"
     "sim: the puts share the origin's link), so k puts take at least k times one's wire time.\n"
     "A local copy into or out of the buffer costs c0 + bytes / rate: the model's --copy-overhead and\n"
     "--copy-bandwidth, the sim's platform (collsim/copy_overhead, memcpy_bw). Each win_sync (sync memory\n"
@@ -127,7 +128,8 @@ int coarray(const ParsedOptions& o) {
                                          model.registration,
                                          point.registered_bytes_per_statement(),
                                          model.copy_overhead,
-                                         model.sync_overhead};
+                                         model.sync_overhead,
+                                         model.get_overhead};
         const std::optional<double> t =
             models::coarray_pattern_time(point.pattern, images, point.plan(), costs, point.mode, point.get);
         if (t) {

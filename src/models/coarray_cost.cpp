@@ -93,31 +93,29 @@ double coarray_put_time(const coarray::Plan& plan, const CoarrayCosts& costs, Pu
   return t + costs.sync_overhead;
 }
 
-// Every get is waited for before the next operation: a get of n bytes takes o(n) + 2*alpha +
+// Every get is waited for before the next operation: a get of n bytes takes o_get(n) + 2*alpha +
 // beta*n, and the copies out of the buffer add C = copies*c0 + S_copied / bw (cases 1 to 4;
 // Table 1's single get per unit or Omni's get per NL piece only change k and the sizes). DMA gets
 // straight into local memory, C = 0. With o = 0: k*2*alpha + beta*S + C. The segment's end adds
 // f + F, each statement its registration.
 double coarray_get_time(const coarray::Plan& plan, const CoarrayCosts& costs) {
   const double alpha = costs.hockney.alpha, beta = costs.hockney.beta;
-  double overheads = 0;
-  if (plan.scheme.datatype() && !costs.overhead.empty()) {  // a get of k pieces a statement: k * o(m)
+  const Overhead& o = costs.get_table();
+  double overheads = costs.overhead.at(0);     // the end's flush_all
+  if (plan.scheme.datatype() && !o.empty()) {  // a get of k pieces a statement: k * o(m)
     const std::size_t per_statement = plan.statements > 0 ? plan.bytes / plan.statements : 0;
-    overheads = static_cast<double>(plan.transfers) * datatype_overhead(plan.scheme, per_statement, costs.overhead) +
-                costs.overhead.at(0);
-  } else if (!costs.overhead.empty()) {
+    overheads += static_cast<double>(plan.transfers) * datatype_overhead(plan.scheme, per_statement, o);
+  } else if (!o.empty()) {
     // The gets' sizes: a unit each, or (Omni's per-piece GET in cases 2 and 3) an NL piece each.
     const std::size_t per_statement = plan.statements > 0 ? plan.bytes / plan.statements : 0;
     const coarray::UnitSizes units = coarray::unit_sizes(plan.scheme, per_statement);
     const std::size_t units_total = plan.statements * units.runs * units.per_run;
     if (plan.transfers != units_total) {
-      overheads = static_cast<double>(plan.transfers) * costs.overhead.at(plan.scheme.nl);
+      overheads += static_cast<double>(plan.transfers) * o.at(plan.scheme.nl);
     } else {
       const auto last_per_run = static_cast<double>(units.runs * plan.statements);
-      overheads = last_per_run * (static_cast<double>(units.per_run - 1) * costs.overhead.at(units.unit) +
-                                  costs.overhead.at(units.last));
+      overheads += last_per_run * (static_cast<double>(units.per_run - 1) * o.at(units.unit) + o.at(units.last));
     }
-    overheads += costs.overhead.at(0);
   }
   return 2 * alpha * static_cast<double>(plan.transfers) + beta * static_cast<double>(plan.bytes) +
          copy_time(static_cast<double>(plan.bytes_copied), costs.copy_bandwidth) +

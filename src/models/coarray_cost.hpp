@@ -10,7 +10,8 @@
 //    arrives, its request completing, at s + alpha + beta*n;
 //  - flush(target) completes at max(ready, the latest arrival of the unflushed puts to target) +
 //    alpha (the acknowledgement), or at ready if there are none; flush_all likewise;
-//  - a get of n bytes posted at t completes at t + o(n) + 2*alpha + beta*n (request and reply);
+//  - a get of n bytes posted at t completes at t + o_get(n) + 2*alpha + beta*n (request and
+//    reply), o_get the engine's get_overhead table, or o where it has none;
 //  - a copy of n bytes takes c0 + n / copy_bandwidth (c0 = copy_overhead, its per-call cost;
 //    copy_bandwidth 0: the bytes are free) and holds the rank: a buffered unit is one copy in
 //    cases 1 and 4, one per NL piece in cases 2 and 3 (Plan::copies in all);
@@ -54,8 +55,11 @@ struct CoarrayCosts {
   std::size_t registered_bytes = 0;  // registered by each statement first (0: nothing registered)
   double copy_overhead = 0;          // c0: s per local copy, besides its bytes
   double sync_overhead = 0;          // F: s per win_sync
+  // A get's instead of `overhead`, when set.
+  std::optional<Overhead> get_overhead{};
 
   double registration_per_statement() const { return registration.time(registered_bytes); }
+  const Overhead& get_table() const { return get_overhead ? *get_overhead : overhead; }
 };
 
 // The origin's overhead for one datatype transfer of `bytes` under `scheme` (a datatype scheme):

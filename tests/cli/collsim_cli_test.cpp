@@ -169,7 +169,7 @@ TEST(Cli, BadCommandLinesExitTwoWithOneLine) {
   expect_bad_input(
       "measure --engine sim --op bcast/binomial --procs 4 --bytes 8 --protocol-option ucx/eager_limit:1KiB",
       "'ucx/eager_limit:1KiB': unknown key for the ucx profile (rndv_thresh, rndv_send_nbr_thresh, "
-      "zcopy_thresh, max_short, send_overhead, recv_overhead, sync_overhead, yield_overhead)");
+      "zcopy_thresh, max_short, send_overhead, recv_overhead, get_overhead, sync_overhead, yield_overhead)");
   expect_bad_input("run " + src("scenarios/quickstart.yaml") + " --protocol udp",
                    "--protocol: 'udp' is not a protocol (ideal, tcp, tcp+shm, ucx)");
   expect_bad_input("measure --engine model --op bcast/binomial --procs 4 --bytes 8 --datatype int32",

@@ -234,6 +234,43 @@ TEST(CollsimPlatform, CopyAndSyncOverheadsTheEnginesCharge) {
   EXPECT_NE(o.out.find("cost model 2.816 us"), std::string::npos) << o.out;
 }
 
+// A get's own overhead (shm/get_overhead; the model's --get-overhead), on the platform above with o
+// = 100 ns, F = 2 us and a get's overhead of 300 ns up to 4 KiB and 500 ns from there. In the sim
+// engine one DMA GET of 8 B: 300 + 0.8 ns, then sync memory: flush_all of nothing under tcp (free)
+// and F: 2.3008 us; of 8000 B: 500 + 800 + 2000 ns = 3.3 us. A put still pays o: 2.2008 us. Without
+// get_overhead a get pays o: 2.1008 us. The model engine (its end's flush_all pays o(0) too): 300
+// + 0.8 + 100 + 2000 ns = 2.4008 us, and its closed form the same.
+TEST(CollsimPlatform, AGetPaysItsOwnOverhead) {
+  const fs::path file = scratch() / "shm-get.xml";
+  const std::string shm =
+      "platform --nodes 1 --sockets 1 --cores 2 --protocol tcp+shm --loopback-latency 0 "
+      "--loopback-bandwidth 10GBps --memcpy 10GBps --memory-bandwidth 10GBps "
+      "--protocol-option shm/send_overhead:100ns --protocol-option shm/sync_overhead:2us";
+  Outcome o = collsim(shm + " --protocol-option shm/get_overhead:'0:300ns:0;4KiB:500ns:0' -o " + file.string());
+  ASSERT_EQ(o.status, 0) << o.err;
+  const std::string sim = "coarray --engine sim --ranks-per-node 2 --csv --registered --platform " + file.string();
+  const std::string one = " --local 1:1 --local-shape 1 --remote 1:1 --remote-shape 1";
+  EXPECT_NEAR(csv_time(sim + " --get" + one), 2.3008e-6, 1e-12);
+  EXPECT_NEAR(csv_time(sim + " --get --local : --local-shape 1000 --remote : --remote-shape 1000"), 3.3e-6, 1e-12);
+  EXPECT_NEAR(csv_time(sim + one), 2.2008e-6, 1e-12);
+  const fs::path plain = scratch() / "shm-get-plain.xml";
+  o = collsim(shm + " -o " + plain.string());
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_NEAR(
+      csv_time("coarray --engine sim --ranks-per-node 2 --csv --registered --get --platform " + plain.string() + one),
+      2.1008e-6, 1e-12);
+  const std::string model =
+      "coarray --engine model --alpha 0 --beta 10GBps --send-overhead 100ns --sync-overhead 2us "
+      "--get-overhead 300ns --registered --get" +
+      one;
+  EXPECT_NEAR(csv_time(model + " --csv"), 2.4008e-6, 1e-12);
+  o = collsim(model);
+  EXPECT_NE(o.out.find("cost model 2.401 us  (2.4008e-06 s"), std::string::npos) << o.out;
+  expect_refused(
+      "platform --nodes 1 --protocol-option shm/get_overhead:soon",
+      "collsim: protocol option 'shm/get_overhead:soon': 'soon' is not a time (e.g. 2us) or SIZE:BASE:PER_BYTE;...");
+}
+
 // An oversubscribed node (shm/yield_overhead; protocol.hpp): on the platform above (o = 100 ns, F =
 // 2 us, 2 cores) with y = 1 us, one blocking DMA put of 8 B and sync memory on 2 images takes
 // 2.2008 us as before. On 4 images the node holds 4 ranks on 2 cores: the put's flush and the
@@ -285,7 +322,7 @@ TEST(CollsimPlatform, BadOptionsOneLine) {
   expect_refused("platform --nodes 4 -o", "collsim: option -o needs a value (FILE)");
   expect_refused("platform --nodes 1 --protocol-option shm/bogus:1",
                  "collsim: protocol option 'shm/bogus:1': unknown key for the shm profile (eager_limit, send_overhead, "
-                 "recv_overhead, sync_overhead, yield_overhead, inline_limit)");
+                 "recv_overhead, get_overhead, sync_overhead, yield_overhead, inline_limit)");
   expect_refused("platform --nodes 1 --copy-overhead -5ns",
                  "collsim: --copy-overhead: '-5ns' is not a time (e.g. 10us, 1.5ms, 2e-6; a bare number is seconds)");
   expect_refused("platform --nodes 1 --protocol-option shm/sync_overhead:soon",

@@ -56,7 +56,7 @@ class OneSidedFake final : public Comm {
       }
       case OpKind::get:
         copy_bytes(op.buffer, remote(op));
-        now_ += costs_.overhead.at(op.buffer.size());
+        now_ += costs_.get_table().at(op.buffer.size());
         record(op, now_ + 2 * alpha + beta * n);  // complete when waited for: flushes skip gets
         ++gets;
         return true;

@@ -269,12 +269,14 @@ TEST(EngineSettings, TheTableIsConsistent) {
   EXPECT_THROW(engine_setting("model.nope"), std::logic_error);
 }
 
-// Every setting with a member is recorded; the copy's and win_sync's per-call costs only when set
-// (so run.json files from before them read the same), so they are set here, and then not.
+// Every setting with a member is recorded; the copy's and win_sync's per-call costs and a get's
+// overhead only when set (so run.json files from before them read the same), so they are set here,
+// and then not.
 TEST(EngineSettings, RunJsonRecordsEverySettingWithAMember) {
   EngineSettings s;
   s.model.hockney = {3e-6, 2e-9};
   s.model.copy_overhead = 5e-8, s.model.sync_overhead = 1e-6;
+  s.model.get_overhead = models::Overhead{{{0, 1.2e-7, 0}}};
   s.sim.protocol = "ideal";
   s.mpi.min_runs = 7;
   s.mpi.launches = 3;
@@ -297,8 +299,11 @@ TEST(EngineSettings, RunJsonRecordsEverySettingWithAMember) {
   }
   EXPECT_NE(lines[0].find("\"copy_overhead\": 5e-08"), std::string::npos) << lines[0];
   EXPECT_NE(lines[0].find("\"sync_overhead\": 1e-06"), std::string::npos) << lines[0];
+  EXPECT_NE(lines[0].find("\"get_overhead\": \"0:1.2e-07:0\""), std::string::npos) << lines[0];
   s.model.copy_overhead = s.model.sync_overhead = 0;
+  s.model.get_overhead.reset();
   const std::string unset = settings_json(s)[0];
+  EXPECT_EQ(unset.find("get_overhead"), std::string::npos) << unset;
   EXPECT_EQ(unset.find("copy_overhead"), std::string::npos) << unset;
   EXPECT_EQ(unset.find("sync_overhead"), std::string::npos) << unset;
   EXPECT_NE(lines[2].find("\"launches\": 3"), std::string::npos) << lines[2];

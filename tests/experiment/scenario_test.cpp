@@ -381,9 +381,10 @@ TEST(Scenario, FieldsThatDoNotApplyAreRefused) {
                  "6:15: model.kind two_level needs model.intra.alpha and model.intra.beta (the costs inside a node)");
   expect_refused(dir / "protocol.yaml", head + "  - bcast/binomial\nsim: {protocol: udp}\n",
                  "6:17: sim.protocol: 'udp' is not a protocol (ideal, tcp, tcp+shm, ucx)");
-  expect_refused(dir / "protoopt.yaml", head + "  - bcast/binomial\nsim: {protocol_options: [tcp/bufer:1MiB]}\n",
-                 "6:26: sim.protocol_options: 'tcp/bufer:1MiB': unknown key for the tcp profile (eager_limit, "
-                 "send_overhead, recv_overhead, sync_overhead, yield_overhead, buffer, connect, interface)");
+  expect_refused(
+      dir / "protoopt.yaml", head + "  - bcast/binomial\nsim: {protocol_options: [tcp/bufer:1MiB]}\n",
+      "6:26: sim.protocol_options: 'tcp/bufer:1MiB': unknown key for the tcp profile (eager_limit, "
+      "send_overhead, recv_overhead, get_overhead, sync_overhead, yield_overhead, buffer, connect, interface)");
   // As on the command line (--one-port with --loggp): LogGP's g and G already serialise sends.
   expect_refused(dir / "oneport.yaml", head + "  - bcast/binomial\nmodel: {kind: loggp, one_port: true}\n",
                  "6:32: model.one_port applies to Hockney only (LogGP's g and G already serialise sends)");

@@ -375,15 +375,16 @@ class ModelEngine {
   void land_at(double time, int rank, Buffer destination, Buffer data);
   double one_sided_latency(int a, int b) const;
   // The bytes a put or get moves, and the origin's overhead for it (Hockney kinds): one
-  // send_overhead of its bytes, or of each piece of a strided one.
+  // send_overhead (a get's get_overhead, when set) of its bytes, or of each piece of a strided one.
   static std::size_t rma_bytes(const Op& op) {
     const bool strided = (op.kind == OpKind::put || op.kind == OpKind::get) && op.strided;
     return strided ? op.strided->local.bytes() : op.buffer.size();
   }
   double origin_overhead(const Op& op) const {
-    if (!op.strided) return config_.send_overhead.at(op.buffer.size());
+    const models::Overhead& table = config_.origin_overhead(op.kind == OpKind::get);
+    if (!op.strided) return table.at(op.buffer.size());
     double sum = 0;
-    for_each_piece(*op.strided, [&](std::size_t, std::size_t, std::size_t n) { sum += config_.send_overhead.at(n); });
+    for_each_piece(*op.strided, [&](std::size_t, std::size_t, std::size_t n) { sum += table.at(n); });
     return sum;
   }
   bool loggp_local_work(int rank, double duration);
@@ -682,7 +683,7 @@ bool ModelEngine::start_put(int rank, Op& op) {
 }
 
 // A get of m bytes posted at t: the request reaches the target after one latency and the data
-// comes back as a transfer of m bytes (Hockney: the origin's send_overhead(m), then 2*alpha +
+// comes back as a transfer of m bytes (Hockney: the origin's get_overhead(m), else send_overhead(m), then 2*alpha +
 // beta*m, the reply leaving once the target's port is free: the replies to several origins
 // serialise there, beta*m each; LogGP: the origin's CPU overhead o, then 2L + (m-1)G). The target's bytes are taken
 // when the get is posted: a program that writes them meanwhile races, in MPI too.

@@ -47,17 +47,19 @@
 //    each source sent them.
 // One-sided operations (put, get, flush; models/coarray_cost.hpp states the rules as a cost model):
 // under the Hockney kinds each costs the origin send_overhead of its bytes first (a flush: of 0
-// bytes), and the origin's port injects one put at a time, busy beta*m per put, so a rank's puts
-// leave at least max(overhead, beta*m) apart with their latencies overlapping (one_port: both
-// ports for the whole transfer, as for sends); under LogGP a put is a send for the CPU and NIC
-// (o, g + (m-1)G) and a get and a flush cost o.
+// bytes; a get get_overhead when set), and the origin's port injects one put at a time, busy beta*m
+// per put, so a rank's puts leave at least max(overhead, beta*m) apart with their latencies
+// overlapping (one_port: both ports for the whole transfer, as for sends); under LogGP a put is a
+// send for the CPU and NIC (o, g + (m-1)G) and a get and a flush cost o.
 // A local copy of n > 0 bytes takes copy_overhead + n / copy_bandwidth (the bytes free when
-// copy_bandwidth is 0; models::copy_time), a local reduction of n bytes n * reduce_gamma (free
-// when 0), a win_sync sync_overhead (0 by default); under LogGP they hold the CPU, so arrivals
-// meanwhile wait. A registration of n bytes (comm.register_memory) takes registration.time(n)
+// copy_bandwidth is 0; models::copy_time), a local reduction of n bytes n * reduce_gamma (free when
+// 0), a win_sync sync_overhead (0 by default); under LogGP they hold the CPU, so arrivals meanwhile
+// wait. A registration of n bytes (comm.register_memory) takes registration.time(n)
 // (models/registration.hpp) and holds the rank as a copy does. The barrier is ideal: it releases
 // every rank when the last one enters.
 #pragma once
+
+#include <optional>
 
 #include "engines/run.hpp"
 #include "models/overhead.hpp"
@@ -75,8 +77,10 @@ struct ModelConfig {
   bool one_port = false;              // Hockney and two-level (LogGP has g and G)
   // Two-level: a rank's sends to ranks of its own node overlap for free (false: one at a time).
   bool concurrent_intra_sends = false;
-  models::Overhead send_overhead;         // Hockney and two-level: per message, the sender's
-  models::Overhead recv_overhead;         // Hockney and two-level: per message, the receiver's
+  models::Overhead send_overhead;  // Hockney and two-level: per message, the sender's
+  models::Overhead recv_overhead;  // Hockney and two-level: per message, the receiver's
+  // Hockney and two-level: a get's origin, when it differs from send_overhead.
+  std::optional<models::Overhead> get_overhead{};
   double copy_bandwidth = 0;              // bytes/s for comm.copy; 0 = free
   double copy_overhead = 0;               // s per comm.copy besides its bytes (c0)
   double sync_overhead = 0;               // s per win_sync, on the rank's core (F)
@@ -96,7 +100,13 @@ struct ModelConfig {
   bool uses_ports() const {
     return kind != Kind::loggp && (one_port || (kind == Kind::two_level && !concurrent_intra_sends));
   }
-  bool has_overheads() const { return !send_overhead.empty() || !recv_overhead.empty(); }
+  bool has_overheads() const {
+    return !send_overhead.empty() || !recv_overhead.empty() || (get_overhead && !get_overhead->empty());
+  }
+  // The origin's overhead table of a one-sided operation (a get's get_overhead when set).
+  const models::Overhead& origin_overhead(bool get) const {
+    return get && get_overhead ? *get_overhead : send_overhead;
+  }
 };
 
 // "hockney", "two_level" or "loggp".

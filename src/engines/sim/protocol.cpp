@@ -36,7 +36,7 @@ bool is_ucx(const ProtocolProfile& p) { return std::string(p.name).starts_with("
 
 // The keys profile `p` takes, for the message naming an unknown one.
 std::string keys_of(const ProtocolProfile& p) {
-  const std::string overheads = "send_overhead, recv_overhead, sync_overhead, yield_overhead";
+  const std::string overheads = "send_overhead, recv_overhead, get_overhead, sync_overhead, yield_overhead";
   if (is_ucx(p))
     return "rndv_thresh, rndv_send_nbr_thresh" +
            std::string(p.kind == ProtocolKind::rdma ? ", zcopy_thresh, max_short, " : ", ") + overheads;
@@ -58,11 +58,14 @@ std::string apply(ProtocolProfile& p, const std::string& key, const std::string&
   };
   const bool ucx = is_ucx(p);
   if (key == "eager_limit" && !ucx) return size(p.eager_limit, p.kind == ProtocolKind::ideal ? 1 : 57);
-  if (key == "send_overhead" || key == "recv_overhead") {
+  if (key == "send_overhead" || key == "recv_overhead" || key == "get_overhead") {
     std::string problem;
     const auto table = parse_overhead(value, problem);
     if (!table) return problem;
-    (key == "send_overhead" ? p.send_overhead : p.recv_overhead) = *table;
+    if (key == "get_overhead")
+      p.get_overhead = *table;
+    else
+      (key == "send_overhead" ? p.send_overhead : p.recv_overhead) = *table;
     return "";
   }
   if (key == "sync_overhead" || key == "yield_overhead") {
@@ -264,10 +267,10 @@ Protocols resolve_protocols(const std::string& name, const std::vector<std::stri
   for (ProtocolProfile* target : {&p.inter, &p.intra})
     if (target->kind == ProtocolKind::ideal) target->eager_limit = ideal_eager_limit.value_or(kIdealEagerLimit);
   // Platform properties, then options.
-  static const char* const kKeys[] = {"eager_limit",          "send_overhead", "recv_overhead", "sync_overhead",
-                                      "yield_overhead",       "buffer",        "connect",       "interface",
-                                      "inline_limit",         "header",        "rndv_thresh",   "zcopy_thresh",
-                                      "rndv_send_nbr_thresh", "max_short"};
+  static const char* const kKeys[] = {"eager_limit",   "send_overhead",        "recv_overhead", "get_overhead",
+                                      "sync_overhead", "yield_overhead",       "buffer",        "connect",
+                                      "interface",     "inline_limit",         "header",        "rndv_thresh",
+                                      "zcopy_thresh",  "rndv_send_nbr_thresh", "max_short"};
   for (const char* profile : kProfiles)
     for (const char* key : kKeys) {
       const std::string prop = std::string("collsim/") + profile + "/" + key;

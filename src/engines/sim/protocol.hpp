@@ -79,8 +79,8 @@
 // properties of the platform (`<prop id="collsim/tcp/buffer" value="1MiB"/>`, in a <cluster> for
 // all its hosts) and by options "PROFILE/KEY:VALUE" (scenario `sim: protocol_options:`, command
 // line --protocol-option). Keys: eager_limit (size; ideal, tcp, shm), buffer (size, tcp),
-// send_overhead and recv_overhead (an Overhead, below), sync_overhead and yield_overhead (times,
-// every profile),
+// send_overhead, recv_overhead and get_overhead (an Overhead, below), sync_overhead and
+// yield_overhead (times, every profile),
 // connect (tcp: established or first_use),
 // interface (tcp: shared or fifo), inline_limit (size, shm), header (size, ideal: bytes every
 // message carries besides its payload, 0 by default; SimGrid's SMPI sends 16); ucx and ucx_sm
@@ -93,7 +93,9 @@
 // actor is busy meanwhile, so one rank's messages pay them one after another. Both are 0 by
 // default (Open MPI's per-message cost is small beside a network's latency; inside a node it is
 // not, which a platform states per profile). One-sided operations pay send_overhead too (of their
-// bytes; a flush of 0), and a win_sync (MPI_Win_sync, half of a coarray's sync memory) costs the
+// bytes; a flush of 0); a get pays get_overhead instead when the profile states it, since a get
+// and its wait cost the origin more than a put does on shared memory (validation/coarray-cases.md,
+// finding 15), and a win_sync (MPI_Win_sync, half of a coarray's sync memory) costs the
 // rank sync_overhead, 0 by default, of the profile inside its node (it orders the rank's own
 // window); models/coarray_cost.hpp's F.
 //
@@ -158,6 +160,8 @@ struct ProtocolProfile {
   double yield_overhead = 0;          // s a flush adds on an oversubscribed node (see the file comment)
   bool connect_on_first_use = false;  // tcp: simulate the socket's set-up (see the file comment)
   bool fifo_interface = false;        // tcp: a host's sockets leave through one FIFO (see the file comment)
+  // A get's origin overhead, when it differs from send_overhead.
+  std::optional<Overhead> get_overhead{};
 
   // The largest eager payload, of a non-blocking send or (`blocking`) of a blocking one.
   std::size_t eager_payload(bool blocking = false) const {
@@ -173,6 +177,9 @@ struct ProtocolProfile {
   // it completes the send, not the receive. The closed-form formulas price messages by it
   // (models/point_to_point.hpp).
   models::ProtocolSwitch protocol_switch() const;
+  // The origin's software overhead of a one-sided operation: a get's get_overhead when the
+  // profile states one, else (puts, flushes, and gets by default) send_overhead.
+  const Overhead& origin_overhead(bool get) const { return get && get_overhead ? *get_overhead : send_overhead; }
 };
 
 // The parameter set named `name` (ideal, tcp, shm, ucx, ucx_sm) with its defaults; nullopt for

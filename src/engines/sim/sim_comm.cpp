@@ -446,18 +446,15 @@ void SimComm::win_free(int window) {
 // ends: SimGrid gives no cheap hook at a flow's end, and a correct program cannot tell, since
 // MPI only makes them visible at the target by the origin's next flush.
 // The origin first pays its software overhead for the operation, the profile's send_overhead of
-// its bytes (protocol.hpp), as the model engine does (models/coarray_cost.hpp). Puts from one
-// origin share its link as any flows do, so k puts of m bytes take k times one's wire time.
+// its bytes (a get's get_overhead, if stated: protocol.hpp), as the model engine does (models/coarray_cost.hpp). Puts
+// from one origin share its link as any flows do, so k puts of m bytes take k times one's wire time.
 //
 // A strided put (op.strided) costs as the model engine's does (models/coarray_cost.hpp): the
 // overhead of each piece contiguous on both sides, then one flow of all their bytes; the bytes are
 // gathered at post time and scattered into the target's window when the origin observes the end.
 void SimComm::post_put(const Op& op) {
   const std::size_t size = op.strided ? op.strided->local.bytes() : op.buffer.size();
-  if (op.strided)
-    strided_overhead(op.peer, *op.strided);
-  else
-    one_sided_overhead(op.peer, size);
+  rma_overhead(op);
   auto flow = std::make_shared<PutFlow>();
   flow->window = op.window.id;
   flow->target = op.peer;
@@ -488,13 +485,13 @@ void SimComm::post_put(const Op& op) {
   unflushed_.push_back(std::move(flow));
 }
 
-// The origin's software overhead for a one-sided operation of `bytes` to `peer` (-1, flush_all:
+// The origin's software overhead for a flush to `peer`, an operation of 0 bytes (-1, flush_all:
 // the overhead of the profile between nodes, where one-sided traffic of a collective goes).
-void SimComm::one_sided_overhead(int peer, std::size_t bytes) {
+void SimComm::flush_overhead(int peer) {
   const ProtocolProfile& profile = !m_.transport ? ideal_
                                    : peer >= 0   ? m_.transport->profile(rank_, peer)
                                                  : m_.transport->protocols().inter;
-  if (const double o = profile.send_overhead.at(bytes); o > 0) s4u::this_actor::sleep_for(o);
+  if (const double o = profile.send_overhead.at(0); o > 0) s4u::this_actor::sleep_for(o);
 }
 
 // What a flush adds on an oversubscribed node (protocol.hpp): the profile inside the rank's node,
@@ -512,10 +509,15 @@ void SimComm::win_sync() {
   if (profile.sync_overhead > 0) s4u::this_actor::sleep_for(profile.sync_overhead);
 }
 
-void SimComm::strided_overhead(int peer, const StridedTransfer& t) {
-  const ProtocolProfile& profile = !m_.transport ? ideal_ : m_.transport->profile(rank_, peer);
+// A get pays the profile's get_overhead where it states one (protocol.hpp).
+void SimComm::rma_overhead(const Op& op) {
+  const ProtocolProfile& profile = !m_.transport ? ideal_ : m_.transport->profile(rank_, op.peer);
+  const Overhead& overhead = profile.origin_overhead(op.kind == OpKind::get);
   double sum = 0;
-  for_each_piece(t, [&](std::size_t, std::size_t, std::size_t n) { sum += profile.send_overhead.at(n); });
+  if (op.strided)
+    for_each_piece(*op.strided, [&](std::size_t, std::size_t, std::size_t n) { sum += overhead.at(n); });
+  else
+    sum = overhead.at(op.buffer.size());
   if (sum > 0) s4u::this_actor::sleep_for(sum);
 }
 
@@ -549,10 +551,7 @@ void SimComm::land(PutFlow& flow) {
 // copies them piece by piece.
 void SimComm::post_get(const Op& op) {
   const std::size_t size = op.strided ? op.strided->local.bytes() : op.buffer.size();
-  if (op.strided)
-    strided_overhead(op.peer, *op.strided);
-  else
-    one_sided_overhead(op.peer, size);
+  rma_overhead(op);
   const std::int64_t id = op.request.id;
   Pending& p = slot(id);
   p.kind = PendingKind::get;
@@ -605,7 +604,7 @@ void SimComm::post_get(const Op& op) {
 // target at once, each target's acknowledgement leaving when that target's puts have arrived.
 // With nothing unflushed, it returns at once.
 void SimComm::flush(int window, int target) {
-  one_sided_overhead(target, 0);
+  flush_overhead(target);
   if (const double y = yield_overhead(); y > 0) s4u::this_actor::sleep_for(y);
   auto first = std::stable_partition(unflushed_.begin(), unflushed_.end(), [&](const std::shared_ptr<PutFlow>& f) {
     return f->window != window || (target != -1 && f->target != target);

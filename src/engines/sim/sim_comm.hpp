@@ -246,10 +246,11 @@ class SimComm final : public Comm {
   void win_allocate(Op& op);
   void win_free(int window);
   void post_put(const Op& op);
-  void one_sided_overhead(int peer, std::size_t bytes);
+  void flush_overhead(int peer);
   void win_sync();
-  // The origin's overhead for each piece of a strided put or get, slept at once.
-  void strided_overhead(int peer, const StridedTransfer& t);
+  // The origin's overhead for a put or get: of its bytes, or of each piece of a strided one,
+  // slept at once.
+  void rma_overhead(const Op& op);
   void post_get(const Op& op);
   void flush(int window, int target);
   void land(PutFlow& flow);

@@ -333,6 +333,23 @@ std::vector<Setting> make_table() {
        .store = [](EngineSettings& s, const SettingValue& v) { s.model.send_overhead = overhead_of(v); },
        .show = [](const EngineSettings& s) { return json_string(models::to_string(s.model.send_overhead)); }},
       {.group = G::model,
+       .option = "get-overhead",
+       .key = "model.get_overhead",
+       .json = "model.get_overhead",
+       .type = T::text,
+       .value_name = "TABLE",
+       .engines = kOnModel,
+       .coarray = true,
+       .help =
+           "model, Hockney kinds: a get's core time at the origin, as --send-overhead (default: --send-overhead's), "
+           "as the sim's PROFILE/get_overhead",
+       .check = overhead_problem,
+       .store = [](EngineSettings& s, const SettingValue& v) { s.model.get_overhead = overhead_of(v); },
+       .show =
+           [](const EngineSettings& s) {
+             return s.model.get_overhead ? json_string(models::to_string(*s.model.get_overhead)) : std::string();
+           }},
+      {.group = G::model,
        .option = "recv-overhead",
        .key = "model.recv_overhead",
        .json = "model.recv_overhead",
@@ -654,7 +671,8 @@ void check_model(const SettingSource& src, const EngineSettings& s) {
            {"cross-socket", "model.cross_socket.alpha", "model.cross_socket.beta", "model.sockets", "model.cores",
             "model.intra_sends"},
            two_level, "kind: two_level only (give --intra or a platform)");
-  only_for(src, {"model.send_overhead", "model.recv_overhead"}, !loggp, "Hockney only (LogGP has its o)");
+  only_for(src, {"model.send_overhead", "model.recv_overhead", "model.get_overhead"}, !loggp,
+           "Hockney only (LogGP has its o)");
   only_for(src, {"model.intra_sends"}, !s.model.one_port,
            "sends inside a node without one_port (with it, every transfer holds both ports)");
   if (src.has("model.cross_socket.alpha") != src.has("model.cross_socket.beta"))

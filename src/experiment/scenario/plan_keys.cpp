@@ -93,6 +93,7 @@ std::string model_settings_text(const ModelConfig& m) {
     t += ";send_overhead=" + models::to_string(m.send_overhead);
   if (m.kind != ModelConfig::Kind::loggp && !m.recv_overhead.empty())
     t += ";recv_overhead=" + models::to_string(m.recv_overhead);
+  if (m.kind != ModelConfig::Kind::loggp && m.get_overhead) t += ";get_overhead=" + models::to_string(*m.get_overhead);
   // A copy's per-call cost and win_sync's (2026-12), likewise only when set.
   if (m.copy_overhead > 0) t += ";copy_overhead=" + format_real(m.copy_overhead);
   if (m.sync_overhead > 0) t += ";sync_overhead=" + format_real(m.sync_overhead);
