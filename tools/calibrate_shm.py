@@ -33,11 +33,14 @@ each spans minutes (this VM's cache runs slow in some of them):
   6. one very large put: one blocking DMA put of 25.6 MB, whose 51.2 MB of source and window no
      cache here holds between runs: the rate of a copy from and to memory,
      uncached = 25.6e6 / (t - 2 o - F) (collsim/uncached_copy_bandwidth);
-  7. the cache a copy sees: blocking DMA puts of 0.8 to 12.8 MB, each touching twice its bytes.
-     A put counts as cached when its time per byte is nearer the cached rate's than the uncached
-     one's (below the mean of 1 / rate and 1 / uncached). The node's cache (collsim/shared_cache)
-     is then what the largest cached put and the smallest uncached one touch, halfway: s_lo +
-     s_hi, for the sim engine's LRU cache of 64-byte lines (src/engines/sim/copy_cache.hpp);
+  7. the cache a copy sees: blocking DMA puts of 0.8 to 12.8 MB, each touching twice its bytes,
+     each's time per byte x = (t - 2 o - F) / n. The sweep is split where a step from 1 / rate
+     (the puts below) to 1 / uncached (the puts from there on) fits the x best, in least squares:
+     one put that a slow minute delayed does not move the split, where taking the first put
+     slower than halfway did (the sweep of 2026-12-05 20:30 UTC had the 2.8 MB put at 14.7 GB/s
+     between 3.2 and 4 MB ones at 17-21 GB/s). The node's cache (collsim/shared_cache) is then
+     what the last put before the split and the first after it touch, halfway: s_lo + s_hi, for
+     the sim engine's LRU cache of 64-byte lines (src/engines/sim/copy_cache.hpp);
   8. the yield: the 10000 small puts again with --mca mpi_yield_when_idle 1, which Open MPI
      sets itself when a node runs more processes than cores (ompi_info); its 10000 flushes and
      the end's flush_all each yield (osc sm's MPI_Rput, MPI_Rget, MPI_Wait and MPI_Win_sync do not
@@ -171,11 +174,12 @@ def main():
     if uncached >= rate:
         fail(f"the 25.6 MB put ran at {uncached / 1e9:.2f} GB/s, no slower than the 1.6 MB one ({rate / 1e9:.2f} GB/s): "
              "no cache to model (run again on an idle machine)")
-    # Per byte, halfway between the two rates: below it a put counts as cached.
-    middle = (1 / rate + 1 / uncached) / 2
-    cached = [(n, (tn - 2 * o - f) / n <= middle) for n, tn, _ in sweep]
-    first_uncached = next((k for k, (_, c) in enumerate(cached) if not c), None)
-    if first_uncached is None:
+    # The split k (puts 0..k-1 cached, k.. uncached) whose step fits the puts' times per byte best.
+    per_byte = [(tn - 2 * o - f) / n for n, tn, _ in sweep]
+    misfit = lambda k: (sum((x - 1 / rate) ** 2 for x in per_byte[:k]) +
+                        sum((x - 1 / uncached) ** 2 for x in per_byte[k:]))
+    first_uncached = min(range(len(SWEEP) + 1), key=misfit)
+    if first_uncached == len(SWEEP):
         fail(f"puts of {SWEEP[0] / 1e6:g} to {SWEEP[-1] / 1e6:g} MB were all cached: the cache is beyond the sweep")
     if first_uncached == 0:
         fail(f"the smallest put, {SWEEP[0] / 1e6:g} MB, was already uncached: the cache is below the sweep "
@@ -242,10 +246,11 @@ def main():
         f"small gets: {PUTS} DMA gets of 8 B in {t_gets * 1e6:.1f} us (fastest of 50 runs in 3 launches, in {a.rounds} rounds): "
         f"o_get = (t_gets - F) / {PUTS} = {og * 1e9:.1f} ns per get",
         f"  {gets_cmd}",
-        f"cache: puts cached when (t - 2 o - F) / n <= (1 / rate + 1 / uncached) / 2 = {middle * 1e12:.2f} ps/B "
-        f"(fastest of 20 runs in 3 launches, in {a.rounds} rounds, each):",
+        f"cache: the step from 1 / rate = {1e12 / rate:.2f} ps/B to 1 / uncached = {1e12 / uncached:.2f} ps/B that "
+        f"fits x = (t - 2 o - F) / n best in least squares (fastest of 20 runs in 3 launches, in {a.rounds} rounds, "
+        f"each):",
         *[f"  {n / 1e6:g} MB: {tn * 1e6:.1f} us, {n / (tn - 2 * o - f) / 1e9:.2f} GB/s, "
-          f"{'cached' if c else 'uncached'}" for (n, tn, _), (_, c) in zip(sweep, cached)],
+          f"{'cached' if k < first_uncached else 'uncached'}" for k, (n, tn, _) in enumerate(sweep)],
         f"  shared cache = {SWEEP[first_uncached - 1] / 1e6:g} MB + {SWEEP[first_uncached] / 1e6:g} MB touched = "
         f"{cache} B",
         f"  {sweep[0][2]} (and the other sizes)",
