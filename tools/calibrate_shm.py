@@ -8,7 +8,7 @@ overhead o for every put and flush (shm/send_overhead) and o_get for every get
 (shm/get_overhead), a cost F of the segment's end, its win_sync (shm/sync_overhead; the
 flush_all before it goes by the tcp profile, free here), and a per-call cost c0 of every local
 copy (collsim/copy_overhead: a copy of n bytes is c0 + n / rate).
-The nine measurements, each the fastest of many runs in the fastest of 3 launches (other
+The ten measurements, each the fastest of many runs in the fastest of 3 launches (other
 processes share the two cores and only ever delay a run, and a whole launch can run slow), and
 the fastest of --rounds rounds (default 3) that run every measurement one after another, so that
 each spans minutes (this VM's cache runs slow in some of them):
@@ -47,9 +47,16 @@ each spans minutes (this VM's cache runs slow in some of them):
      here), y = (t_yield - t_small) / 10001 (shm/yield_overhead: what an oversubscribed node's
      flushes add);
   9. many small gets: 10000 DMA gets of 8 B in one segment (MPI_Rget and its MPI_Wait each, no
-     flush), t_gets = 10000 o_get + F, so o_get = (t_gets - F) / 10000 (shm/get_overhead: a get
-     costs the origin more than a put here, validation/coarray-cases.md finding 15). The 8 B of
-     each get go into o_get, as a put's into o.
+     flush), t_gets = 10000 o_get(8) + F, so o_get(8) = (t_gets - F) / 10000 (shm/get_overhead:
+     a get costs the origin more than a put here, validation/coarray-cases.md finding 15). The
+     8 B of each get go into o_get, as a put's into o;
+ 10. gets of 8000 B: 200 DMA gets of 8000-byte runs in one segment, t = 200 (o_get(8000) + 8000
+     / rate) + F. A get reads lines another core wrote, and short reads of them wait on each
+     line (2026-12-05: 624 ns a get of 8000 B, where o_get(8) and the bytes at the copy rate
+     give 395 ns), while long ones stream at the copy rate (the 1.6 MB GET of the scenario).
+     So shm/get_overhead is a table, as SimGrid's SMPI calibrates its overheads: o_get(8) at 0
+     bytes, rising linearly to o_get(8000) at 8000 B and holding there (when o_get(8000) is
+     below o_get(8), o_get(8) for every size).
 
 Then it writes the platform with collsim platform (the command is in the file's collsim/command
 property) and the measurements, with the commands that made them, to FILE.fit.txt.
@@ -67,6 +74,7 @@ import sys
 PUTS = 10000
 LARGE = 1600000
 PIECES = 20000  # 8-byte pieces of the copies' statement
+GETS = 200  # gets of 8000 B, each a run of 1000 elements
 HUGE = 25600000  # the uncached put: 51.2 MB touched, beyond this VM's 32 MiB L3
 # The cache sweep's puts (bytes): 0.8 to 12.8 MB, finer where this VM's puts turn uncached.
 SWEEP = [800000, 1200000, 1600000, 2000000, 2400000, 2800000, 3200000, 4000000, 4800000, 6400000, 8000000,
@@ -136,6 +144,8 @@ def main():
         "huge": (whole(HUGE), 10, True),
         "gets": (["--get", "--local", "1:10000", "--local-shape", "10000", "--remote", f"1:{2 * PUTS}:2",
                   "--remote-shape", str(2 * PUTS)], 50, True),
+        "gets8000": (["--get", "--local", ":,:", "--local-shape", f"1000,{GETS}", "--remote", "1:1000,:",
+                      "--remote-shape", f"2000,{GETS}"], 50, True),
         "yield": (["--local", "1:10000", "--local-shape", "10000", "--remote", f"1:{2 * PUTS}:2", "--remote-shape",
                    str(2 * PUTS)], 50, True, yielding),
         **{f"sweep{n}": (whole(n), 20, True) for n in SWEEP},
@@ -156,6 +166,7 @@ def main():
     t_huge, huge_cmd = t("huge"), best["huge"][1]
     t_yield, yield_cmd = t("yield"), best["yield"][1]
     t_gets, gets_cmd = t("gets"), best["gets"][1]
+    t_gets8000, gets8000_cmd = t("gets8000"), best["gets8000"][1]
     sweep = [(n, t(f"sweep{n}"), best[f"sweep{n}"][1]) for n in SWEEP]
     o = (t_small - t_one) / (2 * PUTS - 2)
     if o <= 0:
@@ -204,15 +215,21 @@ def main():
     og = (t_gets - f) / PUTS
     if og <= 0:
         fail(f"{PUTS} gets ({t_gets:.3e} s) took no longer than the segment's end F ({f:.3e} s)")
-
     ns = lambda s: f"{s * 1e9:.0f}ns"
+    og8000 = (t_gets8000 - f) / GETS - 8000 / rate
+    # The table: o_get(8) at 0 bytes, rising to o_get(8000) at 8000 B, held from there.
+    if og8000 > og:
+        get_table = f"0:{og:.4g}:{(og8000 - og) / 8000:.4g};8000:{og8000:.4g}:0"
+    else:
+        get_table = ns(og)
+
     gbps = f"{rate / 1e9:.2f}GBps"
     platform_cmd = [f"{a.bin}/collsim", "platform", "--nodes", "1", "--sockets", "1", "--cores", "2",
                     "--protocol", "tcp+shm", "--loopback-latency", "0", "--loopback-bandwidth", gbps,
                     "--memcpy", gbps, "--memory-bandwidth", gbps, "--copy-overhead", ns(c0),
                     "--shared-cache", str(cache), "--uncached-copy-bandwidth", f"{uncached / 1e9:.2f}GBps",
                     "--protocol-option", f"shm/send_overhead:{ns(o)}",
-                    "--protocol-option", f"shm/get_overhead:{ns(og)}",
+                    "--protocol-option", f"shm/get_overhead:{get_table}",
                     "--protocol-option", f"shm/recv_overhead:{ns(r)}",
                     "--protocol-option", f"shm/sync_overhead:{ns(f)}",
                     "--protocol-option", f"shm/yield_overhead:{ns(y)}", "-o", a.output]
@@ -244,8 +261,12 @@ def main():
         f"{PUTS + 1} = {y * 1e9:.1f} ns per flush and flush_all{y_note}",
         f"  {yield_cmd}",
         f"small gets: {PUTS} DMA gets of 8 B in {t_gets * 1e6:.1f} us (fastest of 50 runs in 3 launches, in {a.rounds} rounds): "
-        f"o_get = (t_gets - F) / {PUTS} = {og * 1e9:.1f} ns per get",
+        f"o_get(8) = (t_gets - F) / {PUTS} = {og * 1e9:.1f} ns per get",
         f"  {gets_cmd}",
+        f"gets of 8000 B: {GETS} DMA gets in {t_gets8000 * 1e6:.1f} us (fastest of 50 runs in 3 launches, in {a.rounds} "
+        f"rounds): o_get(8000) = (t - F) / {GETS} - 8000 / rate = {og8000 * 1e9:.1f} ns per get; "
+        f"shm/get_overhead {get_table}",
+        f"  {gets8000_cmd}",
         f"cache: the step from 1 / rate = {1e12 / rate:.2f} ps/B to 1 / uncached = {1e12 / uncached:.2f} ps/B that "
         f"fits x = (t - 2 o - F) / n best in least squares (fastest of 20 runs in 3 launches, in {a.rounds} rounds, "
         f"each):",
@@ -254,7 +275,7 @@ def main():
         f"  shared cache = {SWEEP[first_uncached - 1] / 1e6:g} MB + {SWEEP[first_uncached] / 1e6:g} MB touched = "
         f"{cache} B",
         f"  {sweep[0][2]} (and the other sizes)",
-        f"platform: {' '.join(platform_cmd)}",
+        f"platform: {shlex.join(platform_cmd)}",
     ]
     with open(a.output + ".fit.txt", "w") as f:
         f.write("\n".join(lines) + "\n")
