@@ -683,10 +683,11 @@ bool ModelEngine::start_put(int rank, Op& op) {
 }
 
 // A get of m bytes posted at t: the request reaches the target after one latency and the data
-// comes back as a transfer of m bytes (Hockney: the origin's get_overhead(m), else send_overhead(m), then 2*alpha +
-// beta*m, the reply leaving once the target's port is free: the replies to several origins
-// serialise there, beta*m each; LogGP: the origin's CPU overhead o, then 2L + (m-1)G). The target's bytes are taken
-// when the get is posted: a program that writes them meanwhile races, in MPI too.
+// comes back as a transfer of m bytes (Hockney: the origin's get_overhead(m), else
+// send_overhead(m), then 2*alpha + beta*m, the reply leaving once the target's port is free: the
+// replies to several origins serialise there, beta*m each; LogGP: the origin's CPU overhead o,
+// then 2L + (m-1)G). The target's bytes are taken when the get is posted: a program that writes
+// them meanwhile races, in MPI too.
 // A strided get (op.strided) pays the overhead of each piece, as a strided put does, and moves
 // the pieces' bytes as one transfer.
 bool ModelEngine::start_get(int rank, Op& op) {

@@ -446,8 +446,9 @@ void SimComm::win_free(int window) {
 // ends: SimGrid gives no cheap hook at a flow's end, and a correct program cannot tell, since
 // MPI only makes them visible at the target by the origin's next flush.
 // The origin first pays its software overhead for the operation, the profile's send_overhead of
-// its bytes (a get's get_overhead, if stated: protocol.hpp), as the model engine does (models/coarray_cost.hpp). Puts
-// from one origin share its link as any flows do, so k puts of m bytes take k times one's wire time.
+// its bytes (a get's get_overhead, if stated: protocol.hpp), as the model engine does
+// (models/coarray_cost.hpp). Puts from one origin share its link as any flows do, so k puts of m
+// bytes take k times one's wire time.
 //
 // A strided put (op.strided) costs as the model engine's does (models/coarray_cost.hpp): the
 // overhead of each piece contiguous on both sides, then one flow of all their bytes; the bytes are
