@@ -52,8 +52,9 @@ each spans minutes (this VM's cache runs slow in some of them):
      8 B of each get go into o_get, as a put's into o;
  10. gets of 8000 B: 200 DMA gets of 8000-byte runs in one segment, t = 200 (o_get(8000) + 8000
      / rate) + F. A get reads lines another core wrote, and short reads of them wait on each
-     line (2026-12-05: 624 ns a get of 8000 B, where o_get(8) and the bytes at the copy rate
-     give 395 ns), while long ones stream at the copy rate (the 1.6 MB GET of the scenario).
+     line (2026-12-05 20:45 UTC: 516.6 ns a get of 8000 B, where o_get(8) and the bytes at the
+     copy rate give 382.6 ns), while long ones stream (the 1.6 MB GET of the scenario runs at
+     least at the copy rate).
      So shm/get_overhead is a table, as SimGrid's SMPI calibrates its overheads: o_get(8) at 0
      bytes, rising linearly to o_get(8000) at 8000 B and holding there (when o_get(8000) is
      below o_get(8), o_get(8) for every size).
@@ -72,6 +73,7 @@ import subprocess
 import sys
 
 PUTS = 10000
+SMALL_GETS = 10000
 LARGE = 1600000
 PIECES = 20000  # 8-byte pieces of the copies' statement
 GETS = 200  # gets of 8000 B, each a run of 1000 elements
@@ -142,8 +144,8 @@ def main():
         "copies": (["--local", f"1:{2 * PIECES}:2", "--local-shape", str(2 * PIECES), "--remote", ":", "--remote-shape",
                     str(PIECES)], 50, False),
         "huge": (whole(HUGE), 10, True),
-        "gets": (["--get", "--local", "1:10000", "--local-shape", "10000", "--remote", f"1:{2 * PUTS}:2",
-                  "--remote-shape", str(2 * PUTS)], 50, True),
+        "gets": (["--get", "--local", f"1:{SMALL_GETS}", "--local-shape", str(SMALL_GETS), "--remote",
+                  f"1:{2 * SMALL_GETS}:2", "--remote-shape", str(2 * SMALL_GETS)], 50, True),
         "gets8000": (["--get", "--local", ":,:", "--local-shape", f"1000,{GETS}", "--remote", "1:1000,:",
                       "--remote-shape", f"2000,{GETS}"], 50, True),
         "yield": (["--local", "1:10000", "--local-shape", "10000", "--remote", f"1:{2 * PUTS}:2", "--remote-shape",
@@ -212,9 +214,9 @@ def main():
     if y < 0:
         y_note = f" ({y * 1e9:.0f} ns, clamped at 0)"
         y = 0.0
-    og = (t_gets - f) / PUTS
+    og = (t_gets - f) / SMALL_GETS
     if og <= 0:
-        fail(f"{PUTS} gets ({t_gets:.3e} s) took no longer than the segment's end F ({f:.3e} s)")
+        fail(f"{SMALL_GETS} gets ({t_gets:.3e} s) took no longer than the segment's end F ({f:.3e} s)")
     ns = lambda s: f"{s * 1e9:.0f}ns"
     og8000 = (t_gets8000 - f) / GETS - 8000 / rate
     # The table: o_get(8) at 0 bytes, rising to o_get(8000) at 8000 B, held from there.
@@ -260,8 +262,8 @@ def main():
         f"{t_yield * 1e6:.1f} us (fastest of 50 runs in 3 launches, in {a.rounds} rounds): y = (t - t_small) / "
         f"{PUTS + 1} = {y * 1e9:.1f} ns per flush and flush_all{y_note}",
         f"  {yield_cmd}",
-        f"small gets: {PUTS} DMA gets of 8 B in {t_gets * 1e6:.1f} us (fastest of 50 runs in 3 launches, in {a.rounds} rounds): "
-        f"o_get(8) = (t_gets - F) / {PUTS} = {og * 1e9:.1f} ns per get",
+        f"small gets: {SMALL_GETS} DMA gets of 8 B in {t_gets * 1e6:.1f} us (fastest of 50 runs in 3 launches, in {a.rounds} rounds): "
+        f"o_get(8) = (t_gets - F) / {SMALL_GETS} = {og * 1e9:.1f} ns per get",
         f"  {gets_cmd}",
         f"gets of 8000 B: {GETS} DMA gets in {t_gets8000 * 1e6:.1f} us (fastest of 50 runs in 3 launches, in {a.rounds} "
         f"rounds): o_get(8000) = (t - F) / {GETS} - 8000 / rate = {og8000 * 1e9:.1f} ns per get; "

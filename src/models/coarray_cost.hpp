@@ -3,8 +3,9 @@
 // a memory-copy bandwidth: the model engine's time for the same coroutines, exactly (up to
 // rounding). The engine's one-sided rules (model_engine.cpp), for an origin that does one thing
 // at a time:
-//  - every put, get and flush first costs the origin o(n), its software overhead for an operation
-//    of n bytes (the engine's send_overhead table; a flush moves 0 bytes), after which it goes on;
+//  - every put and flush (and a get, unless the engine has a get_overhead table) first costs the
+//    origin o(n), its software overhead for an operation of n bytes (the engine's send_overhead
+//    table; a flush moves 0 bytes), after which it goes on;
 //  - the origin's port injects one put at a time and is busy beta*n while its bytes leave: a put
 //    of n bytes ready at r starts at s = max(r, port free), frees the port at s + beta*n and
 //    arrives, its request completing, at s + alpha + beta*n;
@@ -50,12 +51,12 @@ namespace collsim::models {
 struct CoarrayCosts {
   Hockney hockney;
   double copy_bandwidth = 0;  // bytes/s of a local memory copy; 0: copies are free
-  Overhead overhead{};        // the origin's per put, get (of their bytes) and flush (0 bytes)
+  Overhead overhead{};        // the origin's per put (of its bytes) and flush (0 bytes); a get's too
   RegistrationCost registration{};
   std::size_t registered_bytes = 0;  // registered by each statement first (0: nothing registered)
   double copy_overhead = 0;          // c0: s per local copy, besides its bytes
   double sync_overhead = 0;          // F: s per win_sync
-  // A get's instead of `overhead`, when set.
+  // The origin's overhead for a get, in place of `overhead` when set.
   std::optional<Overhead> get_overhead{};
 
   double registration_per_statement() const { return registration.time(registered_bytes); }

@@ -71,6 +71,13 @@ TEST(CollsimCoarrayDatatype, NonBlockingAndGetByHand) {
   EXPECT_EQ(cell(get.out, "op"), "coarray/get");
   EXPECT_NEAR(std::stod(cell(get.out, "time_s")), 2702.1e-6, 1e-11);
   EXPECT_EQ(cell(get.out, "data"), "ok");
+  // With a get's own overhead of 0.2 us, each piece pays it: 5000 us, + 202 us, and the end's
+  // flush_all still o(0) = 0.1 us: 5202.1 us, and the closed form the same.
+  const std::string own = kModel + " --get --get-overhead 0:0.2us:0";
+  const Outcome slow = collsim(own + " --csv" + kStrided);
+  ASSERT_EQ(slow.status, 0) << slow.err;
+  EXPECT_NEAR(std::stod(cell(slow.out, "time_s")), 5202.1e-6, 1e-11);
+  EXPECT_NE(collsim(own + kStrided).out.find("cost model 5.202 ms  (0.0052021 s"), std::string::npos);
 }
 
 // The sections of common/datatype_sections.hpp, PUT and GET, each engine; the data column must be ok.

@@ -258,13 +258,19 @@ TEST(CollsimCoarray, BadRegistrationOptionsAreOneLine) {
                      "does not apply to caf-native");
 }
 
-TEST(CollsimCoarray, BadCopyAndSyncOverheadsAreOneLine) {
+TEST(CollsimCoarray, BadCopySyncAndGetOverheadsAreOneLine) {
   const std::string time = "' is not a time (e.g. 10us, 1.5ms, 2e-6; a bare number is seconds)";
   expect_bad_input("coarray --engine model --copy-overhead fast" + kStrided, "--copy-overhead: 'fast" + time);
   expect_bad_input("coarray --engine model --sync-overhead -1us" + kStrided,
                    "--sync-overhead: -1us must be at least 0");
   expect_bad_input("coarray --engine sim --copy-overhead 1us" + kStrided,
                    "--copy-overhead does not apply to --engine sim");
+  expect_bad_input("coarray --engine model --get --get-overhead soon" + kStrided,
+                   "--get-overhead: 'soon' is not a time (e.g. 2us) or SIZE:BASE:PER_BYTE;...");
+  expect_bad_input("coarray --engine model --loggp 1us,1us,1us,1ns --get --get-overhead 1us" + kStrided,
+                   "--get-overhead applies to Hockney only (LogGP has its o)");
+  expect_bad_input("coarray --engine sim --get --get-overhead 1us" + kStrided,
+                   "--get-overhead does not apply to --engine sim");
 }
 
 TEST(CollsimCoarray, OptionsOfOneEngineAreRefusedByTheOthers) {

@@ -238,8 +238,10 @@ TEST(CollsimPlatform, CopyAndSyncOverheadsTheEnginesCharge) {
 // = 100 ns, F = 2 us and a get's overhead of 300 ns up to 4 KiB and 500 ns from there. In the sim
 // engine one DMA GET of 8 B: 300 + 0.8 ns, then sync memory: flush_all of nothing under tcp (free)
 // and F: 2.3008 us; of 8000 B: 500 + 800 + 2000 ns = 3.3 us. A put still pays o: 2.2008 us. Without
-// get_overhead a get pays o: 2.1008 us. The model engine (its end's flush_all pays o(0) too): 300
-// + 0.8 + 100 + 2000 ns = 2.4008 us, and its closed form the same.
+// get_overhead a get pays o: 2.1008 us. One datatype GET of 10 pieces of 8 B (local(1:20:2) =
+// remote(:)) pays it per piece: 10 x 300 + 8 ns of bytes, then F: 5.008 us. The model engine (its
+// end's flush_all pays o(0) too): 300 + 0.8 + 100 + 2000 ns = 2.4008 us, and its closed form the
+// same.
 TEST(CollsimPlatform, AGetPaysItsOwnOverhead) {
   const fs::path file = scratch() / "shm-get.xml";
   const std::string shm =
@@ -253,6 +255,9 @@ TEST(CollsimPlatform, AGetPaysItsOwnOverhead) {
   EXPECT_NEAR(csv_time(sim + " --get" + one), 2.3008e-6, 1e-12);
   EXPECT_NEAR(csv_time(sim + " --get --local : --local-shape 1000 --remote : --remote-shape 1000"), 3.3e-6, 1e-12);
   EXPECT_NEAR(csv_time(sim + one), 2.2008e-6, 1e-12);
+  const std::string datatype = " --scheme datatype --get --local 1:20:2 --local-shape 20 --remote : --remote-shape 10";
+  EXPECT_NEAR(csv_time("coarray --engine sim --ranks-per-node 2 --csv --platform " + file.string() + datatype),
+              5.008e-6, 1e-12);
   const fs::path plain = scratch() / "shm-get-plain.xml";
   o = collsim(shm + " -o " + plain.string());
   ASSERT_EQ(o.status, 0) << o.err;

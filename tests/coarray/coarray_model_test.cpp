@@ -94,6 +94,7 @@ double run_in_model(Job& j, const models::CoarrayCosts& costs) {
   config.registration = costs.registration;
   config.copy_overhead = costs.copy_overhead;
   config.sync_overhead = costs.sync_overhead;
+  config.get_overhead = costs.get_overhead;
   return run_in_model(j, config);
 }
 
@@ -162,12 +163,13 @@ TEST(CoarrayModel, ClosedFormsOnHandExamples) {
 TEST(CoarrayModel, ClosedFormsWithOverheadsOnHandExamples) {
   for (const HandExample& h : hand_examples()) check_in_model(h.statement, kCostsWithOverheads);
   for (const HandExample& h : hand_examples()) check_in_model(h.statement, kCostsWithCallCosts);
+  for (const HandExample& h : hand_examples()) check_in_model(h.statement, kCostsWithGetOverhead);
 }
 
 // A grid of sections, buffers and every scheme: the engine and the cost model agree, with
-// overheads or not, and with a copy's per-call cost and win_sync's. The section is 2 x 4 x 8 real(8) elements in both
-// arrays; an array of extents (2x, 4y, 8) keeps runs of 16 B (x = 2), 64 B (x = 1, y = 2) or 512 B (x = y = 1), so NL
-// and NR each take the three values, and B is below, at and between them.
+// overheads or not, with a copy's per-call cost and win_sync's, and with a get's own overhead. The section is 2 x 4 x 8
+// real(8) elements in both arrays; an array of extents (2x, 4y, 8) keeps runs of 16 B (x = 2), 64 B (x = 1, y = 2) or
+// 512 B (x = y = 1), so NL and NR each take the three values, and B is below, at and between them.
 TEST(CoarrayModel, CostModelEqualsTheEngineOverAGrid) {
   struct Layout {
     const char* section;
@@ -184,6 +186,7 @@ TEST(CoarrayModel, CostModelEqualsTheEngineOverAGrid) {
           ++cases[choose_scheme(s.local, s.remote, b, registered).table_case];
           check_in_model(s);
           check_in_model(s, kCostsWithCallCosts);
+          check_in_model(s, kCostsWithGetOverhead);
           if (::testing::Test::HasFailure()) return;
         }
   for (int c = 0; c < 5; ++c) EXPECT_GT(cases[c], 0) << "case " << c << " not reached";

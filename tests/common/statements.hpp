@@ -24,6 +24,17 @@ inline const models::CoarrayCosts kCostsWithOverheads{{1e-6, 1e-9}, 2e9, {{{0, 0
 // And a copy's per-call cost c0 = 0.2 us and win_sync's F = 0.7 us besides.
 inline const models::CoarrayCosts kCostsWithCallCosts{{1e-6, 1e-9}, 2e9,   {{{0, 0.3e-6, 0.5e-9}}}, {}, 0,
                                                       0.2e-6,       0.7e-6};
+// And a get's own overhead, a table unlike the puts' (0.4 us + 0.2 ns/B up to 4 KiB, 1 us from
+// there): the engine and the closed form must charge it to gets, each piece and unit of its size,
+// and never to puts or flushes.
+inline const models::CoarrayCosts kCostsWithGetOverhead{{1e-6, 1e-9},
+                                                        2e9,
+                                                        {{{0, 0.3e-6, 0.5e-9}}},
+                                                        {},
+                                                        0,
+                                                        0.2e-6,
+                                                        0.7e-6,
+                                                        models::Overhead{{{0, 0.4e-6, 0.2e-9}, {4096, 1e-6, 0}}}};
 // Every way a PUT statement completes.
 inline constexpr coarray::PutMode kPutModes[] = {coarray::PutMode::blocking, coarray::PutMode::nonblocking,
                                                  coarray::PutMode::nowait, coarray::PutMode::double_buffered};

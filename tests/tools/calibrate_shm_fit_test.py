@@ -1,9 +1,10 @@
-"""tools/calibrate_shm's arithmetic on measurements made up from known values: the platform it
-writes must state those values. Nothing is measured: the script's mpirun calls are replaced by
-times computed here from o = 87 ns, a get's 120 ns at 8 B and 300 ns at 8000 B, F = 1100 ns, c0 = 30 ns, a copy rate of 29 GB/s, 11 GB/s for
-puts of more than 4 MB (touching more than 8 MB), a yield of 600 ns per flush, and a ping-pong
-of 130 ns one way. Round 1 runs everything twice as slow: the fit must take round 2's. The 2.8 MB
-put runs at the uncached rate in both rounds (a slow minute): the cache's step must stay at 4 MB.
+"""tools/calibrate_shm's arithmetic on measurements made up from known values: the platform it writes
+must state those values. Nothing is measured: the script's mpirun calls are replaced by times
+computed here from o = 87 ns, a get's 120 ns at 8 B and 300 ns at 8000 B, F = 1100 ns, c0 = 30 ns, a
+copy rate of 29 GB/s, 11 GB/s for puts of more than 4 MB (touching more than 8 MB), a yield of 600
+ns per flush, and a ping-pong of 130 ns one way. Round 1 runs everything twice as slow: the fit must
+take round 2's. The 2.8 MB put runs at the uncached rate in both rounds (a slow minute): the cache's
+step must stay at 4 MB.
 usage: python3 calibrate_shm_fit_test.py SOURCE_DIR"""
 
 import importlib.util

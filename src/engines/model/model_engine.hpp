@@ -79,7 +79,7 @@ struct ModelConfig {
   bool concurrent_intra_sends = false;
   models::Overhead send_overhead;  // Hockney and two-level: per message, the sender's
   models::Overhead recv_overhead;  // Hockney and two-level: per message, the receiver's
-  // Hockney and two-level: a get's origin, when it differs from send_overhead.
+  // Hockney and two-level: the origin's overhead for a get, in place of send_overhead when set.
   std::optional<models::Overhead> get_overhead{};
   double copy_bandwidth = 0;              // bytes/s for comm.copy; 0 = free
   double copy_overhead = 0;               // s per comm.copy besides its bytes (c0)

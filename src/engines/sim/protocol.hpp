@@ -160,7 +160,7 @@ struct ProtocolProfile {
   double yield_overhead = 0;          // s a flush adds on an oversubscribed node (see the file comment)
   bool connect_on_first_use = false;  // tcp: simulate the socket's set-up (see the file comment)
   bool fifo_interface = false;        // tcp: a host's sockets leave through one FIFO (see the file comment)
-  // A get's origin overhead, when it differs from send_overhead.
+  // The origin's overhead for a get, in place of send_overhead when set.
   std::optional<Overhead> get_overhead{};
 
   // The largest eager payload, of a non-blocking send or (`blocking`) of a blocking one.

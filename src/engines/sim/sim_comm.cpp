@@ -446,9 +446,8 @@ void SimComm::win_free(int window) {
 // ends: SimGrid gives no cheap hook at a flow's end, and a correct program cannot tell, since
 // MPI only makes them visible at the target by the origin's next flush.
 // The origin first pays its software overhead for the operation, the profile's send_overhead of
-// its bytes (a get's get_overhead, if stated: protocol.hpp), as the model engine does
-// (models/coarray_cost.hpp). Puts from one origin share its link as any flows do, so k puts of m
-// bytes take k times one's wire time.
+// its bytes (protocol.hpp), as the model engine does (models/coarray_cost.hpp). Puts from one
+// origin share its link as any flows do, so k puts of m bytes take k times one's wire time.
 //
 // A strided put (op.strided) costs as the model engine's does (models/coarray_cost.hpp): the
 // overhead of each piece contiguous on both sides, then one flow of all their bytes; the bytes are
@@ -510,7 +509,8 @@ void SimComm::win_sync() {
   if (profile.sync_overhead > 0) s4u::this_actor::sleep_for(profile.sync_overhead);
 }
 
-// A get pays the profile's get_overhead where it states one (protocol.hpp).
+// A get's table may differ from a put's: on shared memory a get and its wait cost the origin more,
+// and more the longer a short get is (protocol.hpp, get_overhead).
 void SimComm::rma_overhead(const Op& op) {
   const ProtocolProfile& profile = !m_.transport ? ideal_ : m_.transport->profile(rank_, op.peer);
   const Overhead& overhead = profile.origin_overhead(op.kind == OpKind::get);
@@ -548,8 +548,9 @@ void SimComm::land(PutFlow& flow) {
 // of the origin's host drives the two and completes the request when the data flow ends; the
 // bytes are read from the target's window then (a program that writes them meanwhile races, in
 // MPI too) and written into the origin's buffer.
-// A strided get (op.strided) pays the overhead of each piece, moves their bytes as one flow and
-// copies them piece by piece.
+// The origin first pays the profile's get_overhead of its bytes where the profile states one,
+// else send_overhead (protocol.hpp). A strided get (op.strided) pays the overhead of each piece,
+// moves their bytes as one flow and copies them piece by piece.
 void SimComm::post_get(const Op& op) {
   const std::size_t size = op.strided ? op.strided->local.bytes() : op.buffer.size();
   rma_overhead(op);
