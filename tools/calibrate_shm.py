@@ -134,22 +134,22 @@ def main():
     os.remove(pp_csv)
 
     whole = lambda n: ["--local", ":", "--local-shape", str(n // 8), "--remote", ":", "--remote-shape", str(n // 8)]
+    # n elements of 8 B into every other element of the coarray: n transfers of 8 B.
+    apart = lambda n: ["--local", f"1:{n}", "--local-shape", str(n), "--remote", f"1:{2 * n}:2", "--remote-shape",
+                       str(2 * n)]
     # name: (section, runs, registered[, launcher])
     yielding = a.launcher + " --mca mpi_yield_when_idle 1"
     plan = {
         "one": (["--local", "1:1", "--local-shape", "1", "--remote", "1:1", "--remote-shape", "1"], 200, True),
-        "small": (["--local", "1:10000", "--local-shape", "10000", "--remote", f"1:{2 * PUTS}:2", "--remote-shape",
-                   str(2 * PUTS)], 50, True),
+        "small": (apart(PUTS), 50, True),
         "large": (whole(LARGE), 100, True),
         "copies": (["--local", f"1:{2 * PIECES}:2", "--local-shape", str(2 * PIECES), "--remote", ":", "--remote-shape",
                     str(PIECES)], 50, False),
         "huge": (whole(HUGE), 10, True),
-        "gets": (["--get", "--local", f"1:{SMALL_GETS}", "--local-shape", str(SMALL_GETS), "--remote",
-                  f"1:{2 * SMALL_GETS}:2", "--remote-shape", str(2 * SMALL_GETS)], 50, True),
+        "gets": (["--get", *apart(SMALL_GETS)], 50, True),
         "gets8000": (["--get", "--local", ":,:", "--local-shape", f"1000,{GETS}", "--remote", "1:1000,:",
                       "--remote-shape", f"2000,{GETS}"], 50, True),
-        "yield": (["--local", "1:10000", "--local-shape", "10000", "--remote", f"1:{2 * PUTS}:2", "--remote-shape",
-                   str(2 * PUTS)], 50, True, yielding),
+        "yield": (apart(PUTS), 50, True, yielding),
         **{f"sweep{n}": (whole(n), 20, True) for n in SWEEP},
     }
     # Every measurement once a round, the rounds one after another: each keeps its fastest row, so

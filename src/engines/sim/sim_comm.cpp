@@ -345,8 +345,9 @@ double SimComm::cache_factor(std::span<const CopyPiece> pieces) {
 // The pieces of a one-sided transfer between `local` (the origin's buffer) and the target's window
 // memory at `offset` (or the strided transfer's pieces): put copies local -> window, get the other
 // way. Empty when the target is on another node: a NIC moves those bytes, not this node's cores.
-std::vector<CopyPiece> SimComm::one_sided_pieces(const Op& op, const Storage& window, bool get) const {
+std::vector<CopyPiece> SimComm::one_sided_pieces(const Op& op, const Storage& window) const {
   std::vector<CopyPiece> pieces;
+  const bool get = op.kind == OpKind::get;
   if (!cache_ || m_.hosts[static_cast<std::size_t>(rank_)] != m_.hosts[static_cast<std::size_t>(op.peer)])
     return pieces;
   const std::byte* local = op.buffer.data();
@@ -361,6 +362,10 @@ std::vector<CopyPiece> SimComm::one_sided_pieces(const Op& op, const Storage& wi
   else
     add(0, op.offset, op.buffer.size());
   return pieces;
+}
+
+std::size_t SimComm::flow_bytes(const Op& op, const Storage& window, std::size_t size) {
+  return static_cast<std::size_t>(std::llround(static_cast<double>(size) * cache_factor(one_sided_pieces(op, window))));
 }
 
 // The kernel pins the pages and the NIC learns them: the rank's core is busy meanwhile.
@@ -470,10 +475,8 @@ void SimComm::post_put(const Op& op) {
       flow->bytes.assign(op.buffer.data(), op.buffer.data() + size);  // the origin may reuse src once complete
     }
   }
-  // Through the node's cache the flow carries the bytes it misses rate / uncached rate times over.
-  const double factor = cache_factor(one_sided_pieces(op, target, false));
   flow->comm = start_flow(m_.hosts[static_cast<std::size_t>(rank_)], m_.hosts[static_cast<std::size_t>(op.peer)],
-                          static_cast<std::size_t>(std::llround(static_cast<double>(size) * factor)));
+                          flow_bytes(op, target, size));
   Pending& p = slot(op.request.id);
   p.kind = PendingKind::put;
   p.channel = {rank_, op.peer, 0};
@@ -563,14 +566,12 @@ void SimComm::post_get(const Op& op) {
   p.flagged = true;
   s4u::Host* here = m_.hosts[static_cast<std::size_t>(rank_)];
   s4u::Host* there = m_.hosts[static_cast<std::size_t>(op.peer)];
-  // Through the node's cache the data flow carries the bytes it misses rate / uncached rate times over.
-  const double factor = cache_factor(one_sided_pieces(
-      op, m_.windows[static_cast<std::size_t>(op.window.id)].memory[static_cast<std::size_t>(op.peer)], true));
-  const auto flow_bytes = static_cast<std::uint64_t>(std::llround(static_cast<double>(size) * factor));
+  const std::uint64_t data_bytes = flow_bytes(
+      op, m_.windows[static_cast<std::size_t>(op.window.id)].memory[static_cast<std::size_t>(op.peer)], size);
   s4u::Actor::create(
       "get-" + std::to_string(rank_), here,
       [this, id, here, there, dst = op.buffer, window = op.window.id, target = op.peer, offset = op.offset, size,
-       flow_bytes, strided = op.strided ? std::optional<StridedTransfer>(*op.strided) : std::nullopt,
+       data_bytes, strided = op.strided ? std::optional<StridedTransfer>(*op.strided) : std::nullopt,
        keep = shared_waker()] {
         s4u::Comm::sendto(here, there, 0);
         // The data moves from the target back to this rank once the request is there.
@@ -581,7 +582,7 @@ void SimComm::post_get(const Op& op) {
                                                    TraceProtocol::one_sided, trace->latency(there, here)});
         };
         if (trace) event(TraceKind::send_start, target, rank_, -1);
-        s4u::Comm::sendto(there, here, flow_bytes);
+        s4u::Comm::sendto(there, here, data_bytes);
         Storage& memory = m_.windows[static_cast<std::size_t>(window)].memory[static_cast<std::size_t>(target)];
         if (strided) {
           if (memory.size() > 0)

@@ -277,7 +277,10 @@ class SimComm final : public Comm {
   // How many times longer than at the copy rate a copy of `pieces` takes through the node's cache
   // (1 without one); touches their lines.
   double cache_factor(std::span<const CopyPiece> pieces);
-  std::vector<CopyPiece> one_sided_pieces(const Op& op, const Storage& window, bool get) const;
+  std::vector<CopyPiece> one_sided_pieces(const Op& op, const Storage& window) const;
+  // The bytes the flow of a put or get of `size` bytes to or from `window` carries: its own, those
+  // of the lines the node's cache misses rate / uncached rate times over.
+  std::size_t flow_bytes(const Op& op, const Storage& window, std::size_t size);
   // By request id (ids are reused, so this stays as long as the most requests live at once); each
   // apart, so a payload slot's address stays put while SimGrid writes to it.
   std::vector<std::unique_ptr<Pending>> requests_;
